@@ -1,0 +1,282 @@
+//! CUBIC window growth exactly as Linux `net/ipv4/tcp_cubic.c` v2.3 computes it.
+//!
+//! Counts whole segments. Time is the kernel's: 32-bit jiffies at `HZ = 1000` for the
+//! epoch and the 1/32 s update skip, CUBIC time in 2^-10 s (`BICTCP_HZ`), and the
+//! minimum delay in µs. Every product the kernel computes in `u32` or `u64` is computed
+//! here in the same width with explicit wrapping operations, so the results match the
+//! kernel bit for bit, including where the kernel itself wraps (`100 * cwnd` above
+//! 42 million segments, `410 * offs^3` once `t - K` exceeds 347 s). The kernel states
+//! its envelope as "cwnd < 1 million packets, RTT < 100 seconds"; outside it this code
+//! gives the kernel's answers, wrapped, and never panics.
+//!
+//! The HyStart half of `struct bictcp` lives in [`crate::hystart::LinuxHystart`].
+
+use super::cube_root::linux_cubic_root;
+use super::linux_config::{BICTCP_BETA_SCALE, BICTCP_HZ, LinuxCubicParams};
+use crate::time::LINUX_HZ;
+
+/// Kernel jiffies in one second at `HZ = 1000`.
+const HZ: u32 = LINUX_HZ as u32;
+
+/// The CUBIC half of the kernel's `struct bictcp`: 40 bytes, all `u32`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct LinuxCubic {
+    /// ACKs needed for cwnd to grow by one segment (`cnt`).
+    pub cnt: u32,
+    /// Wmax: cwnd before the last reduction, after fast convergence (`last_max_cwnd`).
+    pub last_max_cwnd: u32,
+    /// cwnd when `cnt` was last computed (`last_cwnd`).
+    pub last_cwnd: u32,
+    /// jiffies when `cnt` was last computed (`last_time`).
+    pub last_time: u32,
+    /// The window the cubic curve plateaus at (`bic_origin_point`), segments.
+    pub origin_point: u32,
+    /// K, time from epoch start to the plateau, in 2^-10 s (`bic_K`).
+    pub bic_k: u32,
+    /// Minimum RTT seen, µs; 0 = none yet (`delay_min`).
+    pub delay_min: u32,
+    /// jiffies when the current epoch began; 0 = no epoch (`epoch_start`).
+    pub epoch_start: u32,
+    /// Segments acknowledged since the Reno estimate last grew (`ack_cnt`).
+    pub ack_cnt: u32,
+    /// Reno-friendly window estimate (`tcp_cwnd`), segments.
+    pub tcp_cwnd: u32,
+}
+
+/// Linux `usecs_to_jiffies()` at `HZ = 1000` on a 64-bit host: round up, and
+/// `MAX_JIFFY_OFFSET` for inputs the kernel deems too large.
+// Linux include/linux/jiffies.h __usecs_to_jiffies()
+const fn usecs_to_jiffies(us: u32) -> u64 {
+    const MAX_JIFFY_OFFSET: u64 = (i64::MAX as u64 >> 1) - 1;
+    // jiffies_to_usecs(MAX_JIFFY_OFFSET) truncated to u32, as the kernel compares it.
+    const LIMIT_US: u32 = (MAX_JIFFY_OFFSET.wrapping_mul(1000)) as u32;
+    if us > LIMIT_US {
+        MAX_JIFFY_OFFSET
+    } else {
+        (us as u64).div_ceil(1000)
+    }
+}
+
+/// Linux `after(a, b)` on 32-bit sequence or jiffies values.
+pub(crate) const fn after(a: u32, b: u32) -> bool {
+    (b.wrapping_sub(a) as i32) < 0
+}
+
+impl LinuxCubic {
+    /// `bictcp_reset`: forget everything (the HyStart half is reset separately).
+    // Linux net/ipv4/tcp_cubic.c bictcp_reset()
+    pub fn reset(&mut self) {
+        *self = LinuxCubic::default();
+    }
+
+    /// `bictcp_update`: recompute `cnt` for the current cwnd at jiffies `now`.
+    // Linux net/ipv4/tcp_cubic.c bictcp_update()
+    pub fn update(&mut self, p: &LinuxCubicParams, cwnd: u32, acked: u32, now: u32) {
+        self.ack_cnt = self.ack_cnt.wrapping_add(acked);
+
+        // At most one recompute per 1/32 s while cwnd stands still.
+        if self.last_cwnd == cwnd && (now.wrapping_sub(self.last_time) as i32) <= (HZ / 32) as i32 {
+            return;
+        }
+        // At most one cubic recompute per jiffy; the Reno-friendly part still runs.
+        if !(self.epoch_start != 0 && now == self.last_time) {
+            self.update_cubic_target(p, cwnd, acked, now);
+        }
+        if p.config().tcp_friendliness {
+            self.update_reno_friendly(p, cwnd);
+        }
+        // At most one segment of growth per two segments acked (1.5x per RTT).
+        self.cnt = if self.cnt < 2 { 2 } else { self.cnt };
+    }
+
+    /// The cubic half of `bictcp_update`: epoch bookkeeping and `cnt` from W_cubic(t + RTT).
+    fn update_cubic_target(&mut self, p: &LinuxCubicParams, cwnd: u32, acked: u32, now: u32) {
+        self.last_cwnd = cwnd;
+        self.last_time = now;
+
+        if self.epoch_start == 0 {
+            self.epoch_start = now;
+            self.ack_cnt = acked;
+            self.tcp_cwnd = cwnd;
+            if self.last_max_cwnd <= cwnd {
+                self.bic_k = 0;
+                self.origin_point = cwnd;
+            } else {
+                // Linux bictcp_update(): K = cubic_root(cube_factor * (Wmax - cwnd)), 2^-10 s
+                let gap = (self.last_max_cwnd - cwnd) as u64;
+                self.bic_k = linux_cubic_root(p.cube_factor().wrapping_mul(gap));
+                self.origin_point = self.last_max_cwnd;
+            }
+        }
+
+        // Linux bictcp_update(): t = (s32)(now - epoch) + usecs_to_jiffies(delay_min), then
+        // <<BICTCP_HZ / HZ. The s32 difference is sign-extended into u64, as in C.
+        let elapsed = now.wrapping_sub(self.epoch_start) as i32 as i64 as u64;
+        let t_jiffies = elapsed.wrapping_add(usecs_to_jiffies(self.delay_min));
+        let t = (t_jiffies << BICTCP_HZ) / HZ as u64;
+        let k = self.bic_k as u64;
+        let below_origin = t < k;
+        let offs = if below_origin { k - t } else { t - k };
+
+        // Linux bictcp_update(): delta = (cube_rtt_scale * offs^3) >> (10 + 3*BICTCP_HZ), u64 wrap
+        let cube = (p.cube_rtt_scale() as u64)
+            .wrapping_mul(offs)
+            .wrapping_mul(offs)
+            .wrapping_mul(offs);
+        let delta = (cube >> (10 + 3 * BICTCP_HZ)) as u32;
+        let target = if below_origin {
+            self.origin_point.wrapping_sub(delta)
+        } else {
+            self.origin_point.wrapping_add(delta)
+        };
+
+        // Linux bictcp_update(): cnt = cwnd / (target - cwnd), else 100 * cwnd (u32 wrap)
+        self.cnt = if target > cwnd {
+            cwnd / (target - cwnd)
+        } else {
+            cwnd.wrapping_mul(100)
+        };
+        // Without a Wmax, grow at least 5 % per RTT.
+        if self.last_max_cwnd == 0 && self.cnt > 20 {
+            self.cnt = 20;
+        }
+    }
+
+    /// The Reno-friendly half of `bictcp_update`: grow `tcp_cwnd` as Reno with
+    /// β-adjusted α would, and never let CUBIC be slower than that.
+    fn update_reno_friendly(&mut self, p: &LinuxCubicParams, cwnd: u32) {
+        // Linux bictcp_update(): delta = (cwnd * beta_scale) >> 3, u32 wrap
+        let per_segment = cwnd.wrapping_mul(p.beta_scale()) >> 3;
+        // The kernel loops `while (ack_cnt > delta) { ack_cnt -= delta; tcp_cwnd++; }`;
+        // this is its closed form, (ack_cnt - 1) / delta iterations, so the loop bound is
+        // constant. Deviation: with delta == 0 the kernel would spin forever; we skip.
+        if per_segment != 0 && self.ack_cnt > per_segment {
+            let steps = (self.ack_cnt - 1) / per_segment;
+            self.ack_cnt -= steps * per_segment;
+            self.tcp_cwnd = self.tcp_cwnd.wrapping_add(steps);
+        }
+        if self.tcp_cwnd > cwnd {
+            let lead = self.tcp_cwnd - cwnd;
+            let max_cnt = cwnd / lead;
+            if self.cnt > max_cnt {
+                self.cnt = max_cnt;
+            }
+        }
+    }
+
+    /// `cubictcp_recalc_ssthresh`: end the epoch, record Wmax (with fast convergence),
+    /// and return the new ssthresh.
+    // Linux net/ipv4/tcp_cubic.c cubictcp_recalc_ssthresh()
+    pub fn recalc_ssthresh(&mut self, p: &LinuxCubicParams, cwnd: u32) -> u32 {
+        let beta = p.config().beta;
+        self.epoch_start = 0;
+        self.last_max_cwnd = if cwnd < self.last_max_cwnd && p.config().fast_convergence {
+            // Wmax = cwnd * (1 + beta) / 2, u32 wrap as in the kernel
+            cwnd.wrapping_mul(BICTCP_BETA_SCALE + beta) / (2 * BICTCP_BETA_SCALE)
+        } else {
+            cwnd
+        };
+        // ssthresh = max(cwnd * beta / 1024, 2), u32 wrap as in the kernel
+        let ssthresh = cwnd.wrapping_mul(beta) / BICTCP_BETA_SCALE;
+        if ssthresh < 2 { 2 } else { ssthresh }
+    }
+
+    /// `CA_EVENT_TX_START`: shift the epoch by the idle time so idle is not growth time.
+    ///
+    /// `last_send` is the jiffies of the last transmission before the idle period.
+    // Linux net/ipv4/tcp_cubic.c cubictcp_cwnd_event()
+    pub fn on_transmit_start(&mut self, now: u32, last_send: u32) {
+        let idle = now.wrapping_sub(last_send) as i32;
+        if self.epoch_start != 0 && idle > 0 {
+            self.epoch_start = self.epoch_start.wrapping_add(idle as u32);
+            if after(self.epoch_start, now) {
+                self.epoch_start = now;
+            }
+        }
+    }
+
+    /// Whether RTT samples should be ignored: within one second of an epoch's start
+    /// (right after a reduction the queue is still draining).
+    // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
+    pub const fn in_sample_blackout(&self, now: u32) -> bool {
+        self.epoch_start != 0 && (now.wrapping_sub(self.epoch_start) as i32) < HZ as i32
+    }
+
+    /// Feed one RTT sample (µs, already clamped to at least 1) into `delay_min`.
+    // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
+    pub fn on_delay_sample(&mut self, delay_us: u32) {
+        if self.delay_min == 0 || self.delay_min > delay_us {
+            self.delay_min = delay_us;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> LinuxCubicParams {
+        LinuxCubicParams::default()
+    }
+
+    #[test]
+    fn usecs_to_jiffies_rounds_up_and_saturates_like_the_kernel() {
+        assert_eq!(usecs_to_jiffies(0), 0);
+        assert_eq!(usecs_to_jiffies(1), 1);
+        assert_eq!(usecs_to_jiffies(1000), 1);
+        assert_eq!(usecs_to_jiffies(1001), 2);
+        assert_eq!(usecs_to_jiffies(4_294_965_296), 4_294_966);
+        assert_eq!(usecs_to_jiffies(4_294_965_297), (i64::MAX as u64 >> 1) - 1);
+    }
+
+    #[test]
+    fn loss_sets_wmax_with_fast_convergence_and_ssthresh_to_beta_cwnd() {
+        let mut c = LinuxCubic {
+            last_max_cwnd: 205,
+            epoch_start: 7,
+            ..Default::default()
+        };
+        // cwnd 170 < Wmax 205: Wmax = 170 * 1741 / 2048 = 144; ssthresh = 170*717/1024 = 119
+        assert_eq!(c.recalc_ssthresh(&params(), 170), 119);
+        assert_eq!(c.last_max_cwnd, 144);
+        assert_eq!(c.epoch_start, 0);
+        // cwnd 2 < Wmax 144: Wmax = 2 * 1741 / 2048 = 1; ssthresh floored at 2.
+        assert_eq!(c.recalc_ssthresh(&params(), 2), 2);
+        assert_eq!(c.last_max_cwnd, 1);
+        // cwnd at or above Wmax: Wmax = cwnd.
+        assert_eq!(c.recalc_ssthresh(&params(), 300), 210);
+        assert_eq!(c.last_max_cwnd, 300);
+    }
+
+    #[test]
+    fn first_update_after_loss_starts_an_epoch_with_the_kernel_k() {
+        let mut c = LinuxCubic {
+            last_max_cwnd: 12000,
+            delay_min: 50_000,
+            ..Default::default()
+        };
+        c.update(&params(), 8402, 1, 1000);
+        assert_eq!(c.epoch_start, 1000);
+        assert_eq!(c.origin_point, 12000);
+        assert_eq!(c.bic_k, 21284);
+        // t = (0 + 50 jiffies) * 1024 / 1000 = 51; offs = 21233;
+        // delta = 410 * 21233^3 >> 40 = 3569; target = 8431; cnt = 8402 / 29 = 289.
+        assert_eq!(c.cnt, 289);
+    }
+
+    #[test]
+    fn idle_shifts_the_epoch_but_never_past_now() {
+        let mut c = LinuxCubic {
+            epoch_start: 1500,
+            ..Default::default()
+        };
+        c.on_transmit_start(6000, 3000);
+        assert_eq!(c.epoch_start, 4500);
+        c.on_transmit_start(7000, 100);
+        assert_eq!(c.epoch_start, 7000);
+        // Last send in the future: no shift.
+        c.on_transmit_start(7100, 8000);
+        assert_eq!(c.epoch_start, 7000);
+    }
+}

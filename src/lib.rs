@@ -1,0 +1,59 @@
+//! # congestion
+//!
+//! Congestion control for whoever sends TCP or QUIC traffic: a TCP/QUIC stack, firmware
+//! on a NIC core without an FPU, a kernel, a fuzzer. Pure state machines driven by ACK,
+//! loss and timer events, with time supplied by the caller.
+//!
+//! - `#![no_std]`, no `alloc`, no `unsafe`, no floating point, no `u128`: the same code
+//!   builds for microcontrollers and for BPF.
+//! - No panic on any input. Bad configuration is refused at construction with a
+//!   [`ConfigError`]; odd events are clamped or ignored, as each entry point documents.
+//! - Plain `Copy` state with a documented size: Linux-mode CUBIC + HyStart with its
+//!   window is 72 bytes ([`linux::LinuxCubicState`]).
+//!
+//! ## Modes
+//!
+//! *Linux mode* ([`linux::LinuxFlow`]) counts segments and reproduces
+//! `net/ipv4/tcp_cubic.c` v2.3 and its socket glue bit for bit; it is checked against
+//! traces of the kernel code on every test run.
+//!
+//! ## Quick start
+//!
+//! ```
+//! use congestion::{AckEvent, CongestionController, Instant, Duration, Phase, SentEvent};
+//! use congestion::cubic::LinuxCubicConfig;
+//! use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+//!
+//! let params = LinuxCubicConfig::new().validate()?;
+//! let mut flow = LinuxFlow::new(params, LinuxSocketConfig::new(), Instant::ZERO)?;
+//! flow.on_sent(Instant::ZERO, &SentEvent { in_flight_after: 10, largest_sent: 10 });
+//!
+//! // Two segments acknowledged 20 ms later: slow start grows the window by two.
+//! let now = Instant::from_micros(20_000);
+//! let ack = AckEvent { acked: 2, rtt: Some(Duration::from_millis(20)), ..AckEvent::default() };
+//! flow.on_ack(now, &ack);
+//! assert_eq!(flow.cwnd(), 12);
+//! assert_eq!(flow.phase(), Phase::SlowStart);
+//! # Ok::<(), congestion::ConfigError>(())
+//! ```
+#![no_std]
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+#![deny(clippy::float_arithmetic)]
+
+pub mod controller;
+pub mod cubic;
+pub mod error;
+pub mod hystart;
+pub mod linux;
+pub mod pacing;
+pub mod time;
+
+mod any;
+
+pub use any::AnyController;
+pub use controller::{
+    AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
+};
+pub use error::ConfigError;
+pub use time::{Clock, Duration, Instant};

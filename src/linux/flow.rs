@@ -1,0 +1,591 @@
+//! A Linux-mode flow: CUBIC + HyStart driven through a model of the kernel's socket
+//! glue, so that a stack that is not Linux gets exactly what Linux would do.
+//!
+//! The glue is the part of `tcp_input.c`/`tcp_output.c` that decides *when* CUBIC's
+//! hooks run and with what: the transmit step that tracks whether the flow is limited
+//! by its window (`tcp_cwnd_validate`), the smoothed RTT (`tcp_rtt_estimator`), the
+//! pacing rate (`tcp_update_pacing_rate`), fast recovery and CWR entered and ended at
+//! once (`tcp_enter_recovery` … `tcp_end_cwnd_reduction`; PRR is the stack's business),
+//! the retransmission timeout (`tcp_enter_loss`) and undo (`tcp_undo_cwnd_reduction`).
+//! It counts sequence numbers in segments. A TCP stack can drive a [`LinuxFlow`] from
+//! its own ACK processing and get the kernel's cwnd; the reference traces replay
+//! through exactly this code.
+
+use crate::controller::{
+    AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
+};
+use crate::cubic::{LinuxCubicParams, linux_after};
+use crate::error::ConfigError;
+use crate::hystart::{HystartExit, HystartInput};
+use crate::linux::socket_config::LinuxSocketConfig;
+use crate::linux::state::{LinuxCubicState, TCP_INFINITE_SSTHRESH};
+use crate::pacing::{LinuxPacingInput, linux_pacing_rate};
+use crate::time::Instant;
+
+/// The kernel's congestion-avoidance state machine (`icsk_ca_state`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum CaState {
+    /// `TCP_CA_Open`: normal operation.
+    #[default]
+    Open = 0,
+    /// `TCP_CA_Disorder`: reordering or SACKs seen (the glue never enters it itself).
+    Disorder = 1,
+    /// `TCP_CA_CWR`: window reduced for ECN.
+    Cwr = 2,
+    /// `TCP_CA_Recovery`: fast recovery.
+    Recovery = 3,
+    /// `TCP_CA_Loss`: recovery after a retransmission timeout.
+    Loss = 4,
+}
+
+/// One flow in Linux mode. Copy it, store it in an array, put it in a kernel's
+/// private area: it is plain data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct LinuxFlow {
+    state: LinuxCubicState,
+    params: LinuxCubicParams,
+    socket: LinuxSocketConfig,
+    clamp: u32,
+    snd_una: u32,
+    snd_nxt: u32,
+    packets_out: u32,
+    max_packets_out: u32,
+    cwnd_usage_seq: u32,
+    last_send_jiffies: u32,
+    srtt_us_x8: u32,
+    prior_cwnd: u32,
+    prior_ssthresh: u32,
+    high_seq: u32,
+    retransmits: u32,
+    pacing_rate: u64,
+    is_cwnd_limited: bool,
+    undo_marker: bool,
+    ca_state: CaState,
+    hystart_exit: Option<HystartExit>,
+}
+
+impl LinuxFlow {
+    /// A new flow, initialised at `now` as the kernel's `tcp_init_congestion_control`
+    /// would (CUBIC `init`, pacing rate). Nothing is in flight until [`transmit`].
+    ///
+    /// [`transmit`]: LinuxFlow::transmit
+    pub fn new(
+        params: LinuxCubicParams,
+        socket: LinuxSocketConfig,
+        now: Instant,
+    ) -> Result<Self, ConfigError> {
+        socket.validate()?;
+        let mut flow = LinuxFlow {
+            state: LinuxCubicState::default(),
+            params,
+            socket,
+            clamp: 0,
+            snd_una: 0,
+            snd_nxt: 0,
+            packets_out: 0,
+            max_packets_out: 0,
+            cwnd_usage_seq: 0,
+            last_send_jiffies: 0,
+            srtt_us_x8: 0,
+            prior_cwnd: 0,
+            prior_ssthresh: 0,
+            high_seq: 0,
+            retransmits: 0,
+            pacing_rate: 0,
+            is_cwnd_limited: false,
+            undo_marker: false,
+            ca_state: CaState::Open,
+            hystart_exit: None,
+        };
+        flow.init(now);
+        Ok(flow)
+    }
+
+    /// Re-initialise the socket and CUBIC at `now`, keeping the configuration.
+    pub fn init(&mut self, now: Instant) {
+        let s = self.socket;
+        self.state = LinuxCubicState {
+            cwnd: s.init_cwnd,
+            ssthresh: s.init_ssthresh,
+            ..LinuxCubicState::default()
+        };
+        self.clamp = s.cwnd_clamp;
+        // tcp_rtt_estimator keeps srtt scaled by 8, u32.
+        self.srtt_us_x8 = s.initial_srtt_us.wrapping_shl(3);
+        self.snd_una = s.iss;
+        self.snd_nxt = s.iss;
+        self.cwnd_usage_seq = s.iss;
+        self.packets_out = 0;
+        self.max_packets_out = 0;
+        self.is_cwnd_limited = false;
+        self.last_send_jiffies = now.jiffies32();
+        self.ca_state = CaState::Open;
+        self.prior_cwnd = 0;
+        self.prior_ssthresh = 0;
+        self.high_seq = 0;
+        self.retransmits = 0;
+        self.undo_marker = false;
+        self.hystart_exit = None;
+        self.pacing_rate = 0;
+        // Linux cubictcp_init(): reset, HyStart round, initial_ssthresh without HyStart.
+        let cfg = *self.params.config();
+        if cfg.hystart {
+            self.state.hystart.start_round(now.micros32(), self.snd_nxt);
+        } else if cfg.initial_ssthresh != 0 {
+            self.state.ssthresh = cfg.initial_ssthresh;
+        }
+        self.update_pacing_rate();
+    }
+
+    /// The transmit step: after sending, `in_flight` segments are outstanding.
+    ///
+    /// More than before means new data left: after an empty pipe CUBIC gets
+    /// `CA_EVENT_TX_START` (reading the previous send time), and the send time is
+    /// stamped. Then the kernel's window-use tracking (`tcp_cwnd_validate` and the
+    /// `tcp_write_xmit` rule `in_flight >= cwnd`) decides `is_cwnd_limited`.
+    // Linux net/ipv4/tcp_output.c tcp_event_data_sent(), tcp_cwnd_validate()
+    pub fn transmit(&mut self, now: Instant, in_flight: u32) {
+        let sent = in_flight.saturating_sub(self.packets_out);
+        let jiffies = now.jiffies32();
+        if sent > 0 {
+            if self.packets_out == 0 {
+                self.state
+                    .cubic
+                    .on_transmit_start(jiffies, self.last_send_jiffies);
+            }
+            self.last_send_jiffies = jiffies;
+        }
+        self.packets_out = in_flight;
+        let top = self.snd_una.wrapping_add(in_flight);
+        if linux_after(top, self.snd_nxt) {
+            self.snd_nxt = top;
+        }
+        let limited = self.packets_out >= self.state.cwnd;
+        if sent > 0 || limited {
+            let usage_round_over = !linux_after(self.cwnd_usage_seq, self.snd_una);
+            if usage_round_over
+                || limited
+                || (!self.is_cwnd_limited && self.packets_out > self.max_packets_out)
+            {
+                self.is_cwnd_limited = limited;
+                self.max_packets_out = self.packets_out;
+                self.cwnd_usage_seq = self.snd_nxt;
+            }
+        }
+    }
+
+    /// An ACK for `acked` segments, with an RTT sample in µs if it gave one.
+    ///
+    /// Runs, in the kernel's order: `snd_una`, the smoothed RTT, CUBIC `pkts_acked`
+    /// (delay_min and HyStart), the end of RTO recovery, CUBIC `cong_avoid`, and the
+    /// pacing rate. Call [`transmit`](LinuxFlow::transmit) afterwards with what is in
+    /// flight once the stack has sent in response.
+    ///
+    /// Odd input: `acked` beyond what is in flight empties the flight (no underflow);
+    /// an RTT sample of 0 counts as 1 µs for CUBIC (the kernel's rule); samples above
+    /// `i32::MAX` µs (35 minutes) are clamped to it, since the kernel carries them in s32.
+    pub fn ack(&mut self, now: Instant, acked: u32, rtt_us: Option<u32>) {
+        self.snd_una = self.snd_una.wrapping_add(acked);
+        if acked > 0 {
+            self.retransmits = 0;
+        }
+        self.packets_out = self.packets_out.saturating_sub(acked);
+        let rtt_us = rtt_us.map(|r| r.min(i32::MAX as u32));
+        if let Some(rtt) = rtt_us {
+            self.update_srtt(rtt);
+        }
+        self.pkts_acked(now, rtt_us);
+        if self.ca_state == CaState::Loss && !linux_after(self.high_seq, self.snd_una) {
+            self.ca_state = CaState::Open;
+        }
+        if !matches!(self.ca_state, CaState::Cwr | CaState::Recovery) && acked > 0 {
+            self.cong_avoid(now, acked);
+        }
+        self.update_pacing_rate();
+    }
+
+    /// The srtt half of `tcp_rtt_estimator` (EWMA with gain 1/8, kept ×8).
+    // Linux net/ipv4/tcp_input.c tcp_rtt_estimator(): srtt += m - srtt/8
+    fn update_srtt(&mut self, rtt_us: u32) {
+        let srtt = if self.srtt_us_x8 == 0 {
+            rtt_us.wrapping_shl(3)
+        } else {
+            self.srtt_us_x8
+                .wrapping_add(rtt_us)
+                .wrapping_sub(self.srtt_us_x8 >> 3)
+        };
+        self.srtt_us_x8 = srtt.max(1);
+    }
+
+    /// CUBIC `pkts_acked`: the delay sample feeds `delay_min` and HyStart.
+    // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
+    fn pkts_acked(&mut self, now: Instant, rtt_us: Option<u32>) {
+        let Some(rtt) = rtt_us else { return };
+        if self.state.cubic.in_sample_blackout(now.jiffies32()) {
+            return;
+        }
+        let delay = rtt.max(1);
+        self.state.cubic.on_delay_sample(delay);
+        if !self.state.hystart.found && self.state.in_slow_start() && self.params.config().hystart {
+            let input = HystartInput {
+                now_us: now.micros32(),
+                delay_us: delay,
+                delay_min_us: self.state.cubic.delay_min,
+                snd_una: self.snd_una,
+                snd_nxt: self.snd_nxt,
+                cwnd: self.state.cwnd,
+                pacing_rate: self.pacing_rate,
+                pacing_status: self.socket.pacing_status,
+                gso_max_size: self.socket.gso_max_size,
+            };
+            if let Some(exit) = self.state.hystart.on_delay_sample(&self.params, &input) {
+                self.state.ssthresh = self.state.cwnd;
+                self.hystart_exit = Some(exit);
+            }
+        }
+    }
+
+    /// `tcp_is_cwnd_limited`: was the last transmit limited by the window? In slow
+    /// start, also while cwnd is below twice the largest recent flight.
+    // Linux include/net/tcp.h tcp_is_cwnd_limited()
+    fn is_cwnd_limited(&self) -> bool {
+        if self.is_cwnd_limited {
+            return true;
+        }
+        self.state.in_slow_start() && self.state.cwnd < self.max_packets_out.wrapping_mul(2)
+    }
+
+    /// CUBIC `cong_avoid`: slow start, then the cubic update and additive increase.
+    // Linux net/ipv4/tcp_cubic.c cubictcp_cong_avoid()
+    fn cong_avoid(&mut self, now: Instant, acked: u32) {
+        if !self.is_cwnd_limited() {
+            return;
+        }
+        let mut acked = acked;
+        if self.state.in_slow_start() {
+            acked = self.state.slow_start(acked, self.clamp);
+            if acked == 0 {
+                return;
+            }
+        }
+        self.state
+            .cubic
+            .update(&self.params, self.state.cwnd, acked, now.jiffies32());
+        let cnt = self.state.cubic.cnt;
+        self.state.congestion_avoidance_ai(cnt, acked, self.clamp);
+    }
+
+    /// `tcp_current_ssthresh`: the ssthresh to restore on undo.
+    // Linux include/net/tcp.h tcp_current_ssthresh()
+    fn current_ssthresh(&self) -> u32 {
+        let cwnd = self.state.cwnd;
+        self.state.ssthresh.max((cwnd >> 1) + (cwnd >> 2))
+    }
+
+    /// `tcp_init_cwnd_reduction`: remember the window, take CUBIC's new ssthresh.
+    // Linux net/ipv4/tcp_input.c tcp_init_cwnd_reduction()
+    fn init_cwnd_reduction(&mut self) {
+        self.high_seq = self.snd_nxt;
+        self.state.cwnd_cnt = 0;
+        self.prior_cwnd = self.state.cwnd;
+        self.state.ssthresh = self
+            .state
+            .cubic
+            .recalc_ssthresh(&self.params, self.state.cwnd);
+    }
+
+    /// `tcp_end_cwnd_reduction`: the window lands on ssthresh.
+    // Linux net/ipv4/tcp_input.c tcp_end_cwnd_reduction()
+    fn end_cwnd_reduction(&mut self) {
+        if self.state.ssthresh < TCP_INFINITE_SSTHRESH
+            && (self.ca_state == CaState::Cwr || self.undo_marker)
+        {
+            self.state.cwnd = self.state.ssthresh;
+        }
+    }
+
+    /// A fast-retransmit congestion event, with recovery entered and left at once
+    /// (the stack runs PRR or its own recovery; CUBIC only needs the reduction).
+    /// A second loss while still in recovery or CWR does not reduce again.
+    // Linux net/ipv4/tcp_input.c tcp_enter_recovery(), tcp_end_cwnd_reduction()
+    pub fn loss(&mut self, _now: Instant) {
+        self.prior_ssthresh = 0;
+        self.undo_marker = true;
+        if !matches!(self.ca_state, CaState::Cwr | CaState::Recovery) {
+            self.prior_ssthresh = self.current_ssthresh();
+            self.init_cwnd_reduction();
+        }
+        // set_state(Recovery) then set_state(Open): CUBIC reacts to neither.
+        self.ca_state = CaState::Open;
+        self.end_cwnd_reduction();
+        self.update_pacing_rate();
+    }
+
+    /// An ECN-CE echo: the same reduction as a loss, through CWR, with no undo.
+    // Linux net/ipv4/tcp_input.c tcp_enter_cwr(), tcp_end_cwnd_reduction()
+    pub fn ecn(&mut self, _now: Instant) {
+        self.prior_ssthresh = 0;
+        if !matches!(
+            self.ca_state,
+            CaState::Cwr | CaState::Recovery | CaState::Loss
+        ) {
+            self.undo_marker = false;
+            self.init_cwnd_reduction();
+            self.ca_state = CaState::Cwr;
+        }
+        self.end_cwnd_reduction();
+        if self.ca_state == CaState::Cwr {
+            self.ca_state = CaState::Open;
+        }
+        self.update_pacing_rate();
+    }
+
+    /// A retransmission timeout: everything outstanding is lost, cwnd drops to 1,
+    /// CUBIC and HyStart reset, and `retransmitted` segments (usually 1) go out again.
+    /// ssthresh is recomputed only on the first RTO of a loss episode, as the kernel does.
+    // Linux net/ipv4/tcp_input.c tcp_enter_loss(); tcp_cubic.c cubictcp_state()
+    pub fn rto(&mut self, now: Instant, retransmitted: u32) {
+        self.packets_out = 0;
+        let first_rto = matches!(self.ca_state, CaState::Open | CaState::Disorder)
+            || !linux_after(self.high_seq, self.snd_una)
+            || (self.ca_state == CaState::Loss && self.retransmits == 0);
+        if first_rto {
+            self.prior_ssthresh = self.current_ssthresh();
+            self.prior_cwnd = self.state.cwnd;
+            self.state.ssthresh = self
+                .state
+                .cubic
+                .recalc_ssthresh(&self.params, self.state.cwnd);
+            self.undo_marker = true;
+        }
+        // Everything in flight is lost: cwnd = in flight + 1.
+        self.state.cwnd = 1;
+        self.state.cwnd_cnt = 0;
+        self.ca_state = CaState::Loss;
+        self.state.cubic.reset();
+        self.state.hystart.found = false;
+        self.state.hystart.start_round(now.micros32(), self.snd_nxt);
+        self.hystart_exit = None;
+        self.high_seq = self.snd_nxt;
+        self.packets_out = retransmitted;
+        if retransmitted > 0 {
+            self.last_send_jiffies = now.jiffies32();
+        }
+        self.retransmits = self.retransmits.wrapping_add(1);
+        self.update_pacing_rate();
+    }
+
+    /// Undo the last reduction, found spurious (DSACK, F-RTO). Ignored unless a loss
+    /// or RTO armed it. CUBIC's own state is not restored: Linux does not either.
+    // Linux net/ipv4/tcp_input.c tcp_undo_cwnd_reduction(); tcp_cong.c tcp_reno_undo_cwnd()
+    pub fn undo(&mut self, _now: Instant) {
+        if !self.undo_marker {
+            return;
+        }
+        if self.prior_ssthresh != 0 {
+            self.state.cwnd = self.state.cwnd.max(self.prior_cwnd);
+            if self.prior_ssthresh > self.state.ssthresh {
+                self.state.ssthresh = self.prior_ssthresh;
+            }
+        }
+        self.undo_marker = false;
+        if self.ca_state != CaState::Open {
+            self.retransmits = 0;
+            self.ca_state = CaState::Open;
+        }
+        self.update_pacing_rate();
+    }
+
+    /// An explicit `CA_EVENT_TX_START`: the epoch shifts by the idle time since the
+    /// last send, then the send time is stamped now.
+    // Linux net/ipv4/tcp_output.c tcp_event_data_sent(); tcp_cubic.c cubictcp_cwnd_event()
+    pub fn transmit_start(&mut self, now: Instant) {
+        let jiffies = now.jiffies32();
+        self.state
+            .cubic
+            .on_transmit_start(jiffies, self.last_send_jiffies);
+        self.last_send_jiffies = jiffies;
+    }
+
+    /// Override the time of the last send (`lsndtime`), in jiffies; for stacks whose
+    /// own bookkeeping owns it, and for replaying the kernel's traces.
+    pub fn set_last_send_jiffies(&mut self, jiffies: u32) {
+        self.last_send_jiffies = jiffies;
+    }
+
+    /// `tcp_update_pacing_rate`, unless pacing is not modelled.
+    fn update_pacing_rate(&mut self) {
+        if !self.socket.model_pacing {
+            return;
+        }
+        self.pacing_rate = linux_pacing_rate(&LinuxPacingInput {
+            mss: self.socket.mss,
+            cwnd: self.state.cwnd,
+            ssthresh: self.state.ssthresh,
+            packets_out: self.packets_out,
+            srtt_us_x8: self.srtt_us_x8,
+            ss_ratio_percent: self.socket.pacing_ss_ratio,
+            ca_ratio_percent: self.socket.pacing_ca_ratio,
+            max_rate: self.socket.max_pacing_rate,
+        });
+    }
+
+    /// Override cwnd directly, as a stack writing `snd_cwnd` would; at least 1.
+    pub fn set_cwnd(&mut self, cwnd: u32) {
+        self.state.cwnd = cwnd.max(1);
+    }
+
+    /// Override ssthresh directly; at least 1.
+    pub fn set_ssthresh(&mut self, ssthresh: u32) {
+        self.state.ssthresh = ssthresh.max(1);
+    }
+
+    /// Override the window clamp directly; at least 1. cwnd is not cut until it next grows.
+    pub fn set_clamp(&mut self, clamp: u32) {
+        self.clamp = clamp.max(1);
+    }
+
+    /// Replace the CUBIC parameters (as changing the kernel's module parameters would).
+    pub fn set_params(&mut self, params: LinuxCubicParams) {
+        self.params = params;
+    }
+
+    /// Replace the socket settings; they apply from the next event (init values from
+    /// the next [`init`](LinuxFlow::init)).
+    pub fn set_socket_config(&mut self, socket: LinuxSocketConfig) -> Result<(), ConfigError> {
+        socket.validate()?;
+        self.socket = socket;
+        Ok(())
+    }
+
+    /// The CUBIC + HyStart + window state (the 72 bytes the kernel would hold).
+    pub const fn state(&self) -> &LinuxCubicState {
+        &self.state
+    }
+
+    /// The CUBIC parameters in force.
+    pub const fn params(&self) -> &LinuxCubicParams {
+        &self.params
+    }
+
+    /// The socket settings in force.
+    pub const fn socket_config(&self) -> &LinuxSocketConfig {
+        &self.socket
+    }
+
+    /// The kernel's `icsk_ca_state`.
+    pub const fn ca_state(&self) -> CaState {
+        self.ca_state
+    }
+
+    /// `sk_pacing_rate`, bytes per second.
+    pub const fn pacing_rate(&self) -> u64 {
+        self.pacing_rate
+    }
+
+    /// Which HyStart detector ended slow start, since init or the last RTO.
+    pub const fn hystart_exit(&self) -> Option<HystartExit> {
+        self.hystart_exit
+    }
+
+    /// The window clamp, segments.
+    pub const fn clamp(&self) -> u32 {
+        self.clamp
+    }
+
+    /// Socket sequence and window-use fields, for inspection and trace output.
+    pub const fn socket_view(&self) -> LinuxSocketView {
+        LinuxSocketView {
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+            packets_out: self.packets_out,
+            is_cwnd_limited: self.is_cwnd_limited,
+            max_packets_out: self.max_packets_out,
+            srtt_us_x8: self.srtt_us_x8,
+            prior_cwnd: self.prior_cwnd,
+            prior_ssthresh: self.prior_ssthresh,
+            last_send_jiffies: self.last_send_jiffies,
+        }
+    }
+}
+
+/// Read-only copy of the socket fields a trace prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct LinuxSocketView {
+    /// First unacknowledged sequence, segments.
+    pub snd_una: u32,
+    /// Next sequence to send, segments.
+    pub snd_nxt: u32,
+    /// Segments in flight.
+    pub packets_out: u32,
+    /// Whether the last transmit was limited by cwnd.
+    pub is_cwnd_limited: bool,
+    /// Largest flight in the current window-use round.
+    pub max_packets_out: u32,
+    /// Smoothed RTT ×8, µs.
+    pub srtt_us_x8: u32,
+    /// cwnd before the last reduction.
+    pub prior_cwnd: u32,
+    /// ssthresh to restore on undo; 0 = none.
+    pub prior_ssthresh: u32,
+    /// jiffies of the last send (`lsndtime`).
+    pub last_send_jiffies: u32,
+}
+
+/// Saturating conversion from the trait's `u64` amounts to the kernel's `u32` segments.
+fn segments(amount: u64) -> u32 {
+    u32::try_from(amount).unwrap_or(u32::MAX)
+}
+
+impl CongestionController for LinuxFlow {
+    fn unit(&self) -> WindowUnit {
+        WindowUnit::Segments
+    }
+
+    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        self.transmit(now, segments(sent.in_flight_after));
+    }
+
+    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
+        let rtt = ack.rtt.map(|d| segments(d.as_micros()));
+        self.ack(now, segments(ack.acked), rtt);
+    }
+
+    fn on_congestion_event(&mut self, now: Instant, event: CongestionEvent) {
+        match event {
+            CongestionEvent::Loss => self.loss(now),
+            CongestionEvent::Ecn => self.ecn(now),
+            // The kernel retransmits the head at once on an RTO.
+            CongestionEvent::RetransmissionTimeout | CongestionEvent::PersistentCongestion => {
+                self.rto(now, 1)
+            }
+        }
+    }
+
+    fn on_spurious_congestion(&mut self, now: Instant) {
+        self.undo(now);
+    }
+
+    fn on_transmit_start(&mut self, now: Instant) {
+        self.transmit_start(now);
+    }
+
+    fn cwnd(&self) -> u64 {
+        u64::from(self.state.cwnd)
+    }
+
+    fn ssthresh(&self) -> u64 {
+        u64::from(self.state.ssthresh)
+    }
+
+    fn phase(&self) -> Phase {
+        match self.ca_state {
+            CaState::Cwr | CaState::Recovery | CaState::Loss => Phase::Recovery,
+            CaState::Open | CaState::Disorder if self.state.in_slow_start() => Phase::SlowStart,
+            CaState::Open | CaState::Disorder => Phase::CongestionAvoidance,
+        }
+    }
+}

@@ -1,0 +1,9 @@
+//! Linux mode: CUBIC and HyStart inside a model of the kernel's TCP socket glue.
+
+mod flow;
+mod socket_config;
+mod state;
+
+pub use flow::{CaState, LinuxFlow, LinuxSocketView};
+pub use socket_config::LinuxSocketConfig;
+pub use state::{LinuxCubicState, TCP_INFINITE_SSTHRESH};

@@ -1,0 +1,101 @@
+//! The per-flow state Linux keeps for CUBIC: `struct bictcp` plus the three window
+//! fields of `tcp_sock` that CUBIC reads and writes.
+
+use crate::cubic::LinuxCubic;
+use crate::hystart::LinuxHystart;
+
+/// `TCP_INFINITE_SSTHRESH`: "no slow-start threshold yet", segments.
+// Linux include/net/tcp.h TCP_INFINITE_SSTHRESH
+pub const TCP_INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
+
+/// CUBIC + HyStart + cwnd, ssthresh and cwnd_cnt: 72 bytes, the kernel's 60-byte
+/// `struct bictcp` plus three `u32` of `tcp_sock`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct LinuxCubicState {
+    /// Window growth state.
+    pub cubic: LinuxCubic,
+    /// Slow-start exit state.
+    pub hystart: LinuxHystart,
+    /// `snd_cwnd`, segments.
+    pub cwnd: u32,
+    /// `snd_ssthresh`, segments.
+    pub ssthresh: u32,
+    /// `snd_cwnd_cnt`: ACKed segments not yet turned into window growth.
+    pub cwnd_cnt: u32,
+}
+
+impl LinuxCubicState {
+    /// `tcp_in_slow_start`.
+    // Linux include/net/tcp.h tcp_in_slow_start()
+    pub const fn in_slow_start(&self) -> bool {
+        self.cwnd < self.ssthresh
+    }
+
+    /// `tcp_slow_start`: grow by `acked` up to ssthresh; returns the ACKed segments left
+    /// over for congestion avoidance.
+    // Linux net/ipv4/tcp_cong.c tcp_slow_start()
+    pub fn slow_start(&mut self, acked: u32, clamp: u32) -> u32 {
+        let grown = self.cwnd.wrapping_add(acked).min(self.ssthresh);
+        let left = acked.wrapping_sub(grown.wrapping_sub(self.cwnd));
+        self.cwnd = grown.min(clamp);
+        left
+    }
+
+    /// `tcp_cong_avoid_ai`: one segment of growth per `w` segments ACKed.
+    ///
+    /// `w` of 0 is treated as 1 (the kernel never passes 0: CUBIC's `cnt` is at least 2
+    /// once computed, and cwnd is never 0 here).
+    // Linux net/ipv4/tcp_cong.c tcp_cong_avoid_ai()
+    pub fn congestion_avoidance_ai(&mut self, w: u32, acked: u32, clamp: u32) {
+        let w = if w == 0 { 1 } else { w };
+        // Credits accumulated at a larger w are applied gently now.
+        if self.cwnd_cnt >= w {
+            self.cwnd_cnt = 0;
+            self.cwnd = self.cwnd.wrapping_add(1);
+        }
+        self.cwnd_cnt = self.cwnd_cnt.wrapping_add(acked);
+        if self.cwnd_cnt >= w {
+            let grow = self.cwnd_cnt / w;
+            self.cwnd_cnt -= grow * w;
+            self.cwnd = self.cwnd.wrapping_add(grow);
+        }
+        self.cwnd = self.cwnd.min(clamp);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_state_fits_the_kernels_budget() {
+        // 60 bytes of struct bictcp + cwnd, ssthresh, cwnd_cnt.
+        assert_eq!(core::mem::size_of::<LinuxCubicState>(), 72);
+    }
+
+    #[test]
+    fn slow_start_stops_at_ssthresh_and_returns_the_rest() {
+        let mut s = LinuxCubicState {
+            cwnd: 60,
+            ssthresh: 64,
+            ..Default::default()
+        };
+        assert_eq!(s.slow_start(10, u32::MAX), 6);
+        assert_eq!(s.cwnd, 64);
+    }
+
+    #[test]
+    fn additive_increase_applies_old_credit_before_accumulating() {
+        let mut s = LinuxCubicState {
+            cwnd: 100,
+            cwnd_cnt: 50,
+            ..Default::default()
+        };
+        // cnt 50 >= w 40: reset and +1, then 0 + 90 acked -> +2 with 10 left.
+        s.congestion_avoidance_ai(40, 90, u32::MAX);
+        assert_eq!((s.cwnd, s.cwnd_cnt), (103, 10));
+        s.congestion_avoidance_ai(40, 100, 102);
+        assert_eq!(s.cwnd, 102);
+    }
+}

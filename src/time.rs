@@ -1,0 +1,129 @@
+//! Time as the library sees it: a caller-supplied monotonic clock in microseconds.
+//!
+//! The library never reads a clock. Every event carries `now`, an [`Instant`] the caller
+//! made from whatever monotonic source it has (a kernel's `tcp_mstamp`, a firmware tick
+//! counter, a simulator's virtual time), or through a [`Clock`] the caller implements.
+//!
+//! Instants are microseconds in a `u64`, which lasts 584,000 years, so they never wrap in
+//! practice. Linux mode derives its 32-bit jiffies and 32-bit microsecond clocks from the
+//! same value and lets *those* wrap, exactly as the kernel does.
+
+/// A point in time, in microseconds since an origin the caller chose.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Instant(u64);
+
+/// A span of time, in microseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Duration(u64);
+
+/// The source of `now` for callers that prefer to hand the library a clock.
+///
+/// The library itself never calls it on its own; helpers that take a `&impl Clock` read
+/// it exactly once per event.
+pub trait Clock {
+    /// The current monotonic time.
+    fn now(&self) -> Instant;
+}
+
+/// Kernel jiffies per second in Linux mode (`HZ`): the reference traces use 1000.
+pub const LINUX_HZ: u64 = 1000;
+
+impl Instant {
+    /// The origin, time zero.
+    pub const ZERO: Instant = Instant(0);
+
+    /// An instant `us` microseconds after the origin.
+    pub const fn from_micros(us: u64) -> Self {
+        Instant(us)
+    }
+
+    /// Microseconds since the origin.
+    pub const fn as_micros(self) -> u64 {
+        self.0
+    }
+
+    /// Nanoseconds since the origin, saturating at `u64::MAX` (after 584 years).
+    pub const fn as_nanos(self) -> u64 {
+        self.0.saturating_mul(1000)
+    }
+
+    /// Linux `tcp_jiffies32` with `HZ = 1000`: milliseconds truncated to 32 bits.
+    ///
+    /// The truncation is the kernel's wrap-around, on purpose.
+    pub const fn jiffies32(self) -> u32 {
+        // Linux tcp_jiffies32: (u32)jiffies; wraps every 49.7 days at HZ=1000.
+        (self.0 / LINUX_HZ) as u32
+    }
+
+    /// Linux `bictcp_clock_us`: `tcp_mstamp` truncated to 32 bits (wraps every 71.6 min).
+    pub const fn micros32(self) -> u32 {
+        self.0 as u32
+    }
+
+    /// Time since `earlier`, or zero if `earlier` is later (time never runs backwards here).
+    pub const fn saturating_duration_since(self, earlier: Instant) -> Duration {
+        Duration(self.0.saturating_sub(earlier.0))
+    }
+
+    /// This instant plus `d`, saturating at the end of time.
+    pub const fn saturating_add(self, d: Duration) -> Instant {
+        Instant(self.0.saturating_add(d.0))
+    }
+}
+
+impl Duration {
+    /// No time at all.
+    pub const ZERO: Duration = Duration(0);
+
+    /// A duration of `us` microseconds.
+    pub const fn from_micros(us: u64) -> Self {
+        Duration(us)
+    }
+
+    /// A duration of `ms` milliseconds, saturating.
+    pub const fn from_millis(ms: u64) -> Self {
+        Duration(ms.saturating_mul(1000))
+    }
+
+    /// A duration of `s` seconds, saturating.
+    pub const fn from_secs(s: u64) -> Self {
+        Duration(s.saturating_mul(1_000_000))
+    }
+
+    /// Whole microseconds.
+    pub const fn as_micros(self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jiffies_and_micros_truncate_to_32_bits_like_the_kernel() {
+        // 2^32 ms + 5 ms: jiffies wrapped to 5.
+        let t = Instant::from_micros(((1u64 << 32) + 5) * 1000 + 999);
+        assert_eq!(t.jiffies32(), 5);
+        // 2^32 us + 7 us: the microsecond clock wrapped to 7.
+        assert_eq!(Instant::from_micros((1u64 << 32) + 7).micros32(), 7);
+    }
+
+    #[test]
+    fn durations_saturate_instead_of_overflowing() {
+        let late = Instant::from_micros(10);
+        assert_eq!(
+            late.saturating_duration_since(Instant::from_micros(20)),
+            Duration::ZERO
+        );
+        assert_eq!(
+            Instant::from_micros(u64::MAX)
+                .saturating_add(Duration::from_secs(1))
+                .as_micros(),
+            u64::MAX
+        );
+        assert_eq!(Duration::from_secs(u64::MAX).as_micros(), u64::MAX);
+    }
+}

@@ -1,0 +1,83 @@
+//! The trace language of `shared/conformance` and a driver that replays it through the
+//! library, printing one CSV row per event.
+//!
+//! Shared by `examples/replay.rs` (the command-line tool) and the trace tests, so both
+//! run exactly the same code. It knows nothing about any particular trace.
+
+#![allow(dead_code, reason = "each includer uses a different part")]
+
+mod linux;
+
+use std::fmt::Write as _;
+
+pub use linux::LinuxReplay;
+
+/// One parsed line of a `.events` file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Event<'a> {
+    /// The keyword (`set`, `init`, `ack`, ...).
+    pub keyword: &'a str,
+    /// The words after the keyword.
+    pub args: Vec<&'a str>,
+}
+
+impl<'a> Event<'a> {
+    /// The `i`-th argument as an integer, or an error naming the line.
+    pub fn int<T: std::str::FromStr>(&self, i: usize) -> Result<T, String> {
+        let word = self
+            .args
+            .get(i)
+            .ok_or_else(|| format!("`{}` needs argument {}", self.keyword, i + 1))?;
+        word.parse()
+            .map_err(|_| format!("`{}`: bad number `{word}`", self.keyword))
+    }
+
+    /// The `i`-th argument as an integer if present.
+    pub fn opt_int<T: std::str::FromStr>(&self, i: usize) -> Result<Option<T>, String> {
+        if self.args.len() > i {
+            self.int(i).map(Some)
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// The event time `T` (first argument of every event but `set`).
+    pub fn time(&self) -> Result<u64, String> {
+        self.int(0)
+    }
+}
+
+/// Splits a trace into events, skipping blank lines and `#` comments.
+pub fn parse(text: &str) -> impl Iterator<Item = (usize, Event<'_>)> {
+    text.lines().enumerate().filter_map(|(n, line)| {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return None;
+        }
+        let mut words = line.split_whitespace();
+        let keyword = words.next()?;
+        Some((
+            n + 1,
+            Event {
+                keyword,
+                args: words.collect(),
+            },
+        ))
+    })
+}
+
+/// Replays `text` and returns the CSV (header plus one row per event).
+pub fn replay(text: &str) -> Result<String, String> {
+    let mut out = String::new();
+    let mut replay = LinuxReplay::new();
+    writeln!(out, "{}", LinuxReplay::HEADER).map_err(|e| e.to_string())?;
+    for (idx, (line_no, event)) in parse(text).enumerate() {
+        replay
+            .apply(&event)
+            .map_err(|e| format!("line {line_no}: {e}"))?;
+        replay
+            .write_row(&mut out, idx + 1, event.keyword)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(out)
+}
