@@ -15,47 +15,41 @@ pub enum AnyController {
     Linux(LinuxFlow),
 }
 
-impl AnyController {
-    /// The controller behind the enum, as the trait.
-    fn inner(&self) -> &impl CongestionController {
-        match self {
-            AnyController::Linux(c) => c,
+/// Forwards one call to whichever controller the enum holds.
+macro_rules! forward {
+    ($self:ident, $c:ident => $call:expr) => {
+        match $self {
+            AnyController::Linux($c) => $call,
         }
-    }
-
-    fn inner_mut(&mut self) -> &mut impl CongestionController {
-        match self {
-            AnyController::Linux(c) => c,
-        }
-    }
+    };
 }
 
 impl CongestionController for AnyController {
     fn unit(&self) -> WindowUnit {
-        self.inner().unit()
+        forward!(self, c => c.unit())
     }
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        self.inner_mut().on_sent(now, sent)
+        forward!(self, c => c.on_sent(now, sent))
     }
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
-        self.inner_mut().on_ack(now, ack)
+        forward!(self, c => c.on_ack(now, ack))
     }
     fn on_congestion_event(&mut self, now: Instant, event: CongestionEvent) {
-        self.inner_mut().on_congestion_event(now, event)
+        forward!(self, c => c.on_congestion_event(now, event))
     }
     fn on_spurious_congestion(&mut self, now: Instant) {
-        self.inner_mut().on_spurious_congestion(now)
+        forward!(self, c => c.on_spurious_congestion(now))
     }
     fn on_transmit_start(&mut self, now: Instant) {
-        self.inner_mut().on_transmit_start(now)
+        forward!(self, c => c.on_transmit_start(now))
     }
     fn cwnd(&self) -> u64 {
-        self.inner().cwnd()
+        forward!(self, c => c.cwnd())
     }
     fn ssthresh(&self) -> u64 {
-        self.inner().ssthresh()
+        forward!(self, c => c.ssthresh())
     }
     fn phase(&self) -> Phase {
-        self.inner().phase()
+        forward!(self, c => c.phase())
     }
 }
