@@ -57,3 +57,8 @@ pub use controller::{
 };
 pub use error::ConfigError;
 pub use time::{Clock, Duration, Instant};
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;
