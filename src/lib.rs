@@ -47,6 +47,8 @@ pub mod error;
 pub mod hystart;
 pub mod linux;
 pub mod pacing;
+#[cfg(feature = "flight-recorder")]
+pub mod recorder;
 pub mod time;
 
 mod any;
