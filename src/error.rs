@@ -14,7 +14,7 @@ pub enum ConfigError {
     BicScaleOutOfRange,
     /// `hystart_detect` is a 2-bit mask: values above 3 mean nothing.
     HystartDetectOutOfRange,
-    /// The window clamp must be at least the minimum window.
+    /// The window clamp must be at least the minimum window (2 segments in Linux mode).
     ClampTooSmall,
     /// The initial window must be at least 1 segment (or 1 MSS) and at most the clamp.
     InitialWindowOutOfRange,

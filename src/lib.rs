@@ -51,6 +51,8 @@ pub mod error;
 pub mod hystart;
 pub mod linux;
 pub mod pacing;
+#[cfg(feature = "flight-recorder")]
+pub mod recorder;
 pub mod rfc;
 pub mod time;
 
@@ -62,3 +64,8 @@ pub use controller::{
 };
 pub use error::ConfigError;
 pub use time::{Clock, Duration, Instant};
+
+/// The README's examples, compiled and run as doctests.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -14,7 +14,7 @@ pub struct LinuxSocketConfig {
     pub init_cwnd: u32,
     /// Initial `snd_ssthresh`, segments (`TCP_INFINITE_SSTHRESH`).
     pub init_ssthresh: u32,
-    /// `snd_cwnd_clamp`, segments.
+    /// `snd_cwnd_clamp`, segments; at least 2.
     pub cwnd_clamp: u32,
     /// `mss_cache`, bytes.
     pub mss: u32,
@@ -55,13 +55,15 @@ impl LinuxSocketConfig {
         }
     }
 
-    /// Refuses settings no kernel socket could have: MSS 0, a zero clamp or window,
+    /// Refuses settings no kernel socket could have: MSS 0, a clamp below 2 (the
+    /// kernel's smallest ssthresh), a zero initial window,
     /// an initial window above the clamp, a zero ssthresh or pacing ratio.
     pub const fn validate(&self) -> Result<(), ConfigError> {
         if self.mss == 0 {
             return Err(ConfigError::ZeroMss);
         }
-        if self.cwnd_clamp == 0 {
+        // The kernel never sets ssthresh below 2, so a smaller clamp could not hold.
+        if self.cwnd_clamp < 2 {
             return Err(ConfigError::ClampTooSmall);
         }
         if self.init_cwnd == 0 || self.init_cwnd > self.cwnd_clamp {

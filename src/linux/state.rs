@@ -34,9 +34,13 @@ impl LinuxCubicState {
 
     /// `tcp_slow_start`: grow by `acked` up to ssthresh; returns the ACKed segments left
     /// over for congestion avoidance.
+    ///
+    /// Deviation: the kernel's `cwnd + acked` is a wrapping `u32` sum; it cannot wrap
+    /// there (acked never exceeds what is in flight) but could here with a hostile
+    /// `acked`, and would shrink the window, so it saturates instead.
     // Linux net/ipv4/tcp_cong.c tcp_slow_start()
     pub fn slow_start(&mut self, acked: u32, clamp: u32) -> u32 {
-        let grown = self.cwnd.wrapping_add(acked).min(self.ssthresh);
+        let grown = self.cwnd.saturating_add(acked).min(self.ssthresh);
         let left = acked.wrapping_sub(grown.wrapping_sub(self.cwnd));
         self.cwnd = grown.min(clamp);
         left
@@ -45,20 +49,21 @@ impl LinuxCubicState {
     /// `tcp_cong_avoid_ai`: one segment of growth per `w` segments ACKed.
     ///
     /// `w` of 0 is treated as 1 (the kernel never passes 0: CUBIC's `cnt` is at least 2
-    /// once computed, and cwnd is never 0 here).
+    /// once computed, and cwnd is never 0 here). As in [`slow_start`](Self::slow_start),
+    /// the sums saturate where the kernel's would wrap only on impossible input.
     // Linux net/ipv4/tcp_cong.c tcp_cong_avoid_ai()
     pub fn congestion_avoidance_ai(&mut self, w: u32, acked: u32, clamp: u32) {
         let w = if w == 0 { 1 } else { w };
         // Credits accumulated at a larger w are applied gently now.
         if self.cwnd_cnt >= w {
             self.cwnd_cnt = 0;
-            self.cwnd = self.cwnd.wrapping_add(1);
+            self.cwnd = self.cwnd.saturating_add(1);
         }
-        self.cwnd_cnt = self.cwnd_cnt.wrapping_add(acked);
+        self.cwnd_cnt = self.cwnd_cnt.saturating_add(acked);
         if self.cwnd_cnt >= w {
             let grow = self.cwnd_cnt / w;
             self.cwnd_cnt -= grow * w;
-            self.cwnd = self.cwnd.wrapping_add(grow);
+            self.cwnd = self.cwnd.saturating_add(grow);
         }
         self.cwnd = self.cwnd.min(clamp);
     }

@@ -1,0 +1,55 @@
+//! Prints the size of every piece of per-flow state, as the README lists them.
+//!
+//! ```text
+//! cargo run --example sizes
+//! ```
+
+use congestion::AnyController;
+use congestion::cubic::{LinuxCubic, LinuxCubicParams};
+use congestion::hystart::LinuxHystart;
+use congestion::linux::{LinuxCubicState, LinuxFlow, LinuxSocketConfig};
+use core::mem::size_of;
+
+fn main() {
+    let rows: [(&str, usize, &str); 7] = [
+        (
+            "LinuxCubic",
+            size_of::<LinuxCubic>(),
+            "CUBIC half of struct bictcp",
+        ),
+        (
+            "LinuxHystart",
+            size_of::<LinuxHystart>(),
+            "HyStart half of struct bictcp",
+        ),
+        (
+            "LinuxCubicState",
+            size_of::<LinuxCubicState>(),
+            "CUBIC + HyStart + cwnd, ssthresh, cwnd_cnt (kernel: 60 + 12 = 72)",
+        ),
+        (
+            "LinuxCubicParams",
+            size_of::<LinuxCubicParams>(),
+            "shared module parameters + derived constants",
+        ),
+        (
+            "LinuxSocketConfig",
+            size_of::<LinuxSocketConfig>(),
+            "per-socket settings",
+        ),
+        (
+            "LinuxFlow",
+            size_of::<LinuxFlow>(),
+            "full Linux-mode flow: state + glue + undo + copies of config",
+        ),
+        (
+            "AnyController",
+            size_of::<AnyController>(),
+            "run-time choice of controller",
+        ),
+    ];
+    println!("{:<20} {:>6}  what", "type", "bytes");
+    for (name, bytes, what) in rows {
+        println!("{name:<20} {bytes:>6}  {what}");
+    }
+}
