@@ -38,7 +38,7 @@
 use crate::controller::{
     AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
 };
-use crate::cubic::{LinuxCubicConfig, LinuxCubicParams, RfcCubic, RfcCubicParams};
+use crate::cubic::{LinuxCubicConfig, LinuxCubicParams, RfcCubic, RfcCubicConfig, RfcCubicParams};
 use crate::error::ConfigError;
 use crate::hystart::{HystartInput, HystartPlusPlus, HystartPpVerdict, LinuxHystart, PacingStatus};
 use crate::rfc::config::{RfcFlowConfig, SlowStartKind};
@@ -164,6 +164,20 @@ impl RfcFlow {
         self.cwnd = self.cwnd.max(min);
         self.ssthresh = self.ssthresh.max(min);
         self.cubic.on_mss_change();
+        Ok(())
+    }
+
+    /// New CUBIC settings for a running flow (β, C, fast convergence, Reno-friendliness,
+    /// MSS). They apply from the next event; the state is kept (an MSS change behaves as
+    /// [`set_mss`](Self::set_mss)). Invalid settings are refused and change nothing.
+    pub fn set_cubic_config(&mut self, cubic: RfcCubicConfig) -> Result<(), ConfigError> {
+        let params = cubic.validate()?;
+        let mss_changed = params.mss() != self.params.mss();
+        self.params = params;
+        self.config.cubic = cubic;
+        if mss_changed {
+            self.set_mss(cubic.mss_bytes)?;
+        }
         Ok(())
     }
 
