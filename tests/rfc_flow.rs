@@ -35,8 +35,22 @@ impl Sender {
     fn new(cfg: RfcFlowConfig) -> Self {
         let mut flow = RfcFlow::new(cfg, Instant::ZERO).expect("valid");
         let w = flow.cwnd();
-        flow.on_sent(Instant::ZERO, &SentEvent { in_flight_after: w, largest_sent: w });
-        Sender { flow, snd_una: 0, snd_nxt: w, round: 0, round_end: 0, t_us: 0, gap_us: 1000 }
+        flow.on_sent(
+            Instant::ZERO,
+            &SentEvent {
+                in_flight_after: w,
+                largest_sent: w,
+            },
+        );
+        Sender {
+            flow,
+            snd_una: 0,
+            snd_nxt: w,
+            round: 0,
+            round_end: 0,
+            t_us: 0,
+            gap_us: 1000,
+        }
     }
 
     /// One ACK of `acked` bytes; `rtt_of_round` picks the RTT for the round the ACK
@@ -58,13 +72,20 @@ impl Sender {
         };
         self.flow.on_ack(now, &ack);
         self.snd_nxt = self.snd_nxt.max(self.snd_una + self.flow.cwnd());
-        let sent = SentEvent { in_flight_after: self.snd_nxt - self.snd_una, largest_sent: self.snd_nxt };
+        let sent = SentEvent {
+            in_flight_after: self.snd_nxt - self.snd_una,
+            largest_sent: self.snd_nxt,
+        };
         self.flow.on_sent(now, &sent);
         self.round
     }
 
     /// ACKs one MSS at a time until round `last` ends; records the phase at each ACK.
-    fn run_until_round(&mut self, last: u32, rtt_of_round: &dyn Fn(u32) -> u64) -> Vec<(u32, Phase, u64)> {
+    fn run_until_round(
+        &mut self,
+        last: u32,
+        rtt_of_round: &dyn Fn(u32) -> u64,
+    ) -> Vec<(u32, Phase, u64)> {
         let mut log = Vec::new();
         while self.round <= last {
             let r = self.ack(MSS, rtt_of_round);
@@ -83,11 +104,19 @@ fn an_rtt_step_enters_css_and_css_grows_a_quarter() {
     // Rounds 1-3 at 50 ms, from round 4 on 60 ms: 60 >= 50 + max(4, min(50/8, 16)) = 56.25.
     let rtt = |r: u32| if r < 4 { 50_000 } else { 60_000 };
     let log = s.run_until_round(4, &rtt);
-    let first_css = log.iter().position(|(_, p, _)| *p == Phase::ConservativeSlowStart).expect("CSS");
+    let first_css = log
+        .iter()
+        .position(|(_, p, _)| *p == Phase::ConservativeSlowStart)
+        .expect("CSS");
     let (round, _, _) = log[first_css];
     assert_eq!(round, 4);
     // CSS starts at the 8th sample (N_RTT_SAMPLE) of round 4.
-    assert_eq!(log.iter().filter(|(r, _, _)| *r == 4).position(|(_, p, _)| *p == Phase::ConservativeSlowStart), Some(7));
+    assert_eq!(
+        log.iter()
+            .filter(|(r, _, _)| *r == 4)
+            .position(|(_, p, _)| *p == Phase::ConservativeSlowStart),
+        Some(7)
+    );
     // In CSS one MSS acked grows cwnd by 1000 / CSS_GROWTH_DIVISOR = 250 bytes.
     let (_, _, a) = log[first_css];
     let (_, p, b) = log[first_css + 1];
@@ -105,7 +134,10 @@ fn a_lower_rtt_in_css_returns_to_slow_start() {
         _ => 50_000,
     };
     let log = s.run_until_round(5, &rtt);
-    assert!(log.iter().any(|(r, p, _)| *r == 4 && *p == Phase::ConservativeSlowStart));
+    assert!(
+        log.iter()
+            .any(|(r, p, _)| *r == 4 && *p == Phase::ConservativeSlowStart)
+    );
     // Resumed after the 8th sample of round 5; slow start grows a full MSS per MSS again.
     let r5: Vec<_> = log.iter().filter(|(r, _, _)| *r == 5).collect();
     assert_eq!(r5[6].1, Phase::ConservativeSlowStart);
@@ -191,14 +223,20 @@ fn loss_ecn_and_rto_reductions() {
     assert_eq!(f.unit(), WindowUnit::Bytes);
     // ECN-CE with RFC 8511's β = 0.85: 100000 -> 85000.
     f.on_congestion_event(Instant::ZERO, CongestionEvent::Ecn);
-    assert_eq!((f.cwnd(), f.ssthresh(), f.phase()), (85_000, 85_000, Phase::Recovery));
+    assert_eq!(
+        (f.cwnd(), f.ssthresh(), f.phase()),
+        (85_000, 85_000, Phase::Recovery)
+    );
     // Loss with β = 0.7: 85000 -> 59500; fast convergence: W_max = 85000·0.85 = 72250.
     f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
     assert_eq!((f.cwnd(), f.ssthresh()), (59_500, 59_500));
     assert_eq!(f.cubic().w_max_bytes, 72_250);
     // RTO: ssthresh = 0.7 · 59500 = 41650, cwnd = 1 MSS, slow start.
     f.on_congestion_event(Instant::ZERO, CongestionEvent::RetransmissionTimeout);
-    assert_eq!((f.cwnd(), f.ssthresh(), f.phase()), (1000, 41_650, Phase::SlowStart));
+    assert_eq!(
+        (f.cwnd(), f.ssthresh(), f.phase()),
+        (1000, 41_650, Phase::SlowStart)
+    );
     // Persistent congestion: cwnd = 2 MSS, ssthresh = max(0.7 · 1000, 2 MSS) = 2000.
     f.on_congestion_event(Instant::ZERO, CongestionEvent::PersistentCongestion);
     assert_eq!((f.cwnd(), f.ssthresh()), (2000, 2000));
@@ -213,14 +251,16 @@ fn undo_restores_cwnd_ssthresh_w_max_k_and_the_epoch() {
     cfg.initial_window_bytes = Some(100 * MSS);
     cfg.initial_ssthresh_bytes = 100 * MSS;
     let mut s = Sender::new(cfg);
-    s.flow.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+    s.flow
+        .on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
     for _ in 0..300 {
         s.ack(MSS, &|_| 50_000);
     }
     let before = s.flow;
     assert_eq!(before.phase(), Phase::CongestionAvoidance);
     assert!(before.cubic().k_us > 0 && before.cubic().epoch_start.is_some());
-    s.flow.on_congestion_event(Instant::from_micros(s.t_us), CongestionEvent::Loss);
+    s.flow
+        .on_congestion_event(Instant::from_micros(s.t_us), CongestionEvent::Loss);
     assert_ne!(s.flow.cwnd(), before.cwnd());
     assert_ne!(s.flow.cubic(), before.cubic());
     s.flow.on_spurious_congestion(Instant::from_micros(s.t_us));
@@ -238,18 +278,54 @@ fn undo_restores_cwnd_ssthresh_w_max_k_and_the_epoch() {
 fn no_growth_while_not_cwnd_limited() {
     let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
     // 2 MSS in flight against a 10 MSS window: 2000 + 1000 < 10000, not cwnd-limited.
-    f.on_sent(Instant::ZERO, &SentEvent { in_flight_after: 2000, largest_sent: 2000 });
-    let ack = AckEvent { acked: 1000, rtt: Some(Duration::from_millis(10)), largest_acked: 1000, app_limited: false };
+    f.on_sent(
+        Instant::ZERO,
+        &SentEvent {
+            in_flight_after: 2000,
+            largest_sent: 2000,
+        },
+    );
+    let ack = AckEvent {
+        acked: 1000,
+        rtt: Some(Duration::from_millis(10)),
+        largest_acked: 1000,
+        app_limited: false,
+    };
     f.on_ack(Instant::from_micros(10_000), &ack);
     assert_eq!(f.cwnd(), 10_000);
     assert!(!f.last_ack_cwnd_limited());
     // 9 MSS in flight: 9000 + 1000 >= 10000, cwnd-limited: slow start adds 1000.
-    f.on_sent(Instant::ZERO, &SentEvent { in_flight_after: 9000, largest_sent: 10_000 });
-    f.on_ack(Instant::from_micros(20_000), &AckEvent { largest_acked: 2000, ..ack });
+    f.on_sent(
+        Instant::ZERO,
+        &SentEvent {
+            in_flight_after: 9000,
+            largest_sent: 10_000,
+        },
+    );
+    f.on_ack(
+        Instant::from_micros(20_000),
+        &AckEvent {
+            largest_acked: 2000,
+            ..ack
+        },
+    );
     assert_eq!(f.cwnd(), 11_000);
     // The stack's app_limited flag wins.
-    f.on_sent(Instant::ZERO, &SentEvent { in_flight_after: 11_000, largest_sent: 12_000 });
-    f.on_ack(Instant::from_micros(30_000), &AckEvent { largest_acked: 3000, app_limited: true, ..ack });
+    f.on_sent(
+        Instant::ZERO,
+        &SentEvent {
+            in_flight_after: 11_000,
+            largest_sent: 12_000,
+        },
+    );
+    f.on_ack(
+        Instant::from_micros(30_000),
+        &AckEvent {
+            largest_acked: 3000,
+            app_limited: true,
+            ..ack
+        },
+    );
     assert_eq!(f.cwnd(), 11_000);
 }
 

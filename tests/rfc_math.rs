@@ -1,7 +1,9 @@
 //! The integer tools of RFC mode against 128-bit references (tests may use u128; the
 //! library may not).
 
-use congestion::cubic::{exact_cube_root, mul_div_floor, rfc_curve::cubic_k_us, rfc_curve::cubic_offset_bytes};
+use congestion::cubic::{
+    exact_cube_root, mul_div_floor, rfc_curve::cubic_k_us, rfc_curve::cubic_offset_bytes,
+};
 use proptest::prelude::*;
 
 proptest! {

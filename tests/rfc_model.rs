@@ -1,6 +1,10 @@
 //! A floating-point model of the RFC 9438 equations (tests only; the library has no
 //! floats) and a property test that the library's integer window tracks it within 1 %
 //! or one MSS, whichever is larger, over random cwnd-limited ACK streams with losses.
+#![expect(
+    clippy::float_arithmetic,
+    reason = "the reference model is floating point on purpose; the library is not"
+)]
 
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
 use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, SentEvent};
@@ -160,11 +164,16 @@ fn model_and_library_agree_on_a_hand_worked_epoch() {
     f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
     m.loss();
     assert_eq!(f.cwnd(), 70_000);
-    let mut seq = 0;
     for i in 1..=400u64 {
         let now = Instant::from_micros(i * 10_000);
-        seq += 1;
-        f.on_sent(now, &SentEvent { in_flight_after: f.cwnd(), largest_sent: seq });
+        let seq = i;
+        f.on_sent(
+            now,
+            &SentEvent {
+                in_flight_after: f.cwnd(),
+                largest_sent: seq,
+            },
+        );
         let ack = AckEvent {
             acked: 1000,
             rtt: Some(Duration::from_millis(50)),
@@ -177,5 +186,10 @@ fn model_and_library_agree_on_a_hand_worked_epoch() {
     assert!((m.k - 4.2172).abs() < 1e-3);
     assert_eq!(f.cubic().k_us / 1000, 4217);
     let diff = (f.cwnd() as f64 - m.cwnd * MSS).abs();
-    assert!(diff <= 1000.0, "library {} model {}", f.cwnd(), m.cwnd * MSS);
+    assert!(
+        diff <= 1000.0,
+        "library {} model {}",
+        f.cwnd(),
+        m.cwnd * MSS
+    );
 }

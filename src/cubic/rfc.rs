@@ -149,9 +149,7 @@ impl RfcCubic {
         let numerator = mul_div_floor(acked_bytes, alpha_num * p.mss(), alpha_den);
         // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
         self.w_est_remainder = self.w_est_remainder.saturating_add(numerator);
-        self.w_est_bytes = self
-            .w_est_bytes
-            .saturating_add(self.w_est_remainder / cwnd);
+        self.w_est_bytes = self.w_est_bytes.saturating_add(self.w_est_remainder / cwnd);
         self.w_est_remainder %= cwnd;
     }
 

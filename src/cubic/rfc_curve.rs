@@ -130,7 +130,10 @@ mod tests {
         assert_eq!(cubic_offset_bytes(C_MSS, d), u64::MAX);
         assert_eq!(cubic_offset_bytes(C_MSS, u64::MAX), u64::MAX);
         // (2^64 - 1) · 1000 / 400000 = 46116860184273879 s³ -> K = 358_607 s (floor root).
-        assert_eq!(cubic_k_us(C_MSS, u64::MAX), exact_cube_root(u64::MAX / 400) * 1_000_000);
+        assert_eq!(
+            cubic_k_us(C_MSS, u64::MAX),
+            exact_cube_root(u64::MAX / 400) * 1_000_000
+        );
         assert_eq!(w_cubic_bytes(C_MSS, 1 << 40, 0, d), u64::MAX);
     }
 }

@@ -77,7 +77,10 @@ mod tests {
     #[test]
     fn mul_div_is_exact_beyond_64_bit_products() {
         // 10^12 · 10^12 / 10^6 = 10^18: the product 10^24 does not fit in 64 bits.
-        assert_eq!(mul_div_floor(1_000_000_000_000, 1_000_000_000_000, 1_000_000), 1_000_000_000_000_000_000);
+        assert_eq!(
+            mul_div_floor(1_000_000_000_000, 1_000_000_000_000, 1_000_000),
+            1_000_000_000_000_000_000
+        );
         // 7 · 3 / 2 = 10.5 -> 10.
         assert_eq!(mul_div_floor(7, 3, 2), 10);
         // (2^64 - 1)^2 / (2^64 - 1) = 2^64 - 1.

@@ -227,13 +227,22 @@ mod tests {
         assert_eq!(round(&mut h, 0, ms(80))[1], HystartPpVerdict::Continue);
         // 80 ms + 10 ms threshold = 90 ms: 89 ms is not enough, 90 ms is.
         assert_eq!(round(&mut h, 10, ms(80))[1], HystartPpVerdict::Continue);
-        assert_eq!(round(&mut h, 20, Duration::from_micros(89_999))[1], HystartPpVerdict::Continue);
+        assert_eq!(
+            round(&mut h, 20, Duration::from_micros(89_999))[1],
+            HystartPpVerdict::Continue
+        );
         // last round min was 89.999 ms, threshold 11.2 ms: 101.249 ms enters CSS.
-        assert_eq!(round(&mut h, 30, Duration::from_micros(101_249))[1], HystartPpVerdict::EnterCss);
+        assert_eq!(
+            round(&mut h, 30, Duration::from_micros(101_249))[1],
+            HystartPpVerdict::EnterCss
+        );
         assert!(h.in_css);
         assert_eq!(h.css_baseline_min_rtt_us, 101_249);
         // Next round: the minimum falls below the baseline: resume slow start.
-        assert_eq!(round(&mut h, 40, ms(95))[1], HystartPpVerdict::ResumeSlowStart);
+        assert_eq!(
+            round(&mut h, 40, ms(95))[1],
+            HystartPpVerdict::ResumeSlowStart
+        );
         assert!(!h.in_css);
         assert_eq!(h.css_baseline_min_rtt_us, u64::MAX);
     }
@@ -250,7 +259,10 @@ mod tests {
             assert_eq!(round(&mut h, end, ms(57)), [HystartPpVerdict::Continue; 2]);
         }
         // The fifth round end completes CSS_ROUNDS = 5 rounds: exit to CA.
-        assert_eq!(h.on_round_check(70, 80), HystartPpVerdict::ExitToCongestionAvoidance);
+        assert_eq!(
+            h.on_round_check(70, 80),
+            HystartPpVerdict::ExitToCongestionAvoidance
+        );
     }
 
     #[test]

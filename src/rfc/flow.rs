@@ -196,7 +196,10 @@ impl RfcFlow {
     /// Grows cwnd by `bytes` in slow start, stopping at ssthresh.
     fn slow_start_grow(&mut self, bytes: u64) {
         // RFC 5681 §3.1: slow start while cwnd < ssthresh; the excess is not carried over
-        self.cwnd = self.cwnd.saturating_add(bytes).min(self.ssthresh.max(self.cwnd));
+        self.cwnd = self
+            .cwnd
+            .saturating_add(bytes)
+            .min(self.ssthresh.max(self.cwnd));
         if self.cwnd >= self.ssthresh {
             self.phase = Phase::CongestionAvoidance;
             self.detector_active = false;
@@ -257,7 +260,9 @@ impl RfcFlow {
                         },
                         gso_max_size: GSO_MAX_SIZE,
                     };
-                    let exit = self.linux_hystart.on_delay_sample(&self.linux_params, &input);
+                    let exit = self
+                        .linux_hystart
+                        .on_delay_sample(&self.linux_params, &input);
                     if exit.is_some() {
                         // Linux hystart_update(): ssthresh = cwnd when HyStart fires
                         self.exit_slow_start();

@@ -39,7 +39,9 @@
 use super::Event;
 use congestion::cubic::RfcCubicConfig;
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
-use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent};
+use congestion::{
+    AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent,
+};
 use std::fmt::Write;
 
 /// Replay state for RFC mode.
@@ -153,7 +155,10 @@ impl RfcReplay {
 
     fn set(&mut self, ev: &Event<'_>) -> Result<(), String> {
         let key = *ev.args.first().ok_or("`set` needs a key")?;
-        let word = *ev.args.get(1).ok_or_else(|| format!("`set {key}` needs a value"))?;
+        let word = *ev
+            .args
+            .get(1)
+            .ok_or_else(|| format!("`set {key}` needs a value"))?;
         match key {
             "mode" => {
                 return match word {
@@ -166,7 +171,9 @@ impl RfcReplay {
                     "off" => SlowStartKind::Standard,
                     "hystart" => SlowStartKind::LinuxHystart,
                     "hystartpp" => SlowStartKind::HystartPlusPlus,
-                    other => return Err(format!("slow_start `{other}`: off, hystart or hystartpp")),
+                    other => {
+                        return Err(format!("slow_start `{other}`: off, hystart or hystartpp"));
+                    }
                 };
                 return Ok(());
             }
