@@ -243,6 +243,34 @@ fn loss_ecn_and_rto_reductions() {
     // Minimum window: a loss at 2 MSS stays at 2 MSS.
     f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
     assert_eq!((f.cwnd(), f.ssthresh()), (2000, 2000));
+    // RFC 9438 §4.6: ECE keeps reducing cwnd down to 1 MSS (ssthresh stays >= 2 MSS):
+    // 2000 -> 1700 -> 1445 -> 1228 -> 1043 -> 1000 (floor), ⌊0.85 · x⌋ each time.
+    for want in [1700, 1445, 1228, 1043, 1000, 1000] {
+        f.on_congestion_event(Instant::ZERO, CongestionEvent::Ecn);
+        assert_eq!((f.cwnd(), f.ssthresh()), (want, 2000));
+    }
+}
+
+#[test]
+fn undo_is_skipped_once_cwnd_has_regrown_past_cwnd_prior() {
+    let mut cfg = config(SlowStartKind::Standard);
+    cfg.initial_window_bytes = Some(20 * MSS);
+    let mut s = Sender::new(cfg);
+    // Loss in slow start at 20000: cwnd 14000, cwnd_prior 20000, ssthresh 14000.
+    s.flow
+        .on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+    // Recovery ends, CA grows the window past 20000 (large ACKs, long time).
+    for _ in 0..400 {
+        s.gap_us = 50_000;
+        s.ack(5 * MSS, &|_| 50_000);
+    }
+    assert!(s.flow.cwnd() > 20_000, "cwnd {}", s.flow.cwnd());
+    let now = s.flow;
+    // RFC 9438 §4.9.2: cwnd >= cwnd_prior, so the late undo keeps the current state.
+    s.flow.on_spurious_congestion(Instant::from_micros(s.t_us));
+    assert_eq!(s.flow.cwnd(), now.cwnd());
+    assert_eq!(s.flow.ssthresh(), 14_000);
+    assert_eq!(s.flow.cubic(), now.cubic());
 }
 
 #[test]

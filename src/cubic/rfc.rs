@@ -154,8 +154,9 @@ impl RfcCubic {
     }
 
     /// A loss or ECN-CE congestion event with window `cwnd` and decrease factor
-    /// `beta_permille`; returns the new ssthresh (at least 2·MSS). The caller sets
-    /// `cwnd = ssthresh`.
+    /// `beta_permille`; returns `β · cwnd` in bytes (floor), before any minimum: the
+    /// caller applies RFC 9438 §4.6's floors (2·MSS on loss, 1·MSS on ECE for cwnd,
+    /// 2·MSS for ssthresh).
     pub fn on_congestion(&mut self, p: &RfcCubicParams, cwnd: u64, beta_permille: u32) -> u64 {
         let cfg = p.config();
         // RFC 9438 §4.7: fast convergence, W_max = cwnd*(1+beta)/2 if cwnd < W_max
@@ -168,19 +169,20 @@ impl RfcCubic {
         // RFC 9438 §4.6: cwnd_prior = cwnd
         self.cwnd_prior_bytes = cwnd;
         self.end_epoch();
-        // RFC 9438 §4.6: ssthresh = cwnd * beta_cubic; ssthresh = max(ssthresh, 2)
-        mul_div_floor(cwnd, beta_permille as u64, RFC_SCALE).max(p.min_window())
+        // RFC 9438 §4.6: ssthresh = cwnd * beta_cubic (cwnd instead of flight_size)
+        mul_div_floor(cwnd, beta_permille as u64, RFC_SCALE)
     }
 
-    /// A retransmission timeout or persistent congestion with window `cwnd`; returns the
-    /// new ssthresh. The next CA stage restarts the curve from its own start.
+    /// A retransmission timeout or persistent congestion with window `cwnd`; returns
+    /// `β · cwnd` in bytes (the caller floors ssthresh at 2·MSS). The next CA stage
+    /// restarts the curve from its own start.
     pub fn on_timeout(&mut self, p: &RfcCubicParams, cwnd: u64) -> u64 {
         self.cwnd_prior_bytes = cwnd;
         // RFC 9438 §4.8: after a timeout K = 0 and W_max = cwnd at the start of CA
         self.w_max_from_epoch = true;
         self.end_epoch();
         // RFC 9438 §4.8: ssthresh set with beta_cubic as in §4.6
-        mul_div_floor(cwnd, p.config().beta_permille as u64, RFC_SCALE).max(p.min_window())
+        mul_div_floor(cwnd, p.config().beta_permille as u64, RFC_SCALE)
     }
 
     /// Slow start ended by a delay detector (HyStart, HyStart++) at window `cwnd`.

@@ -20,8 +20,9 @@
 //!
 //! # Recovery
 //!
-//! A loss or ECN-CE event reduces at once (cwnd = ssthresh = β·cwnd, at least 2·MSS) and
-//! enters [`Phase::Recovery`]; recovery ends with the first ACK whose `largest_acked`
+//! A loss or ECN-CE event reduces at once (ssthresh = β·cwnd, at least 2·MSS; cwnd =
+//! β·cwnd, at least 2·MSS on loss and 1·MSS on ECN-CE, RFC 9438 §4.6) and enters
+//! [`Phase::Recovery`]; recovery ends with the first ACK whose `largest_acked`
 //! is above the `largest_sent` at the event (a packet sent after it, RFC 9002 §7.3.2).
 //! No growth during recovery. Every call is one event: the stack decides what one
 //! congestion event is.
@@ -367,18 +368,28 @@ impl CongestionController for RfcFlow {
         let cfg = self.params.config();
         match event {
             CongestionEvent::Loss | CongestionEvent::Ecn => {
-                let beta = if event == CongestionEvent::Ecn {
+                let ecn = event == CongestionEvent::Ecn;
+                let beta = if ecn {
                     cfg.ecn_beta_permille
                 } else {
                     cfg.beta_permille
                 };
-                self.ssthresh = self.cubic.on_congestion(&self.params, self.cwnd, beta);
-                // RFC 9438 §4.6: cwnd = max(ssthresh, 2) (ssthresh is already >= 2 MSS)
-                self.cwnd = self.ssthresh;
+                let reduced = self.cubic.on_congestion(&self.params, self.cwnd, beta);
+                // RFC 9438 §4.6: ssthresh = max(ssthresh, 2)
+                self.ssthresh = reduced.max(self.params.min_window());
+                self.cwnd = if ecn {
+                    // RFC 9438 §4.6: reduction on ECE, cwnd = max(ssthresh, 1)
+                    reduced.max(self.params.mss())
+                } else {
+                    // RFC 9438 §4.6: reduction on loss, cwnd = max(ssthresh, 2)
+                    reduced.max(self.params.min_window())
+                };
                 self.phase = Phase::Recovery;
             }
             CongestionEvent::RetransmissionTimeout | CongestionEvent::PersistentCongestion => {
-                self.ssthresh = self.cubic.on_timeout(&self.params, self.cwnd);
+                let reduced = self.cubic.on_timeout(&self.params, self.cwnd);
+                // RFC 9438 §4.8: ssthresh as in §4.6, at least 2 MSS
+                self.ssthresh = reduced.max(self.params.min_window());
                 self.cwnd = if event == CongestionEvent::RetransmissionTimeout {
                     // RFC 5681 §3.1 (RFC 9438 §4.8 follows Reno): loss window = 1 SMSS
                     self.params.mss()
@@ -392,8 +403,12 @@ impl CongestionController for RfcFlow {
     }
 
     fn on_spurious_congestion(&mut self, _now: Instant) {
-        // RFC 9438 §4.9: restore cwnd, ssthresh, W_max, K and the epoch from before
-        if let Some(u) = self.undo.take() {
+        // RFC 9438 §4.9.2: restore cwnd, cwnd_prior, ssthresh, W_max, K, t_epoch, W_est
+        // if cwnd < cwnd_prior; otherwise keep the current values (SHOULD)
+        let Some(u) = self.undo.take() else {
+            return;
+        };
+        if self.cwnd < self.cubic.cwnd_prior_bytes {
             self.cwnd = u.cwnd;
             self.ssthresh = u.ssthresh;
             self.phase = u.phase;
