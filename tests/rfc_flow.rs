@@ -390,3 +390,75 @@ fn default_initial_window_is_rfc_9002s() {
     bad.initial_window_bytes = Some(100);
     assert!(RfcFlow::new(bad, Instant::ZERO).is_err());
 }
+
+#[test]
+fn without_fast_convergence_w_max_is_the_window_before_reduction() {
+    let mut cfg = config(SlowStartKind::Standard);
+    cfg.initial_window_bytes = Some(100 * MSS);
+    cfg.cubic.fast_convergence = false;
+    let mut f = RfcFlow::new(cfg, Instant::ZERO).unwrap();
+    f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+    // Second loss at 70000 < W_max 100000: W_max = 70000, not 70000 · 0.85 = 59500.
+    f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+    assert_eq!((f.cubic().w_max_bytes, f.cwnd()), (70_000, 49_000));
+}
+
+#[test]
+fn first_ca_stage_after_a_timeout_has_k_zero_and_w_est_at_cwnd_epoch() {
+    let mut cfg = config(SlowStartKind::HystartPlusPlus);
+    cfg.initial_window_bytes = Some(40 * MSS);
+    let mut s = Sender::new(cfg);
+    s.flow
+        .on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+    // RTO at cwnd 28000: ssthresh = 0.7 · 28000 = 19600, cwnd = 1 MSS.
+    s.flow
+        .on_congestion_event(Instant::ZERO, CongestionEvent::RetransmissionTimeout);
+    assert_eq!((s.flow.cwnd(), s.flow.ssthresh()), (1000, 19_600));
+    // RFC 9406 §4.3: standard slow start after the initial one: a 20-segment stretch
+    // ACK adds all 20 MSS (no L), capped at ssthresh.
+    s.ack(20 * MSS, &|_| 50_000);
+    assert_eq!(
+        (s.flow.cwnd(), s.flow.phase()),
+        (19_600, Phase::CongestionAvoidance)
+    );
+    s.ack(MSS, &|_| 50_000);
+    // RFC 9438 §4.8: K = 0, W_max = cwnd_epoch, W_est starts at cwnd_epoch.
+    let c = s.flow.cubic();
+    assert_eq!(
+        (c.k_us, c.w_max_bytes, c.cwnd_epoch_bytes),
+        (0, 19_600, 19_600)
+    );
+    // W_est = 19600 + α · 1000 · 1000 / 19600 with α = 0.529 (W_est < cwnd_prior 28000):
+    // ⌊1000 · 900 · 1000 / 1700⌋ = 529411; 529411 / 19600 = 27.
+    assert_eq!(c.w_est_bytes, 19_627);
+}
+
+#[test]
+fn loss_during_css_ends_slow_start_for_good() {
+    let mut s = Sender::new(config(SlowStartKind::HystartPlusPlus));
+    let rtt = |r: u32| if r < 4 { 50_000 } else { 60_000 };
+    let log = s.run_until_round(4, &rtt);
+    assert!(
+        log.iter()
+            .any(|(_, p, _)| *p == Phase::ConservativeSlowStart)
+    );
+    let before = s.flow.cwnd();
+    s.flow
+        .on_congestion_event(Instant::from_micros(s.t_us), CongestionEvent::Loss);
+    assert_eq!(s.flow.phase(), Phase::Recovery);
+    assert_eq!(s.flow.ssthresh(), before * 7 / 10);
+    assert!(!s.flow.hystart_pp().in_css);
+}
+
+#[test]
+fn hystart_pp_constants_are_the_rfc_recommendations() {
+    use congestion::hystart::{
+        CSS_GROWTH_DIVISOR, MAX_RTT_THRESH, MIN_RTT_DIVISOR, MIN_RTT_THRESH, N_RTT_SAMPLE,
+    };
+    assert_eq!(MIN_RTT_THRESH, Duration::from_millis(4));
+    assert_eq!(MAX_RTT_THRESH, Duration::from_millis(16));
+    assert_eq!((MIN_RTT_DIVISOR, N_RTT_SAMPLE, CSS_ROUNDS, L), (8, 8, 5, 8));
+    // RFC 9406 §4.3: CSS_GROWTH_DIVISOR MUST be at least 2.
+    assert_eq!(CSS_GROWTH_DIVISOR, 4);
+    const { assert!(CSS_GROWTH_DIVISOR >= 2) };
+}
