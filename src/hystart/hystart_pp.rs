@@ -55,7 +55,7 @@ pub enum HystartPpVerdict {
     ExitToCongestionAvoidance,
 }
 
-/// HyStart++ state (RFC 9406 §4.2 names in snake case). Plain `Copy` data, 48 bytes.
+/// HyStart++ state (RFC 9406 §4.2 names in snake case). Plain `Copy` data, 56 bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct HystartPlusPlus {
