@@ -24,8 +24,8 @@
 //! β·cwnd, at least 2·MSS on loss and 1·MSS on ECN-CE, RFC 9438 §4.6) and enters
 //! [`Phase::Recovery`]; recovery ends with the first ACK whose `largest_acked`
 //! is above the `largest_sent` at the event (a packet sent after it, RFC 9002 §7.3.2);
-//! that ACK already counts for growth. No growth during recovery. Every call is one event: the stack decides what one
-//! congestion event is.
+//! that ACK already counts for growth. No growth during recovery. Every call is one
+//! event: the stack decides what one congestion event is.
 //!
 //! # Linux HyStart in bytes
 //!
