@@ -178,3 +178,41 @@ fn linux_mode_stays_the_default_and_set_mode_linux_is_accepted() {
     assert!(csv.starts_with("idx,ev,t_us,jiffies,cwnd"));
     assert!(replay::replay("set mode bbr\n").is_err());
 }
+
+#[test]
+fn linux_hystart_in_bytes_mss_change_and_persistent_congestion() {
+    let r = run("linux_hystart_mss_pc");
+    // Round 2, 8 samples counted (rows 18–25 grow 1000 each), the 9th exits.
+    assert_eq!((num(&r, 25, "cwnd"), cell(&r, 25, "phase")), (40_000, "ss"));
+    assert_eq!(
+        (
+            num(&r, 26, "cwnd"),
+            num(&r, 26, "ssthresh"),
+            cell(&r, 26, "phase")
+        ),
+        (40_000, 40_000, "ca")
+    );
+    assert_eq!(num(&r, 26, "cwnd_prior"), 40_000);
+    // `set mss 1500` applies to the running flow.
+    assert_eq!(num(&r, 27, "mss"), 1500);
+    // First CA ACK: W_max = cwnd_epoch = 40000, K = 0, W_est = 40000 + 1500·1500/40000.
+    assert_eq!(
+        (
+            num(&r, 28, "w_max"),
+            num(&r, 28, "k_us"),
+            num(&r, 28, "cwnd")
+        ),
+        (40_000, 0, 40_056)
+    );
+    // Persistent congestion: ssthresh = ⌊0.7 · 40056⌋ = 28039, cwnd = 2 · 1500.
+    assert_eq!(
+        (
+            num(&r, 29, "cwnd"),
+            num(&r, 29, "ssthresh"),
+            cell(&r, 29, "phase")
+        ),
+        (3000, 28_039, "ss")
+    );
+    // Standard slow start afterwards: +1500.
+    assert_eq!(num(&r, 30, "cwnd"), 4500);
+}
