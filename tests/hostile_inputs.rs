@@ -5,7 +5,9 @@
 
 use congestion::cubic::LinuxCubicConfig;
 use congestion::linux::{CaState, LinuxFlow, LinuxSocketConfig};
-use congestion::{AckEvent, ConfigError, CongestionController, CongestionEvent, Duration, Instant, SentEvent};
+use congestion::{
+    AckEvent, ConfigError, CongestionController, CongestionEvent, Duration, Instant, SentEvent,
+};
 
 fn flow_at(t_us: u64) -> LinuxFlow {
     let mut socket = LinuxSocketConfig::new();
@@ -105,7 +107,10 @@ fn a_loss_right_after_a_loss_reduces_again_from_the_reduced_window() {
     // Recovery ended at once, so a second loss is a new event: 70 * 717 / 1024 = 49;
     // fast convergence: Wmax = 70 * 1741 / 2048 = 59.
     f.loss(Instant::from_micros(20));
-    assert_eq!((f.state().cwnd, f.ssthresh(), f.state().cubic.last_max_cwnd), (49, 49, 59));
+    assert_eq!(
+        (f.state().cwnd, f.ssthresh(), f.state().cubic.last_max_cwnd),
+        (49, 49, 59)
+    );
 }
 
 #[test]
@@ -199,7 +204,13 @@ fn repeated_timeouts_compute_ssthresh_only_once_per_episode() {
 #[test]
 fn an_in_flight_beyond_u32_saturates() {
     let mut f = flow_at(0);
-    f.on_sent(Instant::from_micros(10), &SentEvent { in_flight_after: u64::MAX, largest_sent: 0 });
+    f.on_sent(
+        Instant::from_micros(10),
+        &SentEvent {
+            in_flight_after: u64::MAX,
+            largest_sent: 0,
+        },
+    );
     assert_eq!(f.socket_view().packets_out, u32::MAX);
     assert!(f.socket_view().is_cwnd_limited);
 }
@@ -221,8 +232,14 @@ fn a_transmit_start_with_the_last_send_in_the_future_does_not_move_the_epoch() {
 fn persistent_congestion_in_linux_mode_is_a_retransmission_timeout() {
     let mut f = flow_at(0);
     f.set_cwnd(100);
-    f.on_congestion_event(Instant::from_micros(10), CongestionEvent::PersistentCongestion);
-    assert_eq!((f.state().cwnd, f.ssthresh(), f.ca_state()), (1, 70, CaState::Loss));
+    f.on_congestion_event(
+        Instant::from_micros(10),
+        CongestionEvent::PersistentCongestion,
+    );
+    assert_eq!(
+        (f.state().cwnd, f.ssthresh(), f.ca_state()),
+        (1, 70, CaState::Loss)
+    );
 }
 
 #[test]
