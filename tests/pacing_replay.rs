@@ -15,7 +15,9 @@ const EXTRA: [&str; 6] = [
 ];
 
 fn replay_file(name: &str) -> String {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/pacing").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/pacing")
+        .join(name);
     let text = std::fs::read_to_string(&path).expect("trace");
     replay::replay(&text).expect("replay")
 }

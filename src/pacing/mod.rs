@@ -6,6 +6,53 @@
 //! - [`TsqBudget`]: TCP Small Queues, bytes a flow may keep in the host queues.
 //! - [`tso_segs`]: TSO/GSO autosizing; [`MinRttFilter`]: the windowed minimum RTT it reads.
 //! - [`SendPath`]: all of the above and the congestion window in one call.
+//!
+//! ## The send path in one call
+//!
+//! Before each transmission the stack asks [`SendPath::poll`]; it answers with a burst
+//! size or with when to ask again. The library never sleeps and owns no timer.
+//!
+//! ```
+//! use congestion::{CongestionController, Instant};
+//! use congestion::cubic::LinuxCubicConfig;
+//! use congestion::hystart::PacingStatus;
+//! use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+//! use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
+//!
+//! let flow = LinuxFlow::new(
+//!     LinuxCubicConfig::new().validate()?,
+//!     LinuxSocketConfig::new(),
+//!     Instant::ZERO,
+//! )?;
+//! let mut config = SendPathConfig::new();
+//! config.pacing_status = PacingStatus::Needed; // this stack paces itself
+//! let mut path = SendPath::new(config.validate()?);
+//!
+//! let now = Instant::from_micros(1_000);
+//! let ctx = SendContext {
+//!     now,
+//!     in_flight: 0, // segments, the flow's unit
+//!     mss: 1448,
+//!     pacing_rate: Rate::from_bytes_per_second(flow.pacing_rate()),
+//!     retransmit: false,
+//!     rtx_queue_at_most_one: true,
+//! };
+//! match path.poll(&flow, &ctx) {
+//!     SendVerdict::Send { segments } => {
+//!         // IW10: at most half the window per burst (tcp_cwnd_test).
+//!         assert_eq!(segments, 5);
+//!         let len = segments * ctx.mss;
+//!         // Hand the burst to the NIC (stamped with this departure time) ...
+//!         let departure_ns = path.on_send(now, len, segments, ctx.pacing_rate);
+//!         assert_eq!(departure_ns, 1_000_000);
+//!         // ... and when the NIC reports it sent: path.on_tx_completion(len).
+//!     }
+//!     SendVerdict::WaitUntil { .. } => { /* arm a timer for verdict.retry_at() */ }
+//!     SendVerdict::WaitForAck => { /* the next ACK opens the window */ }
+//!     SendVerdict::WaitForTxCompletion => { /* on_tx_completion() says when */ }
+//! }
+//! # Ok::<(), congestion::ConfigError>(())
+//! ```
 
 mod bandwidth;
 mod bytes_rate;

@@ -228,6 +228,7 @@ impl SendPath {
         segments: u32,
         pacing_rate: Rate,
     ) -> u64 {
+        // Linux skb->truesize: the payload plus the buffer overhead charged to sk_wmem_alloc
         let truesize = len_bytes as u64 + self.params.config().truesize_overhead_bytes as u64;
         self.tsq.on_enqueue(truesize);
         let paced = self.params.paced();
@@ -248,22 +249,23 @@ impl SendPath {
         now: Instant,
         len_bytes: u32,
         segments: u32,
-        ctx_rate: Rate,
+        pacing_rate: Rate,
         retransmit: bool,
         rtx_queue_at_most_one: bool,
     ) -> Enqueue {
-        let limit = self.tsq_limit_bytes(ctx_rate, len_bytes, retransmit);
+        let limit = self.tsq_limit_bytes(pacing_rate, len_bytes, retransmit);
         if !self.tsq.check(limit, rtx_queue_at_most_one) {
             return Enqueue::Throttled;
         }
         Enqueue::Departs {
-            departure_ns: self.on_send(now, len_bytes, segments, ctx_rate),
+            departure_ns: self.on_send(now, len_bytes, segments, pacing_rate),
         }
     }
 
     /// TX completion of a packet of `len_bytes` sent earlier. Returns true when it
     /// reopened the budget of a throttled flow: call [`poll`](SendPath::poll) again.
     pub fn on_tx_completion(&mut self, len_bytes: u32) -> bool {
+        // Linux tcp_wfree(): the completed skb's truesize leaves sk_wmem_alloc
         let truesize = len_bytes as u64 + self.params.config().truesize_overhead_bytes as u64;
         self.tsq.on_tx_completion(truesize)
     }
