@@ -88,8 +88,8 @@ pub struct BytesPacingInput {
 ///
 /// With no RTT estimate (`srtt_us == 0`) the kernel skips the division, which makes the
 /// rate enormous; here that is stated directly: the cap (unlimited by default), i.e.
-/// not paced. Exact (rounded down) while `(bytes / srtt) · ratio · 10^4` fits in `u64`
-/// (windows below about 1.8·10^15 bytes per µs of srtt); above that it saturates.
+/// not paced. Exact (rounded down) while `(bytes / srtt_us) · ratio% · 10^4` fits in
+/// `u64` (at 200 %: up to 9·10^12 bytes per µs of srtt); above that it saturates.
 pub const fn pacing_rate_bytes(params: &PacingRateParams, i: &BytesPacingInput) -> Rate {
     let c = &params.config;
     // Linux net/ipv4/tcp_input.c tcp_update_pacing_rate(): ss ratio while cwnd < ssthresh/2
