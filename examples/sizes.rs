@@ -8,11 +8,12 @@ use congestion::AnyController;
 use congestion::cubic::{LinuxCubic, LinuxCubicParams, RfcCubic};
 use congestion::hystart::{HystartPlusPlus, LinuxHystart};
 use congestion::linux::{LinuxCubicState, LinuxFlow, LinuxSocketConfig};
+use congestion::pacing::{EdtPacer, MinRttFilter, SendPath, TsqBudget};
 use congestion::rfc::RfcFlow;
 use core::mem::size_of;
 
 fn main() {
-    let rows: [(&str, usize, &str); 10] = [
+    let rows: [(&str, usize, &str); 14] = [
         (
             "LinuxCubic",
             size_of::<LinuxCubic>(),
@@ -62,6 +63,26 @@ fn main() {
             "AnyController",
             size_of::<AnyController>(),
             "run-time choice of controller",
+        ),
+        (
+            "EdtPacer",
+            size_of::<EdtPacer>(),
+            "earliest departure time pacer",
+        ),
+        (
+            "TsqBudget",
+            size_of::<TsqBudget>(),
+            "TCP Small Queues budget",
+        ),
+        (
+            "MinRttFilter",
+            size_of::<MinRttFilter>(),
+            "windowed min RTT (TSO autosizing)",
+        ),
+        (
+            "SendPath",
+            size_of::<SendPath>(),
+            "pacer + TSQ + TSO + send-path parameters",
         ),
     ];
     println!("{:<20} {:>6}  what", "type", "bytes");

@@ -54,6 +54,11 @@ pub mod pacing;
 #[cfg(feature = "flight-recorder")]
 pub mod recorder;
 pub mod rfc;
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+pub mod testing;
+// The generators for embedders' tests need std; the library proper never does.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+extern crate std;
 pub mod time;
 
 mod any;

@@ -76,8 +76,8 @@ pub fn replay(text: &str) -> Result<String, String> {
         Some(other) => return Err(format!("unknown mode `{other}`: linux or rfc9438")),
     }
     let mut out = String::new();
-    let mut replay = LinuxReplay::new();
-    writeln!(out, "{}", LinuxReplay::HEADER).map_err(|e| e.to_string())?;
+    let mut replay = LinuxReplay::for_trace(text);
+    writeln!(out, "{}", replay.header()).map_err(|e| e.to_string())?;
     for (idx, (line_no, event)) in parse(text).enumerate() {
         // `set mode linux` only names the default mode.
         if !(event.keyword == "set" && event.args.first() == Some(&"mode")) {
