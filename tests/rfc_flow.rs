@@ -462,3 +462,60 @@ fn hystart_pp_constants_are_the_rfc_recommendations() {
     assert_eq!(CSS_GROWTH_DIVISOR, 4);
     const { assert!(CSS_GROWTH_DIVISOR >= 2) };
 }
+
+/// Fuzzing found it: a loss, then an RTO during that recovery, then ACKs beyond the
+/// loss's recovery point, then an undo of the RTO. The undo restored the phase of the
+/// moment before the RTO, `Recovery`, although that recovery had ended meanwhile.
+#[test]
+fn undoing_a_timeout_does_not_reopen_a_recovery_that_has_ended() {
+    let mut flow = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
+    let t = Instant::from_micros;
+    flow.on_sent(
+        t(0),
+        &SentEvent {
+            in_flight_after: 10 * MSS,
+            largest_sent: 10,
+        },
+    );
+    flow.on_congestion_event(t(1), CongestionEvent::Loss); // recovery ends after packet 10
+    flow.on_congestion_event(t(2), CongestionEvent::RetransmissionTimeout);
+    assert_eq!(flow.phase(), Phase::SlowStart);
+    flow.on_sent(
+        t(3),
+        &SentEvent {
+            in_flight_after: MSS,
+            largest_sent: 11,
+        },
+    );
+    let ack = AckEvent {
+        acked: MSS,
+        rtt: None,
+        largest_acked: 11,
+        app_limited: false,
+    };
+    flow.on_ack(t(4), &ack); // acks a packet sent after the loss
+    flow.on_spurious_congestion(t(5));
+    assert_ne!(flow.phase(), Phase::Recovery);
+    assert_eq!(flow.recovery_end(), None);
+}
+
+#[test]
+fn undoing_a_timeout_inside_an_open_recovery_returns_to_it() {
+    let mut flow = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
+    let t = Instant::from_micros;
+    flow.on_sent(
+        t(0),
+        &SentEvent {
+            in_flight_after: 10 * MSS,
+            largest_sent: 10,
+        },
+    );
+    flow.on_congestion_event(t(1), CongestionEvent::Loss);
+    flow.on_congestion_event(t(2), CongestionEvent::RetransmissionTimeout);
+    flow.on_spurious_congestion(t(3));
+    // Nothing sent after the loss was acked: the loss's recovery is still open.
+    assert_eq!(
+        (flow.phase(), flow.recovery_end()),
+        (Phase::Recovery, Some(10))
+    );
+}
