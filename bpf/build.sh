@@ -25,28 +25,20 @@ command -v bpftool >/dev/null || need_apt+=(bpftool)
 [ -e /usr/include/bpf/bpf_helpers.h ] || need_apt+=(libbpf-dev)
 command -v iperf3 >/dev/null || need_apt+=(iperf3)
 command -v ss >/dev/null || need_apt+=(iproute2)
+command -v python3 >/dev/null || need_apt+=(python3)
 if [ "${#need_apt[@]}" -gt 0 ]; then
     [ "${RCUBIC_NO_INSTALL:-0}" = 1 ] && { log "missing: ${need_apt[*]}"; exit 1; }
     log "installing ${need_apt[*]}"
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    if ! apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null; then
-        # clang-22/llvm-22 come from apt.llvm.org when the distribution lacks them.
-        log "apt could not install ${need_apt[*]}; adding apt.llvm.org for LLVM $LLVM_MAJOR"
-        apt-get install -y -qq --no-install-recommends wget gnupg lsb-release ca-certificates >/dev/null
-        codename="$(lsb_release -cs)"
-        wget -qO /etc/apt/trusted.gpg.d/apt.llvm.org.asc https://apt.llvm.org/llvm-snapshot.gpg.key
-        echo "deb http://apt.llvm.org/$codename/ llvm-toolchain-$codename-$LLVM_MAJOR main" \
-            > /etc/apt/sources.list.d/llvm-$LLVM_MAJOR.list
-        apt-get update -qq
-        apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
-    fi
+    # Debian 12 carries clang-22/llvm-22 in bookworm-security.
+    apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 
 command -v rustup >/dev/null || { log "rustup is required (https://rustup.rs)"; exit 1; }
 # rust-toolchain.toml pins the nightly; this installs it (with rust-src) if absent.
 cd "$HERE/rcubic"
-rustup show active-toolchain >/dev/null 2>&1 || rustup toolchain install
+rustup toolchain install >/dev/null 2>&1 || rustup toolchain install
 rustc_llvm="$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')"
 if [ "$rustc_llvm" != "$LLVM_MAJOR" ]; then
     log "the pinned nightly uses LLVM $rustc_llvm, but this script uses llc-$LLVM_MAJOR"
@@ -61,7 +53,7 @@ bc="$(ls -t "$CARGO_TARGET_DIR"/bpfel-unknown-none/release/deps/rcubic-*.bc | he
 
 log "c: struct_ops shim against this kernel's BTF"
 bpftool btf dump file /sys/kernel/btf/vmlinux format c > "$OUT/vmlinux.h"
-"clang-$LLVM_MAJOR" -target bpf -mcpu=v3 -O2 -g -Wall -Werror \
+"clang-$LLVM_MAJOR" -target bpf -mcpu=v3 -O2 -g -Wall -Werror ${RCUBIC_CFLAGS:-} \
     -I"$OUT" -c "$HERE/rcubic.bpf.c" -o "$OUT/rcubic_shim.o"
 
 log "link"

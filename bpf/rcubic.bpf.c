@@ -102,6 +102,22 @@ static __always_inline void store_state(struct sock *sk, const struct RcubicCtx 
 		priv[i] = c->state[i];
 }
 
+/* Build with -DRCUBIC_DEBUG to report, in /sys/kernel/tracing/trace_pipe, any window
+ * above a million segments: which hook saw it first, coming in or going out. */
+#ifdef RCUBIC_DEBUG
+#define RCUBIC_ODD 1000000u
+#define check_window(where, sk)                                                          \
+	do {                                                                             \
+		const struct tcp_sock *tp_ = tcp_sk(sk);                                 \
+		if (tp_->snd_cwnd > RCUBIC_ODD ||                                        \
+		    (tp_->snd_ssthresh > RCUBIC_ODD && tp_->snd_ssthresh != 0x7fffffff)) \
+			bpf_printk("rcubic %s: cwnd %u ssthresh %u", where, tp_->snd_cwnd,  \
+				   tp_->snd_ssthresh);                                   \
+	} while (0)
+#else
+#define check_window(where, sk) do { } while (0)
+#endif
+
 static __always_inline void store_window(struct sock *sk, const struct RcubicCtx *c)
 {
 	struct tcp_sock *tp = tcp_sk(sk);
@@ -131,10 +147,12 @@ void BPF_PROG(rcubic_init_hook, struct sock *sk)
 {
 	struct RcubicCtx c = {};
 
+	check_window("init in", sk);
 	load(sk, &c);
 	rcubic_init(&c, now_us(sk));
 	store_state(sk, &c);
 	store_window(sk, &c);
+	check_window("init out", sk);
 }
 
 SEC("struct_ops")
@@ -143,9 +161,14 @@ __u32 BPF_PROG(rcubic_ssthresh_hook, struct sock *sk)
 	struct RcubicCtx c = {};
 	__u32 ssthresh;
 
+	check_window("ssthresh in", sk);
 	load(sk, &c);
 	ssthresh = rcubic_ssthresh(&c);
 	store_state(sk, &c);
+#ifdef RCUBIC_DEBUG
+	if (ssthresh > RCUBIC_ODD)
+		bpf_printk("rcubic ssthresh returns %u for cwnd %u", ssthresh, c.cwnd);
+#endif
 	return ssthresh;
 }
 
@@ -154,10 +177,12 @@ void BPF_PROG(rcubic_cong_avoid_hook, struct sock *sk, __u32 ack, __u32 acked)
 {
 	struct RcubicCtx c = {};
 
+	check_window("cong_avoid in", sk);
 	load(sk, &c);
 	rcubic_cong_avoid(&c, acked, now_jiffies(), is_cwnd_limited(sk));
 	store_state(sk, &c);
 	store_window(sk, &c);
+	check_window("cong_avoid out", sk);
 }
 
 SEC("struct_ops")
@@ -165,6 +190,7 @@ void BPF_PROG(rcubic_set_state_hook, struct sock *sk, __u8 new_state)
 {
 	struct RcubicCtx c = {};
 
+	check_window("set_state in", sk);
 	load(sk, &c);
 	rcubic_set_state(&c, new_state, now_us(sk));
 	store_state(sk, &c);
@@ -175,6 +201,7 @@ void BPF_PROG(rcubic_cwnd_event_hook, struct sock *sk, enum tcp_ca_event ev)
 {
 	struct RcubicCtx c = {};
 
+	check_window("cwnd_event in", sk);
 	if (ev != CA_EVENT_TX_START)
 		return;
 	load(sk, &c);
@@ -187,10 +214,12 @@ void BPF_PROG(rcubic_pkts_acked_hook, struct sock *sk, const struct ack_sample *
 {
 	struct RcubicCtx c = {};
 
+	check_window("pkts_acked in", sk);
 	load(sk, &c);
 	if (rcubic_pkts_acked(&c, sample->rtt_us, now_jiffies(), now_us(sk)))
 		store_window(sk, &c);
 	store_state(sk, &c);
+	check_window("pkts_acked out", sk);
 }
 
 /* Linux net/ipv4/tcp_cong.c tcp_reno_undo_cwnd(), which tcp_cubic uses as is. */
@@ -198,8 +227,14 @@ SEC("struct_ops")
 __u32 BPF_PROG(rcubic_undo_cwnd_hook, struct sock *sk)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
+	__u32 cwnd = tp->snd_cwnd > tp->prior_cwnd ? tp->snd_cwnd : tp->prior_cwnd;
 
-	return tp->snd_cwnd > tp->prior_cwnd ? tp->snd_cwnd : tp->prior_cwnd;
+	check_window("undo in", sk);
+#ifdef RCUBIC_DEBUG
+	if (cwnd > RCUBIC_ODD)
+		bpf_printk("rcubic undo returns %u (prior_cwnd %u)", cwnd, tp->prior_cwnd);
+#endif
+	return cwnd;
 }
 
 SEC(".struct_ops")

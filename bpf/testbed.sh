@@ -11,7 +11,7 @@
 #
 # Usage: testbed.sh --cc cubic|rcubic [--rate 20mbit] [--limit BYTES] [--time SECONDS]
 #                   [--out DIR]
-# Writes DIR/iperf.json and DIR/ss.txt, prints one line of metrics (analyze.py).
+# Writes DIR/iperf.json, DIR/ss.txt and DIR/nstat.txt (the sender's TCP counters), prints one line of metrics (analyze.py).
 # If --cc rcubic is not registered yet, registers bpf/target/rcubic.bpf.o for the
 # run and unregisters it afterwards. Everything it creates it removes on exit.
 set -euo pipefail
@@ -115,6 +115,7 @@ SAMPLER=$!
 ip netns exec "$SND" timeout $((TIME + 15)) \
     iperf3 -c 10.200.2.2 -t "$TIME" -C "$CC" -J > "$OUT/iperf.json"
 
+ip netns exec "$SND" nstat -asz > "$OUT/nstat.txt" 2>/dev/null || true
 kill "$SAMPLER" 2>/dev/null || true
 wait "$SAMPLER" 2>/dev/null || true
 SAMPLER=""

@@ -37,7 +37,10 @@ pub const fn linux_cubic_root(a: u64) -> u32 {
     // 341/1024 for 1/3, as the kernel does. x >= 4 here, so the divisor is non-zero;
     // the guard only keeps the division provably safe.
     let divisor = (x as u64) * (x.wrapping_sub(1) as u64);
-    let quotient = if divisor == 0 { 0 } else { a / divisor };
+    let quotient = match a.checked_div(divisor) {
+        Some(q) => q,
+        None => 0,
+    };
     x = (2 * x).wrapping_add(quotient as u32);
     x.wrapping_mul(341) >> 10
 }
