@@ -114,8 +114,13 @@ static __always_inline void store_state(struct sock *sk, const struct RcubicCtx 
 			bpf_printk("rcubic %s: cwnd %u ssthresh %u", where, tp_->snd_cwnd,  \
 				   tp_->snd_ssthresh);                                   \
 	} while (0)
+/* Calls per hook (0 init, 1 ssthresh, 2 cong_avoid, 3 set_state, 4 cwnd_event,
+ * 5 pkts_acked, 6 undo_cwnd), in rcubic.bss: `bpftool map dump name rcubic.bss`. */
+__u64 rcubic_calls[8];
+#define count_call(i) __sync_fetch_and_add(&rcubic_calls[i], 1)
 #else
 #define check_window(where, sk) do { } while (0)
+#define count_call(i) do { } while (0)
 #endif
 
 static __always_inline void store_window(struct sock *sk, const struct RcubicCtx *c)
@@ -145,6 +150,7 @@ static __always_inline __u32 is_cwnd_limited(const struct sock *sk)
 SEC("struct_ops")
 void BPF_PROG(rcubic_init_hook, struct sock *sk)
 {
+	count_call(0);
 	struct RcubicCtx c = {};
 
 	check_window("init in", sk);
@@ -158,6 +164,7 @@ void BPF_PROG(rcubic_init_hook, struct sock *sk)
 SEC("struct_ops")
 __u32 BPF_PROG(rcubic_ssthresh_hook, struct sock *sk)
 {
+	count_call(1);
 	struct RcubicCtx c = {};
 	__u32 ssthresh;
 
@@ -175,6 +182,7 @@ __u32 BPF_PROG(rcubic_ssthresh_hook, struct sock *sk)
 SEC("struct_ops")
 void BPF_PROG(rcubic_cong_avoid_hook, struct sock *sk, __u32 ack, __u32 acked)
 {
+	count_call(2);
 	struct RcubicCtx c = {};
 
 	check_window("cong_avoid in", sk);
@@ -188,6 +196,7 @@ void BPF_PROG(rcubic_cong_avoid_hook, struct sock *sk, __u32 ack, __u32 acked)
 SEC("struct_ops")
 void BPF_PROG(rcubic_set_state_hook, struct sock *sk, __u8 new_state)
 {
+	count_call(3);
 	struct RcubicCtx c = {};
 
 	check_window("set_state in", sk);
@@ -199,6 +208,7 @@ void BPF_PROG(rcubic_set_state_hook, struct sock *sk, __u8 new_state)
 SEC("struct_ops")
 void BPF_PROG(rcubic_cwnd_event_hook, struct sock *sk, enum tcp_ca_event ev)
 {
+	count_call(4);
 	struct RcubicCtx c = {};
 
 	check_window("cwnd_event in", sk);
@@ -212,6 +222,7 @@ void BPF_PROG(rcubic_cwnd_event_hook, struct sock *sk, enum tcp_ca_event ev)
 SEC("struct_ops")
 void BPF_PROG(rcubic_pkts_acked_hook, struct sock *sk, const struct ack_sample *sample)
 {
+	count_call(5);
 	struct RcubicCtx c = {};
 
 	check_window("pkts_acked in", sk);
@@ -226,6 +237,7 @@ void BPF_PROG(rcubic_pkts_acked_hook, struct sock *sk, const struct ack_sample *
 SEC("struct_ops")
 __u32 BPF_PROG(rcubic_undo_cwnd_hook, struct sock *sk)
 {
+	count_call(6);
 	const struct tcp_sock *tp = tcp_sk(sk);
 	__u32 cwnd = tp->snd_cwnd > tp->prior_cwnd ? tp->snd_cwnd : tp->prior_cwnd;
 
