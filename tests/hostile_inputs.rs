@@ -259,7 +259,9 @@ fn a_gap_of_fifty_days_wraps_jiffies_like_the_kernel_and_keeps_the_window_sane()
 
 mod rfc {
     use congestion::rfc::{RfcFlow, RfcFlowConfig};
-    use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent};
+    use congestion::{
+        AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent,
+    };
 
     const MSS: u64 = 1200;
 
@@ -267,12 +269,23 @@ mod rfc {
         let mut c = RfcFlowConfig::new();
         c.cubic.mss_bytes = MSS;
         let mut f = RfcFlow::new(c, Instant::ZERO).unwrap();
-        f.on_sent(Instant::ZERO, &SentEvent { in_flight_after: 12_000, largest_sent: 10 });
+        f.on_sent(
+            Instant::ZERO,
+            &SentEvent {
+                in_flight_after: 12_000,
+                largest_sent: 10,
+            },
+        );
         f
     }
 
     fn ack(acked: u64, rtt_us: Option<u64>, largest_acked: u64) -> AckEvent {
-        AckEvent { acked, rtt: rtt_us.map(Duration::from_micros), largest_acked, app_limited: false }
+        AckEvent {
+            acked,
+            rtt: rtt_us.map(Duration::from_micros),
+            largest_acked,
+            app_limited: false,
+        }
     }
 
     #[test]
@@ -306,7 +319,10 @@ mod rfc {
         assert!(f.set_mss(0).is_err());
         assert!(f.set_mss(1 << 20).is_err());
         assert_eq!(f, before);
-        f.on_congestion_event(Instant::from_micros(10), CongestionEvent::RetransmissionTimeout);
+        f.on_congestion_event(
+            Instant::from_micros(10),
+            CongestionEvent::RetransmissionTimeout,
+        );
         assert_eq!(f.cwnd(), MSS);
         f.set_mss(9000).unwrap();
         // cwnd and ssthresh keep their bytes but are raised to the new minimum, 2 * 9000.
@@ -340,11 +356,23 @@ mod rfc {
     fn rfc_time_going_backwards_counts_as_no_time() {
         let mut f = flow();
         f.on_congestion_event(Instant::from_micros(1_000_000), CongestionEvent::Loss);
-        f.on_sent(Instant::from_micros(1_000_000), &SentEvent { in_flight_after: f.cwnd(), largest_sent: 20 });
+        f.on_sent(
+            Instant::from_micros(1_000_000),
+            &SentEvent {
+                in_flight_after: f.cwnd(),
+                largest_sent: 20,
+            },
+        );
         f.on_ack(Instant::from_micros(1_100_000), &ack(MSS, Some(20_000), 21));
         let cwnd = f.cwnd();
         // An ACK stamped an hour earlier: elapsed time saturates at 0, growth stays tiny.
-        f.on_sent(Instant::from_micros(1_100_000), &SentEvent { in_flight_after: f.cwnd(), largest_sent: 30 });
+        f.on_sent(
+            Instant::from_micros(1_100_000),
+            &SentEvent {
+                in_flight_after: f.cwnd(),
+                largest_sent: 30,
+            },
+        );
         f.on_ack(Instant::ZERO, &ack(MSS, Some(20_000), 22));
         assert!(f.cwnd() >= cwnd && f.cwnd() <= cwnd + MSS);
         assert_eq!(f.phase(), Phase::CongestionAvoidance);

@@ -178,6 +178,11 @@ impl RfcFlow {
         self.cwnd = self.cwnd.max(min);
         self.ssthresh = self.ssthresh.max(min);
         self.cubic.on_mss_change();
+        // A saved epoch's K was computed with the old C·MSS: an undo must not bring it
+        // back, so the restored state starts a fresh epoch too (found by fuzzing).
+        if let Some(u) = self.undo.as_mut() {
+            u.cubic.on_mss_change();
+        }
         Ok(())
     }
 

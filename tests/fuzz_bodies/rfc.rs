@@ -112,12 +112,10 @@ fn check(rec: &FlightRecorder<RfcFlow, 32>, kind: Kind, before: congestion::Phas
     if f.ssthresh() < 2 * mss {
         fail("ssthresh at least 2 MSS");
     }
-    if f.cubic().w_est_bytes > 0
-        && f.cubic().w_max_bytes == 0
-        && !f.cubic().w_max_from_epoch
-        && f.cubic().epoch_start.is_some()
-    {
-        fail("an epoch runs with W_max 0 and no fallback to cwnd_epoch");
+    // RFC 9438 §4.2: K is chosen so that the curve starts at the stage's own window.
+    let cubic = f.cubic();
+    if cubic.epoch_start.is_some() && cubic.w_cubic(f.params(), 0) < cubic.cwnd_epoch_bytes {
+        fail("W_cubic(0) below cwnd_epoch: the curve starts under the window");
     }
     let past_recovery_end = f.recovery_end().is_some_and(|end| f.largest_acked() > end);
     if kind == Kind::Ack && past_recovery_end {
