@@ -542,10 +542,8 @@ fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
     }
     assert_eq!((flow.cwnd(), flow.cubic().w_max_bytes), (2 * MSS, 1_700));
     let mut now = 1_000u64;
-    let mut seq = 30;
-    for _ in 0..200 {
+    for seq in 31..231u64 {
         now += 10_000;
-        seq += 1;
         let cwnd = flow.cwnd();
         flow.on_sent(
             t(now),

@@ -13,7 +13,7 @@ fn flow_from(b: &mut Bytes<'_>, now: Instant) -> Option<RfcFlow> {
     c.cubic.mss_bytes = u64::from(b.u16());
     c.cubic.beta_permille = u32::from(b.u16()) % 1100;
     c.cubic.ecn_beta_permille = u32::from(b.u16()) % 1100;
-    c.cubic.c_permille = u32::from(b.u32()) % 200_000;
+    c.cubic.c_permille = b.u32() % 200_000;
     let flags = b.u8();
     c.cubic.fast_convergence = flags & 1 != 0;
     c.cubic.reno_friendly = flags & 2 != 0;
