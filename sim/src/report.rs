@@ -49,10 +49,10 @@ mod tests {
             duration_ns: 1_000_000_000,
             retrans: 0,
         };
-        // 1181 * 2^20 * 8 / 1e6 = 9907.0 Mbps
+        // 1181 * 2^20 * 8 / 1e6 = 1181 * 8.388608 = 9906.946048 Mbps
         assert_eq!(
             interval_line(&r),
-            "1181.0000 MB / 1.00 sec = 9907.0106 Mbps 0 retrans"
+            "1181.0000 MB / 1.00 sec = 9906.9460 Mbps 0 retrans"
         );
     }
 }
