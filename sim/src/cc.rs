@@ -8,7 +8,9 @@
 use congestion::cubic::LinuxCubicConfig;
 use congestion::hystart::PacingStatus;
 use congestion::linux::{LinuxFlow, LinuxSocketConfig};
-use congestion::{CongestionController, Instant, Phase};
+use congestion::{
+    AckEvent, CongestionController, CongestionEvent, Instant, Phase, SentEvent, WindowUnit,
+};
 
 use crate::config::{CcKind, SimConfig, SlowStart};
 
@@ -117,6 +119,55 @@ impl SimController {
     pub fn pacing_rate(&self) -> u64 {
         match self {
             SimController::Linux(f) => f.pacing_rate(),
+        }
+    }
+}
+
+/// Forwarding, so that the library's send path can read the window it polls.
+impl CongestionController for SimController {
+    fn unit(&self) -> WindowUnit {
+        match self {
+            SimController::Linux(f) => f.unit(),
+        }
+    }
+    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        match self {
+            SimController::Linux(f) => f.on_sent(now, sent),
+        }
+    }
+    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
+        match self {
+            SimController::Linux(f) => CongestionController::on_ack(&mut **f, now, ack),
+        }
+    }
+    fn on_congestion_event(&mut self, now: Instant, event: CongestionEvent) {
+        match self {
+            SimController::Linux(f) => f.on_congestion_event(now, event),
+        }
+    }
+    fn on_spurious_congestion(&mut self, now: Instant) {
+        match self {
+            SimController::Linux(f) => f.on_spurious_congestion(now),
+        }
+    }
+    fn on_transmit_start(&mut self, now: Instant) {
+        match self {
+            SimController::Linux(f) => f.on_transmit_start(now),
+        }
+    }
+    fn cwnd(&self) -> u64 {
+        match self {
+            SimController::Linux(f) => CongestionController::cwnd(&**f),
+        }
+    }
+    fn ssthresh(&self) -> u64 {
+        match self {
+            SimController::Linux(f) => CongestionController::ssthresh(&**f),
+        }
+    }
+    fn phase(&self) -> Phase {
+        match self {
+            SimController::Linux(f) => f.phase(),
         }
     }
 }

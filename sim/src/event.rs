@@ -25,9 +25,9 @@ pub enum Event {
         /// The receive window the receiver advertises, segments beyond `cum`.
         rwnd: u32,
     },
-    /// A TSO burst of `bytes` truesize completed at the NIC (the TSQ budget reopens).
+    /// A TSO burst completed at the NIC (the TSQ budget reopens).
     TxCompletion {
-        /// Truesize of the completed burst.
+        /// Payload bytes of the completed burst.
         bytes: u32,
     },
     /// The pacer's departure time has come.

@@ -38,6 +38,23 @@ pub fn mbps(bytes: u64, duration_ns: u64) -> f64 {
     }
 }
 
+/// The `--stats` line: events, wall time, events per second, packets.
+pub fn stats_line(s: &Summary, wall: std::time::Duration) -> String {
+    let secs = wall.as_secs_f64().max(1e-9);
+    format!(
+        "stats: {} events in {:.3} s = {:.2} M events/s; {} packets sent, {} tail drops, {} random drops, {} loss events, {} RTOs, {} CWR (qdisc full)",
+        s.events,
+        secs,
+        s.events as f64 / secs / 1e6,
+        s.segments_sent,
+        s.tail_drops,
+        s.random_drops,
+        s.sender.loss_events,
+        s.sender.rtos,
+        s.sender.local_congestion
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -55,21 +72,4 @@ mod tests {
             "1181.0000 MB / 1.00 sec = 9906.9460 Mbps 0 retrans"
         );
     }
-}
-
-/// The `--stats` line: events, wall time, events per second, packets.
-pub fn stats_line(s: &Summary, wall: std::time::Duration) -> String {
-    let secs = wall.as_secs_f64().max(1e-9);
-    format!(
-        "stats: {} events in {:.3} s = {:.2} M events/s; {} packets sent, {} tail drops, {} random drops, {} loss events, {} RTOs, {} CWR (qdisc full)",
-        s.events,
-        secs,
-        s.events as f64 / secs / 1e6,
-        s.segments_sent,
-        s.tail_drops,
-        s.random_drops,
-        s.sender.loss_events,
-        s.sender.rtos,
-        s.sender.local_congestion
-    )
 }

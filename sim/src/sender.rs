@@ -2,13 +2,13 @@
 //! transmit loop in which the controller, pacer, TSQ and TSO decide every send.
 
 use crate::cc::SimController;
-use crate::config::{Amount, SKB_OVERHEAD_BYTES, SimConfig, TsqMode};
+use crate::config::{Amount, SimConfig, TsqMode};
 use crate::event::{Event, EventQueue};
 use crate::host::Host;
 use crate::link::Link;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
-use crate::sendpath::{SendPath, SendPathConfig};
+use crate::sendpath::{Decision, SendPath, SendPathModes};
 use crate::window::send_buffer_segments;
 
 /// Everything below the sender: host queue, path, and the clock's event queue.
@@ -84,12 +84,12 @@ impl Sender {
         let sndbuf_segs = send_buffer_segments(cfg);
         Ok(Sender {
             cc: SimController::new(cfg)?,
-            path: SendPath::new(SendPathConfig {
+            path: SendPath::new(SendPathModes {
                 pacing: cfg.pacing,
                 tsq: cfg.tsq,
                 tso: cfg.tso,
                 mss,
-            }),
+            })?,
             sb: Scoreboard::with_capacity(sndbuf_segs.min(1 << 20) as usize + 64),
             rtt: RttEstimator::new(),
             stats: SenderStats::default(),
@@ -143,9 +143,9 @@ impl Sender {
         self.try_send(now_ns, net);
     }
 
-    /// A TX completion of `truesize` bytes.
-    pub fn on_tx_completion(&mut self, now_ns: u64, truesize: u64, net: &mut Net) {
-        if self.path.on_tx_completion(truesize) {
+    /// A TX completion of a burst of `len_bytes` payload.
+    pub fn on_tx_completion(&mut self, now_ns: u64, len_bytes: u32, net: &mut Net) {
+        if self.path.on_tx_completion(len_bytes) {
             self.try_send(now_ns, net);
         }
     }
@@ -164,6 +164,7 @@ impl Sender {
         let rtt_ns = out.rtt_sent_ns.map(|t| now_ns - t);
         if let Some(r) = rtt_ns {
             self.rtt.on_sample(r);
+            self.path.on_rtt_sample(now_ns, r);
         }
         if out.cum_advanced {
             if self.sb.packets_out() == 0 {
@@ -225,15 +226,11 @@ impl Sender {
         }
     }
 
-    /// Send whatever the window, pacer, TSQ and qdisc allow at `now_ns`.
+    /// Send whatever the window, pacer, TSQ and qdisc allow at `now_ns`: the
+    /// library's send path decides each burst.
     // Linux net/ipv4/tcp_output.c tcp_write_xmit()
     pub fn try_send(&mut self, now_ns: u64, net: &mut Net) {
         loop {
-            let in_flight = self.sb.in_flight();
-            let cwnd = self.cc.cwnd();
-            if in_flight >= cwnd {
-                break;
-            }
             let retransmit = self.sb.next_retransmit();
             let snd_nxt = self.sb.snd_nxt();
             let window_end = self.sb.snd_una() + self.rwnd.min(self.sndbuf_segs);
@@ -245,24 +242,22 @@ impl Sender {
             if retransmit.is_none() && new_room == 0 {
                 break;
             }
-            if let Some(t) = self.path.pacing_wait(now_ns) {
-                self.wake(t, &mut net.queue);
-                break;
-            }
-            let rate = self.cc.pacing_rate();
-            let segs = match retransmit {
-                Some(_) => 1,
-                None => self
-                    .path
-                    .tso_segs(rate, self.rtt.min_rtt_us())
-                    .min(cwnd - in_flight)
-                    .min(new_room),
+            let decision = self.path.poll(
+                &self.cc,
+                now_ns,
+                self.sb.in_flight(),
+                self.sb.packets_out(),
+                retransmit.is_some(),
+            );
+            let segs = match decision {
+                Decision::Send(n) if retransmit.is_some() => n.min(1),
+                Decision::Send(n) => n.min(new_room),
+                Decision::WaitUntil(t) => {
+                    self.wake(t, &mut net.queue);
+                    break;
+                }
+                Decision::WaitForAck | Decision::WaitForTxCompletion => break,
             };
-            let payload = u64::from(segs) * u64::from(self.mss);
-            let truesize = payload + u64::from(SKB_OVERHEAD_BYTES);
-            if !self.path.tsq_allows(rate, truesize, retransmit.is_some()) {
-                break;
-            }
             if let Some(head_done) = net.host.full_until(now_ns) {
                 // Linux: the qdisc drops, tcp_transmit_skb() enters CWR, the skb stays queued.
                 if self.recovery == Recovery::Open {
@@ -284,7 +279,12 @@ impl Sender {
                     snd_nxt
                 }
             };
-            let (start, per) = net.host.enqueue(now_ns, segs, self.wire_bytes);
+            let len = segs.saturating_mul(self.mss);
+            let departure = self
+                .path
+                .on_send(now_ns, len, segs, self.cc.pacing_rate())
+                .max(now_ns);
+            let (start, per) = net.host.enqueue(departure, segs, self.wire_bytes);
             for i in 0..segs {
                 let at = start + per * u64::from(i + 1);
                 if let Some(arrive) = net.link.offer(at, self.wire_bytes as u32) {
@@ -293,14 +293,8 @@ impl Sender {
             }
             if self.track_completions {
                 let done = start + per * u64::from(segs) + self.tx_completion_ns;
-                net.queue.push(
-                    done,
-                    Event::TxCompletion {
-                        bytes: truesize.min(u64::from(u32::MAX)) as u32,
-                    },
-                );
+                net.queue.push(done, Event::TxCompletion { bytes: len });
             }
-            self.path.on_send(now_ns, payload, truesize, segs, rate);
             self.cc.on_transmit(now_ns, self.sb.in_flight());
             if self.rto_deadline.is_none() {
                 // RFC 6298 §5.1: start the timer when sending with none running.

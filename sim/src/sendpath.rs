@@ -1,29 +1,30 @@
-//! The host send path of one flow: pacer, TSQ budget and TSO burst sizing, the three
-//! decisions Linux's `tcp_write_xmit` takes before each skb leaves.
+//! The host send path of one flow: the library's [`congestion::pacing::SendPath`]
+//! (congestion window, EDT pacer, TSQ budget, TSO autosizing, in `tcp_write_xmit`'s
+//! order) configured from the simulator's modes.
 //!
-//! STAND-IN: this mirrors the formulas of the library's `src/pacing/` (branch
-//! `pacing`, not yet merged into this build): `tcp_tso_autosize`,
-//! `tcp_small_queue_check` and EDT pacing with `tcp_wstamp_ns`. When that branch lands
-//! the bodies of these methods are to call the library instead; the interface stays.
+//! The modes map onto the library's settings as follows:
+//! - `--pacing on`: `PacingStatus::Needed` (TCP paces itself and waits for each
+//!   departure time); off: `PacingStatus::None`.
+//! - `--tso auto`: the library's autosizing; `off`: `gso_max_segs = 1`; `SEGS`: a fixed
+//!   burst as kernels before 3.12 sent (`min_tso_segs = gso_max_segs = SEGS`).
+//! - `--tsq-limit auto`: the library's default (current Linux); `BYTES`: the 2012
+//!   patch's fixed limit, expressed as `tcp_limit_output_bytes = BYTES` with
+//!   `pacing_shift = 0` (the rate term then exceeds any limit, so only the fixed one
+//!   binds; such flows must be unpaced, as in 2012) and TSO bursts capped at half the
+//!   limit ("TSO packets are sized/capped to half the limit", seed 002); `off`: the
+//!   budget is told the flow is always exempt (the `tcp_small_queue_check` exemption
+//!   for a retransmit queue of at most one packet), so it never throttles.
 
-use crate::config::{TsoMode, TsqMode};
+use congestion::hystart::PacingStatus;
+use congestion::pacing::{self, Rate, SendContext, SendPathConfig, SendVerdict};
+use congestion::{Duration, Instant};
 
-/// Linux `sk_pacing_shift`: budgets of about 1 ms (rate >> 10).
-const PACING_SHIFT: u32 = 10;
-/// Linux `GSO_LEGACY_MAX_SIZE`.
-const GSO_MAX_SIZE: u64 = 65_536;
-/// Linux `tcp_min_tso_segs`.
-const MIN_TSO_SEGS: u32 = 2;
-/// Linux `tcp_tso_rtt_log`: the short-path allowance halves every 512 µs of min RTT.
-const TSO_RTT_LOG: u32 = 9;
-/// Linux `tcp_limit_output_bytes` since 2023: 4 MiB.
-const LIMIT_OUTPUT_BYTES: u64 = 4 << 20;
-/// sch_fq and TCP's internal pacing leave the first 10 segments unpaced.
-const UNPACED_SEGMENTS: u64 = 10;
+use crate::cc::SimController;
+use crate::config::{SKB_OVERHEAD_BYTES, TsoMode, TsqMode};
 
 /// Settings of the send path.
 #[derive(Clone, Copy, Debug)]
-pub struct SendPathConfig {
+pub struct SendPathModes {
     /// Whether TCP paces (EDT).
     pub pacing: bool,
     /// TSQ limit.
@@ -34,109 +35,130 @@ pub struct SendPathConfig {
     pub mss: u32,
 }
 
-/// Pacer + TSQ + TSO of one flow.
+/// What the send path says about the next burst.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Decision {
+    /// Send a burst of up to this many segments now.
+    Send(u32),
+    /// The window is full.
+    WaitForAck,
+    /// The pacer holds the flow until this time, ns.
+    WaitUntil(u64),
+    /// TSQ holds the flow until a TX completion reopens its budget.
+    WaitForTxCompletion,
+}
+
+/// The library's send path plus the simulator's TSQ-off switch.
 #[derive(Clone, Debug)]
 pub struct SendPath {
-    cfg: SendPathConfig,
-    next_departure_ns: u64,
-    segments_sent: u64,
-    queued_bytes: u64,
-    throttled: bool,
+    inner: pacing::SendPath,
+    tsq_off: bool,
+    mss: u32,
+}
+
+fn instant(now_ns: u64) -> Instant {
+    Instant::from_micros(now_ns / 1000)
 }
 
 impl SendPath {
-    /// A fresh send path: nothing queued, nothing sent.
-    pub fn new(cfg: SendPathConfig) -> Self {
-        SendPath {
-            cfg,
-            next_departure_ns: 0,
-            segments_sent: 0,
-            queued_bytes: 0,
-            throttled: false,
-        }
-    }
-
-    /// Segments the next burst may carry, given the pacing rate (bytes/s) and the
-    /// flow's minimum RTT.
-    // Linux net/ipv4/tcp_output.c tcp_tso_autosize(), tcp_tso_segs()
-    pub fn tso_segs(&self, pacing_rate: u64, min_rtt_us: u32) -> u32 {
-        let mss = u64::from(self.cfg.mss.max(1));
-        let segs = match self.cfg.tso {
-            TsoMode::Off => 1,
-            TsoMode::Segs(n) => n,
-            TsoMode::Auto => {
-                let mut bytes = pacing_rate >> PACING_SHIFT;
-                let r = min_rtt_us >> TSO_RTT_LOG;
-                if r < 32 {
-                    bytes += GSO_MAX_SIZE >> r;
-                }
-                ((bytes.min(GSO_MAX_SIZE) / mss) as u32).max(MIN_TSO_SEGS)
-            }
+    /// The send path `modes` describe, or why the library refused it.
+    pub fn new(modes: SendPathModes) -> Result<Self, String> {
+        let mut c = SendPathConfig::new();
+        c.pacing_status = if modes.pacing {
+            PacingStatus::Needed
+        } else {
+            PacingStatus::None
         };
-        // 2012 TSQ patch: "TSO packets are sized/capped to half the limit".
-        match self.cfg.tsq {
-            TsqMode::Fixed(limit) => segs.min(((limit / 2) / mss).max(1) as u32),
-            _ => segs,
-        }
-    }
-
-    /// When pacing holds the next burst back: its departure time, if after `now_ns`.
-    // Linux net/ipv4/tcp_output.c tcp_pacing_check()
-    pub fn pacing_wait(&self, now_ns: u64) -> Option<u64> {
-        (self.cfg.pacing && self.next_departure_ns > now_ns).then_some(self.next_departure_ns)
-    }
-
-    /// Whether TSQ lets a burst of `truesize` bytes be queued now; marks the flow
-    /// throttled (woken by [`on_tx_completion`](Self::on_tx_completion)) if not.
-    // Linux net/ipv4/tcp_output.c tcp_small_queue_check()
-    pub fn tsq_allows(&mut self, pacing_rate: u64, truesize: u64, retransmit: bool) -> bool {
-        let limit = match self.cfg.tsq {
-            TsqMode::Off => return true,
-            TsqMode::Fixed(l) => l,
-            TsqMode::Auto => {
-                let l = (2 * truesize).max(pacing_rate >> PACING_SHIFT);
-                if self.cfg.pacing {
-                    l
-                } else {
-                    l.min(LIMIT_OUTPUT_BYTES)
-                }
+        c.truesize_overhead_bytes = SKB_OVERHEAD_BYTES;
+        let mss = modes.mss.max(1);
+        match modes.tso {
+            TsoMode::Auto => {}
+            TsoMode::Off => {
+                c.gso_max_segs = 1;
+                c.min_tso_segs = 1;
             }
+            TsoMode::Segs(n) => {
+                c.gso_max_segs = n.max(1);
+                c.min_tso_segs = n.max(1);
+                c.gso_max_size = c.gso_max_size.max(n.saturating_mul(mss));
+            }
+        }
+        if let TsqMode::Fixed(limit) = modes.tsq {
+            if modes.pacing {
+                return Err("a fixed --tsq-limit (the 2012 patch) needs --pacing off".into());
+            }
+            c.limit_output_bytes = limit.clamp(1, u64::from(u32::MAX)) as u32;
+            c.pacing_shift = 0;
+            // Seed 002: "TSO packets are sized/capped to half the limit".
+            let half = ((limit / 2) / u64::from(mss)).clamp(1, u64::from(u32::MAX)) as u32;
+            c.gso_max_segs = c.gso_max_segs.min(half);
+            c.min_tso_segs = c.min_tso_segs.min(half);
+        }
+        let params = c.validate().map_err(|e| format!("send path: {e:?}"))?;
+        Ok(SendPath {
+            inner: pacing::SendPath::new(params),
+            tsq_off: modes.tsq == TsqMode::Off,
+            mss,
+        })
+    }
+
+    /// May the flow send at `now_ns` with `in_flight` segments out, and how much?
+    /// `packets_out` is the retransmit queue's length (TSQ's exemption).
+    pub fn poll(
+        &mut self,
+        cc: &SimController,
+        now_ns: u64,
+        in_flight: u32,
+        packets_out: u32,
+        retransmit: bool,
+    ) -> Decision {
+        let ctx = SendContext {
+            now: instant(now_ns),
+            in_flight: u64::from(in_flight),
+            mss: self.mss,
+            pacing_rate: Rate::from_bytes_per_second(cc.pacing_rate()),
+            retransmit,
+            rtx_queue_at_most_one: self.tsq_off || packets_out <= 1,
         };
-        let limit = if retransmit { limit * 2 } else { limit };
-        if self.queued_bytes <= limit {
-            return true;
+        let v = self.inner.poll(cc, &ctx);
+        match v {
+            SendVerdict::Send { segments } => Decision::Send(segments),
+            SendVerdict::WaitForAck => Decision::WaitForAck,
+            SendVerdict::WaitForTxCompletion => Decision::WaitForTxCompletion,
+            // Rounded up to the µs the library's clock ticks in: always after now_ns.
+            SendVerdict::WaitUntil { .. } => Decision::WaitUntil(
+                v.retry_at()
+                    .map_or(now_ns + 1000, |t| t.as_nanos())
+                    .max(now_ns + 1),
+            ),
         }
-        self.throttled = true;
-        false
     }
 
-    /// A burst of `segments` segments, `bytes` long (`truesize` charged), leaves at
-    /// `now_ns` with the flow pacing at `pacing_rate` bytes/s.
-    // Linux net/ipv4/tcp_output.c tcp_update_skb_after_send(): wstamp += len / rate
-    pub fn on_send(&mut self, now_ns: u64, bytes: u64, truesize: u64, segments: u32, rate: u64) {
-        self.queued_bytes += truesize;
-        self.segments_sent += u64::from(segments);
-        if !self.cfg.pacing || rate == 0 || self.segments_sent <= UNPACED_SEGMENTS {
-            return;
-        }
-        let len_ns = (u128::from(bytes) * 1_000_000_000 / u128::from(rate)) as u64;
-        // A late sender is forgiven at most half a packet time, so it cannot burst.
-        let start = self
-            .next_departure_ns
-            .max(now_ns.saturating_sub(len_ns / 2));
-        self.next_departure_ns = start + len_ns;
+    /// A burst of `segments` segments, `len_bytes` of payload, leaves at `now_ns`
+    /// with the flow pacing at `rate` bytes/s. Returns its departure time, ns.
+    pub fn on_send(&mut self, now_ns: u64, len_bytes: u32, segments: u32, rate: u64) -> u64 {
+        self.inner.on_send(
+            instant(now_ns),
+            len_bytes,
+            segments,
+            Rate::from_bytes_per_second(rate),
+        )
     }
 
-    /// A burst of `truesize` bytes completed at the NIC. True when a throttled flow may
-    /// now try again.
-    // Linux net/ipv4/tcp_output.c tcp_wfree()
-    pub fn on_tx_completion(&mut self, truesize: u64) -> bool {
-        self.queued_bytes = self.queued_bytes.saturating_sub(truesize);
-        std::mem::take(&mut self.throttled)
+    /// A burst of `len_bytes` payload completed at the NIC. True when a throttled flow
+    /// may now try again.
+    pub fn on_tx_completion(&mut self, len_bytes: u32) -> bool {
+        self.inner.on_tx_completion(len_bytes)
+    }
+
+    /// An RTT sample (feeds the minimum RTT that TSO autosizing reads).
+    pub fn on_rtt_sample(&mut self, now_ns: u64, rtt_ns: u64) {
+        self.inner
+            .on_rtt_sample(instant(now_ns), Duration::from_micros(rtt_ns / 1000));
     }
 
     /// Truesize bytes this flow has in qdisc + NIC.
     pub fn queued_bytes(&self) -> u64 {
-        self.queued_bytes
+        self.inner.tsq().queued_bytes()
     }
 }

@@ -150,7 +150,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                 None
             }
             Event::TxCompletion { bytes } => {
-                sender.on_tx_completion(now, u64::from(bytes), &mut net);
+                sender.on_tx_completion(now, bytes, &mut net);
                 None
             }
             Event::PacingWake => {
