@@ -23,8 +23,9 @@ pub struct TraceRow {
     pub pacing_rate: u64,
     /// Bytes queued in host (qdisc + NIC) and at the bottleneck.
     pub queue_bytes: u64,
-    /// Bytes the receiver has delivered in order so far.
-    pub delivered_bytes: u64,
+    /// Bytes cumulatively acknowledged to the sender so far (its view of goodput,
+    /// clocked by the ACKs like every other column).
+    pub acked_bytes: u64,
 }
 
 /// One report interval.

@@ -11,7 +11,7 @@ struct Bucket {
     cwnd: u32,
     rtt_sum_ns: u64,
     rtt_samples: u32,
-    delivered_bytes: u64,
+    acked_bytes: u64,
 }
 
 /// cwnd, delivered bytes and RTT per millisecond.
@@ -49,7 +49,7 @@ impl Series {
         }
         let b = &mut self.buckets[i];
         b.cwnd = row.cwnd;
-        b.delivered_bytes = row.delivered_bytes;
+        b.acked_bytes = row.acked_bytes;
         if row.rtt_ns > 0 {
             b.rtt_sum_ns += row.rtt_ns;
             b.rtt_samples += 1;
@@ -71,13 +71,14 @@ impl Series {
             .collect()
     }
 
-    /// (seconds, Mbit/s) points: goodput over each plotted step.
+    /// (seconds, Mbit/s) points: acknowledged goodput over each plotted step, at least
+    /// 100 ms (shorter steps show every window-limited RTT's burst and gap).
     pub fn throughput_mbps(&self) -> Points {
-        let step = self.step();
+        let step = self.step().max(100).min(self.buckets.len().max(1));
         let mut out = Vec::new();
         let mut prev = 0u64;
         for i in (step - 1..self.buckets.len()).step_by(step) {
-            let d = self.buckets[i].delivered_bytes;
+            let d = self.buckets[i].acked_bytes;
             let secs = step as f64 * 1e-3;
             out.push((i as f64 * 1e-3, (d - prev) as f64 * 8.0 / secs / 1e6));
             prev = d;
@@ -87,13 +88,14 @@ impl Series {
 
     /// (seconds, ms) points: mean RTT sample over each plotted step.
     pub fn rtt_ms(&self) -> Points {
+        let step = self.step();
         self.buckets
-            .chunks(self.step())
+            .chunks(step)
             .enumerate()
             .filter_map(|(j, c)| {
                 let n: u64 = c.iter().map(|b| u64::from(b.rtt_samples)).sum();
                 let s: u64 = c.iter().map(|b| b.rtt_sum_ns).sum();
-                (n > 0).then(|| ((j * c.len()) as f64 * 1e-3, s as f64 / n as f64 / 1e6))
+                (n > 0).then(|| ((j * step) as f64 * 1e-3, s as f64 / n as f64 / 1e6))
             })
             .collect()
     }

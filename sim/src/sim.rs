@@ -142,7 +142,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                     rtt_ns: rtt.unwrap_or(0),
                     pacing_rate: sender.cc.pacing_rate(),
                     queue_bytes: net.host.backlog_bytes(now) + net.link.backlog_bytes(now),
-                    delivered_bytes: (receiver.delivered * mss).min(total_bytes),
+                    acked_bytes: (u64::from(sender.sb.snd_una()) * mss).min(total_bytes),
                 });
                 if sender.done() {
                     break;

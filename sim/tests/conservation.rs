@@ -21,11 +21,11 @@ fn every_byte_arrives_and_every_lost_packet_is_retransmitted() {
     // Segments sent = the transfer's segments + retransmissions.
     let segs = (4u64 << 20).div_ceil(u64::from(s.mss));
     assert_eq!(s.segments_sent, segs + s.retrans);
-    // Delivered bytes never go backwards.
+    // Acknowledged bytes never go backwards.
     assert!(
         p.rows
             .windows(2)
-            .all(|w| w[0].delivered_bytes <= w[1].delivered_bytes)
+            .all(|w| w[0].acked_bytes <= w[1].acked_bytes)
     );
 }
 

@@ -128,6 +128,15 @@ fn compare(o: &Outcome, seed: &[crate::presets::seeds::NuttcpFigure]) -> Vec<Str
             "throughput {sim:.0} Mbps against {lo:.0}..{hi:.0} Mbps measured"
         ));
     }
+    let sim_rtt_ms = o.summary.mean_rtt_ns / 1e6;
+    let seed_rtt_ms = seed.iter().map(|s| s.ms_rtt).fold(0.0, f64::max);
+    if (sim_rtt_ms - seed_rtt_ms).abs() > 0.1 * seed_rtt_ms {
+        notes.push(format!(
+            "mean RTT {sim_rtt_ms:.2} ms against {seed_rtt_ms:.2} ms (nuttcp's msRTT is \
+             measured apart from the transfer; the model averages the flow's own samples, \
+             host queueing included)"
+        ));
+    }
     let seed_retrans = seed.iter().any(|s| s.retrans > 0);
     if seed_retrans != (o.summary.retrans > 0) {
         notes.push(format!(
