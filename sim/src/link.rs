@@ -89,3 +89,40 @@ impl Link {
             / 8_000_000_000) as u64
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn packets_queue_behind_each_other_and_the_full_buffer_drops() {
+        // 1 Gbit/s: 1538 B take 12304 ns. Buffer of two packets, 1 ms one way.
+        let mut l = Link::new(1_000_000_000, 3076, 1_000_000, 0, 0.0, 1);
+        assert_eq!(l.offer(0, 1538), Some(12_304 + 1_000_000));
+        assert_eq!(l.offer(0, 1538), Some(24_608 + 1_000_000));
+        assert_eq!(l.offer(0, 1538), None, "3 x 1538 B > 3076 B");
+        assert_eq!(l.tail_drops, 1);
+        // Once the first has left, there is room again: it starts after the second.
+        assert_eq!(l.offer(12_304, 1538), Some(36_912 + 1_000_000));
+        // At 24608 ns the second has left too: 1 packet of 12304 ns is still queued.
+        assert_eq!(l.backlog_bytes(24_608), 1538);
+    }
+
+    #[test]
+    fn jitter_never_reorders_and_loss_is_drawn_from_the_seed() {
+        let mut l = Link::new(1_000_000_000, 1 << 20, 1_000_000, 500_000, 0.5, 3);
+        let mut last = 0;
+        let mut lost = 0;
+        for i in 0..1000u64 {
+            match l.offer(i * 12_304, 1538) {
+                Some(t) => {
+                    assert!(t >= last);
+                    last = t;
+                }
+                None => lost += 1,
+            }
+        }
+        assert_eq!(lost, l.random_drops);
+        assert!((400..600).contains(&lost), "{lost} of 1000 at p = 0.5");
+    }
+}

@@ -118,3 +118,41 @@ impl Receiver {
         self.rcv_nxt
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{SimConfig, WindowMode};
+
+    fn receiver(ack_ratio: u32) -> Receiver {
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Fixed(1 << 20);
+        Receiver::new(ack_ratio, 40_000_000, ReceiveWindow::new(&cfg))
+    }
+
+    #[test]
+    fn every_second_segment_is_acked_and_a_lone_one_waits_for_the_timer() {
+        let mut r = receiver(2);
+        assert_eq!(r.on_segment(0, 0, 0), None);
+        assert_eq!(r.delack_deadline, Some(40_000_000));
+        let a = r.on_segment(10, 1, 0).unwrap();
+        assert_eq!((a.cum, a.sack_lo, a.sack_hi), (2, 1, 1));
+        assert_eq!(r.on_segment(20, 2, 0), None);
+        assert_eq!(r.on_delack_timer(39_999_999), None, "not yet");
+        assert_eq!(r.on_delack_timer(40_000_020).map(|a| a.cum), Some(3));
+    }
+
+    #[test]
+    fn out_of_order_data_is_sacked_at_once_and_the_hole_fill_acks_all() {
+        let mut r = receiver(2);
+        let a = r.on_segment(0, 1, 0).unwrap();
+        assert_eq!((a.cum, a.sack_lo, a.sack_hi), (0, 1, 2));
+        let a = r.on_segment(1, 2, 0).unwrap();
+        assert_eq!((a.cum, a.sack_lo, a.sack_hi), (0, 2, 3));
+        let a = r.on_segment(2, 0, 0).unwrap();
+        assert_eq!(a.cum, 3);
+        assert_eq!(r.delivered, 3);
+        // -w 1m: Linux doubles to 2 MiB, 3/4 of it is window: 1572864 / 1448 = 1086.
+        assert_eq!(a.rwnd, 1086);
+    }
+}

@@ -87,3 +87,36 @@ pub fn send_buffer_segments(cfg: &SimConfig) -> u32 {
     let truesize = u64::from(cfg.mss() + SKB_OVERHEAD_BYTES);
     (sndbuf / truesize).clamp(2, u64::from(u32::MAX)) as u32
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fixed_buffer_is_doubled_and_three_quarters_of_it_is_window() {
+        let mut cfg = SimConfig::new();
+        cfg.mtu = 9000;
+        cfg.window = WindowMode::Fixed(100 << 20);
+        // 2 * 100 MiB * 3/4 = 157286400 B / 8948 = 17577 segments.
+        assert_eq!(ReceiveWindow::new(&cfg).segments(), 17_577);
+        // Send buffer: 2 * 100 MiB / (8948 + 768) = 21584 segments.
+        assert_eq!(send_buffer_segments(&cfg), 21_584);
+    }
+
+    #[test]
+    fn autotuning_grows_to_twice_an_rtt_of_data_up_to_the_maximum() {
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Auto { max_bytes: 1 << 20 };
+        cfg.rtt_ns = 10_000_000;
+        let mut w = ReceiveWindow::new(&cfg);
+        // 87380 * 3/4 = 65535 B: 45 segments of 1448.
+        assert_eq!(w.segments(), 45);
+        // 100 segments in the first RTT: 2 * 100 * 1448 = 289600 B = 200 segments.
+        w.on_delivered(5_000_000, 100, 0);
+        w.on_delivered(10_000_000, 0, 0);
+        assert_eq!(w.segments(), 200);
+        // 1000 segments in the next: capped at 3/4 MiB = 786432 B = 543 segments.
+        w.on_delivered(20_000_000, 1000, 10_000_000);
+        assert_eq!(w.segments(), 543);
+    }
+}
