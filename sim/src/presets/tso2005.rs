@@ -55,12 +55,6 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
     for o in &outcomes {
         println!("sim  {:<26} {}", o.label, summary_line(&o.summary));
     }
-    if rate("-w5m, TSO 64 KiB bursts") == rate("-w5m, TSO autosized") {
-        println!(
-            "(at 10 Gbit/s autosizing also picks a full 64 KiB burst: rate >> 10 = 1.2 MB \
-             exceeds the GSO maximum, so the fixed and autosized runs coincide)"
-        );
-    }
     // The seed: TSO on (-w5m) ran at 58 % of TSO off (-w2m). Compare the same ratio.
     let rate = |label: &str| {
         outcomes
@@ -68,6 +62,12 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
             .find(|o| o.label == label)
             .map_or(0.0, |o| o.summary.throughput_bps() / 1e6)
     };
+    if rate("-w5m, TSO 64 KiB bursts") == rate("-w5m, TSO autosized") {
+        println!(
+            "(at 10 Gbit/s autosizing also picks a full 64 KiB burst: rate >> 10 = 1.2 MB \
+             exceeds the GSO maximum, so the fixed and autosized runs coincide)"
+        );
+    }
     let off_2m = rate("-w2m, TSO off");
     let big_5m = rate("-w5m, TSO 64 KiB bursts");
     let seed_ratio = TSO_2005[1].4 / TSO_2005[0].4;
