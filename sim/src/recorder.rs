@@ -105,7 +105,7 @@ impl Probe for Recorder {
                 phase_name(row.phase),
                 row.in_flight,
                 row.rtt_ns / 1000,
-                row.pacing_rate * 8,
+                row.pacing_rate.saturating_mul(8),
                 row.queue_bytes
             );
             if let Err(e) = r {

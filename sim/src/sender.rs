@@ -191,11 +191,12 @@ impl Sender {
         }
         // No window growth during fast recovery (Linux runs PRR there, not cong_avoid).
         let grow = match self.recovery {
-            Recovery::Reduced { .. } => 0,
+            Recovery::Reduced { .. } if self.cc.stack_owns_recovery() => 0,
             _ => out.delivered,
         };
         let rtt_us = rtt_ns.map(|r| (r / 1000).min(u64::from(u32::MAX)) as u32);
-        self.cc.on_ack(now_ns, grow, rtt_us);
+        let highest = self.sb.snd_una().max(sack.1.min(self.sb.snd_nxt()));
+        self.cc.on_ack(now_ns, grow, rtt_us, highest);
         self.try_send(now_ns, net);
         rtt_ns
     }
@@ -295,13 +296,15 @@ impl Sender {
                 let done = start + per * u64::from(segs) + self.tx_completion_ns;
                 net.queue.push(done, Event::TxCompletion { bytes: len });
             }
-            self.cc.on_transmit(now_ns, self.sb.in_flight());
+            self.cc
+                .on_transmit(now_ns, self.sb.in_flight(), self.sb.snd_nxt());
             if self.rto_deadline.is_none() {
                 // RFC 6298 §5.1: start the timer when sending with none running.
                 self.arm_rto(now_ns, &mut net.queue);
             }
         }
         // Linux tcp_cwnd_validate(): window use is re-evaluated even when nothing left.
-        self.cc.on_transmit(now_ns, self.sb.in_flight());
+        self.cc
+            .on_transmit(now_ns, self.sb.in_flight(), self.sb.snd_nxt());
     }
 }

@@ -17,7 +17,7 @@
 
 use congestion::hystart::PacingStatus;
 use congestion::pacing::{self, Rate, SendContext, SendPathConfig, SendVerdict};
-use congestion::{Duration, Instant};
+use congestion::{CongestionController, Duration, Instant, WindowUnit};
 
 use crate::cc::SimController;
 use crate::config::{SKB_OVERHEAD_BYTES, TsoMode, TsqMode};
@@ -114,7 +114,11 @@ impl SendPath {
     ) -> Decision {
         let ctx = SendContext {
             now: instant(now_ns),
-            in_flight: u64::from(in_flight),
+            // The library counts in the controller's unit.
+            in_flight: match cc.unit() {
+                WindowUnit::Segments => u64::from(in_flight),
+                WindowUnit::Bytes => u64::from(in_flight) * u64::from(self.mss),
+            },
             mss: self.mss,
             pacing_rate: Rate::from_bytes_per_second(cc.pacing_rate()),
             retransmit,

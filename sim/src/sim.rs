@@ -1,6 +1,8 @@
 //! The run loop: pop the earliest event, hand it to the sender or the receiver,
 //! until the transfer is done. A run is a pure function of its [`SimConfig`].
 
+use congestion::CongestionController;
+
 use crate::config::{Amount, SimConfig};
 use crate::event::{Event, EventQueue};
 use crate::host::Host;
@@ -135,8 +137,8 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                 let rtt = sender.on_ack(now, cum, (sack_lo, sack_hi), rwnd, &mut net);
                 probe.ack(&TraceRow {
                     time_ns: now,
-                    cwnd: sender.cc.cwnd(),
-                    ssthresh: sender.cc.ssthresh(),
+                    cwnd: sender.cc.cwnd_segments(),
+                    ssthresh: sender.cc.ssthresh_segments(),
                     phase: sender.cc.phase(),
                     in_flight: sender.sb.in_flight(),
                     rtt_ns: rtt.unwrap_or(0),

@@ -38,3 +38,16 @@ fn a_different_seed_draws_different_losses() {
         (s2.random_drops, s2.duration_ns)
     );
 }
+
+#[test]
+fn rfc_mode_runs_are_deterministic_too() {
+    let mut cfg = small_path(50_000_000, 2 << 20);
+    cfg.cc = congestion_sim::config::CcKind::Rfc9438;
+    cfg.slow_start = congestion_sim::config::SlowStart::HystartPp;
+    cfg.loss = 0.005;
+    cfg.seed = 9;
+    let mut a = Everything::default();
+    let mut b = Everything::default();
+    assert_eq!(run(&cfg, &mut a).unwrap(), run(&cfg, &mut b).unwrap());
+    assert_eq!(a.rows, b.rows);
+}

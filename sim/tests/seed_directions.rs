@@ -68,3 +68,40 @@ fn a_tsq_limit_of_a_few_kb_on_10_gbe_stays_below_line_rate() {
     );
     assert!(s.throughput_bps() > 0.0);
 }
+
+/// The same direction in RFC mode, for both slow-start exits it offers.
+#[test]
+fn rfc_mode_slow_start_exits_also_lose_less_than_plain_slow_start() {
+    use congestion_sim::config::CcKind;
+    let mut cfg = SimConfig::new();
+    cfg.cc = CcKind::Rfc9438;
+    cfg.rate_bps = 100_000_000;
+    cfg.nic_rate_bps = 1_000_000_000;
+    cfg.rtt_ns = 80_000_000;
+    cfg.buffer_bytes = 500_000;
+    cfg.window = WindowMode::Fixed(4 << 20);
+    cfg.amount = Amount::Bytes(20 << 20);
+    cfg.slow_start = SlowStart::Off;
+    let off = run(&cfg, &mut NoProbe).unwrap();
+    assert!(off.retrans > 0);
+    for ss in [SlowStart::Hystart, SlowStart::HystartPp] {
+        cfg.slow_start = ss;
+        let s = run(&cfg, &mut NoProbe).unwrap();
+        assert_eq!(s.bytes, 20 << 20);
+        assert!(
+            s.retrans < off.retrans,
+            "{ss:?}: {} retrans, standard slow start {}",
+            s.retrans,
+            off.retrans
+        );
+    }
+}
+
+/// Linux mode has no HyStart++: asking for it is refused, not silently replaced.
+#[test]
+fn hystartpp_in_linux_mode_is_refused() {
+    let mut cfg = SimConfig::new();
+    cfg.slow_start = SlowStart::HystartPp;
+    let e = run(&cfg, &mut NoProbe).unwrap_err();
+    assert!(e.contains("rfc9438"), "{e}");
+}
