@@ -29,7 +29,14 @@ fn single(args: &RunArgs) -> Result<(), String> {
     rec.finish().map_err(|e| format!("writing the CSV: {e}"))?;
     println!("{}", report::summary_line(&summary));
     if let (Some(path), Some(series)) = (&args.svg, rec.series.as_ref()) {
-        plot::write_svg(path, "ccsim", &[(String::from("run"), series)])?;
+        let title = format!(
+            "ccsim: {:?} CUBIC, {:?} slow start, {} Mbit/s, {} ms RTT",
+            cfg.cc,
+            cfg.slow_start,
+            cfg.rate_bps / 1_000_000,
+            cfg.rtt_ns as f64 / 1e6
+        );
+        plot::write_svg(path, &title, &[(String::from("run"), series)])?;
     }
     if args.stats {
         eprintln!("{}", report::stats_line(&summary, wall));
