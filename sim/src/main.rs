@@ -28,6 +28,15 @@ fn single(args: &RunArgs) -> Result<(), String> {
     let wall = started.elapsed();
     rec.finish().map_err(|e| format!("writing the CSV: {e}"))?;
     println!("{}", report::summary_line(&summary));
+    if args.stats {
+        eprintln!("{}", report::stats_line(&summary, wall));
+    }
+    if !summary.complete {
+        return Err(format!(
+            "gave up after {} s of simulated time without finishing the transfer",
+            summary.duration_ns / 1_000_000_000
+        ));
+    }
     if let (Some(path), Some(series)) = (&args.svg, rec.series.as_ref()) {
         let title = format!(
             "ccsim: {:?} CUBIC, {:?} slow start, {} Mbit/s, {} ms RTT",
@@ -37,9 +46,6 @@ fn single(args: &RunArgs) -> Result<(), String> {
             cfg.rtt_ns as f64 / 1e6
         );
         plot::write_svg(path, &title, &[(String::from("run"), series)])?;
-    }
-    if args.stats {
-        eprintln!("{}", report::stats_line(&summary, wall));
     }
     Ok(())
 }

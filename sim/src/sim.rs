@@ -12,6 +12,10 @@ use crate::receiver::Receiver;
 use crate::sender::{Net, Sender, SenderStats};
 use crate::window::ReceiveWindow;
 
+/// A transfer by size gives up after this much simulated time (7 days): with every
+/// packet lost the RTO backs off for ever and the transfer would never end.
+pub const GIVE_UP_NS: u64 = 7 * 24 * 3600 * 1_000_000_000;
+
 /// The outcome of a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
@@ -39,6 +43,8 @@ pub struct Summary {
     pub mss: u32,
     /// Which HyStart detector ended slow start, if one did.
     pub hystart_exit: Option<congestion::hystart::HystartExit>,
+    /// False when a transfer by size gave up after [`GIVE_UP_NS`].
+    pub complete: bool,
 }
 
 impl Summary {
@@ -111,9 +117,13 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
     let mut delack_event_at: Option<u64> = None;
     let mut end_ns = 0;
     sender.try_send(0, &mut net);
+    let mut complete = true;
     while let Some((now, event)) = net.queue.pop() {
         if time_limit.is_some_and(|t| now > t) {
-            end_ns = time_limit.unwrap_or(now);
+            break;
+        }
+        if now > GIVE_UP_NS {
+            complete = false;
             break;
         }
         let delivered = (receiver.delivered * mss).min(total_bytes);
@@ -183,7 +193,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         }
     }
     if let Some(t) = time_limit {
-        end_ns = end_ns.max(t).min(t);
+        end_ns = t;
         sender.close_app();
     }
     let delivered = (receiver.delivered * mss).min(total_bytes);
@@ -201,5 +211,6 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         events: net.queue.processed(),
         mss: cfg.mss(),
         hystart_exit: sender.cc.hystart_exit(),
+        complete,
     })
 }
