@@ -44,6 +44,24 @@ pub struct PresetArgs {
     /// Print events processed per second for each run.
     #[arg(long)]
     pub stats: bool,
+    /// The sender's controller: linux (the seeds' own, default) or rfc9438, whose
+    /// "HyStart on" runs use RFC 9406 HyStart++.
+    #[arg(long, default_value = "linux", value_parser = ["linux", "rfc9438"])]
+    pub cc: String,
+}
+
+impl PresetArgs {
+    /// Apply `--cc` to a preset's configuration: RFC mode replaces Linux HyStart by
+    /// HyStart++ (standard slow start stays standard).
+    pub fn apply(&self, mut cfg: SimConfig) -> SimConfig {
+        if self.cc == "rfc9438" {
+            cfg.cc = CcKind::Rfc9438;
+            if cfg.slow_start == SlowStart::Hystart {
+                cfg.slow_start = SlowStart::HystartPp;
+            }
+        }
+        cfg
+    }
 }
 
 /// Flags of a single run.

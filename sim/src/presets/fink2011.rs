@@ -60,12 +60,17 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         .iter()
         .map(|&(rtt, w, h, _)| Case {
             label: label(rtt, w, h),
-            cfg: config(rtt, w, h),
+            cfg: args.apply(config(rtt, w, h)),
         })
         .collect();
     let outcomes = run_all(cases)?;
     println!("fink2011: seed 000, Bill Fink, netdev 10 Mar 2011, HZ=250 table");
-    println!("8 GB (nuttcp -n8g) over 10 GbE, 9000-byte MTU, Linux-mode CUBIC\n");
+    let cc = if args.cc == "rfc9438" {
+        "RFC 9438 CUBIC, HyStart++ where the seed had HyStart"
+    } else {
+        "Linux-mode CUBIC"
+    };
+    println!("8 GB (nuttcp -n8g) over 10 GbE, 9000-byte MTU, {cc}\n");
     let mut disagreements = 0;
     for (o, &(_, _, _, seed)) in outcomes.iter().zip(FINK_2011.iter()) {
         println!("{}:", o.label);

@@ -40,7 +40,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         for (m, name) in modes {
             cases.push(Case {
                 label: format!("-w{w}m, {name}"),
-                cfg: config(w, m),
+                cfg: args.apply(config(w, m)),
             });
         }
     }

@@ -69,7 +69,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         for &(limit, _, _) in seed.iter() {
             cases.push(Case {
                 label: format!("{tag} limit {}K", limit >> 10),
-                cfg: config(rate, limit),
+                cfg: args.apply(config(rate, limit)),
             });
         }
     }
