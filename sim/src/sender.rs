@@ -122,7 +122,9 @@ impl Sender {
     fn arm_rto(&mut self, now_ns: u64, q: &mut EventQueue) {
         let deadline = now_ns + self.rtt.rto_ns();
         self.rto_deadline = Some(deadline);
-        if self.rto_event_at.is_none() {
+        // One timer event at a time, re-armed lazily when it fires early; a new
+        // deadline before the pending event (the RTO shrank) needs its own event.
+        if self.rto_event_at.is_none_or(|t| t > deadline) {
             q.push(deadline, Event::RtoTimer);
             self.rto_event_at = Some(deadline);
         }
@@ -203,6 +205,9 @@ impl Sender {
 
     /// The retransmission timer event at `now_ns`.
     pub fn on_rto_timer(&mut self, now_ns: u64, net: &mut Net) {
+        if self.rto_event_at != Some(now_ns) {
+            return; // superseded by an earlier event
+        }
         self.rto_event_at = None;
         let Some(deadline) = self.rto_deadline else {
             return;

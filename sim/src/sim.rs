@@ -135,7 +135,9 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         let ack = match event {
             Event::Arrive { seq } => receiver.on_segment(now, seq, sender.rtt.srtt_ns()),
             Event::DelackTimer => {
-                delack_event_at = None;
+                if delack_event_at == Some(now) {
+                    delack_event_at = None;
+                }
                 receiver.on_delack_timer(now)
             }
             Event::Ack {
