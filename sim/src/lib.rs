@@ -21,6 +21,7 @@ pub mod recorder;
 pub mod report;
 pub mod rng;
 pub mod rtt;
+pub mod say;
 pub mod scoreboard;
 pub mod sender;
 pub mod sendpath;

@@ -27,7 +27,7 @@ fn single(args: &RunArgs) -> Result<(), String> {
     let summary = run(&cfg, &mut rec)?;
     let wall = started.elapsed();
     rec.finish().map_err(|e| format!("writing the CSV: {e}"))?;
-    println!("{}", report::summary_line(&summary));
+    congestion_sim::say!("{}", report::summary_line(&summary));
     if args.stats {
         eprintln!("{}", report::stats_line(&summary, wall));
     }

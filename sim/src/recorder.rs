@@ -119,7 +119,7 @@ impl Probe for Recorder {
             let line = interval_line(r);
             match self.progress.bar.as_ref() {
                 Some(bar) => bar.println(line),
-                None => println!("{line}"),
+                None => crate::say!("{line}"),
             }
         }
     }

@@ -115,7 +115,7 @@ impl SendPath {
         let ctx = SendContext {
             now: instant(now_ns),
             // The library counts in the controller's unit.
-            in_flight: match cc.unit() {
+            in_flight: match cc.controller().unit() {
                 WindowUnit::Segments => u64::from(in_flight),
                 WindowUnit::Bytes => u64::from(in_flight) * u64::from(self.mss),
             },
@@ -124,7 +124,7 @@ impl SendPath {
             retransmit,
             rtx_queue_at_most_one: self.tsq_off || packets_out <= 1,
         };
-        let v = self.inner.poll(cc, &ctx);
+        let v = self.inner.poll(cc.controller(), &ctx);
         match v {
             SendVerdict::Send { segments } => Decision::Send(segments),
             SendVerdict::WaitForAck => Decision::WaitForAck,

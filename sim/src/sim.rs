@@ -1,8 +1,6 @@
 //! The run loop: pop the earliest event, hand it to the sender or the receiver,
 //! until the transfer is done. A run is a pure function of its [`SimConfig`].
 
-use congestion::CongestionController;
-
 use crate::config::{Amount, SimConfig};
 use crate::event::{Event, EventQueue};
 use crate::host::Host;

@@ -64,34 +64,37 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         })
         .collect();
     let outcomes = run_all(cases)?;
-    println!("fink2011: seed 000, Bill Fink, netdev 10 Mar 2011, HZ=250 table");
+    crate::say!("fink2011: seed 000, Bill Fink, netdev 10 Mar 2011, HZ=250 table");
     let cc = if args.cc == "rfc9438" {
         "RFC 9438 CUBIC, HyStart++ where the seed had HyStart"
     } else {
         "Linux-mode CUBIC"
     };
-    println!("8 GB (nuttcp -n8g) over 10 GbE, 9000-byte MTU, {cc}\n");
+    crate::say!("8 GB (nuttcp -n8g) over 10 GbE, 9000-byte MTU, {cc}\n");
     let mut disagreements = 0;
     for (o, &(_, _, _, seed)) in outcomes.iter().zip(FINK_2011.iter()) {
-        println!("{}:", o.label);
+        crate::say!("{}:", o.label);
         for s in seed {
-            println!(
+            crate::say!(
                 "  seed: 8192.0000 MB / {:.2} sec = {:.4} Mbps {} retrans {:.2} msRTT",
-                s.secs, s.mbps, s.retrans, s.ms_rtt
+                s.secs,
+                s.mbps,
+                s.retrans,
+                s.ms_rtt
             );
         }
-        println!("  sim:  {}", summary_line(&o.summary));
+        crate::say!("  sim:  {}", summary_line(&o.summary));
         let notes = compare(o, seed);
         if notes.is_empty() {
-            println!("  agrees: throughput within 15 % of a seed run, retransmissions alike");
+            crate::say!("  agrees: throughput within 15 % of a seed run, retransmissions alike");
         } else {
             disagreements += 1;
             for n in notes {
-                println!("  DISAGREES: {n}");
+                crate::say!("  DISAGREES: {n}");
             }
         }
     }
-    println!(
+    crate::say!(
         "\n{disagreements} of {} runs disagree with the seed. Known causes: the seed's kernel \
          (2.6.35, HZ=250) timed HyStart in jiffies, the library is CUBIC/HyStart of Linux 6.x \
          in microseconds; the seed's real path and hosts (router buffers, NIC rings, receiver \

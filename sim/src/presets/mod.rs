@@ -81,7 +81,7 @@ pub fn plot(dir: &Path, file: &str, title: &str, outcomes: &[&Outcome]) -> Resul
         .collect();
     let path = dir.join(file);
     write_svg(&path, title, &runs)?;
-    println!("wrote {}", path.display());
+    crate::say!("wrote {}", path.display());
     Ok(())
 }
 

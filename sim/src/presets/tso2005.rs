@@ -45,15 +45,15 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         }
     }
     let outcomes = run_all(cases)?;
-    println!("tso2005: seed 004, Bill Fink / David S. Miller, netdev 15 Dec 2005");
-    println!("10 GbE, assumed 1 ms RTT and 1500-byte MTU; sim: 2 s runs\n");
+    crate::say!("tso2005: seed 004, Bill Fink / David S. Miller, netdev 15 Dec 2005");
+    crate::say!("10 GbE, assumed 1 ms RTT and 1500-byte MTU; sim: 2 s runs\n");
     for &(w, tso, mb, secs, mbps) in TSO_2005.iter() {
         let t = if tso { "TSO on" } else { "TSO off" };
-        println!("seed -w{w}m, {t}: {mb:.4} MB / {secs:.2} sec = {mbps:.4} Mbps");
+        crate::say!("seed -w{w}m, {t}: {mb:.4} MB / {secs:.2} sec = {mbps:.4} Mbps");
     }
-    println!();
+    crate::say!();
     for o in &outcomes {
-        println!("sim  {:<26} {}", o.label, summary_line(&o.summary));
+        crate::say!("sim  {:<26} {}", o.label, summary_line(&o.summary));
     }
     // The seed: TSO on (-w5m) ran at 58 % of TSO off (-w2m). Compare the same ratio.
     let rate = |label: &str| {
@@ -63,7 +63,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
             .map_or(0.0, |o| o.summary.throughput_bps() / 1e6)
     };
     if rate("-w5m, TSO 64 KiB bursts") == rate("-w5m, TSO autosized") {
-        println!(
+        crate::say!(
             "(at 10 Gbit/s autosizing also picks a full 64 KiB burst: rate >> 10 = 1.2 MB \
              exceeds the GSO maximum, so the fixed and autosized runs coincide)"
         );
@@ -72,15 +72,17 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
     let big_5m = rate("-w5m, TSO 64 KiB bursts");
     let seed_ratio = TSO_2005[1].4 / TSO_2005[0].4;
     let sim_ratio = if off_2m > 0.0 { big_5m / off_2m } else { 0.0 };
-    println!("\nTSO-on -w5m / TSO-off -w2m throughput: seed {seed_ratio:.2}, sim {sim_ratio:.2}");
+    crate::say!(
+        "\nTSO-on -w5m / TSO-off -w2m throughput: seed {seed_ratio:.2}, sim {sim_ratio:.2}"
+    );
     if (sim_ratio - seed_ratio).abs() > 0.15 {
-        println!(
+        crate::say!(
             "DISAGREES: the model does not reproduce the seed's slowdown with TSO on. A 2 or \
              5 MB window covers the 1.25 MB path, so what slowed the 2005 host must be in the \
              host itself (driver, TSO implementation, CPU), which the model does not contain."
         );
     } else {
-        println!("agrees on the ratio within 0.15");
+        crate::say!("agrees on the ratio within 0.15");
     }
     let refs: Vec<_> = outcomes.iter().collect();
     plot(

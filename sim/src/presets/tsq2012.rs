@@ -31,7 +31,7 @@ pub fn config(rate_bps: u64, limit_bytes: u64) -> SimConfig {
 }
 
 fn table(name: &str, rate_bps: u64, seed: &[TsqRun], outcomes: &[Outcome]) -> usize {
-    println!("\n{name}: tcp_limit_output_bytes, seed Mbps / tcpi_rtt us, sim Mbps / srtt us");
+    crate::say!("\n{name}: tcp_limit_output_bytes, seed Mbps / tcpi_rtt us, sim Mbps / srtt us");
     let mut disagreements = 0;
     for (o, &(limit, s_mbps, s_rtt)) in outcomes.iter().zip(seed.iter()) {
         let sim = mbps(o.summary.bytes, o.summary.duration_ns);
@@ -41,7 +41,7 @@ fn table(name: &str, rate_bps: u64, seed: &[TsqRun], outcomes: &[Outcome]) -> us
             note.push_str(" DISAGREES on throughput");
             disagreements += 1;
         }
-        println!(
+        crate::say!(
             "{limit:>8}  seed {s_mbps:>8.2} Mbps / {s_rtt:>5} us   sim {sim:>8.2} Mbps / {srtt_us:>5} us{note}"
         );
     }
@@ -75,11 +75,11 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
     }
     let outcomes = run_all(cases)?;
     let (ten, one) = outcomes.split_at(TSQ_2012_10G.len());
-    println!("tsq2012: seed 002, Eric Dumazet, TCP Small Queues v2, 11 Jul 2012");
-    println!("one netperf flow, 1500-byte MTU; sim: 2 s runs, 100 us base RTT, NIC = link");
+    crate::say!("tsq2012: seed 002, Eric Dumazet, TCP Small Queues v2, 11 Jul 2012");
+    crate::say!("one netperf flow, 1500-byte MTU; sim: 2 s runs, 100 us base RTT, NIC = link");
     let d = table("10 GbE", 10_000_000_000, &TSQ_2012_10G, ten)
         + table("1 GbE", 1_000_000_000, &TSQ_2012_1G, one);
-    println!(
+    crate::say!(
         "\n{d} of {} runs disagree on throughput by more than 15 %. The seed's 10 GbE runs \
          stop near 5976 Mbps whatever the limit (a host or receiver limit the model does \
          not have); its tcpi_rtt is floored at 1875-2000 us by the 2012 kernel's jiffies \
