@@ -1,0 +1,86 @@
+//! Runs N events of one kind through one controller, for `scripts/instructions.sh`,
+//! which runs it under callgrind with N and 2N and divides the difference by N (the
+//! warm-up, the process start and everything else that is not per event cancel out).
+//!
+//! ```text
+//! count <controller> <scenario> <n>
+//!   controller: linux | hooks (Linux CUBIC hooks only) | quinn | s2n | null (the stream alone, to subtract)
+//!   scenario:   ca (ACK in congestion avoidance, a loss per 10,000 ACKs)
+//!               ss (ACK in slow start, HyStart active where the controller has it)
+//!               loss | rto (snapshot, event, one ACK)   base (snapshot, one ACK)
+//!               loss-only | rto-only (snapshot, event)  restore (snapshot alone)
+//! ```
+
+use congestion_perf::quinn::QuinnCubic;
+use congestion_perf::s2n::S2nCubic;
+use congestion_perf::common::{NullController, OursLinuxHooks};
+use congestion_perf::{Event, OursLinux, Regime, Stream, StreamController};
+use std::hint::black_box;
+use std::process::ExitCode;
+
+fn run<C: StreamController>(fresh: C, scenario: &str, n: u64) -> Result<u32, String> {
+    let regime = if scenario == "ss" {
+        Regime::SlowStart
+    } else {
+        Regime::CongestionAvoidance
+    };
+    let mut stream = Stream::new(fresh, regime);
+    let (event, then_ack) = match scenario {
+        "ca" | "ss" => (None, false),
+        "loss" => (Some(Event::Loss), true),
+        "rto" => (Some(Event::Rto), true),
+        "base" => (Some(Event::Nothing), true),
+        "loss-only" => (Some(Event::Loss), false),
+        "rto-only" => (Some(Event::Rto), false),
+        "restore" => (Some(Event::Nothing), false),
+        other => return Err(format!("unknown scenario {other}")),
+    };
+    match event {
+        None => {
+            for _ in 0..n {
+                stream.step();
+            }
+        }
+        Some(event) if then_ack => {
+            for _ in 0..n {
+                stream.event_then_ack(black_box(event));
+            }
+        }
+        Some(event) => {
+            for _ in 0..n {
+                stream.event_only(black_box(event));
+            }
+        }
+    }
+    Ok(black_box(stream.live().cwnd_packets()))
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    let [_, controller, scenario, n] = args.as_slice() else {
+        eprintln!("usage: count <linux|hooks|quinn|s2n|null> <ca|ss|loss|rto|base|loss-only|rto-only|restore> <n>");
+        return ExitCode::from(2);
+    };
+    let Ok(n) = n.parse::<u64>() else {
+        eprintln!("n must be a number");
+        return ExitCode::from(2);
+    };
+    let result = match controller.as_str() {
+        "linux" => run(OursLinux::new(), scenario, n),
+        "quinn" => run(QuinnCubic::new(), scenario, n),
+        "s2n" => run(S2nCubic::new(), scenario, n),
+        "hooks" => run(OursLinuxHooks::new(), scenario, n),
+        "null" => run(NullController::default(), scenario, n),
+        other => Err(format!("unknown controller {other}")),
+    };
+    match result {
+        Ok(cwnd) => {
+            println!("{controller} {scenario} {n}: final cwnd {cwnd} packets");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
+    }
+}

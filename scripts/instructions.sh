@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Instructions per event, ours and the peers, on the benchmark ACK stream
+# (benches/common/mod.rs): each case runs under `valgrind --tool=callgrind` with N and
+# 2N events and the difference is divided by N, so process start, warm-up and the
+# snapshot are not counted. Loss and RTO are measured as (snapshot, event, one ACK)
+# minus (snapshot, one ACK): the ACK after a loss, where CUBIC computes K with its cube
+# root, is part of the loss's cost.
+#
+#   scripts/instructions.sh            # N = 1,000,000 ACKs, 100,000 loss/RTO events
+#   N=200000 scripts/instructions.sh   # quicker
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${N:-1000000}
+NEV=${NEV:-$((N / 10))}
+
+if ! command -v valgrind >/dev/null; then
+  echo "installing valgrind" >&2
+  if [ "$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq valgrind >/dev/null
+  else sudo apt-get update -qq && sudo apt-get install -y -qq valgrind >/dev/null; fi
+fi
+
+cargo build --release --manifest-path perf/Cargo.toml --bin count >&2
+target=${CARGO_TARGET_DIR:-perf/target}
+bin="$target/release/count"
+controllers=${CONTROLLERS:-"linux hooks quinn s2n"}
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+# instructions CONTROLLER SCENARIO N -> total Ir of the run
+instructions() {
+  local f="$out/$1-$2-$3.cg"
+  valgrind --tool=callgrind --callgrind-out-file="$f" "$bin" "$1" "$2" "$3" >/dev/null 2>&1
+  awk '/^(summary|totals):/ { print $2; exit }' "$f"
+}
+
+# per_event CONTROLLER SCENARIO N -> instructions per event, (I(2N) - I(N)) / N
+per_event() {
+  local a b
+  a=$(instructions "$1" "$2" "$3")
+  b=$(instructions "$1" "$2" $(($3 * 2)))
+  awk -v a="$a" -v b="$b" -v n="$3" 'BEGIN { printf "%.1f", (b - a) / n }'
+}
+
+# minus A B -> A - B
+minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
+
+declare -A r
+echo "measuring the stream alone ..." >&2
+null_ca=$(per_event null ca "$N")
+null_ss=$(per_event null ss "$N")
+for c in $controllers; do
+  echo "measuring $c ..." >&2
+  r[$c,ca]=$(minus "$(per_event "$c" ca "$N")" "$null_ca")
+  r[$c,ss]=$(minus "$(per_event "$c" ss "$N")" "$null_ss")
+  base=$(per_event "$c" base "$NEV")
+  restore=$(per_event "$c" restore "$NEV")
+  r[$c,loss]=$(minus "$(per_event "$c" loss-only "$NEV")" "$restore")
+  r[$c,lossack]=$(minus "$(per_event "$c" loss "$NEV")" "$base")
+  r[$c,rto]=$(minus "$(per_event "$c" rto-only "$NEV")" "$restore")
+  r[$c,rtoack]=$(minus "$(per_event "$c" rto "$NEV")" "$base")
+done
+
+ours=${OURS:-linux}
+cols="ca ss loss lossack rto rtoack"
+printf '\ninstructions per event, x86_64 (%s ACKs, %s loss/RTO events; the stream alone, %s per ACK, subtracted)\n\n' "$N" "$NEV" "$null_ca"
+printf '| %-10s | %16s | %16s | %16s | %16s | %16s | %16s |\n' controller "ACK in CA" "ACK in SS" "loss" "loss + next ACK" "RTO" "RTO + next ACK"
+printf '|%s|%s|%s|%s|%s|%s|%s|\n' ------------ ------------------ ------------------ ------------------ ------------------ ------------------ ------------------
+for c in $controllers; do
+  row="| $(printf '%-10s' "$c") |"
+  for s in $cols; do
+    v=${r[$c,$s]}
+    cell=$v
+    if [ "$c" != "$ours" ]; then
+      cell=$(awk -v v="$v" -v o="${r[$ours,$s]}" 'BEGIN { if (o > 0) printf "%s (%.1fx)", v, v / o; else print v }')
+    fi
+    row="$row $(printf '%16s' "$cell") |"
+  done
+  echo "$row"
+done
+cat <<TXT
+
+(Nx) = that controller's count / $ours's. linux = LinuxFlow (CUBIC + HyStart + the
+kernel's socket glue: smoothed RTT, window-use tracking, pacing rate), per ACK its
+ack() and the transmit() of the packets it clocks out; hooks = only the CUBIC hooks on
+the 72-byte LinuxCubicState, as the kernel calls cubictcp_acked + cubictcp_cong_avoid.
+loss = the loss call alone; loss + next ACK = (event, ACK) - (ACK), which includes
+Linux CUBIC's cube root (computed on the first ACK after a loss).
+TXT
