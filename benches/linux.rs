@@ -7,7 +7,10 @@
 //! cargo bench --bench linux
 //! ```
 
-#![expect(missing_docs, reason = "criterion_group! generates undocumented functions")]
+#![expect(
+    missing_docs,
+    reason = "criterion_group! generates undocumented functions"
+)]
 
 mod common;
 
@@ -38,13 +41,38 @@ fn event_then_ack<C: StreamController>(c: &mut Criterion, name: &str, fresh: C, 
 }
 
 fn linux_mode(c: &mut Criterion) {
-    ack_stream(c, "linux/ack_in_ca", OursLinux::new(), Regime::CongestionAvoidance);
-    ack_stream(c, "linux/ack_in_slow_start_hystart", OursLinux::new(), Regime::SlowStart);
-    event_then_ack(c, "linux/snapshot_then_ack", OursLinux::new(), Event::Nothing);
+    ack_stream(
+        c,
+        "linux/ack_in_ca",
+        OursLinux::new(),
+        Regime::CongestionAvoidance,
+    );
+    ack_stream(
+        c,
+        "linux/ack_in_slow_start_hystart",
+        OursLinux::new(),
+        Regime::SlowStart,
+    );
+    event_then_ack(
+        c,
+        "linux/snapshot_then_ack",
+        OursLinux::new(),
+        Event::Nothing,
+    );
     event_then_ack(c, "linux/loss_then_ack", OursLinux::new(), Event::Loss);
     event_then_ack(c, "linux/rto_then_ack", OursLinux::new(), Event::Rto);
-    ack_stream(c, "linux_hooks/ack_in_ca", OursLinuxHooks::new(), Regime::CongestionAvoidance);
-    ack_stream(c, "linux_hooks/ack_in_slow_start_hystart", OursLinuxHooks::new(), Regime::SlowStart);
+    ack_stream(
+        c,
+        "linux_hooks/ack_in_ca",
+        OursLinuxHooks::new(),
+        Regime::CongestionAvoidance,
+    );
+    ack_stream(
+        c,
+        "linux_hooks/ack_in_slow_start_hystart",
+        OursLinuxHooks::new(),
+        Regime::SlowStart,
+    );
 }
 
 criterion_group! {
