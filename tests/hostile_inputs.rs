@@ -1,9 +1,13 @@
-//! Odd input to a Linux-mode flow: each case is either refused at construction with a
-//! `ConfigError` or handled at run time as the docs say, never with a panic.
+//! The hostile-input suite: one test per row of the table in `docs/hostile-inputs.md`.
+//! Each odd input is either refused at construction with a `ConfigError` or handled at
+//! run time as the table says (clamped, ignored, or taken as the kernel takes it),
+//! never with a panic or an overflow (tests run with overflow checks on).
 
 use congestion::cubic::LinuxCubicConfig;
 use congestion::linux::{CaState, LinuxFlow, LinuxSocketConfig};
-use congestion::{AckEvent, ConfigError, CongestionController, Duration, Instant};
+use congestion::{
+    AckEvent, ConfigError, CongestionController, CongestionEvent, Duration, Instant, SentEvent,
+};
 
 fn flow_at(t_us: u64) -> LinuxFlow {
     let mut socket = LinuxSocketConfig::new();
@@ -93,13 +97,20 @@ fn undo_without_a_congestion_event_changes_nothing() {
 }
 
 #[test]
-fn a_loss_sets_ssthresh_to_beta_times_cwnd_and_returns_to_open() {
+fn a_loss_right_after_a_loss_reduces_again_from_the_reduced_window() {
     let mut f = flow_at(0);
     f.set_cwnd(100);
     f.loss(Instant::from_micros(10));
     // 100 * 717 / 1024 = 70
     assert_eq!(f.ssthresh(), 70);
     assert_eq!(f.ca_state(), CaState::Open);
+    // Recovery ended at once, so a second loss is a new event: 70 * 717 / 1024 = 49;
+    // fast convergence: Wmax = 70 * 1741 / 2048 = 59.
+    f.loss(Instant::from_micros(20));
+    assert_eq!(
+        (f.state().cwnd, f.ssthresh(), f.state().cubic.last_max_cwnd),
+        (49, 49, 59)
+    );
 }
 
 #[test]
@@ -144,4 +155,102 @@ fn absurd_configurations_are_refused_at_construction() {
             "{socket:?}"
         );
     }
+}
+
+#[test]
+fn an_ack_of_nothing_still_feeds_the_rtt_but_does_not_grow_the_window() {
+    let mut f = flow_at(0);
+    f.ack(Instant::from_micros(1000), 0, Some(15_000));
+    assert_eq!(f.state().cubic.delay_min, 15_000);
+    assert_eq!(f.state().cwnd, 10);
+}
+
+#[test]
+fn an_ack_near_2_pow_32_saturates_instead_of_wrapping_the_window() {
+    let mut f = flow_at(0);
+    f.ack(Instant::from_micros(1000), u32::MAX, None);
+    // Slow start: min(10 + (2^32 - 1) saturated, ssthresh 2^31 - 1) = 2^31 - 1, and the
+    // rest of the ACK goes on to congestion avoidance: the window only grows. A wrapping
+    // sum would have made it 9.
+    assert!(f.state().cwnd >= 0x7fff_ffff, "cwnd {}", f.state().cwnd);
+}
+
+#[test]
+fn a_second_undo_is_ignored() {
+    let mut f = flow_at(0);
+    f.set_cwnd(100);
+    f.loss(Instant::from_micros(10));
+    f.undo(Instant::from_micros(20));
+    assert_eq!(f.state().cwnd, 100);
+    f.loss(Instant::from_micros(30));
+    f.undo(Instant::from_micros(40));
+    let after_first = *f.state();
+    f.undo(Instant::from_micros(50));
+    assert_eq!(*f.state(), after_first);
+}
+
+#[test]
+fn repeated_timeouts_compute_ssthresh_only_once_per_episode() {
+    let mut f = flow_at(0);
+    f.set_cwnd(100);
+    f.rto(Instant::from_micros(10), 1);
+    assert_eq!(f.ssthresh(), 70);
+    // Still in Loss with a retransmission outstanding: ssthresh stays.
+    f.rto(Instant::from_micros(20), 1);
+    f.rto(Instant::from_micros(30), 1);
+    assert_eq!((f.state().cwnd, f.ssthresh()), (1, 70));
+}
+
+#[test]
+fn an_in_flight_beyond_u32_saturates() {
+    let mut f = flow_at(0);
+    f.on_sent(
+        Instant::from_micros(10),
+        &SentEvent {
+            in_flight_after: u64::MAX,
+            largest_sent: 0,
+        },
+    );
+    assert_eq!(f.socket_view().packets_out, u32::MAX);
+    assert!(f.socket_view().is_cwnd_limited);
+}
+
+#[test]
+fn a_transmit_start_with_the_last_send_in_the_future_does_not_move_the_epoch() {
+    let mut f = flow_at(0);
+    f.set_cwnd(100);
+    f.loss(Instant::from_micros(1_000));
+    f.ack(Instant::from_micros(2_000_000), 2, Some(20_000));
+    let epoch = f.state().cubic.epoch_start;
+    assert_ne!(epoch, 0);
+    f.set_last_send_jiffies(10_000);
+    f.transmit_start(Instant::from_micros(3_000_000));
+    assert_eq!(f.state().cubic.epoch_start, epoch);
+}
+
+#[test]
+fn persistent_congestion_in_linux_mode_is_a_retransmission_timeout() {
+    let mut f = flow_at(0);
+    f.set_cwnd(100);
+    f.on_congestion_event(
+        Instant::from_micros(10),
+        CongestionEvent::PersistentCongestion,
+    );
+    assert_eq!(
+        (f.state().cwnd, f.ssthresh(), f.ca_state()),
+        (1, 70, CaState::Loss)
+    );
+}
+
+#[test]
+fn a_gap_of_fifty_days_wraps_jiffies_like_the_kernel_and_keeps_the_window_sane() {
+    let mut f = flow_at(0);
+    f.set_cwnd(100);
+    f.loss(Instant::from_micros(1_000));
+    f.ack(Instant::from_micros(2_000_000), 2, Some(20_000));
+    // 50 days later jiffies have wrapped (2^32 ms = 49.7 days).
+    let later = 2_000_000 + 50 * 86_400 * 1_000_000u64;
+    f.transmit(Instant::from_micros(later), 100);
+    f.ack(Instant::from_micros(later + 1_000), 2, Some(20_000));
+    assert!(f.state().cwnd >= 70 && f.state().cwnd <= 102);
 }

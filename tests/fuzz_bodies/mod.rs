@@ -1,0 +1,13 @@
+//! Fuzz bodies: arbitrary bytes → an event sequence → a controller, with invariants
+//! checked after every event. Shared by the cargo-fuzz targets in `fuzz/` (through
+//! `#[path]`) and by `tests/fuzz_twins.rs`, which runs them on stable in every CI run.
+//!
+//! A failed invariant panics with the flight recorder's story of the last events.
+
+#![allow(dead_code, reason = "each includer uses a different part")]
+
+pub mod bytes;
+pub mod corpus;
+pub mod linux;
+pub mod phase;
+pub mod send_path;
