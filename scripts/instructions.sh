@@ -60,6 +60,13 @@ for c in $controllers; do
   r[$c,rtoack]=$(minus "$(per_event "$c" rto "$NEV")" "$base")
 done
 
+echo "measuring the send path ..." >&2
+declare -A sp
+send_nothing=$(per_event send nothing "$N")
+for p in pacer tsq tso sendpath; do
+  sp[$p]=$(minus "$(per_event send "$p" "$N")" "$send_nothing")
+done
+
 ours=${OURS:-linux}
 cols="ca ss loss lossack rto rtoack"
 printf '\ninstructions per event, x86_64 (%s ACKs, %s loss/RTO events; the stream alone, %s per ACK, subtracted)\n\n' "$N" "$NEV" "$null_ca"
@@ -86,3 +93,11 @@ the 72-byte LinuxCubicState, as the kernel calls cubictcp_acked + cubictcp_cong_
 loss = the loss call alone; loss + next ACK = (event, ACK) - (ACK), which includes
 Linux CUBIC's cube root (computed on the first ACK after a loss).
 TXT
+
+printf '\nsend path per packet, ours (Linux-mode flow at cwnd ~1100, self-paced; the loop alone, %s, subtracted)\n\n' "$send_nothing"
+printf '| %-34s | %12s |\n' "piece" "instructions"
+printf '|%s|%s|\n' ------------------------------------ --------------
+printf '| %-34s | %12s |\n' "EDT pacer stamp (EdtPacer::on_send)" "${sp[pacer]}"
+printf '| %-34s | %12s |\n' "TSQ check (limit + budget)" "${sp[tsq]}"
+printf '| %-34s | %12s |\n' "TSO autosizing (tso_segs)" "${sp[tso]}"
+printf '| %-34s | %12s |\n' "whole send path (poll+send+compl.)" "${sp[sendpath]}"

@@ -22,6 +22,8 @@
 
 use std::hint::black_box;
 
+pub mod send_path;
+
 /// Round-trip time of the path, µs.
 pub const RTT_US: u64 = 20_000;
 /// Time between two ACKs, µs.

@@ -37,7 +37,10 @@ fn record(scenario: &'static str, controller: &'static str, elapsed: Duration, e
 
 fn mean_ns(scenario: &'static str, controller: &'static str) -> Option<f64> {
     TOTALS.with(|t| {
-        t.borrow().0.get(&(scenario, controller)).map(|(d, n)| d.as_nanos() as f64 / *n as f64)
+        t.borrow()
+            .0
+            .get(&(scenario, controller))
+            .map(|(d, n)| d.as_nanos() as f64 / *n as f64)
     })
 }
 
@@ -140,12 +143,17 @@ fn events(c: &mut Criterion, scenario: &'static str, event: Event, then_ack: boo
 }
 
 fn report() {
-    println!("\nmean ns per event (the stream alone subtracted from ACK rows; ratio = peer / linux)\n");
+    println!(
+        "\nmean ns per event (the stream alone subtracted from ACK rows; ratio = peer / linux)\n"
+    );
     println!(
         "| {:<22} | {:>8} | {:>8} | {:>16} | {:>16} |",
         "event", "linux", "hooks", "quinn", "s2n"
     );
-    println!("|{:-<24}|{:->10}|{:->10}|{:->18}|{:->18}|", "", "", "", "", "");
+    println!(
+        "|{:-<24}|{:->10}|{:->10}|{:->18}|{:->18}|",
+        "", "", "", "", ""
+    );
     let rows: [(&str, &str, bool); 5] = [
         ("ack_in_ca", "ACK in CA", true),
         ("ack_in_slow_start", "ACK in slow start", true),

@@ -2,15 +2,13 @@
 
 use crate::common::{PACKET_BYTES, RTT_US, START_US, StreamController};
 use core::time::Duration;
+use s2n_quic_core::event::builder::{BbrState, SlowStartExitCause};
 use s2n_quic_core::packet::number::PacketNumberSpace;
 use s2n_quic_core::random;
 use s2n_quic_core::recovery::bandwidth::{Bandwidth, RateSample};
-use s2n_quic_core::event::builder::{BbrState, SlowStartExitCause};
 use s2n_quic_core::recovery::congestion_controller::Publisher;
 use s2n_quic_core::recovery::cubic::ApplicationSettings;
-use s2n_quic_core::recovery::{
-    CongestionController, CubicCongestionController, RttEstimator,
-};
+use s2n_quic_core::recovery::{CongestionController, CubicCongestionController, RttEstimator};
 use s2n_quic_core::time::Timestamp;
 
 /// An event publisher that drops every event (s2n-quic's own does work per event).
@@ -88,8 +86,15 @@ impl StreamController for S2nCubic {
         self.in_flight -= packets;
         self.cc.on_rtt_update(sent, now, &self.rtt, &mut NoEvents);
         let bytes = (packets * PACKET_BYTES) as usize;
-        self.cc
-            .on_ack(sent, bytes, (), &self.rtt, &mut NoRandom, now, &mut NoEvents);
+        self.cc.on_ack(
+            sent,
+            bytes,
+            (),
+            &self.rtt,
+            &mut NoRandom,
+            now,
+            &mut NoEvents,
+        );
     }
 
     #[inline(always)]
@@ -110,8 +115,15 @@ impl StreamController for S2nCubic {
     fn loss(&mut self, now_us: u64) {
         self.in_flight -= 1;
         let now = timestamp(now_us);
-        self.cc
-            .on_packet_lost(PACKET_BYTES, (), false, true, &mut NoRandom, now, &mut NoEvents);
+        self.cc.on_packet_lost(
+            PACKET_BYTES,
+            (),
+            false,
+            true,
+            &mut NoRandom,
+            now,
+            &mut NoEvents,
+        );
     }
 
     fn rto(&mut self, now_us: u64) {

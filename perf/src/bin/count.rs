@@ -9,11 +9,13 @@
 //!               ss (ACK in slow start, HyStart active where the controller has it)
 //!               loss | rto (snapshot, event, one ACK)   base (snapshot, one ACK)
 //!               loss-only | rto-only (snapshot, event)  restore (snapshot alone)
+//! count send <nothing|pacer|tsq|tso|sendpath> <n>: per packet, our send path
 //! ```
 
+use congestion_perf::common::send_path::{SendPiece, SendStream};
+use congestion_perf::common::{NullController, OursLinuxHooks};
 use congestion_perf::quinn::QuinnCubic;
 use congestion_perf::s2n::S2nCubic;
-use congestion_perf::common::{NullController, OursLinuxHooks};
 use congestion_perf::{Event, OursLinux, Regime, Stream, StreamController};
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -55,10 +57,30 @@ fn run<C: StreamController>(fresh: C, scenario: &str, n: u64) -> Result<u32, Str
     Ok(black_box(stream.live().cwnd_packets()))
 }
 
+/// The send-path pieces, per packet, for our Linux-mode flow.
+fn run_send(piece: &str, n: u64) -> Result<u32, String> {
+    let piece = match piece {
+        "nothing" => SendPiece::Nothing,
+        "pacer" => SendPiece::Pacer,
+        "tsq" => SendPiece::TsqCheck,
+        "tso" => SendPiece::TsoAutosize,
+        "sendpath" => SendPiece::WholeSendPath,
+        other => return Err(format!("unknown send-path piece {other}")),
+    };
+    let mut s = SendStream::new();
+    let mut sum = 0u64;
+    for _ in 0..n {
+        sum = sum.wrapping_add(s.packet(black_box(piece)));
+    }
+    Ok(black_box(sum) as u32)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let [_, controller, scenario, n] = args.as_slice() else {
-        eprintln!("usage: count <linux|hooks|quinn|s2n|null> <ca|ss|loss|rto|base|loss-only|rto-only|restore> <n>");
+        eprintln!(
+            "usage: count <linux|hooks|quinn|s2n|null> <ca|ss|loss|rto|base|loss-only|rto-only|restore> <n>\n       count send <nothing|pacer|tsq|tso|sendpath> <n>"
+        );
         return ExitCode::from(2);
     };
     let Ok(n) = n.parse::<u64>() else {
@@ -70,6 +92,7 @@ fn main() -> ExitCode {
         "quinn" => run(QuinnCubic::new(), scenario, n),
         "s2n" => run(S2nCubic::new(), scenario, n),
         "hooks" => run(OursLinuxHooks::new(), scenario, n),
+        "send" => run_send(scenario, n),
         "null" => run(NullController::default(), scenario, n),
         other => Err(format!("unknown controller {other}")),
     };
