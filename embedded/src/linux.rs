@@ -1,4 +1,5 @@
-//! Linux-mode CUBIC + HyStart (`LinuxFlow`) on the fake ACK source.
+//! Linux-mode CUBIC + HyStart (`LinuxFlow`) and the send path (EDT pacer, TSQ, TSO
+//! autosizing) on the fake ACK source.
 //!
 //! Descriptor bits: 0..8 time since the previous descriptor (µs, plus 40), 8..12 segments
 //! acknowledged, 12..28 the RTT sample (ms·16, 0 = none), 28..32 the event: 0..=9 an
@@ -8,7 +9,9 @@
 use crate::registers::{next_descriptor, report_aux, report_cwnd};
 use congestion::cubic::LinuxCubicConfig;
 use congestion::linux::{LinuxFlow, LinuxSocketConfig};
-use congestion::{Instant, Phase};
+use congestion::hystart::PacingStatus;
+use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
+use congestion::{Duration, Instant, Phase};
 
 /// Build the flow, then serve descriptors forever.
 pub fn run() -> ! {
@@ -18,6 +21,13 @@ pub fn run() -> ! {
     let Ok(mut flow) = LinuxFlow::new(params, LinuxSocketConfig::new(), Instant::ZERO) else {
         halt()
     };
+    let mut send_config = SendPathConfig::new();
+    send_config.pacing_status = PacingStatus::Needed;
+    let Ok(send_params) = send_config.validate() else {
+        halt()
+    };
+    let mut path = SendPath::new(send_params);
+    let mss = flow.socket_config().mss;
     let mut now_us: u64 = 0;
     let mut in_flight: u32 = 0;
     loop {
@@ -31,6 +41,11 @@ pub fn run() -> ! {
             0..=9 => {
                 in_flight = in_flight.saturating_sub(acked);
                 flow.ack(now, acked, rtt_us);
+                if let Some(rtt) = rtt_us {
+                    path.on_rtt_sample(now, Duration::from_micros(u64::from(rtt)));
+                }
+                // The NIC reports the acknowledged segments' buffers as sent.
+                path.on_tx_completion(acked.wrapping_mul(mss));
             }
             10 => flow.loss(now),
             11 => flow.ecn(now),
@@ -42,9 +57,25 @@ pub fn run() -> ! {
             14 => flow.transmit_start(now),
             _ => flow.init(now),
         }
-        // Send what the window allows.
-        in_flight = in_flight.max(flow.state().cwnd);
-        flow.transmit(now, in_flight);
+        // Send what the window, the pacer, TSQ and TSO allow: one burst per descriptor.
+        let rate = Rate::from_bytes_per_second(flow.pacing_rate());
+        let ctx = SendContext {
+            now,
+            in_flight: u64::from(in_flight),
+            mss,
+            pacing_rate: rate,
+            retransmit: false,
+            rtx_queue_at_most_one: in_flight <= 1,
+        };
+        let verdict = path.poll(&flow, &ctx);
+        if let SendVerdict::Send { segments } = verdict {
+            let departure_ns = path.on_send(now, segments.wrapping_mul(mss), segments, rate);
+            report_aux(departure_ns as u32);
+            in_flight = in_flight.saturating_add(segments);
+            flow.transmit(now, in_flight);
+        } else if let Some(at) = verdict.retry_at() {
+            report_aux(at.as_micros() as u32);
+        }
         report_cwnd(flow.state().cwnd);
         let phase = match congestion::CongestionController::phase(&flow) {
             Phase::SlowStart => 0,
