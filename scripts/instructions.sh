@@ -22,7 +22,7 @@ fi
 cargo build --release --manifest-path perf/Cargo.toml --bin count >&2
 target=${CARGO_TARGET_DIR:-perf/target}
 bin="$target/release/count"
-controllers=${CONTROLLERS:-"linux hooks quinn s2n"}
+controllers=${CONTROLLERS:-"linux hooks rfc quinn s2n"}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
@@ -89,7 +89,8 @@ cat <<TXT
 (Nx) = that controller's count / $ours's. linux = LinuxFlow (CUBIC + HyStart + the
 kernel's socket glue: smoothed RTT, window-use tracking, pacing rate), per ACK its
 ack() and the transmit() of the packets it clocks out; hooks = only the CUBIC hooks on
-the 72-byte LinuxCubicState, as the kernel calls cubictcp_acked + cubictcp_cong_avoid.
+the 72-byte LinuxCubicState, as the kernel calls cubictcp_acked + cubictcp_cong_avoid;
+rfc = RfcFlow (RFC 9438 CUBIC + RFC 9406 HyStart++, bytes), as a QUIC stack calls it.
 loss = the loss call alone; loss + next ACK = (event, ACK) - (ACK), which includes
 Linux CUBIC's cube root (computed on the first ACK after a loss).
 TXT
@@ -101,3 +102,22 @@ printf '| %-34s | %12s |\n' "EDT pacer stamp (EdtPacer::on_send)" "${sp[pacer]}"
 printf '| %-34s | %12s |\n' "TSQ check (limit + budget)" "${sp[tsq]}"
 printf '| %-34s | %12s |\n' "TSO autosizing (tso_segs)" "${sp[tso]}"
 printf '| %-34s | %12s |\n' "whole send path (poll+send+compl.)" "${sp[sendpath]}"
+
+# The issue's targets, measured.
+check() { # LABEL VALUE OP LIMIT
+  awk -v l="$1" -v v="$2" -v op="$3" -v lim="$4" 'BEGIN {
+    ok = (op == "<=") ? (v <= lim) : (v >= lim)
+    printf "%-52s %10s  (target %s %s)  %s\n", l, v, op, lim, ok ? "met" : "MISSED"
+  }'
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }'; }
+if [ -n "${r[linux,ca]:-}" ] && [ -n "${r[rfc,ca]:-}" ] && [ -n "${r[s2n,ca]:-}" ]; then
+  printf '\ntargets\n\n'
+  check "Linux mode ACK in CA (LinuxFlow ack + transmit)" "${r[linux,ca]}" "<=" 55
+  check "Linux mode ACK in CA (CUBIC hooks only)" "${r[hooks,ca]}" "<=" 55
+  check "RFC mode ACK in CA" "${r[rfc,ca]}" "<=" 80
+  check "s2n-quic-core / RFC mode, instructions per ACK in CA" "$(ratio "${r[s2n,ca]}" "${r[rfc,ca]}")" ">=" 3
+  check "Linux mode loss + next ACK (cube root included)" "${r[linux,lossack]}" "<=" 120
+  check "Linux CUBIC hooks loss + next ACK (cube root incl.)" "${r[hooks,lossack]}" "<=" 120
+  check "RFC mode loss (K with its cube root)" "${r[rfc,loss]}" "<=" 120
+fi

@@ -5,7 +5,7 @@
 //! cd perf && cargo bench
 //! ```
 
-use congestion_perf::common::{NullController, OursLinuxHooks};
+use congestion_perf::common::{NullController, OursLinuxHooks, OursRfc};
 use congestion_perf::quinn::QuinnCubic;
 use congestion_perf::s2n::S2nCubic;
 use congestion_perf::{Event, OursLinux, Regime, Stream, StreamController};
@@ -44,7 +44,7 @@ fn mean_ns(scenario: &'static str, controller: &'static str) -> Option<f64> {
     })
 }
 
-const CONTROLLERS: [&str; 5] = ["linux", "hooks", "quinn", "s2n", "null"];
+const CONTROLLERS: [&str; 6] = ["linux", "hooks", "rfc", "quinn", "s2n", "null"];
 
 /// One ACK of the stream, continuing from where the last batch stopped.
 fn bench_stream<C: StreamController>(
@@ -126,6 +126,7 @@ fn streams(c: &mut Criterion, scenario: &'static str, regime: Regime) {
     all_controllers(c, scenario, &mut |g, id| match id {
         "linux" => bench_stream(g, scenario, id, OursLinux::new(), regime),
         "hooks" => bench_stream(g, scenario, id, OursLinuxHooks::new(), regime),
+        "rfc" => bench_stream(g, scenario, id, OursRfc::new(), regime),
         "quinn" => bench_stream(g, scenario, id, QuinnCubic::new(), regime),
         "s2n" => bench_stream(g, scenario, id, S2nCubic::new(), regime),
         _ => bench_stream(g, scenario, id, NullController::default(), regime),
@@ -136,6 +137,7 @@ fn events(c: &mut Criterion, scenario: &'static str, event: Event, then_ack: boo
     all_controllers(c, scenario, &mut |g, id| match id {
         "linux" => bench_event(g, scenario, id, OursLinux::new(), event, then_ack),
         "hooks" => bench_event(g, scenario, id, OursLinuxHooks::new(), event, then_ack),
+        "rfc" => bench_event(g, scenario, id, OursRfc::new(), event, then_ack),
         "quinn" => bench_event(g, scenario, id, QuinnCubic::new(), event, then_ack),
         "s2n" => bench_event(g, scenario, id, S2nCubic::new(), event, then_ack),
         _ => {}
@@ -169,16 +171,25 @@ fn report() {
         };
         let get = |id| mean_ns(scenario, id).map(|v| (v - stream).max(0.0));
         let Some(ours) = get("linux") else { continue };
+        let rfc = get("rfc").unwrap_or(0.0);
+        let ratio = |v: f64, of: f64| {
+            if of > 0.0 {
+                format!("{:.1}x", v / of)
+            } else {
+                "-".to_string()
+            }
+        };
         let cell = |id| match get(id) {
-            Some(v) if ours > 0.0 => format!("{v:.1} ({:.1}x)", v / ours),
-            Some(v) => format!("{v:.1}"),
+            Some(v) => format!("{v:.1} ({}, {})", ratio(v, ours), ratio(v, rfc)),
             None => "-".to_string(),
         };
+        let plain = |id| get(id).map_or("-".into(), |v| format!("{v:.1}"));
         println!(
-            "| {:<22} | {:>8.1} | {:>8} | {:>16} | {:>16} |",
+            "| {:<18} | {:>7.1} | {:>7} | {:>7} | {:>22} | {:>22} |",
             label,
             ours,
-            get("hooks").map_or("-".into(), |v| format!("{v:.1}")),
+            plain("hooks"),
+            plain("rfc"),
             cell("quinn"),
             cell("s2n")
         );

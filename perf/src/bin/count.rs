@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! count <controller> <scenario> <n>
-//!   controller: linux | hooks (Linux CUBIC hooks only) | quinn | s2n | null (the stream alone, to subtract)
+//!   controller: linux | hooks (Linux CUBIC hooks only) | rfc | quinn | s2n | null (the stream alone, to subtract)
 //!   scenario:   ca (ACK in congestion avoidance, a loss per 10,000 ACKs)
 //!               ss (ACK in slow start, HyStart active where the controller has it)
 //!               loss | rto (snapshot, event, one ACK)   base (snapshot, one ACK)
@@ -13,7 +13,7 @@
 //! ```
 
 use congestion_perf::common::send_path::{SendPiece, SendStream};
-use congestion_perf::common::{NullController, OursLinuxHooks};
+use congestion_perf::common::{NullController, OursLinuxHooks, OursRfc};
 use congestion_perf::quinn::QuinnCubic;
 use congestion_perf::s2n::S2nCubic;
 use congestion_perf::{Event, OursLinux, Regime, Stream, StreamController};
@@ -79,7 +79,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
     let [_, controller, scenario, n] = args.as_slice() else {
         eprintln!(
-            "usage: count <linux|hooks|quinn|s2n|null> <ca|ss|loss|rto|base|loss-only|rto-only|restore> <n>\n       count send <nothing|pacer|tsq|tso|sendpath> <n>"
+            "usage: count <linux|hooks|rfc|quinn|s2n|null> <ca|ss|loss|rto|base|loss-only|rto-only|restore> <n>\n       count send <nothing|pacer|tsq|tso|sendpath> <n>"
         );
         return ExitCode::from(2);
     };
@@ -92,6 +92,7 @@ fn main() -> ExitCode {
         "quinn" => run(QuinnCubic::new(), scenario, n),
         "s2n" => run(S2nCubic::new(), scenario, n),
         "hooks" => run(OursLinuxHooks::new(), scenario, n),
+        "rfc" => run(OursRfc::new(), scenario, n),
         "send" => run_send(scenario, n),
         "null" => run(NullController::default(), scenario, n),
         other => Err(format!("unknown controller {other}")),

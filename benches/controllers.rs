@@ -1,10 +1,11 @@
-//! Per-event cost of Linux-mode `LinuxFlow` on the benchmark ACK stream
-//! (`benches/common`): ACK in congestion avoidance, ACK in slow start with HyStart
-//! active, loss, retransmission timeout. The same stream drives other Rust CUBICs in
+//! Per-event cost of Linux-mode `LinuxFlow` and RFC-mode `RfcFlow` on the benchmark
+//! ACK stream (`benches/common`): ACK in congestion avoidance, ACK in slow start with
+//! HyStart (Linux) or HyStart++ (RFC) active, loss, retransmission timeout (RFC mode:
+//! persistent congestion). The same stream drives other Rust CUBICs in
 //! `perf/` (`cd perf && cargo bench`), which this crate's tests never compile.
 //!
 //! ```text
-//! cargo bench --bench linux
+//! cargo bench --bench controllers
 //! ```
 
 #![expect(
@@ -14,7 +15,7 @@
 
 mod common;
 
-use common::{Event, OursLinux, OursLinuxHooks, Regime, Stream, StreamController};
+use common::{Event, OursLinux, OursLinuxHooks, OursRfc, Regime, Stream, StreamController};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -75,11 +76,34 @@ fn linux_mode(c: &mut Criterion) {
     );
 }
 
+fn rfc_mode(c: &mut Criterion) {
+    ack_stream(
+        c,
+        "rfc/ack_in_ca",
+        OursRfc::new(),
+        Regime::CongestionAvoidance,
+    );
+    ack_stream(
+        c,
+        "rfc/ack_in_slow_start_hystart_pp",
+        OursRfc::new(),
+        Regime::SlowStart,
+    );
+    event_then_ack(c, "rfc/snapshot_then_ack", OursRfc::new(), Event::Nothing);
+    event_then_ack(c, "rfc/loss_then_ack", OursRfc::new(), Event::Loss);
+    event_then_ack(
+        c,
+        "rfc/persistent_congestion_then_ack",
+        OursRfc::new(),
+        Event::Rto,
+    );
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default()
         .warm_up_time(Duration::from_millis(500))
         .measurement_time(Duration::from_secs(2));
-    targets = linux_mode
+    targets = linux_mode, rfc_mode
 }
 criterion_main!(benches);
