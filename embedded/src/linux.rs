@@ -8,23 +8,23 @@
 
 use crate::registers::{next_descriptor, report_aux, report_cwnd};
 use congestion::cubic::LinuxCubicConfig;
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
 use congestion::hystart::PacingStatus;
+use congestion::linux::{LinuxFlow, LinuxSocketConfig};
 use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
 use congestion::{Duration, Instant, Phase};
 
 /// Build the flow, then serve descriptors forever.
 pub fn run() -> ! {
     let Ok(params) = LinuxCubicConfig::new().validate() else {
-        halt()
+        crate::halt()
     };
     let Ok(mut flow) = LinuxFlow::new(params, LinuxSocketConfig::new(), Instant::ZERO) else {
-        halt()
+        crate::halt()
     };
     let mut send_config = SendPathConfig::new();
     send_config.pacing_status = PacingStatus::Needed;
     let Ok(send_params) = send_config.validate() else {
-        halt()
+        crate::halt()
     };
     let mut path = SendPath::new(send_params);
     let mss = flow.socket_config().mss;
@@ -84,13 +84,5 @@ pub fn run() -> ! {
             Phase::Recovery => 3,
         };
         report_aux(flow.pacing_rate() as u32 ^ phase);
-    }
-}
-
-/// Stop here (a configuration the library refused; cannot happen with the defaults).
-fn halt() -> ! {
-    report_aux(u32::MAX);
-    loop {
-        core::hint::spin_loop();
     }
 }

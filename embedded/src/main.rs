@@ -1,6 +1,7 @@
 //! Firmware that drives `congestion` from a fake ACK source: each loop reads one word
 //! from a (pretend) NIC register, turns it into an ACK, a loss or a timeout for a
-//! Linux-mode flow, and writes the window and pacing rate to output registers. The
+//! Linux-mode flow with its send path (EDT pacer, TSQ, TSO autosizing) or for an
+//! RFC-mode flow with HyStart++, and writes the window and other outputs to registers. The
 //! inputs come through volatile reads, so the optimiser knows nothing about them and
 //! every check the library makes stays in the image.
 //!
@@ -16,8 +17,10 @@
 mod entry;
 mod registers;
 
-#[cfg(not(feature = "no-library"))]
+#[cfg(all(feature = "linux", not(feature = "no-library")))]
 mod linux;
+#[cfg(all(feature = "rfc", not(feature = "no-library")))]
+mod rfc;
 
 use core::panic::PanicInfo;
 
@@ -33,14 +36,37 @@ fn panic(_: &PanicInfo) -> ! {
     unsafe { congestion_panic_path_must_not_be_linked() }
 }
 
+/// Stop here (a configuration the library refused; cannot happen with the defaults).
+#[cfg(all(any(feature = "linux", feature = "rfc"), not(feature = "no-library")))]
+fn halt() -> ! {
+    registers::report_aux(u32::MAX);
+    loop {
+        core::hint::spin_loop();
+    }
+}
+
 /// The firmware's main loop, entered from the reset handler.
 #[unsafe(no_mangle)]
 pub extern "C" fn firmware_main() -> ! {
-    #[cfg(not(feature = "no-library"))]
+    // Which flow this image runs is chosen at run time (a strap pin, here the first
+    // descriptor), so both stay in the image.
+    #[cfg(all(feature = "linux", feature = "rfc", not(feature = "no-library")))]
+    {
+        if registers::next_descriptor() & 1 == 0 {
+            linux::run()
+        } else {
+            rfc::run()
+        }
+    }
+    #[cfg(all(feature = "linux", not(feature = "rfc"), not(feature = "no-library")))]
     {
         linux::run()
     }
-    #[cfg(feature = "no-library")]
+    #[cfg(all(feature = "rfc", not(feature = "linux"), not(feature = "no-library")))]
+    {
+        rfc::run()
+    }
+    #[cfg(any(feature = "no-library", not(any(feature = "linux", feature = "rfc"))))]
     {
         registers::echo_forever()
     }
