@@ -10,6 +10,7 @@
 //!               loss | rto (snapshot, event, one ACK)   base (snapshot, one ACK)
 //!               loss-only | rto-only (snapshot, event)  restore (snapshot alone)
 //! count send <nothing|pacer|tsq|tso|sendpath> <n>: per packet, our send path
+//! count sizes: size_of of ours and the peers' per-flow state
 //! ```
 
 use congestion_perf::common::send_path::{SendPiece, SendStream};
@@ -75,8 +76,43 @@ fn run_send(piece: &str, n: u64) -> Result<u32, String> {
     Ok(black_box(sum) as u32)
 }
 
+/// `size_of` of every controller's per-flow state, ours and the peers'.
+fn print_sizes() {
+    use std::mem::size_of;
+    let rows = [
+        (
+            "congestion LinuxFlow",
+            size_of::<congestion::linux::LinuxFlow>(),
+        ),
+        (
+            "congestion LinuxCubicState",
+            size_of::<congestion::linux::LinuxCubicState>(),
+        ),
+        ("congestion RfcFlow", size_of::<congestion::rfc::RfcFlow>()),
+        (
+            "congestion SendPath",
+            size_of::<congestion::pacing::SendPath>(),
+        ),
+        (
+            "quinn-proto 0.11 Cubic",
+            size_of::<quinn_proto::congestion::Cubic>(),
+        ),
+        (
+            "s2n-quic-core 0.91 CubicCongestionController",
+            size_of::<s2n_quic_core::recovery::CubicCongestionController>(),
+        ),
+    ];
+    for (name, bytes) in rows {
+        println!("{name:<46} {bytes:>5}");
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some("sizes") {
+        print_sizes();
+        return ExitCode::SUCCESS;
+    }
     let [_, controller, scenario, n] = args.as_slice() else {
         eprintln!(
             "usage: count <linux|hooks|rfc|quinn|s2n|null> <ca|ss|loss|rto|base|loss-only|rto-only|restore> <n>\n       count send <nothing|pacer|tsq|tso|sendpath> <n>"
