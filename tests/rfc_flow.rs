@@ -462,3 +462,147 @@ fn hystart_pp_constants_are_the_rfc_recommendations() {
     assert_eq!(CSS_GROWTH_DIVISOR, 4);
     const { assert!(CSS_GROWTH_DIVISOR >= 2) };
 }
+
+/// Fuzzing found it: a loss, then an RTO during that recovery, then ACKs beyond the
+/// loss's recovery point, then an undo of the RTO. The undo restored the phase of the
+/// moment before the RTO, `Recovery`, although that recovery had ended meanwhile.
+#[test]
+fn undoing_a_timeout_does_not_reopen_a_recovery_that_has_ended() {
+    let mut flow = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
+    let t = Instant::from_micros;
+    flow.on_sent(
+        t(0),
+        &SentEvent {
+            in_flight_after: 10 * MSS,
+            largest_sent: 10,
+        },
+    );
+    flow.on_congestion_event(t(1), CongestionEvent::Loss); // recovery ends after packet 10
+    flow.on_congestion_event(t(2), CongestionEvent::RetransmissionTimeout);
+    assert_eq!(flow.phase(), Phase::SlowStart);
+    flow.on_sent(
+        t(3),
+        &SentEvent {
+            in_flight_after: MSS,
+            largest_sent: 11,
+        },
+    );
+    let ack = AckEvent {
+        acked: MSS,
+        rtt: None,
+        largest_acked: 11,
+        app_limited: false,
+    };
+    flow.on_ack(t(4), &ack); // acks a packet sent after the loss
+    flow.on_spurious_congestion(t(5));
+    assert_ne!(flow.phase(), Phase::Recovery);
+    assert_eq!(flow.recovery_end(), None);
+}
+
+#[test]
+fn undoing_a_timeout_inside_an_open_recovery_returns_to_it() {
+    let mut flow = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
+    let t = Instant::from_micros;
+    flow.on_sent(
+        t(0),
+        &SentEvent {
+            in_flight_after: 10 * MSS,
+            largest_sent: 10,
+        },
+    );
+    flow.on_congestion_event(t(1), CongestionEvent::Loss);
+    flow.on_congestion_event(t(2), CongestionEvent::RetransmissionTimeout);
+    flow.on_spurious_congestion(t(3));
+    // Nothing sent after the loss was acked: the loss's recovery is still open.
+    assert_eq!(
+        (flow.phase(), flow.recovery_end()),
+        (Phase::Recovery, Some(10))
+    );
+}
+
+/// Found by fuzzing: with fast convergence and the 2·MSS floor, W_max can fall below
+/// the reduced window. The curve must still start at the stage's own window
+/// (W_cubic(0) = cwnd_epoch, as Linux's origin_point = cwnd), not stall below it.
+#[test]
+fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
+    let mut cfg = config(SlowStartKind::Standard);
+    cfg.initial_window_bytes = Some(4 * MSS);
+    let mut flow = RfcFlow::new(cfg, Instant::ZERO).expect("valid");
+    let t = Instant::from_micros;
+    // Losses at 4000 (W_max 4000), 2800 (W_max 2800·0.85 = 2380), 2000 (W_max 1700).
+    for (i, seq) in [(1u64, 10u64), (2, 20), (3, 30)] {
+        flow.on_sent(
+            t(i),
+            &SentEvent {
+                in_flight_after: flow.cwnd(),
+                largest_sent: seq,
+            },
+        );
+        flow.on_congestion_event(t(i), CongestionEvent::Loss);
+    }
+    assert_eq!((flow.cwnd(), flow.cubic().w_max_bytes), (2 * MSS, 1_700));
+    let mut now = 1_000u64;
+    for seq in 31..231u64 {
+        now += 10_000;
+        let cwnd = flow.cwnd();
+        flow.on_sent(
+            t(now),
+            &SentEvent {
+                in_flight_after: cwnd,
+                largest_sent: seq,
+            },
+        );
+        let ack = AckEvent {
+            acked: MSS,
+            rtt: Some(Duration::from_millis(10)),
+            largest_acked: seq,
+            app_limited: false,
+        };
+        flow.on_ack(t(now), &ack);
+        let c = flow.cubic();
+        assert!(
+            c.w_cubic(flow.params(), 0) >= c.cwnd_epoch_bytes,
+            "curve starts below cwnd_epoch"
+        );
+    }
+    // 2 s of cwnd-limited ACKs: the curve C·t³ from 2000 bytes has grown the window.
+    assert!(flow.cwnd() > 2 * MSS, "cwnd stalled at {}", flow.cwnd());
+}
+
+/// Found by fuzzing: an undo after an MSS change restored an epoch whose K was computed
+/// with the old C·MSS, so the curve no longer started at cwnd_epoch.
+#[test]
+fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
+    let mut flow = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
+    let t = Instant::from_micros;
+    flow.on_sent(
+        t(0),
+        &SentEvent {
+            in_flight_after: 10 * MSS,
+            largest_sent: 10,
+        },
+    );
+    flow.on_congestion_event(t(1), CongestionEvent::Loss);
+    flow.on_sent(
+        t(2),
+        &SentEvent {
+            in_flight_after: flow.cwnd(),
+            largest_sent: 20,
+        },
+    );
+    let ack = AckEvent {
+        acked: MSS,
+        rtt: Some(Duration::from_millis(10)),
+        largest_acked: 11,
+        app_limited: false,
+    };
+    flow.on_ack(t(3), &ack); // ends recovery and starts an epoch with MSS 1000
+    assert!(flow.cubic().epoch_start.is_some());
+    flow.on_congestion_event(t(4), CongestionEvent::Loss); // saves that epoch for undo
+    flow.set_mss(1500).expect("valid MSS");
+    flow.on_spurious_congestion(t(5));
+    assert!(
+        flow.cubic().epoch_start.is_none(),
+        "a stale epoch came back"
+    );
+}

@@ -22,6 +22,8 @@ struct Model {
     cwnd_prior: f64,
     epoch: Option<f64>,
     k: f64,
+    /// The curve's plateau: W_max, or cwnd_epoch when W_max fell below it.
+    origin: f64,
     w_est: f64,
 }
 
@@ -34,13 +36,14 @@ impl Model {
             cwnd_prior: 0.0,
             epoch: None,
             k: 0.0,
+            origin: 0.0,
             w_est: 0.0,
         }
     }
 
     fn w_cubic(&self, t: f64) -> f64 {
         // RFC 9438 §4.2 Figure 1
-        C * (t - self.k).powi(3) + self.w_max
+        C * (t - self.k).powi(3) + self.origin
     }
 
     fn ack(&mut self, now: f64, acked_segments: f64, rtt: f64) {
@@ -52,6 +55,8 @@ impl Model {
             }
             // RFC 9438 §4.2 Figure 2
             self.k = ((self.w_max - self.cwnd).max(0.0) / C).cbrt();
+            // With W_max below cwnd_epoch, K = 0 and the curve starts at cwnd_epoch.
+            self.origin = self.w_max.max(self.cwnd);
             self.w_est = self.cwnd;
         }
         let t = now - self.epoch.unwrap_or(now);

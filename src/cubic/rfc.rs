@@ -97,8 +97,21 @@ impl RfcCubic {
     }
 
     /// `W_cubic(t)` in bytes for `t` µs into the epoch.
+    ///
+    /// When `W_max` lies below `cwnd_epoch` (fast convergence or the 2·MSS floor can
+    /// leave it there) the RFC's `K` would be negative; as Linux does (`bictcp_update`
+    /// takes `origin_point = cwnd` when `last_max_cwnd <= cwnd`), `K` is 0 and the curve
+    /// starts from `cwnd_epoch`, so `W_cubic(0) = cwnd_epoch` and growth never stalls
+    /// below the window the stage started with. `W_max` itself is kept for fast
+    /// convergence at the next event.
     pub fn w_cubic(&self, p: &RfcCubicParams, t_us: u64) -> u64 {
-        w_cubic_bytes(p.c_mss(), self.w_max_bytes, self.k_us, t_us)
+        // RFC 9438 §4.2: W_cubic(0) = cwnd_epoch; Linux bictcp_update(): origin = cwnd if Wmax <= cwnd
+        let origin = if self.w_max_bytes > self.cwnd_epoch_bytes {
+            self.w_max_bytes
+        } else {
+            self.cwnd_epoch_bytes
+        };
+        w_cubic_bytes(p.c_mss(), origin, self.k_us, t_us)
     }
 
     /// One ACK of `acked_bytes` in congestion avoidance while cwnd-limited; returns the

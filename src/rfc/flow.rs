@@ -148,6 +148,20 @@ impl RfcFlow {
         self.min_rtt_us
     }
 
+    /// While in [`Phase::Recovery`]: the largest packet number or sequence sent when the
+    /// recovery began; an ACK of anything above it ends the recovery. `None` otherwise.
+    pub const fn recovery_end(&self) -> Option<u64> {
+        match self.phase {
+            Phase::Recovery => Some(self.recovery_end),
+            _ => None,
+        }
+    }
+
+    /// The largest packet number or sequence acknowledged so far.
+    pub const fn largest_acked(&self) -> u64 {
+        self.largest_acked
+    }
+
     /// Whether the last ACK counted as cwnd-limited (see the module docs).
     pub const fn last_ack_cwnd_limited(&self) -> bool {
         self.last_ack_cwnd_limited
@@ -164,6 +178,11 @@ impl RfcFlow {
         self.cwnd = self.cwnd.max(min);
         self.ssthresh = self.ssthresh.max(min);
         self.cubic.on_mss_change();
+        // A saved epoch's K was computed with the old C·MSS: an undo must not bring it
+        // back, so the restored state starts a fresh epoch too (found by fuzzing).
+        if let Some(u) = self.undo.as_mut() {
+            u.cubic.on_mss_change();
+        }
         Ok(())
     }
 
@@ -329,6 +348,16 @@ impl CongestionController for RfcFlow {
             self.hystart_pp = u.hystart_pp;
             self.detector_active = u.detector_active;
             self.recovery_end = u.recovery_end;
+            // The undone event may have interrupted an earlier recovery that has ended
+            // since (a packet sent after it was acked): then the flow is out of it.
+            // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
+            if self.phase == Phase::Recovery && self.largest_acked > self.recovery_end {
+                self.phase = if self.cwnd < self.ssthresh {
+                    Phase::SlowStart
+                } else {
+                    Phase::CongestionAvoidance
+                };
+            }
         }
     }
 

@@ -1,0 +1,204 @@
+//! The command line: flags for one run, and the seed presets as subcommands.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::config::{
+    Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, SimConfig, SlowStart, TsoMode, TsqMode, WindowMode,
+};
+use crate::units::{parse_bytes, parse_duration_ns, parse_probability, parse_rate};
+
+/// ccsim: replay TCP transfers over a simulated path, with the `congestion` crate as
+/// the sender's congestion control. Output as nuttcp prints it.
+#[derive(Parser, Debug)]
+#[command(name = "ccsim", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// A seed experiment to replay; without one, a single run set by the flags.
+    #[command(subcommand)]
+    pub preset: Option<Preset>,
+    /// The single run's settings.
+    #[command(flatten)]
+    pub run: RunArgs,
+}
+
+/// Scenario presets that reproduce the seed documents.
+#[derive(Subcommand, Debug)]
+pub enum Preset {
+    /// Seed 000: Bill Fink's 8 GB transfers, 10 GbE, 18 and 80 ms, HyStart on/off,
+    /// autotuned and -w 40m/100m socket buffers (HZ=250 table).
+    Fink2011(PresetArgs),
+    /// Seed 002: Eric Dumazet's tcp_limit_output_bytes sweep, 16 KB..1 MB, 10 GbE and 1 GbE.
+    Tsq2012(PresetArgs),
+    /// Seed 004: the 2005 10 GbE TSO thread, 2 MB and 5 MB windows, large fixed TSO
+    /// bursts against autosized ones.
+    Tso2005(PresetArgs),
+}
+
+/// Options of a preset.
+#[derive(Args, Debug)]
+pub struct PresetArgs {
+    /// Directory for the SVG plots.
+    #[arg(long, default_value = "ccsim-out")]
+    pub out: PathBuf,
+    /// Print events processed per second for each run.
+    #[arg(long)]
+    pub stats: bool,
+    /// The sender's controller: linux (the seeds' own, default) or rfc9438, whose
+    /// "HyStart on" runs use RFC 9406 HyStart++.
+    #[arg(long, default_value = "linux", value_parser = ["linux", "rfc9438"])]
+    pub cc: String,
+}
+
+impl PresetArgs {
+    /// Apply `--cc` to a preset's configuration: RFC mode replaces Linux HyStart by
+    /// HyStart++ (standard slow start stays standard).
+    pub fn apply(&self, mut cfg: SimConfig) -> SimConfig {
+        if self.cc == "rfc9438" {
+            cfg.cc = CcKind::Rfc9438;
+            if cfg.slow_start == SlowStart::Hystart {
+                cfg.slow_start = SlowStart::HystartPp;
+            }
+        }
+        cfg
+    }
+}
+
+/// Flags of a single run.
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// Bottleneck rate, bit/s (k/m/g = 10^3/10^6/10^9), e.g. 10g, 1g, 100m.
+    #[arg(long, default_value = "10g", value_parser = parse_rate)]
+    pub rate: u64,
+    /// The sender NIC's rate, bit/s; default: --rate (the host queue is then the
+    /// bottleneck's queue, as in the TSQ seed).
+    #[arg(long, value_parser = parse_rate)]
+    pub nic_rate: Option<u64>,
+    /// Base round-trip time, e.g. 80ms, 500us (half each way).
+    #[arg(long, default_value = "20ms", value_parser = parse_duration_ns)]
+    pub rtt: u64,
+    /// IP MTU, bytes (MSS = MTU - 52 with TCP timestamps).
+    #[arg(long, default_value_t = 1500)]
+    pub mtu: u32,
+    /// Bottleneck drop-tail buffer, bytes (k/m/g = 2^10/2^20/2^30); default: one
+    /// bandwidth-delay product.
+    #[arg(long, value_parser = parse_bytes)]
+    pub buffer: Option<u64>,
+    /// Send this many bytes (nuttcp -n), e.g. 8g.
+    #[arg(long, short = 'n', value_parser = parse_bytes, conflicts_with = "time")]
+    pub bytes: Option<u64>,
+    /// Send for this long (nuttcp -T), e.g. 10s; the default when --bytes is absent.
+    #[arg(long, short = 'T', value_parser = parse_duration_ns)]
+    pub time: Option<u64>,
+    /// Socket buffer, bytes, as nuttcp -w (Linux doubles it); absent: autotuning.
+    #[arg(short = 'w', value_parser = parse_bytes)]
+    pub window: Option<u64>,
+    /// Autotuning's largest socket buffer (tcp_rmem[2]/tcp_wmem[2]), bytes.
+    #[arg(long, default_value_t = DEFAULT_AUTOTUNE_MAX_BYTES, value_parser = parse_bytes)]
+    pub autotune_max: u64,
+    /// Congestion control: linux (Linux-mode CUBIC) or rfc9438.
+    #[arg(long, default_value = "linux", value_parser = ["linux", "rfc9438"])]
+    pub cc: String,
+    /// Slow-start exit: off, hystart (Linux) or hystartpp (RFC 9406).
+    #[arg(long, default_value = "hystart", value_parser = ["off", "hystart", "hystartpp"])]
+    pub slow_start: String,
+    /// TCP pacing (EDT): on or off.
+    #[arg(long, default_value = "off", value_parser = ["on", "off"])]
+    pub pacing: String,
+    /// TSQ limit: auto (current Linux), off, or a fixed tcp_limit_output_bytes in
+    /// bytes as the 2012 patch (e.g. 128k).
+    #[arg(long, default_value = "auto")]
+    pub tsq_limit: String,
+    /// TSO burst size: auto (tcp_tso_autosize), off (1 segment), or a segment count.
+    #[arg(long, default_value = "auto")]
+    pub tso: String,
+    /// Delay from a burst leaving the NIC to its TX completion, e.g. 100us.
+    #[arg(long, default_value = "100us", value_parser = parse_duration_ns)]
+    pub tx_completion: u64,
+    /// The qdisc's limit in skbs (txqueuelen); when full, Linux enters CWR.
+    #[arg(long, default_value_t = 1000)]
+    pub txqueuelen: u32,
+    /// The receiver ACKs every N full segments (2: delayed ACKs; more: stretch ACKs).
+    #[arg(long, default_value_t = 2)]
+    pub ack_ratio: u32,
+    /// Random loss probability at the bottleneck, e.g. 0.0001.
+    #[arg(long, default_value = "0", value_parser = parse_probability)]
+    pub loss: f64,
+    /// Largest extra one-way delay (uniform), e.g. 1ms; never reorders.
+    #[arg(long, default_value = "0s", value_parser = parse_duration_ns)]
+    pub jitter: u64,
+    /// PRNG seed for loss and jitter.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Report interval, seconds (nuttcp -i).
+    #[arg(short = 'i', value_parser = parse_duration_ns)]
+    pub interval: Option<u64>,
+    /// Write a per-ACK trace as CSV.
+    #[arg(long)]
+    pub csv: Option<PathBuf>,
+    /// Write cwnd, throughput and RTT against time as SVG.
+    #[arg(long)]
+    pub svg: Option<PathBuf>,
+    /// Print events processed and events per second (on stderr).
+    #[arg(long)]
+    pub stats: bool,
+}
+
+impl RunArgs {
+    /// The configuration these flags describe.
+    pub fn to_config(&self) -> Result<SimConfig, String> {
+        let mut c = SimConfig::new();
+        c.rate_bps = self.rate;
+        c.nic_rate_bps = self.nic_rate.unwrap_or(self.rate);
+        c.rtt_ns = self.rtt;
+        c.mtu = self.mtu;
+        c.buffer_bytes = match self.buffer {
+            Some(b) => b,
+            None => c.bdp_bytes().max(u64::from(c.wire_bytes()) * 4),
+        };
+        c.amount = match (self.bytes, self.time) {
+            (Some(b), _) => Amount::Bytes(b),
+            (None, Some(t)) => Amount::TimeNs(t),
+            (None, None) => Amount::TimeNs(10_000_000_000),
+        };
+        c.window = match self.window {
+            Some(w) => WindowMode::Fixed(w),
+            None => WindowMode::Auto {
+                max_bytes: self.autotune_max,
+            },
+        };
+        c.cc = if self.cc == "rfc9438" {
+            CcKind::Rfc9438
+        } else {
+            CcKind::Linux
+        };
+        c.slow_start = match self.slow_start.as_str() {
+            "off" => SlowStart::Off,
+            "hystartpp" => SlowStart::HystartPp,
+            _ => SlowStart::Hystart,
+        };
+        c.pacing = self.pacing == "on";
+        c.tsq = match self.tsq_limit.as_str() {
+            "auto" => TsqMode::Auto,
+            "off" => TsqMode::Off,
+            b => TsqMode::Fixed(parse_bytes(b)?),
+        };
+        c.tso = match self.tso.as_str() {
+            "auto" => TsoMode::Auto,
+            "off" => TsoMode::Off,
+            n => TsoMode::Segs(
+                n.parse()
+                    .map_err(|_| format!("--tso: not auto, off or a count: {n}"))?,
+            ),
+        };
+        c.tx_completion_ns = self.tx_completion;
+        c.txqueuelen = self.txqueuelen;
+        c.ack_ratio = self.ack_ratio;
+        c.loss = self.loss;
+        c.jitter_ns = self.jitter;
+        c.seed = self.seed;
+        c.interval_ns = self.interval;
+        c.validate()?;
+        Ok(c)
+    }
+}

@@ -1,0 +1,68 @@
+//! `ccsim`: see `ccsim --help`.
+
+use std::fs::File;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::Parser;
+use congestion_sim::cli::{Cli, Preset, RunArgs};
+use congestion_sim::config::Amount;
+use congestion_sim::recorder::Recorder;
+use congestion_sim::series::Series;
+use congestion_sim::{plot, presets, report, run};
+
+fn single(args: &RunArgs) -> Result<(), String> {
+    let cfg = args.to_config()?;
+    let csv = match &args.csv {
+        Some(p) => Some(File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
+        None => None,
+    };
+    let series = args.svg.as_ref().map(|_| Series::new(cfg.mss()));
+    let (total, by_time) = match cfg.amount {
+        Amount::Bytes(b) => (b, false),
+        Amount::TimeNs(t) => (t, true),
+    };
+    let mut rec = Recorder::new(true, csv, series, total, by_time);
+    let started = Instant::now();
+    let summary = run(&cfg, &mut rec)?;
+    let wall = started.elapsed();
+    rec.finish().map_err(|e| format!("writing the CSV: {e}"))?;
+    congestion_sim::say!("{}", report::summary_line(&summary));
+    if args.stats {
+        eprintln!("{}", report::stats_line(&summary, wall));
+    }
+    if !summary.complete {
+        return Err(format!(
+            "gave up after {} s of simulated time without finishing the transfer",
+            summary.duration_ns / 1_000_000_000
+        ));
+    }
+    if let (Some(path), Some(series)) = (&args.svg, rec.series.as_ref()) {
+        let title = format!(
+            "ccsim: {:?} CUBIC, {:?} slow start, {} Mbit/s, {} ms RTT",
+            cfg.cc,
+            cfg.slow_start,
+            cfg.rate_bps / 1_000_000,
+            cfg.rtt_ns as f64 / 1e6
+        );
+        plot::write_svg(path, &title, &[(String::from("run"), series)])?;
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.preset {
+        None => single(&cli.run),
+        Some(Preset::Fink2011(a)) => presets::fink2011::run(a),
+        Some(Preset::Tsq2012(a)) => presets::tsq2012::run(a),
+        Some(Preset::Tso2005(a)) => presets::tso2005::run(a),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("ccsim: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,93 @@
+//! Scenario presets that replay the seed experiments and print the seed's figures
+//! beside the simulated ones. The seed figures are data in [`seeds`]; the model is
+//! never tuned to them: where they disagree, the output says so.
+
+pub mod fink2011;
+pub mod seeds;
+pub mod tso2005;
+pub mod tsq2012;
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use crate::config::SimConfig;
+use crate::plot::write_svg;
+use crate::probe::{Probe, TraceRow};
+use crate::report;
+use crate::series::Series;
+use crate::sim::{Summary, run};
+
+/// One simulated case of a preset.
+pub struct Case {
+    /// Short label for tables and plot legends.
+    pub label: String,
+    /// Its configuration.
+    pub cfg: SimConfig,
+}
+
+/// A finished case.
+pub struct Outcome {
+    /// The case's label.
+    pub label: String,
+    /// The run's summary.
+    pub summary: Summary,
+    /// Its plot series.
+    pub series: Series,
+    /// Wall time the run took.
+    pub wall: Duration,
+}
+
+struct SeriesProbe(Series);
+impl Probe for SeriesProbe {
+    fn ack(&mut self, row: &TraceRow) {
+        self.0.push(row);
+    }
+}
+
+/// Run every case, two at a time (runs are independent, so the result is the same
+/// as one at a time), in the given order.
+pub fn run_all(cases: Vec<Case>) -> Result<Vec<Outcome>, String> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .max(1);
+    let mut out: Vec<Option<Result<Outcome, String>>> = (0..cases.len()).map(|_| None).collect();
+    for (chunk_cases, chunk_out) in cases.chunks(threads).zip(out.chunks_mut(threads)) {
+        std::thread::scope(|s| {
+            for (case, slot) in chunk_cases.iter().zip(chunk_out.iter_mut()) {
+                s.spawn(move || {
+                    let started = Instant::now();
+                    let mut probe = SeriesProbe(Series::new(case.cfg.mss()));
+                    *slot = Some(run(&case.cfg, &mut probe).map(|summary| Outcome {
+                        label: case.label.clone(),
+                        summary,
+                        series: probe.0,
+                        wall: started.elapsed(),
+                    }));
+                });
+            }
+        });
+    }
+    out.into_iter()
+        .map(|o| o.unwrap_or_else(|| Err("a run did not finish".into())))
+        .collect()
+}
+
+/// Write one SVG of the given outcomes into `dir`.
+pub fn plot(dir: &Path, file: &str, title: &str, outcomes: &[&Outcome]) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let runs: Vec<(String, &Series)> = outcomes
+        .iter()
+        .map(|o| (o.label.clone(), &o.series))
+        .collect();
+    let path = dir.join(file);
+    write_svg(&path, title, &runs)?;
+    crate::say!("wrote {}", path.display());
+    Ok(())
+}
+
+/// The `--stats` lines of a preset.
+pub fn print_stats(outcomes: &[Outcome]) {
+    for o in outcomes {
+        eprintln!("{}: {}", o.label, report::stats_line(&o.summary, o.wall));
+    }
+}

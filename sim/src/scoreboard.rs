@@ -1,0 +1,230 @@
+//! The sender's scoreboard: one entry per segment from `snd_una` to `snd_nxt`, in a
+//! ring, with Linux's counters (`sacked_out`, `lost_out`, `retrans_out`).
+//!
+//! Loss marking is FACK-like (Linux's default until 4.x, and RFC 6675's DupThresh): a
+//! segment not SACKed is lost once a segment `DUPTHRESH` or more above it is SACKed.
+//! Marking only moves forward, so each segment is looked at once: O(1) amortised.
+//! A lost retransmission is found by the RTO only (no RACK).
+
+use std::collections::VecDeque;
+
+/// RFC 6675 DupThresh, Linux `tcp_reordering` default.
+pub const DUPTHRESH: u32 = 3;
+
+const SACKED: u8 = 1;
+const LOST: u8 = 2;
+const RETRANS: u8 = 4;
+const EVER_RETRANS: u8 = 8;
+
+#[derive(Clone, Copy, Debug)]
+struct Seg {
+    sent_ns: u64,
+    flags: u8,
+}
+
+/// What one ACK did to the scoreboard.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AckOutcome {
+    /// Segments newly delivered, cumulatively or by SACK.
+    pub delivered: u32,
+    /// Whether `snd_una` moved.
+    pub cum_advanced: bool,
+    /// Send time of the newest newly delivered segment never retransmitted (Karn).
+    pub rtt_sent_ns: Option<u64>,
+    /// Segments newly marked lost.
+    pub newly_lost: u32,
+}
+
+/// Segments in flight and their state.
+#[derive(Clone, Debug)]
+pub struct Scoreboard {
+    segs: VecDeque<Seg>,
+    snd_una: u32,
+    sacked_out: u32,
+    lost_out: u32,
+    retrans_out: u32,
+    /// One past the highest SACKed segment (`snd_una` when none).
+    fack: u32,
+    lost_scan: u32,
+    retx_next: u32,
+}
+
+impl Scoreboard {
+    /// An empty scoreboard with room for `capacity` segments before it grows.
+    pub fn with_capacity(capacity: usize) -> Self {
+        Scoreboard {
+            segs: VecDeque::with_capacity(capacity),
+            snd_una: 0,
+            sacked_out: 0,
+            lost_out: 0,
+            retrans_out: 0,
+            fack: 0,
+            lost_scan: 0,
+            retx_next: 0,
+        }
+    }
+
+    /// First unacknowledged segment.
+    pub fn snd_una(&self) -> u32 {
+        self.snd_una
+    }
+
+    /// Next new segment.
+    pub fn snd_nxt(&self) -> u32 {
+        self.snd_una + self.segs.len() as u32
+    }
+
+    /// Linux `packets_out`.
+    pub fn packets_out(&self) -> u32 {
+        self.segs.len() as u32
+    }
+
+    /// Linux `tcp_packets_in_flight`: out - (sacked + lost) + retransmitted.
+    pub fn in_flight(&self) -> u32 {
+        self.packets_out() - self.sacked_out - self.lost_out + self.retrans_out
+    }
+
+    fn seg(&mut self, seq: u32) -> &mut Seg {
+        let i = (seq - self.snd_una) as usize;
+        &mut self.segs[i]
+    }
+
+    /// `n` new segments leave at `now_ns`.
+    pub fn on_send_new(&mut self, now_ns: u64, n: u32) {
+        for _ in 0..n {
+            self.segs.push_back(Seg {
+                sent_ns: now_ns,
+                flags: 0,
+            });
+        }
+    }
+
+    /// The lowest lost segment not yet retransmitted, if any.
+    pub fn next_retransmit(&mut self) -> Option<u32> {
+        self.retx_next = self.retx_next.max(self.snd_una);
+        while self.retx_next < self.lost_scan {
+            let f = self.seg(self.retx_next).flags;
+            if f & LOST != 0 && f & (RETRANS | SACKED) == 0 {
+                return Some(self.retx_next);
+            }
+            self.retx_next += 1;
+        }
+        None
+    }
+
+    /// Segment `seq` (from [`next_retransmit`](Self::next_retransmit)) is resent.
+    pub fn on_retransmit(&mut self, now_ns: u64, seq: u32) {
+        let s = self.seg(seq);
+        s.flags |= RETRANS | EVER_RETRANS;
+        s.sent_ns = now_ns;
+        self.retrans_out += 1;
+        self.retx_next = seq + 1;
+    }
+
+    fn deliver(&mut self, seq_flags: u8, sent_ns: u64, out: &mut AckOutcome) {
+        if seq_flags & LOST != 0 {
+            self.lost_out -= 1;
+        }
+        if seq_flags & RETRANS != 0 {
+            self.retrans_out -= 1;
+        }
+        out.delivered += 1;
+        if seq_flags & EVER_RETRANS == 0 {
+            out.rtt_sent_ns = Some(out.rtt_sent_ns.map_or(sent_ns, |t| t.max(sent_ns)));
+        }
+    }
+
+    /// An ACK: cumulative `cum` and the SACK block `[sack_lo, sack_hi)`.
+    pub fn on_ack(&mut self, cum: u32, sack_lo: u32, sack_hi: u32) -> AckOutcome {
+        let mut out = AckOutcome::default();
+        let cum = cum.min(self.snd_nxt());
+        while self.snd_una < cum {
+            let Some(s) = self.segs.pop_front() else {
+                break;
+            };
+            self.snd_una += 1;
+            out.cum_advanced = true;
+            if s.flags & SACKED != 0 {
+                self.sacked_out -= 1;
+            } else {
+                self.deliver(s.flags, s.sent_ns, &mut out);
+            }
+        }
+        let hi = sack_hi.min(self.snd_nxt());
+        for seq in sack_lo.max(self.snd_una)..hi {
+            let s = *self.seg(seq);
+            if s.flags & SACKED == 0 {
+                self.seg(seq).flags = (s.flags | SACKED) & !(LOST | RETRANS);
+                self.sacked_out += 1;
+                self.deliver(s.flags, s.sent_ns, &mut out);
+            }
+        }
+        self.fack = self.fack.max(hi).max(self.snd_una);
+        self.lost_scan = self.lost_scan.max(self.snd_una);
+        // RFC 6675 IsLost() with DupThresh, FACK-style: DUPTHRESH segments above.
+        while self.lost_scan + DUPTHRESH < self.fack {
+            let seq = self.lost_scan;
+            let s = self.seg(seq);
+            if s.flags & (SACKED | LOST) == 0 {
+                s.flags |= LOST;
+                self.lost_out += 1;
+                out.newly_lost += 1;
+            }
+            self.lost_scan += 1;
+        }
+        out
+    }
+
+    /// A retransmission timeout: every segment not SACKed is lost and must be resent.
+    // Linux net/ipv4/tcp_input.c tcp_enter_loss(): mark all not-SACKed lost
+    pub fn on_rto(&mut self) {
+        for s in self.segs.iter_mut() {
+            if s.flags & SACKED == 0 {
+                s.flags = (s.flags | LOST) & !RETRANS;
+            }
+        }
+        self.lost_out = self.packets_out() - self.sacked_out;
+        self.retrans_out = 0;
+        self.lost_scan = self.snd_nxt();
+        self.retx_next = self.snd_una;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn three_sacks_above_a_hole_mark_it_lost_and_it_is_resent_once() {
+        let mut sb = Scoreboard::with_capacity(16);
+        sb.on_send_new(0, 10);
+        assert_eq!(sb.in_flight(), 10);
+        // Segment 0 lost; 1, 2, 3 SACKed one by one.
+        assert_eq!(sb.on_ack(0, 1, 2).newly_lost, 0);
+        assert_eq!(sb.on_ack(0, 2, 3).newly_lost, 0);
+        let o = sb.on_ack(0, 3, 4);
+        assert_eq!((o.delivered, o.newly_lost), (1, 1));
+        // 10 out - 3 sacked - 1 lost = 6 in flight.
+        assert_eq!(sb.in_flight(), 6);
+        assert_eq!(sb.next_retransmit(), Some(0));
+        sb.on_retransmit(5, 0);
+        assert_eq!(sb.next_retransmit(), None);
+        assert_eq!(sb.in_flight(), 7);
+        // The retransmission fills the hole: cum jumps to 4; 1 newly delivered, no RTT
+        // sample from it (Karn).
+        let o = sb.on_ack(4, 0, 1);
+        assert_eq!((o.delivered, o.rtt_sent_ns), (1, None));
+        assert_eq!((sb.snd_una(), sb.in_flight()), (4, 6));
+    }
+
+    #[test]
+    fn an_rto_marks_everything_not_sacked_lost() {
+        let mut sb = Scoreboard::with_capacity(16);
+        sb.on_send_new(0, 5);
+        sb.on_ack(0, 2, 3);
+        sb.on_rto();
+        // 5 out - 1 sacked - 4 lost.
+        assert_eq!(sb.in_flight(), 0);
+        assert_eq!(sb.next_retransmit(), Some(0));
+    }
+}

@@ -1,0 +1,315 @@
+//! The TCP sender: the application, the socket's window caps, loss recovery, and the
+//! transmit loop in which the controller, pacer, TSQ and TSO decide every send.
+
+use crate::cc::SimController;
+use crate::config::{Amount, SimConfig, TsqMode};
+use crate::event::{Event, EventQueue};
+use crate::host::Host;
+use crate::link::Link;
+use crate::rtt::RttEstimator;
+use crate::scoreboard::Scoreboard;
+use crate::sendpath::{Decision, SendPath, SendPathModes};
+use crate::window::send_buffer_segments;
+
+/// Everything below the sender: host queue, path, and the clock's event queue.
+#[derive(Debug)]
+pub struct Net {
+    /// Qdisc + NIC.
+    pub host: Host,
+    /// Bottleneck + propagation.
+    pub link: Link,
+    /// Pending events.
+    pub queue: EventQueue,
+}
+
+/// The recovery episode the sender is in; one congestion event per episode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Recovery {
+    /// No episode.
+    Open,
+    /// Fast recovery or CWR until `snd_una` reaches the mark.
+    Reduced { until: u32 },
+    /// After an RTO until `snd_una` reaches the mark.
+    Loss { until: u32 },
+}
+
+/// Sender counters for the report.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SenderStats {
+    /// Segments retransmitted.
+    pub retransmits: u64,
+    /// Fast-recovery congestion events.
+    pub loss_events: u64,
+    /// Retransmission timeouts.
+    pub rtos: u64,
+    /// Times the qdisc was full (Linux enters CWR).
+    pub local_congestion: u64,
+}
+
+/// One TCP sender.
+#[derive(Debug)]
+pub struct Sender {
+    /// The congestion controller.
+    pub cc: SimController,
+    /// Pacer + TSQ + TSO.
+    pub path: SendPath,
+    /// Segment state.
+    pub sb: Scoreboard,
+    /// RTT and RTO.
+    pub rtt: RttEstimator,
+    /// Counters.
+    pub stats: SenderStats,
+    total_segs: u32,
+    app_open: bool,
+    rwnd: u32,
+    sndbuf_segs: u32,
+    mss: u32,
+    wire_bytes: u64,
+    tx_completion_ns: u64,
+    track_completions: bool,
+    recovery: Recovery,
+    rto_deadline: Option<u64>,
+    rto_event_at: Option<u64>,
+    wake_at: Option<u64>,
+}
+
+impl Sender {
+    /// The sender `cfg` describes.
+    pub fn new(cfg: &SimConfig) -> Result<Self, String> {
+        let mss = cfg.mss();
+        let total_segs = match cfg.amount {
+            Amount::Bytes(b) => b.div_ceil(u64::from(mss)).min(u64::from(u32::MAX / 2)) as u32,
+            Amount::TimeNs(_) => u32::MAX / 2,
+        };
+        let sndbuf_segs = send_buffer_segments(cfg);
+        Ok(Sender {
+            cc: SimController::new(cfg)?,
+            path: SendPath::new(SendPathModes {
+                pacing: cfg.pacing,
+                tsq: cfg.tsq,
+                tso: cfg.tso,
+                mss,
+            })?,
+            sb: Scoreboard::with_capacity(sndbuf_segs.min(1 << 20) as usize + 64),
+            rtt: RttEstimator::new(),
+            stats: SenderStats::default(),
+            total_segs,
+            app_open: true,
+            // Until the first ACK: the initial receive window (Linux: 64 KB before scaling).
+            rwnd: (65_535 / mss).max(1),
+            sndbuf_segs,
+            mss,
+            wire_bytes: u64::from(cfg.wire_bytes()),
+            tx_completion_ns: cfg.tx_completion_ns,
+            track_completions: cfg.tsq != TsqMode::Off,
+            recovery: Recovery::Open,
+            rto_deadline: None,
+            rto_event_at: None,
+            wake_at: None,
+        })
+    }
+
+    /// Whether every segment the application wrote has been acknowledged.
+    pub fn done(&self) -> bool {
+        self.sb.snd_una() >= self.total_segs
+    }
+
+    /// The application stops writing (end of a timed run).
+    pub fn close_app(&mut self) {
+        self.app_open = false;
+    }
+
+    fn arm_rto(&mut self, now_ns: u64, q: &mut EventQueue) {
+        let deadline = now_ns + self.rtt.rto_ns();
+        self.rto_deadline = Some(deadline);
+        // One timer event at a time, re-armed lazily when it fires early; a new
+        // deadline before the pending event (the RTO shrank) needs its own event.
+        if self.rto_event_at.is_none_or(|t| t > deadline) {
+            q.push(deadline, Event::RtoTimer);
+            self.rto_event_at = Some(deadline);
+        }
+    }
+
+    fn wake(&mut self, at_ns: u64, q: &mut EventQueue) {
+        if self.wake_at.is_none_or(|t| t > at_ns) {
+            q.push(at_ns, Event::PacingWake);
+            self.wake_at = Some(at_ns);
+        }
+    }
+
+    /// A pacing or qdisc wake-up at `now_ns`.
+    pub fn on_wake(&mut self, now_ns: u64, net: &mut Net) {
+        if self.wake_at == Some(now_ns) {
+            self.wake_at = None;
+        }
+        self.try_send(now_ns, net);
+    }
+
+    /// A TX completion of a burst of `len_bytes` payload.
+    pub fn on_tx_completion(&mut self, now_ns: u64, len_bytes: u32, net: &mut Net) {
+        if self.path.on_tx_completion(len_bytes) {
+            self.try_send(now_ns, net);
+        }
+    }
+
+    /// An ACK arrives. Returns the RTT sample it gave, ns.
+    pub fn on_ack(
+        &mut self,
+        now_ns: u64,
+        cum: u32,
+        sack: (u32, u32),
+        rwnd: u32,
+        net: &mut Net,
+    ) -> Option<u64> {
+        self.rwnd = rwnd;
+        let out = self.sb.on_ack(cum, sack.0, sack.1);
+        let rtt_ns = out.rtt_sent_ns.map(|t| now_ns - t);
+        if let Some(r) = rtt_ns {
+            self.rtt.on_sample(r);
+            self.path.on_rtt_sample(now_ns, r);
+        }
+        if out.cum_advanced {
+            if self.sb.packets_out() == 0 {
+                // RFC 6298 §5.2: all data acknowledged, stop the timer.
+                self.rto_deadline = None;
+            } else {
+                // RFC 6298 §5.3: new data acknowledged, restart the timer.
+                self.arm_rto(now_ns, &mut net.queue);
+            }
+        }
+        let snd_una = self.sb.snd_una();
+        match self.recovery {
+            Recovery::Reduced { until } | Recovery::Loss { until } if snd_una >= until => {
+                self.recovery = Recovery::Open;
+            }
+            _ => {}
+        }
+        if out.newly_lost > 0 && self.recovery == Recovery::Open {
+            self.recovery = Recovery::Reduced {
+                until: self.sb.snd_nxt(),
+            };
+            self.stats.loss_events += 1;
+            self.cc.on_loss(now_ns);
+        }
+        // No window growth during fast recovery (Linux runs PRR there, not cong_avoid).
+        let grow = match self.recovery {
+            Recovery::Reduced { .. } if self.cc.stack_owns_recovery() => 0,
+            _ => out.delivered,
+        };
+        let rtt_us = rtt_ns.map(|r| (r / 1000).min(u64::from(u32::MAX)) as u32);
+        let highest = self.sb.snd_una().max(sack.1.min(self.sb.snd_nxt()));
+        self.cc.on_ack(now_ns, grow, rtt_us, highest);
+        self.try_send(now_ns, net);
+        rtt_ns
+    }
+
+    /// The retransmission timer event at `now_ns`.
+    pub fn on_rto_timer(&mut self, now_ns: u64, net: &mut Net) {
+        if self.rto_event_at != Some(now_ns) {
+            return; // superseded by an earlier event
+        }
+        self.rto_event_at = None;
+        let Some(deadline) = self.rto_deadline else {
+            return;
+        };
+        if deadline > now_ns {
+            net.queue.push(deadline, Event::RtoTimer);
+            self.rto_event_at = Some(deadline);
+            return;
+        }
+        self.stats.rtos += 1;
+        self.sb.on_rto();
+        self.recovery = Recovery::Loss {
+            until: self.sb.snd_nxt(),
+        };
+        self.cc.on_rto(now_ns);
+        // RFC 6298 §5.5-5.6: back off, restart the timer, resend the head.
+        self.rtt.back_off();
+        self.rto_deadline = None;
+        self.try_send(now_ns, net);
+        if self.rto_deadline.is_none() && self.sb.packets_out() > 0 {
+            self.arm_rto(now_ns, &mut net.queue);
+        }
+    }
+
+    /// Send whatever the window, pacer, TSQ and qdisc allow at `now_ns`: the
+    /// library's send path decides each burst.
+    // Linux net/ipv4/tcp_output.c tcp_write_xmit()
+    pub fn try_send(&mut self, now_ns: u64, net: &mut Net) {
+        loop {
+            let retransmit = self.sb.next_retransmit();
+            let snd_nxt = self.sb.snd_nxt();
+            let window_end = self.sb.snd_una() + self.rwnd.min(self.sndbuf_segs);
+            let new_room = if self.app_open {
+                self.total_segs.min(window_end).saturating_sub(snd_nxt)
+            } else {
+                0
+            };
+            if retransmit.is_none() && new_room == 0 {
+                break;
+            }
+            let decision = self.path.poll(
+                &self.cc,
+                now_ns,
+                self.sb.in_flight(),
+                self.sb.packets_out(),
+                retransmit.is_some(),
+            );
+            let segs = match decision {
+                Decision::Send(n) if retransmit.is_some() => n.min(1),
+                Decision::Send(n) => n.min(new_room),
+                Decision::WaitUntil(t) => {
+                    self.wake(t, &mut net.queue);
+                    break;
+                }
+                Decision::WaitForAck | Decision::WaitForTxCompletion => break,
+            };
+            if let Some(head_done) = net.host.full_until(now_ns) {
+                // Linux: the qdisc drops, tcp_transmit_skb() enters CWR, the skb stays queued.
+                if self.recovery == Recovery::Open {
+                    self.recovery = Recovery::Reduced { until: snd_nxt };
+                    self.stats.local_congestion += 1;
+                    self.cc.on_local_congestion(now_ns);
+                }
+                self.wake(head_done, &mut net.queue);
+                break;
+            }
+            let first = match retransmit {
+                Some(seq) => {
+                    self.sb.on_retransmit(now_ns, seq);
+                    self.stats.retransmits += 1;
+                    seq
+                }
+                None => {
+                    self.sb.on_send_new(now_ns, segs);
+                    snd_nxt
+                }
+            };
+            let len = segs.saturating_mul(self.mss);
+            let departure = self
+                .path
+                .on_send(now_ns, len, segs, self.cc.pacing_rate())
+                .max(now_ns);
+            let (start, per) = net.host.enqueue(departure, segs, self.wire_bytes);
+            for i in 0..segs {
+                let at = start + per * u64::from(i + 1);
+                if let Some(arrive) = net.link.offer(at, self.wire_bytes as u32) {
+                    net.queue.push(arrive, Event::Arrive { seq: first + i });
+                }
+            }
+            if self.track_completions {
+                let done = start + per * u64::from(segs) + self.tx_completion_ns;
+                net.queue.push(done, Event::TxCompletion { bytes: len });
+            }
+            self.cc
+                .on_transmit(now_ns, self.sb.in_flight(), self.sb.snd_nxt());
+            if self.rto_deadline.is_none() {
+                // RFC 6298 §5.1: start the timer when sending with none running.
+                self.arm_rto(now_ns, &mut net.queue);
+            }
+        }
+        // Linux tcp_cwnd_validate(): window use is re-evaluated even when nothing left.
+        self.cc
+            .on_transmit(now_ns, self.sb.in_flight(), self.sb.snd_nxt());
+    }
+}

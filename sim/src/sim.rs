@@ -1,0 +1,216 @@
+//! The run loop: pop the earliest event, hand it to the sender or the receiver,
+//! until the transfer is done. A run is a pure function of its [`SimConfig`].
+
+use crate::config::{Amount, SimConfig};
+use crate::event::{Event, EventQueue};
+use crate::host::Host;
+use crate::link::Link;
+use crate::probe::{IntervalReport, Probe, TraceRow};
+use crate::receiver::Receiver;
+use crate::sender::{Net, Sender, SenderStats};
+use crate::window::ReceiveWindow;
+
+/// A transfer by size gives up after this much simulated time (7 days): with every
+/// packet lost the RTO backs off for ever and the transfer would never end.
+pub const GIVE_UP_NS: u64 = 7 * 24 * 3600 * 1_000_000_000;
+
+/// The outcome of a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Summary {
+    /// Bytes delivered to the receiving application.
+    pub bytes: u64,
+    /// Time from the first send to the last byte acknowledged (or the time limit), ns.
+    pub duration_ns: u64,
+    /// Segments retransmitted.
+    pub retrans: u64,
+    /// Mean of the sender's RTT samples, ns.
+    pub mean_rtt_ns: f64,
+    /// Smoothed RTT at the end (as `tcpi_rtt`), ns.
+    pub final_srtt_ns: u64,
+    /// Sender counters.
+    pub sender: SenderStats,
+    /// Packets dropped by the bottleneck's full buffer.
+    pub tail_drops: u64,
+    /// Packets dropped at random.
+    pub random_drops: u64,
+    /// Segments sent including retransmissions.
+    pub segments_sent: u64,
+    /// Events processed.
+    pub events: u64,
+    /// Payload bytes per segment.
+    pub mss: u32,
+    /// Which HyStart detector ended slow start, if one did.
+    pub hystart_exit: Option<congestion::hystart::HystartExit>,
+    /// False when a transfer by size gave up after [`GIVE_UP_NS`].
+    pub complete: bool,
+}
+
+impl Summary {
+    /// Goodput, bit/s.
+    pub fn throughput_bps(&self) -> f64 {
+        if self.duration_ns == 0 {
+            0.0
+        } else {
+            self.bytes as f64 * 8e9 / self.duration_ns as f64
+        }
+    }
+}
+
+struct Intervals {
+    every_ns: Option<u64>,
+    next_ns: u64,
+    last_delivered: u64,
+    last_retrans: u64,
+}
+
+impl Intervals {
+    fn flush<P: Probe>(&mut self, upto_ns: u64, delivered: u64, retrans: u64, probe: &mut P) {
+        let Some(every) = self.every_ns else { return };
+        while self.next_ns <= upto_ns {
+            probe.interval(&IntervalReport {
+                bytes: delivered - self.last_delivered,
+                duration_ns: every,
+                retrans: retrans - self.last_retrans,
+            });
+            self.last_delivered = delivered;
+            self.last_retrans = retrans;
+            self.next_ns += every;
+        }
+    }
+}
+
+/// Run `cfg` to the end, reporting to `probe`.
+pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> {
+    cfg.validate()?;
+    let mss = u64::from(cfg.mss());
+    let one_way = cfg.rtt_ns / 2;
+    let mut sender = Sender::new(cfg)?;
+    let mut receiver = Receiver::new(cfg.ack_ratio, cfg.delack_ns, ReceiveWindow::new(cfg));
+    let mut net = Net {
+        host: Host::new(cfg.nic_rate_bps, cfg.txqueuelen),
+        link: Link::new(
+            cfg.rate_bps,
+            cfg.buffer_bytes,
+            one_way,
+            cfg.jitter_ns,
+            cfg.loss,
+            cfg.seed,
+        ),
+        queue: EventQueue::with_capacity(1 << 16),
+    };
+    let time_limit = match cfg.amount {
+        Amount::TimeNs(t) => Some(t),
+        Amount::Bytes(_) => None,
+    };
+    let total_bytes = match cfg.amount {
+        Amount::Bytes(b) => b,
+        Amount::TimeNs(_) => u64::MAX,
+    };
+    let mut iv = Intervals {
+        every_ns: cfg.interval_ns,
+        next_ns: cfg.interval_ns.unwrap_or(u64::MAX),
+        last_delivered: 0,
+        last_retrans: 0,
+    };
+    let mut delack_event_at: Option<u64> = None;
+    let mut end_ns = 0;
+    sender.try_send(0, &mut net);
+    let mut complete = true;
+    while let Some((now, event)) = net.queue.pop() {
+        if time_limit.is_some_and(|t| now > t) {
+            break;
+        }
+        if now > GIVE_UP_NS {
+            complete = false;
+            break;
+        }
+        let delivered = (receiver.delivered * mss).min(total_bytes);
+        iv.flush(now, delivered, sender.stats.retransmits, probe);
+        if net.queue.processed() & 0xffff == 0 {
+            probe.progress(now, delivered);
+        }
+        end_ns = now;
+        let ack = match event {
+            Event::Arrive { seq } => receiver.on_segment(now, seq, sender.rtt.srtt_ns()),
+            Event::DelackTimer => {
+                if delack_event_at == Some(now) {
+                    delack_event_at = None;
+                }
+                receiver.on_delack_timer(now)
+            }
+            Event::Ack {
+                cum,
+                sack_lo,
+                sack_hi,
+                rwnd,
+            } => {
+                let rtt = sender.on_ack(now, cum, (sack_lo, sack_hi), rwnd, &mut net);
+                probe.ack(&TraceRow {
+                    time_ns: now,
+                    cwnd: sender.cc.cwnd_segments(),
+                    ssthresh: sender.cc.ssthresh_segments(),
+                    phase: sender.cc.phase(),
+                    in_flight: sender.sb.in_flight(),
+                    rtt_ns: rtt.unwrap_or(0),
+                    pacing_rate: sender.cc.pacing_rate(),
+                    queue_bytes: net.host.backlog_bytes(now) + net.link.backlog_bytes(now),
+                    acked_bytes: (u64::from(sender.sb.snd_una()) * mss).min(total_bytes),
+                });
+                if sender.done() {
+                    break;
+                }
+                None
+            }
+            Event::TxCompletion { bytes } => {
+                sender.on_tx_completion(now, bytes, &mut net);
+                None
+            }
+            Event::PacingWake => {
+                sender.on_wake(now, &mut net);
+                None
+            }
+            Event::RtoTimer => {
+                sender.on_rto_timer(now, &mut net);
+                None
+            }
+        };
+        if let Some(a) = ack {
+            net.queue.push(
+                now + one_way,
+                Event::Ack {
+                    cum: a.cum,
+                    sack_lo: a.sack_lo,
+                    sack_hi: a.sack_hi,
+                    rwnd: a.rwnd,
+                },
+            );
+        }
+        if let Some(t) = receiver.delack_deadline {
+            if delack_event_at.is_none_or(|e| e > t) {
+                net.queue.push(t, Event::DelackTimer);
+                delack_event_at = Some(t);
+            }
+        }
+    }
+    if let Some(t) = time_limit {
+        end_ns = t;
+        sender.close_app();
+    }
+    let delivered = (receiver.delivered * mss).min(total_bytes);
+    iv.flush(end_ns, delivered, sender.stats.retransmits, probe);
+    Ok(Summary {
+        bytes: delivered,
+        duration_ns: end_ns,
+        retrans: sender.stats.retransmits,
+        mean_rtt_ns: sender.rtt.mean_ns(),
+        final_srtt_ns: sender.rtt.srtt_ns(),
+        sender: sender.stats,
+        tail_drops: net.link.tail_drops,
+        random_drops: net.link.random_drops,
+        segments_sent: u64::from(sender.sb.snd_nxt()) + sender.stats.retransmits,
+        events: net.queue.processed(),
+        mss: cfg.mss(),
+        hystart_exit: sender.cc.hystart_exit(),
+        complete,
+    })
+}

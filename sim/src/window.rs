@@ -1,0 +1,122 @@
+//! Socket buffers and the window they allow.
+//!
+//! - Fixed (`-w BYTES`, as nuttcp's `setsockopt`): Linux doubles the request, and
+//!   `tcp_adv_win_scale = 2` (kernels of 2011) leaves 3/4 of the receive buffer as
+//!   window. Seed 004 shows the doubling: "-w5m ... send window size = 10485760".
+//! - Autotuning: the receiver's window starts at 3/4 of `tcp_rmem[1]` (87380 B) and,
+//!   once per RTT, grows to twice what was delivered in the last RTT (Linux
+//!   `tcp_rcv_space_adjust`, roughly doubling per RTT in slow start), up to 3/4 of the
+//!   maximum. The receiver's RTT estimate is the sender's smoothed RTT (Linux's
+//!   `tcp_rcv_rtt_measure_ts` measures the same round trip from TCP timestamps), or
+//!   the path's base RTT before the first sample. The send buffer grows with cwnd
+//!   (`tcp_sndbuf_expand`) and so only its maximum can bind.
+
+use crate::config::{ADV_WIN_SCALE, SKB_OVERHEAD_BYTES, SimConfig, WindowMode};
+
+/// Linux `tcp_rmem[1]`: the initial receive buffer.
+const RMEM_DEFAULT_BYTES: u64 = 87_380;
+
+fn usable(buffer_bytes: u64) -> u64 {
+    // Linux tcp_win_from_space(): space - space >> tcp_adv_win_scale
+    buffer_bytes - (buffer_bytes >> ADV_WIN_SCALE)
+}
+
+/// The receive window the receiver advertises, in segments.
+#[derive(Clone, Debug)]
+pub struct ReceiveWindow {
+    mss: u64,
+    window_bytes: u64,
+    max_bytes: u64,
+    autotune: bool,
+    rtt_ns: u64,
+    epoch_start_ns: u64,
+    epoch_segments: u64,
+}
+
+impl ReceiveWindow {
+    /// The receive window of `cfg`'s receiver.
+    pub fn new(cfg: &SimConfig) -> Self {
+        let (start, max, autotune) = match cfg.window {
+            WindowMode::Fixed(req) => (usable(2 * req), usable(2 * req), false),
+            WindowMode::Auto { max_bytes } => (
+                usable(RMEM_DEFAULT_BYTES).min(usable(max_bytes)),
+                usable(max_bytes),
+                true,
+            ),
+        };
+        ReceiveWindow {
+            mss: u64::from(cfg.mss()),
+            window_bytes: start,
+            max_bytes: max,
+            autotune,
+            rtt_ns: cfg.rtt_ns.max(1),
+            epoch_start_ns: 0,
+            epoch_segments: 0,
+        }
+    }
+
+    /// `segments` were delivered in order at `now_ns`.
+    // Linux net/ipv4/tcp_input.c tcp_rcv_space_adjust(): rcvwin = 2 * copied (per RTT)
+    pub fn on_delivered(&mut self, now_ns: u64, segments: u32, rtt_ns: u64) {
+        if !self.autotune {
+            return;
+        }
+        self.epoch_segments += u64::from(segments);
+        let rtt_ns = if rtt_ns == 0 { self.rtt_ns } else { rtt_ns };
+        if now_ns >= self.epoch_start_ns + rtt_ns {
+            let want = 2 * self.epoch_segments * self.mss;
+            self.window_bytes = self.window_bytes.max(want.min(self.max_bytes));
+            self.epoch_start_ns = now_ns;
+            self.epoch_segments = 0;
+        }
+    }
+
+    /// The advertised window, whole segments (at least 1).
+    pub fn segments(&self) -> u32 {
+        (self.window_bytes / self.mss).clamp(1, u64::from(u32::MAX)) as u32
+    }
+}
+
+/// The most segments the sender's socket buffer can hold (unacked + unsent), charged
+/// at truesize: `sndbuf / (mss + overhead)`.
+pub fn send_buffer_segments(cfg: &SimConfig) -> u32 {
+    let sndbuf = match cfg.window {
+        WindowMode::Fixed(req) => 2 * req,
+        WindowMode::Auto { max_bytes } => max_bytes,
+    };
+    let truesize = u64::from(cfg.mss() + SKB_OVERHEAD_BYTES);
+    (sndbuf / truesize).clamp(2, u64::from(u32::MAX)) as u32
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_fixed_buffer_is_doubled_and_three_quarters_of_it_is_window() {
+        let mut cfg = SimConfig::new();
+        cfg.mtu = 9000;
+        cfg.window = WindowMode::Fixed(100 << 20);
+        // 2 * 100 MiB * 3/4 = 157286400 B / 8948 = 17577 segments.
+        assert_eq!(ReceiveWindow::new(&cfg).segments(), 17_577);
+        // Send buffer: 2 * 100 MiB / (8948 + 768) = 21584 segments.
+        assert_eq!(send_buffer_segments(&cfg), 21_584);
+    }
+
+    #[test]
+    fn autotuning_grows_to_twice_an_rtt_of_data_up_to_the_maximum() {
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Auto { max_bytes: 1 << 20 };
+        cfg.rtt_ns = 10_000_000;
+        let mut w = ReceiveWindow::new(&cfg);
+        // 87380 * 3/4 = 65535 B: 45 segments of 1448.
+        assert_eq!(w.segments(), 45);
+        // 100 segments in the first RTT: 2 * 100 * 1448 = 289600 B = 200 segments.
+        w.on_delivered(5_000_000, 100, 0);
+        w.on_delivered(10_000_000, 0, 0);
+        assert_eq!(w.segments(), 200);
+        // 1000 segments in the next: capped at 3/4 MiB = 786432 B = 543 segments.
+        w.on_delivered(20_000_000, 1000, 10_000_000);
+        assert_eq!(w.segments(), 543);
+    }
+}
