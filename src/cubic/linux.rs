@@ -74,7 +74,10 @@ impl LinuxCubic {
     }
 
     /// `bictcp_update`: recompute `cnt` for the current cwnd at jiffies `now`.
+    ///
+    /// Inlined: most ACKs stop at the 1/32 s test; the recompute is out of line.
     // Linux net/ipv4/tcp_cubic.c bictcp_update()
+    #[inline]
     pub fn update(&mut self, p: &LinuxCubicParams, cwnd: u32, acked: u32, now: u32) {
         self.ack_cnt = self.ack_cnt.wrapping_add(acked);
 
@@ -82,6 +85,12 @@ impl LinuxCubic {
         if self.last_cwnd == cwnd && (now.wrapping_sub(self.last_time) as i32) <= (HZ / 32) as i32 {
             return;
         }
+        self.recompute(p, cwnd, acked, now);
+    }
+
+    /// The rest of `bictcp_update`, when cwnd moved or 1/32 s passed.
+    #[inline(never)]
+    fn recompute(&mut self, p: &LinuxCubicParams, cwnd: u32, acked: u32, now: u32) {
         // At most one cubic recompute per jiffy; the Reno-friendly part still runs.
         if !(self.epoch_start != 0 && now == self.last_time) {
             self.update_cubic_target(p, cwnd, acked, now);

@@ -103,7 +103,17 @@ impl RfcCubicParams {
 
     /// MSS in bytes (`1..=65535`).
     pub const fn mss(&self) -> u64 {
-        self.config.mss_bytes
+        // Validation guarantees 1..=MAX_MSS_BYTES, so this clamp never changes the value;
+        // it lets the optimiser see that dividing by the MSS (or by 2·MSS) cannot divide
+        // by zero, so no panic path is left in the firmware build (scripts/firmware.sh).
+        let mss = self.config.mss_bytes;
+        if mss == 0 {
+            1
+        } else if mss > MAX_MSS_BYTES {
+            MAX_MSS_BYTES
+        } else {
+            mss
+        }
     }
 
     /// The same parameters with another MSS, if it is valid.
@@ -115,13 +125,13 @@ impl RfcCubicParams {
 
     /// `C · MSS` in thousandths of bytes per s³: at most 100000 · 65535 < 2^33.
     pub const fn c_mss(&self) -> u64 {
-        self.config.c_permille as u64 * self.config.mss_bytes
+        self.config.c_permille as u64 * self.mss()
     }
 
     /// The minimum window, 2 · MSS bytes.
     // RFC 9438 §4.6: cwnd = max(ssthresh, 2) segments
     pub const fn min_window(&self) -> u64 {
-        2 * self.config.mss_bytes
+        2 * self.mss()
     }
 }
 

@@ -30,12 +30,23 @@ pub const fn wide_mul(a: u64, b: u64) -> (u64, u64) {
 /// `⌊a · b / d⌋`, exact whenever the quotient fits in a `u64`, else `u64::MAX`.
 ///
 /// `d == 0` also returns `u64::MAX` (callers pass validated, non-zero divisors; the
-/// guard only keeps the division provably safe). The loop runs exactly 64 times.
+/// guard only keeps the division provably safe). A product that fits in 64 bits takes
+/// one multiplication and one native division; a wider one a loop of exactly 64 steps.
 pub const fn mul_div_floor(a: u64, b: u64, d: u64) -> u64 {
     if d == 0 {
         return u64::MAX;
     }
+    if a.leading_zeros() + b.leading_zeros() >= 64 {
+        // a < 2^(64 - lz(a)) and b < 2^(64 - lz(b)), so a·b < 2^64: the plain product
+        // is exact and skips the four limb products.
+        return a * b / d;
+    }
     let (high, low) = wide_mul(a, b);
+    if high == 0 {
+        // The product fits in 64 bits (the common case): one native division gives the
+        // same quotient as the long division below, at a fraction of the cost.
+        return low / d;
+    }
     if high >= d {
         // The quotient needs more than 64 bits: saturate.
         return u64::MAX;
@@ -85,6 +96,22 @@ mod tests {
         assert_eq!(mul_div_floor(7, 3, 2), 10);
         // (2^64 - 1)^2 / (2^64 - 1) = 2^64 - 1.
         assert_eq!(mul_div_floor(u64::MAX, u64::MAX, u64::MAX), u64::MAX);
+    }
+
+    #[test]
+    fn the_native_fast_path_and_the_long_division_agree_at_the_boundary() {
+        // 2^32 · (2^32 - 1) = 2^64 - 2^32 fits in 64 bits: the fast path.
+        assert_eq!(
+            mul_div_floor(1 << 32, (1 << 32) - 1, 3),
+            ((1u64 << 32) * ((1 << 32) - 1)) / 3
+        );
+        // 2^32 · 2^32 = 2^64 does not: the long division, 2^64 / 3 = 6148914691236517205.
+        assert_eq!(
+            mul_div_floor(1 << 32, 1 << 32, 3),
+            6_148_914_691_236_517_205
+        );
+        // 2^64 / 2 = 2^63.
+        assert_eq!(mul_div_floor(1 << 32, 1 << 32, 2), 1 << 63);
     }
 
     #[test]

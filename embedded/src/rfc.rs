@@ -1,0 +1,70 @@
+//! RFC-mode CUBIC + HyStart++ (`RfcFlow`, bytes) on the fake ACK source, through the
+//! `CongestionController` trait a QUIC stack uses.
+//!
+//! Descriptor bits as in `linux.rs`: 0..8 time step, 8..12 packets acknowledged,
+//! 12..28 the RTT sample, 28..32 the event: 0..=9 an ACK, 10 a loss, 11 ECN-CE,
+//! 12 persistent congestion, 13 a spurious-loss undo, 14 a restart after idle,
+//! 15 an application-limited ACK.
+
+use crate::registers::{next_descriptor, report_aux, report_cwnd};
+use congestion::rfc::{RfcFlow, RfcFlowConfig};
+use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, SentEvent};
+
+/// Packet size, bytes.
+const MSS: u64 = 1200;
+
+/// Build the flow, then serve descriptors forever.
+pub fn run() -> ! {
+    let mut config = RfcFlowConfig::new();
+    config.cubic.mss_bytes = MSS;
+    let Ok(mut flow) = RfcFlow::new(config, Instant::ZERO) else {
+        crate::halt()
+    };
+    let mut now_us: u64 = 0;
+    let mut in_flight: u64 = 0;
+    let mut largest_sent: u64 = 0;
+    let mut largest_acked: u64 = 0;
+    loop {
+        let d = next_descriptor();
+        now_us = now_us.wrapping_add(u64::from(40 + (d & 0xff)));
+        let now = Instant::from_micros(now_us);
+        let packets = u64::from((d >> 8) & 0xf);
+        let rtt_field = u64::from((d >> 12) & 0xffff);
+        let rtt = (rtt_field != 0).then(|| Duration::from_micros(rtt_field * 1000 / 16));
+        match d >> 28 {
+            event @ (0..=9 | 15) => {
+                let acked = (packets * MSS).min(in_flight);
+                in_flight -= acked;
+                largest_acked = largest_acked.wrapping_add(packets);
+                let ack = AckEvent {
+                    acked,
+                    rtt,
+                    largest_acked,
+                    app_limited: event == 15,
+                };
+                flow.on_ack(now, &ack);
+            }
+            10 => flow.on_congestion_event(now, CongestionEvent::Loss),
+            11 => flow.on_congestion_event(now, CongestionEvent::Ecn),
+            12 => {
+                flow.on_congestion_event(now, CongestionEvent::PersistentCongestion);
+                in_flight = 0;
+            }
+            13 => flow.on_spurious_congestion(now),
+            _ => flow.on_transmit_start(now),
+        }
+        // Fill the window.
+        let cwnd = flow.cwnd();
+        if cwnd > in_flight {
+            largest_sent = largest_sent.wrapping_add((cwnd - in_flight).div_ceil(MSS));
+            in_flight = cwnd;
+            let sent = SentEvent {
+                in_flight_after: in_flight,
+                largest_sent,
+            };
+            flow.on_sent(now, &sent);
+        }
+        report_cwnd(flow.cwnd() as u32);
+        report_aux(flow.ssthresh() as u32 ^ flow.phase() as u32);
+    }
+}

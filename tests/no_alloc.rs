@@ -1,0 +1,99 @@
+//! No controller call allocates: a counting global allocator watches millions of
+//! events of every kind go through every controller, and must count zero.
+//!
+//! The allocator (stats_alloc's instrumented `System`) counts for the whole process,
+//! so this file holds a single test and does its own setup before the counted region.
+
+use congestion::cubic::LinuxCubicConfig;
+use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::{
+    AckEvent, AnyController, CongestionController, CongestionEvent, Duration, Instant, SentEvent,
+};
+use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
+use std::alloc::System;
+use std::hint::black_box;
+
+#[global_allocator]
+static COUNTING: &StatsAlloc<System> = &INSTRUMENTED_SYSTEM;
+
+/// One ACK of 2 packets every 40 µs with a 20 ms RTT sample, the window refilled after
+/// each, a loss every 10,000 ACKs, and every 50,000 ACKs an ECN mark, a spurious-loss
+/// undo, a retransmission timeout and a restart after idle: every entry point, often.
+fn drive(c: &mut impl CongestionController, acks: u64) -> u64 {
+    let mut now_us = 1_000_000u64;
+    let mut in_flight = c.cwnd();
+    c.on_sent(
+        Instant::from_micros(now_us),
+        &SentEvent {
+            in_flight_after: in_flight,
+            largest_sent: in_flight,
+        },
+    );
+    let mut largest = in_flight;
+    let mut checksum = 0u64;
+    for i in 1..=acks {
+        now_us += 40;
+        let now = Instant::from_micros(now_us);
+        let acked = in_flight.min(2);
+        in_flight -= acked;
+        let ack = AckEvent {
+            acked,
+            rtt: Some(Duration::from_micros(20_000)),
+            largest_acked: largest - in_flight,
+            app_limited: false,
+        };
+        c.on_ack(now, black_box(&ack));
+        if i % 10_000 == 0 {
+            c.on_congestion_event(now, CongestionEvent::Loss);
+        }
+        if i % 50_000 == 0 {
+            c.on_congestion_event(now, CongestionEvent::Ecn);
+            c.on_spurious_congestion(now);
+            c.on_congestion_event(now, CongestionEvent::RetransmissionTimeout);
+            in_flight = 1;
+            c.on_congestion_event(now, CongestionEvent::PersistentCongestion);
+            c.on_transmit_start(now);
+        }
+        let cwnd = c.cwnd();
+        if cwnd > in_flight {
+            largest += cwnd - in_flight;
+            in_flight = cwnd;
+            c.on_sent(
+                now,
+                &SentEvent {
+                    in_flight_after: in_flight,
+                    largest_sent: largest,
+                },
+            );
+        }
+        checksum = checksum
+            .wrapping_add(cwnd ^ c.ssthresh())
+            .wrapping_add(c.phase() as u64);
+    }
+    checksum
+}
+
+#[test]
+fn no_controller_call_allocates() {
+    let params = LinuxCubicConfig::new().validate().unwrap();
+    let mut linux = LinuxFlow::new(params, LinuxSocketConfig::new(), Instant::ZERO).unwrap();
+    let mut any = AnyController::Linux(linux);
+    let mut flows = [linux; 4];
+
+    let region = Region::new(COUNTING);
+    let mut sum = drive(&mut linux, 1_000_000);
+    sum ^= drive(&mut any, 200_000);
+    for flow in &mut flows {
+        sum ^= drive(flow, 50_000);
+    }
+    let counted = region.change();
+
+    // The counter does see allocations: one Box is one.
+    let probe = Region::new(COUNTING);
+    black_box(Box::new(sum));
+    assert_eq!(probe.change().allocations, 1);
+
+    assert_eq!(counted.allocations, 0, "{counted:?}");
+    assert_eq!(counted.reallocations, 0, "{counted:?}");
+    assert_eq!(counted.bytes_allocated, 0, "{counted:?}");
+}
