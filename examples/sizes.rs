@@ -8,10 +8,11 @@ use congestion::AnyController;
 use congestion::cubic::{LinuxCubic, LinuxCubicParams};
 use congestion::hystart::LinuxHystart;
 use congestion::linux::{LinuxCubicState, LinuxFlow, LinuxSocketConfig};
+use congestion::pacing::{EdtPacer, MinRttFilter, SendPath, TsqBudget};
 use core::mem::size_of;
 
 fn main() {
-    let rows: [(&str, usize, &str); 7] = [
+    let rows: [(&str, usize, &str); 11] = [
         (
             "LinuxCubic",
             size_of::<LinuxCubic>(),
@@ -46,6 +47,26 @@ fn main() {
             "AnyController",
             size_of::<AnyController>(),
             "run-time choice of controller",
+        ),
+        (
+            "EdtPacer",
+            size_of::<EdtPacer>(),
+            "earliest departure time pacer",
+        ),
+        (
+            "TsqBudget",
+            size_of::<TsqBudget>(),
+            "TCP Small Queues budget",
+        ),
+        (
+            "MinRttFilter",
+            size_of::<MinRttFilter>(),
+            "windowed min RTT (TSO autosizing)",
+        ),
+        (
+            "SendPath",
+            size_of::<SendPath>(),
+            "pacer + TSQ + TSO + send-path parameters",
         ),
     ];
     println!("{:<20} {:>6}  what", "type", "bytes");

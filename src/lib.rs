@@ -49,6 +49,11 @@ pub mod linux;
 pub mod pacing;
 #[cfg(feature = "flight-recorder")]
 pub mod recorder;
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+pub mod testing;
+// The generators for embedders' tests need std; the library proper never does.
+#[cfg(any(feature = "arbitrary", feature = "proptest"))]
+extern crate std;
 pub mod time;
 
 mod any;

@@ -35,6 +35,16 @@ fn linux_flow_survives_random_event_streams() {
 }
 
 #[test]
+fn send_path_survives_random_polls_sends_and_completions() {
+    drive(
+        fuzz_bodies::send_path::run,
+        0xD1B5_4A32_D192_ED03,
+        20_000,
+        600,
+    );
+}
+
+#[test]
 fn linux_flow_survives_empty_and_short_inputs() {
     for len in 0..64 {
         fuzz_bodies::linux::run(&vec![0xA5; len]);

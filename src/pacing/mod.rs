@@ -1,9 +1,85 @@
-//! Pacing: when the window's data leaves the host.
+//! Pacing: when the window's data leaves the host, and in what bursts.
 //!
-//! - [`linux_pacing_rate`]: Linux `tcp_update_pacing_rate`.
+//! - [`linux_pacing_rate`]: Linux `tcp_update_pacing_rate` (segments);
+//!   [`pacing_rate_bytes`]: the same in bytes for RFC mode; [`Rate`] holds either.
+//! - [`EdtPacer`]: each packet's earliest departure time (Linux EDT pacing).
+//! - [`TsqBudget`]: TCP Small Queues, bytes a flow may keep in the host queues.
+//! - [`tso_segs`]: TSO/GSO autosizing; [`MinRttFilter`]: the windowed minimum RTT it reads.
+//! - [`SendPath`]: all of the above and the congestion window in one call.
+//!
+//! ## The send path in one call
+//!
+//! Before each transmission the stack asks [`SendPath::poll`]; it answers with a burst
+//! size or with when to ask again. The library never sleeps and owns no timer.
+//!
+//! ```
+//! use congestion::{CongestionController, Instant};
+//! use congestion::cubic::LinuxCubicConfig;
+//! use congestion::hystart::PacingStatus;
+//! use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+//! use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
+//!
+//! let flow = LinuxFlow::new(
+//!     LinuxCubicConfig::new().validate()?,
+//!     LinuxSocketConfig::new(),
+//!     Instant::ZERO,
+//! )?;
+//! let mut config = SendPathConfig::new();
+//! config.pacing_status = PacingStatus::Needed; // this stack paces itself
+//! let mut path = SendPath::new(config.validate()?);
+//!
+//! let now = Instant::from_micros(1_000);
+//! let ctx = SendContext {
+//!     now,
+//!     in_flight: 0, // segments, the flow's unit
+//!     mss: 1448,
+//!     pacing_rate: Rate::from_bytes_per_second(flow.pacing_rate()),
+//!     retransmit: false,
+//!     rtx_queue_at_most_one: true,
+//! };
+//! match path.poll(&flow, &ctx) {
+//!     SendVerdict::Send { segments } => {
+//!         // IW10: at most half the window per burst (tcp_cwnd_test).
+//!         assert_eq!(segments, 5);
+//!         let len = segments * ctx.mss;
+//!         // Hand the burst to the NIC (stamped with this departure time) ...
+//!         let departure_ns = path.on_send(now, len, segments, ctx.pacing_rate);
+//!         assert_eq!(departure_ns, 1_000_000);
+//!         // ... and when the NIC reports it sent: path.on_tx_completion(len).
+//!     }
+//!     SendVerdict::WaitUntil { .. } => { /* arm a timer for verdict.retry_at() */ }
+//!     SendVerdict::WaitForAck => { /* the next ACK opens the window */ }
+//!     SendVerdict::WaitForTxCompletion => { /* on_tx_completion() says when */ }
+//! }
+//! # Ok::<(), congestion::ConfigError>(())
+//! ```
 
+mod bandwidth;
+mod bytes_rate;
+mod edt;
+mod min_rtt;
 mod rate;
+mod send_config;
+mod send_path;
+mod tso;
+mod tsq;
 
+pub use bandwidth::{MAX_TIMED_LEN_BYTES, Rate};
+pub use bytes_rate::{
+    BytesPacingInput, MAX_PACING_RATIO_PERCENT, PacingRateConfig, PacingRateParams,
+    pacing_rate_bytes,
+};
+pub use edt::{EdtPacer, UNPACED_SEGMENTS};
+pub use min_rtt::{MIN_RTT_WINDOW_MS, MinRttFilter};
 pub use rate::{
     LinuxPacingInput, PACING_CA_RATIO_PERCENT, PACING_SS_RATIO_PERCENT, linux_pacing_rate,
+};
+pub use send_config::{SendPathConfig, SendPathParams};
+pub use send_path::{Enqueue, SendContext, SendPath, SendVerdict};
+pub use tso::{
+    GSO_MAX_SEGS, GSO_MAX_SIZE, MIN_TSO_SEGS, TSO_RTT_LOG, TsoInput, tso_autosize_bytes, tso_segs,
+};
+pub use tsq::{
+    LIMIT_OUTPUT_BYTES, LIMIT_OUTPUT_BYTES_ORIGINAL, PACING_SHIFT, TsqBudget, TsqLimitInput,
+    tsq_limit_bytes,
 };

@@ -10,3 +10,4 @@ pub mod bytes;
 pub mod corpus;
 pub mod linux;
 pub mod phase;
+pub mod send_path;

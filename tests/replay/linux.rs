@@ -1,11 +1,15 @@
 //! Linux mode: the harness socket model of `shared/conformance/linux-cubic/README.md`,
 //! driven through `congestion::linux::LinuxFlow`.
 
+#[path = "pacing.rs"]
+mod pacing;
+
 use super::Event;
 use congestion::Instant;
 use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
 use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use pacing::PacingReplay;
 use std::fmt::Write;
 
 /// Replay state: the configuration being built by `set`, and the flow once `init` ran.
@@ -14,6 +18,8 @@ pub struct LinuxReplay {
     socket: LinuxSocketConfig,
     flow: Option<LinuxFlow>,
     now_us: u64,
+    /// The send path, for traces that use its events (extra columns).
+    pacing: Option<PacingReplay>,
 }
 
 impl LinuxReplay {
@@ -27,6 +33,25 @@ impl LinuxReplay {
             socket: LinuxSocketConfig::new(),
             flow: None,
             now_us: 0,
+            pacing: None,
+        }
+    }
+
+    /// A replay for `text`: with the send-path columns if it uses the send path's
+    /// events or keys, else exactly the reference traces' columns.
+    pub fn for_trace(text: &str) -> Self {
+        let mut replay = LinuxReplay::new();
+        if pacing::uses_pacing(text) {
+            replay.pacing = PacingReplay::new().ok();
+        }
+        replay
+    }
+
+    /// The CSV header of this replay.
+    pub fn header(&self) -> String {
+        match self.pacing {
+            Some(_) => format!("{}{}", Self::HEADER, pacing::EXTRA_HEADER),
+            None => Self::HEADER.to_owned(),
         }
     }
 
@@ -62,6 +87,9 @@ impl LinuxReplay {
                 // RTT -1 (any negative s32): no sample.
                 let rtt = u32::try_from(rtt as i32).ok();
                 flow.ack(now, acked, rtt);
+                if let (Some(p), Some(rtt)) = (self.pacing.as_mut(), rtt) {
+                    p.on_rtt(now, rtt);
+                }
                 flow.transmit(now, in_flight);
             }
             "loss" => flow.loss(now),
@@ -79,6 +107,10 @@ impl LinuxReplay {
                 let out = flow.socket_view().packets_out;
                 flow.transmit(now, out.saturating_add(n));
             }
+            kw if PacingReplay::handles(kw) => match self.pacing.as_mut() {
+                Some(p) => p.apply(ev, now, flow)?,
+                None => return Err(format!("unknown event `{kw}`")),
+            },
             other => return Err(format!("unknown event `{other}`")),
         }
         Ok(())
@@ -98,6 +130,11 @@ impl LinuxReplay {
         let value: u64 = ev.int(1)?;
         let v32 = u32::try_from(value).map_err(|_| format!("`set {key}`: {value} too large"))?;
         let flag = value != 0;
+        if let Some(p) = self.pacing.as_mut() {
+            if p.set(key, v32)? {
+                return Ok(());
+            }
+        }
         let c = &mut self.cubic;
         let s = &mut self.socket;
         match key {
@@ -162,11 +199,14 @@ impl LinuxReplay {
     }
 
     /// Writes the row for event `idx`; all zeros before the first `init`.
-    pub fn write_row(&self, out: &mut String, idx: usize, keyword: &str) -> std::fmt::Result {
+    pub fn write_row(&mut self, out: &mut String, idx: usize, keyword: &str) -> std::fmt::Result {
         let Some(f) = self.flow.as_ref() else {
             write!(out, "{idx},{keyword}")?;
             for _ in 0..32 {
                 out.push_str(",0");
+            }
+            if let Some(p) = self.pacing.as_mut() {
+                p.write_columns(out, None)?;
             }
             return writeln!(out);
         };
@@ -180,7 +220,7 @@ impl LinuxReplay {
             Some(HystartExit::AckTrain) => 1,
             Some(HystartExit::DelayIncrease) => 2,
         };
-        writeln!(
+        write!(
             out,
             "{idx},{keyword},{t},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{reason}",
             Instant::from_micros(t).jiffies32(),
@@ -213,6 +253,10 @@ impl LinuxReplay {
             f.pacing_rate(),
             v.prior_cwnd,
             v.prior_ssthresh,
-        )
+        )?;
+        if let Some(p) = self.pacing.as_mut() {
+            p.write_columns(out, Some(f))?;
+        }
+        writeln!(out)
     }
 }

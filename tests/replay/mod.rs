@@ -69,8 +69,8 @@ pub fn parse(text: &str) -> impl Iterator<Item = (usize, Event<'_>)> {
 /// Replays `text` and returns the CSV (header plus one row per event).
 pub fn replay(text: &str) -> Result<String, String> {
     let mut out = String::new();
-    let mut replay = LinuxReplay::new();
-    writeln!(out, "{}", LinuxReplay::HEADER).map_err(|e| e.to_string())?;
+    let mut replay = LinuxReplay::for_trace(text);
+    writeln!(out, "{}", replay.header()).map_err(|e| e.to_string())?;
     for (idx, (line_no, event)) in parse(text).enumerate() {
         replay
             .apply(&event)

@@ -1,0 +1,7 @@
+//! The send path (pacer, TSQ, TSO) under arbitrary polls, sends and completions.
+#![no_main]
+
+#[path = "../../tests/fuzz_bodies/mod.rs"]
+mod fuzz_bodies;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| fuzz_bodies::send_path::run(data));

@@ -1,0 +1,136 @@
+//! [`Rate`]: a sending rate whose representation stays private.
+//!
+//! Kept internally in bits per second (`u64`), so that rates from 1 bit/s to far beyond
+//! 1 Tbit/s are exact; Linux's byte rates (`sk_pacing_rate`) convert without loss up to
+//! 2^61 bytes/s. Two values mean "do not pace": [`Rate::ZERO`] (no rate known yet) and
+//! [`Rate::UNLIMITED`] (the kernel's `~0UL`).
+
+/// Bytes on the wire per nanosecond count: `8 · 10^9` bits·ns per byte·s.
+const BIT_NANOS_PER_BYTE_SECOND: u64 = 8_000_000_000;
+
+/// The longest single transmission [`Rate::transmit_time_ns`] times exactly: 2^31 bytes.
+/// `2^31 · 8·10^9 = 1.72·10^19 < 2^64`, so the product never overflows.
+pub const MAX_TIMED_LEN_BYTES: u64 = 1 << 31;
+
+/// A sending rate. Ordered, `Copy`, 8 bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Rate {
+    bits_per_second: u64,
+}
+
+impl Rate {
+    /// No rate: nothing is known yet, so nothing is paced.
+    pub const ZERO: Rate = Rate { bits_per_second: 0 };
+
+    /// No limit (Linux's `~0UL` pacing rate): nothing is paced.
+    pub const UNLIMITED: Rate = Rate {
+        bits_per_second: u64::MAX,
+    };
+
+    /// A rate of `bps` bits per second.
+    pub const fn from_bits_per_second(bps: u64) -> Self {
+        Rate {
+            bits_per_second: bps,
+        }
+    }
+
+    /// A rate of `bytes` bytes per second; at or above 2^61 bytes/s (2.3 EB/s) it
+    /// saturates to [`Rate::UNLIMITED`], which is what the kernel's `~0UL` means too.
+    pub const fn from_bytes_per_second(bytes: u64) -> Self {
+        Rate {
+            bits_per_second: bytes.saturating_mul(8),
+        }
+    }
+
+    /// Bits per second.
+    pub const fn as_bits_per_second(self) -> u64 {
+        self.bits_per_second
+    }
+
+    /// Whole bytes per second (rounded down); `u64::MAX` for [`Rate::UNLIMITED`], like
+    /// the kernel's `~0UL`.
+    pub const fn as_bytes_per_second(self) -> u64 {
+        if self.bits_per_second == u64::MAX {
+            u64::MAX
+        } else {
+            self.bits_per_second / 8
+        }
+    }
+
+    /// Whether packets sent at this rate are spaced at all (neither zero nor unlimited).
+    pub const fn is_pacing(self) -> bool {
+        self.bits_per_second != 0 && self.bits_per_second != u64::MAX
+    }
+
+    /// The smaller of two rates.
+    pub const fn min(self, other: Rate) -> Rate {
+        if self.bits_per_second < other.bits_per_second {
+            self
+        } else {
+            other
+        }
+    }
+
+    /// Nanoseconds `len_bytes` take at this rate, rounded down; `None` when the rate
+    /// does not pace ([`is_pacing`](Rate::is_pacing) is false).
+    ///
+    /// Lengths above [`MAX_TIMED_LEN_BYTES`] count as that (no packet or TSO burst comes
+    /// close). For a rate made from bytes this equals the kernel's
+    /// `len · NSEC_PER_SEC / rate_bytes` exactly (both sides scaled by 8).
+    // Linux net/ipv4/tcp_output.c tcp_update_skb_after_send(): len_ns = len * NSEC_PER_SEC / rate
+    pub const fn transmit_time_ns(self, len_bytes: u64) -> Option<u64> {
+        if !self.is_pacing() {
+            return None;
+        }
+        let len = if len_bytes < MAX_TIMED_LEN_BYTES {
+            len_bytes
+        } else {
+            MAX_TIMED_LEN_BYTES
+        };
+        // len <= 2^31, so len * 8e9 <= 1.72e19 < u64::MAX: no overflow.
+        Some(len * BIT_NANOS_PER_BYTE_SECOND / self.bits_per_second)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_gigabit_sends_128_kib_in_about_one_millisecond() {
+        // TSQ seed: 128 KB is about 1 ms of buffering on a Gbit link.
+        // 131072 B * 8 = 1048576 bit / 1e9 bit/s = 1.048576 ms.
+        let gbit = Rate::from_bits_per_second(1_000_000_000);
+        assert_eq!(gbit.transmit_time_ns(131_072), Some(1_048_576));
+        assert_eq!(gbit.as_bytes_per_second(), 125_000_000);
+    }
+
+    #[test]
+    fn byte_rates_time_packets_exactly_as_the_kernel() {
+        // 1448 B at 965333 B/s: 1448e9 / 965333 = 1500000.5 -> 1500000 ns.
+        let r = Rate::from_bytes_per_second(965_333);
+        assert_eq!(r.transmit_time_ns(1448), Some(1_500_000));
+    }
+
+    #[test]
+    fn zero_and_unlimited_rates_do_not_pace() {
+        assert_eq!(Rate::ZERO.transmit_time_ns(1500), None);
+        assert_eq!(Rate::UNLIMITED.transmit_time_ns(1500), None);
+        assert_eq!(Rate::from_bytes_per_second(u64::MAX), Rate::UNLIMITED);
+        assert_eq!(Rate::UNLIMITED.as_bytes_per_second(), u64::MAX);
+    }
+
+    #[test]
+    fn one_bit_per_second_times_the_largest_burst_without_overflow() {
+        // 2^31 B * 8e9 / 1 = 17179869184000000000 ns (544 years), below 2^64.
+        let r = Rate::from_bits_per_second(1);
+        assert_eq!(
+            r.transmit_time_ns(u64::MAX),
+            Some(17_179_869_184_000_000_000)
+        );
+        // 1 Tbit/s: 1500 B = 12000 bit / 1e12 = 12 ns.
+        let t = Rate::from_bits_per_second(1_000_000_000_000);
+        assert_eq!(t.transmit_time_ns(1500), Some(12));
+    }
+}

@@ -1,0 +1,191 @@
+//! The pacing rate in bytes mode (RFC mode, QUIC): Linux's `tcp_update_pacing_rate`
+//! formula with the window and flight in bytes and the smoothed RTT in µs.
+
+use crate::error::ConfigError;
+use crate::pacing::bandwidth::Rate;
+use crate::pacing::rate::{PACING_CA_RATIO_PERCENT, PACING_SS_RATIO_PERCENT};
+
+/// Largest accepted pacing ratio, percent (100×). Keeps `ratio · 10^4 · srtt` products
+/// inside `u64` (see [`pacing_rate_bytes`]).
+pub const MAX_PACING_RATIO_PERCENT: u32 = 10_000;
+
+/// µs per second divided by 100 (percent): the kernel's `USEC_PER_SEC / 100`.
+const USEC_PER_SEC_PER_PERCENT: u64 = 10_000;
+
+/// Pacing-rate settings: the two ratios and the cap. Validate into [`PacingRateParams`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub struct PacingRateConfig {
+    /// Ratio while `cwnd < ssthresh / 2`, percent (Linux `tcp_pacing_ss_ratio`, 200).
+    pub ss_ratio_percent: u32,
+    /// Ratio otherwise, percent (Linux `tcp_pacing_ca_ratio`, 120).
+    pub ca_ratio_percent: u32,
+    /// Upper bound on the rate (Linux `sk_max_pacing_rate`; unlimited by default).
+    pub max_rate: Rate,
+}
+
+impl PacingRateConfig {
+    /// Linux's defaults: 200 %, 120 %, no cap.
+    pub const fn new() -> Self {
+        PacingRateConfig {
+            ss_ratio_percent: PACING_SS_RATIO_PERCENT,
+            ca_ratio_percent: PACING_CA_RATIO_PERCENT,
+            max_rate: Rate::UNLIMITED,
+        }
+    }
+
+    /// Refuses ratios of 0 or above [`MAX_PACING_RATIO_PERCENT`].
+    pub const fn validate(&self) -> Result<PacingRateParams, ConfigError> {
+        if !ratio_ok(self.ss_ratio_percent) || !ratio_ok(self.ca_ratio_percent) {
+            return Err(ConfigError::PacingRatioOutOfRange);
+        }
+        Ok(PacingRateParams { config: *self })
+    }
+}
+
+/// A ratio is usable when it lies in `1..=MAX_PACING_RATIO_PERCENT`.
+const fn ratio_ok(percent: u32) -> bool {
+    percent >= 1 && percent <= MAX_PACING_RATIO_PERCENT
+}
+
+impl Default for PacingRateConfig {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A validated [`PacingRateConfig`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PacingRateParams {
+    config: PacingRateConfig,
+}
+
+impl PacingRateParams {
+    /// The settings.
+    pub const fn config(&self) -> &PacingRateConfig {
+        &self.config
+    }
+}
+
+/// Inputs of the bytes-mode pacing rate.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct BytesPacingInput {
+    /// Congestion window, bytes.
+    pub cwnd_bytes: u64,
+    /// Slow-start threshold, bytes (`u64::MAX`: none yet).
+    pub ssthresh_bytes: u64,
+    /// Bytes in flight.
+    pub in_flight_bytes: u64,
+    /// Smoothed RTT, µs; 0 = no estimate yet.
+    pub srtt_us: u32,
+}
+
+/// Bytes-mode `tcp_update_pacing_rate`: `ratio · max(cwnd, in flight) / srtt`, with
+/// ratio 200 % while `cwnd < ssthresh / 2` and 120 % after, capped at `max_rate`.
+///
+/// With no RTT estimate (`srtt_us == 0`) the kernel skips the division, which makes the
+/// rate enormous; here that is stated directly: the cap (unlimited by default), i.e.
+/// not paced. Exact (rounded down) while `(bytes / srtt_us) · ratio% · 10^4` fits in
+/// `u64` (at 200 %: up to 9·10^12 bytes per µs of srtt); above that it saturates.
+pub const fn pacing_rate_bytes(params: &PacingRateParams, i: &BytesPacingInput) -> Rate {
+    let c = &params.config;
+    // Linux net/ipv4/tcp_input.c tcp_update_pacing_rate(): ss ratio while cwnd < ssthresh/2
+    let ratio = if i.cwnd_bytes < i.ssthresh_bytes / 2 {
+        c.ss_ratio_percent
+    } else {
+        c.ca_ratio_percent
+    };
+    let bytes = if i.cwnd_bytes > i.in_flight_bytes {
+        i.cwnd_bytes
+    } else {
+        i.in_flight_bytes
+    };
+    if i.srtt_us == 0 {
+        return c.max_rate;
+    }
+    let srtt = i.srtt_us as u64;
+    // ratio <= 10^4 (validated), so k <= 10^8 < 2^27.
+    let k = USEC_PER_SEC_PER_PERCENT * ratio as u64;
+    // Linux tcp_update_pacing_rate(): rate = bytes * ratio% * USEC_PER_SEC / srtt_us,
+    // split as (q + r/srtt) * k so nothing overflows: r < srtt < 2^32, r * k < 2^59.
+    let q = bytes / srtt;
+    let r = bytes % srtt;
+    let rate = q.saturating_mul(k).saturating_add(r * k / srtt);
+    Rate::from_bytes_per_second(rate).min(c.max_rate)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn params() -> PacingRateParams {
+        match PacingRateConfig::new().validate() {
+            Ok(p) => p,
+            Err(_) => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn slow_start_paces_twice_the_window_per_srtt() {
+        // 14480 B per 30 ms at 200 %: 14480 * 2 / 0.030 = 965333 B/s (the segment
+        // mode's value for 10 x 1448 B, rounded down the same way).
+        let i = BytesPacingInput {
+            cwnd_bytes: 14_480,
+            ssthresh_bytes: u64::MAX,
+            in_flight_bytes: 0,
+            srtt_us: 30_000,
+        };
+        assert_eq!(
+            pacing_rate_bytes(&params(), &i),
+            Rate::from_bytes_per_second(965_333)
+        );
+    }
+
+    #[test]
+    fn congestion_avoidance_uses_120_percent_of_the_larger_of_window_and_flight() {
+        // 1.2 * 17376 B / 0.030 s = 695040 B/s.
+        let i = BytesPacingInput {
+            cwnd_bytes: 14_480,
+            ssthresh_bytes: 28_960,
+            in_flight_bytes: 17_376,
+            srtt_us: 30_000,
+        };
+        assert_eq!(
+            pacing_rate_bytes(&params(), &i),
+            Rate::from_bytes_per_second(695_040)
+        );
+    }
+
+    #[test]
+    fn the_cap_and_a_missing_rtt_bound_the_rate() {
+        let mut cfg = PacingRateConfig::new();
+        cfg.max_rate = Rate::from_bytes_per_second(100_000);
+        let Ok(p) = cfg.validate() else {
+            unreachable!()
+        };
+        let i = BytesPacingInput {
+            cwnd_bytes: 14_480,
+            ssthresh_bytes: u64::MAX,
+            in_flight_bytes: 0,
+            srtt_us: 30_000,
+        };
+        assert_eq!(
+            pacing_rate_bytes(&p, &i),
+            Rate::from_bytes_per_second(100_000)
+        );
+        let no_rtt = BytesPacingInput { srtt_us: 0, ..i };
+        assert_eq!(pacing_rate_bytes(&params(), &no_rtt), Rate::UNLIMITED);
+    }
+
+    #[test]
+    fn ratios_outside_1_to_10000_percent_are_refused() {
+        let mut cfg = PacingRateConfig::new();
+        cfg.ss_ratio_percent = 0;
+        assert_eq!(cfg.validate(), Err(ConfigError::PacingRatioOutOfRange));
+        cfg.ss_ratio_percent = 10_001;
+        assert_eq!(cfg.validate(), Err(ConfigError::PacingRatioOutOfRange));
+    }
+}

@@ -1,0 +1,451 @@
+//! One call for a stack's send path: may this flow send now, how many segments in this
+//! burst, and if not, when to ask again. It combines the congestion window (from any
+//! [`CongestionController`]), the EDT pacer, the TSQ budget and TSO autosizing, in the
+//! order Linux's `tcp_write_xmit` applies them.
+
+use crate::controller::{CongestionController, WindowUnit};
+use crate::hystart::PacingStatus;
+use crate::pacing::bandwidth::Rate;
+use crate::pacing::edt::EdtPacer;
+use crate::pacing::min_rtt::MinRttFilter;
+use crate::pacing::send_config::SendPathParams;
+use crate::pacing::tso::{TsoInput, tso_segs};
+use crate::pacing::tsq::{TsqBudget, TsqLimitInput, tsq_limit_bytes};
+use crate::time::{Duration, Instant};
+
+/// What the stack knows at the moment it wants to send.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SendContext {
+    /// Now.
+    pub now: Instant,
+    /// Amount in flight, in the controller's [`WindowUnit`].
+    pub in_flight: u64,
+    /// Current MSS, bytes (0 counts as 1).
+    pub mss: u32,
+    /// The flow's pacing rate (Linux `sk_pacing_rate`; see
+    /// [`linux_pacing_rate`](crate::pacing::linux_pacing_rate) and
+    /// [`pacing_rate_bytes`](crate::pacing::pacing_rate_bytes)).
+    pub pacing_rate: Rate,
+    /// Whether the next packet is a retransmission (TSQ budget doubles).
+    pub retransmit: bool,
+    /// Whether the retransmit queue (sent, unacknowledged packets) holds at most one
+    /// packet: such a flow may always pass TSQ.
+    pub rtx_queue_at_most_one: bool,
+}
+
+/// The send path's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum SendVerdict {
+    /// Send one burst of up to `segments` segments now, then report it with
+    /// [`SendPath::on_send`].
+    Send {
+        /// Segments in this burst: within the window, TSO size and `gso_max_segs`.
+        segments: u32,
+    },
+    /// The congestion window is full: ask again after the next ACK.
+    WaitForAck,
+    /// The flow paces itself and the next departure lies ahead: ask again then.
+    WaitUntil {
+        /// The next departure time, ns on the caller's clock (µs × 1000).
+        departure_ns: u64,
+    },
+    /// Too much of the flow sits in the host queues: ask again when
+    /// [`SendPath::on_tx_completion`] returns true.
+    WaitForTxCompletion,
+}
+
+impl SendVerdict {
+    /// For [`WaitUntil`](SendVerdict::WaitUntil): the departure as an [`Instant`],
+    /// rounded up to the next µs so that a timer set for it never fires early.
+    pub const fn retry_at(&self) -> Option<Instant> {
+        match *self {
+            SendVerdict::WaitUntil { departure_ns } => {
+                let us = departure_ns / 1000 + if departure_ns % 1000 != 0 { 1 } else { 0 };
+                Some(Instant::from_micros(us))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// What happened to a packet handed to [`SendPath::try_enqueue`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum Enqueue {
+    /// Queued; it may leave the host at `departure_ns`.
+    Departs {
+        /// Earliest departure time, ns.
+        departure_ns: u64,
+    },
+    /// TSQ refused it; nothing was queued.
+    Throttled,
+}
+
+/// A flow's send-path state: pacer (16 bytes), TSQ budget (24), minimum-RTT filter
+/// (24) and the validated settings (28): 96 bytes with padding, `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct SendPath {
+    params: SendPathParams,
+    pacer: EdtPacer,
+    tsq: TsqBudget,
+    min_rtt: MinRttFilter,
+}
+
+/// Saturating `u64` to `u32`.
+const fn sat_u32(v: u64) -> u32 {
+    if v > u32::MAX as u64 {
+        u32::MAX
+    } else {
+        v as u32
+    }
+}
+
+impl SendPath {
+    /// A new flow: nothing sent, nothing queued, no RTT sample.
+    pub const fn new(params: SendPathParams) -> Self {
+        SendPath {
+            params,
+            pacer: EdtPacer::new(),
+            tsq: TsqBudget::new(),
+            min_rtt: MinRttFilter::new(),
+        }
+    }
+
+    /// The settings.
+    pub const fn params(&self) -> &SendPathParams {
+        &self.params
+    }
+
+    /// Replaces the settings (as changing sysctls or socket options would); the state
+    /// is kept.
+    pub fn set_params(&mut self, params: SendPathParams) {
+        self.params = params;
+    }
+
+    /// The pacer.
+    pub const fn pacer(&self) -> &EdtPacer {
+        &self.pacer
+    }
+
+    /// The TSQ budget.
+    pub const fn tsq(&self) -> &TsqBudget {
+        &self.tsq
+    }
+
+    /// The windowed minimum RTT, µs (`u32::MAX` before any sample).
+    pub const fn min_rtt_us(&self) -> u32 {
+        self.min_rtt.get_us()
+    }
+
+    /// An RTT sample (feeds the minimum RTT that TSO autosizing reads). Samples above
+    /// `u32::MAX` µs (71 minutes) count as that.
+    // Linux net/ipv4/tcp_input.c tcp_update_rtt_min()
+    pub fn on_rtt_sample(&mut self, now: Instant, rtt: Duration) {
+        let window = self.params.config().min_rtt_window_ms;
+        self.min_rtt.update(now, sat_u32(rtt.as_micros()), window);
+    }
+
+    /// Segments one burst may carry now (`tcp_tso_segs`).
+    pub const fn tso_segs(&self, pacing_rate: Rate, mss: u32) -> u32 {
+        let c = self.params.config();
+        tso_segs(&TsoInput {
+            pacing_rate,
+            pacing_shift: c.pacing_shift,
+            min_rtt_us: self.min_rtt.get_us(),
+            tso_rtt_log: c.tso_rtt_log,
+            gso_max_size: c.gso_max_size,
+            gso_max_segs: c.gso_max_segs,
+            min_tso_segs: c.min_tso_segs,
+            mss,
+        })
+    }
+
+    /// The TSQ limit for a packet of `len_bytes` (its truesize adds the overhead).
+    pub const fn tsq_limit_bytes(
+        &self,
+        pacing_rate: Rate,
+        len_bytes: u32,
+        retransmit: bool,
+    ) -> u64 {
+        let c = self.params.config();
+        tsq_limit_bytes(&TsqLimitInput {
+            pacing_rate,
+            pacing_shift: c.pacing_shift,
+            truesize_bytes: len_bytes.saturating_add(c.truesize_overhead_bytes),
+            paced: self.params.paced(),
+            limit_output_bytes: c.limit_output_bytes,
+            retransmit,
+        })
+    }
+
+    /// May the flow send now, and how much? Checks, in order: the congestion window
+    /// (a full window waits for an ACK: no timer would help), the pacer (only when the
+    /// flow paces itself, `PacingStatus::Needed`; with `Fq` the qdisc holds packets
+    /// until their departure time), then TSQ for a burst of the chosen size. A refusal
+    /// by TSQ marks the flow throttled, so that a completion can wake it.
+    ///
+    /// Burst size: `min(tso_segs, window quota)`, where the quota is
+    /// `min(cwnd - in_flight, max(cwnd / 2, 1))` segments (bytes-mode windows are
+    /// divided by the MSS, rounding the room up: RFC 9002 lets a sender with any room
+    /// send a full packet).
+    pub fn poll<C: CongestionController + ?Sized>(
+        &mut self,
+        cc: &C,
+        ctx: &SendContext,
+    ) -> SendVerdict {
+        let quota = window_quota(cc.unit(), cc.cwnd(), ctx.in_flight, ctx.mss);
+        if quota == 0 {
+            return SendVerdict::WaitForAck;
+        }
+        let now_ns = ctx.now.as_nanos();
+        if matches!(self.params.config().pacing_status, PacingStatus::Needed)
+            && self.pacer.must_wait(now_ns)
+        {
+            return SendVerdict::WaitUntil {
+                departure_ns: self.pacer.next_departure_ns(),
+            };
+        }
+        let tso = self.tso_segs(ctx.pacing_rate, ctx.mss);
+        let segments = if tso < quota { tso } else { quota };
+        let burst_bytes = sat_u32((segments as u64).saturating_mul(ctx.mss as u64));
+        let limit = self.tsq_limit_bytes(ctx.pacing_rate, burst_bytes, ctx.retransmit);
+        if !self.tsq.check(limit, ctx.rtx_queue_at_most_one) {
+            return SendVerdict::WaitForTxCompletion;
+        }
+        SendVerdict::Send { segments }
+    }
+
+    /// A burst of `len_bytes` carrying `segments` segments was handed to the queues
+    /// at `now` (after [`poll`](SendPath::poll) said so). Charges its truesize to the
+    /// TSQ budget and returns its departure time, ns.
+    pub fn on_send(
+        &mut self,
+        now: Instant,
+        len_bytes: u32,
+        segments: u32,
+        pacing_rate: Rate,
+    ) -> u64 {
+        // Linux skb->truesize: the payload plus the buffer overhead charged to sk_wmem_alloc
+        let truesize = len_bytes as u64 + self.params.config().truesize_overhead_bytes as u64;
+        self.tsq.on_enqueue(truesize);
+        let paced = self.params.paced();
+        self.pacer.on_send(
+            now.as_nanos(),
+            len_bytes as u64,
+            segments,
+            pacing_rate,
+            paced,
+        )
+    }
+
+    /// The qdisc-level step alone: TSQ-check a packet of `len_bytes` against its own
+    /// truesize and, if allowed, queue it and stamp its departure (Linux
+    /// `tcp_small_queue_check` then `__tcp_transmit_skb`). The window is not consulted.
+    pub fn try_enqueue(
+        &mut self,
+        now: Instant,
+        len_bytes: u32,
+        segments: u32,
+        pacing_rate: Rate,
+        retransmit: bool,
+        rtx_queue_at_most_one: bool,
+    ) -> Enqueue {
+        let limit = self.tsq_limit_bytes(pacing_rate, len_bytes, retransmit);
+        if !self.tsq.check(limit, rtx_queue_at_most_one) {
+            return Enqueue::Throttled;
+        }
+        Enqueue::Departs {
+            departure_ns: self.on_send(now, len_bytes, segments, pacing_rate),
+        }
+    }
+
+    /// TX completion of a packet of `len_bytes` sent earlier. Returns true when it
+    /// reopened the budget of a throttled flow: call [`poll`](SendPath::poll) again.
+    pub fn on_tx_completion(&mut self, len_bytes: u32) -> bool {
+        // Linux tcp_wfree(): the completed skb's truesize leaves sk_wmem_alloc
+        let truesize = len_bytes as u64 + self.params.config().truesize_overhead_bytes as u64;
+        self.tsq.on_tx_completion(truesize)
+    }
+}
+
+/// Segments the window lets go in one burst.
+// Linux net/ipv4/tcp_output.c tcp_cwnd_test(): min(max(cwnd >> 1, 1), cwnd - in_flight)
+fn window_quota(unit: WindowUnit, cwnd: u64, in_flight: u64, mss: u32) -> u32 {
+    if in_flight >= cwnd {
+        return 0;
+    }
+    let room = cwnd - in_flight;
+    let (room_segs, half) = match unit {
+        WindowUnit::Segments => (room, cwnd >> 1),
+        WindowUnit::Bytes => {
+            let mss = if mss == 0 { 1 } else { mss as u64 };
+            (room.div_ceil(mss), (cwnd >> 1) / mss)
+        }
+    };
+    let half = if half == 0 { 1 } else { half };
+    sat_u32(if room_segs < half { room_segs } else { half })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::controller::{AckEvent, CongestionEvent, Phase, SentEvent};
+    use crate::pacing::send_config::SendPathConfig;
+
+    /// A fixed window, to test the send path alone.
+    struct Fixed(WindowUnit, u64);
+
+    impl CongestionController for Fixed {
+        fn unit(&self) -> WindowUnit {
+            self.0
+        }
+        fn on_sent(&mut self, _: Instant, _: &SentEvent) {}
+        fn on_ack(&mut self, _: Instant, _: &AckEvent) {}
+        fn on_congestion_event(&mut self, _: Instant, _: CongestionEvent) {}
+        fn on_spurious_congestion(&mut self, _: Instant) {}
+        fn on_transmit_start(&mut self, _: Instant) {}
+        fn cwnd(&self) -> u64 {
+            self.1
+        }
+        fn ssthresh(&self) -> u64 {
+            u64::MAX
+        }
+        fn phase(&self) -> Phase {
+            Phase::CongestionAvoidance
+        }
+    }
+
+    const GBIT: Rate = Rate::from_bits_per_second(1_000_000_000);
+
+    fn path(status: PacingStatus) -> SendPath {
+        let mut c = SendPathConfig::new();
+        c.pacing_status = status;
+        let Ok(p) = c.validate() else { unreachable!() };
+        SendPath::new(p)
+    }
+
+    fn ctx(now_us: u64, in_flight: u64) -> SendContext {
+        SendContext {
+            now: Instant::from_micros(now_us),
+            in_flight,
+            mss: 1448,
+            pacing_rate: GBIT,
+            retransmit: false,
+            rtx_queue_at_most_one: false,
+        }
+    }
+
+    #[test]
+    fn the_burst_is_the_smallest_of_tso_size_room_and_half_the_window() {
+        let mut p = path(PacingStatus::None);
+        // 1 Gbit/s >> 10 = 122070 B -> capped 65536 B / 1448 = 45 segments by TSO.
+        assert_eq!(p.tso_segs(GBIT, 1448), 45);
+        // cwnd 100, 10 in flight: room 90, half-window 50 -> 45 (TSO).
+        assert_eq!(
+            p.poll(&Fixed(WindowUnit::Segments, 100), &ctx(0, 10)),
+            SendVerdict::Send { segments: 45 }
+        );
+        // cwnd 20, 0 in flight: half-window 10.
+        assert_eq!(
+            p.poll(&Fixed(WindowUnit::Segments, 20), &ctx(0, 0)),
+            SendVerdict::Send { segments: 10 }
+        );
+        // cwnd 20, 17 in flight: room 3.
+        assert_eq!(
+            p.poll(&Fixed(WindowUnit::Segments, 20), &ctx(0, 17)),
+            SendVerdict::Send { segments: 3 }
+        );
+        // Full window.
+        assert_eq!(
+            p.poll(&Fixed(WindowUnit::Segments, 20), &ctx(0, 20)),
+            SendVerdict::WaitForAck
+        );
+        // Bytes: 20000 B window, 19000 in flight: 1000 B room rounds up to 1 segment.
+        assert_eq!(
+            p.poll(&Fixed(WindowUnit::Bytes, 20_000), &ctx(0, 19_000)),
+            SendVerdict::Send { segments: 1 }
+        );
+    }
+
+    #[test]
+    fn a_self_paced_flow_waits_for_its_departure_time() {
+        let mut p = path(PacingStatus::Needed);
+        let cc = Fixed(WindowUnit::Segments, 1000);
+        // 10 segments: the 10th is paced: 14480 B at 1 Gbit/s = 115840 ns.
+        assert_eq!(p.on_send(Instant::ZERO, 14_480, 10, GBIT), 0);
+        let v = p.poll(&cc, &ctx(100, 10));
+        assert_eq!(
+            v,
+            SendVerdict::WaitUntil {
+                departure_ns: 115_840
+            }
+        );
+        assert_eq!(v.retry_at(), Some(Instant::from_micros(116)));
+        assert!(matches!(
+            p.poll(&cc, &ctx(116, 10)),
+            SendVerdict::Send { .. }
+        ));
+        // With fq the qdisc waits, not the stack.
+        let mut q = path(PacingStatus::Fq);
+        q.on_send(Instant::ZERO, 14_480, 10, GBIT);
+        assert!(matches!(
+            q.poll(&cc, &ctx(100, 10)),
+            SendVerdict::Send { .. }
+        ));
+    }
+
+    #[test]
+    fn tsq_throttles_until_a_completion_reopens_the_budget() {
+        let mut p = path(PacingStatus::Fq);
+        let cc = Fixed(WindowUnit::Segments, 10_000);
+        // Paced at 1 Gbit/s, 45-segment bursts of 65160 B: the limit is
+        // max(2 * 65160, 122070) = 130320 B. Three bursts queued: 195480 B > 130320.
+        for _ in 0..3 {
+            p.on_send(Instant::ZERO, 65_160, 45, GBIT);
+        }
+        assert_eq!(p.poll(&cc, &ctx(0, 135)), SendVerdict::WaitForTxCompletion);
+        assert!(p.tsq().is_throttled());
+        assert!(p.on_tx_completion(65_160), "130320 <= 130320: reopened");
+        assert_eq!(
+            p.poll(&cc, &ctx(0, 135)),
+            SendVerdict::Send { segments: 45 }
+        );
+    }
+
+    #[test]
+    fn try_enqueue_refuses_nothing_is_queued_when_throttled() {
+        let mut p = path(PacingStatus::None);
+        // Unpaced, 1 Gbit/s rate: limit min(max(2*65160, 122070), 4 MiB) = 130320.
+        assert_eq!(p.tsq_limit_bytes(GBIT, 65_160, false), 130_320);
+        for _ in 0..3 {
+            assert!(matches!(
+                p.try_enqueue(Instant::ZERO, 65_160, 45, GBIT, false, false),
+                Enqueue::Departs { .. }
+            ));
+        }
+        // 195480 queued > 130320.
+        assert_eq!(
+            p.try_enqueue(Instant::ZERO, 65_160, 45, GBIT, false, false),
+            Enqueue::Throttled
+        );
+        assert_eq!(p.tsq().queued_bytes(), 195_480);
+        // Retransmits get twice the limit: 260640 >= 195480.
+        assert!(matches!(
+            p.try_enqueue(Instant::ZERO, 65_160, 45, GBIT, true, false),
+            Enqueue::Departs { .. }
+        ));
+    }
+
+    #[test]
+    fn the_state_is_small_plain_data() {
+        assert_eq!(core::mem::size_of::<EdtPacer>(), 16);
+        assert_eq!(core::mem::size_of::<TsqBudget>(), 24);
+        assert_eq!(core::mem::size_of::<MinRttFilter>(), 24);
+        assert_eq!(core::mem::size_of::<SendPathParams>(), 28);
+        // 16 + 24 + 24 + 28 = 92, padded to 8-byte alignment.
+        assert_eq!(core::mem::size_of::<SendPath>(), 96);
+    }
+}

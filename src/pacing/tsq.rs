@@ -1,0 +1,221 @@
+//! TCP Small Queues: a per-flow budget of bytes sitting in the host's queues (qdisc and
+//! NIC ring), as Linux's `tcp_small_queue_check`.
+//!
+//! Without it one bulk flow fills megabytes of qdisc (the TSQ seed: 3 MB backlogged by
+//! one netperf, 130 ms of queue on a 100 Mbit/s link); with it a flow keeps about 1 ms
+//! of data (or two packets) queued and still reaches line rate.
+//!
+//! The stack reports each packet handed to the queues ([`TsqBudget::on_enqueue`]) and
+//! each TX completion ([`TsqBudget::on_tx_completion`]), both with the packet's
+//! *truesize* (payload plus buffer overhead, what Linux charges to `sk_wmem_alloc`).
+
+use crate::pacing::bandwidth::Rate;
+
+/// Default `sk_pacing_shift`: the budget is `rate >> 10`, about 1 ms of data.
+// Linux include/net/sock.h sk_pacing_shift default (10: ~1 ms)
+pub const PACING_SHIFT: u8 = 10;
+
+/// Default `tcp_limit_output_bytes` in current Linux: 4 MiB.
+// Linux net/ipv4/tcp_ipv4.c sysctl_tcp_limit_output_bytes = 4 MB (since 2023)
+pub const LIMIT_OUTPUT_BYTES: u32 = 4 << 20;
+
+/// `tcp_limit_output_bytes` of the original 2012 TSQ patch: 128 KiB.
+// TSQ seed (shared/seeds/002): "allowing no more than ~128KB per tcp socket"
+pub const LIMIT_OUTPUT_BYTES_ORIGINAL: u32 = 128 << 10;
+
+/// What goes into one TSQ limit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TsqLimitInput {
+    /// The flow's pacing rate (`sk_pacing_rate`).
+    pub pacing_rate: Rate,
+    /// `sk_pacing_shift` (default [`PACING_SHIFT`]); shifts of 64 or more give 0.
+    pub pacing_shift: u8,
+    /// Truesize of the packet about to be queued, bytes.
+    pub truesize_bytes: u32,
+    /// Whether the flow is paced (Linux `sk_pacing_status != SK_PACING_NONE`).
+    pub paced: bool,
+    /// `tcp_limit_output_bytes`, applied only when the flow is not paced.
+    pub limit_output_bytes: u32,
+    /// Whether the packet is a retransmission (the limit doubles).
+    pub retransmit: bool,
+}
+
+/// The TSQ limit in bytes: `max(2 · truesize, rate >> pacing_shift)`, at most
+/// `limit_output_bytes` when not paced, doubled for retransmissions.
+pub const fn tsq_limit_bytes(i: &TsqLimitInput) -> u64 {
+    let per_rate = if i.pacing_shift < 64 {
+        i.pacing_rate.as_bytes_per_second() >> i.pacing_shift
+    } else {
+        0
+    };
+    // truesize < 2^32, so doubling fits in u64.
+    let two_packets = 2 * i.truesize_bytes as u64;
+    // Linux net/ipv4/tcp_output.c tcp_small_queue_check(): max(2 * truesize, rate >> shift)
+    let mut limit = if two_packets > per_rate {
+        two_packets
+    } else {
+        per_rate
+    };
+    // Linux tcp_small_queue_check(): unpaced flows are capped by tcp_limit_output_bytes
+    if !i.paced && limit > i.limit_output_bytes as u64 {
+        limit = i.limit_output_bytes as u64;
+    }
+    // Linux tcp_small_queue_check(): limit <<= factor (1 for retransmits), saturating here
+    if i.retransmit {
+        limit = limit.saturating_mul(2);
+    }
+    limit
+}
+
+/// Bytes one flow has in the host queues, and whether it waits for a TX completion.
+/// 24 bytes, `Copy`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TsqBudget {
+    /// Linux `sk_wmem_alloc` minus its base reference: truesize bytes queued, not yet
+    /// completed.
+    queued_bytes: u64,
+    /// The limit the flow was throttled at.
+    throttle_limit_bytes: u64,
+    /// Linux `TSQ_THROTTLED`.
+    throttled: bool,
+}
+
+impl TsqBudget {
+    /// Nothing queued, not throttled.
+    pub const fn new() -> Self {
+        TsqBudget {
+            queued_bytes: 0,
+            throttle_limit_bytes: 0,
+            throttled: false,
+        }
+    }
+
+    /// Truesize bytes queued and not yet completed.
+    pub const fn queued_bytes(&self) -> u64 {
+        self.queued_bytes
+    }
+
+    /// Whether the flow was refused and waits for a completion to reopen its budget.
+    pub const fn is_throttled(&self) -> bool {
+        self.throttled
+    }
+
+    /// Whether a packet may be queued now under `limit_bytes` (from [`tsq_limit_bytes`]).
+    ///
+    /// The test is the kernel's: the bytes *already* queued must not exceed the limit
+    /// (the new packet itself may overshoot it). A flow whose retransmit queue holds at
+    /// most one packet may always send: its data is acknowledged soon, and waiting for a
+    /// completion that may be slow would stall it. When refused, the flow is marked
+    /// throttled; [`on_tx_completion`](TsqBudget::on_tx_completion) then says when the
+    /// budget reopens.
+    // Linux net/ipv4/tcp_output.c tcp_small_queue_check(): sk_wmem_alloc > limit
+    pub fn check(&mut self, limit_bytes: u64, rtx_queue_at_most_one: bool) -> bool {
+        if self.queued_bytes <= limit_bytes || rtx_queue_at_most_one {
+            return true;
+        }
+        self.throttled = true;
+        self.throttle_limit_bytes = limit_bytes;
+        false
+    }
+
+    /// A packet of `truesize_bytes` was handed to the queues (saturating at `u64::MAX`).
+    pub fn on_enqueue(&mut self, truesize_bytes: u64) {
+        self.queued_bytes = self.queued_bytes.saturating_add(truesize_bytes);
+    }
+
+    /// A packet of `truesize_bytes` completed (left the NIC, Linux `tcp_wfree`).
+    ///
+    /// Returns true when this completion reopened the budget of a throttled flow: the
+    /// stack should try to send again. Completing more than is queued (a stack
+    /// bookkeeping error) empties the count instead of going negative.
+    ///
+    /// Deviation: Linux wakes a throttled flow on *any* completion and lets it re-check;
+    /// this wakes it only once the queue is back within the limit it was refused at,
+    /// which spares the useless retries and gives the same sends.
+    // Linux net/ipv4/tcp_output.c tcp_wfree(): TSQ_THROTTLED -> reschedule tcp_write_xmit
+    pub fn on_tx_completion(&mut self, truesize_bytes: u64) -> bool {
+        self.queued_bytes = self.queued_bytes.saturating_sub(truesize_bytes);
+        if self.throttled && self.queued_bytes <= self.throttle_limit_bytes {
+            self.throttled = false;
+            return true;
+        }
+        false
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn input(rate: Rate) -> TsqLimitInput {
+        TsqLimitInput {
+            pacing_rate: rate,
+            pacing_shift: PACING_SHIFT,
+            truesize_bytes: 2_304,
+            paced: true,
+            limit_output_bytes: LIMIT_OUTPUT_BYTES,
+            retransmit: false,
+        }
+    }
+
+    #[test]
+    fn at_10_gbit_one_millisecond_of_rate_is_about_1_25_mb() {
+        // 10 Gbit/s = 1.25e9 B/s; >> 10 = 1220703 B (1.25e9 / 1024, ~0.98 ms).
+        let l = tsq_limit_bytes(&input(Rate::from_bits_per_second(10_000_000_000)));
+        assert_eq!(l, 1_220_703);
+    }
+
+    #[test]
+    fn at_1_gbit_the_budget_is_about_the_original_128_kib() {
+        // 1.25e8 B/s >> 10 = 122070 B: 93 % of the original 131072 B limit.
+        let l = tsq_limit_bytes(&input(Rate::from_bits_per_second(1_000_000_000)));
+        assert_eq!(l, 122_070);
+    }
+
+    #[test]
+    fn slow_flows_may_still_queue_two_packets() {
+        // 1 Mbit/s = 125000 B/s >> 10 = 122 B < 2 * 2304 = 4608 B.
+        let l = tsq_limit_bytes(&input(Rate::from_bits_per_second(1_000_000)));
+        assert_eq!(l, 4_608);
+    }
+
+    #[test]
+    fn unpaced_flows_are_capped_by_limit_output_bytes_and_retransmits_double() {
+        let mut i = input(Rate::from_bits_per_second(10_000_000_000));
+        i.paced = false;
+        i.limit_output_bytes = LIMIT_OUTPUT_BYTES_ORIGINAL;
+        assert_eq!(tsq_limit_bytes(&i), 131_072);
+        i.retransmit = true;
+        assert_eq!(tsq_limit_bytes(&i), 262_144);
+        // Paced flows ignore the cap: 2 * 1220703.
+        i.paced = true;
+        assert_eq!(tsq_limit_bytes(&i), 2_441_406);
+    }
+
+    #[test]
+    fn a_flow_over_budget_is_throttled_until_a_completion_reopens_it() {
+        let mut b = TsqBudget::new();
+        assert!(b.check(4_608, false));
+        b.on_enqueue(2_304);
+        b.on_enqueue(2_304);
+        assert!(b.check(4_608, false), "4608 queued is not above 4608");
+        b.on_enqueue(2_304);
+        assert!(!b.check(4_608, false));
+        assert!(b.is_throttled());
+        // Unless the retransmit queue holds at most one packet.
+        assert!(b.check(4_608, true));
+        assert!(b.on_tx_completion(2_304), "6912 - 2304 = 4608 reopens");
+        assert!(!b.is_throttled());
+        assert!(!b.on_tx_completion(2_304), "not throttled: nothing to tell");
+    }
+
+    #[test]
+    fn completing_more_than_was_queued_empties_instead_of_going_negative() {
+        let mut b = TsqBudget::new();
+        b.on_enqueue(100);
+        b.on_tx_completion(1_000);
+        assert_eq!(b.queued_bytes(), 0);
+    }
+}

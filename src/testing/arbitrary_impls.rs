@@ -1,0 +1,83 @@
+//! `arbitrary::Arbitrary` for the events and for valid Linux-mode configurations.
+
+use super::{StackEvent, TimedEvent};
+use crate::controller::{AckEvent, CongestionEvent, SentEvent};
+use crate::cubic::{HystartDetect, LinuxCubicConfig, LinuxCubicParams};
+use crate::hystart::PacingStatus;
+use crate::linux::LinuxSocketConfig;
+use crate::time::Duration;
+use arbitrary::{Arbitrary, Result, Unstructured};
+
+impl<'a> Arbitrary<'a> for StackEvent {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Ok(match u.int_in_range(0u8..=9)? {
+            0..=3 => StackEvent::Ack(AckEvent {
+                acked: u.arbitrary()?,
+                rtt: Option::<u64>::arbitrary(u)?.map(Duration::from_micros),
+                largest_acked: u.arbitrary()?,
+                app_limited: u.arbitrary()?,
+            }),
+            4 | 5 => StackEvent::Sent(SentEvent {
+                in_flight_after: u.arbitrary()?,
+                largest_sent: u.arbitrary()?,
+            }),
+            6 => StackEvent::Congestion(*u.choose(&[
+                CongestionEvent::Loss,
+                CongestionEvent::Ecn,
+                CongestionEvent::RetransmissionTimeout,
+                CongestionEvent::PersistentCongestion,
+            ])?),
+            7 => StackEvent::Spurious,
+            _ => StackEvent::TransmitStart,
+        })
+    }
+}
+
+impl<'a> Arbitrary<'a> for TimedEvent {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        Ok(TimedEvent {
+            advance_us: u.arbitrary()?,
+            event: u.arbitrary()?,
+        })
+    }
+}
+
+/// A valid Linux-mode configuration: every field within what validation accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArbitraryLinuxConfig {
+    /// Validated CUBIC parameters.
+    pub params: LinuxCubicParams,
+    /// Socket settings that pass validation.
+    pub socket: LinuxSocketConfig,
+}
+
+impl<'a> Arbitrary<'a> for ArbitraryLinuxConfig {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        let mut c = LinuxCubicConfig::new();
+        c.beta = u.int_in_range(1..=1023)?;
+        c.bic_scale = u.int_in_range(1..=crate::cubic::MAX_BIC_SCALE)?;
+        c.fast_convergence = u.arbitrary()?;
+        c.tcp_friendliness = u.arbitrary()?;
+        c.hystart = u.arbitrary()?;
+        c.hystart_detect = HystartDetect::from_bits(u.int_in_range(0..=3)?)
+            .map_err(|_| arbitrary::Error::IncorrectFormat)?;
+        c.hystart_low_window = u.arbitrary()?;
+        c.hystart_ack_delta_us = u.arbitrary()?;
+        c.initial_ssthresh = u.arbitrary()?;
+        let mut s = LinuxSocketConfig::new();
+        s.cwnd_clamp = u.int_in_range(2..=u32::MAX)?;
+        s.init_cwnd = u.int_in_range(1..=s.cwnd_clamp)?;
+        s.init_ssthresh = u.int_in_range(1..=u32::MAX)?;
+        s.mss = u.int_in_range(1..=u32::from(u16::MAX))?;
+        s.initial_srtt_us = u.arbitrary()?;
+        s.pacing_status =
+            *u.choose(&[PacingStatus::None, PacingStatus::Needed, PacingStatus::Fq])?;
+        s.gso_max_size = u.arbitrary()?;
+        let params = c
+            .validate()
+            .map_err(|_| arbitrary::Error::IncorrectFormat)?;
+        s.validate()
+            .map_err(|_| arbitrary::Error::IncorrectFormat)?;
+        Ok(ArbitraryLinuxConfig { params, socket: s })
+    }
+}
