@@ -73,7 +73,11 @@ pub unsafe extern "C" fn congestion_on_transmit(
     in_flight: u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with(state, |s| s.flow.transmit(Instant::from_micros(now_us), in_flight)) }
+    unsafe {
+        with(state, |s| {
+            s.flow.transmit(Instant::from_micros(now_us), in_flight)
+        })
+    }
 }
 
 /// An ACK for `acked` segments; `rtt_us` is its RTT sample, or negative for none.
@@ -95,7 +99,8 @@ pub unsafe extern "C" fn congestion_on_ack(
         with(state, |s| {
             s.flow.ack(now, acked, rtt);
             if let Some(r) = rtt {
-                s.send.on_rtt_sample(now, Duration::from_micros(u64::from(r)));
+                s.send
+                    .on_rtt_sample(now, Duration::from_micros(u64::from(r)));
             }
         })
     }
@@ -132,7 +137,11 @@ pub unsafe extern "C" fn congestion_on_rto(
     retransmitted: u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with(state, |s| s.flow.rto(Instant::from_micros(now_us), retransmitted)) }
+    unsafe {
+        with(state, |s| {
+            s.flow.rto(Instant::from_micros(now_us), retransmitted)
+        })
+    }
 }
 
 /// The last reduction was spurious (DSACK, F-RTO): undo it. Ignored if nothing to undo.
@@ -157,7 +166,11 @@ pub unsafe extern "C" fn congestion_on_transmit_start(
     now_us: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with(state, |s| s.flow.transmit_start(Instant::from_micros(now_us))) }
+    unsafe {
+        with(state, |s| {
+            s.flow.transmit_start(Instant::from_micros(now_us))
+        })
+    }
 }
 
 /// Overrides the time of the last send (`lsndtime`), in jiffies (ms), for stacks whose

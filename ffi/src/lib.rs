@@ -23,7 +23,9 @@ mod state;
 pub use config::{CongestionConfig, congestion_config_default};
 pub use events::*;
 pub use getters::*;
-pub use state::{CONGESTION_STATE_ALIGN, CONGESTION_STATE_SIZE, CongestionState};
+pub use state::{
+    CONGESTION_STATE_ALIGN, CONGESTION_STATE_SIZE, CONGESTION_STATE_WORDS, CongestionState,
+};
 
 /// Success.
 pub const CONGESTION_OK: i32 = 0;
@@ -34,8 +36,6 @@ pub const CONGESTION_THROTTLED: i32 = 1;
 pub const CONGESTION_ERR_NULL: i32 = -1;
 /// The state was not initialised by [`congestion_init`] (or was overwritten).
 pub const CONGESTION_ERR_UNINITIALIZED: i32 = -2;
-/// The call is not supported by this build.
-pub const CONGESTION_ERR_UNSUPPORTED: i32 = -3;
 /// Configuration refused: CUBIC β outside `1..=1023` (of 1024).
 pub const CONGESTION_ERR_BETA: i32 = -10;
 /// Configuration refused: `bic_scale` outside `1..=2^20`.

@@ -7,17 +7,19 @@ use congestion::pacing::SendPath;
 /// HyStart and socket fields) and the send path take 328 on 64-bit targets; the rest is
 /// room to grow without changing the ABI.
 pub const CONGESTION_STATE_SIZE: usize = 384;
+/// [`CONGESTION_STATE_SIZE`] in 64-bit words.
+pub const CONGESTION_STATE_WORDS: usize = CONGESTION_STATE_SIZE / 8;
 /// Alignment a [`CongestionState`] needs, bytes.
 pub const CONGESTION_STATE_ALIGN: usize = 8;
 
-/// One flow's state, owned by the caller. Opaque: only [`congestion_init`] may write it
+/// One flow's state, owned by the caller. Opaque: only `congestion_init` may write it
 /// and only the `congestion_*` functions may read it. It holds no pointers, so a copy
 /// (`memcpy`) is a copy of the flow.
-///
-/// [`congestion_init`]: crate::congestion_init
 #[repr(C, align(8))]
 pub struct CongestionState {
-    opaque: [u64; CONGESTION_STATE_SIZE / 8],
+    /// Opaque bytes (as 64-bit words, so that C gives the struct the 8-byte alignment
+    /// it needs). Never read or write them directly.
+    pub opaque: [u64; CONGESTION_STATE_WORDS],
 }
 
 /// Marks an initialised state ("CCUBICv1" in ASCII).

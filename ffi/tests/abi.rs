@@ -7,13 +7,19 @@ use std::ptr;
 
 fn config() -> CongestionConfig {
     let mut c = MaybeUninit::<CongestionConfig>::uninit();
-    assert_eq!(unsafe { congestion_config_default(c.as_mut_ptr()) }, CONGESTION_OK);
+    assert_eq!(
+        unsafe { congestion_config_default(c.as_mut_ptr()) },
+        CONGESTION_OK
+    );
     unsafe { c.assume_init() }
 }
 
 fn state(cfg: &CongestionConfig, now_us: u64) -> Box<CongestionState> {
     let mut s = Box::new(MaybeUninit::<CongestionState>::zeroed());
-    assert_eq!(unsafe { congestion_init(s.as_mut_ptr(), cfg, now_us) }, CONGESTION_OK);
+    assert_eq!(
+        unsafe { congestion_init(s.as_mut_ptr(), cfg, now_us) },
+        CONGESTION_OK
+    );
     unsafe { Box::from_raw(Box::into_raw(s).cast()) }
 }
 
@@ -25,8 +31,14 @@ fn cwnd(s: &CongestionState) -> u32 {
 
 #[test]
 fn the_blob_is_the_size_and_alignment_the_header_states() {
-    assert_eq!(std::mem::size_of::<CongestionState>(), CONGESTION_STATE_SIZE);
-    assert_eq!(std::mem::align_of::<CongestionState>(), CONGESTION_STATE_ALIGN);
+    assert_eq!(
+        std::mem::size_of::<CongestionState>(),
+        CONGESTION_STATE_SIZE
+    );
+    assert_eq!(
+        std::mem::align_of::<CongestionState>(),
+        CONGESTION_STATE_ALIGN
+    );
 }
 
 #[test]
@@ -39,7 +51,10 @@ fn every_entry_point_refuses_null_pointers() {
     let mut u8v = 0u8;
     let null = ptr::null_mut::<CongestionState>();
     unsafe {
-        assert_eq!(congestion_config_default(ptr::null_mut()), CONGESTION_ERR_NULL);
+        assert_eq!(
+            congestion_config_default(ptr::null_mut()),
+            CONGESTION_ERR_NULL
+        );
         assert_eq!(congestion_init(null, &cfg, 0), CONGESTION_ERR_NULL);
         assert_eq!(congestion_init(st, ptr::null(), 0), CONGESTION_ERR_NULL);
         assert_eq!(congestion_on_transmit(null, 0, 1), CONGESTION_ERR_NULL);
@@ -49,7 +64,10 @@ fn every_entry_point_refuses_null_pointers() {
         assert_eq!(congestion_on_rto(null, 0, 1), CONGESTION_ERR_NULL);
         assert_eq!(congestion_on_undo(null, 0), CONGESTION_ERR_NULL);
         assert_eq!(congestion_on_transmit_start(null, 0), CONGESTION_ERR_NULL);
-        assert_eq!(congestion_set_last_send_jiffies(null, 0), CONGESTION_ERR_NULL);
+        assert_eq!(
+            congestion_set_last_send_jiffies(null, 0),
+            CONGESTION_ERR_NULL
+        );
         assert_eq!(
             congestion_on_qdisc_enqueue(null, 0, 1448, 1, 0, 0, &mut u64v),
             CONGESTION_ERR_NULL
@@ -58,8 +76,14 @@ fn every_entry_point_refuses_null_pointers() {
             congestion_on_qdisc_enqueue(st, 0, 1448, 1, 0, 0, ptr::null_mut()),
             CONGESTION_ERR_NULL
         );
-        assert_eq!(congestion_on_tx_completion(null, 1448, &mut u8v), CONGESTION_ERR_NULL);
-        assert_eq!(congestion_on_tx_completion(st, 1448, ptr::null_mut()), CONGESTION_ERR_NULL);
+        assert_eq!(
+            congestion_on_tx_completion(null, 1448, &mut u8v),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(
+            congestion_on_tx_completion(st, 1448, ptr::null_mut()),
+            CONGESTION_ERR_NULL
+        );
         assert_eq!(
             congestion_send_poll(null, 0, 0, 0, 0, &mut u32v, &mut u32v, &mut u64v),
             CONGESTION_ERR_NULL
@@ -73,9 +97,15 @@ fn every_entry_point_refuses_null_pointers() {
         assert_eq!(congestion_ssthresh(null, &mut u32v), CONGESTION_ERR_NULL);
         assert_eq!(congestion_phase(null, &mut u32v), CONGESTION_ERR_NULL);
         assert_eq!(congestion_pacing_rate(null, &mut u64v), CONGESTION_ERR_NULL);
-        assert_eq!(congestion_next_departure_ns(null, &mut u64v), CONGESTION_ERR_NULL);
+        assert_eq!(
+            congestion_next_departure_ns(null, &mut u64v),
+            CONGESTION_ERR_NULL
+        );
         assert_eq!(congestion_tso_segs(null, &mut u32v), CONGESTION_ERR_NULL);
-        assert_eq!(congestion_linux_snapshot(null, ptr::null_mut()), CONGESTION_ERR_NULL);
+        assert_eq!(
+            congestion_linux_snapshot(null, ptr::null_mut()),
+            CONGESTION_ERR_NULL
+        );
     }
     // Nothing above touched the state: still IW10.
     assert_eq!(cwnd(&s), 10);
@@ -86,8 +116,14 @@ fn a_zeroed_blob_is_reported_uninitialised() {
     let mut s = MaybeUninit::<CongestionState>::zeroed();
     let mut v = 0u32;
     unsafe {
-        assert_eq!(congestion_on_loss(s.as_mut_ptr(), 0), CONGESTION_ERR_UNINITIALIZED);
-        assert_eq!(congestion_cwnd(s.as_ptr(), &mut v), CONGESTION_ERR_UNINITIALIZED);
+        assert_eq!(
+            congestion_on_loss(s.as_mut_ptr(), 0),
+            CONGESTION_ERR_UNINITIALIZED
+        );
+        assert_eq!(
+            congestion_cwnd(s.as_ptr(), &mut v),
+            CONGESTION_ERR_UNINITIALIZED
+        );
     }
 }
 
@@ -130,7 +166,10 @@ fn slow_start_then_a_loss_through_the_abi() {
     // Linux tcp_update_pacing_rate: srtt = 20,000 µs (first sample, x8 = 160,000);
     // slow-start ratio 200 %: 1448 * 20 * 200/100 * 10^6 * 8 / 160,000 = 2,896,000 B/s.
     let mut rate = 0;
-    assert_eq!(unsafe { congestion_pacing_rate(&*s, &mut rate) }, CONGESTION_OK);
+    assert_eq!(
+        unsafe { congestion_pacing_rate(&*s, &mut rate) },
+        CONGESTION_OK
+    );
     assert_eq!(rate, 2_896_000);
     unsafe { assert_eq!(congestion_on_loss(st, 21_000), CONGESTION_OK) };
     // CUBIC ssthresh: 20 * 717 / 1024 = 14 (integer), and cwnd lands on it.
@@ -163,7 +202,12 @@ fn tsq_throttles_and_a_completion_reopens() {
     }
     assert_eq!(
         codes,
-        [CONGESTION_OK, CONGESTION_OK, CONGESTION_OK, CONGESTION_THROTTLED]
+        [
+            CONGESTION_OK,
+            CONGESTION_OK,
+            CONGESTION_OK,
+            CONGESTION_THROTTLED
+        ]
     );
     assert_eq!(at, 0, "a throttled packet has no departure time");
     // One completion brings the queue back to 131,072 <= the limit: reopened.
@@ -174,9 +218,18 @@ fn tsq_throttles_and_a_completion_reopens() {
     );
     assert_eq!(reopened, 1);
     let mut departure = 0;
-    assert_eq!(unsafe { congestion_next_departure_ns(&*s, &mut departure) }, CONGESTION_OK);
-    assert!(departure >= 20_000_000, "departures are stamped at or after now: {departure}");
+    assert_eq!(
+        unsafe { congestion_next_departure_ns(&*s, &mut departure) },
+        CONGESTION_OK
+    );
+    assert!(
+        departure >= 20_000_000,
+        "departures are stamped at or after now: {departure}"
+    );
     let mut segs = 0;
-    assert_eq!(unsafe { congestion_tso_segs(&*s, &mut segs) }, CONGESTION_OK);
+    assert_eq!(
+        unsafe { congestion_tso_segs(&*s, &mut segs) },
+        CONGESTION_OK
+    );
     assert!(segs >= 2, "at least tcp_min_tso_segs: {segs}");
 }
