@@ -89,10 +89,12 @@ fn parse_args() -> Result<Args, String> {
                     .ok_or_else(bad)?
             }
             "--seed" => a.seed = value.parse().map_err(|_| bad())?,
-            "--sample" => a.sample = parse_duration(&value).filter(|d| !d.is_zero()).ok_or_else(bad)?,
-            "--timeout" => {
-                a.timeout = Duration::from_secs(value.parse().map_err(|_| bad())?)
+            "--sample" => {
+                a.sample = parse_duration(&value)
+                    .filter(|d| !d.is_zero())
+                    .ok_or_else(bad)?
             }
+            "--timeout" => a.timeout = Duration::from_secs(value.parse().map_err(|_| bad())?),
             _ => return Err(format!("unknown option {flag}")),
         }
     }

@@ -122,9 +122,25 @@ impl Relay {
             Some(client_addr.clone()),
             limits.clone(),
         )));
-        tasks.push(tokio::spawn(ingress(b.clone(), rev, rtx, None, limits.clone())));
-        tasks.push(tokio::spawn(egress(b, frx, Dest::Fixed(server), limits.clone())));
-        tasks.push(tokio::spawn(egress(a, rrx, Dest::Learned(client_addr), limits)));
+        tasks.push(tokio::spawn(ingress(
+            b.clone(),
+            rev,
+            rtx,
+            None,
+            limits.clone(),
+        )));
+        tasks.push(tokio::spawn(egress(
+            b,
+            frx,
+            Dest::Fixed(server),
+            limits.clone(),
+        )));
+        tasks.push(tokio::spawn(egress(
+            a,
+            rrx,
+            Dest::Learned(client_addr),
+            limits,
+        )));
         Ok(Relay {
             client_facing,
             forward,
@@ -214,7 +230,9 @@ impl Link {
             self.queue.pop_front();
             self.queued_bytes -= size;
         }
-        if self.config.loss_ppm > 0 && self.next_random() % 1_000_000 < u64::from(self.config.loss_ppm) {
+        if self.config.loss_ppm > 0
+            && self.next_random() % 1_000_000 < u64::from(self.config.loss_ppm)
+        {
             self.counters.random_drops.fetch_add(1, Ordering::Relaxed);
             return None;
         }

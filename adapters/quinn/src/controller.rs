@@ -45,10 +45,10 @@
 use crate::flow::QuinnFlow;
 use crate::units::Units;
 use congestion::{AckEvent, CongestionEvent, Duration, Instant, SentEvent};
-use quinn_proto::congestion::{Controller, ControllerMetrics};
 use quinn_proto::RttEstimator;
-use std::time::Instant as QuinnInstant;
+use quinn_proto::congestion::{Controller, ControllerMetrics};
 use std::any::Any;
+use std::time::Instant as QuinnInstant;
 
 /// The per-ACK-frame accumulator of quinn's per-packet `on_ack` calls.
 #[derive(Clone, Copy, Debug, Default)]

@@ -108,7 +108,10 @@ mod tests {
     #[test]
     fn bytes_pass_through() {
         let mut u = Units::new(WindowUnit::Bytes, 1200);
-        assert_eq!((u.in_flight(2401, 1), u.acked(1800), u.to_bytes(7)), (2401, 1800, 7));
+        assert_eq!(
+            (u.in_flight(2401, 1), u.acked(1800), u.to_bytes(7)),
+            (2401, 1800, 7)
+        );
         assert!(u.is_infinite(u64::MAX) && !u.is_infinite(u64::MAX - 1));
     }
 }

@@ -33,16 +33,26 @@ async fn a_short_transfer_grows_in_slow_start_and_backs_off_after_loss() {
         "no slow-start growth: initial {initial}, peak before loss {peak}"
     );
     // The buffer overflowed, quinn saw losses, and the window fell below its peak.
-    assert!(report.tail_drops > 0 && report.lost_packets > 0, "{report:?}");
+    assert!(
+        report.tail_drops > 0 && report.lost_packets > 0,
+        "{report:?}"
+    );
     let first_loss = samples
         .iter()
         .position(|s| s.lost_packets > 0)
         .expect("a sample after the first loss");
-    let after_loss_min = samples[first_loss..].iter().map(|s| s.cwnd).min().unwrap_or(u64::MAX);
+    let after_loss_min = samples[first_loss..]
+        .iter()
+        .map(|s| s.cwnd)
+        .min()
+        .unwrap_or(u64::MAX);
     assert!(
         after_loss_min < peak,
         "cwnd never fell after loss: peak {peak}, min after {after_loss_min}"
     );
     let adapter = report.adapter.expect("our adapter ran");
-    assert!(adapter.congestion_events >= 1 && adapter.ack_frames > 0, "{adapter:?}");
+    assert!(
+        adapter.congestion_events >= 1 && adapter.ack_frames > 0,
+        "{adapter:?}"
+    );
 }
