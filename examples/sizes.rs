@@ -5,14 +5,15 @@
 //! ```
 
 use congestion::AnyController;
-use congestion::cubic::{LinuxCubic, LinuxCubicParams};
-use congestion::hystart::LinuxHystart;
+use congestion::cubic::{LinuxCubic, LinuxCubicParams, RfcCubic};
+use congestion::hystart::{HystartPlusPlus, LinuxHystart};
 use congestion::linux::{LinuxCubicState, LinuxFlow, LinuxSocketConfig};
 use congestion::pacing::{EdtPacer, MinRttFilter, SendPath, TsqBudget};
+use congestion::rfc::RfcFlow;
 use core::mem::size_of;
 
 fn main() {
-    let rows: [(&str, usize, &str); 11] = [
+    let rows: [(&str, usize, &str); 14] = [
         (
             "LinuxCubic",
             size_of::<LinuxCubic>(),
@@ -42,6 +43,21 @@ fn main() {
             "LinuxFlow",
             size_of::<LinuxFlow>(),
             "full Linux-mode flow: state + glue + undo + copies of config",
+        ),
+        (
+            "RfcCubic",
+            size_of::<RfcCubic>(),
+            "RFC 9438 CUBIC state in bytes and µs",
+        ),
+        (
+            "HystartPlusPlus",
+            size_of::<HystartPlusPlus>(),
+            "RFC 9406 HyStart++ state",
+        ),
+        (
+            "RfcFlow",
+            size_of::<RfcFlow>(),
+            "full RFC-mode flow: CUBIC + both detectors + undo snapshot + config",
         ),
         (
             "AnyController",

@@ -4,15 +4,22 @@ use crate::controller::{
     AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
 };
 use crate::linux::LinuxFlow;
+use crate::rfc::RfcFlow;
 use crate::time::Instant;
 
 /// Any controller this crate offers, chosen at run time; forwards every call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "no allocation: boxing is not an option; the RFC flow carries its undo snapshot"
+)]
 pub enum AnyController {
     /// Linux-mode CUBIC + HyStart, in segments.
     Linux(LinuxFlow),
+    /// RFC-mode CUBIC (RFC 9438) with a chosen slow start, in bytes.
+    Rfc(RfcFlow),
 }
 
 /// Forwards one call to whichever controller the enum holds.
@@ -20,6 +27,7 @@ macro_rules! forward {
     ($self:ident, $c:ident => $call:expr) => {
         match $self {
             AnyController::Linux($c) => $call,
+            AnyController::Rfc($c) => $call,
         }
     };
 }

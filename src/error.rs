@@ -26,6 +26,8 @@ pub enum ConfigError {
     CubicCOutOfRange,
     /// A size or count that must be positive was zero.
     ZeroLimit,
+    /// RFC mode: the MSS must be at most `cubic::MAX_MSS_BYTES` (65535) bytes.
+    MssOutOfRange,
     /// A shift (`pacing_shift`, `tso_rtt_log`) must be below 32.
     ShiftOutOfRange,
 }
@@ -42,6 +44,7 @@ impl core::fmt::Display for ConfigError {
             ConfigError::PacingRatioOutOfRange => "pacing ratio must be at least 1 percent",
             ConfigError::CubicCOutOfRange => "CUBIC C must be positive",
             ConfigError::ZeroLimit => "a limit that must be positive was zero",
+            ConfigError::MssOutOfRange => "MSS must be at most 65535 bytes",
             ConfigError::ShiftOutOfRange => "a shift must be below 32",
         };
         f.write_str(what)

@@ -17,6 +17,10 @@
 //! `net/ipv4/tcp_cubic.c` v2.3 and its socket glue bit for bit; it is checked against
 //! traces of the kernel code on every test run.
 //!
+//! *RFC mode* ([`rfc::RfcFlow`]) counts bytes for QUIC stacks and follows RFC 9438
+//! (CUBIC) and RFC 9406 (HyStart++); `docs/compliance.md` maps every requirement to
+//! its code and test.
+//!
 //! ## Quick start
 //!
 //! ```
@@ -49,6 +53,7 @@ pub mod linux;
 pub mod pacing;
 #[cfg(feature = "flight-recorder")]
 pub mod recorder;
+pub mod rfc;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 pub mod testing;
 // The generators for embedders' tests need std; the library proper never does.

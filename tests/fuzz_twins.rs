@@ -35,6 +35,11 @@ fn linux_flow_survives_random_event_streams() {
 }
 
 #[test]
+fn rfc_flow_survives_random_event_streams() {
+    drive(fuzz_bodies::rfc::run, 0xBF58_476D_1CE4_E5B9, 20_000, 600);
+}
+
+#[test]
 fn send_path_survives_random_polls_sends_and_completions() {
     drive(
         fuzz_bodies::send_path::run,

@@ -254,3 +254,152 @@ fn a_gap_of_fifty_days_wraps_jiffies_like_the_kernel_and_keeps_the_window_sane()
     f.ack(Instant::from_micros(later + 1_000), 2, Some(20_000));
     assert!(f.state().cwnd >= 70 && f.state().cwnd <= 102);
 }
+
+// ---- RFC mode (`RfcFlow`) ----
+
+mod rfc {
+    use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent};
+
+    const MSS: u64 = 1200;
+
+    fn flow() -> RfcFlow {
+        let mut c = RfcFlowConfig::new();
+        c.cubic.mss_bytes = MSS;
+        let mut f = RfcFlow::new(c, Instant::ZERO).unwrap();
+        f.on_sent(Instant::ZERO, &SentEvent { in_flight_after: 12_000, largest_sent: 10 });
+        f
+    }
+
+    fn ack(acked: u64, rtt_us: Option<u64>, largest_acked: u64) -> AckEvent {
+        AckEvent { acked, rtt: rtt_us.map(Duration::from_micros), largest_acked, app_limited: false }
+    }
+
+    #[test]
+    fn rfc_acking_more_than_is_in_flight_empties_the_flight() {
+        let mut f = flow();
+        f.on_ack(Instant::from_micros(10), &ack(u64::MAX, Some(20_000), 10));
+        assert_eq!(f.in_flight(), 0);
+        // Slow start grows by what was acked, saturating, up to ssthresh (none): no wrap.
+        assert!(f.cwnd() >= 12_000);
+    }
+
+    #[test]
+    fn rfc_an_rtt_of_zero_is_taken_as_is() {
+        let mut f = flow();
+        f.on_ack(Instant::from_micros(10), &ack(MSS, Some(0), 1));
+        assert_eq!((f.min_rtt_us(), f.srtt_us()), (0, 0));
+    }
+
+    #[test]
+    fn rfc_largest_acked_going_backwards_is_ignored() {
+        let mut f = flow();
+        f.on_ack(Instant::from_micros(10), &ack(MSS, None, 9));
+        f.on_ack(Instant::from_micros(20), &ack(MSS, None, 3));
+        assert_eq!(f.largest_acked(), 9);
+    }
+
+    #[test]
+    fn rfc_an_invalid_mss_is_refused_and_a_valid_one_raises_the_minimum_window() {
+        let mut f = flow();
+        let before = f;
+        assert!(f.set_mss(0).is_err());
+        assert!(f.set_mss(1 << 20).is_err());
+        assert_eq!(f, before);
+        f.on_congestion_event(Instant::from_micros(10), CongestionEvent::RetransmissionTimeout);
+        assert_eq!(f.cwnd(), MSS);
+        f.set_mss(9000).unwrap();
+        // cwnd and ssthresh keep their bytes but are raised to the new minimum, 2 * 9000.
+        assert_eq!(f.cwnd(), 18_000);
+        assert!(f.ssthresh() >= 18_000);
+    }
+
+    #[test]
+    fn rfc_undo_without_a_congestion_event_is_ignored() {
+        let mut f = flow();
+        let before = f;
+        f.on_spurious_congestion(Instant::from_micros(10));
+        assert_eq!(f, before);
+    }
+
+    #[test]
+    fn rfc_ecn_may_take_cwnd_to_one_mss_but_loss_stops_at_two() {
+        let mut f = flow();
+        for i in 0..20 {
+            f.on_congestion_event(Instant::from_micros(i), CongestionEvent::Ecn);
+        }
+        assert_eq!((f.cwnd(), f.ssthresh()), (MSS, 2 * MSS));
+        let mut g = flow();
+        for i in 0..20 {
+            g.on_congestion_event(Instant::from_micros(i), CongestionEvent::Loss);
+        }
+        assert_eq!((g.cwnd(), g.ssthresh()), (2 * MSS, 2 * MSS));
+    }
+
+    #[test]
+    fn rfc_time_going_backwards_counts_as_no_time() {
+        let mut f = flow();
+        f.on_congestion_event(Instant::from_micros(1_000_000), CongestionEvent::Loss);
+        f.on_sent(Instant::from_micros(1_000_000), &SentEvent { in_flight_after: f.cwnd(), largest_sent: 20 });
+        f.on_ack(Instant::from_micros(1_100_000), &ack(MSS, Some(20_000), 21));
+        let cwnd = f.cwnd();
+        // An ACK stamped an hour earlier: elapsed time saturates at 0, growth stays tiny.
+        f.on_sent(Instant::from_micros(1_100_000), &SentEvent { in_flight_after: f.cwnd(), largest_sent: 30 });
+        f.on_ack(Instant::ZERO, &ack(MSS, Some(20_000), 22));
+        assert!(f.cwnd() >= cwnd && f.cwnd() <= cwnd + MSS);
+        assert_eq!(f.phase(), Phase::CongestionAvoidance);
+    }
+}
+
+// ---- The send path (pacer, TSQ, TSO) ----
+
+mod send_path {
+    use congestion::Instant;
+    use congestion::hystart::PacingStatus;
+    use congestion::pacing::{Rate, SendPath, SendPathConfig, TsqBudget};
+
+    fn path(status: PacingStatus) -> SendPath {
+        let mut c = SendPathConfig::new();
+        c.pacing_status = status;
+        SendPath::new(c.validate().unwrap())
+    }
+
+    #[test]
+    fn pacing_a_rate_of_zero_or_unlimited_does_not_pace() {
+        for rate in [Rate::ZERO, Rate::UNLIMITED] {
+            let mut p = path(PacingStatus::Needed);
+            for _ in 0..20 {
+                assert_eq!(p.on_send(Instant::from_micros(5), 1500, 1, rate), 5_000);
+            }
+        }
+    }
+
+    #[test]
+    fn pacing_a_completion_of_more_than_was_queued_floors_at_zero() {
+        let mut t = TsqBudget::new();
+        t.on_enqueue(1000);
+        t.on_tx_completion(5000);
+        assert_eq!(t.queued_bytes(), 0);
+    }
+
+    #[test]
+    fn pacing_time_going_backwards_never_moves_a_departure_back() {
+        let mut p = path(PacingStatus::Needed);
+        let rate = Rate::from_bits_per_second(1_000_000);
+        let mut last = 0;
+        for t_us in [1_000_000u64, 2_000_000, 10, 0, 1_500_000] {
+            let d = p.on_send(Instant::from_micros(t_us), 1500, 10, rate);
+            assert!(d >= last);
+            last = d;
+        }
+    }
+
+    #[test]
+    fn pacing_an_mss_of_zero_counts_as_one_byte() {
+        let p = path(PacingStatus::Fq);
+        // 1 Gbit/s: 125,000,000 B/s >> 10 = 122,070 B of TSO budget (+ the RTT term),
+        // capped by gso_max_size 65536 and gso_max_segs 65535 segments of 1 byte.
+        let segs = p.tso_segs(Rate::from_bits_per_second(1_000_000_000), 0);
+        assert_eq!(segs, 65_535);
+    }
+}

@@ -90,3 +90,48 @@ mod tests {
         assert_eq!(linux_cubic_root(2_681_735_677u64 * (12000 - 8402)), 21284);
     }
 }
+
+/// Exact integer cube root for RFC mode: the largest `r` with `r³ ≤ x`.
+///
+/// Digit-by-digit (three bits per step, 22 steps for 64 bits), no division, no table,
+/// no floating point. `r < 2^22`, so `r²` and `3·(r² + r)` never overflow.
+// RFC 9438 §4.2 needs K = cbrt(...) exactly; this is the classic binary cube-root recurrence.
+pub const fn exact_cube_root(x: u64) -> u64 {
+    let mut rem = x;
+    let mut root = 0u64;
+    let mut root_sq = 0u64;
+    let mut step = 22u32;
+    while step > 0 {
+        step -= 1;
+        let shift = 3 * step;
+        root_sq <<= 2;
+        root <<= 1;
+        // (2r + 1)^3 - (2r)^3 = 3·(4r² + 2r) + 1 = 3·(root_sq + root) + 1 after doubling.
+        let b = 3 * (root_sq + root) + 1;
+        // Comparing rem >> shift with b avoids shifting b left out of range.
+        if (rem >> shift) >= b {
+            rem -= b << shift;
+            root_sq += 2 * root + 1;
+            root += 1;
+        }
+    }
+    root
+}
+
+#[cfg(test)]
+mod exact_tests {
+    use super::exact_cube_root;
+
+    #[test]
+    fn perfect_cubes_and_their_neighbours() {
+        for r in [0u64, 1, 2, 3, 10, 1000, 21284, 2_000_000, 2_642_245] {
+            let c = r * r * r;
+            assert_eq!(exact_cube_root(c), r, "cbrt({c})");
+            if r > 0 {
+                assert_eq!(exact_cube_root(c - 1), r - 1, "cbrt({c} - 1)");
+            }
+        }
+        // 2_642_245^3 = 18_446_724_184_312_856_125 <= u64::MAX < 2_642_246^3.
+        assert_eq!(exact_cube_root(u64::MAX), 2_642_245);
+    }
+}

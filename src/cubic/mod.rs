@@ -2,14 +2,26 @@
 //!
 //! - [`LinuxCubic`]: `net/ipv4/tcp_cubic.c` bit for bit, in segments, on jiffies.
 //! - [`linux_cubic_root`]: the kernel's table-plus-Newton cube root.
+//! - [`RfcCubic`]: RFC 9438 in bytes and microseconds, configured by [`RfcCubicConfig`].
+//! - [`exact_cube_root`], [`mul_div_floor`]: the integer tools RFC mode is built on.
 
 mod cube_root;
 mod linux;
 mod linux_config;
+mod rfc;
+mod rfc_config;
+pub mod rfc_curve;
+mod wide_math;
 
-pub use cube_root::linux_cubic_root;
+pub use cube_root::{exact_cube_root, linux_cubic_root};
 pub use linux::LinuxCubic;
 pub(crate) use linux::after as linux_after;
 pub use linux_config::{
     BICTCP_BETA_SCALE, BICTCP_HZ, HystartDetect, LinuxCubicConfig, LinuxCubicParams, MAX_BIC_SCALE,
 };
+pub use rfc::RfcCubic;
+pub use rfc_config::{
+    ABE_BETA_PERMILLE, BETA_CUBIC_PERMILLE, C_PERMILLE, MAX_C_PERMILLE, MAX_MSS_BYTES, RFC_SCALE,
+    RfcCubicConfig, RfcCubicParams,
+};
+pub use wide_math::{mul_div_floor, wide_mul};

@@ -10,4 +10,5 @@ pub mod bytes;
 pub mod corpus;
 pub mod linux;
 pub mod phase;
+pub mod rfc;
 pub mod send_path;

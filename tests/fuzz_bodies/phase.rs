@@ -26,7 +26,9 @@ pub enum Kind {
 /// - `Recovery` is left only on an ACK or an undo.
 /// - An ACK moves forward only: slow start → conservative slow start → congestion
 ///   avoidance, conservative slow start → slow start (RFC 9406 §4.3), Recovery → any.
-/// - Undo restores the window and may land anywhere outside `Recovery`.
+/// - Undo restores the state from before the undone event, which may itself have been
+///   a recovery (an RTO during a loss recovery); the mode's own check then requires
+///   that recovery to be still open.
 pub fn legal(event: Kind, from: Phase, to: Phase) -> bool {
     use Phase::*;
     if from == to {
@@ -40,7 +42,7 @@ pub fn legal(event: Kind, from: Phase, to: Phase) -> bool {
         Kind::Congestion(CongestionEvent::Loss | CongestionEvent::Ecn) => {
             to == CongestionAvoidance || to == Recovery
         }
-        Kind::Undo => to != Recovery,
+        Kind::Undo => true,
         Kind::Ack => matches!(
             (from, to),
             (SlowStart, ConservativeSlowStart)

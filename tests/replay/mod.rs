@@ -7,6 +7,7 @@
 #![allow(dead_code, reason = "each includer uses a different part")]
 
 mod linux;
+mod rfc;
 
 use std::fmt::Write as _;
 
@@ -68,13 +69,22 @@ pub fn parse(text: &str) -> impl Iterator<Item = (usize, Event<'_>)> {
 
 /// Replays `text` and returns the CSV (header plus one row per event).
 pub fn replay(text: &str) -> Result<String, String> {
+    // `set mode rfc9438` selects RFC mode (tests/replay/rfc.rs); the default is Linux.
+    match rfc::requested_mode(text).as_deref() {
+        None | Some("linux") => {}
+        Some("rfc9438") => return rfc::replay(text),
+        Some(other) => return Err(format!("unknown mode `{other}`: linux or rfc9438")),
+    }
     let mut out = String::new();
     let mut replay = LinuxReplay::for_trace(text);
     writeln!(out, "{}", replay.header()).map_err(|e| e.to_string())?;
     for (idx, (line_no, event)) in parse(text).enumerate() {
-        replay
-            .apply(&event)
-            .map_err(|e| format!("line {line_no}: {e}"))?;
+        // `set mode linux` only names the default mode.
+        if !(event.keyword == "set" && event.args.first() == Some(&"mode")) {
+            replay
+                .apply(&event)
+                .map_err(|e| format!("line {line_no}: {e}"))?;
+        }
         replay
             .write_row(&mut out, idx + 1, event.keyword)
             .map_err(|e| e.to_string())?;

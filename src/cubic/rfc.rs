@@ -1,0 +1,227 @@
+//! RFC 9438 CUBIC window growth, counting bytes (RFC mode).
+//!
+//! [`RfcCubic`] holds the CUBIC variables of RFC 9438 §4.1.2 (`W_max`, `K`, `t_epoch`,
+//! `cwnd_epoch`, `cwnd_prior`, `W_est`) and computes the congestion-avoidance window on
+//! each ACK and the reductions on congestion events. The driver that owns `cwnd`,
+//! `ssthresh`, the phase and recovery is [`crate::rfc::RfcFlow`].
+//!
+//! Differences from Linux mode (`LinuxCubic`), all on purpose:
+//! - bytes, not segments; time in µs, not jiffies; `K` from `W_max − cwnd_epoch`
+//!   (RFC 9438), not from `W_max − cwnd`;
+//! - the target is clamped to `[cwnd, 1.5·cwnd]` and grows cwnd by
+//!   `(target − cwnd)/cwnd` per acked byte, instead of Linux's `cnt` counter;
+//! - the Reno-friendly estimate switches α to 1 once `W_est ≥ cwnd_prior`.
+//!
+//! Scales: windows in bytes, time in µs, β and C in thousandths (see
+//! [`RfcCubicConfig`](super::RfcCubicConfig)); every product goes through
+//! [`mul_div_floor`] or saturating arithmetic, see [`super::rfc_curve`] for the bounds.
+
+use super::rfc_config::{RFC_SCALE, RfcCubicParams};
+use super::rfc_curve::{cubic_k_us, w_cubic_bytes};
+use super::wide_math::mul_div_floor;
+use crate::time::Instant;
+
+/// RFC 9438 CUBIC state, in bytes and microseconds. Plain `Copy` data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RfcCubic {
+    /// `W_max`: the window before the last reduction (less with fast convergence), bytes.
+    pub w_max_bytes: u64,
+    /// `cwnd_prior`: the window when ssthresh was last set, bytes.
+    pub cwnd_prior_bytes: u64,
+    /// `K`: time from the epoch start until `W_cubic` reaches `W_max`, µs.
+    pub k_us: u64,
+    /// `t_epoch`: the start of the current congestion-avoidance stage (shifted forward by
+    /// application-limited and idle time), if one has started.
+    pub epoch_start: Option<Instant>,
+    /// `cwnd_epoch`: the window at `t_epoch`, bytes.
+    pub cwnd_epoch_bytes: u64,
+    /// `W_est`: the Reno-friendly estimate, bytes.
+    pub w_est_bytes: u64,
+    /// Fraction of `W_est` growth not yet added, in bytes·bytes (below the cwnd it was
+    /// computed with), so that small ACKs on large windows are not lost to rounding.
+    pub w_est_remainder: u64,
+    /// True when `W_max` is undefined (no congestion event yet, or after a timeout): the
+    /// next epoch takes `W_max = cwnd_epoch`, so `K = 0` (RFC 9438 §4.8, §4.10).
+    pub w_max_from_epoch: bool,
+    /// When growth stopped counting time because the flow became application-limited or
+    /// idle (RFC 9438 §5.8); the epoch moves forward by the pause when growth resumes.
+    pub paused_at: Option<Instant>,
+}
+
+impl Default for RfcCubic {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl RfcCubic {
+    /// Before any congestion: no epoch, `W_max` undefined.
+    pub const fn new() -> Self {
+        RfcCubic {
+            w_max_bytes: 0,
+            cwnd_prior_bytes: 0,
+            k_us: 0,
+            epoch_start: None,
+            cwnd_epoch_bytes: 0,
+            w_est_bytes: 0,
+            w_est_remainder: 0,
+            w_max_from_epoch: true,
+            paused_at: None,
+        }
+    }
+
+    /// Starts a congestion-avoidance stage at `now` with window `cwnd`.
+    fn start_epoch(&mut self, p: &RfcCubicParams, now: Instant, cwnd: u64) {
+        self.epoch_start = Some(now);
+        self.paused_at = None;
+        self.cwnd_epoch_bytes = cwnd;
+        if self.w_max_from_epoch {
+            // RFC 9438 §4.8/§4.10: W_max = cwnd at the start of this CA stage, K = 0
+            self.w_max_bytes = cwnd;
+            self.w_max_from_epoch = false;
+        }
+        // RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C); 0 when cwnd_epoch >= W_max
+        self.k_us = cubic_k_us(p.c_mss(), self.w_max_bytes.saturating_sub(cwnd));
+        // RFC 9438 §4.3: W_est = cwnd_epoch at the start of the CA stage
+        self.w_est_bytes = cwnd;
+        self.w_est_remainder = 0;
+    }
+
+    /// `t` for the epoch at `now`, µs (zero before the epoch or if time ran backwards).
+    pub fn elapsed_us(&self, now: Instant) -> u64 {
+        match self.epoch_start {
+            Some(start) => now.saturating_duration_since(start).as_micros(),
+            None => 0,
+        }
+    }
+
+    /// `W_cubic(t)` in bytes for `t` µs into the epoch.
+    pub fn w_cubic(&self, p: &RfcCubicParams, t_us: u64) -> u64 {
+        w_cubic_bytes(p.c_mss(), self.w_max_bytes, self.k_us, t_us)
+    }
+
+    /// One ACK of `acked_bytes` in congestion avoidance while cwnd-limited; returns the
+    /// new cwnd. `srtt_us` is the smoothed RTT (0 if unknown).
+    ///
+    /// Never lowers cwnd, never raises it by more than `min(acked, cwnd/2)`.
+    pub fn on_ack(
+        &mut self,
+        p: &RfcCubicParams,
+        now: Instant,
+        cwnd: u64,
+        acked_bytes: u64,
+        srtt_us: u64,
+    ) -> u64 {
+        let cwnd = if cwnd == 0 { p.min_window() } else { cwnd };
+        if self.epoch_start.is_none() {
+            self.start_epoch(p, now, cwnd);
+        }
+        self.resume(now);
+        let t_us = self.elapsed_us(now);
+        let cfg = p.config();
+        if cfg.reno_friendly {
+            self.grow_w_est(p, cwnd, acked_bytes);
+            // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
+            if self.w_cubic(p, t_us) < self.w_est_bytes {
+                // Never shrink on an ACK: W_est can trail a cwnd that the curve raised.
+                return cwnd.max(self.w_est_bytes);
+            }
+        }
+        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
+        let w_next = self.w_cubic(p, t_us.saturating_add(srtt_us));
+        let target = w_next.clamp(cwnd, cwnd.saturating_add(cwnd / 2));
+        // RFC 9438 §4.4/§4.5: cwnd += (target - cwnd)/cwnd per segment, i.e. per acked byte
+        let increase = mul_div_floor(target - cwnd, acked_bytes, cwnd).min(target - cwnd);
+        cwnd + increase
+    }
+
+    /// Adds `α · acked / cwnd` segments (in bytes: `α · MSS · acked / cwnd`) to `W_est`.
+    fn grow_w_est(&mut self, p: &RfcCubicParams, cwnd: u64, acked_bytes: u64) {
+        let beta = p.config().beta_permille as u64;
+        // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior
+        let (alpha_num, alpha_den) = if self.w_est_bytes >= self.cwnd_prior_bytes {
+            (1, 1)
+        } else {
+            (3 * (RFC_SCALE - beta), RFC_SCALE + beta)
+        };
+        // α·MSS ≤ 3000 · 65535 < 2^28; the product with acked goes through 128 bits.
+        let numerator = mul_div_floor(acked_bytes, alpha_num * p.mss(), alpha_den);
+        // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
+        self.w_est_remainder = self.w_est_remainder.saturating_add(numerator);
+        self.w_est_bytes = self.w_est_bytes.saturating_add(self.w_est_remainder / cwnd);
+        self.w_est_remainder %= cwnd;
+    }
+
+    /// A loss or ECN-CE congestion event with window `cwnd` and decrease factor
+    /// `beta_permille`; returns `β · cwnd` in bytes (floor), before any minimum: the
+    /// caller applies RFC 9438 §4.6's floors (2·MSS on loss, 1·MSS on ECE for cwnd,
+    /// 2·MSS for ssthresh).
+    pub fn on_congestion(&mut self, p: &RfcCubicParams, cwnd: u64, beta_permille: u32) -> u64 {
+        let cfg = p.config();
+        // RFC 9438 §4.7: fast convergence, W_max = cwnd*(1+beta)/2 if cwnd < W_max
+        self.w_max_bytes = if cfg.fast_convergence && cwnd < self.w_max_bytes {
+            mul_div_floor(cwnd, RFC_SCALE + cfg.beta_permille as u64, 2 * RFC_SCALE)
+        } else {
+            cwnd
+        };
+        self.w_max_from_epoch = false;
+        // RFC 9438 §4.6: cwnd_prior = cwnd
+        self.cwnd_prior_bytes = cwnd;
+        self.end_epoch();
+        // RFC 9438 §4.6: ssthresh = cwnd * beta_cubic (cwnd instead of flight_size)
+        mul_div_floor(cwnd, beta_permille as u64, RFC_SCALE)
+    }
+
+    /// A retransmission timeout or persistent congestion with window `cwnd`; returns
+    /// `β · cwnd` in bytes (the caller floors ssthresh at 2·MSS). The next CA stage
+    /// restarts the curve from its own start.
+    pub fn on_timeout(&mut self, p: &RfcCubicParams, cwnd: u64) -> u64 {
+        self.cwnd_prior_bytes = cwnd;
+        // RFC 9438 §4.8: after a timeout K = 0 and W_max = cwnd at the start of CA
+        self.w_max_from_epoch = true;
+        self.end_epoch();
+        // RFC 9438 §4.8: ssthresh set with beta_cubic as in §4.6
+        mul_div_floor(cwnd, p.config().beta_permille as u64, RFC_SCALE)
+    }
+
+    /// Slow start ended by a delay detector (HyStart, HyStart++) at window `cwnd`.
+    pub fn on_slow_start_exit(&mut self, cwnd: u64) {
+        // RFC 9438 §4.10: without loss W_max is undefined: cwnd_prior = cwnd, K = 0
+        self.cwnd_prior_bytes = cwnd;
+        self.w_max_from_epoch = true;
+        self.end_epoch();
+    }
+
+    /// The MSS changed: the next ACK starts a fresh epoch at the current window, so the
+    /// curve stays continuous while its time scale (C·MSS) changes.
+    pub fn on_mss_change(&mut self) {
+        self.end_epoch();
+    }
+
+    /// Ends the epoch: the next congestion-avoidance ACK starts a new one.
+    fn end_epoch(&mut self) {
+        self.epoch_start = None;
+        self.paused_at = None;
+        self.w_est_remainder = 0;
+    }
+
+    /// The flow stopped being cwnd-limited at `now` (application-limited, or idle):
+    /// time from here until [`resume`](Self::resume) does not count as growth time.
+    // RFC 9438 §5.8: t must not include application-limited periods
+    pub fn pause(&mut self, now: Instant) {
+        if self.epoch_start.is_some() && self.paused_at.is_none() {
+            self.paused_at = Some(now);
+        }
+    }
+
+    /// Growth resumes at `now`: the epoch start moves forward by the paused time.
+    pub fn resume(&mut self, now: Instant) {
+        if let (Some(start), Some(paused)) = (self.epoch_start, self.paused_at) {
+            // RFC 9438 §5.8: shift t_epoch by the application-limited time
+            let pause = now.saturating_duration_since(paused);
+            self.epoch_start = Some(start.saturating_add(pause));
+        }
+        self.paused_at = None;
+    }
+}

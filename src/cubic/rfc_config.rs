@@ -1,0 +1,161 @@
+//! RFC-mode CUBIC configuration: β and C as per-mille integers, the MSS in bytes.
+//!
+//! Scale: every fraction here is an integer in thousandths (`RFC_SCALE = 1000`), so
+//! β = 0.7 is `700`, C = 0.4 segments/s³ is `400`, RFC 8511's ABE β = 0.85 is `850`.
+//! Per-mille represents all three recommended values exactly.
+
+use crate::error::ConfigError;
+
+/// The fixed-point scale of [`RfcCubicConfig`]'s fractions: thousandths.
+pub const RFC_SCALE: u64 = 1000;
+
+/// β_cubic = 0.7 in thousandths.
+// RFC 9438 §4.6: "Parameter β_cubic SHOULD be set to 0.7"
+pub const BETA_CUBIC_PERMILLE: u32 = 700;
+
+/// C = 0.4 (segments per second cubed) in thousandths.
+// RFC 9438 §5.1: "C SHOULD be set to 0.4"
+pub const C_PERMILLE: u32 = 400;
+
+/// RFC 8511 (Alternative Backoff with ECN) β = 0.85 in thousandths, for ECN-CE.
+// RFC 8511 §3: beta_{ecn} 0.85 recommended for CUBIC
+pub const ABE_BETA_PERMILLE: u32 = 850;
+
+/// Largest MSS accepted, in bytes: keeps `C · MSS` and `3(1−β) · MSS` far inside `u64`.
+pub const MAX_MSS_BYTES: u64 = 65_535;
+
+/// Largest C accepted, in thousandths (C = 100 segments/s³).
+pub const MAX_C_PERMILLE: u32 = 100_000;
+
+/// RFC-mode CUBIC settings. Build with [`RfcCubicConfig::new`], adjust the fields, then
+/// [`validate`](RfcCubicConfig::validate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub struct RfcCubicConfig {
+    /// Maximum segment size (QUIC: max datagram size), bytes, `1..=65535`.
+    pub mss_bytes: u64,
+    /// β_cubic on loss, thousandths, `1..=999`.
+    pub beta_permille: u32,
+    /// β on an ECN-CE mark, thousandths, `1..=999` (default: the loss β;
+    /// [`ABE_BETA_PERMILLE`] gives RFC 8511's 0.85).
+    pub ecn_beta_permille: u32,
+    /// C, thousandths of segments/s³, `1..=100000`.
+    pub c_permille: u32,
+    /// RFC 9438 §4.7 fast convergence.
+    pub fast_convergence: bool,
+    /// RFC 9438 §4.3 Reno-friendly region (W_est).
+    pub reno_friendly: bool,
+}
+
+impl Default for RfcCubicConfig {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl RfcCubicConfig {
+    /// RFC 9438's recommended values with a 1200-byte MSS (QUIC's minimum datagram).
+    pub const fn new() -> Self {
+        RfcCubicConfig {
+            mss_bytes: 1200,
+            beta_permille: BETA_CUBIC_PERMILLE,
+            ecn_beta_permille: BETA_CUBIC_PERMILLE,
+            c_permille: C_PERMILLE,
+            fast_convergence: true,
+            reno_friendly: true,
+        }
+    }
+
+    /// Checks every field; the result is what the algorithm uses.
+    pub const fn validate(&self) -> Result<RfcCubicParams, ConfigError> {
+        if self.mss_bytes == 0 {
+            return Err(ConfigError::ZeroMss);
+        }
+        if self.mss_bytes > MAX_MSS_BYTES {
+            return Err(ConfigError::MssOutOfRange);
+        }
+        if self.beta_permille == 0 || self.beta_permille >= RFC_SCALE as u32 {
+            return Err(ConfigError::BetaOutOfRange);
+        }
+        if self.ecn_beta_permille == 0 || self.ecn_beta_permille >= RFC_SCALE as u32 {
+            return Err(ConfigError::BetaOutOfRange);
+        }
+        if self.c_permille == 0 || self.c_permille > MAX_C_PERMILLE {
+            return Err(ConfigError::CubicCOutOfRange);
+        }
+        Ok(RfcCubicParams { config: *self })
+    }
+}
+
+/// A validated [`RfcCubicConfig`]; only [`RfcCubicConfig::validate`] makes one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RfcCubicParams {
+    config: RfcCubicConfig,
+}
+
+impl RfcCubicParams {
+    /// The settings, as validated.
+    pub const fn config(&self) -> &RfcCubicConfig {
+        &self.config
+    }
+
+    /// MSS in bytes (`1..=65535`).
+    pub const fn mss(&self) -> u64 {
+        self.config.mss_bytes
+    }
+
+    /// The same parameters with another MSS, if it is valid.
+    pub const fn with_mss(&self, mss_bytes: u64) -> Result<Self, ConfigError> {
+        let mut c = self.config;
+        c.mss_bytes = mss_bytes;
+        c.validate()
+    }
+
+    /// `C · MSS` in thousandths of bytes per s³: at most 100000 · 65535 < 2^33.
+    pub const fn c_mss(&self) -> u64 {
+        self.config.c_permille as u64 * self.config.mss_bytes
+    }
+
+    /// The minimum window, 2 · MSS bytes.
+    // RFC 9438 §4.6: cwnd = max(ssthresh, 2) segments
+    pub const fn min_window(&self) -> u64 {
+        2 * self.config.mss_bytes
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_are_the_rfc_recommendations() {
+        let p = RfcCubicConfig::new().validate().unwrap();
+        assert_eq!(p.config().beta_permille, 700);
+        assert_eq!(p.config().c_permille, 400);
+        assert_eq!(p.config().ecn_beta_permille, 700);
+        // 2 · 1200 bytes.
+        assert_eq!(p.min_window(), 2400);
+        // 400 · 1200 = 480000 thousandths of bytes/s³ = 480 bytes/s³.
+        assert_eq!(p.c_mss(), 480_000);
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        let mut c = RfcCubicConfig::new();
+        c.mss_bytes = 0;
+        assert_eq!(c.validate(), Err(ConfigError::ZeroMss));
+        c.mss_bytes = 70_000;
+        assert_eq!(c.validate(), Err(ConfigError::MssOutOfRange));
+        let mut c = RfcCubicConfig::new();
+        c.beta_permille = 1000;
+        assert_eq!(c.validate(), Err(ConfigError::BetaOutOfRange));
+        let mut c = RfcCubicConfig::new();
+        c.ecn_beta_permille = 0;
+        assert_eq!(c.validate(), Err(ConfigError::BetaOutOfRange));
+        let mut c = RfcCubicConfig::new();
+        c.c_permille = 0;
+        assert_eq!(c.validate(), Err(ConfigError::CubicCOutOfRange));
+    }
+}

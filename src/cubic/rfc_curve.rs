@@ -1,0 +1,139 @@
+//! RFC 9438 §4.2 in integers: the cubic offset `C·(t−K)³` in bytes and `K` in µs.
+//!
+//! Units and scales: time in microseconds (`u64`), windows in bytes (`u64`), `C · MSS`
+//! in thousandths of bytes per s³ (`c_mss`, at most 100000 · 65535 < 2^33, see
+//! [`RfcCubicParams::c_mss`](super::RfcCubicParams::c_mss)).
+//!
+//! Overflow envelope. `C·MSS·d³` is formed in one of three resolutions, whichever is the
+//! finest whose cube fits in 64 bits, then divided with a 128-bit intermediate
+//! ([`mul_div_floor`]):
+//!
+//! | distance `d = |t − K|` | resolution | exact (floor) |
+//! |---|---|---|
+//! | d ≤ 2.64 s | 1 µs | yes |
+//! | d ≤ 2642 s (44 min) | 1 ms | yes, for `d` truncated to ms |
+//! | larger, up to 584 000 years | 1 s | yes for `d` truncated to s; the offset saturates at `u64::MAX` bytes |
+//!
+//! Saturation only ever happens where the true offset exceeds `u64::MAX` bytes, and the
+//! caller clamps the target to `[cwnd, 1.5·cwnd]` anyway. So 30 days of growth at any
+//! rate cannot overflow (a test runs it). `K` uses the same three resolutions, so
+//! `C·K³ ≤ W_max − cwnd_epoch` always holds exactly: `W_cubic(0) ≥ cwnd_epoch`.
+
+use super::cube_root::exact_cube_root;
+use super::wide_math::mul_div_floor;
+
+const MICROS_PER_MILLI: u64 = 1_000;
+const MICROS_PER_SEC: u64 = 1_000_000;
+
+/// `C · MSS · d³` in bytes for `d_us` microseconds (floor), saturating at `u64::MAX`.
+///
+/// `c_mss` is `C · MSS` in thousandths of bytes per s³.
+// RFC 9438 §4.2: W_cubic(t) = C*(t-K)^3 + W_max; this is the C*(t-K)^3 term, in bytes
+pub const fn cubic_offset_bytes(c_mss: u64, d_us: u64) -> u64 {
+    // Tier 1, µs: d³ µs³ = d³·1e-18 s³; with C in thousandths the divisor is 1e21,
+    // applied as two exact floors (⌊⌊x/a⌋/b⌋ = ⌊x/(ab)⌋).
+    if let Some(sq) = d_us.checked_mul(d_us) {
+        if let Some(cube) = sq.checked_mul(d_us) {
+            let scaled = mul_div_floor(cube, c_mss, 1_000_000_000_000_000_000);
+            return scaled / 1_000;
+        }
+    }
+    // Tier 2, ms: ms³ = 1e-9 s³, so the divisor is 1e9 · 1e3 = 1e12.
+    let d_ms = d_us / MICROS_PER_MILLI;
+    if let Some(sq) = d_ms.checked_mul(d_ms) {
+        if let Some(cube) = sq.checked_mul(d_ms) {
+            return mul_div_floor(cube, c_mss, 1_000_000_000_000);
+        }
+    }
+    // Tier 3, s: only the thousandths of C remain to divide out.
+    let d_s = d_us / MICROS_PER_SEC;
+    let cube = d_s.saturating_mul(d_s).saturating_mul(d_s);
+    mul_div_floor(cube, c_mss, 1_000)
+}
+
+/// `K = cbrt((W_max − cwnd_epoch) / C)` in microseconds (floor), for a difference of
+/// `diff_bytes` bytes; at most 2.64e12 µs (30.6 days) when the difference is absurd.
+// RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C), in segments, so divide by C·MSS
+pub const fn cubic_k_us(c_mss: u64, diff_bytes: u64) -> u64 {
+    if diff_bytes == 0 || c_mss == 0 {
+        return 0;
+    }
+    // Tier 1, µs: K³ µs³ = diff · 1e18 · 1e3 / c_mss.
+    if let Some(diff_milli) = diff_bytes.checked_mul(1_000) {
+        let cube = mul_div_floor(diff_milli, 1_000_000_000_000_000_000, c_mss);
+        if cube != u64::MAX {
+            return exact_cube_root(cube);
+        }
+    }
+    // Tier 2, ms: K³ ms³ = diff · 1e9 · 1e3 / c_mss.
+    let cube = mul_div_floor(diff_bytes, 1_000_000_000_000, c_mss);
+    if cube != u64::MAX {
+        return exact_cube_root(cube) * MICROS_PER_MILLI;
+    }
+    // Tier 3, s: K³ s³ = diff · 1e3 / c_mss; below 2^64, so the root is below 2.64e6 s.
+    exact_cube_root(mul_div_floor(diff_bytes, 1_000, c_mss)) * MICROS_PER_SEC
+}
+
+/// `W_cubic(τ)` in bytes for `tau_us` microseconds after the epoch start.
+// RFC 9438 §4.2: W_cubic(t) = C*(t-K)^3 + W_max
+pub const fn w_cubic_bytes(c_mss: u64, w_max_bytes: u64, k_us: u64, tau_us: u64) -> u64 {
+    if tau_us >= k_us {
+        w_max_bytes.saturating_add(cubic_offset_bytes(c_mss, tau_us - k_us))
+    } else {
+        w_max_bytes.saturating_sub(cubic_offset_bytes(c_mss, k_us - tau_us))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // C = 0.4, MSS = 1000 bytes: c_mss = 400 · 1000 = 400000 thousandths = 400 bytes/s³.
+    const C_MSS: u64 = 400_000;
+
+    #[test]
+    fn offset_of_one_second_is_c_times_mss() {
+        // 0.4 seg/s³ · 1 s³ · 1000 B = 400 B.
+        assert_eq!(cubic_offset_bytes(C_MSS, 1_000_000), 400);
+        // 10 s: 0.4 · 1000 · 1000 = 400000 B (µs tier no longer fits: ms tier).
+        assert_eq!(cubic_offset_bytes(C_MSS, 10_000_000), 400_000);
+        // 0.5 s: 400 · 0.125 = 50 B.
+        assert_eq!(cubic_offset_bytes(C_MSS, 500_000), 50);
+    }
+
+    #[test]
+    fn k_for_a_classic_reduction() {
+        // W_max = 100 segments, cwnd_epoch = 70: (30 / 0.4)^(1/3) = 75^(1/3) = 4.2171633 s.
+        let k = cubic_k_us(C_MSS, 30_000);
+        assert_eq!(k / 1000, 4217);
+        // C·K³ never exceeds the difference, so W_cubic(0) >= cwnd_epoch.
+        assert!(cubic_offset_bytes(C_MSS, k) <= 30_000);
+        assert!(cubic_offset_bytes(C_MSS, k + 1000) > 30_000);
+    }
+
+    #[test]
+    fn curve_passes_through_w_max_at_k() {
+        let k = cubic_k_us(C_MSS, 30_000);
+        assert_eq!(w_cubic_bytes(C_MSS, 100_000, k, k), 100_000);
+        // At t = 0 the curve starts at cwnd_epoch = 70000, never below. K > 2.64 s is
+        // kept in whole ms (K = 4217 ms): 400 · 4.217³ = 29995.9 -> 29995 B, so
+        // W_cubic(0) = 100000 - 29995 = 70005 with the ms floor of K; the error bound is
+        // 3·C·MSS·K²·1 ms = 3 · 400 · 17.8 · 0.001 = 21 bytes.
+        let w0 = w_cubic_bytes(C_MSS, 100_000, k, 0);
+        assert!((70_000..=70_021).contains(&w0), "{w0}");
+    }
+
+    #[test]
+    fn thirty_days_saturates_instead_of_overflowing() {
+        let d = 30 * 86_400 * 1_000_000u64;
+        // (2592000 s)^3 · 400 B/s³ = 6.97e21 B > u64::MAX: saturated.
+        assert_eq!(cubic_offset_bytes(C_MSS, d), u64::MAX);
+        assert_eq!(cubic_offset_bytes(C_MSS, u64::MAX), u64::MAX);
+        // (2^64 - 1) · 1000 / 400000 = 46116860184273879 s³ -> K = 358_607 s (floor root).
+        assert_eq!(
+            cubic_k_us(C_MSS, u64::MAX),
+            exact_cube_root(u64::MAX / 400) * 1_000_000
+        );
+        assert_eq!(w_cubic_bytes(C_MSS, 1 << 40, 0, d), u64::MAX);
+    }
+}

@@ -1,0 +1,291 @@
+//! HyStart++ (RFC 9406 §4): slow-start exit on a round-trip-time increase, with
+//! Conservative Slow Start (CSS) to recover from a premature exit.
+//!
+//! Rounds end when the ACK covers the highest sequence (TCP) or packet number (QUIC)
+//! that had been sent when the round began (RFC 9406 §4.2 `windowEnd`). RTTs are in
+//! microseconds; "infinity" is `u64::MAX`. Counts in bytes: the caller passes the newly
+//! acknowledged byte count and its MSS.
+//!
+//! Call order per ACK in slow start or CSS (see [`crate::rfc::RfcFlow`]):
+//! [`on_round_check`](HystartPlusPlus::on_round_check), then grow cwnd by
+//! [`growth_bytes`](HystartPlusPlus::growth_bytes), then
+//! [`on_rtt_sample`](HystartPlusPlus::on_rtt_sample).
+
+use crate::time::Duration;
+
+/// Lower bound of the RTT-increase threshold.
+// RFC 9406 §4.3: MIN_RTT_THRESH = 4 msec
+pub const MIN_RTT_THRESH: Duration = Duration::from_millis(4);
+/// Upper bound of the RTT-increase threshold.
+// RFC 9406 §4.3: MAX_RTT_THRESH = 16 msec
+pub const MAX_RTT_THRESH: Duration = Duration::from_millis(16);
+/// The threshold is the last round's minimum RTT divided by this, then clamped.
+// RFC 9406 §4.3: MIN_RTT_DIVISOR = 8
+pub const MIN_RTT_DIVISOR: u64 = 8;
+/// RTT samples a round needs before the exit test runs.
+// RFC 9406 §4.3: N_RTT_SAMPLE = 8
+pub const N_RTT_SAMPLE: u32 = 8;
+/// Growth in CSS is slow start's divided by this.
+// RFC 9406 §4.3: CSS_GROWTH_DIVISOR = 4
+pub const CSS_GROWTH_DIVISOR: u64 = 4;
+/// Rounds of CSS before congestion avoidance.
+// RFC 9406 §4.3: CSS_ROUNDS = 5
+pub const CSS_ROUNDS: u32 = 5;
+/// Per-ACK growth limit in segments when the sender does not pace (`L`); a pacing
+/// sender has no limit (`L = infinity`).
+// RFC 9406 §4.3: L = infinity if paced, L = 8 if non-paced
+pub const L: u64 = 8;
+
+/// "Infinity" for the RTT variables.
+const INFINITE_RTT_US: u64 = u64::MAX;
+
+/// What an ACK made HyStart++ decide.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum HystartPpVerdict {
+    /// Stay where we are (slow start or CSS).
+    Continue,
+    /// The round's minimum RTT rose by the threshold: leave slow start for CSS.
+    EnterCss,
+    /// In CSS the round's minimum RTT fell below the baseline: the exit was spurious,
+    /// resume slow start.
+    ResumeSlowStart,
+    /// `CSS_ROUNDS` rounds of CSS completed: set `ssthresh = cwnd`, enter congestion
+    /// avoidance.
+    ExitToCongestionAvoidance,
+}
+
+/// HyStart++ state (RFC 9406 §4.2 names in snake case). Plain `Copy` data, 56 bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct HystartPlusPlus {
+    /// `lastRoundMinRTT`, µs (`u64::MAX`: infinity).
+    pub last_round_min_rtt_us: u64,
+    /// `currentRoundMinRTT`, µs (`u64::MAX`: infinity).
+    pub current_round_min_rtt_us: u64,
+    /// `cssBaselineMinRtt`, µs (`u64::MAX`: infinity, i.e. not in CSS).
+    pub css_baseline_min_rtt_us: u64,
+    /// `windowEnd`: the round ends when an ACK covers this sequence / packet number;
+    /// `None` before the first round.
+    pub window_end: Option<u64>,
+    /// `rttSampleCount` in the current round.
+    pub rtt_sample_count: u32,
+    /// CSS rounds completed (the partial round CSS started in counts).
+    pub css_rounds: u32,
+    /// True while in Conservative Slow Start.
+    pub in_css: bool,
+}
+
+impl Default for HystartPlusPlus {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl HystartPlusPlus {
+    /// Initial state: both round minima infinite, no round started.
+    // RFC 9406 §4.2: lastRoundMinRTT = currentRoundMinRTT = infinity; rttSampleCount = 0
+    pub const fn new() -> Self {
+        HystartPlusPlus {
+            last_round_min_rtt_us: INFINITE_RTT_US,
+            current_round_min_rtt_us: INFINITE_RTT_US,
+            css_baseline_min_rtt_us: INFINITE_RTT_US,
+            window_end: None,
+            rtt_sample_count: 0,
+            css_rounds: 0,
+            in_css: false,
+        }
+    }
+
+    /// Starts a new round if the ACK covering `largest_acked` ended the current one;
+    /// `largest_sent` becomes the new round's end. Returns
+    /// [`HystartPpVerdict::ExitToCongestionAvoidance`] when this completes `CSS_ROUNDS`.
+    pub fn on_round_check(&mut self, largest_acked: u64, largest_sent: u64) -> HystartPpVerdict {
+        let round_over = match self.window_end {
+            None => true,
+            Some(end) => largest_acked >= end,
+        };
+        if !round_over {
+            return HystartPpVerdict::Continue;
+        }
+        // RFC 9406 §4.2: at round start lastRoundMinRTT = currentRoundMinRTT,
+        // currentRoundMinRTT = infinity, rttSampleCount = 0
+        self.last_round_min_rtt_us = self.current_round_min_rtt_us;
+        self.current_round_min_rtt_us = INFINITE_RTT_US;
+        self.rtt_sample_count = 0;
+        let was_first = self.window_end.is_none();
+        self.window_end = Some(largest_sent);
+        if self.in_css && !was_first {
+            self.css_rounds = self.css_rounds.saturating_add(1);
+            // RFC 9406 §4.2: if CSS_ROUNDS rounds are complete, enter CA (ssthresh = cwnd)
+            if self.css_rounds >= CSS_ROUNDS {
+                self.in_css = false;
+                return HystartPpVerdict::ExitToCongestionAvoidance;
+            }
+        }
+        HystartPpVerdict::Continue
+    }
+
+    /// The slow-start increase for an ACK of `acked_bytes`: `min(N, L·SMSS)` (no limit
+    /// when `paced`), divided by `CSS_GROWTH_DIVISOR` in CSS (floor).
+    pub const fn growth_bytes(&self, acked_bytes: u64, mss_bytes: u64, paced: bool) -> u64 {
+        // RFC 9406 §4.2: cwnd = cwnd + min(N, L * SMSS)
+        let limited = if paced {
+            acked_bytes
+        } else {
+            let cap = L.saturating_mul(mss_bytes);
+            if acked_bytes < cap { acked_bytes } else { cap }
+        };
+        if self.in_css {
+            // RFC 9406 §4.2: in CSS, cwnd = cwnd + (min(N, L * SMSS) / CSS_GROWTH_DIVISOR)
+            limited / CSS_GROWTH_DIVISOR
+        } else {
+            limited
+        }
+    }
+
+    /// Feeds an RTT sample and runs the slow-start exit test (in slow start) or the
+    /// spurious-exit test (in CSS).
+    pub fn on_rtt_sample(&mut self, rtt: Duration) -> HystartPpVerdict {
+        let rtt_us = rtt.as_micros();
+        // RFC 9406 §4.2: currentRoundMinRTT = min(currentRoundMinRTT, currRTT)
+        self.current_round_min_rtt_us = self.current_round_min_rtt_us.min(rtt_us);
+        // RFC 9406 §4.2: rttSampleCount += 1
+        self.rtt_sample_count = self.rtt_sample_count.saturating_add(1);
+        if self.rtt_sample_count < N_RTT_SAMPLE {
+            return HystartPpVerdict::Continue;
+        }
+        if self.in_css {
+            // RFC 9406 §4.2: if currentRoundMinRTT < cssBaselineMinRtt, resume slow start
+            if self.current_round_min_rtt_us < self.css_baseline_min_rtt_us {
+                self.css_baseline_min_rtt_us = INFINITE_RTT_US;
+                self.in_css = false;
+                self.css_rounds = 0;
+                return HystartPpVerdict::ResumeSlowStart;
+            }
+            return HystartPpVerdict::Continue;
+        }
+        if self.current_round_min_rtt_us == INFINITE_RTT_US
+            || self.last_round_min_rtt_us == INFINITE_RTT_US
+        {
+            return HystartPpVerdict::Continue;
+        }
+        let threshold = rtt_thresh_us(self.last_round_min_rtt_us);
+        // RFC 9406 §4.2: if currentRoundMinRTT >= lastRoundMinRTT + RttThresh, enter CSS
+        if self.current_round_min_rtt_us >= self.last_round_min_rtt_us.saturating_add(threshold) {
+            self.css_baseline_min_rtt_us = self.current_round_min_rtt_us;
+            self.in_css = true;
+            self.css_rounds = 0;
+            return HystartPpVerdict::EnterCss;
+        }
+        HystartPpVerdict::Continue
+    }
+}
+
+/// `RttThresh` for a last-round minimum of `last_round_min_rtt_us`, µs.
+// RFC 9406 §4.2: RttThresh = max(MIN_RTT_THRESH, min(lastRoundMinRTT / MIN_RTT_DIVISOR, MAX_RTT_THRESH))
+pub const fn rtt_thresh_us(last_round_min_rtt_us: u64) -> u64 {
+    let eighth = last_round_min_rtt_us / MIN_RTT_DIVISOR;
+    let max = MAX_RTT_THRESH.as_micros();
+    let min = MIN_RTT_THRESH.as_micros();
+    let capped = if eighth < max { eighth } else { max };
+    if capped > min { capped } else { min }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(v: u64) -> Duration {
+        Duration::from_millis(v)
+    }
+
+    /// Runs one round of `N_RTT_SAMPLE` samples at `rtt`; the round ends at `end`.
+    fn round(h: &mut HystartPlusPlus, end: u64, rtt: Duration) -> [HystartPpVerdict; 2] {
+        let a = h.on_round_check(end, end + 10);
+        let mut b = HystartPpVerdict::Continue;
+        for _ in 0..N_RTT_SAMPLE {
+            let v = h.on_rtt_sample(rtt);
+            if v != HystartPpVerdict::Continue {
+                b = v;
+            }
+        }
+        [a, b]
+    }
+
+    #[test]
+    fn threshold_is_an_eighth_clamped_to_4_and_16_ms() {
+        // 20 ms / 8 = 2.5 ms -> 4 ms; 80 ms / 8 = 10 ms; 200 ms / 8 = 25 ms -> 16 ms.
+        assert_eq!(rtt_thresh_us(20_000), 4_000);
+        assert_eq!(rtt_thresh_us(80_000), 10_000);
+        assert_eq!(rtt_thresh_us(200_000), 16_000);
+    }
+
+    #[test]
+    fn an_rtt_step_enters_css_and_a_drop_resumes_slow_start() {
+        let mut h = HystartPlusPlus::new();
+        assert_eq!(round(&mut h, 0, ms(80))[1], HystartPpVerdict::Continue);
+        // 80 ms + 10 ms threshold = 90 ms: 89 ms is not enough, 90 ms is.
+        assert_eq!(round(&mut h, 10, ms(80))[1], HystartPpVerdict::Continue);
+        assert_eq!(
+            round(&mut h, 20, Duration::from_micros(89_999))[1],
+            HystartPpVerdict::Continue
+        );
+        // last round min was 89.999 ms, threshold 11.2 ms: 101.249 ms enters CSS.
+        assert_eq!(
+            round(&mut h, 30, Duration::from_micros(101_249))[1],
+            HystartPpVerdict::EnterCss
+        );
+        assert!(h.in_css);
+        assert_eq!(h.css_baseline_min_rtt_us, 101_249);
+        // Next round: the minimum falls below the baseline: resume slow start.
+        assert_eq!(
+            round(&mut h, 40, ms(95))[1],
+            HystartPpVerdict::ResumeSlowStart
+        );
+        assert!(!h.in_css);
+        assert_eq!(h.css_baseline_min_rtt_us, u64::MAX);
+    }
+
+    #[test]
+    fn css_ends_after_css_rounds_rounds() {
+        let mut h = HystartPlusPlus::new();
+        round(&mut h, 0, ms(50));
+        round(&mut h, 10, ms(50));
+        // 50 ms + 6.25 ms: 57 ms enters CSS in the middle of this round (partial round 1).
+        assert_eq!(round(&mut h, 20, ms(57))[1], HystartPpVerdict::EnterCss);
+        // Round ends 2, 3, 4, 5 stay in CSS (RTT stays at the baseline).
+        for end in [30, 40, 50, 60] {
+            assert_eq!(round(&mut h, end, ms(57)), [HystartPpVerdict::Continue; 2]);
+        }
+        // The fifth round end completes CSS_ROUNDS = 5 rounds: exit to CA.
+        assert_eq!(
+            h.on_round_check(70, 80),
+            HystartPpVerdict::ExitToCongestionAvoidance
+        );
+    }
+
+    #[test]
+    fn growth_is_limited_to_l_segments_unless_paced_and_divided_in_css() {
+        let mut h = HystartPlusPlus::new();
+        // 20 segments of 1000 B acked at once: L = 8 caps it at 8000 B unpaced.
+        assert_eq!(h.growth_bytes(20_000, 1000, false), 8000);
+        assert_eq!(h.growth_bytes(20_000, 1000, true), 20_000);
+        assert_eq!(h.growth_bytes(3000, 1000, false), 3000);
+        h.in_css = true;
+        // CSS: 8000 / 4 = 2000; paced 20000 / 4 = 5000.
+        assert_eq!(h.growth_bytes(20_000, 1000, false), 2000);
+        assert_eq!(h.growth_bytes(20_000, 1000, true), 5000);
+    }
+
+    #[test]
+    fn fewer_than_n_rtt_sample_samples_never_exit() {
+        let mut h = HystartPlusPlus::new();
+        round(&mut h, 0, ms(10));
+        h.on_round_check(10, 20);
+        for _ in 0..N_RTT_SAMPLE - 1 {
+            assert_eq!(h.on_rtt_sample(ms(500)), HystartPpVerdict::Continue);
+        }
+        assert_eq!(h.on_rtt_sample(ms(500)), HystartPpVerdict::EnterCss);
+    }
+}

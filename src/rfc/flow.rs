@@ -1,0 +1,375 @@
+//! [`RfcFlow`]: cwnd, ssthresh, phase and recovery in bytes, driving RFC 9438 CUBIC and
+//! a slow-start strategy.
+//!
+//! # When is an ACK "cwnd-limited"?
+//!
+//! CUBIC must not grow while the sender is not using its window (RFC 9438 §4.6 for
+//! implementations that reduce from cwnd, §5.8; RFC 9002 §7.8). An ACK counts as
+//! cwnd-limited when the stack did not flag it `app_limited` **and** the bytes in
+//! flight just before it, plus one MSS, reach the window:
+//! `in_flight_before + MSS >= cwnd`. The one-MSS slack covers a sender that could not
+//! fit one more full packet. In-flight bytes come from the last
+//! [`on_sent`](CongestionController::on_sent) (`in_flight_after`), minus acked bytes.
+//! The same rule applies in slow start and congestion avoidance.
+//!
+//! ACKs that are not cwnd-limited grow nothing, and (in congestion avoidance) pause the
+//! CUBIC clock until the next cwnd-limited ACK, so application-limited time earns no
+//! growth credit (RFC 9438 §5.8). A send with nothing in flight, or
+//! [`on_transmit_start`](CongestionController::on_transmit_start), shifts the epoch by
+//! the idle time since the last ACK or send.
+//!
+//! # Recovery
+//!
+//! A loss or ECN-CE event reduces at once (ssthresh = β·cwnd, at least 2·MSS; cwnd =
+//! β·cwnd, at least 2·MSS on loss and 1·MSS on ECN-CE, RFC 9438 §4.6) and enters
+//! [`Phase::Recovery`]; recovery ends with the first ACK whose `largest_acked`
+//! is above the `largest_sent` at the event (a packet sent after it, RFC 9002 §7.3.2);
+//! that ACK already counts for growth. No growth during recovery. Every call is one
+//! event: the stack decides what one congestion event is.
+//!
+//! # Linux HyStart in bytes
+//!
+//! [`SlowStartKind::LinuxHystart`] runs the kernel's detector ([`LinuxHystart`]) with:
+//! cwnd converted to whole segments (`cwnd / MSS`) for its 16-segment low-window test;
+//! `largest_acked` / `largest_sent` truncated to 32 bits as `snd_una` / `snd_nxt`; the
+//! connection's minimum RTT as `delay_min`; no pacing rate (so no GSO ACK-delay cushion);
+//! pacing status `Fq` when `paced`, else `None` (halving the train threshold as unpaced
+//! Linux does); and no 1-second sample blackout after a CUBIC epoch starts.
+
+use crate::controller::{
+    AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
+};
+use crate::cubic::{LinuxCubicConfig, LinuxCubicParams, RfcCubic, RfcCubicConfig, RfcCubicParams};
+use crate::error::ConfigError;
+use crate::hystart::{HystartPlusPlus, LinuxHystart};
+use crate::rfc::config::{RfcFlowConfig, SlowStartKind};
+use crate::time::{Duration, Instant};
+
+mod slow_start;
+
+/// What an undo restores (RFC 9438 §4.9): everything a congestion event changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+struct Undo {
+    cwnd: u64,
+    ssthresh: u64,
+    phase: Phase,
+    cubic: RfcCubic,
+    hystart_pp: HystartPlusPlus,
+    detector_active: bool,
+    recovery_end: u64,
+}
+
+/// One RFC-mode flow, in bytes. Plain `Copy` data.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RfcFlow {
+    params: RfcCubicParams,
+    config: RfcFlowConfig,
+    linux_params: LinuxCubicParams,
+    cubic: RfcCubic,
+    hystart_pp: HystartPlusPlus,
+    linux_hystart: LinuxHystart,
+    /// HyStart / HyStart++ run only in the initial slow start (RFC 9406 §4.3).
+    detector_active: bool,
+    cwnd: u64,
+    ssthresh: u64,
+    phase: Phase,
+    in_flight: u64,
+    largest_sent: u64,
+    largest_acked: u64,
+    recovery_end: u64,
+    srtt_us: u64,
+    min_rtt_us: u64,
+    last_activity: Instant,
+    last_ack_cwnd_limited: bool,
+    undo: Option<Undo>,
+}
+
+impl RfcFlow {
+    /// A new flow at `now`, in slow start with the configured initial window.
+    pub fn new(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
+        let (params, initial) = config.validate()?;
+        let linux_params = LinuxCubicConfig::new().validate()?;
+        Ok(RfcFlow {
+            params,
+            config,
+            linux_params,
+            cubic: RfcCubic::new(),
+            hystart_pp: HystartPlusPlus::new(),
+            linux_hystart: LinuxHystart::default(),
+            detector_active: !matches!(config.slow_start, SlowStartKind::Standard),
+            cwnd: initial,
+            ssthresh: config.initial_ssthresh_bytes,
+            phase: if initial < config.initial_ssthresh_bytes {
+                Phase::SlowStart
+            } else {
+                Phase::CongestionAvoidance
+            },
+            in_flight: 0,
+            largest_sent: 0,
+            largest_acked: 0,
+            recovery_end: 0,
+            srtt_us: 0,
+            min_rtt_us: u64::MAX,
+            last_activity: now,
+            last_ack_cwnd_limited: false,
+            undo: None,
+        })
+    }
+
+    /// The validated CUBIC parameters (MSS included).
+    pub const fn params(&self) -> &RfcCubicParams {
+        &self.params
+    }
+
+    /// The CUBIC state (`W_max`, `K`, epoch, `W_est`, ...).
+    pub const fn cubic(&self) -> &RfcCubic {
+        &self.cubic
+    }
+
+    /// The HyStart++ state (meaningful with [`SlowStartKind::HystartPlusPlus`]).
+    pub const fn hystart_pp(&self) -> &HystartPlusPlus {
+        &self.hystart_pp
+    }
+
+    /// Bytes in flight as last reported, minus bytes acked since.
+    pub const fn in_flight(&self) -> u64 {
+        self.in_flight
+    }
+
+    /// Smoothed RTT (RFC 6298 weights), µs; 0 before the first sample.
+    pub const fn srtt_us(&self) -> u64 {
+        self.srtt_us
+    }
+
+    /// Minimum RTT seen, µs; `u64::MAX` before the first sample.
+    pub const fn min_rtt_us(&self) -> u64 {
+        self.min_rtt_us
+    }
+
+    /// While in [`Phase::Recovery`]: the largest packet number or sequence sent when the
+    /// recovery began; an ACK of anything above it ends the recovery. `None` otherwise.
+    pub const fn recovery_end(&self) -> Option<u64> {
+        match self.phase {
+            Phase::Recovery => Some(self.recovery_end),
+            _ => None,
+        }
+    }
+
+    /// The largest packet number or sequence acknowledged so far.
+    pub const fn largest_acked(&self) -> u64 {
+        self.largest_acked
+    }
+
+    /// Whether the last ACK counted as cwnd-limited (see the module docs).
+    pub const fn last_ack_cwnd_limited(&self) -> bool {
+        self.last_ack_cwnd_limited
+    }
+
+    /// The MSS changed (QUIC: a new max datagram size). cwnd and ssthresh keep their
+    /// bytes but are raised to the new minimum window; the CUBIC epoch restarts at the
+    /// next ACK so the curve stays continuous. An invalid MSS is refused and changes
+    /// nothing.
+    pub fn set_mss(&mut self, mss_bytes: u64) -> Result<(), ConfigError> {
+        self.params = self.params.with_mss(mss_bytes)?;
+        self.config.cubic.mss_bytes = mss_bytes;
+        let min = self.params.min_window();
+        self.cwnd = self.cwnd.max(min);
+        self.ssthresh = self.ssthresh.max(min);
+        self.cubic.on_mss_change();
+        Ok(())
+    }
+
+    /// New CUBIC settings for a running flow (β, C, fast convergence, Reno-friendliness,
+    /// MSS). They apply from the next event; the state is kept (an MSS change behaves as
+    /// [`set_mss`](Self::set_mss)). Invalid settings are refused and change nothing.
+    pub fn set_cubic_config(&mut self, cubic: RfcCubicConfig) -> Result<(), ConfigError> {
+        let params = cubic.validate()?;
+        let mss_changed = params.mss() != self.params.mss();
+        self.params = params;
+        self.config.cubic = cubic;
+        if mss_changed {
+            self.set_mss(cubic.mss_bytes)?;
+        }
+        Ok(())
+    }
+
+    /// Updates the smoothed and minimum RTT from one sample.
+    fn on_rtt_sample(&mut self, rtt: Duration) {
+        let r = rtt.as_micros();
+        self.min_rtt_us = self.min_rtt_us.min(r);
+        self.srtt_us = if self.srtt_us == 0 {
+            r
+        } else {
+            // RFC 6298 §2.3: SRTT = (1 - 1/8) * SRTT + 1/8 * R'
+            (self.srtt_us / 8).saturating_mul(7).saturating_add(r / 8)
+        };
+    }
+
+    /// Saves what an undo restores.
+    fn save_undo(&mut self) {
+        self.undo = Some(Undo {
+            cwnd: self.cwnd,
+            ssthresh: self.ssthresh,
+            phase: self.phase,
+            cubic: self.cubic,
+            hystart_pp: self.hystart_pp,
+            detector_active: self.detector_active,
+            recovery_end: self.recovery_end,
+        });
+    }
+
+    /// Idle from the last activity until `now`: no growth credit for it.
+    fn restart_after_idle(&mut self, now: Instant) {
+        // RFC 9438 §5.8: idle periods are not part of t
+        self.cubic.pause(self.last_activity);
+        self.cubic.resume(now);
+    }
+}
+
+impl CongestionController for RfcFlow {
+    fn unit(&self) -> WindowUnit {
+        WindowUnit::Bytes
+    }
+
+    /// Records in-flight bytes and the highest packet number / sequence sent. Going from
+    /// nothing in flight to something is a restart after idle.
+    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        if self.in_flight == 0 && sent.in_flight_after > 0 {
+            self.restart_after_idle(now);
+        }
+        self.in_flight = sent.in_flight_after;
+        self.largest_sent = self.largest_sent.max(sent.largest_sent);
+        self.last_activity = now;
+    }
+
+    /// Acked bytes above what was in flight are clamped (in-flight floors at zero); an
+    /// RTT of zero is accepted as is; `largest_acked` going backwards is ignored.
+    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
+        let mss = self.params.mss();
+        let flight_before = self.in_flight;
+        self.in_flight = self.in_flight.saturating_sub(ack.acked);
+        self.largest_acked = self.largest_acked.max(ack.largest_acked);
+        if let Some(rtt) = ack.rtt {
+            self.on_rtt_sample(rtt);
+        }
+        let cwnd_limited = !ack.app_limited && flight_before.saturating_add(mss) >= self.cwnd;
+        self.last_ack_cwnd_limited = cwnd_limited;
+        self.last_activity = now;
+        if self.phase == Phase::Recovery {
+            // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
+            if self.largest_acked <= self.recovery_end {
+                return;
+            }
+            self.phase = if self.cwnd < self.ssthresh {
+                Phase::SlowStart
+            } else {
+                Phase::CongestionAvoidance
+            };
+        }
+        if self.cwnd < self.ssthresh {
+            self.slow_start_ack(now, ack, cwnd_limited);
+            return;
+        }
+        self.phase = Phase::CongestionAvoidance;
+        if cwnd_limited {
+            self.cwnd = self
+                .cubic
+                .on_ack(&self.params, now, self.cwnd, ack.acked, self.srtt_us);
+        } else {
+            // RFC 9438 §5.8: no growth, and no growth credit, while application-limited
+            self.cubic.pause(now);
+        }
+    }
+
+    fn on_congestion_event(&mut self, _now: Instant, event: CongestionEvent) {
+        self.save_undo();
+        // RFC 9406 §4.3: HyStart++ only in the initial slow start
+        self.detector_active = false;
+        self.hystart_pp.in_css = false;
+        self.recovery_end = self.largest_sent;
+        let cfg = self.params.config();
+        match event {
+            CongestionEvent::Loss | CongestionEvent::Ecn => {
+                let ecn = event == CongestionEvent::Ecn;
+                let beta = if ecn {
+                    cfg.ecn_beta_permille
+                } else {
+                    cfg.beta_permille
+                };
+                let reduced = self.cubic.on_congestion(&self.params, self.cwnd, beta);
+                // RFC 9438 §4.6: ssthresh = max(ssthresh, 2)
+                self.ssthresh = reduced.max(self.params.min_window());
+                self.cwnd = if ecn {
+                    // RFC 9438 §4.6: reduction on ECE, cwnd = max(ssthresh, 1)
+                    reduced.max(self.params.mss())
+                } else {
+                    // RFC 9438 §4.6: reduction on loss, cwnd = max(ssthresh, 2)
+                    reduced.max(self.params.min_window())
+                };
+                self.phase = Phase::Recovery;
+            }
+            CongestionEvent::RetransmissionTimeout | CongestionEvent::PersistentCongestion => {
+                let reduced = self.cubic.on_timeout(&self.params, self.cwnd);
+                // RFC 9438 §4.8: ssthresh as in §4.6, at least 2 MSS
+                self.ssthresh = reduced.max(self.params.min_window());
+                self.cwnd = if event == CongestionEvent::RetransmissionTimeout {
+                    // RFC 5681 §3.1 (RFC 9438 §4.8 follows Reno): loss window = 1 SMSS
+                    self.params.mss()
+                } else {
+                    // RFC 9002 §7.6.2: cwnd = kMinimumWindow = 2 * max_datagram_size
+                    self.params.min_window()
+                };
+                self.phase = Phase::SlowStart;
+            }
+        }
+    }
+
+    fn on_spurious_congestion(&mut self, _now: Instant) {
+        // RFC 9438 §4.9.2: restore cwnd, cwnd_prior, ssthresh, W_max, K, t_epoch, W_est
+        // if cwnd < cwnd_prior; otherwise keep the current values (SHOULD)
+        let Some(u) = self.undo.take() else {
+            return;
+        };
+        if self.cwnd < self.cubic.cwnd_prior_bytes {
+            // An MSS raised since the event may have raised the minimum window: the
+            // restored values respect the current one.
+            let min = self.params.min_window();
+            self.cwnd = u.cwnd.max(min);
+            self.ssthresh = u.ssthresh.max(min);
+            self.phase = u.phase;
+            self.cubic = u.cubic;
+            self.hystart_pp = u.hystart_pp;
+            self.detector_active = u.detector_active;
+            self.recovery_end = u.recovery_end;
+            // The undone event may have interrupted an earlier recovery that has ended
+            // since (a packet sent after it was acked): then the flow is out of it.
+            // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
+            if self.phase == Phase::Recovery && self.largest_acked > self.recovery_end {
+                self.phase = if self.cwnd < self.ssthresh {
+                    Phase::SlowStart
+                } else {
+                    Phase::CongestionAvoidance
+                };
+            }
+        }
+    }
+
+    fn on_transmit_start(&mut self, now: Instant) {
+        self.restart_after_idle(now);
+        self.last_activity = now;
+    }
+
+    fn cwnd(&self) -> u64 {
+        self.cwnd
+    }
+
+    fn ssthresh(&self) -> u64 {
+        self.ssthresh
+    }
+
+    fn phase(&self) -> Phase {
+        self.phase
+    }
+}

@@ -1,0 +1,102 @@
+//! Slow start for [`RfcFlow`]: standard, Linux HyStart in bytes, or HyStart++
+//! (RFC 9406), all growing the flow's cwnd until ssthresh or a detector's exit.
+
+use super::RfcFlow;
+use crate::controller::{AckEvent, Phase};
+use crate::hystart::{HystartInput, HystartPpVerdict, PacingStatus};
+use crate::rfc::config::SlowStartKind;
+use crate::time::Instant;
+
+/// `sk_gso_max_size` assumed for Linux HyStart in bytes mode (unused without a rate).
+const GSO_MAX_SIZE: u32 = 65_536;
+
+impl RfcFlow {
+    /// Grows cwnd by `bytes` in slow start, stopping at ssthresh.
+    pub(super) fn slow_start_grow(&mut self, bytes: u64) {
+        // RFC 5681 §3.1: slow start while cwnd < ssthresh; the excess is not carried over
+        self.cwnd = self
+            .cwnd
+            .saturating_add(bytes)
+            .min(self.ssthresh.max(self.cwnd));
+        if self.cwnd >= self.ssthresh {
+            self.phase = Phase::CongestionAvoidance;
+            self.detector_active = false;
+        }
+    }
+
+    /// A delay detector ended slow start: ssthresh = cwnd, congestion avoidance.
+    pub(super) fn exit_slow_start(&mut self) {
+        // RFC 9406 §4.2: enter congestion avoidance by setting ssthresh = cwnd
+        self.ssthresh = self.cwnd;
+        self.cubic.on_slow_start_exit(self.cwnd);
+        self.phase = Phase::CongestionAvoidance;
+        self.detector_active = false;
+    }
+
+    /// One ACK in slow start or CSS.
+    pub(super) fn slow_start_ack(&mut self, now: Instant, ack: &AckEvent, cwnd_limited: bool) {
+        let mss = self.params.mss();
+        match (self.config.slow_start, self.detector_active) {
+            (SlowStartKind::HystartPlusPlus, true) => {
+                let verdict = self
+                    .hystart_pp
+                    .on_round_check(self.largest_acked, self.largest_sent);
+                if verdict == HystartPpVerdict::ExitToCongestionAvoidance {
+                    self.exit_slow_start();
+                    return;
+                }
+                if cwnd_limited {
+                    let grow = self
+                        .hystart_pp
+                        .growth_bytes(ack.acked, mss, self.config.paced);
+                    self.slow_start_grow(grow);
+                }
+                if let (Some(rtt), true) = (ack.rtt, self.detector_active) {
+                    match self.hystart_pp.on_rtt_sample(rtt) {
+                        HystartPpVerdict::EnterCss => self.phase = Phase::ConservativeSlowStart,
+                        HystartPpVerdict::ResumeSlowStart => self.phase = Phase::SlowStart,
+                        HystartPpVerdict::ExitToCongestionAvoidance => self.exit_slow_start(),
+                        HystartPpVerdict::Continue => {}
+                    }
+                }
+            }
+            (SlowStartKind::LinuxHystart, true) => {
+                if let Some(rtt) = ack.rtt {
+                    let input = HystartInput {
+                        now_us: now.micros32(),
+                        delay_us: u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX),
+                        delay_min_us: u32::try_from(self.min_rtt_us).unwrap_or(u32::MAX),
+                        // Truncation to the kernel's 32-bit sequence space, on purpose.
+                        snd_una: self.largest_acked as u32,
+                        snd_nxt: self.largest_sent as u32,
+                        cwnd: u32::try_from(self.cwnd / mss).unwrap_or(u32::MAX),
+                        pacing_rate: 0,
+                        pacing_status: if self.config.paced {
+                            PacingStatus::Fq
+                        } else {
+                            PacingStatus::None
+                        },
+                        gso_max_size: GSO_MAX_SIZE,
+                    };
+                    let exit = self
+                        .linux_hystart
+                        .on_delay_sample(&self.linux_params, &input);
+                    if exit.is_some() {
+                        // Linux hystart_update(): ssthresh = cwnd when HyStart fires
+                        self.exit_slow_start();
+                        return;
+                    }
+                }
+                if cwnd_limited {
+                    self.slow_start_grow(ack.acked);
+                }
+            }
+            _ => {
+                if cwnd_limited {
+                    // RFC 9002 §7.3.1: cwnd increases by the number of bytes acknowledged
+                    self.slow_start_grow(ack.acked);
+                }
+            }
+        }
+    }
+}
