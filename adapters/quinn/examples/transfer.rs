@@ -7,7 +7,8 @@
 //!
 //! Options (k, m, g are powers of 1000; sizes in bytes, rates in bits per second):
 //! `--rate` bottleneck rate, `--rtt` round-trip propagation delay (`ms`, `us` or `s`),
-//! `--buffer` drop-tail buffer, `--bytes` amount to send, `--cc ours|linux|quinn`,
+//! `--buffer` drop-tail buffer, `--bytes` amount to send,
+//! `--cc ours|ours-linux-hystart|linux|quinn`,
 //! `--loss` random loss in percent on the data direction, `--seed` for it,
 //! `--sample` cwnd sampling period, `--timeout` in seconds.
 //! The last line printed is `goodput MBIT Mbit/s lost N cc NAME`.

@@ -4,6 +4,7 @@
 
 use super::relay::{Relay, RelayConfig};
 use congestion::linux::LinuxFlow;
+use congestion::rfc::{RfcFlow, SlowStartKind};
 use congestion_quinn::{AdapterStats, CubicFactory, QuinnController};
 use quinn::congestion::{Controller, ControllerFactory, CubicConfig};
 use quinn::{ClientConfig, Endpoint, ServerConfig, TransportConfig};
@@ -15,8 +16,10 @@ use tokio::time::Instant;
 /// Which congestion controller the sender runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cc {
-    /// This crate's controller for QUIC (see [`ours_factory`]).
+    /// This crate's controller for QUIC: RFC 9438 CUBIC + RFC 9406 HyStart++, bytes.
     Ours,
+    /// RFC 9438 CUBIC in bytes with Linux HyStart as the slow-start exit.
+    OursLinuxHystart,
     /// This crate's Linux-mode CUBIC + HyStart (segments, bit-exact with the kernel).
     Linux,
     /// quinn-proto's own `Cubic`.
@@ -28,15 +31,17 @@ impl Cc {
     pub fn name(self) -> &'static str {
         match self {
             Cc::Ours => "ours",
+            Cc::OursLinuxHystart => "ours-linux-hystart",
             Cc::Linux => "linux",
             Cc::Quinn => "quinn",
         }
     }
 
-    /// Parses `ours`, `linux` or `quinn`.
+    /// Parses `ours`, `ours-linux-hystart`, `linux` or `quinn`.
     pub fn parse(s: &str) -> Option<Cc> {
         match s {
             "ours" => Some(Cc::Ours),
+            "ours-linux-hystart" => Some(Cc::OursLinuxHystart),
             "linux" => Some(Cc::Linux),
             "quinn" => Some(Cc::Quinn),
             _ => None,
@@ -108,9 +113,9 @@ impl TransferReport {
     }
 }
 
-/// The factory for [`Cc::Ours`].
-pub fn ours_factory() -> Arc<dyn ControllerFactory + Send + Sync> {
-    linux_factory()
+/// The factory for [`Cc::Ours`] or [`Cc::OursLinuxHystart`].
+pub fn ours_factory(slow_start: SlowStartKind) -> Arc<dyn ControllerFactory + Send + Sync> {
+    Arc::new(CubicFactory::<RfcFlow>::quic(slow_start).expect("default settings are valid"))
 }
 
 /// The factory for [`Cc::Linux`].
@@ -124,7 +129,8 @@ pub fn linux_factory() -> Arc<dyn ControllerFactory + Send + Sync> {
 fn transport(cc: Cc) -> TransportConfig {
     let mut t = TransportConfig::default();
     let factory: Arc<dyn ControllerFactory + Send + Sync> = match cc {
-        Cc::Ours => ours_factory(),
+        Cc::Ours => ours_factory(SlowStartKind::HystartPlusPlus),
+        Cc::OursLinuxHystart => ours_factory(SlowStartKind::LinuxHystart),
         Cc::Linux => linux_factory(),
         Cc::Quinn => Arc::new(CubicConfig::default()),
     };
@@ -253,8 +259,11 @@ pub async fn run(config: TransferConfig) -> Result<TransferReport, Box<dyn std::
 
 /// The adapter's counters, if the connection runs one of ours.
 fn adapter_stats(state: Box<dyn Controller>) -> Option<AdapterStats> {
-    let any = state.into_any();
-    any.downcast::<QuinnController<LinuxFlow>>()
-        .ok()
-        .map(|c| c.stats())
+    match state.into_any().downcast::<QuinnController<RfcFlow>>() {
+        Ok(c) => Some(c.stats()),
+        Err(any) => any
+            .downcast::<QuinnController<LinuxFlow>>()
+            .ok()
+            .map(|c| c.stats()),
+    }
 }

@@ -143,6 +143,14 @@ impl<F: QuinnFlow> QuinnController<F> {
         self.recovery_start = None;
     }
 
+    /// One packet of the current ACK frame was acknowledged (quinn's `on_ack`).
+    fn pending_ack(&mut self, sent: QuinnInstant, bytes: u64, app_limited: bool) {
+        let p = &mut self.pending;
+        p.bytes = p.bytes.saturating_add(bytes);
+        p.newest_sent = Some(p.newest_sent.map_or(sent, |s| s.max(sent)));
+        p.app_limited |= app_limited;
+    }
+
     /// Tells the flow what is in flight now.
     fn report_in_flight(&mut self, now: Instant) {
         let sent = SentEvent {
@@ -181,10 +189,7 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
         app_limited: bool,
         _rtt: &RttEstimator,
     ) {
-        let p = &mut self.pending;
-        p.bytes = p.bytes.saturating_add(bytes);
-        p.newest_sent = Some(p.newest_sent.map_or(sent, |s| s.max(sent)));
-        p.app_limited |= app_limited;
+        self.pending_ack(sent, bytes, app_limited);
     }
 
     fn on_end_acks(
@@ -306,3 +311,7 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
         self
     }
 }
+
+#[cfg(test)]
+#[path = "controller_tests.rs"]
+mod tests;

@@ -2,6 +2,8 @@
 //! plus construction at quinn's MTU, MTU changes and a pacing rate.
 
 use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::pacing::{BytesPacingInput, PacingRateConfig, pacing_rate_bytes};
+use congestion::rfc::{RfcFlow, RfcFlowConfig};
 use congestion::{ConfigError, CongestionController, Instant};
 
 /// A flow the quinn adapter can drive. Implemented for the crate's flows; the adapter
@@ -41,5 +43,39 @@ impl QuinnFlow for LinuxFlow {
 
     fn pacing_rate_bytes_per_second(&self) -> Option<u64> {
         Some(self.pacing_rate()).filter(|&r| r != 0)
+    }
+}
+
+/// RFC mode (bytes): RFC 9438 CUBIC with the configured slow start (RFC 9406
+/// HyStart++ by default, or Linux HyStart, or standard), the MSS set to quinn's MTU. Its
+/// pacing rate is the bytes-mode `tcp_update_pacing_rate` (200 % of cwnd/srtt in slow
+/// start, 120 % after) from the flow's smoothed RTT.
+impl QuinnFlow for RfcFlow {
+    type Config = RfcFlowConfig;
+
+    fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError> {
+        let mut config = *config;
+        config.cubic.mss_bytes = u64::from(mtu_bytes);
+        RfcFlow::new(config, now)
+    }
+
+    fn set_mtu(&mut self, mtu_bytes: u16) {
+        // A refused MSS (0, or above 65535) changes nothing; quinn's MTU is 1200..65527.
+        let _ = self.set_mss(u64::from(mtu_bytes));
+    }
+
+    fn pacing_rate_bytes_per_second(&self) -> Option<u64> {
+        let params = PacingRateConfig::new().validate().ok()?;
+        let rate = pacing_rate_bytes(
+            &params,
+            &BytesPacingInput {
+                cwnd_bytes: self.cwnd(),
+                ssthresh_bytes: self.ssthresh(),
+                in_flight_bytes: self.in_flight(),
+                srtt_us: u32::try_from(self.srtt_us()).unwrap_or(u32::MAX),
+            },
+        );
+        // No RTT estimate yet means "not paced": report nothing rather than infinity.
+        rate.is_pacing().then(|| rate.as_bytes_per_second())
     }
 }

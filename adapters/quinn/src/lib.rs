@@ -6,6 +6,20 @@
 //!
 //! ```
 //! use std::sync::Arc;
+//! use congestion::rfc::{RfcFlow, SlowStartKind};
+//! use congestion_quinn::CubicFactory;
+//!
+//! let mut transport = quinn_proto::TransportConfig::default();
+//! transport.congestion_controller_factory(Arc::new(
+//!     CubicFactory::<RfcFlow>::quic(SlowStartKind::HystartPlusPlus)?,
+//! ));
+//! # Ok::<(), congestion::ConfigError>(())
+//! ```
+//!
+//! The Linux-mode flow (segments, the kernel's CUBIC bit for bit) plugs in the same way:
+//!
+//! ```
+//! use std::sync::Arc;
 //! use congestion::cubic::LinuxCubicConfig;
 //! use congestion::linux::LinuxFlow;
 //! use congestion_quinn::CubicFactory;
