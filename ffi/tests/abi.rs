@@ -127,10 +127,13 @@ fn a_zeroed_blob_is_reported_uninitialised() {
     }
 }
 
+/// Breaks one setting of a configuration.
+type Breaker = fn(&mut CongestionConfig);
+
 #[test]
 fn bad_configuration_names_the_setting_and_leaves_the_state_alone() {
     let mut s = MaybeUninit::<CongestionState>::zeroed();
-    let cases: [(fn(&mut CongestionConfig), i32); 5] = [
+    let cases: [(Breaker, i32); 5] = [
         (|c| c.beta = 1024, CONGESTION_ERR_BETA),
         (|c| c.mss = 0, CONGESTION_ERR_MSS),
         (|c| c.pacing_status = 3, CONGESTION_ERR_PACING_STATUS),

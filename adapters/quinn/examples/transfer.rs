@@ -29,7 +29,7 @@ fn parse_si(s: &str) -> Option<u64> {
         _ => (&s[..], 1),
     };
     let v: f64 = num.parse().ok()?;
-    (v >= 0.0).then(|| (v * mult as f64) as u64)
+    (v >= 0.0).then_some((v * mult as f64) as u64)
 }
 
 fn parse_duration(s: &str) -> Option<Duration> {
