@@ -19,8 +19,11 @@ use crate::time::LINUX_HZ;
 const HZ: u32 = LINUX_HZ as u32;
 
 /// The CUBIC half of the kernel's `struct bictcp`: 40 bytes, all `u32`.
+///
+/// `#[repr(C)]` so the layout is fixed (it is part of [`crate::linux::LinuxCubicState`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct LinuxCubic {
     /// ACKs needed for cwnd to grow by one segment (`cnt`).
     pub cnt: u32,

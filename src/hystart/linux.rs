@@ -74,8 +74,11 @@ pub struct HystartInput {
 }
 
 /// The HyStart half of `struct bictcp`.
+///
+/// `#[repr(C)]` so the layout is fixed (it is part of [`crate::linux::LinuxCubicState`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct LinuxHystart {
     /// µs timestamp of the current round's start (`round_start`).
     pub round_start: u32,

@@ -10,8 +10,12 @@ pub const TCP_INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
 
 /// CUBIC + HyStart + cwnd, ssthresh and cwnd_cnt: 72 bytes, the kernel's 60-byte
 /// `struct bictcp` plus three `u32` of `tcp_sock`.
+///
+/// `#[repr(C)]`: fields in declaration order, so the layout (and the BTF a BPF build
+/// emits for it, which the kernel requires in ascending offset order) is fixed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct LinuxCubicState {
     /// Window growth state.
     pub cubic: LinuxCubic,

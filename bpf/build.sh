@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Build bpf/target/rcubic.bpf.o: the congestion crate's Linux-mode CUBIC + HyStart
+# (Rust, bpf/rcubic) linked with the struct_ops shim (C, rcubic.bpf.c).
+#
+#   Rust --(nightly, -Z build-std=core, fat LTO)--> LLVM bitcode
+#        --(llc-22, same LLVM major as the nightly)--> BPF object with BTF
+#   C    --(clang-22 -target bpf, vmlinux.h from this kernel's BTF)--> BPF object
+#   both --(bpftool gen object: libbpf's static linker)--> rcubic.bpf.o
+#
+# Installs what is missing (Debian apt, rustup) unless RCUBIC_NO_INSTALL=1.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+OUT="$HERE/target"
+LLVM_MAJOR=22
+export CARGO_TARGET_DIR="$OUT/cargo"
+mkdir -p "$OUT"
+
+log() { printf 'build.sh: %s\n' "$*" >&2; }
+
+need_apt=()
+command -v "clang-$LLVM_MAJOR" >/dev/null || need_apt+=("clang-$LLVM_MAJOR")
+command -v "llc-$LLVM_MAJOR" >/dev/null || need_apt+=("llvm-$LLVM_MAJOR")
+command -v bpftool >/dev/null || need_apt+=(bpftool)
+[ -e /usr/include/bpf/bpf_helpers.h ] || need_apt+=(libbpf-dev)
+command -v iperf3 >/dev/null || need_apt+=(iperf3)
+command -v ss >/dev/null || need_apt+=(iproute2)
+command -v python3 >/dev/null || need_apt+=(python3)
+if [ "${#need_apt[@]}" -gt 0 ]; then
+    [ "${RCUBIC_NO_INSTALL:-0}" = 1 ] && { log "missing: ${need_apt[*]}"; exit 1; }
+    log "installing ${need_apt[*]}"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    # Debian 12 carries clang-22/llvm-22 in bookworm-security.
+    apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+fi
+
+command -v rustup >/dev/null || { log "rustup is required (https://rustup.rs)"; exit 1; }
+# rust-toolchain.toml pins the nightly; this installs it (with rust-src) if absent.
+cd "$HERE/rcubic"
+rustup toolchain install >/dev/null 2>&1 || rustup toolchain install
+rustc_llvm="$(rustc -vV | sed -n 's/^LLVM version: \([0-9]*\).*/\1/p')"
+if [ "$rustc_llvm" != "$LLVM_MAJOR" ]; then
+    log "the pinned nightly uses LLVM $rustc_llvm, but this script uses llc-$LLVM_MAJOR"
+    exit 1
+fi
+
+log "rust: bitcode for bpfel-unknown-none"
+
+cargo rustc --quiet --release --target bpfel-unknown-none -Z build-std=core -- --emit=llvm-bc
+bc="$(ls -t "$CARGO_TARGET_DIR"/bpfel-unknown-none/release/deps/rcubic-*.bc | head -n 1)"
+"llc-$LLVM_MAJOR" -march=bpfel -mcpu=v3 -O2 -filetype=obj "$bc" -o "$OUT/rcubic_rs.o"
+
+log "c: struct_ops shim against this kernel's BTF"
+bpftool btf dump file /sys/kernel/btf/vmlinux format c > "$OUT/vmlinux.h"
+"clang-$LLVM_MAJOR" -target bpf -mcpu=v3 -O2 -g -Wall -Werror ${RCUBIC_CFLAGS:-} \
+    -I"$OUT" -c "$HERE/rcubic.bpf.c" -o "$OUT/rcubic_shim.o"
+
+log "link"
+bpftool gen object "$OUT/rcubic.bpf.o" "$OUT/rcubic_shim.o" "$OUT/rcubic_rs.o"
+log "built $OUT/rcubic.bpf.o"

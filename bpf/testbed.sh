@@ -1,0 +1,122 @@
+#!/usr/bin/env bash
+# One bounded TCP flow through a tbf bottleneck, between network namespaces.
+#
+#   sender --veth-- router --veth-- receiver
+#   10.200.1.1      10.200.1.2 | 10.200.2.1      10.200.2.2
+#                               tbf (rate, queue limit) on the router's egress
+#
+# The addresses exist only inside the three namespaces. This kernel has no netem, so
+# the flow's delay is the tbf queue it builds. `ss -tin` is sampled every 50 ms in
+# the sender's namespace.
+#
+# Usage: testbed.sh --cc cubic|rcubic [--rate 20mbit] [--limit BYTES] [--time SECONDS]
+#                   [--out DIR]
+# Writes DIR/iperf.json, DIR/ss.txt and DIR/nstat.txt (the sender's TCP counters), prints one line of metrics (analyze.py).
+# If --cc rcubic is not registered yet, registers bpf/target/rcubic.bpf.o for the
+# run and unregisters it afterwards. Everything it creates it removes on exit.
+set -euo pipefail
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+CC=cubic
+RATE=20mbit
+LIMIT=150000
+TIME=8
+OUT=""
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --cc) CC="$2"; shift 2 ;;
+        --rate) RATE="$2"; shift 2 ;;
+        --limit) LIMIT="$2"; shift 2 ;;
+        --time) TIME="$2"; shift 2 ;;
+        --out) OUT="$2"; shift 2 ;;
+        *) echo "testbed.sh: unknown argument $1" >&2; exit 2 ;;
+    esac
+done
+case "$TIME" in ''|*[!0-9]*) echo "testbed.sh: --time must be whole seconds" >&2; exit 2 ;; esac
+[ "$TIME" -ge 1 ] && [ "$TIME" -le 60 ] || { echo "testbed.sh: --time 1..60" >&2; exit 2; }
+
+TAG="rcb$$"
+SND="$TAG-snd"
+RTR="$TAG-rtr"
+RCV="$TAG-rcv"
+OWN_OUT=0
+if [ -z "$OUT" ]; then
+    OUT="$(mktemp -d)"
+    OWN_OUT=1
+fi
+mkdir -p "$OUT"
+REGISTERED=0
+SAMPLER=""
+
+cleanup() {
+    set +e
+    [ -n "$SAMPLER" ] && kill "$SAMPLER" 2>/dev/null && wait "$SAMPLER" 2>/dev/null
+    for ns in "$SND" "$RTR" "$RCV"; do
+        # Ends iperf3 and anything else this script started inside the namespace.
+        for pid in $(ip netns pids "$ns" 2>/dev/null); do kill "$pid" 2>/dev/null; done
+        ip netns del "$ns" 2>/dev/null
+    done
+    [ "$REGISTERED" = 1 ] && bpftool struct_ops unregister name rcubic >/dev/null 2>&1
+    [ "$OWN_OUT" = 1 ] && rm -rf "$OUT"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if ! grep -qw "$CC" /proc/sys/net/ipv4/tcp_available_congestion_control; then
+    if [ "$CC" = rcubic ]; then
+        bpftool struct_ops register "$HERE/target/rcubic.bpf.o" >/dev/null
+        REGISTERED=1
+    else
+        modprobe "tcp_$CC" 2>/dev/null || true
+    fi
+fi
+grep -qw "$CC" /proc/sys/net/ipv4/tcp_available_congestion_control ||
+    { echo "testbed.sh: congestion control $CC is not available" >&2; exit 1; }
+
+for ns in "$SND" "$RTR" "$RCV"; do
+    ip netns add "$ns"
+    ip -n "$ns" link set lo up
+done
+ip link add "$TAG-s" netns "$SND" type veth peer name "$TAG-r1" netns "$RTR"
+ip link add "$TAG-r2" netns "$RTR" type veth peer name "$TAG-d" netns "$RCV"
+ip -n "$SND" addr add 10.200.1.1/24 dev "$TAG-s"
+ip -n "$RTR" addr add 10.200.1.2/24 dev "$TAG-r1"
+ip -n "$RTR" addr add 10.200.2.1/24 dev "$TAG-r2"
+ip -n "$RCV" addr add 10.200.2.2/24 dev "$TAG-d"
+ip -n "$SND" link set "$TAG-s" up
+ip -n "$RTR" link set "$TAG-r1" up
+ip -n "$RTR" link set "$TAG-r2" up
+ip -n "$RCV" link set "$TAG-d" up
+ip -n "$SND" route add default via 10.200.1.2
+ip -n "$RCV" route add default via 10.200.2.1
+ip netns exec "$RTR" sysctl -qw net.ipv4.ip_forward=1
+# No cached ssthresh/RTT from earlier flows: every run starts cold.
+ip netns exec "$SND" sysctl -qw net.ipv4.tcp_no_metrics_save=1
+# The bottleneck: a token bucket at RATE with a LIMIT-byte queue on the router's
+# egress towards the receiver. burst: 2 full-size packets' worth (tbf segments GSO).
+ip netns exec "$RTR" tc qdisc add dev "$TAG-r2" root tbf rate "$RATE" burst 3028 limit "$LIMIT"
+
+ip netns exec "$RCV" timeout $((TIME + 20)) iperf3 -s -1 -B 10.200.2.2 >/dev/null 2>&1 &
+for _ in $(seq 50); do
+    ip netns exec "$RCV" ss -ltnH 'sport = :5201' | grep -q . && break
+    sleep 0.1
+done
+
+# ss sampler: a "T <ns since epoch>" line, then `ss -tin` for the flows to the receiver.
+(
+    while :; do
+        echo "T $(date +%s%N)"
+        ip netns exec "$SND" ss -tinH dst 10.200.2.2 2>/dev/null || true
+        sleep 0.05
+    done
+) > "$OUT/ss.txt" &
+SAMPLER=$!
+
+ip netns exec "$SND" timeout $((TIME + 15)) \
+    iperf3 -c 10.200.2.2 -t "$TIME" -C "$CC" -J > "$OUT/iperf.json"
+
+ip netns exec "$SND" nstat -asz > "$OUT/nstat.txt" 2>/dev/null || true
+kill "$SAMPLER" 2>/dev/null || true
+wait "$SAMPLER" 2>/dev/null || true
+SAMPLER=""
+python3 "$HERE/analyze.py" "$OUT" "$CC"
