@@ -47,7 +47,9 @@ fn compile() -> PathBuf {
         .arg(crate_dir().join("include"))
         .arg(crate_dir().join("tests/replay.c"))
         .arg(&lib)
-        .args(["-lpthread", "-ldl", "-lm", "-o"])
+        // Drop unused sections: with the library's `defmt` feature on (as `--all-features`
+        // does), its unused `Format` impls would otherwise need a defmt logger.
+        .args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-o"])
         .arg(&out)
         .status()
         .expect("run the C compiler (cc)");
