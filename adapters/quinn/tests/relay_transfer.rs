@@ -1,0 +1,58 @@
+//! A short real QUIC transfer through the relay with our controller: it completes,
+//! the window grows in slow start, and it falls after the relay's buffer overflows.
+
+#[path = "../harness/mod.rs"]
+mod harness;
+
+use harness::relay::RelayConfig;
+use harness::transfer::{Cc, TransferConfig, run};
+use std::time::Duration;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_transfer_grows_in_slow_start_and_backs_off_after_loss() {
+    // 20 Mbit/s, 20 ms: BDP 50 kB; a 40 kB buffer overflows well before 3 MB are sent.
+    let relay = RelayConfig::symmetric(20_000_000, Duration::from_millis(20), 40_000, 0);
+    let config = TransferConfig {
+        cc: Cc::Ours,
+        bytes: 3_000_000,
+        relay,
+        sample_every: Duration::from_millis(5),
+        timeout: Duration::from_secs(60),
+    };
+    let report = run(config).await.expect("transfer completes");
+    assert_eq!(report.bytes, 3_000_000);
+
+    let samples = &report.samples;
+    assert!(samples.len() > 10, "too few samples: {}", samples.len());
+    let initial = samples[0].cwnd;
+    // Slow start: before any loss the window more than doubles the initial one.
+    let before_loss: Vec<_> = samples.iter().take_while(|s| s.lost_packets == 0).collect();
+    let peak = before_loss.iter().map(|s| s.cwnd).max().unwrap_or(0);
+    assert!(
+        peak >= 2 * initial,
+        "no slow-start growth: initial {initial}, peak before loss {peak}"
+    );
+    // The buffer overflowed, quinn saw losses, and the window fell below its peak.
+    assert!(
+        report.tail_drops > 0 && report.lost_packets > 0,
+        "{report:?}"
+    );
+    let first_loss = samples
+        .iter()
+        .position(|s| s.lost_packets > 0)
+        .expect("a sample after the first loss");
+    let after_loss_min = samples[first_loss..]
+        .iter()
+        .map(|s| s.cwnd)
+        .min()
+        .unwrap_or(u64::MAX);
+    assert!(
+        after_loss_min < peak,
+        "cwnd never fell after loss: peak {peak}, min after {after_loss_min}"
+    );
+    let adapter = report.adapter.expect("our adapter ran");
+    assert!(
+        adapter.congestion_events >= 1 && adapter.ack_frames > 0,
+        "{adapter:?}"
+    );
+}
