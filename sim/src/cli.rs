@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::app::AppModel;
 use crate::config::{
     Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, SimConfig, SlowStart, TsoMode, TsqMode, WindowMode,
 };
@@ -90,6 +91,14 @@ pub struct RunArgs {
     /// Send for this long (nuttcp -T), e.g. 10s; the default when --bytes is absent.
     #[arg(long, short = 'T', value_parser = parse_duration_ns)]
     pub time: Option<u64>,
+    /// The application writes at most this rate, bit/s (nuttcp -R), e.g. 50m;
+    /// absent: bulk, as fast as the socket takes it.
+    #[arg(long, value_parser = parse_rate, conflicts_with = "on_off")]
+    pub app_rate: Option<u64>,
+    /// The application alternates ON,OFF: data for ON, nothing for OFF, e.g.
+    /// 200ms,1s (each off period makes the flow idle and restart).
+    #[arg(long)]
+    pub on_off: Option<String>,
     /// Socket buffer, bytes, as nuttcp -w (Linux doubles it); absent: autotuning.
     #[arg(short = 'w', value_parser = parse_bytes)]
     pub window: Option<u64>,
@@ -160,6 +169,19 @@ impl RunArgs {
             (Some(b), _) => Amount::Bytes(b),
             (None, Some(t)) => Amount::TimeNs(t),
             (None, None) => Amount::TimeNs(10_000_000_000),
+        };
+        c.app = match (self.app_rate, self.on_off.as_deref()) {
+            (Some(bps), _) => AppModel::RateLimited { bps },
+            (None, Some(spec)) => {
+                let (on, off) = spec
+                    .split_once(',')
+                    .ok_or_else(|| format!("--on-off: expected ON,OFF durations, got {spec}"))?;
+                AppModel::OnOff {
+                    on_ns: parse_duration_ns(on)?,
+                    off_ns: parse_duration_ns(off)?,
+                }
+            }
+            (None, None) => AppModel::Bulk,
         };
         c.window = match self.window {
             Some(w) => WindowMode::Fixed(w),

@@ -57,6 +57,8 @@ pub enum WindowMode {
     Fixed(u64),
 }
 
+pub use crate::app::AppModel;
+
 /// How much the application sends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Amount {
@@ -81,6 +83,8 @@ pub struct SimConfig {
     pub buffer_bytes: u64,
     /// How much to send.
     pub amount: Amount,
+    /// How the application writes it: bulk, rate-limited or on/off.
+    pub app: AppModel,
     /// Socket buffers.
     pub window: WindowMode,
     /// Controller.
@@ -156,6 +160,7 @@ impl SimConfig {
             jitter_ns: 0,
             seed: 1,
             interval_ns: None,
+            app: AppModel::Bulk,
         }
     }
 
@@ -176,6 +181,7 @@ impl SimConfig {
 
     /// Refuses configurations no run could make sense of.
     pub fn validate(&self) -> Result<(), String> {
+        self.app.validate()?;
         if self.mtu <= HEADER_BYTES {
             return Err(format!("--mtu must exceed {HEADER_BYTES} bytes"));
         }

@@ -7,6 +7,7 @@
 //! order) orders them, so a run is a pure function of its [`SimConfig`] and seed.
 //! See `docs/simulator.md` for the model and its limits.
 
+pub mod app;
 pub mod cc;
 pub mod cli;
 pub mod config;

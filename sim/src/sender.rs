@@ -1,6 +1,7 @@
 //! The TCP sender: the application, the socket's window caps, loss recovery, and the
 //! transmit loop in which the controller, pacer, TSQ and TSO decide every send.
 
+use crate::app::AppModel;
 use crate::cc::SimController;
 use crate::config::{Amount, SimConfig, TsqMode};
 use crate::event::{Event, EventQueue};
@@ -60,6 +61,7 @@ pub struct Sender {
     /// Counters.
     pub stats: SenderStats,
     total_segs: u32,
+    app: AppModel,
     app_open: bool,
     rwnd: u32,
     sndbuf_segs: u32,
@@ -94,6 +96,7 @@ impl Sender {
             rtt: RttEstimator::new(),
             stats: SenderStats::default(),
             total_segs,
+            app: cfg.app,
             app_open: true,
             // Until the first ACK: the initial receive window (Linux: 64 KB before scaling).
             rwnd: (65_535 / mss).max(1),
@@ -240,12 +243,21 @@ impl Sender {
             let retransmit = self.sb.next_retransmit();
             let snd_nxt = self.sb.snd_nxt();
             let window_end = self.sb.snd_una() + self.rwnd.min(self.sndbuf_segs);
+            let written = self.app.written_segs(now_ns, self.mss, self.total_segs);
             let new_room = if self.app_open {
-                self.total_segs.min(window_end).saturating_sub(snd_nxt)
+                written.min(window_end).saturating_sub(snd_nxt)
             } else {
                 0
             };
             if retransmit.is_none() && new_room == 0 {
+                // Held back by the application (not the window): come back when it
+                // has written more.
+                if self.app_open && written <= snd_nxt && snd_nxt < self.total_segs.min(window_end)
+                {
+                    if let Some(at) = self.app.next_write_ns(now_ns, snd_nxt, self.mss) {
+                        self.wake(at, &mut net.queue);
+                    }
+                }
                 break;
             }
             let decision = self.path.poll(
