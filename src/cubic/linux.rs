@@ -89,7 +89,12 @@ impl LinuxCubic {
     }
 
     /// The rest of `bictcp_update`, when cwnd moved or 1/32 s passed.
-    #[inline(never)]
+    ///
+    /// Out of line on CPUs (the common early exit stays small and inline), but inline
+    /// in the BPF build: Rust's bitcode carries no BTF function info for a BPF-to-BPF
+    /// call, and the kernel refuses a program whose subprogram has none.
+    #[cfg_attr(not(target_arch = "bpf"), inline(never))]
+    #[cfg_attr(target_arch = "bpf", inline(always))]
     fn recompute(&mut self, p: &LinuxCubicParams, cwnd: u32, acked: u32, now: u32) {
         // At most one cubic recompute per jiffy; the Reno-friendly part still runs.
         if !(self.epoch_start != 0 && now == self.last_time) {

@@ -18,6 +18,7 @@ pub const MAX_BIC_SCALE: u32 = 1 << 20;
 /// Which Linux HyStart detectors run (`hystart_detect`, a bit mask).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(transparent)]
 pub struct HystartDetect(u8);
 
 impl HystartDetect {
@@ -62,6 +63,9 @@ impl HystartDetect {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
+// C layout: the BPF build passes it by reference, and the kernel's BTF loader rejects
+// the debug info of a struct whose fields Rust reordered.
+#[repr(C)]
 pub struct LinuxCubicConfig {
     /// β in 1/1024 (`beta`, default 717 ≈ 0.7). Must be in `1..1024`.
     pub beta: u32,
@@ -136,6 +140,8 @@ impl Default for LinuxCubicConfig {
 /// configuration is sane. Shared by every flow that uses it, like the kernel's globals.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+// C layout, for the same reason as `LinuxCubicConfig`.
+#[repr(C)]
 pub struct LinuxCubicParams {
     config: LinuxCubicConfig,
     beta_scale: u32,
