@@ -25,6 +25,21 @@ fn profile_dir() -> PathBuf {
         .to_path_buf()
 }
 
+/// The `libcongestion_ffi*.a` files directly in `dir`.
+fn static_libraries(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("libcongestion_ffi") && n.ends_with(".a"))
+        })
+        .collect()
+}
+
 /// Compiles the replay program once for all tests; returns its path.
 fn build_replay() -> PathBuf {
     static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
@@ -32,15 +47,15 @@ fn build_replay() -> PathBuf {
 }
 
 fn compile() -> PathBuf {
-    // Cargo leaves a dependency's static library in deps/, a top-level one beside it.
+    // Cargo leaves the static library it built for this test in deps/, named with a
+    // hash (`libcongestion_ffi-<hash>.a`); a top-level build also puts one beside it.
+    // Take the newest, so a stale one from another build never wins.
     let dir = profile_dir();
-    let lib = [
-        dir.join("deps/libcongestion_ffi.a"),
-        dir.join("libcongestion_ffi.a"),
-    ]
-    .into_iter()
-    .find(|p| p.exists())
-    .unwrap_or_else(|| panic!("static library not built in {}", dir.display()));
+    let lib = static_libraries(&dir.join("deps"))
+        .into_iter()
+        .chain(static_libraries(&dir))
+        .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
+        .unwrap_or_else(|| panic!("static library not built in {}", dir.display()));
     let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_replay");
     let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
         .args(["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-I"])
