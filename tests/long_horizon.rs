@@ -140,3 +140,72 @@ fn a_hundred_million_events_leave_no_drift_in_the_state() {
     assert!(f.state().cubic.ack_cnt < 100_000);
     assert!(f.state().cwnd_cnt < f.state().cwnd.max(f.state().cubic.cnt));
 }
+
+/// A slow start, a loss and a stretch of congestion avoidance, at `base_us` onwards;
+/// returns (cwnd, ssthresh) after every event.
+fn windows_of<C: CongestionController>(flow: &mut C, base_us: u64, mss: u64) -> Vec<(u64, u64)> {
+    use congestion::{AckEvent, CongestionEvent, Duration, SentEvent};
+    let mut out = Vec::new();
+    let mut seq = 0u64;
+    for i in 1..=3000u64 {
+        // An ACK every 3 ms (no ACK train for Linux HyStart), constant 20 ms RTT.
+        let now = Instant::from_micros(base_us + i * 3_000);
+        let cwnd = flow.cwnd();
+        seq += 2;
+        flow.on_sent(
+            now,
+            &SentEvent {
+                in_flight_after: cwnd,
+                largest_sent: seq + cwnd / mss,
+            },
+        );
+        let ack = AckEvent {
+            acked: 2 * mss,
+            rtt: Some(Duration::from_millis(20)),
+            largest_acked: seq,
+            app_limited: false,
+        };
+        flow.on_ack(now, &ack);
+        if i == 1500 {
+            flow.on_congestion_event(now, CongestionEvent::Loss);
+        }
+        out.push((flow.cwnd(), flow.ssthresh()));
+    }
+    out
+}
+
+#[test]
+fn linux_mode_runs_the_same_across_the_jiffies_and_microsecond_wraps() {
+    // Everything the kernel compares is a difference of 32-bit clocks, so the same
+    // stream gives the same windows whether or not both clocks wrap in the middle of it
+    // (here 2 s in, during slow start) and whatever the upper bits of the time are.
+    let wrap = (1u64 << 32) * 1000; // jiffies and the µs clock both read 0 again here
+    let mut windows = Vec::new();
+    for base in [0, wrap - 2_000_000, 2 * wrap - 2_000_000] {
+        let mut f = linux_flow(u32::MAX, 10, 20_000);
+        f.init(Instant::from_micros(base));
+        windows.push(windows_of(&mut f, base, 1));
+    }
+    assert_eq!(windows[0], windows[1]);
+    assert_eq!(windows[0], windows[2]);
+    assert!(
+        windows[0].iter().any(|&(c, s)| c >= s),
+        "the run reached congestion avoidance"
+    );
+}
+
+#[test]
+fn rfc_mode_with_linux_hystart_does_not_care_where_the_32_bit_clocks_wrap() {
+    use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
+    let mut cfg = RfcFlowConfig::new();
+    cfg.cubic.mss_bytes = 1200;
+    cfg.slow_start = SlowStartKind::LinuxHystart;
+    // The 32-bit µs stamps Linux HyStart keeps wrap 1 s into the second run.
+    let near_wrap = (1u64 << 32) - 1_000_000;
+    let mut a = RfcFlow::new(cfg, Instant::from_micros(0)).unwrap();
+    let mut b = RfcFlow::new(cfg, Instant::from_micros(near_wrap)).unwrap();
+    assert_eq!(
+        windows_of(&mut a, 0, 1200),
+        windows_of(&mut b, near_wrap, 1200)
+    );
+}
