@@ -57,7 +57,7 @@ fn main() {
         (
             "RfcFlow",
             size_of::<RfcFlow>(),
-            "full RFC-mode flow: CUBIC + both detectors + undo snapshot + config",
+            "full RFC-mode flow: CUBIC + both detectors + undo snapshot + params",
         ),
         (
             "AnyController",

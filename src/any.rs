@@ -11,10 +11,6 @@ use crate::time::Instant;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "no allocation: boxing is not an option; the RFC flow carries its undo snapshot"
-)]
 pub enum AnyController {
     /// Linux-mode CUBIC + HyStart, in segments.
     Linux(LinuxFlow),

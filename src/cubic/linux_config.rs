@@ -171,18 +171,23 @@ impl LinuxCubicParams {
     }
 }
 
+impl LinuxCubicParams {
+    /// The kernel's defaults, validated at compile time (the fallback arm is never
+    /// taken; it keeps the constant free of any panic path).
+    pub const DEFAULT: LinuxCubicParams = match LinuxCubicConfig::new().validate() {
+        Ok(p) => p,
+        Err(_) => LinuxCubicParams {
+            config: LinuxCubicConfig::new(),
+            beta_scale: 15,
+            cube_rtt_scale: 410,
+            cube_factor: 2_681_735_677,
+        },
+    };
+}
+
 impl Default for LinuxCubicParams {
     fn default() -> Self {
-        // The defaults are valid; the match keeps this free of any panic path.
-        match LinuxCubicConfig::new().validate() {
-            Ok(p) => p,
-            Err(_) => LinuxCubicParams {
-                config: LinuxCubicConfig::new(),
-                beta_scale: 15,
-                cube_rtt_scale: 410,
-                cube_factor: 2_681_735_677,
-            },
-        }
+        Self::DEFAULT
     }
 }
 

@@ -39,7 +39,7 @@
 use crate::controller::{
     AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
 };
-use crate::cubic::{LinuxCubicConfig, LinuxCubicParams, RfcCubic, RfcCubicConfig, RfcCubicParams};
+use crate::cubic::{RfcCubic, RfcCubicConfig, RfcCubicParams};
 use crate::error::ConfigError;
 use crate::hystart::{HystartPlusPlus, LinuxHystart};
 use crate::rfc::config::{RfcFlowConfig, SlowStartKind};
@@ -55,7 +55,9 @@ struct Undo {
     ssthresh: u64,
     phase: Phase,
     cubic: RfcCubic,
-    hystart_pp: HystartPlusPlus,
+    /// The one HyStart++ field an event changes (it leaves CSS); nothing else in
+    /// HyStart++ moves between an event and its undo, the detector being off.
+    in_css: bool,
     detector_active: bool,
     recovery_end: u64,
 }
@@ -65,8 +67,8 @@ struct Undo {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RfcFlow {
     params: RfcCubicParams,
-    config: RfcFlowConfig,
-    linux_params: LinuxCubicParams,
+    slow_start: SlowStartKind,
+    paced: bool,
     cubic: RfcCubic,
     hystart_pp: HystartPlusPlus,
     linux_hystart: LinuxHystart,
@@ -90,11 +92,10 @@ impl RfcFlow {
     /// A new flow at `now`, in slow start with the configured initial window.
     pub fn new(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
         let (params, initial) = config.validate()?;
-        let linux_params = LinuxCubicConfig::new().validate()?;
         Ok(RfcFlow {
             params,
-            config,
-            linux_params,
+            slow_start: config.slow_start,
+            paced: config.paced,
             cubic: RfcCubic::new(),
             hystart_pp: HystartPlusPlus::new(),
             linux_hystart: LinuxHystart::default(),
@@ -173,7 +174,6 @@ impl RfcFlow {
     /// nothing.
     pub fn set_mss(&mut self, mss_bytes: u64) -> Result<(), ConfigError> {
         self.params = self.params.with_mss(mss_bytes)?;
-        self.config.cubic.mss_bytes = mss_bytes;
         let min = self.params.min_window();
         self.cwnd = self.cwnd.max(min);
         self.ssthresh = self.ssthresh.max(min);
@@ -193,7 +193,6 @@ impl RfcFlow {
         let params = cubic.validate()?;
         let mss_changed = params.mss() != self.params.mss();
         self.params = params;
-        self.config.cubic = cubic;
         if mss_changed {
             self.set_mss(cubic.mss_bytes)?;
         }
@@ -219,7 +218,7 @@ impl RfcFlow {
             ssthresh: self.ssthresh,
             phase: self.phase,
             cubic: self.cubic,
-            hystart_pp: self.hystart_pp,
+            in_css: self.hystart_pp.in_css,
             detector_active: self.detector_active,
             recovery_end: self.recovery_end,
         });
@@ -345,7 +344,7 @@ impl CongestionController for RfcFlow {
             self.ssthresh = u.ssthresh.max(min);
             self.phase = u.phase;
             self.cubic = u.cubic;
-            self.hystart_pp = u.hystart_pp;
+            self.hystart_pp.in_css = u.in_css;
             self.detector_active = u.detector_active;
             self.recovery_end = u.recovery_end;
             // The undone event may have interrupted an earlier recovery that has ended

@@ -3,6 +3,7 @@
 
 use super::RfcFlow;
 use crate::controller::{AckEvent, Phase};
+use crate::cubic::LinuxCubicParams;
 use crate::hystart::{HystartInput, HystartPpVerdict, PacingStatus};
 use crate::rfc::config::SlowStartKind;
 use crate::time::Instant;
@@ -36,7 +37,7 @@ impl RfcFlow {
     /// One ACK in slow start or CSS.
     pub(super) fn slow_start_ack(&mut self, now: Instant, ack: &AckEvent, cwnd_limited: bool) {
         let mss = self.params.mss();
-        match (self.config.slow_start, self.detector_active) {
+        match (self.slow_start, self.detector_active) {
             (SlowStartKind::HystartPlusPlus, true) => {
                 let verdict = self
                     .hystart_pp
@@ -46,9 +47,7 @@ impl RfcFlow {
                     return;
                 }
                 if cwnd_limited {
-                    let grow = self
-                        .hystart_pp
-                        .growth_bytes(ack.acked, mss, self.config.paced);
+                    let grow = self.hystart_pp.growth_bytes(ack.acked, mss, self.paced);
                     self.slow_start_grow(grow);
                 }
                 if let (Some(rtt), true) = (ack.rtt, self.detector_active) {
@@ -71,7 +70,7 @@ impl RfcFlow {
                         snd_nxt: self.largest_sent as u32,
                         cwnd: u32::try_from(self.cwnd / mss).unwrap_or(u32::MAX),
                         pacing_rate: 0,
-                        pacing_status: if self.config.paced {
+                        pacing_status: if self.paced {
                             PacingStatus::Fq
                         } else {
                             PacingStatus::None
@@ -80,7 +79,7 @@ impl RfcFlow {
                     };
                     let exit = self
                         .linux_hystart
-                        .on_delay_sample(&self.linux_params, &input);
+                        .on_delay_sample(&LinuxCubicParams::DEFAULT, &input);
                     if exit.is_some() {
                         // Linux hystart_update(): ssthresh = cwnd when HyStart fires
                         self.exit_slow_start();
