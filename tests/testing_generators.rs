@@ -5,7 +5,10 @@
 
 use arbitrary::{Arbitrary, Unstructured};
 use congestion::linux::LinuxFlow;
-use congestion::testing::{ArbitraryLinuxConfig, TimedEvent, run_stream, strategies};
+use congestion::rfc::RfcFlow;
+use congestion::testing::{
+    ArbitraryLinuxConfig, ArbitraryRfcConfig, TimedEvent, run_stream, strategies,
+};
 use congestion::{CongestionController, Instant};
 use proptest::prelude::*;
 
@@ -46,6 +49,19 @@ proptest! {
         let mut flow = LinuxFlow::new(params, socket, Instant::ZERO).unwrap();
         run_stream(&mut flow, Instant::ZERO, &events, |f, _| {
             assert!(f.cwnd() >= 1 && f.cwnd() <= u64::from(socket.cwnd_clamp));
+        });
+    }
+}
+
+proptest! {
+    #[test]
+    fn strategies_drive_an_rfc_flow_above_one_mss(
+        cfg in strategies::rfc_config(),
+        events in strategies::timed_events(100),
+    ) {
+        let mut flow = RfcFlow::new(cfg, Instant::ZERO).unwrap();
+        run_stream(&mut flow, Instant::ZERO, &events, |f, _| {
+            assert!(f.cwnd() >= f.params().mss() && f.ssthresh() >= 2 * f.params().mss());
         });
     }
 }

@@ -81,3 +81,31 @@ impl<'a> Arbitrary<'a> for ArbitraryLinuxConfig {
         Ok(ArbitraryLinuxConfig { params, socket: s })
     }
 }
+
+/// A valid RFC-mode configuration: every field within what validation accepts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ArbitraryRfcConfig(pub crate::rfc::RfcFlowConfig);
+
+impl<'a> Arbitrary<'a> for ArbitraryRfcConfig {
+    fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
+        use crate::rfc::{RfcFlowConfig, SlowStartKind};
+        let mut c = RfcFlowConfig::new();
+        c.cubic.mss_bytes = u.int_in_range(1..=65_535)?;
+        c.cubic.beta_permille = u.int_in_range(1..=999)?;
+        c.cubic.ecn_beta_permille = u.int_in_range(1..=999)?;
+        c.cubic.c_permille = u.int_in_range(1..=100_000)?;
+        c.cubic.fast_convergence = u.arbitrary()?;
+        c.cubic.reno_friendly = u.arbitrary()?;
+        c.paced = u.arbitrary()?;
+        c.slow_start = *u.choose(&[
+            SlowStartKind::Standard,
+            SlowStartKind::LinuxHystart,
+            SlowStartKind::HystartPlusPlus,
+        ])?;
+        let min = 2 * c.cubic.mss_bytes;
+        c.initial_window_bytes = Some(u.int_in_range(min..=min.saturating_mul(1000))?);
+        c.validate()
+            .map_err(|_| arbitrary::Error::IncorrectFormat)?;
+        Ok(ArbitraryRfcConfig(c))
+    }
+}

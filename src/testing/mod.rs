@@ -30,7 +30,7 @@ mod arbitrary_impls;
 pub mod strategies;
 
 #[cfg(feature = "arbitrary")]
-pub use arbitrary_impls::ArbitraryLinuxConfig;
+pub use arbitrary_impls::{ArbitraryLinuxConfig, ArbitraryRfcConfig};
 
 use crate::controller::{AckEvent, CongestionController, CongestionEvent, SentEvent};
 use crate::time::Instant;

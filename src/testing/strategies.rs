@@ -86,3 +86,34 @@ pub fn linux_config() -> impl Strategy<Value = (LinuxCubicParams, LinuxSocketCon
             },
         )
 }
+
+/// Valid RFC-mode configurations (any slow start, paced or not).
+pub fn rfc_config() -> impl Strategy<Value = crate::rfc::RfcFlowConfig> {
+    use crate::rfc::{RfcFlowConfig, SlowStartKind};
+    (
+        1u64..=9000,
+        1u32..1000,
+        1u32..1000,
+        1u32..=100_000,
+        any::<[bool; 3]>(),
+        0usize..3,
+        2u64..100,
+    )
+        .prop_map(|(mss, beta, ecn_beta, c, flags, ss, iw_segments)| {
+            let mut cfg = RfcFlowConfig::new();
+            cfg.cubic.mss_bytes = mss;
+            cfg.cubic.beta_permille = beta;
+            cfg.cubic.ecn_beta_permille = ecn_beta;
+            cfg.cubic.c_permille = c;
+            cfg.cubic.fast_convergence = flags[0];
+            cfg.cubic.reno_friendly = flags[1];
+            cfg.paced = flags[2];
+            cfg.slow_start = [
+                SlowStartKind::Standard,
+                SlowStartKind::LinuxHystart,
+                SlowStartKind::HystartPlusPlus,
+            ][ss];
+            cfg.initial_window_bytes = Some(iw_segments * mss);
+            cfg
+        })
+}
