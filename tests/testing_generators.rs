@@ -25,6 +25,17 @@ fn arbitrary_configs_are_always_valid_and_streams_run() {
                 seed as u8
             })
             .collect();
+        if let Ok(ArbitraryRfcConfig(rfc)) =
+            ArbitraryRfcConfig::arbitrary(&mut Unstructured::new(&bytes))
+        {
+            let mut flow =
+                RfcFlow::new(rfc, Instant::ZERO).expect("generated RFC configs are valid");
+            let events: Vec<TimedEvent> =
+                Vec::arbitrary(&mut Unstructured::new(&bytes)).unwrap_or_default();
+            run_stream(&mut flow, Instant::ZERO, &events, |f, _| {
+                assert!(f.cwnd() >= f.params().mss())
+            });
+        }
         let mut u = Unstructured::new(&bytes);
         let Ok(cfg) = ArbitraryLinuxConfig::arbitrary(&mut u) else {
             continue;
