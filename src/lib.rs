@@ -60,6 +60,7 @@ pub mod testing;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 extern crate std;
 pub mod time;
+pub mod v2_6_35;
 
 mod any;
 

@@ -1,0 +1,546 @@
+//! A 2.6.35 flow: the era's CUBIC and HyStart driven through a model of the 2.6.35
+//! socket glue (`tcp_ack` → `tcp_clean_rtx_queue` → `tcp_cong_avoid` →
+//! `tcp_fastretrans_alert`), as `shared/conformance/linux-2.6.35/README.md` specifies it.
+//!
+//! The socket model counts sequence numbers in segments and has no SACK, lost or
+//! retransmitted-segment accounting, so segments in flight are `packets_out`. Fast
+//! recovery is entered and left at once (the stack runs its own recovery; CUBIC only
+//! needs the reduction), after which the socket sits in Disorder until the ACKs pass
+//! `high_seq`, moderating cwnd to `packets_out + reordering` on each ACK, as 2.6.35 did.
+
+use super::config::Linux2635Config;
+use super::hystart::HystartExit2635;
+use super::jiffies::{jiffies_at, jiffies_to_usecs};
+use super::state::{Bictcp2635, Linux2635State};
+use super::tcp_cong::{CwndUse, is_cwnd_limited};
+use crate::controller::{
+    AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
+};
+use crate::cubic::linux_after;
+use crate::error::ConfigError;
+use crate::linux::CaState;
+use crate::time::{Duration, Instant};
+
+/// One flow of the 2.6.35 profile. Plain `Copy` data; the kernel's part of it is the
+/// 76-byte [`Linux2635State`].
+///
+/// # Call order
+///
+/// [`new`](Self::new) (or [`init`](Self::init)), then [`transmit`](Self::transmit) with
+/// what is in flight; per ACK, [`ack`](Self::ack) then `transmit` with what is in
+/// flight after the stack's reply; [`loss`](Self::loss), [`rto`](Self::rto),
+/// [`undo`](Self::undo), [`ecn`](Self::ecn) as the stack detects them. The
+/// [`CongestionController`] methods map onto these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Linux2635Flow {
+    state: Linux2635State,
+    config: Linux2635Config,
+    clamp: u32,
+    snd_una: u32,
+    snd_nxt: u32,
+    packets_out: u32,
+    high_seq: u32,
+    prior_ssthresh: u32,
+    rtt_us_passed: i32,
+    /// `icsk_retransmits`, a `u8` in the kernel (wraps after 255 RTOs in a row).
+    retransmits: u8,
+    undo_marker: bool,
+    ca_state: CaState,
+    hystart_exit: Option<HystartExit2635>,
+}
+
+impl Linux2635Flow {
+    /// A new flow, initialised at `now` as [`init`](Self::init) does. Nothing is in
+    /// flight until [`transmit`](Self::transmit). A bad `config` is refused.
+    pub fn new(config: Linux2635Config, now: Instant) -> Result<Self, ConfigError> {
+        config.validate()?;
+        let mut flow = Linux2635Flow {
+            state: Linux2635State::default(),
+            config,
+            clamp: config.cwnd_clamp,
+            snd_una: 0,
+            snd_nxt: 0,
+            packets_out: 0,
+            high_seq: 0,
+            prior_ssthresh: 0,
+            rtt_us_passed: -1,
+            retransmits: 0,
+            undo_marker: false,
+            ca_state: CaState::Open,
+            hystart_exit: None,
+        };
+        flow.init(now);
+        Ok(flow)
+    }
+
+    /// Re-initialise at `now`: socket fields zeroed, `cwnd = init_cwnd`, `ssthresh =
+    /// init_ssthresh`, the clamp, `snd_una = snd_nxt = high_seq = iss`, state Open; then
+    /// CUBIC's `init` (`bictcp_reset`; a HyStart round if HyStart is on;
+    /// `initial_ssthresh` if it is off and non-zero).
+    // Linux 2.6.35 tcp_cubic.c bictcp_init(); tcp_input.c tcp_init_cwnd()
+    pub fn init(&mut self, now: Instant) {
+        let c = self.config;
+        self.state = Linux2635State {
+            cwnd: c.init_cwnd,
+            ssthresh: c.init_ssthresh,
+            ..Linux2635State::default()
+        };
+        self.clamp = c.cwnd_clamp;
+        self.snd_una = c.iss;
+        self.snd_nxt = c.iss;
+        self.high_seq = c.iss;
+        self.packets_out = 0;
+        self.prior_ssthresh = 0;
+        self.rtt_us_passed = -1;
+        self.retransmits = 0;
+        self.undo_marker = false;
+        self.ca_state = CaState::Open;
+        self.hystart_exit = None;
+        self.state.bictcp.reset();
+        if c.hystart {
+            self.state
+                .bictcp
+                .hystart_reset(self.jiffies(now), self.snd_nxt);
+        } else if c.initial_ssthresh != 0 {
+            self.state.ssthresh = c.initial_ssthresh;
+        }
+    }
+
+    /// The transmit step: `in_flight` segments are outstanding after sending, and
+    /// `snd_nxt` moves up to `snd_una + in_flight` if that is past it.
+    ///
+    /// Nothing else happens: 2.6.35 CUBIC has no `cwnd_event` hook (so no idle handling)
+    /// and the era's `tcp_is_cwnd_limited` looks at the flight of each ACK instead of a
+    /// flag kept at transmit time.
+    pub fn transmit(&mut self, _now: Instant, in_flight: u32) {
+        self.packets_out = in_flight;
+        let top = self.snd_una.wrapping_add(in_flight);
+        if linux_after(top, self.snd_nxt) {
+            self.snd_nxt = top;
+        }
+    }
+
+    /// An ACK newly acknowledging `acked` segments; `path_rtt` is the RTT of the newest
+    /// segment it covers (`None` if it gave none, e.g. Karn: a covered segment was
+    /// retransmitted). Call [`transmit`](Self::transmit) afterwards.
+    ///
+    /// In the kernel's order: `snd_una` and `packets_out` move; the RTT becomes
+    /// `ca_seq_rtt`, whole jiffies between the send and now, passed to CUBIC as
+    /// `jiffies_to_usecs` of it only if positive; CUBIC `pkts_acked` (`delayed_ack` in
+    /// state Open, `delay_min`, HyStart); `cong_avoid` with the flight before the ACK
+    /// unless in Recovery/CWR; then the Loss/Disorder exits and `tcp_moderate_cwnd`.
+    ///
+    /// Odd input: `acked` beyond the flight empties it (no underflow); an RTT longer
+    /// than `now` is clamped to `now`; an RTT under one jiffy, or over `i32::MAX` µs once
+    /// converted, gives no sample (the kernel's `> 0` and `s32` rules); `acked == 0`
+    /// reaches neither CUBIC hook.
+    // Linux 2.6.35 tcp_input.c tcp_ack(), tcp_clean_rtx_queue(), tcp_fastretrans_alert()
+    pub fn ack(&mut self, now: Instant, acked: u32, path_rtt: Option<Duration>) {
+        let jiffies = self.jiffies(now);
+        let prior_in_flight = self.packets_out;
+        self.snd_una = self.snd_una.wrapping_add(acked);
+        self.packets_out = self.packets_out.saturating_sub(acked);
+
+        self.rtt_us_passed = match path_rtt {
+            Some(rtt) if acked > 0 => self.rtt_us_of(now, rtt),
+            _ => -1,
+        };
+        if acked > 0 {
+            self.pkts_acked(jiffies, acked);
+        }
+        let state = self.ca_state;
+        if acked > 0 && !matches!(state, CaState::Recovery | CaState::Cwr) {
+            self.cong_avoid(jiffies, prior_in_flight);
+        }
+        match state {
+            CaState::Loss => {
+                if acked > 0 {
+                    self.retransmits = 0;
+                }
+                if !linux_before(self.snd_una, self.high_seq) {
+                    self.ca_state = CaState::Open;
+                    self.try_keep_open();
+                }
+                self.moderate_cwnd();
+            }
+            CaState::Disorder => {
+                if !linux_before(self.snd_una, self.high_seq) {
+                    self.undo_marker = false;
+                    self.ca_state = CaState::Open;
+                }
+                self.moderate_cwnd();
+            }
+            CaState::Open | CaState::Cwr | CaState::Recovery => {}
+        }
+    }
+
+    /// `rtt_us` as `tcp_clean_rtx_queue` hands it to CUBIC: `ca_seq_rtt = (s32)(jiffies
+    /// now - jiffies at send)`; if positive, `(s32)jiffies_to_usecs(ca_seq_rtt)`, else -1.
+    // Linux 2.6.35 tcp_input.c tcp_clean_rtx_queue()
+    fn rtt_us_of(&self, now: Instant, rtt: Duration) -> i32 {
+        let sent = Instant::from_micros(now.as_micros().saturating_sub(rtt.as_micros()));
+        let ca_seq_rtt = self.jiffies(now).wrapping_sub(self.jiffies(sent)) as i32;
+        if ca_seq_rtt > 0 {
+            jiffies_to_usecs(ca_seq_rtt as u32, self.config.hz) as i32
+        } else {
+            -1
+        }
+    }
+
+    /// CUBIC `pkts_acked`: `delayed_ack` (state Open only), then, for a sample outside
+    /// the post-epoch blackout, `delay_min` and HyStart while `cwnd <= ssthresh` and
+    /// `cwnd >= hystart_low_window`. HyStart's exit sets ssthresh to cwnd.
+    // Linux 2.6.35 tcp_cubic.c bictcp_acked()
+    fn pkts_acked(&mut self, jiffies: u32, acked: u32) {
+        let cfg = self.config;
+        let b = &mut self.state.bictcp;
+        if self.ca_state == CaState::Open {
+            b.update_delayed_ack(acked);
+        }
+        if self.rtt_us_passed < 0 || b.in_sample_blackout(jiffies, cfg.hz) {
+            return;
+        }
+        let delay = b.delay_sample(self.rtt_us_passed as u32, cfg.hz);
+        let cwnd = self.state.cwnd;
+        if cfg.hystart && self.state.in_slow_start() && cwnd >= cfg.hystart_low_window {
+            if let Some(exit) = self.state.bictcp.hystart_update(&cfg, jiffies, delay) {
+                self.state.ssthresh = cwnd;
+                self.hystart_exit = Some(exit);
+            }
+        }
+    }
+
+    /// CUBIC `cong_avoid`: nothing unless the window was used; in slow start (`cwnd <=
+    /// ssthresh`) a new HyStart round once the ACK passes `end_seq`, then +1; otherwise
+    /// the cubic `cnt` and one additive-increase step.
+    // Linux 2.6.35 tcp_cubic.c bictcp_cong_avoid()
+    fn cong_avoid(&mut self, jiffies: u32, in_flight: u32) {
+        let cfg = self.config;
+        let used = CwndUse {
+            cwnd: self.state.cwnd,
+            in_flight,
+            gso: cfg.gso,
+            tso_win_divisor: cfg.tso_win_divisor,
+            mss: cfg.mss,
+            gso_max_size: cfg.gso_max_size,
+            max_burst: cfg.reordering,
+        };
+        if !is_cwnd_limited(&used) {
+            return;
+        }
+        if self.state.in_slow_start() {
+            if cfg.hystart && linux_after(self.snd_una, self.state.bictcp.end_seq) {
+                self.state.bictcp.hystart_reset(jiffies, self.snd_nxt);
+            }
+            self.state.slow_start(self.clamp);
+        } else {
+            self.state.bictcp.update(&cfg, self.state.cwnd, jiffies);
+            let cnt = self.state.bictcp.cnt;
+            self.state.cong_avoid_ai(cnt, self.clamp);
+        }
+    }
+
+    /// `tcp_try_keep_open`: with an undo still possible, stay in Disorder until the
+    /// ACKs pass what is in flight now.
+    // Linux 2.6.35 tcp_input.c tcp_try_keep_open()
+    fn try_keep_open(&mut self) {
+        if self.undo_marker && self.ca_state != CaState::Disorder {
+            self.ca_state = CaState::Disorder;
+            self.high_seq = self.snd_nxt;
+        }
+    }
+
+    /// `tcp_moderate_cwnd`: no more than `in_flight + tcp_max_burst` (reordering, at
+    /// least 1), so a reduced flow does not burst. The sum saturates where the kernel's
+    /// `u32` would wrap on an impossible flight.
+    // Linux 2.6.35 tcp_input.c tcp_moderate_cwnd()
+    fn moderate_cwnd(&mut self) {
+        let limit = self.packets_out.saturating_add(self.config.reordering);
+        if self.state.cwnd > limit {
+            self.state.cwnd = limit;
+        }
+    }
+
+    /// `tcp_current_ssthresh` outside CWR/Recovery: `max(ssthresh, 3/4 cwnd)`.
+    // Linux 2.6.35 include/net/tcp.h tcp_current_ssthresh()
+    const fn current_ssthresh(&self) -> u32 {
+        let cwnd = self.state.cwnd;
+        let three_quarters = (cwnd >> 1) + (cwnd >> 2);
+        if self.state.ssthresh > three_quarters {
+            self.state.ssthresh
+        } else {
+            three_quarters
+        }
+    }
+
+    /// A fast-retransmit congestion event, recovery entered and completed at once.
+    ///
+    /// Arms undo; from Open or Disorder, remembers `tcp_current_ssthresh` and takes
+    /// CUBIC's new ssthresh (a loss in Loss keeps ssthresh and leaves nothing to
+    /// restore). Then `tcp_complete_cwr` (`cwnd = min(cwnd, ssthresh)`), Disorder until
+    /// the ACKs pass `snd_nxt`, and `tcp_moderate_cwnd`.
+    // Linux 2.6.35 tcp_input.c tcp_fastretrans_alert(), tcp_complete_cwr(), tcp_try_keep_open()
+    pub fn loss(&mut self, _now: Instant) {
+        self.high_seq = self.snd_nxt;
+        self.prior_ssthresh = 0;
+        self.undo_marker = true;
+        if matches!(self.ca_state, CaState::Open | CaState::Disorder) {
+            self.prior_ssthresh = self.current_ssthresh();
+            self.state.ssthresh = self.recalc_ssthresh();
+        }
+        self.state.cwnd_cnt = 0;
+        // Recovery, then at once Open with the reduction complete.
+        self.complete_cwr();
+        self.ca_state = CaState::Open;
+        self.try_keep_open();
+        self.moderate_cwnd();
+    }
+
+    /// An ECN-CE echo: `tcp_enter_cwr(sk, 1)` and its completion at once: from Open or
+    /// Disorder, no undo, CUBIC's ssthresh, `cwnd = min(cwnd, in_flight + 1)`, then
+    /// `cwnd = min(cwnd, ssthresh)` and Open. Not covered by the reference traces.
+    // Linux 2.6.35 tcp_input.c tcp_enter_cwr(), tcp_complete_cwr()
+    pub fn ecn(&mut self, _now: Instant) {
+        self.prior_ssthresh = 0;
+        if matches!(self.ca_state, CaState::Open | CaState::Disorder) {
+            self.undo_marker = false;
+            self.state.ssthresh = self.recalc_ssthresh();
+            let limit = self.packets_out.saturating_add(1);
+            if self.state.cwnd > limit {
+                self.state.cwnd = limit;
+            }
+            self.state.cwnd_cnt = 0;
+            self.high_seq = self.snd_nxt;
+            self.complete_cwr();
+            self.ca_state = CaState::Open;
+        }
+    }
+
+    /// `tcp_complete_cwr`: the window lands at or below ssthresh.
+    // Linux 2.6.35 tcp_input.c tcp_complete_cwr()
+    fn complete_cwr(&mut self) {
+        if self.state.cwnd > self.state.ssthresh {
+            self.state.cwnd = self.state.ssthresh.max(1);
+        }
+    }
+
+    /// CUBIC's `ssthresh` hook on the current cwnd.
+    fn recalc_ssthresh(&mut self) -> u32 {
+        let cwnd = self.state.cwnd;
+        self.state.bictcp.recalc_ssthresh(&self.config, cwnd)
+    }
+
+    /// A retransmission timeout, `tcp_enter_loss(sk, 0)` plus the head retransmit:
+    /// ssthresh is recomputed only on the first RTO of an episode (from Open/Disorder,
+    /// with `snd_una == high_seq`, or in Loss before any retransmit), cwnd drops to 1,
+    /// undo stays possible only if nothing was retransmitted before, and the Loss state
+    /// resets all of CUBIC (Wmax, `delay_min`, HyStart's `found`) and starts a HyStart
+    /// round. Then `retransmitted` segments are in flight (`snd_nxt` does not move).
+    // Linux 2.6.35 tcp_input.c tcp_enter_loss(); tcp_cubic.c bictcp_state()
+    pub fn rto(&mut self, now: Instant, retransmitted: u32) {
+        let first = matches!(self.ca_state, CaState::Open | CaState::Disorder)
+            || self.snd_una == self.high_seq
+            || (self.ca_state == CaState::Loss && self.retransmits == 0);
+        if first {
+            self.prior_ssthresh = self.current_ssthresh();
+            self.state.ssthresh = self.recalc_ssthresh();
+        }
+        self.state.cwnd = 1;
+        self.state.cwnd_cnt = 0;
+        self.undo_marker = self.retransmits == 0;
+        self.packets_out = 0;
+        self.ca_state = CaState::Loss;
+        let jiffies = self.jiffies(now);
+        self.state.bictcp.reset();
+        self.state.bictcp.hystart_reset(jiffies, self.snd_nxt);
+        self.hystart_exit = None;
+        self.high_seq = self.snd_nxt;
+        self.packets_out = retransmitted;
+        self.retransmits = self.retransmits.wrapping_add(1);
+    }
+
+    /// Undo the last reduction, found spurious (`tcp_undo_cwr(sk, 1)` as the era's
+    /// `tcp_try_undo_loss`/`tcp_try_undo_dsack` call it). Ignored unless a loss or RTO
+    /// armed it. With a remembered ssthresh, cwnd returns to `max(cwnd, Wmax)` (nothing
+    /// after an RTO, which cleared Wmax) and ssthresh to the remembered one if higher;
+    /// without, cwnd rises to ssthresh. Then `tcp_moderate_cwnd` caps it at the flight
+    /// plus `reordering`; a Loss state ends. CUBIC's own state is not restored.
+    // Linux 2.6.35 tcp_input.c tcp_undo_cwr(); tcp_cubic.c bictcp_undo_cwnd()
+    pub fn undo(&mut self, _now: Instant) {
+        if !self.undo_marker {
+            return;
+        }
+        if self.prior_ssthresh != 0 {
+            self.state.cwnd = self.state.bictcp.undo_cwnd(self.state.cwnd);
+            if self.prior_ssthresh > self.state.ssthresh {
+                self.state.ssthresh = self.prior_ssthresh;
+            }
+        } else if self.state.ssthresh > self.state.cwnd {
+            self.state.cwnd = self.state.ssthresh;
+        }
+        self.moderate_cwnd();
+        self.undo_marker = false;
+        if self.ca_state == CaState::Loss {
+            self.retransmits = 0;
+            self.ca_state = CaState::Open;
+        }
+    }
+
+    /// Replace the configuration. CUBIC parameters, `hz`, `mss`, `gso`, `gso_max_size`,
+    /// `reordering` and `tso_win_divisor` apply from the next event (as changing a
+    /// module parameter or sysctl would); `init_cwnd`, `init_ssthresh`, `cwnd_clamp` and
+    /// `iss` from the next [`init`](Self::init). A bad one is refused and changes nothing.
+    pub fn set_config(&mut self, config: Linux2635Config) -> Result<(), ConfigError> {
+        config.validate()?;
+        self.config = config;
+        Ok(())
+    }
+
+    /// `jiffies` (= `tcp_time_stamp`) at `now`, at this flow's HZ.
+    pub const fn jiffies(&self, now: Instant) -> u32 {
+        jiffies_at(now, self.config.hz)
+    }
+
+    /// CUBIC + HyStart + window state (the kernel's 64-byte `struct bictcp` plus cwnd,
+    /// ssthresh and cwnd_cnt).
+    pub const fn state(&self) -> &Linux2635State {
+        &self.state
+    }
+
+    /// The era's `struct bictcp`.
+    pub const fn bictcp(&self) -> &Bictcp2635 {
+        &self.state.bictcp
+    }
+
+    /// The configuration in force.
+    pub const fn config(&self) -> &Linux2635Config {
+        &self.config
+    }
+
+    /// The kernel's `icsk_ca_state`: Open, Disorder (after a loss, until the ACKs pass
+    /// `high_seq`) or Loss (after an RTO); never Recovery or CWR between calls.
+    pub const fn ca_state(&self) -> CaState {
+        self.ca_state
+    }
+
+    /// Which HyStart detectors ended slow start (since init or the last RTO); `None`
+    /// while slow start was not left by HyStart.
+    pub const fn hystart_exit(&self) -> Option<HystartExit2635> {
+        self.hystart_exit
+    }
+
+    /// The window clamp, segments.
+    pub const fn clamp(&self) -> u32 {
+        self.clamp
+    }
+
+    /// The `rtt_us` the last ACK handed CUBIC's `pkts_acked`; -1 if none (or if the
+    /// last event was not an ACK with newly acknowledged data).
+    pub const fn rtt_us_passed(&self) -> i32 {
+        self.rtt_us_passed
+    }
+
+    /// Socket sequence and recovery fields, for inspection and trace output.
+    pub const fn socket_view(&self) -> Linux2635SocketView {
+        Linux2635SocketView {
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+            packets_out: self.packets_out,
+            high_seq: self.high_seq,
+            prior_ssthresh: self.prior_ssthresh,
+            undo_marker: self.undo_marker,
+            retransmits: self.retransmits,
+        }
+    }
+
+    /// Forget the last ACK's RTT column (events other than `ack` pass none).
+    pub fn clear_rtt_us_passed(&mut self) {
+        self.rtt_us_passed = -1;
+    }
+}
+
+/// Linux `before(a, b)` on 32-bit sequence numbers.
+const fn linux_before(a: u32, b: u32) -> bool {
+    linux_after(b, a)
+}
+
+/// Read-only copy of the 2.6.35 socket fields a trace prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Linux2635SocketView {
+    /// First unacknowledged sequence, segments.
+    pub snd_una: u32,
+    /// Next sequence to send, segments.
+    pub snd_nxt: u32,
+    /// Segments in flight.
+    pub packets_out: u32,
+    /// `snd_nxt` when the last loss, RTO or recovery exit happened.
+    pub high_seq: u32,
+    /// ssthresh to restore on undo; 0 = none.
+    pub prior_ssthresh: u32,
+    /// Whether an undo is still possible.
+    pub undo_marker: bool,
+    /// RTOs since the last forward progress (`icsk_retransmits`, `u8`).
+    pub retransmits: u8,
+}
+
+/// Saturating conversion from the trait's `u64` amounts to the kernel's `u32` segments.
+fn segments(amount: u64) -> u32 {
+    u32::try_from(amount).unwrap_or(u32::MAX)
+}
+
+/// The trait in segments, mapped as [`crate::linux::LinuxFlow`] maps it: `on_sent` is
+/// the transmit step, `on_ack` an ACK (its `rtt` the path RTT of the newest covered
+/// segment), a loss or ECN mark or RTO the matching event (persistent congestion as an
+/// RTO with one retransmit), and `on_spurious_congestion` an undo.
+impl CongestionController for Linux2635Flow {
+    fn unit(&self) -> WindowUnit {
+        WindowUnit::Segments
+    }
+
+    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        self.transmit(now, segments(sent.in_flight_after));
+    }
+
+    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
+        self.ack(now, segments(ack.acked), ack.rtt);
+    }
+
+    fn on_congestion_event(&mut self, now: Instant, event: CongestionEvent) {
+        match event {
+            CongestionEvent::Loss => self.loss(now),
+            CongestionEvent::Ecn => self.ecn(now),
+            CongestionEvent::RetransmissionTimeout | CongestionEvent::PersistentCongestion => {
+                self.rto(now, 1)
+            }
+        }
+    }
+
+    fn on_spurious_congestion(&mut self, now: Instant) {
+        self.undo(now);
+    }
+
+    /// Does nothing: 2.6.35 CUBIC has no `cwnd_event` hook, so `CA_EVENT_TX_START`
+    /// reached nothing and the kernel of that era counted idle time as growth time (the
+    /// epoch was not shifted; Linux 4.1 added the shift). This profile keeps that.
+    fn on_transmit_start(&mut self, _now: Instant) {}
+
+    fn cwnd(&self) -> u64 {
+        u64::from(self.state.cwnd)
+    }
+
+    fn ssthresh(&self) -> u64 {
+        u64::from(self.state.ssthresh)
+    }
+
+    /// Loss (after an RTO) is Recovery; otherwise slow start while `cwnd <= ssthresh`
+    /// (the era's test), congestion avoidance above.
+    fn phase(&self) -> Phase {
+        match self.ca_state {
+            CaState::Cwr | CaState::Recovery | CaState::Loss => Phase::Recovery,
+            CaState::Open | CaState::Disorder if self.state.in_slow_start() => Phase::SlowStart,
+            CaState::Open | CaState::Disorder => Phase::CongestionAvoidance,
+        }
+    }
+}
