@@ -534,12 +534,19 @@ impl CongestionController for Linux2635Flow {
         u64::from(self.state.ssthresh)
     }
 
-    /// Loss (after an RTO) is Recovery; otherwise slow start while `cwnd <= ssthresh`
-    /// (the era's test), congestion avoidance above.
+    /// Loss (after an RTO) is Recovery; otherwise slow start while cwnd is below
+    /// ssthresh, congestion avoidance from ssthresh on. The era's own test,
+    /// `cwnd <= ssthresh`, also gives the ACK that finds cwnd exactly at ssthresh one
+    /// slow-start step (after every loss and on HyStart's exit ACK); the phase already
+    /// counts that window as having reached the threshold. Unlike today's kernel, an
+    /// ACK in Disorder can move the flow back to slow start: `tcp_moderate_cwnd` may cut
+    /// cwnd below ssthresh.
     fn phase(&self) -> Phase {
         match self.ca_state {
             CaState::Cwr | CaState::Recovery | CaState::Loss => Phase::Recovery,
-            CaState::Open | CaState::Disorder if self.state.in_slow_start() => Phase::SlowStart,
+            CaState::Open | CaState::Disorder if self.state.cwnd < self.state.ssthresh => {
+                Phase::SlowStart
+            }
             CaState::Open | CaState::Disorder => Phase::CongestionAvoidance,
         }
     }
