@@ -436,7 +436,8 @@ impl Linux2635Flow {
     }
 
     /// The `rtt_us` the last ACK handed CUBIC's `pkts_acked`; -1 if none (or if the
-    /// last event was not an ACK with newly acknowledged data).
+    /// last event was not an ACK with newly acknowledged data). Another negative value
+    /// is the kernel's own wrap of a sample over 35 minutes, which CUBIC then ignores.
     pub const fn rtt_us_passed(&self) -> i32 {
         self.rtt_us_passed
     }
