@@ -45,7 +45,7 @@ impl CongestionController for Linux2635Flow {
 
     /// Does nothing: 2.6.35 CUBIC has no `cwnd_event` hook, so `CA_EVENT_TX_START`
     /// reached nothing and the kernel of that era counted idle time as growth time (the
-    /// epoch was not shifted; Linux 4.1 added the shift). This profile keeps that.
+    /// epoch was not shifted; a 2015 kernel added the shift). This profile keeps that.
     fn on_transmit_start(&mut self, _now: Instant) {}
 
     fn cwnd(&self) -> u64 {
