@@ -27,7 +27,7 @@ use crate::time::{Duration, Instant};
 /// what is in flight; per ACK, [`ack`](Self::ack) then `transmit` with what is in
 /// flight after the stack's reply; [`loss`](Self::loss), [`rto`](Self::rto),
 /// [`undo`](Self::undo), [`ecn`](Self::ecn) as the stack detects them. The
-/// [`CongestionController`] methods map onto these.
+/// [`CongestionController`](crate::CongestionController) methods map onto these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Linux2635Flow {
