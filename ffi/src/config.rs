@@ -145,6 +145,8 @@ pub(crate) fn code(e: ConfigError) -> i32 {
         ConfigError::PacingRatioOutOfRange => CONGESTION_ERR_PACING_RATIO,
         ConfigError::ZeroLimit => CONGESTION_ERR_ZERO_LIMIT,
         ConfigError::ShiftOutOfRange => CONGESTION_ERR_SHIFT,
+        ConfigError::CubicCOutOfRange => CONGESTION_ERR_CUBIC_C,
+        ConfigError::MssOutOfRange => CONGESTION_ERR_MSS_RANGE,
         _ => CONGESTION_ERR_CONFIG,
     }
 }
