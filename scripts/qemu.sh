@@ -3,14 +3,16 @@
 #   (a) qemu thumbv7em: the Rust replay firmware (embedded/replay) on a Cortex-M4
 #       (QEMU mps2-an386) replays every shipped trace, Linux mode, RFC mode and the send
 #       path, reading the trace and writing the CSV through semihosting;
-#   (b) qemu riscv32imc: the same firmware on RISC-V (QEMU virt, riscv32imc);
+#   (b) qemu riscv32imc: the same firmware on RISC-V (QEMU virt, riscv32imc); and
+#       built for thumbv6m (ARMv6-M, a subset the Cortex-M4 runs) on the same board;
 #   (c) qemu C ABI thumbv7em: a C program (embedded/c/replay.c) built with
 #       arm-none-eabi-gcc against ffi/include/congestion.h and the no_std thumbv7em
 #       static library replays the Linux-mode and RFC-mode traces through the C ABI;
 # every CSV is compared with the host's `cargo run --release --example replay`. Then
 #   (d) the C firmware example (embedded/c/example.c) runs its main loop under QEMU;
-#   (e) instructions per event on the emulated Cortex-M4 (embedded/replay `cost`,
-#       QEMU -icount shift=0), and flash/RAM per mode (scripts/firmware.sh's images).
+#   (e) instructions per event on the emulated cores (embedded/replay `cost`, QEMU
+#       -icount shift=0), and flash/RAM per mode (scripts/firmware.sh's images, the
+#       state sizes and stack depths `cost` measures on the target).
 # Exits non-zero on any difference or failure. Installs what it needs (apt, rustup);
 # prints "SKIP qemu: REASON" and exits 0 only when QEMU or the ARM GCC cannot be
 # installed on this machine.
@@ -44,24 +46,24 @@ if ! tools_ok; then
     exit 0
   fi
 fi
-rustup target add thumbv7em-none-eabihf riscv32imc-unknown-none-elf >/dev/null 2>&1 ||
-  rustup target add thumbv7em-none-eabihf riscv32imc-unknown-none-elf
+targets="thumbv7em-none-eabihf thumbv6m-none-eabi riscv32imc-unknown-none-elf"
+rustup target add $targets >/dev/null 2>&1 || rustup target add $targets
 
 # One run of an image under QEMU with semihosting; extra words become its argv.
-run_arm() {
-  local image=$1; shift
-  local args="arg=$(basename "$image")"
+# QEMU_ICOUNT=1: count instructions (-icount shift=0) for the cost firmware.
+run_qemu() { # "QEMU AND ITS BOARD OPTIONS" IMAGE ARGS...
+  local -a qemu
+  read -ra qemu <<<"$1"
+  local image=$2
+  shift 2
+  local args="arg=$(basename "$image")" icount=()
   for a in "$@"; do args="$args,arg=$a"; done
-  timeout 120 qemu-system-arm -M mps2-an386 -nographic -monitor none -serial none \
+  [ -n "${QEMU_ICOUNT:-}" ] && icount=(-icount shift=0)
+  timeout 120 "${qemu[@]}" -nographic -monitor none -serial none "${icount[@]}" \
     -kernel "$image" -semihosting-config "enable=on,target=native,$args"
 }
-run_riscv() {
-  local image=$1; shift
-  local args="arg=$(basename "$image")"
-  for a in "$@"; do args="$args,arg=$a"; done
-  timeout 120 qemu-system-riscv32 -M virt -bios none -nographic -monitor none -serial none \
-    -kernel "$image" -semihosting-config "enable=on,target=native,$args"
-}
+run_arm() { run_qemu "qemu-system-arm -M mps2-an386" "$@"; }
+run_riscv() { run_qemu "qemu-system-riscv32 -M virt -bios none" "$@"; }
 
 # ---- host reference ----------------------------------------------------------------
 cargo build --quiet --release --example replay
@@ -91,20 +93,26 @@ compare() {
 }
 
 # ---- (a), (b): the Rust replay firmware --------------------------------------------
-for target in thumbv7em-none-eabihf riscv32imc-unknown-none-elf; do
+for target in $targets; do
   cargo build --quiet --release --manifest-path embedded/replay/Cargo.toml --target "$target"
 done
 fw=embedded/replay/target
-mkdir -p "$out/thumbv7em" "$out/riscv32imc"
 for t in "${traces[@]}"; do
   name=$(basename "$t" .events)
-  run_arm "$fw/thumbv7em-none-eabihf/release/replay" "$t" "$out/thumbv7em/$name.csv" ||
-    echo "error: thumbv7em firmware failed on $name" >&2
-  run_riscv "$fw/riscv32imc-unknown-none-elf/release/replay" "$t" "$out/riscv32imc/$name.csv" ||
-    echo "error: riscv32imc firmware failed on $name" >&2
+  for target in $targets; do
+    short=${target%%-*}
+    mkdir -p "$out/$short"
+    case $target in
+      riscv32*) run=run_riscv ;;
+      *) run=run_arm ;;
+    esac
+    $run "$fw/$target/release/replay" "$t" "$out/$short/$name.csv" ||
+      echo "error: $short firmware failed on $name" >&2
+  done
 done
 compare "qemu thumbv7em" "$out/thumbv7em" "${traces[@]}"
 compare "qemu riscv32imc" "$out/riscv32imc" "${traces[@]}"
+compare "qemu thumbv6m (on the Cortex-M4)" "$out/thumbv6m" "${traces[@]}"
 
 # ---- (c): the C ABI from C ---------------------------------------------------------
 cargo build --quiet -p congestion-ffi --release --target thumbv7em-none-eabihf
@@ -127,5 +135,70 @@ for t in "${c_traces[@]}"; do
     echo "error: the C replay failed on $name" >&2
 done
 compare "qemu C ABI thumbv7em" "$out/c" "${c_traces[@]}"
+
+# ---- (d): the C firmware example ---------------------------------------------------
+arm-none-eabi-gcc "${cflags[@]}" "${ldflags[@]}" embedded/c/example.c embedded/c/startup.c \
+  "$lib" -o "$out/c-example.elf"
+if run_arm "$out/c-example.elf" >"$out/c-example.txt"; then
+  echo "qemu C example thumbv7em: $(tail -n 1 "$out/c-example.txt")"
+else
+  echo "error: the C firmware example failed:" >&2
+  cat "$out/c-example.txt" >&2
+  fail=1
+fi
+
+# ---- (e): cost on the target -------------------------------------------------------
+for target in $targets; do
+  short=${target%%-*}
+  case $target in
+    riscv32*) run=run_riscv ;;
+    *) run=run_arm ;;
+  esac
+  # -icount shift=0: one instruction is one nanosecond of virtual time.
+  QEMU_ICOUNT=1 $run "$fw/$target/release/cost" >"$out/cost-$short.txt" ||
+    { echo "error: the cost firmware failed on $short" >&2; fail=1; }
+done
+value() { awk -v k="$2" -v n="$3" '$1 == k && $2 == n { print $3 }' "$out/cost-$1.txt"; }
+printf '\ninstructions per event (QEMU -icount shift=0, embedded/replay cost, opt-level "s", LTO)\n\n'
+printf '| target | mode | ACK in CA | ACK in slow start | loss | loss + next ACK | RTO |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for short in thumbv7em thumbv6m riscv32imc; do
+  for mode in linux rfc; do
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$short" "$mode" \
+      "$(value "$short" cost "${mode}_ack_ca")" "$(value "$short" cost "${mode}_ack_ss")" \
+      "$(value "$short" cost "${mode}_loss")" "$(value "$short" cost "${mode}_loss_next_ack")" \
+      "$(value "$short" cost "${mode}_rto")"
+  done
+done
+printf '\ncalibration (32 nops + call + loop): %s / %s / %s; stream alone, subtracted: %s / %s / %s\n' \
+  "$(value thumbv7em cost calibration_32_nops)" "$(value thumbv6m cost calibration_32_nops)" \
+  "$(value riscv32imc cost calibration_32_nops)" "$(value thumbv7em cost stream_alone)" \
+  "$(value thumbv6m cost stream_alone)" "$(value riscv32imc cost stream_alone)"
+
+# Flash: the library's share of scripts/firmware.sh's images (each mode's image minus
+# the no-library baseline). RAM: one flow's state plus the deepest stack of an event.
+scripts/firmware.sh >"$out/firmware.txt" 2>&1 || { cat "$out/firmware.txt" >&2; fail=1; }
+bin="$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin"
+section() { # VARIANT TARGET SECTION -> bytes (0 when the image has no such section)
+  "$bin/llvm-size" -A "embedded/target/$1/$2/release/congestion-firmware" |
+    awk -v s="$3" '$1 == s { n = $2 } END { print n + 0 }'
+}
+share() { echo $(($(section "$1" "$2" "$3") - $(section baseline "$2" "$3"))); }
+printf '\nflash and RAM per mode, bytes (flash: library share of the embedded/ images)\n\n'
+printf '| target | mode | .text | .rodata | state | stack | RAM |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for target in $targets; do
+  short=${target%%-*}
+  linux_state=$(($(value "$short" size LinuxFlow) + $(value "$short" size SendPath)))
+  rfc_state=$(value "$short" size RfcFlow)
+  for mode in linux rfc; do
+    state=$linux_state label="Linux + send path"
+    [ "$mode" = rfc ] && state=$rfc_state label="RFC + HyStart++"
+    stack=$(value "$short" stack "$mode")
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$short" "$label" \
+      "$(share "$mode" "$target" .text)" "$(share "$mode" "$target" .rodata)" \
+      "$state" "$stack" "$((state + stack))"
+  done
+done
 
 exit "$fail"

@@ -1,4 +1,20 @@
-//! The reset entry point `_start` (the linker script's `ENTRY`).
+//! The reset entry point `_start` (the linker script's `ENTRY`), and the panic handler:
+//! it calls a symbol that exists nowhere, so an image in which any panic path survived
+//! optimisation does not link.
+
+use core::panic::PanicInfo;
+
+unsafe extern "C" {
+    /// Deliberately undefined: a reference to it is a link error.
+    fn congestion_panic_path_must_not_be_linked() -> !;
+}
+
+#[panic_handler]
+fn panic(_: &PanicInfo) -> ! {
+    // SAFETY: never runs; the symbol does not exist, so an image that can reach this
+    // line does not link.
+    unsafe { congestion_panic_path_must_not_be_linked() }
+}
 
 /// Cortex-M: the core loads the stack pointer from the vector table, so the reset
 /// handler can be plain Rust.

@@ -20,29 +20,20 @@ mod entry;
 mod linux;
 mod pacing;
 mod rfc;
+#[allow(
+    dead_code,
+    reason = "shared with the cost binary, which prints to stdout"
+)]
 mod semihosting;
 mod trace;
 
 use core::fmt::Write;
-use core::panic::PanicInfo;
 use csv::Csv;
 use semihosting::File;
 use trace::Error;
 
 /// The largest trace this firmware takes (the biggest shipped one is 180 KiB).
 const MAX_TRACE_BYTES: usize = 512 * 1024;
-
-unsafe extern "C" {
-    /// Deliberately undefined: a reference to it is a link error.
-    fn congestion_panic_path_must_not_be_linked() -> !;
-}
-
-#[panic_handler]
-fn panic(_: &PanicInfo) -> ! {
-    // SAFETY: never runs; the symbol does not exist, so an image that can reach this
-    // line does not link.
-    unsafe { congestion_panic_path_must_not_be_linked() }
-}
 
 /// The firmware's main, entered from the reset handler.
 #[unsafe(no_mangle)]

@@ -126,14 +126,14 @@ pub fn command_line(buf: &mut [u8]) -> usize {
     block[1].min(buf.len())
 }
 
-/// Writes to the emulator's standard error (handle from opening ":tt" for append).
+/// The emulator's standard output: ":tt" opened for writing (mode 4, "w").
+pub fn stdout() -> Option<File> {
+    File::open(b":tt", 4)
+}
+
+/// Writes to the emulator's standard error: ":tt" opened for appending (mode 8, "a").
 pub fn print(text: &[u8]) {
-    // ":tt" is the console; mode 8 ("a") is its standard-error stream in QEMU.
-    let name = b":tt\0";
-    let block = [name.as_ptr() as usize, 8, 3];
-    let handle = call(SYS_OPEN, block.as_ptr());
-    if handle != usize::MAX {
-        let mut console = File(handle);
+    if let Some(mut console) = File::open(b":tt", 8) {
         console.write_all(text);
     }
 }
