@@ -7,7 +7,7 @@
 #       built for thumbv6m (ARMv6-M, a subset the Cortex-M4 runs) on the same board;
 #   (c) qemu C ABI thumbv7em: a C program (embedded/c/replay.c) built with
 #       arm-none-eabi-gcc against ffi/include/congestion.h and the no_std thumbv7em
-#       static library replays the Linux-mode and RFC-mode traces through the C ABI;
+#       static library replays the same traces through the C ABI;
 # every CSV is compared with the host's `cargo run --release --example replay`. Then
 #   (d) the C firmware example (embedded/c/example.c) runs its main loop under QEMU;
 #   (e) instructions per event on the emulated cores (embedded/replay `cost`, QEMU
@@ -125,16 +125,13 @@ ldflags=(--specs=rdimon.specs -nostartfiles -e reset_handler -Wl,--undefined=vec
   -Wl,--section-start=.vectors=0 -Wl,--gc-sections -Wl,--no-warn-execstack)
 arm-none-eabi-gcc "${cflags[@]}" "${ldflags[@]}" embedded/c/replay.c embedded/c/startup.c \
   "$lib" -o "$out/c-replay.elf"
-# The C ABI has no call for the send-path replay events (xmit/txdone): those two
-# traces stay with the Rust firmware above.
-c_traces=(tests/data/linux-cubic/*.events tests/data/rfc9438/*.events)
 mkdir -p "$out/c"
-for t in "${c_traces[@]}"; do
+for t in "${traces[@]}"; do
   name=$(basename "$t" .events)
   run_arm "$out/c-replay.elf" "$t" "$out/c/$name.csv" ||
     echo "error: the C replay failed on $name" >&2
 done
-compare "qemu C ABI thumbv7em" "$out/c" "${c_traces[@]}"
+compare "qemu C ABI thumbv7em" "$out/c" "${traces[@]}"
 
 # ---- (d): the C firmware example ---------------------------------------------------
 arm-none-eabi-gcc "${cflags[@]}" "${ldflags[@]}" embedded/c/example.c embedded/c/startup.c \

@@ -7,9 +7,11 @@
  *
  *   replay IN.events OUT.csv
  *
- * Not covered (the C ABI has no call for them, the script does not give such traces):
- * the send-path replay events `xmit`/`txdone`, and `set` after `init` other than the
- * RFC-mode MSS. Exit status 0 on success, 2 on a bad or unsupported trace.
+ * Linux-mode traces that use the send path (`xmit`, `txdone`, its `set` keys) get the
+ * five send-path columns, through `congestion_send_*`. `set` after `init` reconfigures
+ * the running flow (`congestion_reconfigure`, `congestion_rfc_reconfigure`); the live
+ * `set cwnd|ssthresh|clamp` has no C ABI call and is refused. Exit status 0 on success,
+ * 2 on a bad or unsupported trace.
  * No heap of its own: each flow lives in a caller-owned state on the stack.
  */
 #include "congestion.h"
@@ -107,15 +109,50 @@ static int linux_set(CongestionConfig *c, const char *key, uint64_t v) {
     else if (!strcmp(key, "pacing_ss_ratio")) c->pacing_ss_ratio = v32;
     else if (!strcmp(key, "pacing_ca_ratio")) c->pacing_ca_ratio = v32;
     else if (!strcmp(key, "model_pacing")) c->model_pacing = flag;
+    else if (!strcmp(key, "tsq_limit")) c->tsq_limit_bytes = v32;
+    else if (!strcmp(key, "truesize_overhead")) c->truesize_overhead_bytes = v32;
+    else if (!strcmp(key, "gso_max_segs")) c->gso_max_segs = v32;
+    else if (!strcmp(key, "min_tso_segs")) c->min_tso_segs = v32;
     else return -1;
     return 0;
 }
 
+/* Whether an event is one of the send path's (its events, or its own `set` keys; not
+ * gso_max_size, which HyStart's traces set too). Only then are its columns printed. */
+static int is_send_path(const Event *ev) {
+    if (!strcmp(ev->kw, "xmit") || !strcmp(ev->kw, "txdone")) return 1;
+    return is_set(ev, "tsq_limit") || is_set(ev, "truesize_overhead") ||
+           is_set(ev, "gso_max_segs") || is_set(ev, "min_tso_segs");
+}
+
+/* What the send-path columns print: the departure time of the last queued packet and
+ * the length of the last `xmit` (the TSQ limit is for a packet of that size). */
+typedef struct {
+    uint64_t last_departure_ns;
+    uint32_t last_len;
+} SendColumns;
+
+static void send_columns(FILE *out, int initialised, const CongestionState *s,
+                         const SendColumns *c) {
+    if (!initialised) {
+        fputs(",0,0,0,0,0", out);
+        return;
+    }
+    uint64_t queued, limit;
+    uint8_t throttled;
+    uint32_t tso;
+    check(congestion_send_tsq(s, c->last_len, &queued, &limit, &throttled), "congestion_send_tsq");
+    check(congestion_send_tso_segs(s, &tso), "congestion_send_tso_segs");
+    fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32, c->last_departure_ns, queued,
+            limit, (unsigned)throttled, tso);
+}
+
 static void linux_row(FILE *out, long idx, const char *ev, int initialised,
-                      const CongestionState *s, uint64_t t_us) {
+                      const CongestionState *s, uint64_t t_us, const SendColumns *send) {
     if (!initialised) {
         fprintf(out, "%ld,%s", idx, ev);
         for (int i = 0; i < 32; i++) fputs(",0", out);
+        if (send) send_columns(out, 0, s, send);
         fputc('\n', out);
         return;
     }
@@ -126,13 +163,15 @@ static void linux_row(FILE *out, long idx, const char *ev, int initialised,
             ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
             ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
             ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
-            ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 "\n",
+            ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32,
             idx, ev, t_us, (uint32_t)(t_us / 1000), v.cwnd, v.ssthresh, v.cwnd_cnt, v.ca_state,
             v.cnt, v.last_max_cwnd, v.last_cwnd, v.last_time, v.origin_point, v.bic_k,
             v.delay_min, v.epoch_start, v.ack_cnt, v.tcp_cwnd, v.found, v.sample_cnt,
             v.round_start, v.end_seq, v.last_ack, v.curr_rtt, v.snd_una, v.snd_nxt,
             v.packets_out, v.is_cwnd_limited, v.max_packets_out, v.srtt_us_x8, v.pacing_rate,
             v.prior_cwnd, v.prior_ssthresh, v.hystart_exit);
+    if (send) send_columns(out, 1, s, send);
+    fputc('\n', out);
 }
 
 /* Initialises the flow at `t` and transmits `n` segments (the initial cwnd if n < 0). */
@@ -143,15 +182,18 @@ static void linux_init(CongestionState *s, const CongestionConfig *c, uint64_t t
     check(congestion_on_transmit(s, t, n < 0 ? cwnd : (uint32_t)n), "congestion_on_transmit");
 }
 
-static void replay_linux(FILE *in, FILE *out) {
+static void replay_linux(FILE *in, FILE *out, int send_path) {
     CongestionConfig config;
     CongestionState state;
+    SendColumns columns = {0, 0};
+    const SendColumns *send = send_path ? &columns : NULL;
     check(congestion_config_default(&config), "congestion_config_default");
     int initialised = 0;
     uint64_t now = 0;
     long idx = 0;
     Event ev;
-    fprintf(out, "%s\n", LINUX_HEADER);
+    fprintf(out, "%s%s\n", LINUX_HEADER,
+            send_path ? ",departure_ns,tsq_queued,tsq_limit,tsq_throttled,tso_segs" : "");
     while (next_event(in, &ev)) {
         idx++;
         long long *x = ev.num;
@@ -160,8 +202,8 @@ static void replay_linux(FILE *in, FILE *out) {
         } else if (!strcmp(ev.kw, "set")) {
             unsigned long long v;
             if (sscanf(ev.a2, "%llu", &v) != 1) die("set needs a value");
-            if (initialised) die("set after init is not replayed through the C ABI");
             if (linux_set(&config, ev.a1, v) != 0) die("unknown set key");
+            if (initialised) check(congestion_reconfigure(&state, &config), "congestion_reconfigure");
         } else {
             if (ev.nums < 1 || x[0] < 0) die("event needs a time");
             now = (uint64_t)x[0];
@@ -200,12 +242,29 @@ static void replay_linux(FILE *in, FILE *out) {
                     check(congestion_linux_snapshot(&state, &v), "congestion_linux_snapshot");
                     check(congestion_on_transmit(&state, now, v.packets_out + (uint32_t)x[1]),
                           "congestion_on_transmit");
+                } else if (send_path && !strcmp(ev.kw, "xmit")) {
+                    CongestionLinuxSnapshot v;
+                    if (ev.nums < 2 || x[1] < 0 || x[1] > UINT32_MAX) die("xmit needs BYTES");
+                    check(congestion_linux_snapshot(&state, &v), "congestion_linux_snapshot");
+                    uint32_t len = (uint32_t)x[1], mss = config.mss ? config.mss : 1;
+                    uint32_t segments = len / mss + (len % mss != 0); /* tcp_skb_pcount */
+                    uint64_t departure_ns;
+                    int32_t rc = congestion_send_enqueue(&state, now, len, segments ? segments : 1, 0,
+                                                         v.packets_out <= 1, &departure_ns);
+                    if (rc == CONGESTION_OK) columns.last_departure_ns = departure_ns;
+                    else if (rc != CONGESTION_THROTTLED) check(rc, "congestion_send_enqueue");
+                    columns.last_len = len;
+                } else if (send_path && !strcmp(ev.kw, "txdone")) {
+                    uint8_t reopened;
+                    if (ev.nums < 2 || x[1] < 0 || x[1] > UINT32_MAX) die("txdone needs BYTES");
+                    check(congestion_send_tx_completion(&state, (uint32_t)x[1], &reopened),
+                          "congestion_send_tx_completion");
                 } else {
                     die("unknown event");
                 }
             }
         }
-        linux_row(out, idx, ev.kw, initialised, &state, now);
+        linux_row(out, idx, ev.kw, initialised, &state, now, send);
     }
 }
 
@@ -290,10 +349,8 @@ static void replay_rfc(FILE *in, FILE *out) {
             /* the mode this replay runs */
         } else if (!strcmp(ev.kw, "set")) {
             if (rfc_set(&config, ev.a1, ev.a2) != 0) die("unknown set key or bad value");
-            if (initialised) {
-                if (strcmp(ev.a1, "mss") != 0) die("set after init: only mss is replayed through the C ABI");
-                check(congestion_rfc_set_mss(&r.state, config.mss_bytes), "congestion_rfc_set_mss");
-            }
+            if (initialised)
+                check(congestion_rfc_reconfigure(&r.state, &config), "congestion_rfc_reconfigure");
         } else {
             if (ev.nums < 1 || x[0] < 0) die("event needs a time");
             now = (uint64_t)x[0];
@@ -356,20 +413,22 @@ int main(int argc, char **argv) {
         fprintf(stderr, "replay: cannot open %s or %s\n", argv[1], argv[2]);
         return 2;
     }
-    /* The first `set mode NAME` chooses the mode; Linux by default. */
+    /* The first `set mode NAME` chooses the mode, Linux by default; send-path events
+     * anywhere add the send-path columns. */
     Event ev;
-    int rfc = 0;
+    int rfc = 0, mode_seen = 0, send_path = 0;
     while (next_event(in, &ev)) {
-        if (is_set(&ev, "mode")) {
+        if (!mode_seen && is_set(&ev, "mode")) {
+            mode_seen = 1;
             if (!strcmp(ev.a2, "rfc9438")) rfc = 1;
             else if (strcmp(ev.a2, "linux") != 0) die("unknown mode: linux or rfc9438");
-            break;
         }
+        send_path |= is_send_path(&ev);
     }
     rewind(in);
     line_no = 0;
     if (rfc) replay_rfc(in, out);
-    else replay_linux(in, out);
+    else replay_linux(in, out, send_path);
     if (fclose(out) != 0) return 2;
     fclose(in);
     return 0;

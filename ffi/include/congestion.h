@@ -311,9 +311,38 @@ typedef struct {
    */
   uint8_t model_pacing;
   /*
+   Send path: `sk_pacing_shift`, TSQ and TSO budgets are `rate >> shift` (10).
+   */
+  uint8_t pacing_shift;
+  /*
+   Send path: `tcp_tso_rtt_log`, TSO adds `gso_max_size >> (min_rtt >> log)` (9).
+   */
+  uint8_t tso_rtt_log;
+  /*
+   Send path: `tcp_limit_output_bytes`, the TSQ cap of unpaced flows (4194304).
+   */
+  uint32_t tsq_limit_bytes;
+  /*
+   Send path: bytes a queued packet costs beyond its length, its truesize
+   overhead (0).
+   */
+  uint32_t truesize_overhead_bytes;
+  /*
+   Send path: `sk_gso_max_segs` (65535).
+   */
+  uint32_t gso_max_segs;
+  /*
+   Send path: `tcp_min_tso_segs` (2).
+   */
+  uint32_t min_tso_segs;
+  /*
+   Send path: window of the minimum-RTT filter, ms (`tcp_min_rtt_wlen`, 300000).
+   */
+  uint32_t min_rtt_window_ms;
+  /*
    Reserved, set to 0.
    */
-  uint8_t reserved[2];
+  uint32_t reserved;
 } CongestionConfig;
 
 /*
@@ -614,6 +643,21 @@ int32_t congestion_config_default(CongestionConfig *config);
 int32_t congestion_init(CongestionState *state, const CongestionConfig *config, uint64_t now_us);
 
 /*
+ New settings for a running flow (`*config` as for [`congestion_init`]): CUBIC and
+ HyStart parameters, socket settings and send-path settings apply from the next
+ event; the flow's state is kept (the initial window and ssthresh only matter to a
+ later `congestion_init`). All settings are checked first: on error nothing changes.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_UNINITIALIZED`, or a
+ `CONGESTION_ERR_*` configuration code naming the refused setting.
+
+ # Safety
+ `state` is NULL or an initialised state not used concurrently; `config` is NULL or
+ points to a readable `CongestionConfig`.
+ */
+int32_t congestion_reconfigure(CongestionState *state, const CongestionConfig *config);
+
+/*
  The transmit step: after sending, `in_flight` segments are outstanding (Linux
  `tcp_event_data_sent` + `tcp_cwnd_validate`). Call after every send, and after the
  sends an ACK allowed.
@@ -730,6 +774,19 @@ int32_t congestion_linux_snapshot(const CongestionState *state, CongestionLinuxS
 int32_t congestion_rfc_init(CongestionRfcState *state,
                             const CongestionRfcConfig *config,
                             uint64_t now_us);
+
+/*
+ New settings for a running flow (`*config` as for [`congestion_rfc_init`]): CUBIC's
+ β, ECN β, C, fast convergence, Reno-friendliness and the MSS (as
+ [`congestion_rfc_set_mss`]) apply from the next event; the flow's state is kept. The
+ slow-start kind, pacing, initial window and ssthresh only matter to a later init.
+ All settings are checked first: on error nothing changes.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently; `config` is
+ NULL or points to a readable `CongestionRfcConfig`.
+ */
+int32_t congestion_rfc_reconfigure(CongestionRfcState *state, const CongestionRfcConfig *config);
 
 /*
  The sender handed data to the network: `in_flight_after_bytes` are now in flight and
@@ -912,5 +969,20 @@ int32_t congestion_send_next_departure_ns(const CongestionState *state, uint64_t
  `state` is NULL or an initialised state; `segments` is NULL or writable.
  */
 int32_t congestion_send_tso_segs(const CongestionState *state, uint32_t *segments);
+
+/*
+ The TCP Small Queues budget: `*queued_bytes` = the truesize bytes now in the
+ qdisc/NIC queues; `*limit_bytes` = what they may hold before a packet of `len_bytes`
+ is throttled (Linux `tcp_small_queue_check`'s limit, at the current pacing rate);
+ `*throttled` = 1 while the flow waits for a TX completion, else 0.
+
+ # Safety
+ `state` is NULL or an initialised state; the out-pointers are NULL or writable.
+ */
+int32_t congestion_send_tsq(const CongestionState *state,
+                            uint32_t len_bytes,
+                            uint64_t *queued_bytes,
+                            uint64_t *limit_bytes,
+                            uint8_t *throttled);
 
 #endif  /* CONGESTION_H */

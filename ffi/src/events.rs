@@ -60,6 +60,50 @@ pub unsafe extern "C" fn congestion_init(
     CONGESTION_OK
 }
 
+/// New settings for a running flow (`*config` as for [`congestion_init`]): CUBIC and
+/// HyStart parameters, socket settings and send-path settings apply from the next
+/// event; the flow's state is kept (the initial window and ssthresh only matter to a
+/// later `congestion_init`). All settings are checked first: on error nothing changes.
+///
+/// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_UNINITIALIZED`, or a
+/// `CONGESTION_ERR_*` configuration code naming the refused setting.
+///
+/// # Safety
+/// `state` is NULL or an initialised state not used concurrently; `config` is NULL or
+/// points to a readable `CongestionConfig`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_reconfigure(
+    state: *mut CongestionState,
+    config: *const CongestionConfig,
+) -> i32 {
+    if config.is_null() {
+        return CONGESTION_ERR_NULL;
+    }
+    // SAFETY: non-null and readable per the contract; CongestionConfig is plain integers.
+    let config = unsafe { config.read() };
+    let (params, socket, send) = match config.to_rust() {
+        Ok(v) => v,
+        Err(code) => return code,
+    };
+    let mut result = Ok(());
+    // SAFETY: forwarded contract.
+    let rc = unsafe {
+        with(state, |s| {
+            // The socket settings were validated by `to_rust`, so this does not fail;
+            // if it ever did, nothing is changed.
+            result = s.flow.set_socket_config(socket);
+            if result.is_ok() {
+                s.flow.set_params(params);
+                s.send.set_params(send);
+            }
+        })
+    };
+    match result {
+        Ok(()) => rc,
+        Err(e) => crate::config::code(e),
+    }
+}
+
 /// The transmit step: after sending, `in_flight` segments are outstanding (Linux
 /// `tcp_event_data_sent` + `tcp_cwnd_validate`). Call after every send, and after the
 /// sends an ACK allowed.

@@ -52,6 +52,37 @@ pub unsafe extern "C" fn congestion_rfc_init(
     CONGESTION_OK
 }
 
+/// New settings for a running flow (`*config` as for [`congestion_rfc_init`]): CUBIC's
+/// β, ECN β, C, fast convergence, Reno-friendliness and the MSS (as
+/// [`congestion_rfc_set_mss`]) apply from the next event; the flow's state is kept. The
+/// slow-start kind, pacing, initial window and ssthresh only matter to a later init.
+/// All settings are checked first: on error nothing changes.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently; `config` is
+/// NULL or points to a readable `CongestionRfcConfig`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_reconfigure(
+    state: *mut CongestionRfcState,
+    config: *const CongestionRfcConfig,
+) -> i32 {
+    if config.is_null() {
+        return CONGESTION_ERR_NULL;
+    }
+    // SAFETY: non-null and readable per the contract; the config is plain integers.
+    let config = match unsafe { config.read() }.to_rust() {
+        Ok(c) => c,
+        Err(code) => return code,
+    };
+    let mut result = Ok(());
+    // SAFETY: forwarded contract.
+    let rc = unsafe { with(state, |s| result = s.flow.set_cubic_config(config.cubic)) };
+    match result {
+        Ok(()) => rc,
+        Err(e) => crate::config::code(e),
+    }
+}
+
 /// The sender handed data to the network: `in_flight_after_bytes` are now in flight and
 /// `largest_sent` is the highest packet number (or byte sequence) sent so far.
 ///

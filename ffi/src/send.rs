@@ -181,3 +181,44 @@ pub unsafe extern "C" fn congestion_send_tso_segs(
         })
     }
 }
+
+/// The TCP Small Queues budget: `*queued_bytes` = the truesize bytes now in the
+/// qdisc/NIC queues; `*limit_bytes` = what they may hold before a packet of `len_bytes`
+/// is throttled (Linux `tcp_small_queue_check`'s limit, at the current pacing rate);
+/// `*throttled` = 1 while the flow waits for a TX completion, else 0.
+///
+/// # Safety
+/// `state` is NULL or an initialised state; the out-pointers are NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_send_tsq(
+    state: *const CongestionState,
+    len_bytes: u32,
+    queued_bytes: *mut u64,
+    limit_bytes: *mut u64,
+    throttled: *mut u8,
+) -> i32 {
+    if queued_bytes.is_null() || limit_bytes.is_null() || throttled.is_null() {
+        return CONGESTION_ERR_NULL;
+    }
+    let mut out = (0, 0, 0);
+    // SAFETY: forwarded contract; `out` is a local.
+    let rc = unsafe {
+        read(state, &mut out, |s| {
+            let tsq = s.send.tsq();
+            (
+                tsq.queued_bytes(),
+                s.send.tsq_limit_bytes(pacing_rate(s), len_bytes, false),
+                u8::from(tsq.is_throttled()),
+            )
+        })
+    };
+    if rc == CONGESTION_OK {
+        // SAFETY: non-null and writable per the contract.
+        unsafe {
+            queued_bytes.write(out.0);
+            limit_bytes.write(out.1);
+            throttled.write(out.2);
+        }
+    }
+    rc
+}

@@ -219,6 +219,12 @@ fn tsq_throttles_and_a_completion_reopens() {
         ]
     );
     assert_eq!(at, 0, "a throttled packet has no departure time");
+    let (mut queued, mut limit, mut throttled) = (0u64, 0u64, 0u8);
+    assert_eq!(
+        unsafe { congestion_send_tsq(&*s, 65_536, &mut queued, &mut limit, &mut throttled) },
+        CONGESTION_OK
+    );
+    assert_eq!((queued, limit, throttled), (196_608, 131_072, 1));
     // One completion brings the queue back to 131,072 <= the limit: reopened.
     let mut reopened = 0u8;
     assert_eq!(
@@ -241,4 +247,48 @@ fn tsq_throttles_and_a_completion_reopens() {
         CONGESTION_OK
     );
     assert!(segs >= 2, "at least tcp_min_tso_segs: {segs}");
+}
+
+#[test]
+fn reconfigure_applies_to_the_running_flow_or_changes_nothing() {
+    let cfg = config();
+    let mut s = state(&cfg, 0);
+    let st: *mut CongestionState = &mut *s;
+    unsafe {
+        congestion_on_transmit(st, 0, 10);
+        congestion_on_ack(st, 20_000, 10, 20_000);
+    }
+    let limit = |s: &CongestionState| {
+        let (mut q, mut l, mut t) = (0u64, 0u64, 0u8);
+        assert_eq!(
+            unsafe { congestion_send_tsq(s, 65_536, &mut q, &mut l, &mut t) },
+            CONGESTION_OK
+        );
+        l
+    };
+    // Unpaced: max(2 * 65,536, rate >> 10) = 131,072, under the 4 MiB cap.
+    assert_eq!(limit(&s), 131_072);
+    let cwnd_before = cwnd(&s);
+    let mut bad = cfg;
+    bad.tsq_limit_bytes = 100_000;
+    bad.beta = 0;
+    assert_eq!(
+        unsafe { congestion_reconfigure(st, &bad) },
+        CONGESTION_ERR_BETA
+    );
+    assert_eq!(
+        limit(&s),
+        131_072,
+        "a refused configuration changes nothing"
+    );
+    assert_eq!(
+        unsafe { congestion_reconfigure(st, ptr::null()) },
+        CONGESTION_ERR_NULL
+    );
+    let mut good = cfg;
+    good.tsq_limit_bytes = 100_000;
+    assert_eq!(unsafe { congestion_reconfigure(st, &good) }, CONGESTION_OK);
+    // tcp_limit_output_bytes caps an unpaced flow's budget.
+    assert_eq!(limit(&s), 100_000);
+    assert_eq!(cwnd(&s), cwnd_before, "the flow's state is kept");
 }

@@ -1,6 +1,6 @@
 //! The C programs of `embedded/c/`, built with the system C compiler against the static
-//! library: the replay through the C ABI (both modes) writes the same CSV as the Rust
-//! replay driver, and the firmware example runs its main loop to a full link. The same
+//! library: the replay through the C ABI (both modes and the send path) writes the same
+//! CSV as the Rust replay driver, and the firmware example runs its main loop to a full link. The same
 //! sources run on an emulated Cortex-M4 in scripts/qemu.sh.
 
 mod common;
@@ -77,11 +77,25 @@ fn the_c_replay_matches_the_rust_replay_in_linux_mode() {
 }
 
 #[test]
+fn the_c_replay_matches_the_rust_replay_on_the_send_path() {
+    let all = traces("pacing");
+    assert_eq!(all.len(), 2);
+    for trace in all {
+        let text = std::fs::read_to_string(&trace).expect("trace");
+        let want = replay::replay(&text).expect("the Rust replay");
+        assert!(want.lines().next().is_some_and(|h| h.ends_with("tso_segs")));
+        let got = replay_in_c(&trace).unwrap_or_else(|e| panic!("{}: {e}", trace.display()));
+        assert!(got == want, "{}: the C replay differs", trace.display());
+    }
+}
+
+#[test]
 fn the_c_replay_refuses_what_the_c_abi_cannot_replay() {
-    // The send-path replay events have no C ABI call: an error, not a wrong CSV.
-    let trace = crate_dir().join("../tests/data/pacing/edt_paced.events");
-    let err = replay_in_c(&trace).expect_err("xmit is not replayed through the C ABI");
-    assert!(err.contains("unknown event"), "{err}");
+    // Writing cwnd into a running flow has no C ABI call: an error, not a wrong CSV.
+    let trace = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("live_cwnd.events");
+    std::fs::write(&trace, "init 0\nack 1000 1 1000 10\nset cwnd 5\n").expect("write");
+    let err = replay_in_c(&trace).expect_err("set cwnd is not replayed through the C ABI");
+    assert!(err.contains("unknown set key"), "{err}");
 }
 
 #[test]

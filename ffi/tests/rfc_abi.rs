@@ -212,3 +212,27 @@ fn acks_in_slow_start_grow_the_window_by_the_acked_bytes() {
     assert_eq!(snap.min_rtt_us, 20_000);
     assert_eq!(snap.srtt_us, 20_000);
 }
+
+#[test]
+fn reconfiguring_a_running_flow_changes_beta_and_refuses_bad_settings_whole() {
+    let mut s = flow_with_window_sent();
+    let mut c = config();
+    c.beta_permille = 500;
+    c.c_permille = 0;
+    assert_eq!(
+        unsafe { congestion_rfc_reconfigure(&mut *s, &c) },
+        CONGESTION_ERR_CUBIC_C
+    );
+    assert_eq!(
+        unsafe { congestion_rfc_reconfigure(&mut *s, ptr::null()) },
+        CONGESTION_ERR_NULL
+    );
+    c.c_permille = 400;
+    assert_eq!(
+        unsafe { congestion_rfc_reconfigure(&mut *s, &c) },
+        CONGESTION_OK
+    );
+    unsafe { congestion_rfc_on_congestion(&mut *s, 2_000, CONGESTION_EVENT_LOSS) };
+    // β = 0.5 now: 12000 * 0.5 = 6000 bytes.
+    assert_eq!(cwnd(&s), 6_000);
+}
