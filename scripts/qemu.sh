@@ -20,6 +20,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$PWD
 out=$root/target/qemu
+# Start clean: a CSV left from an earlier run must never stand in for a failed one.
+rm -rf "$out"
 mkdir -p "$out"
 
 # ---- tools -------------------------------------------------------------------------
