@@ -28,18 +28,17 @@ static uint8_t lost[RING];
 static uint32_t head, tail;          /* segments sent = tail, resolved = head */
 static uint64_t link_free_us;
 
-static uint64_t serialization_us(uint32_t bytes) {
-    return (uint64_t)bytes * 1000000u / LINK_BYTES_PER_SEC;
-}
+/* Time one segment takes on the bottleneck, us (231 at 50 Mbit/s). */
+#define SEGMENT_TIME_US ((uint64_t)MSS * 1000000u / LINK_BYTES_PER_SEC)
 
 /* Hands one segment to the path at `now_us`; drop-tail when the queue is full. */
 static void path_send(uint64_t now_us) {
     uint64_t start = link_free_us > now_us ? link_free_us : now_us;
-    uint64_t queued = (start - now_us) / (serialization_us(MSS) ? serialization_us(MSS) : 1);
+    uint64_t queued = (start - now_us) / SEGMENT_TIME_US;
     uint32_t slot = tail++ % RING;
     sent_at_us[slot] = now_us;
     lost[slot] = queued >= BUFFER_PACKETS;
-    if (!lost[slot]) link_free_us = start + serialization_us(MSS);
+    if (!lost[slot]) link_free_us = start + SEGMENT_TIME_US;
     /* A lost segment is reported one round trip later (three duplicate ACKs). */
     ack_at_us[slot] = (lost[slot] ? now_us : link_free_us) + PROPAGATION_RTT_US;
 }
@@ -93,6 +92,7 @@ int main(void) {
                 break;
             }
             if (verdict != CONGESTION_SEND_NOW) break; /* wait for an ACK / TX completion */
+            if (tail - head + segments > RING) break; /* descriptor ring full */
             uint64_t at_ns;
             if (congestion_send_enqueue(&flow, now, segments * MSS, segments, 0, in_flight <= 1,
                                         &at_ns) != CONGESTION_OK)
