@@ -72,15 +72,22 @@ pub fn run_all(cases: Vec<Case>) -> Result<Vec<Outcome>, String> {
         .collect()
 }
 
-/// Write one SVG of the given outcomes into `dir`.
-pub fn plot(dir: &Path, file: &str, title: &str, outcomes: &[&Outcome]) -> Result<(), String> {
+/// Write one SVG of the given outcomes into `dir`, with `measured` seed figures
+/// `(label, points, index of the outcome they belong to)` in the throughput panel.
+pub fn plot(
+    dir: &Path,
+    file: &str,
+    title: &str,
+    outcomes: &[&Outcome],
+    measured: &[(String, crate::series::Points, usize)],
+) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let runs: Vec<(String, &Series)> = outcomes
         .iter()
         .map(|o| (o.label.clone(), &o.series))
         .collect();
     let path = dir.join(file);
-    write_svg(&path, title, &runs)?;
+    write_svg(&path, title, &runs, measured)?;
     crate::say!("wrote {}", path.display());
     Ok(())
 }

@@ -90,6 +90,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         "tso2005.svg",
         "seed 004: 10 GbE, 2 MB / 5 MB windows, TSO",
         &refs,
+        &[],
     )?;
     if args.stats {
         print_stats(&outcomes);
