@@ -303,6 +303,9 @@ fn at(t: &FinkTable, figs: &[Figures], rtt: u32, w: u32, h: bool) -> Option<Figu
     figs.get(i).copied()
 }
 
+/// A finding's rule: whether it holds in a table's figures, and the figures it used.
+type Rule = fn(&FinkTable, &[Figures]) -> Option<(bool, String)>;
+
 /// "HyStart slower at 18 ms": both 18 ms HyStart runs at least 15 % below the
 /// matching runs without it.
 fn hystart_slower(t: &FinkTable, figs: &[Figures]) -> Option<(bool, String)> {
@@ -345,7 +348,7 @@ fn verdicts(t: &FinkTable, era: &[Outcome], today: &[Outcome]) -> Vec<String> {
     let (sim, seed, now) = (sim_figures(era), seed_figures(t), sim_figures(today));
     let word = |b: bool| if b { "yes" } else { "no" };
     let mut out = Vec::new();
-    let findings: [(&str, fn(&FinkTable, &[Figures]) -> Option<(bool, String)>); 2] = [
+    let findings: [(&str, Rule); 2] = [
         ("HyStart slower at 18 ms", hystart_slower),
         ("no HyStart loses at 80 ms -w100m", no_hystart_loses),
     ];
