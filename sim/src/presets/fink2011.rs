@@ -274,9 +274,9 @@ fn sim_figures(outs: &[Outcome]) -> Vec<Figures> {
         .collect()
 }
 
-/// The seed's own figures per run (the mean of its repetitions, the least retransmissions
-/// for the HyStart side and the most for the other are not needed: each repetition of
-/// the 80 ms `-w100m` runs agrees on whether it retransmitted).
+/// The seed's own figures per run: the mean throughput of its repetitions and the
+/// fewest retransmissions any of them had (the repetitions of each run all agree on
+/// whether there were retransmissions).
 fn seed_figures(t: &FinkTable) -> Vec<Figures> {
     t.runs
         .iter()
