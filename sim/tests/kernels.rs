@@ -173,3 +173,31 @@ fn hystart_on_2635_at_hz250_is_slower_at_18ms_and_todays_is_not() {
         today_off.throughput_bps() / 1e6
     );
 }
+
+/// Seed 000's 80 ms path with `-w100m`, shortened to 4 s (the first loss comes after
+/// about 3 s): on 2.6.35 at HZ=250, HyStart leaves slow start before the bottleneck's
+/// buffer overflows; without it the window reaches the 150 MiB socket limit, the
+/// standing queue outgrows the 8 MiB buffer and packets are lost.
+#[test]
+fn without_hystart_the_2635_sender_loses_packets_at_80ms_with_w100m() {
+    use congestion_sim::presets::fink2011::{calibration, config};
+    use congestion_sim::presets::seeds::FINK_2011_HZ250;
+    let cal = calibration();
+    let run_of = |hystart: bool| {
+        let r = FINK_2011_HZ250
+            .runs
+            .iter()
+            .find(|r| r.rtt_ms == 80 && r.window_mb == 100 && r.hystart == hystart)
+            .unwrap();
+        let mut c = config(r, &FINK_2011_HZ250, Kernel::Linux2635, &cal);
+        c.amount = Amount::TimeNs(4_000_000_000);
+        c.interval_ns = None;
+        run(&c, &mut NoProbe).unwrap()
+    };
+    let on = run_of(true);
+    let off = run_of(false);
+    assert_eq!(on.retrans, 0, "HyStart: no loss");
+    assert!(on.hystart_exit.is_some());
+    assert!(off.retrans > 0, "no HyStart: the buffer overflows");
+    assert!(off.tail_drops > 0);
+}
