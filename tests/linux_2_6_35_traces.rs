@@ -144,8 +144,8 @@ fn an_rtt_under_one_jiffy_is_no_sample_and_a_long_one_is_whole_jiffies() {
     assert_eq!(row(&csv, 2)("rtt_us_passed"), "-1");
     assert_eq!(row(&csv, 3)("rtt_us_passed"), "1000");
     assert_eq!(row(&csv, 4)("rtt_us_passed"), "30000000");
-    // The first sample falls in the first second after epoch_start 0? No: jiffies
-    // 1000011 - 0 is far above HZ, so delay_min = 1 jiffy << 3 = 8, kept against 30 s.
+    // With epoch_start 0, (s32)(1000011 - 0) is far above HZ, so the samples count:
+    // delay_min = 1 jiffy << 3 = 8, kept against the 30 s one.
     assert_eq!(row(&csv, 4)("delay_min"), "8");
 }
 
@@ -194,7 +194,7 @@ fn rto_then_undo_follows_the_readme_socket_model() {
             "last_max_cwnd",
             "loss_cwnd"
         ]
-        .map(|c| r(c)),
+        .map(&r),
         ["1", "7", "4", "2147483647", "1", "1", "1", "10", "0", "0"]
     );
     // The Loss state reset CUBIC: Wmax and loss_cwnd are 0 again (bictcp_state).
@@ -202,7 +202,7 @@ fn rto_then_undo_follows_the_readme_socket_model() {
     // undo no longer possible (something was retransmitted).
     let r = row(&csv, 5);
     assert_eq!(
-        ["cwnd", "ssthresh", "undo_marker", "retransmits"].map(|c| r(c)),
+        ["cwnd", "ssthresh", "undo_marker", "retransmits"].map(&r),
         ["1", "7", "0", "2"]
     );
     // Undo does nothing without the marker.
@@ -223,7 +223,7 @@ fn undo_after_an_rto_does_not_restore_the_window_but_ends_loss() {
     // moderate: min(1, 1 + 3) = 1; Loss -> Open, retransmits 0.
     let r = row(&csv, 4);
     assert_eq!(
-        ["cwnd", "ssthresh", "ca_state", "undo_marker", "retransmits"].map(|c| r(c)),
+        ["cwnd", "ssthresh", "ca_state", "undo_marker", "retransmits"].map(&r),
         ["1", "2147483647", "0", "0", "0"]
     );
 }
@@ -254,27 +254,27 @@ fn loss_reduces_enters_disorder_and_undo_is_capped_by_the_flight() {
             "last_max_cwnd",
             "loss_cwnd"
         ]
-        .map(|c| r(c)),
+        .map(&r),
         ["70", "70", "1", "2147483647", "100", "100", "100"]
     );
     // ACK 10 in Disorder: no delayed_ack update (not Open); cwnd 70 <= ssthresh 70 so
     // slow start +1 = 71 (prior flight 100 >= cwnd); then moderate min(71, 90 + 3) = 71.
     let r = row(&csv, 5);
     assert_eq!(
-        ["cwnd", "ca_state", "delayed_ack"].map(|c| r(c)),
+        ["cwnd", "ca_state", "delayed_ack"].map(&r),
         ["71", "1", "32"]
     );
     // Undo: cwnd = max(71, Wmax 100) = 100, ssthresh back to 2^31 - 1; moderate
     // min(100, 60 + 3) = 63.
     let r = row(&csv, 6);
     assert_eq!(
-        ["cwnd", "ssthresh", "undo_marker"].map(|c| r(c)),
+        ["cwnd", "ssthresh", "undo_marker"].map(&r),
         ["63", "2147483647", "0"]
     );
     // Slow start 63 -> 64 (left 3: TSO deferral); snd_una reaches high_seq 100:
     // Disorder -> Open, then moderate min(64, 0 + 3) = 3.
     let r = row(&csv, 7);
-    assert_eq!(["ca_state", "cwnd"].map(|c| r(c)), ["0", "3"]);
+    assert_eq!(["ca_state", "cwnd"].map(&r), ["0", "3"]);
 }
 
 #[test]
@@ -304,10 +304,7 @@ fn iss_and_reordering_are_socket_settings() {
     // After the loss cwnd = ssthresh = 7; the ACK leaves 2 in flight: Disorder
     // continues (before high_seq), slow start 7 -> 8, moderate min(8, 2 + 5) = 7.
     let r = row(&csv, 7);
-    assert_eq!(
-        ["snd_una", "cwnd", "ca_state"].map(|c| r(c)),
-        ["2", "7", "1"]
-    );
+    assert_eq!(["snd_una", "cwnd", "ca_state"].map(&r), ["2", "7", "1"]);
 }
 
 #[test]

@@ -436,7 +436,8 @@ impl Linux2635Flow {
     }
 
     /// The `rtt_us` the last ACK handed CUBIC's `pkts_acked`; -1 if none (or if the
-    /// last event was not an ACK with newly acknowledged data).
+    /// last event was not an ACK with newly acknowledged data). Another negative value
+    /// is the kernel's own wrap of a sample over 35 minutes, which CUBIC then ignores.
     pub const fn rtt_us_passed(&self) -> i32 {
         self.rtt_us_passed
     }
@@ -534,13 +535,133 @@ impl CongestionController for Linux2635Flow {
         u64::from(self.state.ssthresh)
     }
 
-    /// Loss (after an RTO) is Recovery; otherwise slow start while `cwnd <= ssthresh`
-    /// (the era's test), congestion avoidance above.
+    /// Loss (after an RTO) is Recovery; otherwise slow start while cwnd is below
+    /// ssthresh, congestion avoidance from ssthresh on. The era's own test,
+    /// `cwnd <= ssthresh`, also gives the ACK that finds cwnd exactly at ssthresh one
+    /// slow-start step (after every loss and on HyStart's exit ACK); the phase already
+    /// counts that window as having reached the threshold. Unlike today's kernel, an
+    /// ACK in Disorder can move the flow back to slow start: `tcp_moderate_cwnd` may cut
+    /// cwnd below ssthresh.
     fn phase(&self) -> Phase {
         match self.ca_state {
             CaState::Cwr | CaState::Recovery | CaState::Loss => Phase::Recovery,
-            CaState::Open | CaState::Disorder if self.state.in_slow_start() => Phase::SlowStart,
+            CaState::Open | CaState::Disorder if self.state.cwnd < self.state.ssthresh => {
+                Phase::SlowStart
+            }
             CaState::Open | CaState::Disorder => Phase::CongestionAvoidance,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at_us(us: u64) -> Instant {
+        Instant::from_micros(us)
+    }
+
+    #[test]
+    fn the_first_ack_of_the_fink_trace_matches_the_readme_hand_check() {
+        // fink_10g_18ms_hz1000 row 8: init at T = 1000 s with IW2 in flight; the first ACK
+        // (A=1, R=18007 us) arrives at jiffies 1000018 and was sent at jiffies 1000000.
+        let mut f = Linux2635Flow::new(Linux2635Config::new(), at_us(1_000_000_000)).unwrap();
+        f.transmit(at_us(1_000_000_000), 2);
+        f.ack(at_us(1_000_018_007), 1, Some(Duration::from_micros(18_007)));
+        // ca_seq_rtt = 18 jiffies -> rtt_us 18,000 -> delay 18 << 3 = 144 = delay_min.
+        assert_eq!(f.rtt_us_passed(), 18_000);
+        let b = f.bictcp();
+        assert_eq!(b.delay_min, 144);
+        // delayed_ack: 32 + (u16)(1 - 2) = 31.
+        assert_eq!(b.delayed_ack, 31);
+        // after(snd_una 1, end_seq 0): a new round at 1000018 ending at snd_nxt 2.
+        assert_eq!(
+            (b.round_start, b.end_seq, b.last_jiffies),
+            (1_000_018, 2, 1_000_018)
+        );
+        // Slow start +1, cwnd_cnt unchanged; cwnd 2 < low window 16: no HyStart sample.
+        assert_eq!(
+            (f.state().cwnd, f.state().cwnd_cnt, b.sample_cnt),
+            (3, 0, 0)
+        );
+    }
+
+    #[test]
+    fn the_trait_maps_onto_the_kernel_steps() {
+        let start = at_us(1_000_000_000);
+        let mut f = Linux2635Flow::new(Linux2635Config::new(), start).unwrap();
+        assert_eq!(f.unit(), WindowUnit::Segments);
+        f.on_sent(
+            start,
+            &SentEvent {
+                in_flight_after: 2,
+                largest_sent: 2,
+            },
+        );
+        assert_eq!(f.socket_view().snd_nxt, 2);
+        assert_eq!(f.phase(), Phase::SlowStart);
+        // Idle restart does nothing in 2.6.35.
+        let before = f;
+        f.on_transmit_start(at_us(2_000_000_000));
+        assert_eq!(f, before);
+        // RTO: cwnd 1, Loss (reported as recovery), one segment resent.
+        f.on_congestion_event(at_us(1_000_300_000), CongestionEvent::RetransmissionTimeout);
+        assert_eq!(
+            (f.cwnd(), f.ssthresh(), f.ca_state()),
+            (1, 2, CaState::Loss)
+        );
+        assert_eq!(f.phase(), Phase::Recovery);
+        assert_eq!(f.socket_view().packets_out, 1);
+        // Undo after an RTO: Wmax was reset, so cwnd stays 1, but Loss ends.
+        f.on_spurious_congestion(at_us(1_000_400_000));
+        assert_eq!((f.cwnd(), f.ca_state()), (1, CaState::Open));
+        assert_eq!(
+            f.ssthresh(),
+            u64::from(super::super::TCP_INFINITE_SSTHRESH_2635)
+        );
+    }
+
+    #[test]
+    fn the_hystart_exit_ack_sets_ssthresh_and_still_grows_once() {
+        // HZ=1000, low window 2: a train of close ACKs spanning delay_min >> 4 jiffies.
+        let mut c = Linux2635Config::new();
+        c.hystart_low_window = 2;
+        c.init_cwnd = 10;
+        let t0 = 1_000_000_000u64;
+        let mut f = Linux2635Flow::new(c, at_us(t0)).unwrap();
+        f.transmit(at_us(t0), 10);
+        // ACKs 1 ms apart with a 16 ms RTT: delay_min = 16 << 3 = 128, threshold 8 j.
+        let mut exit_at = None;
+        for i in 1..=10u64 {
+            let now = at_us(t0 + 16_000 + i * 1000);
+            f.ack(now, 1, Some(Duration::from_micros(16_000)));
+            // The sender fills the window, so every ACK is cwnd-limited.
+            let cwnd = f.state().cwnd;
+            f.transmit(now, cwnd);
+            if exit_at.is_none() && f.hystart_exit().is_some() {
+                exit_at = Some(i);
+            }
+        }
+        // The round restarted on the first ACK (jiffies 1000017); the train reaches
+        // 8 jiffies on the ACK at 1000025, the 9th.
+        assert_eq!(exit_at, Some(9));
+        assert_eq!(f.hystart_exit(), Some(HystartExit2635::AckTrain));
+        // On that ACK cwnd was 18 -> ssthresh 18, then slow start made it 19; the 10th
+        // ACK is in congestion avoidance.
+        assert_eq!(f.state().ssthresh, 18);
+        assert_eq!(f.phase(), Phase::CongestionAvoidance);
+    }
+
+    #[test]
+    fn a_bad_config_is_refused_and_set_config_keeps_the_old_one() {
+        let mut c = Linux2635Config::new();
+        c.hz = 512;
+        assert_eq!(
+            Linux2635Flow::new(c, Instant::ZERO),
+            Err(ConfigError::HzOutOfRange)
+        );
+        let mut f = Linux2635Flow::new(Linux2635Config::new(), Instant::ZERO).unwrap();
+        assert_eq!(f.set_config(c), Err(ConfigError::HzOutOfRange));
+        assert_eq!(f.config().hz, 1000);
     }
 }

@@ -63,7 +63,7 @@ pub const fn usecs_to_jiffies(us: u32, hz: u32) -> u64 {
     if us > limit {
         MAX_JIFFY_OFFSET
     } else {
-        (us as u64 + per - 1) / per
+        (us as u64).div_ceil(per)
     }
 }
 
@@ -76,8 +76,7 @@ pub const fn msecs_to_jiffies(ms: u32, hz: u32) -> u32 {
     } else {
         1
     };
-    // ms is a small constant here (2); the sum cannot wrap.
-    ms.saturating_add(per - 1) / per
+    ms.div_ceil(per)
 }
 
 #[cfg(test)]
