@@ -144,7 +144,8 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         for r in &t.runs {
             cases.push(Case {
                 label: label(r),
-                cfg: args.apply(config(r, t, Kernel::Linux2635, &cal)),
+                // The seed's kernel stays the seed's kernel: --cc applies to today's column.
+                cfg: config(r, t, Kernel::Linux2635, &cal),
             });
         }
     }
@@ -162,7 +163,13 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         "fink2011: seed 000, Bill Fink, netdev 10 Mar 2011: 8 GB (nuttcp -n8g) over 10 GbE,"
     );
     crate::say!("9000-byte MTU; sim: the library's Linux 2.6.35 profile (the seed's kernel);");
-    crate::say!("today: the library's Linux 6.x CUBIC/HyStart with today's host, same path.\n");
+    if args.cc == "rfc9438" {
+        crate::say!(
+            "today: the library's RFC 9438 CUBIC with HyStart++, today's host, same path.\n"
+        );
+    } else {
+        crate::say!("today: the library's Linux 6.x CUBIC/HyStart with today's host, same path.\n");
+    }
     print_model(&cal);
     let mut findings = Vec::new();
     for (t, outs) in tables.iter().zip(era.chunks(8)) {
