@@ -128,9 +128,10 @@ pub struct SimConfig {
     pub timestamps: bool,
     /// The receiver's delayed-ACK timeout, ns.
     pub delack_ns: u64,
-    /// ACKs the receiver sends for every segment at the start of the connection (Linux
-    /// quick-ACK mode, `tcp_incr_quickack`: at most `TCP_MAX_QUICKACKS` = 16, both in
-    /// 2.6.35 and today).
+    /// How many segments the receiver ACKs one by one at the start of the connection
+    /// (Linux quick-ACK mode: `tcp_incr_quickack` on the first data segment sets
+    /// `rcv_wnd / (2 · rcv_mss)`, at most `TCP_MAX_QUICKACKS` = 16, where `rcv_wnd` is
+    /// the initial window of `tcp_select_initial_window`). See [`quickacks_for`].
     pub quickacks: u32,
 
     /// Random loss probability at the bottleneck.
@@ -161,9 +162,44 @@ pub const ETHERNET_OVERHEAD_BYTES: u32 = 38;
 /// `sizeof(struct sk_buff)` + `skb_shared_info`; an approximation.
 pub const SKB_OVERHEAD_BYTES: u32 = 768;
 
-/// Linux `TCP_MAX_QUICKACKS`: the receiver ACKs at most this many segments at once at
-/// the start of a connection (`tcp_incr_quickack`).
+/// Linux `TCP_MAX_QUICKACKS`: the receiver ACKs at most this many segments one by one
+/// at the start of a connection (`tcp_incr_quickack`).
 pub const MAX_QUICKACKS: u32 = 16;
+
+/// Today's receiver: `TCP_DEFAULT_INIT_RCVWND` = 10 segments of initial window, so
+/// `tcp_incr_quickack` gives 10 / 2 = 5 quick ACKs.
+pub const QUICKACKS_TODAY: u32 = 5;
+
+/// The quick ACKs at the start of a connection of a receiver of `kernel`'s era with
+/// segments of `mss` bytes: `rcv_wnd / (2 · mss)` (2 if that is 0), at most 16. A
+/// 2.6.35 receiver's initial window is `tcp_select_initial_window`'s `init_cwnd` in
+/// segments (2 above 3 × 1460 bytes of MSS, 3 above 1460, else 4), so a
+/// jumbo-frame receiver quick-ACKs 1 segment, a 1448-byte one 2. (The kernel clamps the
+/// initial window so only while the MSS exceeds `1 << rcv_wscale`: always for jumbo
+/// frames up to 1 GiB buffers, for 1448 bytes up to `tcp_rmem[2]` of about 90 MiB.)
+// Linux 2.6.35 net/ipv4/tcp_output.c tcp_select_initial_window(); tcp_input.c tcp_incr_quickack()
+pub const fn quickacks_for(kernel: Kernel, mss: u32) -> u32 {
+    let init_rcv_segs = match kernel {
+        Kernel::Linux6 => 10,
+        Kernel::Linux2635 => {
+            if mss > 1460 * 3 {
+                2
+            } else if mss > 1460 {
+                3
+            } else {
+                4
+            }
+        }
+    };
+    let q = init_rcv_segs / 2;
+    if q == 0 {
+        2
+    } else if q > MAX_QUICKACKS {
+        MAX_QUICKACKS
+    } else {
+        q
+    }
+}
 
 /// The largest GSO skb, bytes (`sk_gso_max_size` = 65536 in 2.6.35).
 pub const GSO_MAX_SIZE_BYTES: u32 = 65_536;
@@ -197,7 +233,7 @@ impl SimConfig {
             ack_ratio: 2,
             delack_ns: 40_000_000,
             timestamps: true,
-            quickacks: MAX_QUICKACKS,
+            quickacks: QUICKACKS_TODAY,
             loss: 0.0,
             jitter_ns: 0,
             seed: 1,

@@ -4,7 +4,7 @@
 //! Out-of-order data, a hole being filled and duplicates are ACKed at once, as Linux's
 //! quick-ACK does. At the start of the connection the first `quickacks` in-order
 //! segments are each ACKed at once too (Linux `tcp_incr_quickack` on the first data
-//! segment: at most `TCP_MAX_QUICKACKS` = 16); idle restarts do not re-arm it here. The SACK block an ACK carries is the newly arrived segment's own:
+//! segment, see `config::quickacks_for`); idle restarts do not re-arm it here. The SACK block an ACK carries is the newly arrived segment's own:
 //! ACKs are never lost on the reverse path, so the sender learns every SACKed segment.
 
 use std::collections::VecDeque;
