@@ -62,8 +62,9 @@ impl Bictcp2635 {
 
     /// `bictcp_update`: count one ACK and recompute `cnt` for `cwnd` at `jiffies`.
     ///
-    /// Odd input: with `delayed_ack == 0` (only reachable after 4096 ACKs' worth of u16
-    /// wrap) the kernel would divide by zero; this divides by 1 instead.
+    /// Odd input: `delayed_ack` tracks 16 × packets per ACK in a `u16`, so ACKs that
+    /// each cover about 4096 segments wrap it, possibly to 0, where the kernel would
+    /// divide by zero (later kernels capped the ratio); this divides by 1 instead.
     // Linux 2.6.35 tcp_cubic.c bictcp_update()
     pub fn update(&mut self, cfg: &Linux2635Config, cwnd: u32, jiffies: u32) {
         self.ack_cnt = self.ack_cnt.wrapping_add(1);

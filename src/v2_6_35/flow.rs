@@ -13,9 +13,6 @@ use super::hystart::HystartExit2635;
 use super::jiffies::{jiffies_at, jiffies_to_usecs};
 use super::state::{Bictcp2635, Linux2635State};
 use super::tcp_cong::{CwndUse, is_cwnd_limited};
-use crate::controller::{
-    AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
-};
 use crate::cubic::linux_after;
 use crate::error::ConfigError;
 use crate::linux::CaState;
@@ -30,24 +27,24 @@ use crate::time::{Duration, Instant};
 /// what is in flight; per ACK, [`ack`](Self::ack) then `transmit` with what is in
 /// flight after the stack's reply; [`loss`](Self::loss), [`rto`](Self::rto),
 /// [`undo`](Self::undo), [`ecn`](Self::ecn) as the stack detects them. The
-/// [`CongestionController`] methods map onto these.
+/// [`CongestionController`](crate::CongestionController) methods map onto these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Linux2635Flow {
-    state: Linux2635State,
-    config: Linux2635Config,
-    clamp: u32,
-    snd_una: u32,
-    snd_nxt: u32,
-    packets_out: u32,
-    high_seq: u32,
-    prior_ssthresh: u32,
-    rtt_us_passed: i32,
+    pub(super) state: Linux2635State,
+    pub(super) config: Linux2635Config,
+    pub(super) clamp: u32,
+    pub(super) snd_una: u32,
+    pub(super) snd_nxt: u32,
+    pub(super) packets_out: u32,
+    pub(super) high_seq: u32,
+    pub(super) prior_ssthresh: u32,
+    pub(super) rtt_us_passed: i32,
     /// `icsk_retransmits`, a `u8` in the kernel (wraps after 255 RTOs in a row).
-    retransmits: u8,
-    undo_marker: bool,
-    ca_state: CaState,
-    hystart_exit: Option<HystartExit2635>,
+    pub(super) retransmits: u8,
+    pub(super) undo_marker: bool,
+    pub(super) ca_state: CaState,
+    pub(super) hystart_exit: Option<HystartExit2635>,
 }
 
 impl Linux2635Flow {
@@ -241,152 +238,6 @@ impl Linux2635Flow {
         }
     }
 
-    /// `tcp_try_keep_open`: with an undo still possible, stay in Disorder until the
-    /// ACKs pass what is in flight now.
-    // Linux 2.6.35 tcp_input.c tcp_try_keep_open()
-    fn try_keep_open(&mut self) {
-        if self.undo_marker && self.ca_state != CaState::Disorder {
-            self.ca_state = CaState::Disorder;
-            self.high_seq = self.snd_nxt;
-        }
-    }
-
-    /// `tcp_moderate_cwnd`: no more than `in_flight + tcp_max_burst` (reordering, at
-    /// least 1), so a reduced flow does not burst. The sum saturates where the kernel's
-    /// `u32` would wrap on an impossible flight.
-    // Linux 2.6.35 tcp_input.c tcp_moderate_cwnd()
-    fn moderate_cwnd(&mut self) {
-        let limit = self.packets_out.saturating_add(self.config.reordering);
-        if self.state.cwnd > limit {
-            self.state.cwnd = limit;
-        }
-    }
-
-    /// `tcp_current_ssthresh` outside CWR/Recovery: `max(ssthresh, 3/4 cwnd)`.
-    // Linux 2.6.35 include/net/tcp.h tcp_current_ssthresh()
-    const fn current_ssthresh(&self) -> u32 {
-        let cwnd = self.state.cwnd;
-        let three_quarters = (cwnd >> 1) + (cwnd >> 2);
-        if self.state.ssthresh > three_quarters {
-            self.state.ssthresh
-        } else {
-            three_quarters
-        }
-    }
-
-    /// A fast-retransmit congestion event, recovery entered and completed at once.
-    ///
-    /// Arms undo; from Open or Disorder, remembers `tcp_current_ssthresh` and takes
-    /// CUBIC's new ssthresh (a loss in Loss keeps ssthresh and leaves nothing to
-    /// restore). Then `tcp_complete_cwr` (`cwnd = min(cwnd, ssthresh)`), Disorder until
-    /// the ACKs pass `snd_nxt`, and `tcp_moderate_cwnd`.
-    // Linux 2.6.35 tcp_input.c tcp_fastretrans_alert(), tcp_complete_cwr(), tcp_try_keep_open()
-    pub fn loss(&mut self, _now: Instant) {
-        self.high_seq = self.snd_nxt;
-        self.prior_ssthresh = 0;
-        self.undo_marker = true;
-        if matches!(self.ca_state, CaState::Open | CaState::Disorder) {
-            self.prior_ssthresh = self.current_ssthresh();
-            self.state.ssthresh = self.recalc_ssthresh();
-        }
-        self.state.cwnd_cnt = 0;
-        // Recovery, then at once Open with the reduction complete.
-        self.complete_cwr();
-        self.ca_state = CaState::Open;
-        self.try_keep_open();
-        self.moderate_cwnd();
-    }
-
-    /// An ECN-CE echo: `tcp_enter_cwr(sk, 1)` and its completion at once: from Open or
-    /// Disorder, no undo, CUBIC's ssthresh, `cwnd = min(cwnd, in_flight + 1)`, then
-    /// `cwnd = min(cwnd, ssthresh)` and Open. Not covered by the reference traces.
-    // Linux 2.6.35 tcp_input.c tcp_enter_cwr(), tcp_complete_cwr()
-    pub fn ecn(&mut self, _now: Instant) {
-        self.prior_ssthresh = 0;
-        if matches!(self.ca_state, CaState::Open | CaState::Disorder) {
-            self.undo_marker = false;
-            self.state.ssthresh = self.recalc_ssthresh();
-            let limit = self.packets_out.saturating_add(1);
-            if self.state.cwnd > limit {
-                self.state.cwnd = limit;
-            }
-            self.state.cwnd_cnt = 0;
-            self.high_seq = self.snd_nxt;
-            self.complete_cwr();
-            self.ca_state = CaState::Open;
-        }
-    }
-
-    /// `tcp_complete_cwr`: the window lands at or below ssthresh.
-    // Linux 2.6.35 tcp_input.c tcp_complete_cwr()
-    fn complete_cwr(&mut self) {
-        if self.state.cwnd > self.state.ssthresh {
-            self.state.cwnd = self.state.ssthresh.max(1);
-        }
-    }
-
-    /// CUBIC's `ssthresh` hook on the current cwnd.
-    fn recalc_ssthresh(&mut self) -> u32 {
-        let cwnd = self.state.cwnd;
-        self.state.bictcp.recalc_ssthresh(&self.config, cwnd)
-    }
-
-    /// A retransmission timeout, `tcp_enter_loss(sk, 0)` plus the head retransmit:
-    /// ssthresh is recomputed only on the first RTO of an episode (from Open/Disorder,
-    /// with `snd_una == high_seq`, or in Loss before any retransmit), cwnd drops to 1,
-    /// undo stays possible only if nothing was retransmitted before, and the Loss state
-    /// resets all of CUBIC (Wmax, `delay_min`, HyStart's `found`) and starts a HyStart
-    /// round. Then `retransmitted` segments are in flight (`snd_nxt` does not move).
-    // Linux 2.6.35 tcp_input.c tcp_enter_loss(); tcp_cubic.c bictcp_state()
-    pub fn rto(&mut self, now: Instant, retransmitted: u32) {
-        let first = matches!(self.ca_state, CaState::Open | CaState::Disorder)
-            || self.snd_una == self.high_seq
-            || (self.ca_state == CaState::Loss && self.retransmits == 0);
-        if first {
-            self.prior_ssthresh = self.current_ssthresh();
-            self.state.ssthresh = self.recalc_ssthresh();
-        }
-        self.state.cwnd = 1;
-        self.state.cwnd_cnt = 0;
-        self.undo_marker = self.retransmits == 0;
-        self.packets_out = 0;
-        self.ca_state = CaState::Loss;
-        let jiffies = self.jiffies(now);
-        self.state.bictcp.reset();
-        self.state.bictcp.hystart_reset(jiffies, self.snd_nxt);
-        self.hystart_exit = None;
-        self.high_seq = self.snd_nxt;
-        self.packets_out = retransmitted;
-        self.retransmits = self.retransmits.wrapping_add(1);
-    }
-
-    /// Undo the last reduction, found spurious (`tcp_undo_cwr(sk, 1)` as the era's
-    /// `tcp_try_undo_loss`/`tcp_try_undo_dsack` call it). Ignored unless a loss or RTO
-    /// armed it. With a remembered ssthresh, cwnd returns to `max(cwnd, Wmax)` (nothing
-    /// after an RTO, which cleared Wmax) and ssthresh to the remembered one if higher;
-    /// without, cwnd rises to ssthresh. Then `tcp_moderate_cwnd` caps it at the flight
-    /// plus `reordering`; a Loss state ends. CUBIC's own state is not restored.
-    // Linux 2.6.35 tcp_input.c tcp_undo_cwr(); tcp_cubic.c bictcp_undo_cwnd()
-    pub fn undo(&mut self, _now: Instant) {
-        if !self.undo_marker {
-            return;
-        }
-        if self.prior_ssthresh != 0 {
-            self.state.cwnd = self.state.bictcp.undo_cwnd(self.state.cwnd);
-            if self.prior_ssthresh > self.state.ssthresh {
-                self.state.ssthresh = self.prior_ssthresh;
-            }
-        } else if self.state.ssthresh > self.state.cwnd {
-            self.state.cwnd = self.state.ssthresh;
-        }
-        self.moderate_cwnd();
-        self.undo_marker = false;
-        if self.ca_state == CaState::Loss {
-            self.retransmits = 0;
-            self.ca_state = CaState::Open;
-        }
-    }
-
     /// Replace the configuration. CUBIC parameters, `hz`, `mss`, `gso`, `gso_max_size`,
     /// `reordering` and `tso_win_divisor` apply from the next event (as changing a
     /// module parameter or sysctl would); `init_cwnd`, `init_ssthresh`, `cwnd_clamp` and
@@ -486,76 +337,10 @@ pub struct Linux2635SocketView {
     pub retransmits: u8,
 }
 
-/// Saturating conversion from the trait's `u64` amounts to the kernel's `u32` segments.
-fn segments(amount: u64) -> u32 {
-    u32::try_from(amount).unwrap_or(u32::MAX)
-}
-
-/// The trait in segments, mapped as [`crate::linux::LinuxFlow`] maps it: `on_sent` is
-/// the transmit step, `on_ack` an ACK (its `rtt` the path RTT of the newest covered
-/// segment), a loss or ECN mark or RTO the matching event (persistent congestion as an
-/// RTO with one retransmit), and `on_spurious_congestion` an undo.
-impl CongestionController for Linux2635Flow {
-    fn unit(&self) -> WindowUnit {
-        WindowUnit::Segments
-    }
-
-    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        self.transmit(now, segments(sent.in_flight_after));
-    }
-
-    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
-        self.ack(now, segments(ack.acked), ack.rtt);
-    }
-
-    fn on_congestion_event(&mut self, now: Instant, event: CongestionEvent) {
-        match event {
-            CongestionEvent::Loss => self.loss(now),
-            CongestionEvent::Ecn => self.ecn(now),
-            CongestionEvent::RetransmissionTimeout | CongestionEvent::PersistentCongestion => {
-                self.rto(now, 1)
-            }
-        }
-    }
-
-    fn on_spurious_congestion(&mut self, now: Instant) {
-        self.undo(now);
-    }
-
-    /// Does nothing: 2.6.35 CUBIC has no `cwnd_event` hook, so `CA_EVENT_TX_START`
-    /// reached nothing and the kernel of that era counted idle time as growth time (the
-    /// epoch was not shifted; Linux 4.1 added the shift). This profile keeps that.
-    fn on_transmit_start(&mut self, _now: Instant) {}
-
-    fn cwnd(&self) -> u64 {
-        u64::from(self.state.cwnd)
-    }
-
-    fn ssthresh(&self) -> u64 {
-        u64::from(self.state.ssthresh)
-    }
-
-    /// Loss (after an RTO) is Recovery; otherwise slow start while cwnd is below
-    /// ssthresh, congestion avoidance from ssthresh on. The era's own test,
-    /// `cwnd <= ssthresh`, also gives the ACK that finds cwnd exactly at ssthresh one
-    /// slow-start step (after every loss and on HyStart's exit ACK); the phase already
-    /// counts that window as having reached the threshold. Unlike today's kernel, an
-    /// ACK in Disorder can move the flow back to slow start: `tcp_moderate_cwnd` may cut
-    /// cwnd below ssthresh.
-    fn phase(&self) -> Phase {
-        match self.ca_state {
-            CaState::Cwr | CaState::Recovery | CaState::Loss => Phase::Recovery,
-            CaState::Open | CaState::Disorder if self.state.cwnd < self.state.ssthresh => {
-                Phase::SlowStart
-            }
-            CaState::Open | CaState::Disorder => Phase::CongestionAvoidance,
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::{CongestionController, Phase};
 
     fn at_us(us: u64) -> Instant {
         Instant::from_micros(us)
@@ -583,41 +368,6 @@ mod tests {
         assert_eq!(
             (f.state().cwnd, f.state().cwnd_cnt, b.sample_cnt),
             (3, 0, 0)
-        );
-    }
-
-    #[test]
-    fn the_trait_maps_onto_the_kernel_steps() {
-        let start = at_us(1_000_000_000);
-        let mut f = Linux2635Flow::new(Linux2635Config::new(), start).unwrap();
-        assert_eq!(f.unit(), WindowUnit::Segments);
-        f.on_sent(
-            start,
-            &SentEvent {
-                in_flight_after: 2,
-                largest_sent: 2,
-            },
-        );
-        assert_eq!(f.socket_view().snd_nxt, 2);
-        assert_eq!(f.phase(), Phase::SlowStart);
-        // Idle restart does nothing in 2.6.35.
-        let before = f;
-        f.on_transmit_start(at_us(2_000_000_000));
-        assert_eq!(f, before);
-        // RTO: cwnd 1, Loss (reported as recovery), one segment resent.
-        f.on_congestion_event(at_us(1_000_300_000), CongestionEvent::RetransmissionTimeout);
-        assert_eq!(
-            (f.cwnd(), f.ssthresh(), f.ca_state()),
-            (1, 2, CaState::Loss)
-        );
-        assert_eq!(f.phase(), Phase::Recovery);
-        assert_eq!(f.socket_view().packets_out, 1);
-        // Undo after an RTO: Wmax was reset, so cwnd stays 1, but Loss ends.
-        f.on_spurious_congestion(at_us(1_000_400_000));
-        assert_eq!((f.cwnd(), f.ca_state()), (1, CaState::Open));
-        assert_eq!(
-            f.ssthresh(),
-            u64::from(super::super::TCP_INFINITE_SSTHRESH_2635)
         );
     }
 

@@ -35,10 +35,12 @@
 //! ```
 
 mod config;
+mod controller;
 mod cubic;
 mod flow;
 mod hystart;
 mod jiffies;
+mod recovery;
 mod state;
 mod tcp_cong;
 
