@@ -6,7 +6,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::app::AppModel;
 use crate::config::{
-    Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, SimConfig, SlowStart, TsoMode, TsqMode, WindowMode,
+    Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, DEFAULT_HZ, Kernel, SimConfig, SlowStart, TsoMode,
+    TsqMode, VALID_HZ, WindowMode, quickacks_for,
 };
 use crate::units::{parse_bytes, parse_duration_ns, parse_probability, parse_rate};
 
@@ -105,6 +106,15 @@ pub struct RunArgs {
     /// Autotuning's largest socket buffer (tcp_rmem[2]/tcp_wmem[2]), bytes.
     #[arg(long, default_value_t = DEFAULT_AUTOTUNE_MAX_BYTES, value_parser = parse_bytes)]
     pub autotune_max: u64,
+    /// Which Linux kernel's CUBIC + HyStart decides cwnd (Linux mode): 6 (today's) or
+    /// 2.6.35 (the seed-000 kernel, HyStart in jiffies; its host: no TSQ, 64 KiB TSO
+    /// bursts with deferral, unless --tsq-limit/--tso say otherwise).
+    #[arg(long, default_value = "6", value_parser = parse_kernel)]
+    pub kernel: Kernel,
+    /// Kernel timer frequency for --kernel 2.6.35 (its HyStart counts jiffies): 100,
+    /// 250 or 1000; default 250. Today's kernel has no use for it.
+    #[arg(long, value_parser = parse_hz)]
+    pub hz: Option<u32>,
     /// Congestion control: linux (Linux-mode CUBIC) or rfc9438.
     #[arg(long, default_value = "linux", value_parser = ["linux", "rfc9438"])]
     pub cc: String,
@@ -189,6 +199,20 @@ impl RunArgs {
                 max_bytes: self.autotune_max,
             },
         };
+        c.kernel = self.kernel;
+        c.hz = match (self.kernel, self.hz) {
+            (Kernel::Linux2635, hz) => hz.unwrap_or(DEFAULT_HZ),
+            (Kernel::Linux6, None) => DEFAULT_HZ,
+            (Kernel::Linux6, Some(_)) => {
+                return Err(
+                    "--hz is only meaningful with --kernel 2.6.35 (today's kernel \
+                            times HyStart in microseconds)"
+                        .into(),
+                );
+            }
+        };
+        // The receiver is of the same era as the sender (its quick ACKs at start).
+        c.quickacks = quickacks_for(c.kernel, c.mss());
         c.cc = if self.cc == "rfc9438" {
             CcKind::Rfc9438
         } else {
@@ -223,4 +247,22 @@ impl RunArgs {
         c.validate()?;
         Ok(c)
     }
+}
+
+/// `--kernel`: `6` or `2.6.35`.
+pub fn parse_kernel(text: &str) -> Result<Kernel, String> {
+    match text.trim() {
+        "6" | "6.x" => Ok(Kernel::Linux6),
+        "2.6.35" => Ok(Kernel::Linux2635),
+        _ => Err("valid kernels: 6 (today's), 2.6.35".into()),
+    }
+}
+
+/// `--hz`: one of 100, 250, 1000.
+pub fn parse_hz(text: &str) -> Result<u32, String> {
+    text.trim()
+        .parse()
+        .ok()
+        .filter(|hz| VALID_HZ.contains(hz))
+        .ok_or_else(|| "valid values: 100, 250, 1000".into())
 }

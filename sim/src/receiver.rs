@@ -2,7 +2,9 @@
 //! `ack_ratio` segments or a timeout), and the receive window it advertises.
 //!
 //! Out-of-order data, a hole being filled and duplicates are ACKed at once, as Linux's
-//! quick-ACK does. The SACK block an ACK carries is the newly arrived segment's own:
+//! quick-ACK does. At the start of the connection the first `quickacks` in-order
+//! segments are each ACKed at once too (Linux `tcp_incr_quickack` on the first data
+//! segment, see `config::quickacks_for`); idle restarts do not re-arm it here. The SACK block an ACK carries is the newly arrived segment's own:
 //! ACKs are never lost on the reverse path, so the sender learns every SACKed segment.
 
 use std::collections::VecDeque;
@@ -31,6 +33,7 @@ pub struct Receiver {
     unacked: u32,
     ack_ratio: u32,
     delack_ns: u64,
+    quickacks_left: u32,
     /// When the delayed-ACK timer fires, if armed.
     pub delack_deadline: Option<u64>,
     window: ReceiveWindow,
@@ -39,14 +42,16 @@ pub struct Receiver {
 }
 
 impl Receiver {
-    /// A receiver that ACKs every `ack_ratio` segments or after `delack_ns`.
-    pub fn new(ack_ratio: u32, delack_ns: u64, window: ReceiveWindow) -> Self {
+    /// A receiver that ACKs each of the first `quickacks` segments at once, then every
+    /// `ack_ratio` segments or after `delack_ns`.
+    pub fn new(ack_ratio: u32, delack_ns: u64, quickacks: u32, window: ReceiveWindow) -> Self {
         Receiver {
             rcv_nxt: 0,
             ooo: VecDeque::with_capacity(1024),
             unacked: 0,
             ack_ratio,
             delack_ns,
+            quickacks_left: quickacks,
             delack_deadline: None,
             window,
             delivered: 0,
@@ -94,6 +99,10 @@ impl Receiver {
             return Some(self.ack(seq, seq + 1));
         }
         self.unacked += 1;
+        if self.quickacks_left > 0 {
+            self.quickacks_left -= 1;
+            return Some(self.ack(seq, seq));
+        }
         if self.unacked >= self.ack_ratio {
             return Some(self.ack(seq, seq));
         }
@@ -127,7 +136,7 @@ mod tests {
     fn receiver(ack_ratio: u32) -> Receiver {
         let mut cfg = SimConfig::new();
         cfg.window = WindowMode::Fixed(1 << 20);
-        Receiver::new(ack_ratio, 40_000_000, ReceiveWindow::new(&cfg))
+        Receiver::new(ack_ratio, 40_000_000, 0, ReceiveWindow::new(&cfg))
     }
 
     #[test]
@@ -140,6 +149,25 @@ mod tests {
         assert_eq!(r.on_segment(20, 2, 0), None);
         assert_eq!(r.on_delack_timer(39_999_999), None, "not yet");
         assert_eq!(r.on_delack_timer(40_000_020).map(|a| a.cum), Some(3));
+    }
+
+    #[test]
+    fn quick_acks_at_start_ack_each_segment_then_delayed_acks_resume() {
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Fixed(1 << 20);
+        let mut r = Receiver::new(2, 40_000_000, 3, ReceiveWindow::new(&cfg));
+        for seq in 0..3 {
+            assert_eq!(
+                r.on_segment(seq.into(), seq, 0).map(|a| a.cum),
+                Some(seq + 1)
+            );
+        }
+        assert_eq!(
+            r.on_segment(3, 3, 0),
+            None,
+            "the fourth waits for a second one"
+        );
+        assert_eq!(r.on_segment(4, 4, 0).map(|a| a.cum), Some(5));
     }
 
     #[test]

@@ -85,7 +85,12 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
     let mss = u64::from(cfg.mss());
     let one_way = cfg.rtt_ns / 2;
     let mut sender = Sender::new(cfg)?;
-    let mut receiver = Receiver::new(cfg.ack_ratio, cfg.delack_ns, ReceiveWindow::new(cfg));
+    let mut receiver = Receiver::new(
+        cfg.ack_ratio,
+        cfg.delack_ns,
+        cfg.quickacks,
+        ReceiveWindow::new(cfg),
+    );
     let mut net = Net {
         host: Host::new(cfg.nic_rate_bps, cfg.txqueuelen),
         link: Link::new(
@@ -153,7 +158,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                     in_flight: sender.sb.in_flight(),
                     rtt_ns: rtt.unwrap_or(0),
                     pacing_rate: sender.cc.pacing_rate(),
-                    queue_bytes: net.host.backlog_bytes(now) + net.link.backlog_bytes(now),
+                    queue_bytes: net.host.backlog_bytes(now) + net.link.queued_bytes(now),
                     acked_bytes: (u64::from(sender.sb.snd_una()) * mss).min(total_bytes),
                 });
                 if sender.done() {
