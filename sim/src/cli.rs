@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use crate::app::AppModel;
 use crate::config::{
     Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, DEFAULT_HZ, Kernel, SimConfig, SlowStart, TsoMode,
-    TsqMode, VALID_HZ, WindowMode, quickacks_for,
+    TsqMode, VALID_HZ, WindowMode, quickacks_for, rcv_ssthresh_growth_for,
 };
 use crate::units::{parse_bytes, parse_duration_ns, parse_probability, parse_rate};
 
@@ -213,6 +213,7 @@ impl RunArgs {
         };
         // The receiver is of the same era as the sender (its quick ACKs at start).
         c.quickacks = quickacks_for(c.kernel, c.mss());
+        c.rcv_ssthresh_growth = rcv_ssthresh_growth_for(c.kernel, c.mss());
         c.cc = if self.cc == "rfc9438" {
             CcKind::Rfc9438
         } else {

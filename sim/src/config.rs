@@ -133,6 +133,14 @@ pub struct SimConfig {
     /// `rcv_wnd / (2 · rcv_mss)`, at most `TCP_MAX_QUICKACKS` = 16, where `rcv_wnd` is
     /// the initial window of `tcp_select_initial_window`). See [`quickacks_for`].
     pub quickacks: u32,
+    /// `Some(n)`: the receiver's window grows as a 2.6.35 receiver's `rcv_ssthresh` does,
+    /// from `n` segments (its initial window) by 2 segments per in-order data segment up
+    /// to the window clamp, and while it grows every segment is ACKed at once
+    /// (`tcp_grow_window` sets `icsk_ack.quick |= 1`); the advertised window is at most
+    /// `rcv_ssthresh` (`__tcp_select_window`). `None`: the window is the buffer's from the
+    /// first segment and only [`quickacks`](Self::quickacks) are ACKed one by one
+    /// (today's receiver as calibrated against the testbed; see docs/simulator.md).
+    pub rcv_ssthresh_growth: Option<u32>,
 
     /// Random loss probability at the bottleneck.
     pub loss: f64,
@@ -179,7 +187,22 @@ pub const QUICKACKS_TODAY: u32 = 5;
 /// frames up to 1 GiB buffers, for 1448 bytes up to `tcp_rmem[2]` of about 90 MiB.)
 // Linux 2.6.35 net/ipv4/tcp_output.c tcp_select_initial_window(); tcp_input.c tcp_incr_quickack()
 pub const fn quickacks_for(kernel: Kernel, mss: u32) -> u32 {
-    let init_rcv_segs = match kernel {
+    let q = initial_receive_segments(kernel, mss) / 2;
+    if q == 0 {
+        2
+    } else if q > MAX_QUICKACKS {
+        MAX_QUICKACKS
+    } else {
+        q
+    }
+}
+
+/// The initial receive window, segments, of a receiver of `kernel`'s era with segments
+/// of `mss` bytes: today's `TCP_DEFAULT_INIT_RCVWND` (10); for 2.6.35 the `init_cwnd` of
+/// `tcp_select_initial_window` (2 above 3 × 1460 bytes of MSS, 3 above 1460, else 4).
+// Linux 2.6.35 net/ipv4/tcp_output.c tcp_select_initial_window()
+pub const fn initial_receive_segments(kernel: Kernel, mss: u32) -> u32 {
+    match kernel {
         Kernel::Linux6 => 10,
         Kernel::Linux2635 => {
             if mss > 1460 * 3 {
@@ -190,14 +213,17 @@ pub const fn quickacks_for(kernel: Kernel, mss: u32) -> u32 {
                 4
             }
         }
-    };
-    let q = init_rcv_segs / 2;
-    if q == 0 {
-        2
-    } else if q > MAX_QUICKACKS {
-        MAX_QUICKACKS
-    } else {
-        q
+    }
+}
+
+/// How a receiver of `kernel`'s era grows its window (see
+/// [`SimConfig::rcv_ssthresh_growth`]): from its initial window for 2.6.35, not
+/// modelled for today's receiver.
+// Linux 2.6.35 net/ipv4/tcp_input.c tcp_grow_window(), tcp_event_data_recv()
+pub const fn rcv_ssthresh_growth_for(kernel: Kernel, mss: u32) -> Option<u32> {
+    match kernel {
+        Kernel::Linux6 => None,
+        Kernel::Linux2635 => Some(initial_receive_segments(kernel, mss)),
     }
 }
 
@@ -234,6 +260,7 @@ impl SimConfig {
             delack_ns: 40_000_000,
             timestamps: true,
             quickacks: QUICKACKS_TODAY,
+            rcv_ssthresh_growth: None,
             loss: 0.0,
             jitter_ns: 0,
             seed: 1,

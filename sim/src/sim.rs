@@ -89,6 +89,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         cfg.ack_ratio,
         cfg.delack_ns,
         cfg.quickacks,
+        cfg.rcv_ssthresh_growth,
         ReceiveWindow::new(cfg),
     );
     let mut net = Net {
@@ -111,9 +112,16 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         Amount::Bytes(b) => b,
         Amount::TimeNs(_) => u64::MAX,
     };
+    // nuttcp's interval reports are the receiver's: its interval timer starts when the
+    // data connection is accepted, i.e. when the handshake's last ACK, sent with the
+    // first data, arrives one propagation delay after the sender starts (nuttcp.c:
+    // setitimer and prep_timer on the receiver before its read loop; it counts bytes
+    // read by the receiving application).
     let mut iv = Intervals {
         every_ns: cfg.interval_ns,
-        next_ns: cfg.interval_ns.unwrap_or(u64::MAX),
+        next_ns: cfg
+            .interval_ns
+            .map_or(u64::MAX, |every| every.saturating_add(one_way)),
         last_delivered: 0,
         last_retrans: 0,
     };

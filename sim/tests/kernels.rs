@@ -223,3 +223,53 @@ fn the_receivers_quick_acks_follow_its_initial_window() {
     );
     assert_eq!(config_from(&[]).unwrap().quickacks, 5);
 }
+
+/// A 2.6.35 receiver grows `rcv_ssthresh` from its initial window (2 segments at MSS
+/// 8948, `tcp_select_initial_window`) and ACKs every segment while it does
+/// (`tcp_grow_window`); today's receiver model does not.
+#[test]
+fn the_2635_receiver_grows_its_window_from_the_initial_one() {
+    let era = config_from(&["--kernel", "2.6.35", "--mtu", "9000"]).unwrap();
+    assert_eq!(era.rcv_ssthresh_growth, Some(2));
+    let era_1500 = config_from(&["--kernel", "2.6.35"]).unwrap();
+    assert_eq!(era_1500.rcv_ssthresh_growth, Some(4));
+    assert_eq!(config_from(&[]).unwrap().rcv_ssthresh_growth, None);
+}
+
+/// Per-segment ACKs in slow start double cwnd each round trip (+1 per ACK), where
+/// delayed ACKs grow it by half: the same 2.6.35 flow without HyStart delivers more
+/// in its first second with the growing receiver than with a delayed-ACK one.
+#[test]
+fn acking_every_segment_while_the_window_grows_speeds_up_slow_start() {
+    let first_second = |growth: Option<u32>| {
+        let mut c = config_from(&[
+            "--kernel", "2.6.35", "--mtu", "9000", "--rtt", "80ms", "-w", "100m",
+        ])
+        .unwrap();
+        c.slow_start = SlowStart::Off;
+        c.amount = Amount::TimeNs(1_000_000_000);
+        c.rcv_ssthresh_growth = growth;
+        run(&c, &mut NoProbe).unwrap().bytes
+    };
+    let growing = first_second(Some(2));
+    let delayed = first_second(None);
+    // Doubling from IW 2 over ~11 round trips of 80 ms after the first arrival moves
+    // tens of MB; 1.5x per round trip moves a few.
+    assert!(growing > 50 << 20, "{growing}");
+    assert!(growing > 8 * delayed, "{growing} vs {delayed}");
+}
+
+/// nuttcp's interval reports are the receiver's, timed from when it accepted the
+/// connection: the first data's arrival, one propagation delay after the sender starts.
+#[test]
+fn intervals_are_timed_from_the_first_arrival_as_nuttcps_receiver_does() {
+    let mut c = config_from(&["--rtt", "80ms", "--rate", "100m", "--time", "1s"]).unwrap();
+    c.interval_ns = Some(30_000_000);
+    let mut p = Everything::default();
+    run(&c, &mut p).unwrap();
+    // From the sender's start, [0, 30 ms) would hold nothing: the first segment arrives
+    // at 40 ms. The receiver's first interval is [40 ms, 70 ms) and holds the IW.
+    assert!(p.intervals[0].bytes > 0, "{:?}", p.intervals[0]);
+    // 1 s of run, intervals from 40 ms: (1000 - 40) / 30 = 32 whole intervals.
+    assert_eq!(p.intervals.len(), 32);
+}

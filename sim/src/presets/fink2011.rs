@@ -6,8 +6,10 @@
 //! - The sender host of 2.6.35: no TSQ (3.6), no pacing (3.12), 64 KiB TSO skbs (7
 //!   segments of 8948 B) with the era's TSO deferral, a 1000-skb qdisc, a 10 Gbit/s NIC.
 //!   Today's kernel gets today's host (TSQ, autosized TSO) on the same path.
-//! - The receiver (a 2011 one for both kernels): delayed ACKs every 2 segments (40 ms
-//!   timer), 1 quick ACK at start (a 2-segment initial receive window at MSS 8948).
+//! - The receiver (a 2011 one for both kernels): its window (`rcv_ssthresh`) opens from
+//!   2 segments by 2 per segment received, and while it opens every segment is ACKed at
+//!   once (2.6.35 `tcp_grow_window`); then delayed ACKs every 2 segments (40 ms timer).
+//! - Per-second figures as nuttcp's receiver times them: from the first data's arrival.
 //! - The 18 ms path: the sender's NIC is the bottleneck.
 //! - The 80 ms path: a bottleneck slightly slower than the NIC, with a drop-tail
 //!   buffer, both calibrated from the seed (below).
@@ -18,6 +20,7 @@
 use crate::cli::PresetArgs;
 use crate::config::{
     Amount, Kernel, SimConfig, SlowStart, TsoMode, TsqMode, WindowMode, quickacks_for,
+    rcv_ssthresh_growth_for,
 };
 use crate::presets::seeds::{FINK_2011_HZ250, FINK_2011_HZ1000, FinkRun, FinkTable, NuttcpFigure};
 use crate::presets::{Case, Outcome, plot, print_stats, run_all};
@@ -118,6 +121,7 @@ pub fn config(run: &FinkRun, table: &FinkTable, kernel: Kernel, cal: &Calibratio
     c.hz = table.hz;
     // The path's receiver is a 2011 one whichever kernel sends.
     c.quickacks = quickacks_for(Kernel::Linux2635, c.mss());
+    c.rcv_ssthresh_growth = rcv_ssthresh_growth_for(Kernel::Linux2635, c.mss());
     c.pacing = false;
     // Each kernel's own host: 2.6.35 resolves these to no TSQ and 64 KiB TSO skbs.
     c.tsq = TsqMode::Auto;
@@ -217,8 +221,13 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
 fn print_model(cal: &Calibration) {
     crate::say!("path model (one per path; docs/simulator.md):");
     crate::say!(
-        "  sender NIC 10 Gbit/s behind a 1000-skb qdisc; receiver (2011) ACKs every 2 \
-         segments (40 ms timer), the first one at once"
+        "  sender NIC 10 Gbit/s behind a 1000-skb qdisc; receiver (2011) ACKs every segment \
+         while its window opens (tcp_grow_window: +2 segments per segment from 2, up to the \
+         buffer's window), then every 2 segments (40 ms timer)"
+    );
+    crate::say!(
+        "  per-second figures as nuttcp's receiver counts them: bytes read, timed from the \
+         first data's arrival"
     );
     crate::say!("  18 ms path: the sender's NIC is the bottleneck");
     crate::say!(
