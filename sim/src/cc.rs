@@ -12,7 +12,7 @@
 //!   bytes-mode `tcp_update_pacing_rate`.
 //! - The 2.6.35 profile ([`Linux2635Flow`], `--kernel 2.6.35`) counts segments like
 //!   today's Linux mode. Its clock is the kernel's `jiffies` at `--hz`; the simulated
-//!   host has been up [`BOOT_OFFSET_US`] when the transfer starts, because 2.6.35's
+//!   host has been up `SimConfig::uptime_ns` (`--uptime`, 1000 s by default) when the transfer starts, because 2.6.35's
 //!   HyStart drops every RTT sample while `jiffies - epoch_start < HZ` (with
 //!   `epoch_start` 0 that is the first second of jiffies) and while `jiffies >= 2^31`.
 //!   That kernel had no pacing rate; when flags give its host today's pacing, TSQ or
@@ -33,12 +33,6 @@ use congestion::{
 };
 
 use crate::config::{CcKind, Kernel, SimConfig, SlowStart};
-
-/// How long the simulated 2.6.35 host has been up when the transfer starts, µs: 1000 s,
-/// as the reference traces start (jiffies 250 000 at HZ=250), clear of the first
-/// second of jiffies and of the half of the jiffies cycle where that kernel's HyStart
-/// is blind.
-pub const BOOT_OFFSET_US: u64 = 1_000_000_000;
 
 /// The 2.6.35 initial window for an MSS (`tcp_init_cwnd`, RFC 3390): 2 segments above
 /// 1460 bytes, 3 above 1095, else 4.
@@ -90,7 +84,7 @@ impl SimController {
                 c.hz = cfg.hz;
                 c.mss = cfg.mss();
                 c.init_cwnd = initial_window_2635(cfg.mss());
-                let flow = Linux2635Flow::new(c, instant_at(0, BOOT_OFFSET_US));
+                let flow = Linux2635Flow::new(c, instant_at(0, cfg.uptime_ns / 1000));
                 AnyController::Linux2635(flow.map_err(err)?)
             }
             (CcKind::Linux, Kernel::Linux6) => {
@@ -132,7 +126,7 @@ impl SimController {
             }
         };
         let clock_offset_us = match any {
-            AnyController::Linux2635(_) => BOOT_OFFSET_US,
+            AnyController::Linux2635(_) => cfg.uptime_ns / 1000,
             _ => 0,
         };
         Ok(SimController {

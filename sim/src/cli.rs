@@ -6,8 +6,8 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::app::AppModel;
 use crate::config::{
-    Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, DEFAULT_HZ, Kernel, SimConfig, SlowStart, TsoMode,
-    TsqMode, VALID_HZ, WindowMode, quickacks_for, rcv_ssthresh_growth_for,
+    Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, DEFAULT_HZ, DEFAULT_UPTIME_NS, Kernel, SimConfig,
+    SlowStart, TsoMode, TsqMode, VALID_HZ, WindowMode, quickacks_for, rcv_ssthresh_growth_for,
 };
 use crate::units::{parse_bytes, parse_duration_ns, parse_probability, parse_rate};
 
@@ -115,6 +115,11 @@ pub struct RunArgs {
     /// 250 or 1000; default 250. Today's kernel has no use for it.
     #[arg(long, value_parser = parse_hz)]
     pub hz: Option<u32>,
+    /// How long the --kernel 2.6.35 host has been up when the transfer starts, e.g.
+    /// 1000s, 1000.002s (0 s to 20 days; default 1000 s, the first send on a tick): sets
+    /// the phase of its jiffies ticks, which its HyStart and TSO deferral count.
+    #[arg(long, value_parser = parse_duration_ns)]
+    pub uptime: Option<u64>,
     /// Congestion control: linux (Linux-mode CUBIC) or rfc9438.
     #[arg(long, default_value = "linux", value_parser = ["linux", "rfc9438"])]
     pub cc: String,
@@ -209,6 +214,15 @@ impl RunArgs {
                             times HyStart in microseconds)"
                         .into(),
                 );
+            }
+        };
+        c.uptime_ns = match (self.kernel, self.uptime) {
+            (Kernel::Linux2635, u) => u.unwrap_or(DEFAULT_UPTIME_NS),
+            (Kernel::Linux6, None) => DEFAULT_UPTIME_NS,
+            (Kernel::Linux6, Some(_)) => {
+                return Err("--uptime is only meaningful with --kernel 2.6.35 (today's \
+                            kernel has no jiffies in its HyStart)"
+                    .into());
             }
         };
         // The receiver is of the same era as the sender (its quick ACKs at start).

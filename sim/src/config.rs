@@ -109,6 +109,10 @@ pub struct SimConfig {
     pub kernel: Kernel,
     /// The 2.6.35 profile's jiffies per second (`--hz`); unused by today's kernel.
     pub hz: u32,
+    /// How long the 2.6.35 host has been up when the transfer starts, ns (`--uptime`):
+    /// where its jiffies stand, so the phase of the tick against the first send (HyStart
+    /// and TSO deferral count whole ticks). Unused by today's kernel.
+    pub uptime_ns: u64,
     /// Slow-start exit.
     pub slow_start: SlowStart,
     /// Whether TCP paces its packets (EDT, `SK_PACING_NEEDED`).
@@ -230,6 +234,16 @@ pub const fn rcv_ssthresh_growth_for(kernel: Kernel, mss: u32) -> Option<u32> {
 /// The largest GSO skb, bytes (`sk_gso_max_size` = 65536 in 2.6.35).
 pub const GSO_MAX_SIZE_BYTES: u32 = 65_536;
 
+/// The 2.6.35 host's default uptime at the transfer's start: 1000 s, as the reference
+/// traces start (jiffies 250 000 at HZ=250), clear of the first second of jiffies and of
+/// the half of the jiffies cycle where that kernel's HyStart is blind; the first send
+/// falls on a tick.
+pub const DEFAULT_UPTIME_NS: u64 = 1_000_000_000_000;
+
+/// The longest `--uptime`: 20 days, below 2^31 jiffies at HZ=1000 (24.8 days), past
+/// which 2.6.35's HyStart drops every sample.
+pub const MAX_UPTIME_NS: u64 = 20 * 86_400 * 1_000_000_000;
+
 /// Linux `tcp_rmem[2]` default: 6 MiB.
 pub const DEFAULT_AUTOTUNE_MAX_BYTES: u64 = 6 << 20;
 
@@ -250,6 +264,7 @@ impl SimConfig {
             cc: CcKind::Linux,
             kernel: Kernel::Linux6,
             hz: DEFAULT_HZ,
+            uptime_ns: DEFAULT_UPTIME_NS,
             slow_start: SlowStart::Hystart,
             pacing: false,
             tsq: TsqMode::Auto,
@@ -331,6 +346,12 @@ impl SimConfig {
         }
         if self.rate_bps == 0 || self.nic_rate_bps == 0 {
             return Err("rates must be above 0".into());
+        }
+        if self.uptime_ns > MAX_UPTIME_NS {
+            return Err(format!(
+                "--uptime must be between 0 s and 20 days, not {} s",
+                self.uptime_ns / 1_000_000_000
+            ));
         }
         if !VALID_HZ.contains(&self.hz) {
             return Err(format!(

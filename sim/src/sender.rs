@@ -74,7 +74,10 @@ pub struct Sender {
     /// One jiffy of the 2.6.35 host, ns (deferral ends once the jiffies counter has
     /// moved on by two).
     jiffy_ns: u64,
-    /// When the current deferral started (`tp->tso_deferred`), if one is running.
+    /// The host's uptime at the first send, ns: where the jiffies ticks fall.
+    uptime_ns: u64,
+    /// When the current deferral started (`tp->tso_deferred`), ns of the host's clock
+    /// (since boot), if one is running.
     deferred_since: Option<u64>,
     recovery: Recovery,
     rto_deadline: Option<u64>,
@@ -117,6 +120,7 @@ impl Sender {
                 _ => None,
             },
             jiffy_ns: 1_000_000_000 / u64::from(cfg.hz.max(1)),
+            uptime_ns: cfg.uptime_ns,
             deferred_since: None,
             recovery: Recovery::Open,
             rto_deadline: None,
@@ -273,10 +277,12 @@ impl Sender {
             return false;
         }
         let jiffy = self.jiffy_ns.max(1);
-        let since = *self.deferred_since.get_or_insert(now_ns);
+        // The host's clock, ns since boot.
+        let now = now_ns + self.uptime_ns;
+        let since = *self.deferred_since.get_or_insert(now);
         // Jiffies are whole ticks of the host's clock: the deferral is over from the
         // start of the second tick after the one it began in.
-        if now_ns >= (since / jiffy + 2) * jiffy {
+        if now >= (since / jiffy + 2) * jiffy {
             self.deferred_since = None;
             return false;
         }

@@ -273,3 +273,41 @@ fn intervals_are_timed_from_the_first_arrival_as_nuttcps_receiver_does() {
     // 1 s of run, intervals from 40 ms: (1000 - 40) / 30 = 32 whole intervals.
     assert_eq!(p.intervals.len(), 32);
 }
+
+/// `--uptime` sets where the 2.6.35 host's jiffies ticks fall against the first send.
+/// At 18 ms and HZ=250 HyStart's ACK train must span two tick boundaries: with the
+/// first send on a tick (1000 s) a round of ~5.9 ms of ACKs crosses only one and slow
+/// start runs a round longer than with the ticks 2 ms later (1000.002 s).
+#[test]
+fn uptime_sets_the_jiffies_phase_and_is_refused_without_the_2635_kernel() {
+    let e = config_from(&["--uptime", "1000s"]).unwrap_err();
+    assert!(
+        e.contains("--uptime") && e.contains("--kernel 2.6.35"),
+        "{e}"
+    );
+    let e = config_from(&["--kernel", "2.6.35", "--uptime", "2000000s"]).unwrap_err();
+    assert!(e.contains("--uptime") && e.contains("20 days"), "{e}");
+    let exit_cwnd = |uptime: &str| {
+        let mut c = config_from(&[
+            "--kernel", "2.6.35", "--uptime", uptime, "--rtt", "18ms", "--mtu", "9000", "-w",
+            "40m", "--time", "400ms",
+        ])
+        .unwrap();
+        c.interval_ns = None;
+        let mut p = Everything::default();
+        run(&c, &mut p).unwrap();
+        p.rows
+            .iter()
+            .find(|r| r.ssthresh < u32::MAX >> 1)
+            .map(|r| r.ssthresh)
+    };
+    assert_eq!(
+        config_from(&["--kernel", "2.6.35"]).unwrap().uptime_ns,
+        1_000_000_000_000
+    );
+    let on_tick = exit_cwnd("1000s").expect("HyStart exits");
+    let later = exit_cwnd("1000.002s").expect("HyStart exits");
+    assert!(later < on_tick, "{later} vs {on_tick}");
+    // The bandwidth-delay product is 2515 segments.
+    assert!(on_tick > 2000 && later < 2000, "{later} vs {on_tick}");
+}
