@@ -131,8 +131,13 @@ fn a_2635_run_is_a_pure_function_of_its_flags() {
 }
 
 /// Seed 000's path, shortened to 2 s: 10 GbE, 18 ms, 9000-byte MTU, `-w40m`.
-fn fink_18ms(kernel: Kernel, hystart: bool) -> Summary {
+fn fink_18ms(kernel: Kernel, hystart: bool, uptime_ns: u64) -> Summary {
     let mut c = SimConfig::new();
+    // The path's receiver is a 2011 one (fink2011): 1 quick ACK, then an ACK per
+    // segment while its window opens from 2 segments.
+    c.quickacks = 1;
+    c.rcv_ssthresh_growth = Some(2);
+    c.uptime_ns = uptime_ns;
     c.rate_bps = 10_000_000_000;
     c.nic_rate_bps = 10_000_000_000;
     c.rtt_ns = 18_000_000;
@@ -150,22 +155,33 @@ fn fink_18ms(kernel: Kernel, hystart: bool) -> Summary {
     run(&c, &mut NoProbe).unwrap()
 }
 
-/// Seed 000, HZ=250: with HyStart the 2.6.35 sender leaves slow start early (its ACK
-/// train test in whole 4 ms jiffies) and runs well below line rate; without, it fills
-/// the link. Today's HyStart (µs clock) fills it either way.
+/// Seed 000, HZ=250: the 2.6.35 sender's ACK-train test counts whole 4 ms jiffies, so
+/// whether it ends slow start a round early depends on where the ticks fall. With the
+/// ticks 2 ms after the first send it does, and the run stays well below line rate;
+/// with the first send on a tick it fires a round later, near the BDP, and the run
+/// fills the link. Without HyStart the link is full either way, and today's HyStart
+/// (µs clock) fills it too.
 #[test]
-fn hystart_on_2635_at_hz250_is_slower_at_18ms_and_todays_is_not() {
-    let on = fink_18ms(Kernel::Linux2635, true);
-    let off = fink_18ms(Kernel::Linux2635, false);
+fn hystart_on_2635_at_hz250_is_slower_at_18ms_at_half_the_tick_phases() {
+    let off = fink_18ms(Kernel::Linux2635, false, 1_000_000_000_000);
+    let early = fink_18ms(Kernel::Linux2635, true, 1_000_002_000_000);
     assert!(
-        on.throughput_bps() < 0.85 * off.throughput_bps(),
+        early.throughput_bps() < 0.85 * off.throughput_bps(),
         "2.6.35: HyStart {:.0} Mbit/s, none {:.0}",
-        on.throughput_bps() / 1e6,
+        early.throughput_bps() / 1e6,
         off.throughput_bps() / 1e6
     );
-    assert!(on.hystart_exit.is_some());
-    let today_on = fink_18ms(Kernel::Linux6, true);
-    let today_off = fink_18ms(Kernel::Linux6, false);
+    assert!(early.hystart_exit.is_some());
+    let late = fink_18ms(Kernel::Linux2635, true, 1_000_000_000_000);
+    assert!(late.hystart_exit.is_some());
+    assert!(
+        late.throughput_bps() > 0.95 * off.throughput_bps(),
+        "2.6.35, first send on a tick: HyStart {:.0} Mbit/s, none {:.0}",
+        late.throughput_bps() / 1e6,
+        off.throughput_bps() / 1e6
+    );
+    let today_on = fink_18ms(Kernel::Linux6, true, 0);
+    let today_off = fink_18ms(Kernel::Linux6, false, 0);
     assert!(
         today_on.throughput_bps() > 0.95 * today_off.throughput_bps(),
         "today: HyStart {:.0} Mbit/s, none {:.0}",
@@ -177,8 +193,8 @@ fn hystart_on_2635_at_hz250_is_slower_at_18ms_and_todays_is_not() {
 /// Seed 000's 80 ms path with `-w100m`, shortened to 4 s (the first loss comes after
 /// about 3 s): on 2.6.35 at HZ=250, without HyStart the window reaches the 150 MiB
 /// socket limit, the standing queue outgrows the 8 MiB buffer and packets are lost;
-/// with HyStart, slow start ends on HyStart's signal. (Whether that comes early enough
-/// to avoid the loss, as in the seed, the model does not reproduce: docs/simulator.md.)
+/// with HyStart, slow start ends on HyStart's signal early enough that nothing is lost,
+/// as in the seed.
 #[test]
 fn without_hystart_the_2635_sender_overflows_the_80ms_path_with_w100m() {
     use congestion_sim::presets::fink2011::{calibration, config};
@@ -198,6 +214,7 @@ fn without_hystart_the_2635_sender_overflows_the_80ms_path_with_w100m() {
     let on = run_of(true);
     let off = run_of(false);
     assert!(on.hystart_exit.is_some(), "HyStart ends slow start");
+    assert_eq!(on.retrans, 0, "HyStart: no loss");
     assert!(off.hystart_exit.is_none());
     assert!(off.retrans > 0, "no HyStart: the buffer overflows");
     assert!(off.tail_drops > 0);
