@@ -12,7 +12,8 @@
 //! `icsk_ack.quick |= 1` each time, so `__tcp_ack_snd_check` ACKs every such segment at
 //! once. While the window grows the receiver therefore ACKs every segment; once it
 //! reaches the clamp (the socket buffer's window, or autotuning's current one) it falls
-//! back to delayed ACKs, and resumes when autotuning raises the clamp.
+//! back to delayed ACKs, and resumes when autotuning raises the clamp. The ACK ratio
+//! applies only then: there are no GRO aggregates in the model to ACK instead.
 //!
 //! The SACK block an ACK carries is the newly arrived segment's own:
 //! ACKs are never lost on the reverse path, so the sender learns every SACKed segment.
