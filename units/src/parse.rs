@@ -9,19 +9,20 @@ use crate::number::{scaled, split_number};
 const RATE_FORMS: &str = "a rate in bit/s such as 10g, 2.5g, 100mbit, 1Gbit/s or 50Mbps (k, m, g, t = 10^3, 10^6, 10^9, 10^12)";
 const SIZE_FORMS: &str = "a size in bytes such as 9000, 64k, 1.5g or 64KiB (k, m, g, t = 2^10, 2^20, 2^30, 2^40), or 256kB, 100MB (SI: 10^3, 10^6)";
 const DURATION_FORMS: &str = "a duration with its unit such as 80ms, 500us, 1.5s or 250ns";
-const PROBABILITY_FORMS: &str = "a probability in [0, 1) such as 0.001, or a percentage below 100 such as 0.5%";
+const PROBABILITY_FORMS: &str =
+    "a probability in [0, 1) such as 0.001, or a percentage below 100 such as 0.5%";
 
 /// Refuses a leading sign with the accepted forms (clap would otherwise take `-5ms`
 /// for an unknown flag; the tools let it through to here).
 fn unsigned<'a>(text: &'a str, forms: &str) -> Result<&'a str, UnitError> {
     let t = text.trim();
     if t.starts_with('-') {
-        return Err(UnitError(format!(
-            "`{text}` is negative; expected {forms}"
-        )));
+        return Err(UnitError(format!("`{text}` is negative; expected {forms}")));
     }
     if t.starts_with('+') {
-        return Err(UnitError(format!("`{text}`: no sign please; expected {forms}")));
+        return Err(UnitError(format!(
+            "`{text}`: no sign please; expected {forms}"
+        )));
     }
     Ok(t)
 }
@@ -120,7 +121,11 @@ pub fn probability(text: &str) -> Result<f64, UnitError> {
     };
     // Parts per 10^18, exact; both operands of the division are exact f64 up to 2^53
     // parts, so up to 15 significant digits the result is the f64 nearest the decimal.
-    let scale: u64 = if percent { 10_000_000_000_000_000 } else { 1_000_000_000_000_000_000 };
+    let scale: u64 = if percent {
+        10_000_000_000_000_000
+    } else {
+        1_000_000_000_000_000_000
+    };
     let parts = scaled(number, scale, text).map_err(|e| with_forms(e, PROBABILITY_FORMS))?;
     if parts >= 1_000_000_000_000_000_000 {
         return Err(UnitError(format!(
@@ -169,7 +174,12 @@ mod tests {
         assert!(size_bytes("64kb").is_err()); // bits or bytes? refused
         assert!(size_bytes("lots").is_err());
         assert!(size_bytes("-1k").unwrap_err().0.contains("negative"));
-        assert!(size_bytes("17179869184g").unwrap_err().0.contains("too large"));
+        assert!(
+            size_bytes("17179869184g")
+                .unwrap_err()
+                .0
+                .contains("too large")
+        );
     }
 
     #[test]
