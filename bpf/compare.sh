@@ -32,14 +32,17 @@ PATHS=(
 )
 
 REGISTERED=0
+ID=""
 cleanup() {
-    [ "$REGISTERED" = 1 ] && bpftool struct_ops unregister name rcubic >/dev/null 2>&1
+    [ "$REGISTERED" = 1 ] && bpftool struct_ops unregister id "$ID" >/dev/null 2>&1
     true
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 if ! grep -qw rcubic /proc/sys/net/ipv4/tcp_available_congestion_control; then
-    bpftool struct_ops register "$HERE/target/rcubic.bpf.o" >/dev/null 2>&1
+    # By id later: an instance unregistered earlier can linger under the same name.
+    ID="$(bpftool struct_ops register "$HERE/target/rcubic.bpf.o" 2>&1 |
+        sed -n 's/.*Registered tcp_congestion_ops rcubic id \([0-9]*\).*/\1/p')"
     REGISTERED=1
 fi
 

@@ -51,6 +51,7 @@ if [ -z "$OUT" ]; then
 fi
 mkdir -p "$OUT"
 REGISTERED=0
+ID=""
 SAMPLER=""
 
 cleanup() {
@@ -61,7 +62,7 @@ cleanup() {
         for pid in $(ip netns pids "$ns" 2>/dev/null); do kill "$pid" 2>/dev/null; done
         ip netns del "$ns" 2>/dev/null
     done
-    [ "$REGISTERED" = 1 ] && bpftool struct_ops unregister name rcubic >/dev/null 2>&1
+    [ "$REGISTERED" = 1 ] && bpftool struct_ops unregister id "$ID" >/dev/null 2>&1
     [ "$OWN_OUT" = 1 ] && rm -rf "$OUT"
 }
 trap cleanup EXIT
@@ -69,7 +70,9 @@ trap 'exit 130' INT TERM
 
 if ! grep -qw "$CC" /proc/sys/net/ipv4/tcp_available_congestion_control; then
     if [ "$CC" = rcubic ]; then
-        bpftool struct_ops register "$HERE/target/rcubic.bpf.o" >/dev/null
+        # By id later: an instance unregistered earlier can linger under the same name.
+        ID="$(bpftool struct_ops register "$HERE/target/rcubic.bpf.o" 2>&1 |
+            sed -n 's/.*Registered tcp_congestion_ops rcubic id \([0-9]*\).*/\1/p')"
         REGISTERED=1
     else
         modprobe "tcp_$CC" 2>/dev/null || true
