@@ -103,3 +103,6 @@ python3 "$HERE/table.py" "$OUT/runs.jsonl"
 echo
 echo "rcubic flows rerun because snd_ssthresh took a value rcubic did not produce: $RERUNS" \
     "($OUT/anomalies.jsonl)"
+kept="$(grep -c '"audit_unexplained": [1-9]' "$OUT/runs.jsonl" || true)"
+echo "rcubic flows in the table still hit after $ATTEMPTS attempts: ${kept:-0}" \
+    "(audit_unexplained in $OUT/runs.jsonl)"
