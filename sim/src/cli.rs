@@ -131,10 +131,10 @@ pub struct RunArgs {
     #[arg(long, default_value = "100us", value_parser = parse_duration_ns, allow_hyphen_values = true)]
     pub tx_completion: u64,
     /// The qdisc's limit in skbs (txqueuelen); when full, Linux enters CWR.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, allow_hyphen_values = true)]
     pub txqueuelen: u32,
     /// The receiver ACKs every N full segments (2: delayed ACKs; more: stretch ACKs).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, allow_hyphen_values = true)]
     pub ack_ratio: u32,
     /// Random loss probability at the bottleneck, in [0, 1): e.g. 0.0001 (or 0.01%).
     #[arg(long, default_value = "0", value_parser = parse_probability, allow_hyphen_values = true)]
@@ -143,7 +143,7 @@ pub struct RunArgs {
     #[arg(long, default_value = "0s", value_parser = parse_duration_ns, allow_hyphen_values = true)]
     pub jitter: u64,
     /// PRNG seed for loss and jitter.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     pub seed: u64,
     /// Report interval with its unit (nuttcp -i), e.g. 1s.
     #[arg(short = 'i', value_parser = parse_positive_duration_ns, allow_hyphen_values = true)]

@@ -41,6 +41,7 @@ fn negative_values_reach_the_parser_and_are_refused_by_name() {
     refused(&["--rate", "-1g"], &["--rate", "negative"]);
     refused(&["-n", "-8g"], &["--bytes", "negative"]);
     refused(&["--jitter", "-1ms"], &["--jitter", "negative"]);
+    refused(&["--ack-ratio", "-1"], &["--ack-ratio"]);
 }
 
 #[test]
