@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Prints rcubic's ssthresh audit counters (see the audit in rcubic.bpf.c) as six
+"""Prints rcubic's ssthresh audit counters (see the audit in rcubic.bpf.c) as seven
 numbers: produced-by-rcubic, kernel-undo-or-reset, kernel-raise, unexplained,
-reduction-without-ssthresh-call, state-change-without-set_state-call. Reads the
+reduction-without-ssthresh-call, state-change-without-set_state-call, repaired. Reads the
 newest map named rcubic.bss (the object registered last; maps of an object
 unregistered a moment ago can linger). Prints nothing when there is no such map or
 it has no audit (an object built before the audit existed)."""
@@ -26,7 +26,7 @@ def main():
     for element in dump:
         for section in element.get("formatted", {}).get("value", {}).get(".bss", []):
             counts = section.get(AUDIT)
-            if isinstance(counts, list) and len(counts) == 6:
+            if isinstance(counts, list) and len(counts) == 7:
                 print(" ".join(str(int(c)) for c in counts))
                 return
 

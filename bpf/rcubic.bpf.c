@@ -144,14 +144,18 @@ __u64 rcubic_calls[8];
  *     printed.
  *   5 icsk_ca_state changed without the set_state hook running: the kernel calls it
  *     on every change (tcp_set_ca_state()), so that call was skipped. Printed.
+ *   6 repaired: a case-3 value out of range (below 2, or above the largest window
+ *     since the last change, which no rule can produce) is replaced in the next
+ *     pkts_acked by what the skipped ssthresh call would have returned for that
+ *     window; a cwnd above that window is brought down to it. Printed.
  * A garbage value that happens to look like case 1 or 2 is not caught.
  */
 #define TCP_INFINITE_SSTHRESH 0x7fffffffu
 enum { AUDIT_SEEN = RCUBIC_STATE_BYTES / 4, AUDIT_RETURNED, AUDIT_PENDING, AUDIT_MAX_CWND,
-       AUDIT_CALLED, AUDIT_STATE, AUDIT_END };
+       AUDIT_CALLED, AUDIT_STATE, AUDIT_REPAIR, AUDIT_END };
 _Static_assert(AUDIT_END * 4 <= sizeof(((struct inet_connection_sock *)0)->icsk_ca_priv),
 	       "the audit must fit icsk_ca_priv after the CUBIC state");
-__u64 rcubic_ssthresh_audit[6];
+__u64 rcubic_ssthresh_audit[7];
 
 static __always_inline __u32 *audit_slots(struct sock *sk)
 {
@@ -169,6 +173,7 @@ static __always_inline void audit_start(struct sock *sk)
 	a[AUDIT_MAX_CWND] = tcp_sk(sk)->snd_cwnd;
 	a[AUDIT_CALLED] = 0;
 	a[AUDIT_STATE] = inet_csk(sk)->icsk_ca_state;
+	a[AUDIT_REPAIR] = 0;
 }
 
 /* On entry to every hook: classify a change of snd_ssthresh since rcubic last looked. */
@@ -179,7 +184,8 @@ static __always_inline void audit_check(struct sock *sk, const char *where)
 	__u32 now = tp->snd_ssthresh;
 	__u32 cwnd = tp->snd_cwnd;
 	__u32 was = a[AUDIT_SEEN];
-	__u32 most = a[AUDIT_MAX_CWND] > cwnd ? a[AUDIT_MAX_CWND] : cwnd;
+	__u32 before = a[AUDIT_MAX_CWND]; /* largest window at rcubic's hooks since `was` */
+	__u32 most = before > cwnd ? before : cwnd;
 
 	a[AUDIT_MAX_CWND] = most;
 	if (inet_csk(sk)->icsk_ca_state != a[AUDIT_STATE]) {
@@ -198,6 +204,9 @@ static __always_inline void audit_check(struct sock *sk, const char *where)
 		__sync_fetch_and_add(&rcubic_ssthresh_audit[2], 1);
 	} else {
 		__sync_fetch_and_add(&rcubic_ssthresh_audit[3], 1);
+		/* The window before the change, for the repair in pkts_acked. */
+		if (before && (now < 2 || now > before))
+			a[AUDIT_REPAIR] = before;
 		bpf_printk("rcubic audit at %s: sk %llx snd_ssthresh %u not produced by rcubic (was %u, cwnd %u, last returned %u)",
 			   where, (__u64)sk, now, was, cwnd, a[AUDIT_RETURNED]);
 	}
@@ -224,6 +233,38 @@ static __always_inline void audit_returned(struct sock *sk, __u32 ssthresh)
 	a[AUDIT_RETURNED] = ssthresh;
 	a[AUDIT_PENDING] = 1;
 	a[AUDIT_CALLED] = 1;
+	a[AUDIT_REPAIR] = 0; /* a real ssthresh call supersedes any repair */
+}
+
+/* pkts_acked runs on every ACK, in recovery too (cong_avoid does not): replace an
+ * out-of-range snd_ssthresh by rcubic's own value for the window before it, which also
+ * updates CUBIC's state as the skipped call would have. PRR then recomputes cwnd from
+ * the repaired ssthresh on each ACK; a cwnd already inflated beyond any window the
+ * flow had is brought down to the repaired ssthresh. */
+static __always_inline void audit_repair(struct sock *sk, struct RcubicCtx *c)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	__u32 *a = audit_slots(sk);
+	__u32 before = a[AUDIT_REPAIR];
+	__u32 bad = tp->snd_ssthresh;
+	__u32 fixed;
+
+	if (!before)
+		return;
+	a[AUDIT_REPAIR] = 0;
+	if (bad != a[AUDIT_SEEN])
+		return; /* changed again since: nothing of ours to repair */
+	c->cwnd = before;
+	fixed = rcubic_ssthresh(c);
+	store_state(sk, c);
+	tp->snd_ssthresh = fixed;
+	if (tp->snd_cwnd > before)
+		tp->snd_cwnd = fixed;
+	a[AUDIT_SEEN] = fixed;
+	__sync_fetch_and_add(&rcubic_ssthresh_audit[6], 1);
+	bpf_printk("rcubic audit: sk %llx snd_ssthresh %u repaired to %u (window before %u)",
+		   (__u64)sk, bad, fixed, before);
+	load(sk, c);
 }
 
 /* set_state: an edge from Open/Disorder into a window reduction must follow a call
@@ -355,6 +396,7 @@ void BPF_PROG(rcubic_pkts_acked_hook, struct sock *sk, const struct ack_sample *
 	check_window("pkts_acked in", sk);
 	audit_check(sk, "pkts_acked");
 	load(sk, &c);
+	audit_repair(sk, &c);
 	if (rcubic_pkts_acked(&c, sample->rtt_us, now_jiffies(), now_us(sk))) {
 		store_window(sk, &c);
 		audit_own_write(sk);
