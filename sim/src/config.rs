@@ -368,7 +368,11 @@ impl SimConfig {
             return Err("--ack-ratio must be at least 1".into());
         }
         if self.buffer_bytes < u64::from(self.wire_bytes()) {
-            return Err("--buffer must hold at least one packet".into());
+            return Err(format!(
+                "--buffer must hold at least one packet: {} bytes or more at this MTU (got {})",
+                self.wire_bytes(),
+                self.buffer_bytes
+            ));
         }
         if let TsoMode::Segs(0) = self.tso {
             return Err("--tso needs at least 1 segment".into());
