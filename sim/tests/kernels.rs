@@ -51,7 +51,7 @@ fn every_flag_works_with_both_kernels() {
         &["--txqueuelen", "4"],
         &["--tx-completion", "1ms"],
         &["--mtu", "9000"],
-        &["-i", "0.1"],
+        &["-i", "0.1s"],
     ];
     for flags in flag_sets {
         short("6", flags);
@@ -117,7 +117,7 @@ fn a_2635_run_is_a_pure_function_of_its_flags() {
         "--seed",
         "3",
         "-i",
-        "0.05",
+        "50ms",
     ])
     .unwrap();
     let mut a = Everything::default();
