@@ -122,7 +122,8 @@ impl EventQueue {
 
     /// Where the earliest event is: a lane's index, or `LANES` for the heap; its time.
     fn earliest(&self) -> Option<(usize, u64)> {
-        let mut best: Option<(usize, u64, u64)> = self.heap.peek().map(|e| (LANES, e.time_ns, e.order));
+        let mut best: Option<(usize, u64, u64)> =
+            self.heap.peek().map(|e| (LANES, e.time_ns, e.order));
         for (i, lane) in self.lanes.iter().enumerate() {
             if let Some(e) = lane.front() {
                 if best.is_none_or(|(_, t, o)| (e.time_ns, e.order) < (t, o)) {
@@ -182,7 +183,9 @@ mod tests {
         let mut popped = Vec::new();
         let mut expected = Vec::new();
         for step in 0..5000u64 {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
             let time = step / 3 + (x >> 60) * if x & 1 == 0 { 1 } else { 0 };
             let event = match (x >> 8) % 5 {
                 0 => Event::Arrive { seq: step as u32 },

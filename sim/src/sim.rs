@@ -41,6 +41,9 @@ pub struct Summary {
     pub mss: u32,
     /// Which HyStart detector ended slow start, if one did.
     pub hystart_exit: Option<congestion::hystart::HystartExit>,
+    /// When HyStart ended slow start, ns, and the cwnd it left, segments (the
+    /// `fink2011` sweep compares it with the path's BDP).
+    pub hystart_exit_at: Option<(u64, u32)>,
     /// False when a transfer by size gave up after [`GIVE_UP_NS`].
     pub complete: bool,
 }
@@ -127,6 +130,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
     };
     let mut delack_event_at: Option<u64> = None;
     let mut end_ns = 0;
+    let mut hystart_exit_at = None;
     sender.try_send(0, &mut net);
     let mut complete = true;
     while let Some((now, event)) = net.queue.pop() {
@@ -158,6 +162,9 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                 rwnd,
             } => {
                 let rtt = sender.on_ack(now, cum, (sack_lo, sack_hi), rwnd, &mut net);
+                if hystart_exit_at.is_none() && sender.cc.hystart_exit().is_some() {
+                    hystart_exit_at = Some((now, sender.cc.cwnd_segments()));
+                }
                 probe.ack(&TraceRow {
                     time_ns: now,
                     cwnd: sender.cc.cwnd_segments(),
@@ -224,6 +231,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         events: net.queue.processed(),
         mss: cfg.mss(),
         hystart_exit: sender.cc.hystart_exit(),
+        hystart_exit_at,
         complete,
     })
 }
