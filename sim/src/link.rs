@@ -95,11 +95,10 @@ impl Link {
         Some(arrival)
     }
 
-    /// Wire bytes of the packets that have reached the bottleneck by `now_ns` and not
-    /// finished leaving it (the one being serialised counts whole). Packets the
-    /// sender's host still holds are not counted: they are the host's backlog.
-    /// `now_ns` must not go backwards between calls.
-    pub fn queued_bytes(&mut self, now_ns: u64) -> u64 {
+    /// Drop the record of packets that have left the bottleneck by `now_ns` (what
+    /// [`queued_bytes`](Self::queued_bytes) does first; a run whose probe does not
+    /// read the queue calls only this, so the record stays short).
+    pub fn forget_left(&mut self, now_ns: u64) {
         while let Some(&(_, end, cum)) = self.schedule.front() {
             if end > now_ns {
                 break;
@@ -107,6 +106,14 @@ impl Link {
             self.left_bytes = cum;
             self.schedule.pop_front();
         }
+    }
+
+    /// Wire bytes of the packets that have reached the bottleneck by `now_ns` and not
+    /// finished leaving it (the one being serialised counts whole). Packets the
+    /// sender's host still holds are not counted: they are the host's backlog.
+    /// `now_ns` must not go backwards between calls.
+    pub fn queued_bytes(&mut self, now_ns: u64) -> u64 {
+        self.forget_left(now_ns);
         // Arrival times only grow (one FIFO sender), so the arrived packets are a prefix.
         let arrived = self.schedule.partition_point(|&(at, _, _)| at <= now_ns);
         match arrived.checked_sub(1).and_then(|i| self.schedule.get(i)) {

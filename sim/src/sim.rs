@@ -165,6 +165,15 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                 if hystart_exit_at.is_none() && sender.cc.hystart_exit().is_some() {
                     hystart_exit_at = Some((now, sender.cc.cwnd_segments()));
                 }
+                let (queue_bytes, pacing_rate) = if probe.reads_queue_and_pacing() {
+                    (
+                        net.host.backlog_bytes(now) + net.link.queued_bytes(now),
+                        sender.cc.pacing_rate(),
+                    )
+                } else {
+                    net.link.forget_left(now);
+                    (0, 0)
+                };
                 probe.ack(&TraceRow {
                     time_ns: now,
                     cwnd: sender.cc.cwnd_segments(),
@@ -172,8 +181,8 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                     phase: sender.cc.phase(),
                     in_flight: sender.sb.in_flight(),
                     rtt_ns: rtt.unwrap_or(0),
-                    pacing_rate: sender.cc.pacing_rate(),
-                    queue_bytes: net.host.backlog_bytes(now) + net.link.queued_bytes(now),
+                    pacing_rate,
+                    queue_bytes,
                     acked_bytes: (u64::from(sender.sb.snd_una()) * mss).min(total_bytes),
                 });
                 if sender.done() {

@@ -44,6 +44,10 @@ impl Probe for SeriesProbe {
     fn ack(&mut self, row: &TraceRow) {
         self.0.push(row);
     }
+    // The plots draw cwnd, goodput and RTT, not the queue or the pacing rate.
+    fn reads_queue_and_pacing(&self) -> bool {
+        false
+    }
 }
 
 /// Run every case on as many threads as the machine has cores (runs are independent,
