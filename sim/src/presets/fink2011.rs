@@ -14,6 +14,11 @@
 //! - The 80 ms path: a bottleneck slightly slower than the NIC, with a drop-tail
 //!   buffer, both calibrated from the seed (below).
 //! - Autotuning's maximum: calibrated from the seed (below).
+//! - The 2.6.35 host's jiffies phase at the first send, unknown for every seed run:
+//!   each 2.6.35 run is simulated at [`TICK_PHASES`] phases evenly spaced across one
+//!   tick; `sim:` is the median-throughput phase, `phases:` the spread, and each
+//!   verdict counts the phases its finding holds in. Today's kernel (HyStart on a µs
+//!   clock) runs once.
 //!
 //! Calibrated figures are computed here from the seed's own data and printed.
 
@@ -320,12 +325,7 @@ impl<'a> Sweep<'a> {
     /// The phase of median throughput (the lower middle one for an even count; ties
     /// go to the earlier phase).
     pub fn median_phase(&self) -> usize {
-        let mut order: Vec<usize> = (0..self.outs.len()).collect();
-        order.sort_by(|&a, &b| goodput(&self.outs[a]).total_cmp(&goodput(&self.outs[b])));
-        order
-            .get(self.outs.len().saturating_sub(1) / 2)
-            .copied()
-            .unwrap_or(0)
+        median_index(&self.outs.iter().map(goodput).collect::<Vec<_>>())
     }
 
     fn median(&self) -> &'a Outcome {
@@ -384,6 +384,17 @@ impl<'a> Sweep<'a> {
             per_phase.join(" ")
         )
     }
+}
+
+/// Index of the median of `values`: the lower middle one for an even count, ties to
+/// the lower index (a stable sort), 0 for none.
+pub fn median_index(values: &[f64]) -> usize {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    order
+        .get(values.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(0)
 }
 
 /// The seed's figures as "a" or "a to b" (never a one-value range).
@@ -601,4 +612,23 @@ fn write_plots(args: &PresetArgs, tables: &[&FinkTable], era: &[Sweep]) -> Resul
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median_index;
+
+    #[test]
+    fn the_median_phase_is_the_lower_middle_and_ties_go_to_the_earlier_phase() {
+        // Sorted: 6084 (7), 6296 (6), 6516 (5), 6738 (4), 8807 (3), ...: the lower of
+        // the two middle ones of eight is the 4th smallest.
+        let swept = [
+            9510.0, 9298.0, 9053.0, 8807.0, 6738.0, 6516.0, 6296.0, 6084.0,
+        ];
+        assert_eq!(median_index(&swept), 4);
+        assert_eq!(median_index(&[5.0, 5.0, 5.0]), 1);
+        assert_eq!(median_index(&[7.0; 8]), 3, "all equal: the 4th phase");
+        assert_eq!(median_index(&[3.0, 1.0, 2.0]), 2);
+        assert_eq!(median_index(&[]), 0);
+    }
 }
