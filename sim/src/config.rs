@@ -145,12 +145,6 @@ pub struct SimConfig {
     /// first segment and only [`quickacks`](Self::quickacks) are ACKed one by one
     /// (today's receiver as calibrated against the testbed; see docs/simulator.md).
     pub rcv_ssthresh_growth: Option<u32>,
-    /// `Some(hz)`: the receiver's autotuning counts in jiffies at `hz`, as 2.6.35's
-    /// `tcp_rcv_space_adjust` did (`tcp_time_stamp - rcvq_space.time` against
-    /// `rcv_rtt_est.rtt >> 3`, an RTT in whole jiffies), with its ticks on the same
-    /// phase as the sender's ([`uptime_ns`](Self::uptime_ns)). `None`: in ns (today's
-    /// receiver times it in µs). See [`receiver_hz_for`].
-    pub receiver_hz: Option<u32>,
 
     /// Random loss probability at the bottleneck.
     pub loss: f64,
@@ -237,16 +231,6 @@ pub const fn rcv_ssthresh_growth_for(kernel: Kernel, mss: u32) -> Option<u32> {
     }
 }
 
-/// The clock a receiver of `kernel`'s era times autotuning with (see
-/// [`SimConfig::receiver_hz`]): jiffies at `hz` for 2.6.35, µs (modelled as ns) today.
-// Linux 2.6.35 net/ipv4/tcp_input.c tcp_rcv_space_adjust(), tcp_rcv_rtt_measure_ts()
-pub const fn receiver_hz_for(kernel: Kernel, hz: u32) -> Option<u32> {
-    match kernel {
-        Kernel::Linux6 => None,
-        Kernel::Linux2635 => Some(hz),
-    }
-}
-
 /// The largest GSO skb, bytes (`sk_gso_max_size` = 65536 in 2.6.35).
 pub const GSO_MAX_SIZE_BYTES: u32 = 65_536;
 
@@ -292,7 +276,6 @@ impl SimConfig {
             timestamps: true,
             quickacks: QUICKACKS_TODAY,
             rcv_ssthresh_growth: None,
-            receiver_hz: None,
             loss: 0.0,
             jitter_ns: 0,
             seed: 1,

@@ -10,11 +10,6 @@
 //!   `tcp_rcv_rtt_measure_ts` measures the same round trip from TCP timestamps), or
 //!   the path's base RTT before the first sample. The send buffer grows with cwnd
 //!   (`tcp_sndbuf_expand`) and so only its maximum can bind.
-//! - A 2.6.35 receiver ([`SimConfig::receiver_hz`]) counts the epoch in jiffies: it
-//!   ends once `rtt >> 3` ticks have begun since it started, with `rtt` its RTT
-//!   estimate in jiffies ×8 (`tcp_rcv_rtt_update` of `tcp_time_stamp - rcv_tsecr`),
-//!   modelled as the smoothed RTT in whole ticks. At 18 ms and HZ=250 that is 4 ticks:
-//!   an epoch of 12–16 ms, not 18.
 
 use crate::config::{ADV_WIN_SCALE, SKB_OVERHEAD_BYTES, SimConfig, WindowMode};
 
@@ -36,9 +31,6 @@ pub struct ReceiveWindow {
     rtt_ns: u64,
     epoch_start_ns: u64,
     epoch_segments: u64,
-    /// `Some((tick, offset))`: epochs count jiffies of `tick` ns on a clock `offset` ns
-    /// ahead of the simulation's.
-    jiffies: Option<(u64, u64)>,
 }
 
 impl ReceiveWindow {
@@ -60,9 +52,6 @@ impl ReceiveWindow {
             rtt_ns: cfg.rtt_ns.max(1),
             epoch_start_ns: 0,
             epoch_segments: 0,
-            jiffies: cfg
-                .receiver_hz
-                .map(|hz| (1_000_000_000 / u64::from(hz.max(1)), cfg.uptime_ns)),
         }
     }
 
@@ -74,27 +63,11 @@ impl ReceiveWindow {
         }
         self.epoch_segments += u64::from(segments);
         let rtt_ns = if rtt_ns == 0 { self.rtt_ns } else { rtt_ns };
-        if self.epoch_over(now_ns, rtt_ns) {
+        if now_ns >= self.epoch_start_ns + rtt_ns {
             let want = 2 * self.epoch_segments * self.mss;
             self.window_bytes = self.window_bytes.max(want.min(self.max_bytes));
             self.epoch_start_ns = now_ns;
             self.epoch_segments = 0;
-        }
-    }
-
-    /// Whether an RTT of `rtt_ns` has passed since the epoch began, on the receiver's
-    /// clock.
-    // Linux 2.6.35 net/ipv4/tcp_input.c tcp_rcv_space_adjust():
-    // time = tcp_time_stamp - rcvq_space.time; if (time < rcv_rtt_est.rtt >> 3) return
-    fn epoch_over(&self, now_ns: u64, rtt_ns: u64) -> bool {
-        match self.jiffies {
-            None => now_ns >= self.epoch_start_ns + rtt_ns,
-            Some((tick, offset)) => {
-                let rtt_jiffies = (rtt_ns / tick).max(1);
-                let now = (now_ns + offset) / tick;
-                let start = (self.epoch_start_ns + offset) / tick;
-                now - start >= rtt_jiffies
-            }
         }
     }
 
@@ -145,38 +118,5 @@ mod tests {
         // 1000 segments in the next: capped at 3/4 MiB = 786432 B = 543 segments.
         w.on_delivered(20_000_000, 1000, 10_000_000);
         assert_eq!(w.segments(), 543);
-    }
-
-    /// 2.6.35 at HZ=250: an 18 ms RTT is 4 whole ticks, so an epoch ends at the 4th
-    /// tick boundary after it began: 16 ms after a start on a tick, 15.5 ms after one
-    /// 0.5 ms into a tick; never 18 ms.
-    #[test]
-    fn a_2635_receiver_counts_its_epochs_in_jiffies() {
-        let mut cfg = SimConfig::new();
-        cfg.window = WindowMode::Auto { max_bytes: 1 << 30 };
-        cfg.rtt_ns = 18_000_000;
-        cfg.receiver_hz = Some(250);
-        cfg.uptime_ns = 1_000_000_000_000;
-        let mut w = ReceiveWindow::new(&cfg);
-        let start = w.segments();
-        assert_eq!(start, 45, "87380 * 3/4 B of 1448-byte segments");
-        // The first epoch starts at 0 (on a tick); it ends at 16 ms, 4 ticks on.
-        w.on_delivered(15_999_999, 100, 18_000_000);
-        assert_eq!(w.segments(), start, "3 ticks: not yet");
-        w.on_delivered(16_000_000, 0, 18_000_000);
-        assert_eq!(w.segments(), 200);
-        // The next began at 16 ms; 200 delivered by 31.9 ms: 3 tick boundaries only.
-        w.on_delivered(16_500_000, 200, 18_000_000);
-        w.on_delivered(31_999_999, 0, 18_000_000);
-        assert_eq!(w.segments(), 200);
-        w.on_delivered(32_000_000, 0, 18_000_000);
-        assert_eq!(w.segments(), 400);
-        // In ns (today's receiver) the same epoch would end only at 16 + 18 ms.
-        cfg.receiver_hz = None;
-        let mut ns = ReceiveWindow::new(&cfg);
-        ns.on_delivered(16_000_000, 100, 18_000_000);
-        assert_eq!(ns.segments(), start, "16 ms < 18 ms");
-        ns.on_delivered(18_000_000, 0, 18_000_000);
-        assert_eq!(ns.segments(), 200);
     }
 }
