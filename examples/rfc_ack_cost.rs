@@ -183,7 +183,8 @@ impl Run {
         self.now_us += common::ACK_INTERVAL_US;
         let now = black_box(self.now_us);
         let acked = common::PACKETS_PER_ACK.min(self.live.in_flight);
-        self.live.ack(now, black_box(acked), black_box(common::RTT_US));
+        self.live
+            .ack(now, black_box(acked), black_box(common::RTT_US));
         let cwnd = self.live.cwnd_packets();
         let in_flight = self.live.in_flight;
         if cwnd > in_flight {

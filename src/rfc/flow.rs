@@ -60,6 +60,7 @@ struct Undo {
     in_css: bool,
     detector_active: bool,
     recovery_end: u64,
+    recovery_flight_left: u64,
 }
 
 /// One RFC-mode flow, in bytes. Plain `Copy` data.
@@ -81,6 +82,14 @@ pub struct RfcFlow {
     largest_sent: u64,
     largest_acked: u64,
     recovery_end: u64,
+    /// Bytes in flight at the congestion event not yet matched by acknowledged bytes:
+    /// recovery also ends when this reaches zero (for stacks that give no packet numbers).
+    recovery_flight_left: u64,
+    /// `largest_sent` when the current window-use round was recorded: the round ends
+    /// when `largest_acked` reaches it.
+    usage_mark: u64,
+    /// Whether a send in the current round filled the window (Linux `is_cwnd_limited`).
+    round_cwnd_limited: bool,
     srtt_us: u64,
     min_rtt_us: u64,
     last_activity: Instant,
@@ -111,6 +120,9 @@ impl RfcFlow {
             largest_sent: 0,
             largest_acked: 0,
             recovery_end: 0,
+            recovery_flight_left: 0,
+            usage_mark: 0,
+            round_cwnd_limited: false,
             srtt_us: 0,
             min_rtt_us: u64::MAX,
             last_activity: now,
@@ -193,6 +205,11 @@ impl RfcFlow {
         let params = cubic.validate()?;
         let mss_changed = params.mss() != self.params.mss();
         self.params = params;
+        // Curve points computed with the old C must not be reused with the new one.
+        self.cubic.forget_curve_points();
+        if let Some(u) = self.undo.as_mut() {
+            u.cubic.forget_curve_points();
+        }
         if mss_changed {
             self.set_mss(cubic.mss_bytes)?;
         }
@@ -221,7 +238,18 @@ impl RfcFlow {
             in_css: self.hystart_pp.in_css,
             detector_active: self.detector_active,
             recovery_end: self.recovery_end,
+            recovery_flight_left: self.recovery_flight_left,
         });
+    }
+
+    /// Whether the current recovery has ended (see "Recovery" on [`RfcFlow`]).
+    fn recovery_over(&self) -> bool {
+        // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
+        let by_packet_number = self.largest_acked > self.recovery_end;
+        // Fallback for stacks whose ACKs carry no packet number (largest_acked still 0):
+        // once as many bytes as were in flight at the event have been acknowledged.
+        let by_bytes = self.largest_acked == 0 && self.recovery_flight_left == 0;
+        by_packet_number || by_bytes
     }
 
     /// Idle from the last activity until `now`: no growth credit for it.
@@ -246,6 +274,13 @@ impl CongestionController for RfcFlow {
         self.in_flight = sent.in_flight_after;
         self.largest_sent = self.largest_sent.max(sent.largest_sent);
         self.last_activity = now;
+        // Linux tcp_cwnd_validate(): a send that fills the window marks the whole round
+        // window-limited; after the round, the next send starts a new record.
+        let filled = sent.in_flight_after.saturating_add(self.params.mss()) >= self.cwnd;
+        if filled || self.largest_acked >= self.usage_mark {
+            self.round_cwnd_limited = filled;
+            self.usage_mark = self.largest_sent;
+        }
     }
 
     /// Acked bytes above what was in flight are clamped (in-flight floors at zero); an
@@ -258,12 +293,14 @@ impl CongestionController for RfcFlow {
         if let Some(rtt) = ack.rtt {
             self.on_rtt_sample(rtt);
         }
-        let cwnd_limited = !ack.app_limited && flight_before.saturating_add(mss) >= self.cwnd;
+        // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now.
+        let cwnd_limited = !ack.app_limited
+            && (self.round_cwnd_limited || flight_before.saturating_add(mss) >= self.cwnd);
         self.last_ack_cwnd_limited = cwnd_limited;
         self.last_activity = now;
         if self.phase == Phase::Recovery {
-            // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
-            if self.largest_acked <= self.recovery_end {
+            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(ack.acked);
+            if !self.recovery_over() {
                 return;
             }
             self.phase = if self.cwnd < self.ssthresh {
@@ -293,6 +330,7 @@ impl CongestionController for RfcFlow {
         self.detector_active = false;
         self.hystart_pp.in_css = false;
         self.recovery_end = self.largest_sent;
+        self.recovery_flight_left = self.in_flight;
         let cfg = self.params.config();
         match event {
             CongestionEvent::Loss | CongestionEvent::Ecn => {
@@ -347,10 +385,11 @@ impl CongestionController for RfcFlow {
             self.hystart_pp.in_css = u.in_css;
             self.detector_active = u.detector_active;
             self.recovery_end = u.recovery_end;
+            self.recovery_flight_left = u.recovery_flight_left;
             // The undone event may have interrupted an earlier recovery that has ended
             // since (a packet sent after it was acked): then the flow is out of it.
             // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
-            if self.phase == Phase::Recovery && self.largest_acked > self.recovery_end {
+            if self.phase == Phase::Recovery && self.recovery_over() {
                 self.phase = if self.cwnd < self.ssthresh {
                     Phase::SlowStart
                 } else {
