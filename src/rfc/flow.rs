@@ -1,40 +1,5 @@
 //! [`RfcFlow`]: cwnd, ssthresh, phase and recovery in bytes, driving RFC 9438 CUBIC and
-//! a slow-start strategy.
-//!
-//! # When is an ACK "cwnd-limited"?
-//!
-//! CUBIC must not grow while the sender is not using its window (RFC 9438 §4.6 for
-//! implementations that reduce from cwnd, §5.8; RFC 9002 §7.8). An ACK counts as
-//! cwnd-limited when the stack did not flag it `app_limited` **and** the bytes in
-//! flight just before it, plus one MSS, reach the window:
-//! `in_flight_before + MSS >= cwnd`. The one-MSS slack covers a sender that could not
-//! fit one more full packet. In-flight bytes come from the last
-//! [`on_sent`](CongestionController::on_sent) (`in_flight_after`), minus acked bytes.
-//! The same rule applies in slow start and congestion avoidance.
-//!
-//! ACKs that are not cwnd-limited grow nothing, and (in congestion avoidance) pause the
-//! CUBIC clock until the next cwnd-limited ACK, so application-limited time earns no
-//! growth credit (RFC 9438 §5.8). A send with nothing in flight, or
-//! [`on_transmit_start`](CongestionController::on_transmit_start), shifts the epoch by
-//! the idle time since the last ACK or send.
-//!
-//! # Recovery
-//!
-//! A loss or ECN-CE event reduces at once (ssthresh = β·cwnd, at least 2·MSS; cwnd =
-//! β·cwnd, at least 2·MSS on loss and 1·MSS on ECN-CE, RFC 9438 §4.6) and enters
-//! [`Phase::Recovery`]; recovery ends with the first ACK whose `largest_acked`
-//! is above the `largest_sent` at the event (a packet sent after it, RFC 9002 §7.3.2);
-//! that ACK already counts for growth. No growth during recovery. Every call is one
-//! event: the stack decides what one congestion event is.
-//!
-//! # Linux HyStart in bytes
-//!
-//! [`SlowStartKind::LinuxHystart`] runs the kernel's detector ([`LinuxHystart`]) with:
-//! cwnd converted to whole segments (`cwnd / MSS`) for its 16-segment low-window test;
-//! `largest_acked` / `largest_sent` truncated to 32 bits as `snd_una` / `snd_nxt`; the
-//! connection's minimum RTT as `delay_min`; no pacing rate (so no GSO ACK-delay cushion);
-//! pacing status `Fq` when `paced`, else `None` (halving the train threshold as unpaced
-//! Linux does); and no 1-second sample blackout after a CUBIC epoch starts.
+//! a slow-start strategy. The rules a stack must know are on [`RfcFlow`] itself.
 
 use crate::controller::{
     AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
@@ -63,7 +28,91 @@ struct Undo {
     recovery_flight_left: u64,
 }
 
-/// One RFC-mode flow, in bytes. Plain `Copy` data.
+/// One RFC-mode flow, in bytes: RFC 9438 CUBIC with standard slow start, Linux HyStart
+/// or RFC 9406 HyStart++, for QUIC stacks (RFC 9002) and RFC-following TCP stacks.
+/// Plain `Copy` data (`cargo run --example sizes` prints its size).
+///
+/// # Quick start (QUIC)
+///
+/// ```
+/// use congestion::rfc::{RfcFlow, RfcFlowConfig};
+/// use congestion::{AckEvent, CongestionController, CongestionEvent, Instant, Phase, SentEvent};
+///
+/// // 1200-byte datagrams; RFC 9002's initial window: 10 · 1200 = 12000 bytes.
+/// let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// // Packets 1..=10 sent: 12000 bytes in flight, the window is full.
+/// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+///
+/// // An ACK frame for packets 1 and 2, 20 ms later: slow start adds the 2400 bytes.
+/// let now = Instant::from_micros(20_000);
+/// let rtt = core::time::Duration::from_millis(20);
+/// flow.on_ack(now, &AckEvent::new(2_400, 2, Some(rtt.into())));
+/// assert_eq!(flow.cwnd(), 14_400);
+///
+/// // Packet 3 declared lost: one congestion event, cwnd = β · cwnd (β = 0.7).
+/// flow.on_congestion_event(now, CongestionEvent::Loss);
+/// assert_eq!(flow.cwnd(), 10_080);
+/// assert_eq!(flow.phase(), Phase::Recovery);
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
+///
+/// # Call order
+///
+/// As for every controller ([`crate::controller`]): [`on_sent`](CongestionController::on_sent)
+/// after each send with the bytes in flight afterwards and the largest packet number sent;
+/// [`on_ack`](CongestionController::on_ack) per ACK frame with the newly acknowledged
+/// bytes, the largest packet number it acknowledges and its RTT sample
+/// ([`AckEvent::new`] takes all three, so none is forgotten); one
+/// [`on_congestion_event`](CongestionController::on_congestion_event) per congestion event.
+///
+/// # Window use (when the window may grow)
+///
+/// CUBIC must not grow while the sender is not using its window (RFC 9438 §4.6, §5.8;
+/// RFC 9002 §7.8). Window use is judged per round, as Linux does (`tcp_cwnd_validate()`,
+/// `tcp_is_cwnd_limited()`), in bytes: a send after which `in_flight + MSS >= cwnd`
+/// marks the current round window-limited; the round ends when `largest_acked` reaches
+/// the `largest_sent` of that send, and the next send starts a new record. An ACK may
+/// grow the window when the stack did not flag it `app_limited` and either its round was
+/// window-limited or the bytes in flight just before it, plus one MSS, reach the window.
+/// So a stack that sends a window, then processes all of its ACKs before sending again,
+/// still doubles per round in slow start; a flow whose sends never fill the window never
+/// grows. Without packet numbers each send starts a new round: the last send decides.
+///
+/// ACKs that may not grow the window also pause the CUBIC clock until the next one that
+/// may, so application-limited time earns no growth credit (RFC 9438 §5.8). A send with
+/// nothing in flight, or [`on_transmit_start`](CongestionController::on_transmit_start),
+/// shifts the epoch by the idle time since the last ACK or send.
+///
+/// # Recovery
+///
+/// A loss or ECN-CE event reduces at once (ssthresh = β·cwnd, at least 2·MSS; cwnd =
+/// β·cwnd, at least 2·MSS on loss and 1·MSS on ECN-CE, RFC 9438 §4.6) and enters
+/// [`Phase::Recovery`], where nothing grows. Recovery ends with the first ACK whose
+/// `largest_acked` is above the `largest_sent` at the event (a packet sent after it,
+/// RFC 9002 §7.3.2); that ACK already counts for growth. If no ACK has carried a packet
+/// number yet (`largest_acked` still 0), recovery also ends once as many bytes as were in
+/// flight at the event have been acknowledged, so a stack that leaves the field at its
+/// default never freezes the flow. Every call is one event: the stack decides what one
+/// congestion event is (one per round trip, RFC 9002 §7.3.2). A timeout or persistent
+/// congestion goes to slow start from 1 or 2 MSS instead.
+///
+/// # Linux HyStart in bytes
+///
+/// [`SlowStartKind::LinuxHystart`] runs the kernel's detector ([`LinuxHystart`]) with:
+/// cwnd converted to whole segments (`cwnd / MSS`) for its 16-segment low-window test;
+/// `largest_acked` / `largest_sent` truncated to 32 bits as `snd_una` / `snd_nxt`; the
+/// connection's minimum RTT as `delay_min`; no pacing rate (so no GSO ACK-delay cushion);
+/// pacing status `Fq` when `paced`, else `None` (halving the train threshold as unpaced
+/// Linux does); and no 1-second sample blackout after a CUBIC epoch starts.
+///
+/// # Cost
+///
+/// The target `W_cubic(t + RTT)` is computed at most once per millisecond of
+/// `t + RTT` (as Linux computes it once per jiffy) and reused within it: the reused value
+/// differs from the exact one by at most the curve's slope over 1 ms,
+/// `3·C·MSS·(|t + RTT − K| + 1 ms)²·1 ms` bytes (9 bytes 2.5 s from `K` with C = 0.4,
+/// MSS = 1200). The Reno-friendly test `W_cubic(t) < W_est` reuses curve points already
+/// computed in the epoch whenever they decide it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RfcFlow {
@@ -175,7 +224,7 @@ impl RfcFlow {
         self.largest_acked
     }
 
-    /// Whether the last ACK counted as cwnd-limited (see the module docs).
+    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`RfcFlow`]).
     pub const fn last_ack_cwnd_limited(&self) -> bool {
         self.last_ack_cwnd_limited
     }
