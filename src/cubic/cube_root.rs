@@ -98,8 +98,28 @@ mod tests {
 /// direction, checked with exact cubes. Should the correction ever not settle (no input
 /// found so far does; tests compare it against [`bitwise_cube_root`] over wide ranges),
 /// the digit-by-digit root answers, so the result is exact by construction.
+///
+/// On targets narrower than 64 bits (Cortex-M, RISC-V 32), where each 64-bit division is
+/// a library call and flash is what counts, it is [`bitwise_cube_root`] alone: the same
+/// exact answer from shifts and adds, in a fraction of the code.
+#[cfg(target_pointer_width = "64")]
 // RFC 9438 §4.2 needs K = cubic_root(...); Newton's method for x^(1/3): r' = (2r + x/r²)/3
 pub const fn exact_cube_root(x: u64) -> u64 {
+    newton_cube_root(x)
+}
+
+/// Exact integer cube root for RFC mode: the largest `r` with `r³ ≤ x` (on this target,
+/// the digit-by-digit root; 64-bit targets use Newton's method, with the same answers).
+#[cfg(not(target_pointer_width = "64"))]
+// RFC 9438 §4.2 needs K = cubic_root(...) exactly
+pub const fn exact_cube_root(x: u64) -> u64 {
+    bitwise_cube_root(x)
+}
+
+/// The table-and-Newton root behind [`exact_cube_root`] on 64-bit targets (public so that
+/// every target's tests can compare it with [`bitwise_cube_root`]).
+// Newton's method for x^(1/3): r' = (2r + x/r²)/3, then an exact floor correction
+pub const fn newton_cube_root(x: u64) -> u64 {
     if x < 8 {
         return if x == 0 { 0 } else { 1 };
     }
@@ -107,9 +127,17 @@ pub const fn exact_cube_root(x: u64) -> u64 {
     let mut step = 0;
     while step < 2 {
         step += 1;
-        // r >= 1 and r < 2^22 keep r² non-zero and far from overflow.
-        let r_sq = if r == 0 { 1 } else { r * r };
-        r = (2 * r + x / r_sq) / 3;
+        // The guess stays within a few per cent of cbrt(x) < 2^22, so r² is non-zero
+        // and far from overflow; the checked forms only make that visible to the
+        // optimiser, so no panic path is left in the firmware build.
+        let x_over_r_sq = match r.checked_mul(r) {
+            Some(sq) => match x.checked_div(sq) {
+                Some(q) => q,
+                None => x,
+            },
+            None => 0,
+        };
+        r = r.saturating_mul(2).saturating_add(x_over_r_sq) / 3;
     }
     // Exact floor: at most two steps down, then two up, each checked with r³.
     let mut fix = 0;
@@ -170,20 +198,20 @@ pub const fn bitwise_cube_root(x: u64) -> u64 {
 
 #[cfg(test)]
 mod exact_tests {
-    use super::{bitwise_cube_root, exact_cube_root};
+    use super::{bitwise_cube_root, exact_cube_root, newton_cube_root};
 
     #[test]
     fn the_fast_root_equals_the_digit_by_digit_root_over_wide_ranges() {
         // Every x below 2^20, then strides across every bit length up to 2^64.
         for x in 0..(1u64 << 20) {
-            assert_eq!(exact_cube_root(x), bitwise_cube_root(x), "x = {x}");
+            assert_eq!(newton_cube_root(x), bitwise_cube_root(x), "x = {x}");
         }
         for bits in 20..64u32 {
             let base = 1u64 << bits;
             let stride = (base >> 12).max(1);
             let mut x = base;
             for _ in 0..8192u32 {
-                assert_eq!(exact_cube_root(x), bitwise_cube_root(x), "x = {x}");
+                assert_eq!(newton_cube_root(x), bitwise_cube_root(x), "x = {x}");
                 x = match x.checked_add(stride) {
                     Some(n) => n,
                     None => break,

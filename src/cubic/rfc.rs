@@ -178,7 +178,7 @@ impl RfcCubic {
     /// The curve's parameters (C, β, ...) changed while the epoch goes on: forget the
     /// points computed with the old ones.
     pub fn forget_curve_points(&mut self) {
-        self.memo = CurveMemo::new();
+        self.memo.forget();
     }
 
     /// Adds `α · acked / cwnd` segments (in bytes: `α · MSS · acked / cwnd`) to `W_est`.
@@ -251,8 +251,8 @@ impl RfcCubic {
 
     /// Ends the epoch: the next congestion-avoidance ACK starts a new one.
     fn end_epoch(&mut self) {
+        // The memo needs no reset here: the next epoch's start replaces it.
         self.epoch_start = None;
-        self.memo = CurveMemo::new();
         self.paused_at = None;
         self.w_est_remainder = 0;
     }

@@ -5,6 +5,7 @@
 //! Per-mille represents all three recommended values exactly.
 
 use crate::error::ConfigError;
+use core::num::NonZeroU64;
 
 /// The fixed-point scale of [`RfcCubicConfig`]'s fractions: thousandths.
 pub const RFC_SCALE: u64 = 1000;
@@ -95,8 +96,9 @@ impl RfcCubicConfig {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RfcCubicParams {
     config: RfcCubicConfig,
-    /// The MSS, `1..=65535` bytes.
-    mss: u64,
+    /// The MSS, `1..=65535` bytes (non-zero in its type, so that dividing by it leaves
+    /// no panic path in a firmware build).
+    mss: NonZeroU64,
     /// `C · MSS`, thousandths of bytes per s³.
     c_mss: u64,
     /// `3·(1 − β) · MSS` in thousandths of bytes: α_cubic·MSS's numerator.
@@ -127,7 +129,10 @@ impl RfcCubicParams {
         let beta = config.beta_permille as u64;
         RfcCubicParams {
             config,
-            mss,
+            mss: match NonZeroU64::new(mss) {
+                Some(m) => m,
+                None => NonZeroU64::MIN,
+            },
             c_mss: config.c_permille as u64 * mss,
             // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta); ≤ 3000 · 65535 < 2^28
             alpha_mss_num: 3 * RFC_SCALE.saturating_sub(beta) * mss,
@@ -143,7 +148,7 @@ impl RfcCubicParams {
     /// MSS in bytes (`1..=65535`).
     #[inline]
     pub const fn mss(&self) -> u64 {
-        self.mss
+        self.mss.get()
     }
 
     /// α_cubic · MSS as a fraction of bytes: `(3·(1000 − β)·MSS, 1000 + β)`; the

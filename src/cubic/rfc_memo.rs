@@ -69,6 +69,13 @@ impl CurveMemo {
         m
     }
 
+    /// Forgets every point (the curve changed): a lower bound of 0 is always true.
+    pub const fn forget(&mut self) {
+        self.low_w_bytes = 0;
+        self.low_is_point = false;
+        self.has_target = false;
+    }
+
     /// Compares `W_cubic(t_us)` with `w_est_bytes` from the known points, if it can.
     pub const fn reno_verdict(&self, t_us: u64, w_est_bytes: u64) -> RenoVerdict {
         if t_us >= self.low_t_us {

@@ -33,8 +33,11 @@ pub const fn wide_mul(a: u64, b: u64) -> (u64, u64) {
 /// `d == 0` also returns `u64::MAX` (callers pass validated, non-zero divisors; the
 /// guard only keeps the division provably safe). A product that fits in 64 bits takes
 /// one multiplication and one native division (inlined); a wider one goes out of line
-/// to [`wide_div`]: four limb products and a two-digit long division.
-#[inline]
+/// to [`wide_div`]: four limb products and a two-digit long division. On targets narrower
+/// than 64 bits, where the 64-bit multiply and divide are themselves several instructions
+/// and a library call, it stays out of line so that flash holds one copy.
+#[cfg_attr(target_pointer_width = "64", inline)]
+#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
 pub const fn mul_div_floor(a: u64, b: u64, d: u64) -> u64 {
     if d == 0 {
         return u64::MAX;
@@ -57,13 +60,55 @@ const fn wide_mul_div(a: u64, b: u64, d: u64) -> u64 {
     wide_div(high, low, d)
 }
 
-/// `⌊(high · 2^64 + low) / d⌋` for `high < d` (so the quotient fits in 64 bits).
+/// `⌊(high · 2^64 + low) / d⌋` for `high < d` (so the quotient fits in 64 bits);
+/// `u64::MAX` if `high >= d` or `d == 0` (callers never pass either).
 ///
+/// On 64-bit targets this is [`knuth_wide_div`] (two native divisions); on narrower ones,
+/// where a 64-bit division is itself a library call and flash counts more,
+/// [`bitwise_wide_div`] (shifts and subtractions, smaller code). Both are exact, and
+/// tested equal to a 128-bit reference.
+pub const fn wide_div(high: u64, low: u64, d: u64) -> u64 {
+    #[cfg(target_pointer_width = "64")]
+    {
+        knuth_wide_div(high, low, d)
+    }
+    #[cfg(not(target_pointer_width = "64"))]
+    {
+        bitwise_wide_div(high, low, d)
+    }
+}
+
+/// Restoring binary long division of `(high, low)` by `d`, one bit of `low` per step
+/// (64 steps); same contract as [`wide_div`].
+pub const fn bitwise_wide_div(high: u64, low: u64, d: u64) -> u64 {
+    if d == 0 || high >= d {
+        return u64::MAX;
+    }
+    // Invariant: rem < d before each step, so 2·rem + 1 < 2·d fits in 65 bits; the bit
+    // shifted out (`carry`) stands for the 65th.
+    let mut rem = high;
+    let mut quotient = 0u64;
+    let mut i = 64u32;
+    while i > 0 {
+        i -= 1;
+        let carry = rem >> 63;
+        rem = (rem << 1) | ((low >> i) & 1);
+        quotient <<= 1;
+        if carry == 1 || rem >= d {
+            // When carry is set the true remainder is rem + 2^64 > d, and the wrapping
+            // subtraction yields exactly (rem + 2^64) - d < d.
+            rem = rem.wrapping_sub(d);
+            quotient |= 1;
+        }
+    }
+    quotient
+}
+
 /// Long division in base 2^32 with a normalised divisor (Knuth, TAOCP vol. 2, §4.3.1,
 /// Algorithm D, two quotient digits): each digit is estimated from the divisor's top
 /// half with one native division and corrected at most twice. Returns `u64::MAX` if
 /// `high >= d` or `d == 0` (callers never pass either).
-pub const fn wide_div(high: u64, low: u64, d: u64) -> u64 {
+pub const fn knuth_wide_div(high: u64, low: u64, d: u64) -> u64 {
     const B: u64 = 1 << 32;
     const MASK: u64 = B - 1;
     if d == 0 || high >= d {
