@@ -723,7 +723,7 @@ fn batch_processing_doubles_without_packet_numbers_too() {
             };
             f.on_ack(Instant::from_micros(t), &ack);
         }
-        assert_eq!(f.cwnd(), 10 * MSS << round);
+        assert_eq!(f.cwnd(), (10 * MSS) << round);
     }
 }
 
