@@ -65,13 +65,39 @@ pub struct AckEvent {
     /// The RTT sample this ACK produced, if any.
     pub rtt: Option<Duration>,
     /// The highest sequence (TCP, in the controller's unit) or packet number (QUIC) this
-    /// ACK covers: round-trip rounds end when it passes the mark taken at round start.
-    /// Linux mode keeps its own `snd_una` and ignores this field.
+    /// ACK covers: round-trip rounds end when it passes the mark taken at round start,
+    /// and RFC mode's recovery ends when it passes the largest sent at the event. Left at
+    /// 0, RFC mode still ends recovery once the bytes in flight at the event have been
+    /// acknowledged, and judges window use by the last send (see
+    /// [`RfcFlow`](crate::rfc::RfcFlow)). Linux mode keeps its own `snd_una` and ignores
+    /// this field.
     pub largest_acked: u64,
     /// True when the sender had less in flight than its window allowed because the
     /// application had nothing to send. Linux mode derives this itself from `on_sent`
     /// and ignores the field.
     pub app_limited: bool,
+}
+
+impl AckEvent {
+    /// An ACK with the fields every mode can use: `acked` newly acknowledged (in the
+    /// controller's unit), the `largest_acked` packet number or sequence it covers, and
+    /// its RTT sample; not application-limited. RFC mode ends recovery and HyStart++
+    /// rounds by `largest_acked`, so building events with this constructor (rather than
+    /// `..AckEvent::default()`) keeps the packet number from being forgotten.
+    pub const fn new(acked: u64, largest_acked: u64, rtt: Option<Duration>) -> Self {
+        AckEvent {
+            acked,
+            rtt,
+            largest_acked,
+            app_limited: false,
+        }
+    }
+
+    /// The same ACK, flagged application-limited (`true`) or not.
+    pub const fn with_app_limited(mut self, app_limited: bool) -> Self {
+        self.app_limited = app_limited;
+        self
+    }
 }
 
 /// What the sender just handed to the network.
@@ -84,6 +110,17 @@ pub struct SentEvent {
     pub in_flight_after: u64,
     /// The highest sequence (TCP) or packet number (QUIC) sent so far.
     pub largest_sent: u64,
+}
+
+impl SentEvent {
+    /// A send after which `in_flight_after` is in flight, `largest_sent` being the
+    /// highest packet number or sequence sent so far.
+    pub const fn new(in_flight_after: u64, largest_sent: u64) -> Self {
+        SentEvent {
+            in_flight_after,
+            largest_sent,
+        }
+    }
 }
 
 /// A congestion signal, one per event (not one per lost packet).

@@ -93,10 +93,86 @@ mod tests {
 
 /// Exact integer cube root for RFC mode: the largest `r` with `r³ ≤ x`.
 ///
-/// Digit-by-digit (three bits per step, 22 steps for 64 bits), no division, no table,
-/// no floating point. `r < 2^22`, so `r²` and `3·(r² + r)` never overflow.
-// RFC 9438 §4.2 needs K = cbrt(...) exactly; this is the classic binary cube-root recurrence.
+/// The kernel's table guess ([`linux_cubic_root`], within a few per cent), two
+/// Newton-Raphson steps, then an exact floor correction by at most two in each
+/// direction, checked with exact cubes. Should the correction ever not settle (no input
+/// found so far does; tests compare it against [`bitwise_cube_root`] over wide ranges),
+/// the digit-by-digit root answers, so the result is exact by construction.
+///
+/// On targets narrower than 64 bits (Cortex-M, RISC-V 32), where each 64-bit division is
+/// a library call and flash is what counts, it is [`bitwise_cube_root`] alone: the same
+/// exact answer from shifts and adds, in a fraction of the code.
+#[cfg(target_pointer_width = "64")]
+// RFC 9438 §4.2 needs K = cubic_root(...); Newton's method for x^(1/3): r' = (2r + x/r²)/3
 pub const fn exact_cube_root(x: u64) -> u64 {
+    newton_cube_root(x)
+}
+
+/// Exact integer cube root for RFC mode: the largest `r` with `r³ ≤ x` (on this target,
+/// the digit-by-digit root; 64-bit targets use Newton's method, with the same answers).
+#[cfg(not(target_pointer_width = "64"))]
+// RFC 9438 §4.2 needs K = cubic_root(...) exactly
+pub const fn exact_cube_root(x: u64) -> u64 {
+    bitwise_cube_root(x)
+}
+
+/// The table-and-Newton root behind [`exact_cube_root`] on 64-bit targets (public so that
+/// every target's tests can compare it with [`bitwise_cube_root`]).
+// Newton's method for x^(1/3): r' = (2r + x/r²)/3, then an exact floor correction
+pub const fn newton_cube_root(x: u64) -> u64 {
+    // The floor cube root of u64::MAX: every root lies in 0..=MAX_ROOT, and
+    // MAX_ROOT³ < 2^64, so cubes of candidates never overflow.
+    const MAX_ROOT: u64 = 2_642_245;
+    if x < 8 {
+        return if x == 0 { 0 } else { 1 };
+    }
+    let mut r = clamp_root(linux_cubic_root(x) as u64, MAX_ROOT);
+    let mut step = 0;
+    while step < 2 {
+        step += 1;
+        // r >= 1 after the clamp, so r² >= 1: the guard only makes that visible to the
+        // optimiser (no division-by-zero path).
+        let x_over_r_sq = match core::num::NonZeroU64::new(r * r) {
+            Some(sq) => x / sq.get(),
+            None => x,
+        };
+        // (2r + ⌊x/r²⌋)/3 floors to ⌊(2r + x/r²)/3⌋ (2r is whole), which is at least
+        // ⌊cbrt(x)⌋ by the AM-GM inequality: each step lands on or above the root.
+        r = clamp_root((2 * r).saturating_add(x_over_r_sq) / 3, MAX_ROOT);
+    }
+    // r >= ⌊cbrt(x)⌋ (above; the clamp keeps it, MAX_ROOT being the largest root), so
+    // the first r with r³ <= x going down is the floor root. Two steps down suffice for
+    // every input the tests try; the digit-by-digit root answers otherwise.
+    let mut fix = 0;
+    while fix < 2 && r * r * r > x {
+        r -= 1;
+        fix += 1;
+    }
+    if r * r * r <= x {
+        r
+    } else {
+        bitwise_cube_root(x)
+    }
+}
+
+/// `r` kept within `1..=max`.
+const fn clamp_root(r: u64, max: u64) -> u64 {
+    if r == 0 {
+        1
+    } else if r > max {
+        max
+    } else {
+        r
+    }
+}
+
+/// Exact integer cube root, digit by digit: the largest `r` with `r³ ≤ x`.
+///
+/// Three bits per step, 22 steps for 64 bits, no division, no table. `r < 2^22`, so
+/// `r²` and `3·(r² + r)` never overflow. Slower than [`exact_cube_root`] (about 300
+/// instructions), which falls back on it and is tested against it.
+// The classic binary cube-root recurrence: (2r + 1)³ − (2r)³ = 3·(4r² + 2r) + 1.
+pub const fn bitwise_cube_root(x: u64) -> u64 {
     let mut rem = x;
     let mut root = 0u64;
     let mut root_sq = 0u64;
@@ -120,7 +196,27 @@ pub const fn exact_cube_root(x: u64) -> u64 {
 
 #[cfg(test)]
 mod exact_tests {
-    use super::exact_cube_root;
+    use super::{bitwise_cube_root, exact_cube_root, newton_cube_root};
+
+    #[test]
+    fn the_fast_root_equals_the_digit_by_digit_root_over_wide_ranges() {
+        // Every x below 2^20, then strides across every bit length up to 2^64.
+        for x in 0..(1u64 << 20) {
+            assert_eq!(newton_cube_root(x), bitwise_cube_root(x), "x = {x}");
+        }
+        for bits in 20..64u32 {
+            let base = 1u64 << bits;
+            let stride = (base >> 12).max(1);
+            let mut x = base;
+            for _ in 0..8192u32 {
+                assert_eq!(newton_cube_root(x), bitwise_cube_root(x), "x = {x}");
+                x = match x.checked_add(stride) {
+                    Some(n) => n,
+                    None => break,
+                };
+            }
+        }
+    }
 
     #[test]
     fn perfect_cubes_and_their_neighbours() {
