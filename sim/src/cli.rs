@@ -8,6 +8,7 @@ use crate::app::AppModel;
 use crate::config::{
     Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, DEFAULT_HZ, DEFAULT_UPTIME_NS, Kernel, SimConfig,
     SlowStart, TsoMode, TsqMode, VALID_HZ, WindowMode, quickacks_for, rcv_ssthresh_growth_for,
+    receiver_hz_for,
 };
 use crate::units::{
     parse_bytes, parse_duration_ns, parse_mtu, parse_positive_duration_ns, parse_probability,
@@ -239,6 +240,7 @@ impl RunArgs {
         // The receiver is of the same era as the sender (its quick ACKs at start).
         c.quickacks = quickacks_for(c.kernel, c.mss());
         c.rcv_ssthresh_growth = rcv_ssthresh_growth_for(c.kernel, c.mss());
+        c.receiver_hz = receiver_hz_for(c.kernel, c.hz);
         c.cc = if self.cc == "rfc9438" {
             CcKind::Rfc9438
         } else {

@@ -25,7 +25,7 @@
 use crate::cli::PresetArgs;
 use crate::config::{
     Amount, DEFAULT_UPTIME_NS, Kernel, SimConfig, SlowStart, TsoMode, TsqMode, WindowMode,
-    quickacks_for, rcv_ssthresh_growth_for,
+    quickacks_for, rcv_ssthresh_growth_for, receiver_hz_for,
 };
 use crate::presets::seeds::{FINK_2011_HZ250, FINK_2011_HZ1000, FinkRun, FinkTable, NuttcpFigure};
 use crate::presets::{Case, Outcome, plot, print_stats, run_all};
@@ -146,6 +146,9 @@ pub fn config(run: &FinkRun, table: &FinkTable, kernel: Kernel, cal: &Calibratio
     // The path's receiver is a 2011 one whichever kernel sends.
     c.quickacks = quickacks_for(Kernel::Linux2635, c.mss());
     c.rcv_ssthresh_growth = rcv_ssthresh_growth_for(Kernel::Linux2635, c.mss());
+    // Its RTT estimate and autotuning clock are the 2.6.35 kernel's for that kernel's
+    // runs; the today's-kernel column keeps today's (ns, the sender's RTT).
+    c.receiver_hz = receiver_hz_for(kernel, table.hz);
     c.pacing = false;
     // Each kernel's own host: 2.6.35 resolves these to no TSQ and 64 KiB TSO skbs.
     c.tsq = TsqMode::Auto;
