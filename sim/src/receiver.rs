@@ -333,4 +333,30 @@ mod tests {
         // -w 1m: Linux doubles to 2 MiB, 3/4 of it is window: 1572864 / 1448 = 1086.
         assert_eq!(a.rwnd, 1086);
     }
+
+    #[test]
+    fn a_2635_receiver_stamps_its_acks_and_samples_the_echo() {
+        use crate::rcv_rtt::JiffyClock;
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Fixed(1 << 20);
+        // HZ=250, a tick at time 0 (offset 1 s = jiffies 250).
+        let clock = JiffyClock::new(250, 1_000_000_000);
+        let mut r = Receiver::new(2, 40_000_000, 1, Some(2), ReceiveWindow::new(&cfg))
+            .with_jiffy_clock(clock, true);
+        // Arrives at 20 ms (jiffies 255) echoing jiffies 250: a 5-jiffy sample.
+        let a = r.on_segment(20_000_000, 0, 0, 250).unwrap();
+        assert_eq!(a.tsval, 255);
+        assert_eq!(r.rtt8_jiffies(), 40);
+        // Timestamps off: the echo is ignored, only whole windows are measured.
+        let mut r = Receiver::new(2, 40_000_000, 1, Some(2), ReceiveWindow::new(&cfg))
+            .with_jiffy_clock(clock, false);
+        r.on_segment(20_000_000, 0, 0, 250);
+        assert_eq!(r.rtt8_jiffies(), 0);
+        // The window measurement began at the first segment (rcv_nxt 1 + rcv_wnd 2):
+        // it ends when rcv_nxt reaches 3, 7 jiffies later.
+        r.on_segment(40_000_000, 1, 0, 0);
+        assert_eq!(r.rtt8_jiffies(), 0);
+        r.on_segment(48_000_000, 2, 0, 0);
+        assert_eq!(r.rtt8_jiffies(), 56);
+    }
 }

@@ -153,4 +153,24 @@ mod tests {
         w.on_delivered(20_000_000, 1000, 10_000_000);
         assert_eq!(w.segments(), 543);
     }
+
+    #[test]
+    fn a_2635_receiver_grows_only_after_its_first_rtt_sample_and_a_whole_epoch() {
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Auto { max_bytes: 1 << 20 };
+        let mut w = ReceiveWindow::new(&cfg);
+        // The first read starts the epoch (rcvq_space.time == 0) and is not counted.
+        w.on_delivered_jiffies(1000, 50, 0);
+        // No RTT sample yet: nothing grows, however long.
+        w.on_delivered_jiffies(1100, 100, 0);
+        assert_eq!(w.segments(), 45);
+        // The first sample (5 jiffies, x8 = 40): the epoch that began at 1000 ends,
+        // counting everything read since (the early returns did not restart it).
+        w.on_delivered_jiffies(1101, 100, 40);
+        assert_eq!(w.segments(), 400, "2 x 200 segments of 1448");
+        w.on_delivered_jiffies(1104, 300, 40);
+        assert_eq!(w.segments(), 400, "3 jiffies < 5: epoch not over");
+        w.on_delivered_jiffies(1106, 0, 40);
+        assert_eq!(w.segments(), 543, "2 x 300, capped at 3/4 MiB");
+    }
 }

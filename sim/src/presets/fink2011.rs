@@ -9,6 +9,11 @@
 //! - The receiver (a 2011 one for both kernels): its window (`rcv_ssthresh`) opens from
 //!   2 segments by 2 per segment received, and while it opens every segment is ACKed at
 //!   once (2.6.35 `tcp_grow_window`); then delayed ACKs every 2 segments (40 ms timer).
+//!   With the 2.6.35 sender it is a 2.6.35 receiver in full: autotuning's epochs are
+//!   timed in its own jiffies (at the table's HZ) against its own RTT estimate, per
+//!   window and, in the HZ=250 table, from timestamps (`crate::rcv_rtt`); its ticks fall
+//!   on the first send (one rule for all runs). With today's kernel the receiver keeps
+//!   today's autotuning clock (ns, the sender's smoothed RTT).
 //! - Per-second figures as nuttcp's receiver times them: from the first data's arrival.
 //! - The 18 ms path: the sender's NIC is the bottleneck.
 //! - The 80 ms path: a bottleneck slightly slower than the NIC, with a drop-tail
@@ -269,6 +274,9 @@ fn print_model(cal: &Calibration) {
         "  sender NIC 10 Gbit/s behind a 1000-skb qdisc; receiver (2011) ACKs every segment \
          while its window opens (tcp_grow_window: +2 segments per segment from 2, up to the \
          buffer's window), then every 2 segments (40 ms timer)"
+    );
+    crate::say!(
+        "  2.6.35 receiver's autotuning: epochs of its own RTT estimate in whole jiffies at          the table's HZ (tcp_rcv_rtt_measure per window; with timestamps also          tcp_rcv_rtt_measure_ts per segment), no growth before the first sample; its ticks          fall on the first send, the same rule for every run; today's kernel's column: ns,          the sender's smoothed RTT"
     );
     crate::say!(
         "  per-second figures as nuttcp's receiver counts them: bytes read, timed from the \
