@@ -8,6 +8,7 @@ use crate::app::AppModel;
 use crate::config::{
     Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, DEFAULT_HZ, DEFAULT_UPTIME_NS, Kernel, SimConfig,
     SlowStart, TsoMode, TsqMode, VALID_HZ, WindowMode, quickacks_for, rcv_ssthresh_growth_for,
+    receiver_hz_for,
 };
 use crate::units::{
     parse_bytes, parse_duration_ns, parse_mtu, parse_positive_duration_ns, parse_probability,
@@ -114,11 +115,14 @@ pub struct RunArgs {
     pub autotune_max: u64,
     /// Which Linux kernel's CUBIC + HyStart decides cwnd (Linux mode): 6 (today's) or
     /// 2.6.35 (the seed-000 kernel, HyStart in jiffies; its host: no TSQ, 64 KiB TSO
-    /// bursts with deferral, unless --tsq-limit/--tso say otherwise).
+    /// bursts with deferral, unless --tsq-limit/--tso say otherwise; its receiver:
+    /// window opened by tcp_grow_window, autotuning timed with its own RTT estimate in
+    /// jiffies, from --timestamps and per window).
     #[arg(long, default_value = "6", value_parser = parse_kernel)]
     pub kernel: Kernel,
-    /// Kernel timer frequency for --kernel 2.6.35 (its HyStart counts jiffies): 100,
-    /// 250 or 1000; default 250. Today's kernel has no use for it.
+    /// Kernel timer frequency for --kernel 2.6.35 (its HyStart and its receiver's
+    /// autotuning count jiffies): 100, 250 or 1000; default 250. Today's kernel has no
+    /// use for it.
     #[arg(long, value_parser = parse_hz)]
     pub hz: Option<u32>,
     /// How long the --kernel 2.6.35 host has been up when the transfer starts, e.g.
@@ -239,6 +243,7 @@ impl RunArgs {
         // The receiver is of the same era as the sender (its quick ACKs at start).
         c.quickacks = quickacks_for(c.kernel, c.mss());
         c.rcv_ssthresh_growth = rcv_ssthresh_growth_for(c.kernel, c.mss());
+        c.receiver_hz = receiver_hz_for(c.kernel, c.hz);
         c.cc = if self.cc == "rfc9438" {
             CcKind::Rfc9438
         } else {

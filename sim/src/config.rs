@@ -145,6 +145,16 @@ pub struct SimConfig {
     /// first segment and only [`quickacks`](Self::quickacks) are ACKed one by one
     /// (today's receiver as calibrated against the testbed; see docs/simulator.md).
     pub rcv_ssthresh_growth: Option<u32>,
+    /// `Some(hz)`: the receiver is a 2.6.35 one on jiffies of `hz`: it keeps its own RTT
+    /// estimate (`rcv_rtt_est`, from timestamps if [`timestamps`](Self::timestamps) and
+    /// once per window) and times autotuning with it (see `rcv_rtt`). `None`: today's
+    /// receiver, autotuning timed in ns with the sender's smoothed RTT. See
+    /// [`receiver_hz_for`].
+    pub receiver_hz: Option<u32>,
+    /// The receiver's uptime at the first send, ns: where its jiffies ticks fall. Its
+    /// phase is unknown; one rule for all runs: [`DEFAULT_UPTIME_NS`], a tick at the
+    /// first send, whatever phase the sender's clock is given.
+    pub receiver_uptime_ns: u64,
 
     /// Random loss probability at the bottleneck.
     pub loss: f64,
@@ -231,6 +241,16 @@ pub const fn rcv_ssthresh_growth_for(kernel: Kernel, mss: u32) -> Option<u32> {
     }
 }
 
+/// The clock a receiver of `kernel`'s era keeps its RTT estimate and autotuning on
+/// (see [`SimConfig::receiver_hz`]): jiffies at `hz` for 2.6.35, none today.
+// Linux 2.6.35 net/ipv4/tcp_input.c tcp_rcv_rtt_update(), tcp_rcv_space_adjust()
+pub const fn receiver_hz_for(kernel: Kernel, hz: u32) -> Option<u32> {
+    match kernel {
+        Kernel::Linux6 => None,
+        Kernel::Linux2635 => Some(hz),
+    }
+}
+
 /// The largest GSO skb, bytes (`sk_gso_max_size` = 65536 in 2.6.35).
 pub const GSO_MAX_SIZE_BYTES: u32 = 65_536;
 
@@ -276,6 +296,8 @@ impl SimConfig {
             timestamps: true,
             quickacks: QUICKACKS_TODAY,
             rcv_ssthresh_growth: None,
+            receiver_hz: None,
+            receiver_uptime_ns: DEFAULT_UPTIME_NS,
             loss: 0.0,
             jitter_ns: 0,
             seed: 1,

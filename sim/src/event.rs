@@ -19,6 +19,8 @@ pub enum Event {
     Arrive {
         /// Segment number.
         seq: u32,
+        /// TSecr: the TSval of the latest ACK the sender had when it sent the segment.
+        tsecr: u32,
     },
     /// An ACK reaches the sender.
     Ack {
@@ -31,6 +33,8 @@ pub enum Event {
         sack_hi: u32,
         /// The receive window the receiver advertises, segments beyond `cum`.
         rwnd: u32,
+        /// TSval: the receiver's clock when it sent the ACK.
+        tsval: u32,
     },
     /// A TSO burst completed at the NIC (the TSQ budget reopens).
     TxCompletion {
@@ -188,12 +192,16 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             let time = step / 3 + (x >> 60) * if x & 1 == 0 { 1 } else { 0 };
             let event = match (x >> 8) % 5 {
-                0 => Event::Arrive { seq: step as u32 },
+                0 => Event::Arrive {
+                    seq: step as u32,
+                    tsecr: 0,
+                },
                 1 => Event::Ack {
                     cum: step as u32,
                     sack_lo: 0,
                     sack_hi: 0,
                     rwnd: 1,
+                    tsval: 0,
                 },
                 2 => Event::TxCompletion { bytes: 1 },
                 3 => Event::RtoTimer,

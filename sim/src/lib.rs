@@ -17,6 +17,7 @@ pub mod link;
 pub mod plot;
 pub mod presets;
 pub mod probe;
+pub mod rcv_rtt;
 pub mod receiver;
 pub mod recorder;
 pub mod report;

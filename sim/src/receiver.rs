@@ -15,11 +15,16 @@
 //! back to delayed ACKs, and resumes when autotuning raises the clamp. The ACK ratio
 //! applies only then: there are no GRO aggregates in the model to ACK instead.
 //!
+//! A 2.6.35 receiver ([`Receiver::with_jiffy_clock`]) also keeps its own RTT estimate
+//! in jiffies of its clock ([`crate::rcv_rtt`]) and times autotuning with it; its ACKs
+//! carry its jiffies as TSval, which the sender echoes in later segments.
+//!
 //! The SACK block an ACK carries is the newly arrived segment's own:
 //! ACKs are never lost on the reverse path, so the sender learns every SACKed segment.
 
 use std::collections::VecDeque;
 
+use crate::rcv_rtt::{JiffyClock, RcvRttEstimate};
 use crate::window::ReceiveWindow;
 
 /// What the receiver sends back.
@@ -33,6 +38,8 @@ pub struct AckInfo {
     pub sack_hi: u32,
     /// Advertised window, segments beyond `cum`.
     pub rwnd: u32,
+    /// TSval: the receiver's jiffies when it sent the ACK (0 without a jiffies clock).
+    pub tsval: u32,
 }
 
 /// Receiver state.
@@ -53,6 +60,13 @@ pub struct Receiver {
     window: ReceiveWindow,
     /// Segments delivered in order, in total.
     pub delivered: u64,
+    /// A 2.6.35 receiver's clock; `None`: autotuning in ns with the RTT it is given.
+    clock: Option<JiffyClock>,
+    /// Whether segments carry timestamps the estimate can use (`tcp_timestamps`).
+    timestamps: bool,
+    rtt_est: RcvRttEstimate,
+    /// The window last advertised, segments (`tp->rcv_wnd`).
+    rcv_wnd: u32,
 }
 
 impl Receiver {
@@ -78,17 +92,51 @@ impl Receiver {
             delack_deadline: None,
             window,
             delivered: 0,
+            clock: None,
+            timestamps: false,
+            rtt_est: RcvRttEstimate::default(),
+            rcv_wnd: 0,
+        }
+        .advertising_initial_window()
+    }
+
+    fn advertising_initial_window(mut self) -> Self {
+        self.rcv_wnd = self.advertised_window();
+        self
+    }
+
+    /// The receiver of 2.6.35: its RTT estimate and autotuning count jiffies of
+    /// `clock`, with per-segment timestamp samples when `timestamps` is on.
+    pub fn with_jiffy_clock(mut self, clock: JiffyClock, timestamps: bool) -> Self {
+        self.clock = Some(clock);
+        self.timestamps = timestamps;
+        self
+    }
+
+    /// A 2.6.35 receiver with timestamps samples `tsecr` of a segment arriving at
+    /// jiffies `now` (every simulated segment is a full MSS).
+    // Linux 2.6.35 net/ipv4/tcp_input.c tcp_rcv_established(): tcp_rcv_rtt_measure_ts()
+    fn sample_timestamp(&mut self, now: Option<u32>, tsecr: u32) {
+        if let (Some(now), true) = (now, self.timestamps) {
+            self.rtt_est.on_timestamp(now, tsecr);
         }
     }
 
-    fn ack(&mut self, lo: u32, hi: u32) -> AckInfo {
+    /// The receiver's RTT estimate, ×8 jiffies (0: none, or no jiffies clock).
+    pub fn rtt8_jiffies(&self) -> u32 {
+        self.rtt_est.rtt8()
+    }
+
+    fn ack(&mut self, now_ns: u64, lo: u32, hi: u32) -> AckInfo {
         self.unacked = 0;
         self.delack_deadline = None;
+        self.rcv_wnd = self.advertised_window();
         AckInfo {
             cum: self.rcv_nxt,
             sack_lo: lo,
             sack_hi: hi,
-            rwnd: self.advertised_window(),
+            rwnd: self.rcv_wnd,
+            tsval: self.clock.map_or(0, |c| c.jiffies(now_ns)),
         }
     }
 
@@ -115,21 +163,30 @@ impl Receiver {
         }
     }
 
-    /// Segment `seq` arrives at `now_ns`; `rtt_ns` is the receiver's RTT estimate for
-    /// autotuning (0: none yet). Returns the ACK to send now, if any; a delayed ACK
-    /// arms [`delack_deadline`](Self::delack_deadline) instead.
-    pub fn on_segment(&mut self, now_ns: u64, seq: u32, rtt_ns: u64) -> Option<AckInfo> {
+    /// Segment `seq` arrives at `now_ns`, echoing `tsecr` (a TSval of this receiver's,
+    /// used by a 2.6.35 receiver with timestamps); `rtt_ns` is the RTT today's
+    /// receiver times autotuning with (0: none yet). Returns the ACK to send now, if
+    /// any; a delayed ACK arms [`delack_deadline`](Self::delack_deadline) instead.
+    pub fn on_segment(
+        &mut self,
+        now_ns: u64,
+        seq: u32,
+        rtt_ns: u64,
+        tsecr: u32,
+    ) -> Option<AckInfo> {
         if seq < self.rcv_nxt {
             // A duplicate (spurious retransmission): ACK at once (DSACK in Linux).
-            return Some(self.ack(seq, seq));
+            return Some(self.ack(now_ns, seq, seq));
         }
+        let now_jiffies = self.clock.map(|c| c.jiffies(now_ns));
         let idx = (seq - self.rcv_nxt) as usize;
         if idx > 0 {
+            self.sample_timestamp(now_jiffies, tsecr);
             if self.ooo.len() < idx + 1 {
                 self.ooo.resize(idx + 1, false);
             }
             self.ooo[idx] = true;
-            return Some(self.ack(seq, seq + 1));
+            return Some(self.ack(now_ns, seq, seq + 1));
         }
         let hole_filled = !self.ooo.is_empty();
         self.ooo.pop_front();
@@ -140,21 +197,33 @@ impl Receiver {
         }
         self.rcv_nxt += advanced;
         self.delivered += u64::from(advanced);
-        self.window.on_delivered(now_ns, advanced, rtt_ns);
+        match now_jiffies {
+            // The 2.6.35 fast path with the reader waiting (nuttcp blocked in read):
+            // tcp_copy_to_iovec() copies and runs tcp_rcv_space_adjust(), then
+            // tcp_rcv_rtt_measure_ts(), then tcp_event_data_recv() runs
+            // tcp_rcv_rtt_measure() on the advanced rcv_nxt.
+            Some(now) => {
+                self.window
+                    .on_delivered_jiffies(now, advanced, self.rtt_est.rtt8());
+                self.sample_timestamp(now_jiffies, tsecr);
+                self.rtt_est.on_data(now, self.rcv_nxt, self.rcv_wnd);
+            }
+            None => self.window.on_delivered(now_ns, advanced, rtt_ns),
+        }
         let growing = self.grow_window();
         if hole_filled {
-            return Some(self.ack(seq, seq + 1));
+            return Some(self.ack(now_ns, seq, seq + 1));
         }
         self.unacked += 1;
         if self.quickacks_left > 0 {
             self.quickacks_left -= 1;
-            return Some(self.ack(seq, seq));
+            return Some(self.ack(now_ns, seq, seq));
         }
         if growing {
-            return Some(self.ack(seq, seq));
+            return Some(self.ack(now_ns, seq, seq));
         }
         if self.unacked >= self.ack_ratio {
-            return Some(self.ack(seq, seq));
+            return Some(self.ack(now_ns, seq, seq));
         }
         if self.delack_deadline.is_none() {
             self.delack_deadline = Some(now_ns + self.delack_ns);
@@ -166,7 +235,7 @@ impl Receiver {
     pub fn on_delack_timer(&mut self, now_ns: u64) -> Option<AckInfo> {
         match self.delack_deadline {
             Some(t) if t <= now_ns && self.unacked > 0 => {
-                Some(self.ack(self.rcv_nxt, self.rcv_nxt))
+                Some(self.ack(now_ns, self.rcv_nxt, self.rcv_nxt))
             }
             _ => None,
         }
@@ -192,11 +261,11 @@ mod tests {
     #[test]
     fn every_second_segment_is_acked_and_a_lone_one_waits_for_the_timer() {
         let mut r = receiver(2);
-        assert_eq!(r.on_segment(0, 0, 0), None);
+        assert_eq!(r.on_segment(0, 0, 0, 0), None);
         assert_eq!(r.delack_deadline, Some(40_000_000));
-        let a = r.on_segment(10, 1, 0).unwrap();
+        let a = r.on_segment(10, 1, 0, 0).unwrap();
         assert_eq!((a.cum, a.sack_lo, a.sack_hi), (2, 1, 1));
-        assert_eq!(r.on_segment(20, 2, 0), None);
+        assert_eq!(r.on_segment(20, 2, 0, 0), None);
         assert_eq!(r.on_delack_timer(39_999_999), None, "not yet");
         assert_eq!(r.on_delack_timer(40_000_020).map(|a| a.cum), Some(3));
     }
@@ -208,16 +277,16 @@ mod tests {
         let mut r = Receiver::new(2, 40_000_000, 3, None, ReceiveWindow::new(&cfg));
         for seq in 0..3 {
             assert_eq!(
-                r.on_segment(seq.into(), seq, 0).map(|a| a.cum),
+                r.on_segment(seq.into(), seq, 0, 0).map(|a| a.cum),
                 Some(seq + 1)
             );
         }
         assert_eq!(
-            r.on_segment(3, 3, 0),
+            r.on_segment(3, 3, 0, 0),
             None,
             "the fourth waits for a second one"
         );
-        assert_eq!(r.on_segment(4, 4, 0).map(|a| a.cum), Some(5));
+        assert_eq!(r.on_segment(4, 4, 0, 0).map(|a| a.cum), Some(5));
     }
 
     #[test]
@@ -228,17 +297,17 @@ mod tests {
         cfg.window = WindowMode::Fixed(1 << 20);
         let mut r = Receiver::new(2, 40_000_000, 1, Some(2), ReceiveWindow::new(&cfg));
         for seq in 0..542 {
-            let a = r.on_segment(seq.into(), seq, 0).expect("ACKed at once");
+            let a = r.on_segment(seq.into(), seq, 0, 0).expect("ACKed at once");
             assert_eq!(a.cum, seq + 1);
             // The advertised window is rcv_ssthresh: 2 + 2 per segment so far.
             assert_eq!(a.rwnd, (2 + 2 * (seq + 1)).min(1086));
         }
         assert_eq!(
-            r.on_segment(542, 542, 0),
+            r.on_segment(542, 542, 0, 0),
             None,
             "clamp reached: delayed ACKs"
         );
-        let a = r.on_segment(543, 543, 0).unwrap();
+        let a = r.on_segment(543, 543, 0, 0).unwrap();
         assert_eq!((a.cum, a.rwnd), (544, 1086));
     }
 
@@ -247,21 +316,47 @@ mod tests {
         let mut cfg = SimConfig::new();
         cfg.window = WindowMode::Fixed(1 << 20);
         let mut r = Receiver::new(2, 40_000_000, 1, None, ReceiveWindow::new(&cfg));
-        assert_eq!(r.on_segment(0, 0, 0).map(|a| a.rwnd), Some(1086));
-        assert_eq!(r.on_segment(1, 1, 0), None);
+        assert_eq!(r.on_segment(0, 0, 0, 0).map(|a| a.rwnd), Some(1086));
+        assert_eq!(r.on_segment(1, 1, 0, 0), None);
     }
 
     #[test]
     fn out_of_order_data_is_sacked_at_once_and_the_hole_fill_acks_all() {
         let mut r = receiver(2);
-        let a = r.on_segment(0, 1, 0).unwrap();
+        let a = r.on_segment(0, 1, 0, 0).unwrap();
         assert_eq!((a.cum, a.sack_lo, a.sack_hi), (0, 1, 2));
-        let a = r.on_segment(1, 2, 0).unwrap();
+        let a = r.on_segment(1, 2, 0, 0).unwrap();
         assert_eq!((a.cum, a.sack_lo, a.sack_hi), (0, 2, 3));
-        let a = r.on_segment(2, 0, 0).unwrap();
+        let a = r.on_segment(2, 0, 0, 0).unwrap();
         assert_eq!(a.cum, 3);
         assert_eq!(r.delivered, 3);
         // -w 1m: Linux doubles to 2 MiB, 3/4 of it is window: 1572864 / 1448 = 1086.
         assert_eq!(a.rwnd, 1086);
+    }
+
+    #[test]
+    fn a_2635_receiver_stamps_its_acks_and_samples_the_echo() {
+        use crate::rcv_rtt::JiffyClock;
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Fixed(1 << 20);
+        // HZ=250, a tick at time 0 (offset 1 s = jiffies 250).
+        let clock = JiffyClock::new(250, 1_000_000_000);
+        let mut r = Receiver::new(2, 40_000_000, 1, Some(2), ReceiveWindow::new(&cfg))
+            .with_jiffy_clock(clock, true);
+        // Arrives at 20 ms (jiffies 255) echoing jiffies 250: a 5-jiffy sample.
+        let a = r.on_segment(20_000_000, 0, 0, 250).unwrap();
+        assert_eq!(a.tsval, 255);
+        assert_eq!(r.rtt8_jiffies(), 40);
+        // Timestamps off: the echo is ignored, only whole windows are measured.
+        let mut r = Receiver::new(2, 40_000_000, 1, Some(2), ReceiveWindow::new(&cfg))
+            .with_jiffy_clock(clock, false);
+        r.on_segment(20_000_000, 0, 0, 250);
+        assert_eq!(r.rtt8_jiffies(), 0);
+        // The window measurement began at the first segment (rcv_nxt 1 + rcv_wnd 2):
+        // it ends when rcv_nxt reaches 3, 7 jiffies later.
+        r.on_segment(40_000_000, 1, 0, 0);
+        assert_eq!(r.rtt8_jiffies(), 0);
+        r.on_segment(48_000_000, 2, 0, 0);
+        assert_eq!(r.rtt8_jiffies(), 56);
     }
 }

@@ -60,6 +60,8 @@ pub struct Sender {
     pub rtt: RttEstimator,
     /// Counters.
     pub stats: SenderStats,
+    /// TSval of the latest ACK (`ts_recent`), echoed as TSecr in every segment sent.
+    pub ts_recent: u32,
     total_segs: u32,
     app: AppModel,
     app_open: bool,
@@ -105,6 +107,7 @@ impl Sender {
             sb: Scoreboard::with_capacity(sndbuf_segs.min(1 << 20) as usize + 64),
             rtt: RttEstimator::new(),
             stats: SenderStats::default(),
+            ts_recent: 0,
             total_segs,
             app: cfg.app,
             app_open: true,
@@ -363,7 +366,13 @@ impl Sender {
             for i in 0..segs {
                 let at = start + per * u64::from(i + 1);
                 if let Some(arrive) = net.link.offer(at, self.wire_bytes as u32) {
-                    net.queue.push(arrive, Event::Arrive { seq: first + i });
+                    net.queue.push(
+                        arrive,
+                        Event::Arrive {
+                            seq: first + i,
+                            tsecr: self.ts_recent,
+                        },
+                    );
                 }
             }
             if self.track_completions {

@@ -6,6 +6,7 @@ use crate::event::{Event, EventQueue};
 use crate::host::Host;
 use crate::link::Link;
 use crate::probe::{IntervalReport, Probe, TraceRow};
+use crate::rcv_rtt::JiffyClock;
 use crate::receiver::Receiver;
 use crate::sender::{Net, Sender, SenderStats};
 use crate::window::ReceiveWindow;
@@ -95,6 +96,12 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         cfg.rcv_ssthresh_growth,
         ReceiveWindow::new(cfg),
     );
+    if let Some(hz) = cfg.receiver_hz {
+        let clock = JiffyClock::new(hz, cfg.receiver_uptime_ns);
+        receiver = receiver.with_jiffy_clock(clock, cfg.timestamps);
+        // The first data echoes the SYN-ACK, sent one RTT before the first data arrives.
+        sender.ts_recent = clock.jiffies_before_start(one_way);
+    }
     let mut net = Net {
         host: Host::new(cfg.nic_rate_bps, cfg.txqueuelen),
         link: Link::new(
@@ -148,7 +155,9 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         }
         end_ns = now;
         let ack = match event {
-            Event::Arrive { seq } => receiver.on_segment(now, seq, sender.rtt.srtt_ns()),
+            Event::Arrive { seq, tsecr } => {
+                receiver.on_segment(now, seq, sender.rtt.srtt_ns(), tsecr)
+            }
             Event::DelackTimer => {
                 if delack_event_at == Some(now) {
                     delack_event_at = None;
@@ -160,7 +169,10 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                 sack_lo,
                 sack_hi,
                 rwnd,
+                tsval,
             } => {
+                // The sender keeps the latest ACK's TSval to echo (tcp_store_ts_recent).
+                sender.ts_recent = tsval;
                 let rtt = sender.on_ack(now, cum, (sack_lo, sack_hi), rwnd, &mut net);
                 if hystart_exit_at.is_none() && sender.cc.hystart_exit().is_some() {
                     hystart_exit_at = Some((now, sender.cc.cwnd_segments()));
@@ -211,6 +223,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                     sack_lo: a.sack_lo,
                     sack_hi: a.sack_hi,
                     rwnd: a.rwnd,
+                    tsval: a.tsval,
                 },
             );
         }

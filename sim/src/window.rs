@@ -10,6 +10,11 @@
 //!   `tcp_rcv_rtt_measure_ts` measures the same round trip from TCP timestamps), or
 //!   the path's base RTT before the first sample. The send buffer grows with cwnd
 //!   (`tcp_sndbuf_expand`) and so only its maximum can bind.
+//! - A 2.6.35 receiver times the same epochs in jiffies against its own RTT estimate
+//!   ([`crate::rcv_rtt`]): an epoch ends once `rcv_rtt_est.rtt >> 3` jiffies have
+//!   passed since it began, and never while the estimate is still 0 (no sample yet);
+//!   data read meanwhile all counts towards the next growth
+//!   ([`on_delivered_jiffies`](ReceiveWindow::on_delivered_jiffies)).
 
 use crate::config::{ADV_WIN_SCALE, SKB_OVERHEAD_BYTES, SimConfig, WindowMode};
 
@@ -31,6 +36,9 @@ pub struct ReceiveWindow {
     rtt_ns: u64,
     epoch_start_ns: u64,
     epoch_segments: u64,
+    /// Jiffies the epoch began (`rcvq_space.time`), 2.6.35 receiver; `None`: the first
+    /// read starts it.
+    epoch_start_jiffies: Option<u32>,
 }
 
 impl ReceiveWindow {
@@ -52,6 +60,7 @@ impl ReceiveWindow {
             rtt_ns: cfg.rtt_ns.max(1),
             epoch_start_ns: 0,
             epoch_segments: 0,
+            epoch_start_jiffies: None,
         }
     }
 
@@ -69,6 +78,31 @@ impl ReceiveWindow {
             self.epoch_start_ns = now_ns;
             self.epoch_segments = 0;
         }
+    }
+
+    /// `segments` were read in order at jiffies `now` of a 2.6.35 receiver whose RTT
+    /// estimate is `rtt8` (×8 jiffies, 0: none yet).
+    // Linux 2.6.35 net/ipv4/tcp_input.c tcp_rcv_space_adjust(): no growth before
+    // time >= rcv_rtt_est.rtt >> 3 and while rcv_rtt_est.rtt == 0; then
+    // rcvq_space.space = max(space, 2 * copied), window_clamp follows it
+    pub fn on_delivered_jiffies(&mut self, now: u32, segments: u32, rtt8: u32) {
+        if !self.autotune {
+            return;
+        }
+        let Some(start) = self.epoch_start_jiffies else {
+            // rcvq_space.time == 0: the first read only starts the epoch.
+            self.epoch_start_jiffies = Some(now);
+            return;
+        };
+        self.epoch_segments += u64::from(segments);
+        let elapsed = now.wrapping_sub(start) as i32;
+        if elapsed < (rtt8 >> 3) as i32 || rtt8 == 0 {
+            return;
+        }
+        let want = 2 * self.epoch_segments * self.mss;
+        self.window_bytes = self.window_bytes.max(want.min(self.max_bytes));
+        self.epoch_start_jiffies = Some(now);
+        self.epoch_segments = 0;
     }
 
     /// The advertised window, whole segments (at least 1).
@@ -118,5 +152,25 @@ mod tests {
         // 1000 segments in the next: capped at 3/4 MiB = 786432 B = 543 segments.
         w.on_delivered(20_000_000, 1000, 10_000_000);
         assert_eq!(w.segments(), 543);
+    }
+
+    #[test]
+    fn a_2635_receiver_grows_only_after_its_first_rtt_sample_and_a_whole_epoch() {
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Auto { max_bytes: 1 << 20 };
+        let mut w = ReceiveWindow::new(&cfg);
+        // The first read starts the epoch (rcvq_space.time == 0) and is not counted.
+        w.on_delivered_jiffies(1000, 50, 0);
+        // No RTT sample yet: nothing grows, however long.
+        w.on_delivered_jiffies(1100, 100, 0);
+        assert_eq!(w.segments(), 45);
+        // The first sample (5 jiffies, x8 = 40): the epoch that began at 1000 ends,
+        // counting everything read since (the early returns did not restart it).
+        w.on_delivered_jiffies(1101, 100, 40);
+        assert_eq!(w.segments(), 400, "2 x 200 segments of 1448");
+        w.on_delivered_jiffies(1104, 300, 40);
+        assert_eq!(w.segments(), 400, "3 jiffies < 5: epoch not over");
+        w.on_delivered_jiffies(1106, 0, 40);
+        assert_eq!(w.segments(), 543, "2 x 300, capped at 3/4 MiB");
     }
 }

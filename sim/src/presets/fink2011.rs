@@ -9,6 +9,11 @@
 //! - The receiver (a 2011 one for both kernels): its window (`rcv_ssthresh`) opens from
 //!   2 segments by 2 per segment received, and while it opens every segment is ACKed at
 //!   once (2.6.35 `tcp_grow_window`); then delayed ACKs every 2 segments (40 ms timer).
+//!   With the 2.6.35 sender it is a 2.6.35 receiver in full: autotuning's epochs are
+//!   timed in its own jiffies (at the table's HZ) against its own RTT estimate, per
+//!   window and, in the HZ=250 table, from timestamps (`crate::rcv_rtt`); its ticks fall
+//!   on the first send (one rule for all runs). With today's kernel the receiver keeps
+//!   today's autotuning clock (ns, the sender's smoothed RTT).
 //! - Per-second figures as nuttcp's receiver times them: from the first data's arrival.
 //! - The 18 ms path: the sender's NIC is the bottleneck.
 //! - The 80 ms path: a bottleneck slightly slower than the NIC, with a drop-tail
@@ -25,7 +30,7 @@
 use crate::cli::PresetArgs;
 use crate::config::{
     Amount, DEFAULT_UPTIME_NS, Kernel, SimConfig, SlowStart, TsoMode, TsqMode, WindowMode,
-    quickacks_for, rcv_ssthresh_growth_for,
+    quickacks_for, rcv_ssthresh_growth_for, receiver_hz_for,
 };
 use crate::presets::seeds::{FINK_2011_HZ250, FINK_2011_HZ1000, FinkRun, FinkTable, NuttcpFigure};
 use crate::presets::{Case, Outcome, plot, print_stats, run_all};
@@ -146,6 +151,9 @@ pub fn config(run: &FinkRun, table: &FinkTable, kernel: Kernel, cal: &Calibratio
     // The path's receiver is a 2011 one whichever kernel sends.
     c.quickacks = quickacks_for(Kernel::Linux2635, c.mss());
     c.rcv_ssthresh_growth = rcv_ssthresh_growth_for(Kernel::Linux2635, c.mss());
+    // Its RTT estimate and autotuning clock are the 2.6.35 kernel's for that kernel's
+    // runs; the today's-kernel column keeps today's (ns, the sender's RTT).
+    c.receiver_hz = receiver_hz_for(kernel, table.hz);
     c.pacing = false;
     // Each kernel's own host: 2.6.35 resolves these to no TSQ and 64 KiB TSO skbs.
     c.tsq = TsqMode::Auto;
@@ -266,6 +274,9 @@ fn print_model(cal: &Calibration) {
         "  sender NIC 10 Gbit/s behind a 1000-skb qdisc; receiver (2011) ACKs every segment \
          while its window opens (tcp_grow_window: +2 segments per segment from 2, up to the \
          buffer's window), then every 2 segments (40 ms timer)"
+    );
+    crate::say!(
+        "  2.6.35 receiver's autotuning: epochs of its own RTT estimate in whole jiffies at          the table's HZ (tcp_rcv_rtt_measure per window; with timestamps also          tcp_rcv_rtt_measure_ts per segment), no growth before the first sample; its ticks          fall on the first send, the same rule for every run; today's kernel's column: ns,          the sender's smoothed RTT"
     );
     crate::say!(
         "  per-second figures as nuttcp's receiver counts them: bytes read, timed from the \

@@ -1,0 +1,57 @@
+//! The 2.6.35 receiver times autotuning with its own RTT estimate in jiffies
+//! (`rcv_rtt_est`), not the sender's smoothed RTT in ns. On seed 000's 18 ms path
+//! (HZ=250, timestamps on) that is what lets HyStart leave slow start early in the
+//! autotuned run: the whole-jiffy epochs keep the window, and so the rounds, growing
+//! at the pace the ACK train test needs.
+
+use congestion_sim::config::{Amount, Kernel};
+use congestion_sim::presets::fink2011::{calibration, config, phase_uptimes_ns};
+use congestion_sim::presets::seeds::{FINK_2011_HZ250, FinkRun};
+use congestion_sim::{NoProbe, run};
+
+/// cwnd at HyStart's exit in the first 400 ms of the autotuned 18 ms HyStart run at
+/// tick phase `phase`, with the 2.6.35 receiver's clock or (`jiffies_receiver` false)
+/// the ns one.
+fn exit_cwnd(phase: usize, jiffies_receiver: bool) -> Option<u32> {
+    let r: &FinkRun = FINK_2011_HZ250
+        .runs
+        .iter()
+        .find(|r| r.rtt_ms == 18 && r.window_mb == 0 && r.hystart)
+        .unwrap();
+    let mut c = config(r, &FINK_2011_HZ250, Kernel::Linux2635, &calibration());
+    assert_eq!(c.receiver_hz, Some(250), "the preset's 2.6.35 receiver");
+    if !jiffies_receiver {
+        c.receiver_hz = None;
+    }
+    c.uptime_ns = phase_uptimes_ns(250)[phase];
+    c.amount = Amount::TimeNs(400_000_000);
+    c.interval_ns = None;
+    run(&c, &mut NoProbe)
+        .unwrap()
+        .hystart_exit_at
+        .map(|(_, cwnd)| cwnd)
+}
+
+#[test]
+fn the_jiffies_receiver_lets_autotuned_hystart_exit_below_the_bdp() {
+    // BDP: 10 Gbit/s x 18 ms / 9038 wire bytes = 2489 segments.
+    let bdp = 2_489;
+    for phase in [0, 4] {
+        let with = exit_cwnd(phase, true).expect("exits within 400 ms");
+        assert!(
+            with < bdp,
+            "phase {phase}: jiffies receiver, exit at {with}"
+        );
+    }
+    // The same sender with the ns-timed receiver runs on past the BDP at phase 0.
+    let without = exit_cwnd(0, false).expect("exits within 400 ms");
+    assert!(without > bdp, "ns receiver: exit at {without}");
+}
+
+#[test]
+fn todays_kernel_keeps_todays_receiver_in_the_preset() {
+    for r in &FINK_2011_HZ250.runs {
+        let c = config(r, &FINK_2011_HZ250, Kernel::Linux6, &calibration());
+        assert_eq!(c.receiver_hz, None);
+    }
+}
