@@ -231,26 +231,45 @@ impl StreamController for OursLinux {
 
     #[inline(always)]
     fn ack(&mut self, now_us: u64, packets: u32, rtt_us: u64) {
+        use congestion::CongestionController;
         self.in_flight -= packets;
-        let now = congestion::Instant::from_micros(now_us);
-        self.flow.ack(now, packets, Some(rtt_us as u32));
+        let ack = congestion::AckEvent {
+            acked: u64::from(packets),
+            rtt: Some(congestion::Duration::from_micros(rtt_us)),
+            ..congestion::AckEvent::default()
+        };
+        self.flow
+            .on_ack(congestion::Instant::from_micros(now_us), &ack);
     }
 
     #[inline(always)]
     fn send(&mut self, now_us: u64, packets: u32) {
+        use congestion::CongestionController;
         self.in_flight += packets;
-        let now = congestion::Instant::from_micros(now_us);
-        self.flow.transmit(now, self.in_flight);
+        let sent = congestion::SentEvent {
+            in_flight_after: u64::from(self.in_flight),
+            largest_sent: 0,
+        };
+        self.flow
+            .on_sent(congestion::Instant::from_micros(now_us), &sent);
     }
 
     fn loss(&mut self, now_us: u64) {
+        use congestion::CongestionController;
         self.in_flight -= 1;
-        self.flow.loss(congestion::Instant::from_micros(now_us));
+        self.flow.on_congestion_event(
+            congestion::Instant::from_micros(now_us),
+            congestion::CongestionEvent::Loss,
+        );
     }
 
     fn rto(&mut self, now_us: u64) {
+        use congestion::CongestionController;
         self.in_flight = 1;
-        self.flow.rto(congestion::Instant::from_micros(now_us), 1);
+        self.flow.on_congestion_event(
+            congestion::Instant::from_micros(now_us),
+            congestion::CongestionEvent::RetransmissionTimeout,
+        );
     }
 
     #[inline(always)]
@@ -364,7 +383,7 @@ impl StreamController for OursLinuxHooks {
         if !s.cubic.in_sample_blackout(jiffies) {
             let delay = (rtt_us as u32).max(1);
             s.cubic.on_delay_sample(delay);
-            if !s.hystart.found && s.in_slow_start() {
+            if s.in_slow_start() && !s.hystart.found {
                 let input = congestion::hystart::HystartInput {
                     now_us: now.micros32(),
                     delay_us: delay,

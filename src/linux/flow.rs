@@ -59,7 +59,14 @@ pub struct LinuxFlow {
     prior_ssthresh: u32,
     high_seq: u32,
     retransmits: u32,
+    /// `sk_pacing_rate` when `pacing_rate_fresh`; otherwise computed on demand from
+    /// the state after the last event and `pacing_packets_out`.
     pacing_rate: u64,
+    /// `packets_out` at the end of the last event, the one input of the pacing rate
+    /// that the transmit step changes before anyone asks for the rate.
+    pacing_packets_out: u32,
+    /// Whether `pacing_rate` holds the rate (computed eagerly, or frozen by a setter).
+    pacing_rate_fresh: bool,
     is_cwnd_limited: bool,
     undo_marker: bool,
     ca_state: CaState,
@@ -94,6 +101,8 @@ impl LinuxFlow {
             high_seq: 0,
             retransmits: 0,
             pacing_rate: 0,
+            pacing_packets_out: 0,
+            pacing_rate_fresh: true,
             is_cwnd_limited: false,
             undo_marker: false,
             ca_state: CaState::Open,
@@ -129,6 +138,7 @@ impl LinuxFlow {
         self.undo_marker = false;
         self.hystart_exit = None;
         self.pacing_rate = 0;
+        self.pacing_rate_fresh = true;
         // Linux cubictcp_init(): reset, HyStart round, initial_ssthresh without HyStart.
         let cfg = *self.params.config();
         if cfg.hystart {
@@ -136,7 +146,7 @@ impl LinuxFlow {
         } else if cfg.initial_ssthresh != 0 {
             self.state.ssthresh = cfg.initial_ssthresh;
         }
-        self.update_pacing_rate();
+        self.pacing_inputs_changed();
     }
 
     /// The transmit step: after sending, `in_flight` segments are outstanding.
@@ -146,6 +156,7 @@ impl LinuxFlow {
     /// stamped. Then the kernel's window-use tracking (`tcp_cwnd_validate` and the
     /// `tcp_write_xmit` rule `in_flight >= cwnd`) decides `is_cwnd_limited`.
     // Linux net/ipv4/tcp_output.c tcp_event_data_sent(), tcp_cwnd_validate()
+    #[inline]
     pub fn transmit(&mut self, now: Instant, in_flight: u32) {
         let sent = in_flight.saturating_sub(self.packets_out);
         let jiffies = now.jiffies32();
@@ -186,24 +197,43 @@ impl LinuxFlow {
     /// Odd input: `acked` beyond what is in flight empties the flight (no underflow);
     /// an RTT sample of 0 counts as 1 µs for CUBIC (the kernel's rule); samples above
     /// `i32::MAX` µs (35 minutes) are clamped to it, since the kernel carries them in s32.
+    ///
+    /// Always inlined: the common ACK (state Open, no HyStart, CUBIC's 1/32 s skip) is
+    /// a few dozen instructions; the rare branches are calls.
+    #[inline(always)]
     pub fn ack(&mut self, now: Instant, acked: u32, rtt_us: Option<u32>) {
         self.snd_una = self.snd_una.wrapping_add(acked);
+        self.packets_out = self.packets_out.saturating_sub(acked);
+        let jiffies = now.jiffies32();
+        if let Some(rtt) = rtt_us {
+            let rtt = rtt.min(i32::MAX as u32);
+            self.update_srtt(rtt);
+            self.pkts_acked(now, jiffies, rtt);
+        }
+        if self.ca_state == CaState::Open {
+            if acked > 0 {
+                self.retransmits = 0;
+                self.cong_avoid(jiffies, acked);
+            }
+        } else {
+            self.ack_outside_open(jiffies, acked);
+        }
+        self.pacing_inputs_changed();
+    }
+
+    /// The rest of [`ack`](LinuxFlow::ack) when the state is not Open: RTO recovery
+    /// ends once `high_seq` is acknowledged; CWR and Recovery do not grow the window.
+    #[inline(never)]
+    fn ack_outside_open(&mut self, jiffies: u32, acked: u32) {
         if acked > 0 {
             self.retransmits = 0;
         }
-        self.packets_out = self.packets_out.saturating_sub(acked);
-        let rtt_us = rtt_us.map(|r| r.min(i32::MAX as u32));
-        if let Some(rtt) = rtt_us {
-            self.update_srtt(rtt);
-        }
-        self.pkts_acked(now, rtt_us);
         if self.ca_state == CaState::Loss && !linux_after(self.high_seq, self.snd_una) {
             self.ca_state = CaState::Open;
         }
         if !matches!(self.ca_state, CaState::Cwr | CaState::Recovery) && acked > 0 {
-            self.cong_avoid(now, acked);
+            self.cong_avoid(jiffies, acked);
         }
-        self.update_pacing_rate();
     }
 
     /// The srtt half of `tcp_rtt_estimator` (EWMA with gain 1/8, kept ×8).
@@ -221,35 +251,52 @@ impl LinuxFlow {
 
     /// CUBIC `pkts_acked`: the delay sample feeds `delay_min` and HyStart.
     // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
-    fn pkts_acked(&mut self, now: Instant, rtt_us: Option<u32>) {
-        let Some(rtt) = rtt_us else { return };
-        if self.state.cubic.in_sample_blackout(now.jiffies32()) {
+    #[inline(always)]
+    fn pkts_acked(&mut self, now: Instant, jiffies: u32, rtt_us: u32) {
+        if self.state.cubic.in_sample_blackout(jiffies) {
             return;
         }
-        let delay = rtt.max(1);
+        let delay = rtt_us.max(1);
         self.state.cubic.on_delay_sample(delay);
-        if !self.state.hystart.found && self.state.in_slow_start() && self.params.config().hystart {
-            let input = HystartInput {
-                now_us: now.micros32(),
-                delay_us: delay,
-                delay_min_us: self.state.cubic.delay_min,
-                snd_una: self.snd_una,
-                snd_nxt: self.snd_nxt,
-                cwnd: self.state.cwnd,
-                pacing_rate: self.pacing_rate,
-                pacing_status: self.socket.pacing_status,
-                gso_max_size: self.socket.gso_max_size,
-            };
-            if let Some(exit) = self.state.hystart.on_delay_sample(&self.params, &input) {
-                self.state.ssthresh = self.state.cwnd;
-                self.hystart_exit = Some(exit);
-            }
+        if self.hystart_reads_the_next_sample() {
+            self.hystart_sample(now, delay);
+        }
+    }
+
+    /// Whether HyStart looks at delay samples now: in slow start, before it found the
+    /// exit, with HyStart on. HyStart is also the one reader of the pacing rate inside
+    /// an ACK (`hystart_ack_delay`).
+    // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
+    #[inline(always)]
+    fn hystart_reads_the_next_sample(&self) -> bool {
+        self.state.in_slow_start() && !self.state.hystart.found && self.params.config().hystart
+    }
+
+    /// HyStart's half of `pkts_acked`; out of line, it runs only in slow start.
+    // Linux net/ipv4/tcp_cubic.c hystart_update()
+    #[inline(never)]
+    fn hystart_sample(&mut self, now: Instant, delay: u32) {
+        let input = HystartInput {
+            now_us: now.micros32(),
+            delay_us: delay,
+            delay_min_us: self.state.cubic.delay_min,
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+            cwnd: self.state.cwnd,
+            pacing_rate: self.pacing_rate(),
+            pacing_status: self.socket.pacing_status,
+            gso_max_size: self.socket.gso_max_size,
+        };
+        if let Some(exit) = self.state.hystart.on_delay_sample(&self.params, &input) {
+            self.state.ssthresh = self.state.cwnd;
+            self.hystart_exit = Some(exit);
         }
     }
 
     /// `tcp_is_cwnd_limited`: was the last transmit limited by the window? In slow
     /// start, also while cwnd is below twice the largest recent flight.
     // Linux include/net/tcp.h tcp_is_cwnd_limited()
+    #[inline(always)]
     fn is_cwnd_limited(&self) -> bool {
         if self.is_cwnd_limited {
             return true;
@@ -259,7 +306,8 @@ impl LinuxFlow {
 
     /// CUBIC `cong_avoid`: slow start, then the cubic update and additive increase.
     // Linux net/ipv4/tcp_cubic.c cubictcp_cong_avoid()
-    fn cong_avoid(&mut self, now: Instant, acked: u32) {
+    #[inline(always)]
+    fn cong_avoid(&mut self, jiffies: u32, acked: u32) {
         if !self.is_cwnd_limited() {
             return;
         }
@@ -272,7 +320,7 @@ impl LinuxFlow {
         }
         self.state
             .cubic
-            .update(&self.params, self.state.cwnd, acked, now.jiffies32());
+            .update(&self.params, self.state.cwnd, acked, jiffies);
         let cnt = self.state.cubic.cnt;
         self.state.congestion_avoidance_ai(cnt, acked, self.clamp);
     }
@@ -320,7 +368,7 @@ impl LinuxFlow {
         // set_state(Recovery) then set_state(Open): CUBIC reacts to neither.
         self.ca_state = CaState::Open;
         self.end_cwnd_reduction();
-        self.update_pacing_rate();
+        self.pacing_inputs_changed();
     }
 
     /// An ECN-CE echo: the same reduction as a loss, through CWR, with no undo.
@@ -339,7 +387,7 @@ impl LinuxFlow {
         if self.ca_state == CaState::Cwr {
             self.ca_state = CaState::Open;
         }
-        self.update_pacing_rate();
+        self.pacing_inputs_changed();
     }
 
     /// A retransmission timeout: everything outstanding is lost, cwnd drops to 1,
@@ -374,7 +422,7 @@ impl LinuxFlow {
             self.last_send_jiffies = now.jiffies32();
         }
         self.retransmits = self.retransmits.wrapping_add(1);
-        self.update_pacing_rate();
+        self.pacing_inputs_changed();
     }
 
     /// Undo the last reduction, found spurious (DSACK, F-RTO). Ignored unless a loss
@@ -395,7 +443,7 @@ impl LinuxFlow {
             self.retransmits = 0;
             self.ca_state = CaState::Open;
         }
-        self.update_pacing_rate();
+        self.pacing_inputs_changed();
     }
 
     /// An explicit `CA_EVENT_TX_START`: the epoch shifts by the idle time since the
@@ -415,30 +463,70 @@ impl LinuxFlow {
         self.last_send_jiffies = jiffies;
     }
 
-    /// `tcp_update_pacing_rate`, unless pacing is not modelled.
-    fn update_pacing_rate(&mut self) {
-        if !self.socket.model_pacing {
-            return;
+    /// `tcp_update_pacing_rate`, at the end of every event. The rate is a pure function
+    /// of cwnd, ssthresh, srtt, `packets_out` and the socket settings, all fixed until
+    /// the next event except `packets_out`: so it is remembered here and the rate is
+    /// computed when asked for ([`pacing_rate`](LinuxFlow::pacing_rate)). Eagerly only
+    /// when the next ACK's HyStart will read it, since that ACK changes srtt first.
+    // Linux net/ipv4/tcp_input.c tcp_update_pacing_rate()
+    #[inline(always)]
+    fn pacing_inputs_changed(&mut self) {
+        if self.hystart_reads_the_next_sample() {
+            self.freeze_pacing_rate_for_hystart();
+        } else {
+            self.pacing_packets_out = self.packets_out;
+            self.pacing_rate_fresh = false;
         }
-        self.pacing_rate = linux_pacing_rate(&LinuxPacingInput {
+    }
+
+    /// The eager half of [`pacing_inputs_changed`](Self::pacing_inputs_changed); out
+    /// of line, it runs only in slow start.
+    #[inline(never)]
+    fn freeze_pacing_rate_for_hystart(&mut self) {
+        self.freeze_pacing_rate_at(self.packets_out);
+    }
+
+    /// Store the rate for `packets_out` now (unless pacing is not modelled, where it
+    /// keeps its last value), so that later changes to its inputs do not move it.
+    fn freeze_pacing_rate_at(&mut self, packets_out: u32) {
+        if self.socket.model_pacing {
+            self.pacing_rate = self.pacing_rate_for(packets_out);
+        }
+        self.pacing_rate_fresh = true;
+    }
+
+    /// Before a setter changes an input of the pacing rate or whether HyStart reads it:
+    /// the kernel's `sk_pacing_rate` stays as the last event left it.
+    fn freeze_pacing_rate(&mut self) {
+        if !self.pacing_rate_fresh {
+            self.freeze_pacing_rate_at(self.pacing_packets_out);
+        }
+    }
+
+    /// `tcp_update_pacing_rate` on the current state with `packets_out`.
+    // Linux net/ipv4/tcp_input.c tcp_update_pacing_rate()
+    const fn pacing_rate_for(&self, packets_out: u32) -> u64 {
+        linux_pacing_rate(&LinuxPacingInput {
             mss: self.socket.mss,
             cwnd: self.state.cwnd,
             ssthresh: self.state.ssthresh,
-            packets_out: self.packets_out,
+            packets_out,
             srtt_us_x8: self.srtt_us_x8,
             ss_ratio_percent: self.socket.pacing_ss_ratio,
             ca_ratio_percent: self.socket.pacing_ca_ratio,
             max_rate: self.socket.max_pacing_rate,
-        });
+        })
     }
 
     /// Override cwnd directly, as a stack writing `snd_cwnd` would; at least 1.
     pub fn set_cwnd(&mut self, cwnd: u32) {
+        self.freeze_pacing_rate();
         self.state.cwnd = cwnd.max(1);
     }
 
     /// Override ssthresh directly; at least 1.
     pub fn set_ssthresh(&mut self, ssthresh: u32) {
+        self.freeze_pacing_rate();
         self.state.ssthresh = ssthresh.max(1);
     }
 
@@ -449,6 +537,7 @@ impl LinuxFlow {
 
     /// Replace the CUBIC parameters (as changing the kernel's module parameters would).
     pub fn set_params(&mut self, params: LinuxCubicParams) {
+        self.freeze_pacing_rate();
         self.params = params;
     }
 
@@ -456,6 +545,7 @@ impl LinuxFlow {
     /// the next [`init`](LinuxFlow::init)).
     pub fn set_socket_config(&mut self, socket: LinuxSocketConfig) -> Result<(), ConfigError> {
         socket.validate()?;
+        self.freeze_pacing_rate();
         self.socket = socket;
         Ok(())
     }
@@ -480,9 +570,14 @@ impl LinuxFlow {
         self.ca_state
     }
 
-    /// `sk_pacing_rate`, bytes per second.
+    /// `sk_pacing_rate`, bytes per second, as the last event left it (computed here
+    /// unless an event or a setter already fixed it; the transmit step does not move it).
     pub const fn pacing_rate(&self) -> u64 {
-        self.pacing_rate
+        if self.pacing_rate_fresh || !self.socket.model_pacing {
+            self.pacing_rate
+        } else {
+            self.pacing_rate_for(self.pacing_packets_out)
+        }
     }
 
     /// Which HyStart detector ended slow start, since init or the last RTO.
@@ -545,10 +640,12 @@ impl CongestionController for LinuxFlow {
         WindowUnit::Segments
     }
 
+    #[inline]
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
         self.transmit(now, segments(sent.in_flight_after));
     }
 
+    #[inline]
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         let rtt = ack.rtt.map(|d| segments(d.as_micros()));
         self.ack(now, segments(ack.acked), rtt);
