@@ -4,17 +4,13 @@
 
 use congestion::Instant;
 use congestion::cubic::LinuxCubicConfig;
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 
 fn flow(hystart: bool) -> LinuxFlow {
     let mut cubic = LinuxCubicConfig::new();
     cubic.hystart = hystart;
-    let mut f = LinuxFlow::new(
-        cubic.validate().unwrap(),
-        LinuxSocketConfig::new(),
-        Instant::ZERO,
-    )
-    .unwrap();
+    let config = LinuxFlowConfig::from_parts(cubic, LinuxSocketConfig::new());
+    let mut f = LinuxFlow::new(config, Instant::ZERO).unwrap();
     f.transmit(Instant::ZERO, 10);
     f
 }

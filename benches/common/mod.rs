@@ -256,14 +256,11 @@ pub struct OursLinux {
 impl OursLinux {
     /// Kernel defaults (HyStart on, pacing rate modelled), MSS 1200 bytes.
     pub fn new() -> Self {
-        let params = congestion::cubic::LinuxCubicConfig::new()
-            .validate()
-            .expect("kernel defaults are valid");
-        let mut socket = congestion::linux::LinuxSocketConfig::new();
-        socket.mss = PACKET_BYTES;
+        let mut config = congestion::linux::LinuxFlowConfig::new();
+        config.socket.mss = PACKET_BYTES;
         let now = congestion::Instant::from_micros(START_US);
-        let flow = congestion::linux::LinuxFlow::new(params, socket, now)
-            .expect("kernel defaults are valid");
+        let flow =
+            congestion::linux::LinuxFlow::new(config, now).expect("kernel defaults are valid");
         OursLinux { flow, in_flight: 0 }
     }
 }

@@ -13,7 +13,7 @@
 
 use congestion::cubic::{LinuxCubicConfig, RfcCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use congestion::pacing::{BytesPacingInput, PacingRateConfig, PacingRateParams, pacing_rate_bytes};
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
 use congestion::{
@@ -60,7 +60,7 @@ impl SimController {
                 } else {
                     PacingStatus::None
                 };
-                let flow = LinuxFlow::new(c.validate().map_err(err)?, s, Instant::ZERO);
+                let flow = LinuxFlow::new(LinuxFlowConfig::from_parts(c, s), Instant::ZERO);
                 AnyController::Linux(flow.map_err(err)?)
             }
             CcKind::Rfc9438 => {

@@ -17,6 +17,7 @@ use crate::controller::{
 use crate::cubic::{LinuxCubicParams, linux_after};
 use crate::error::ConfigError;
 use crate::hystart::{HystartExit, HystartInput};
+use crate::linux::flow_config::LinuxFlowConfig;
 use crate::linux::socket_config::LinuxSocketConfig;
 use crate::linux::state::{LinuxCubicState, TCP_INFINITE_SSTHRESH};
 use crate::pacing::{LinuxPacingInput, linux_pacing_rate};
@@ -41,6 +42,40 @@ pub enum CaState {
 
 /// One flow in Linux mode. Copy it, store it in an array, put it in a kernel's
 /// private area: it is plain data.
+///
+/// # Driving it from a stack
+///
+/// Through [`CongestionController`], in segments:
+///
+/// 1. [`LinuxFlow::new`] with a [`LinuxFlowConfig`] (kernel defaults from
+///    [`LinuxFlowConfig::new`]) and the current time.
+/// 2. After every send: [`on_sent`](CongestionController::on_sent) with the segments
+///    in flight after it (`largest_sent` is not read: the flow keeps `snd_nxt`).
+/// 3. Per ACK: [`on_ack`](CongestionController::on_ack) with the newly acknowledged
+///    segments and the RTT sample, then send what the window allows, then `on_sent`.
+/// 4. [`on_congestion_event`](CongestionController::on_congestion_event) for a fast
+///    retransmit (`Loss`), an ECN echo (`Ecn`) or a timeout; `on_spurious_congestion`
+///    when a reduction proves spurious (undo); `on_transmit_start` after idle.
+/// 5. Read [`cwnd`](CongestionController::cwnd), [`phase`](CongestionController::phase)
+///    and [`pacing_rate`](LinuxFlow::pacing_rate) for the next sends.
+///
+/// ```
+/// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
+/// use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+///
+/// let mut flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
+/// flow.on_sent(Instant::ZERO, &SentEvent { in_flight_after: 10, largest_sent: 10 });
+/// let ack = AckEvent { acked: 2, rtt: Some(Duration::from_millis(20)), ..AckEvent::default() };
+/// flow.on_ack(Instant::from_micros(20_000), &ack);
+/// assert_eq!(flow.cwnd(), 12);
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
+///
+/// The flow also has kernel-style calls in `u32` segments (`ack`, `transmit`, `loss`,
+/// `ecn`, `rto` with a retransmit count, `undo`, and direct writes of `snd_cwnd`,
+/// `snd_ssthresh`, the clamp and `lsndtime`). They are hidden from these docs: they
+/// exist for the kernel-trace replay (`tests/replay`), the C ABI (`ffi/`) and the
+/// firmware images (`embedded/`), which speak the kernel's terms. Stacks use the trait.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct LinuxFlow {
@@ -75,15 +110,11 @@ pub struct LinuxFlow {
 
 impl LinuxFlow {
     /// A new flow, initialised at `now` as the kernel's `tcp_init_congestion_control`
-    /// would (CUBIC `init`, pacing rate). Nothing is in flight until [`transmit`].
-    ///
-    /// [`transmit`]: LinuxFlow::transmit
-    pub fn new(
-        params: LinuxCubicParams,
-        socket: LinuxSocketConfig,
-        now: Instant,
-    ) -> Result<Self, ConfigError> {
-        socket.validate()?;
+    /// would (CUBIC `init`, pacing rate). Nothing is in flight until the first
+    /// `on_sent`. Refuses a configuration out of range ([`LinuxFlowConfig::validate`]).
+    pub fn new(config: LinuxFlowConfig, now: Instant) -> Result<Self, ConfigError> {
+        let params = config.validate()?;
+        let socket = config.socket;
         let mut flow = LinuxFlow {
             state: LinuxCubicState::default(),
             params,
@@ -155,8 +186,12 @@ impl LinuxFlow {
     /// `CA_EVENT_TX_START` (reading the previous send time), and the send time is
     /// stamped. Then the kernel's window-use tracking (`tcp_cwnd_validate` and the
     /// `tcp_write_xmit` rule `in_flight >= cwnd`) decides `is_cwnd_limited`.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_output.c tcp_event_data_sent(), tcp_cwnd_validate()
     #[inline]
+    #[doc(hidden)]
     pub fn transmit(&mut self, now: Instant, in_flight: u32) {
         let sent = in_flight.saturating_sub(self.packets_out);
         let jiffies = now.jiffies32();
@@ -200,7 +235,11 @@ impl LinuxFlow {
     ///
     /// Always inlined: the common ACK (state Open, no HyStart, CUBIC's 1/32 s skip) is
     /// a few dozen instructions; the rare branches are calls.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     #[inline(always)]
+    #[doc(hidden)]
     pub fn ack(&mut self, now: Instant, acked: u32, rtt_us: Option<u32>) {
         self.snd_una = self.snd_una.wrapping_add(acked);
         self.packets_out = self.packets_out.saturating_sub(acked);
@@ -357,7 +396,11 @@ impl LinuxFlow {
     /// A fast-retransmit congestion event, with recovery entered and left at once
     /// (the stack runs PRR or its own recovery; CUBIC only needs the reduction).
     /// A second loss while still in recovery or CWR does not reduce again.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_input.c tcp_enter_recovery(), tcp_end_cwnd_reduction()
+    #[doc(hidden)]
     pub fn loss(&mut self, _now: Instant) {
         self.prior_ssthresh = 0;
         self.undo_marker = true;
@@ -372,7 +415,11 @@ impl LinuxFlow {
     }
 
     /// An ECN-CE echo: the same reduction as a loss, through CWR, with no undo.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_input.c tcp_enter_cwr(), tcp_end_cwnd_reduction()
+    #[doc(hidden)]
     pub fn ecn(&mut self, _now: Instant) {
         self.prior_ssthresh = 0;
         if !matches!(
@@ -393,7 +440,11 @@ impl LinuxFlow {
     /// A retransmission timeout: everything outstanding is lost, cwnd drops to 1,
     /// CUBIC and HyStart reset, and `retransmitted` segments (usually 1) go out again.
     /// ssthresh is recomputed only on the first RTO of a loss episode, as the kernel does.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_input.c tcp_enter_loss(); tcp_cubic.c cubictcp_state()
+    #[doc(hidden)]
     pub fn rto(&mut self, now: Instant, retransmitted: u32) {
         self.packets_out = 0;
         let first_rto = matches!(self.ca_state, CaState::Open | CaState::Disorder)
@@ -427,7 +478,11 @@ impl LinuxFlow {
 
     /// Undo the last reduction, found spurious (DSACK, F-RTO). Ignored unless a loss
     /// or RTO armed it. CUBIC's own state is not restored: Linux does not either.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_input.c tcp_undo_cwnd_reduction(); tcp_cong.c tcp_reno_undo_cwnd()
+    #[doc(hidden)]
     pub fn undo(&mut self, _now: Instant) {
         if !self.undo_marker {
             return;
@@ -448,7 +503,11 @@ impl LinuxFlow {
 
     /// An explicit `CA_EVENT_TX_START`: the epoch shifts by the idle time since the
     /// last send, then the send time is stamped now.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_output.c tcp_event_data_sent(); tcp_cubic.c cubictcp_cwnd_event()
+    #[doc(hidden)]
     pub fn transmit_start(&mut self, now: Instant) {
         let jiffies = now.jiffies32();
         self.state
@@ -459,6 +518,10 @@ impl LinuxFlow {
 
     /// Override the time of the last send (`lsndtime`), in jiffies; for stacks whose
     /// own bookkeeping owns it, and for replaying the kernel's traces.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
+    #[doc(hidden)]
     pub fn set_last_send_jiffies(&mut self, jiffies: u32) {
         self.last_send_jiffies = jiffies;
     }
@@ -519,18 +582,30 @@ impl LinuxFlow {
     }
 
     /// Override cwnd directly, as a stack writing `snd_cwnd` would; at least 1.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
+    #[doc(hidden)]
     pub fn set_cwnd(&mut self, cwnd: u32) {
         self.freeze_pacing_rate();
         self.state.cwnd = cwnd.max(1);
     }
 
     /// Override ssthresh directly; at least 1.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
+    #[doc(hidden)]
     pub fn set_ssthresh(&mut self, ssthresh: u32) {
         self.freeze_pacing_rate();
         self.state.ssthresh = ssthresh.max(1);
     }
 
     /// Override the window clamp directly; at least 1. cwnd is not cut until it next grows.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
+    #[doc(hidden)]
     pub fn set_clamp(&mut self, clamp: u32) {
         self.clamp = clamp.max(1);
     }
