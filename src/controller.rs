@@ -74,6 +74,28 @@ pub struct AckEvent {
     pub app_limited: bool,
 }
 
+impl AckEvent {
+    /// An ACK with the fields every mode can use: `acked` newly acknowledged (in the
+    /// controller's unit), the `largest_acked` packet number or sequence it covers, and
+    /// its RTT sample; not application-limited. RFC mode ends recovery and HyStart++
+    /// rounds by `largest_acked`, so building events with this constructor (rather than
+    /// `..AckEvent::default()`) keeps the packet number from being forgotten.
+    pub const fn new(acked: u64, largest_acked: u64, rtt: Option<Duration>) -> Self {
+        AckEvent {
+            acked,
+            rtt,
+            largest_acked,
+            app_limited: false,
+        }
+    }
+
+    /// The same ACK, flagged application-limited (`true`) or not.
+    pub const fn with_app_limited(mut self, app_limited: bool) -> Self {
+        self.app_limited = app_limited;
+        self
+    }
+}
+
 /// What the sender just handed to the network.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -84,6 +106,17 @@ pub struct SentEvent {
     pub in_flight_after: u64,
     /// The highest sequence (TCP) or packet number (QUIC) sent so far.
     pub largest_sent: u64,
+}
+
+impl SentEvent {
+    /// A send after which `in_flight_after` is in flight, `largest_sent` being the
+    /// highest packet number or sequence sent so far.
+    pub const fn new(in_flight_after: u64, largest_sent: u64) -> Self {
+        SentEvent {
+            in_flight_after,
+            largest_sent,
+        }
+    }
 }
 
 /// A congestion signal, one per event (not one per lost packet).

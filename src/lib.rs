@@ -38,6 +38,22 @@
 //! assert_eq!(flow.phase(), Phase::SlowStart);
 //! # Ok::<(), congestion::ConfigError>(())
 //! ```
+//!
+//! RFC mode for a QUIC stack counts bytes; [`AckEvent::new`] takes the acked bytes, the
+//! largest packet number acknowledged and the RTT sample, so none is forgotten (the
+//! rules RFC mode follows are on [`rfc::RfcFlow`]):
+//!
+//! ```
+//! use congestion::rfc::{RfcFlow, RfcFlowConfig};
+//! use congestion::{AckEvent, CongestionController, Instant, SentEvent};
+//!
+//! let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+//! flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+//! let rtt = core::time::Duration::from_millis(20);
+//! flow.on_ack(Instant::from_micros(20_000), &AckEvent::new(2_400, 2, Some(rtt.into())));
+//! assert_eq!(flow.cwnd(), 14_400);
+//! # Ok::<(), congestion::ConfigError>(())
+//! ```
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

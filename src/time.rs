@@ -98,9 +98,40 @@ impl Duration {
     }
 }
 
+/// From the standard library's duration, in whole microseconds: the nanoseconds below a
+/// microsecond are dropped (floor), and a duration beyond `u64::MAX` µs (584,000 years)
+/// saturates at `u64::MAX` µs.
+impl From<core::time::Duration> for Duration {
+    fn from(d: core::time::Duration) -> Self {
+        // 1 s = 10^6 µs; the sub-second part is below 10^6 µs.
+        let micros = d
+            .as_secs()
+            .saturating_mul(1_000_000)
+            .saturating_add(u64::from(d.subsec_micros()));
+        Duration(micros)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn std_durations_convert_in_whole_microseconds_and_saturate() {
+        assert_eq!(
+            Duration::from(core::time::Duration::from_millis(20)).as_micros(),
+            20_000
+        );
+        // 1.5 µs -> 1 µs (floor).
+        assert_eq!(
+            Duration::from(core::time::Duration::from_nanos(1_500)).as_micros(),
+            1
+        );
+        assert_eq!(
+            Duration::from(core::time::Duration::MAX).as_micros(),
+            u64::MAX
+        );
+    }
 
     #[test]
     fn jiffies_and_micros_truncate_to_32_bits_like_the_kernel() {

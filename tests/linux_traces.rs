@@ -123,3 +123,14 @@ fn unknown_events_and_keys_are_reported_with_their_line() {
             .contains("beta")
     );
 }
+
+#[test]
+fn the_u64_pacing_cap_takes_values_wider_than_32_bits() {
+    // 10^10 bytes/s (80 Gbit/s) does not fit in 32 bits; max_pacing_rate is a u64.
+    replay::replay("set max_pacing_rate 10000000000\ninit 0\n").expect("u64 setting");
+    let err = replay::replay("set mss 4294967296\n").unwrap_err();
+    assert!(
+        err.contains("set mss") && err.contains("0..=4294967295"),
+        "{err}"
+    );
+}

@@ -606,3 +606,151 @@ fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
         "a stale epoch came back"
     );
 }
+
+/// Trap 1: a stack that builds its ACKs as the README's Linux example does
+/// (`..AckEvent::default()`, so `largest_acked` stays 0) must still leave recovery.
+#[test]
+fn recovery_ends_without_packet_numbers_once_the_flight_at_the_event_is_acked() {
+    let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+    f.on_sent(Instant::ZERO, &SentEvent::new(10_000, 10));
+    f.on_congestion_event(Instant::from_micros(5_000), CongestionEvent::Loss);
+    assert_eq!(f.phase(), Phase::Recovery);
+    // 10 MSS were in flight at the loss; β = 0.7 -> cwnd 7000.
+    assert_eq!(f.cwnd(), 7_000);
+    let ack = AckEvent {
+        acked: 1_000,
+        rtt: Some(Duration::from_millis(10)),
+        ..AckEvent::default()
+    };
+    let mut t = 10_000;
+    // Nine ACKs of 1000 bytes: 1000 bytes of the event's flight are still unacked.
+    for _ in 0..9 {
+        f.on_ack(Instant::from_micros(t), &ack);
+        t += 1_000;
+        assert_eq!(f.phase(), Phase::Recovery);
+        assert_eq!(f.cwnd(), 7_000, "no growth in recovery");
+    }
+    // The tenth covers the whole flight at the event: recovery is over and this ACK
+    // already counts for congestion avoidance.
+    f.on_sent(Instant::from_micros(t), &SentEvent::new(7_000, 20));
+    f.on_ack(Instant::from_micros(t), &ack);
+    assert_eq!(f.phase(), Phase::CongestionAvoidance);
+    assert_eq!(f.recovery_end(), None);
+    // Later ACKs grow the window again: the flow is not frozen.
+    for _ in 0..200 {
+        t += 1_000;
+        f.on_sent(Instant::from_micros(t), &SentEvent::new(f.cwnd(), 20));
+        f.on_ack(Instant::from_micros(t), &ack);
+    }
+    assert!(f.cwnd() > 7_000, "cwnd {}", f.cwnd());
+}
+
+/// With packet numbers, the packet-number rule alone ends recovery: acknowledging as
+/// many bytes as were in flight does not end it early.
+#[test]
+fn with_packet_numbers_recovery_waits_for_a_packet_sent_after_the_event() {
+    let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+    f.on_sent(Instant::ZERO, &SentEvent::new(10_000, 10));
+    f.on_congestion_event(Instant::from_micros(5_000), CongestionEvent::Loss);
+    // 12 ACKs of 1000 bytes, all for packets 1..=10 (the stack coalesced them): more
+    // bytes than were in flight, but no packet above 10.
+    for i in 0..12u64 {
+        let pn = (i + 1).min(10);
+        let now = Instant::from_micros(10_000 + i * 1_000);
+        f.on_ack(
+            now,
+            &AckEvent::new(1_000, pn, Some(Duration::from_millis(10))),
+        );
+        assert_eq!(f.phase(), Phase::Recovery);
+    }
+    f.on_ack(
+        Instant::from_micros(30_000),
+        &AckEvent::new(1_000, 11, Some(Duration::from_millis(10))),
+    );
+    assert_eq!(f.phase(), Phase::CongestionAvoidance);
+}
+
+/// A stack that sends a window, then processes each of its ACKs before sending again
+/// (as quinn does per packet), once per round.
+fn batch_round(f: &mut RfcFlow, t_us: &mut u64, pn: &mut u64, packets_per_ack: u64) {
+    let window = f.cwnd();
+    let packets = window / MSS;
+    let first = *pn + 1;
+    *pn += packets;
+    f.on_sent(Instant::from_micros(*t_us), &SentEvent::new(window, *pn));
+    *t_us += 20_000;
+    let mut acked_pn = first - 1;
+    while acked_pn < *pn {
+        let n = packets_per_ack.min(*pn - acked_pn);
+        acked_pn += n;
+        let ack = AckEvent::new(n * MSS, acked_pn, Some(Duration::from_millis(20)));
+        f.on_ack(Instant::from_micros(*t_us), &ack);
+    }
+}
+
+/// Trap 2: window use judged per round, so batch ACK processing doubles the window per
+/// round in slow start (RFC 9002 §7.3.1), as a send after every ACK would.
+#[test]
+fn slow_start_doubles_per_round_when_acks_are_processed_before_sending() {
+    for packets_per_ack in [1, 2] {
+        let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+        let (mut t, mut pn) = (0, 0);
+        let mut want = 10 * MSS;
+        for _ in 0..4 {
+            batch_round(&mut f, &mut t, &mut pn, packets_per_ack);
+            want *= 2;
+            assert_eq!(f.cwnd(), want, "{packets_per_ack} packets per ACK");
+            assert_eq!(f.phase(), Phase::SlowStart);
+        }
+    }
+}
+
+/// Without packet numbers the round is the last send: the same batch stack still
+/// doubles, since its last send filled the window.
+#[test]
+fn batch_processing_doubles_without_packet_numbers_too() {
+    let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+    let mut t = 0;
+    for round in 1..=3u32 {
+        let window = f.cwnd();
+        f.on_sent(Instant::from_micros(t), &SentEvent::new(window, 0));
+        t += 20_000;
+        for _ in 0..window / MSS {
+            let ack = AckEvent {
+                acked: MSS,
+                rtt: Some(Duration::from_millis(20)),
+                ..AckEvent::default()
+            };
+            f.on_ack(Instant::from_micros(t), &ack);
+        }
+        assert_eq!(f.cwnd(), (10 * MSS) << round);
+    }
+}
+
+/// An application that never fills the window does not grow it, round after round
+/// (RFC 9438 §5.8, RFC 9002 §7.8), whether it sends after each ACK or in batches.
+#[test]
+fn an_application_limited_flow_does_not_grow_with_per_round_window_use() {
+    let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+    let mut t = 0;
+    let mut pn = 0;
+    for _ in 0..5 {
+        // Half the window, then its ACKs one by one.
+        let first = pn + 1;
+        pn += 5;
+        f.on_sent(Instant::from_micros(t), &SentEvent::new(5 * MSS, pn));
+        t += 20_000;
+        for acked_pn in first..=pn {
+            let ack = AckEvent::new(MSS, acked_pn, Some(Duration::from_millis(20)));
+            f.on_ack(Instant::from_micros(t), &ack);
+            assert!(!f.last_ack_cwnd_limited());
+        }
+    }
+    assert_eq!(f.cwnd(), 10 * MSS);
+    // One round that fills the window grows it again, for that round only.
+    let window = f.cwnd();
+    f.on_sent(Instant::from_micros(t), &SentEvent::new(window, pn + 10));
+    let ack = AckEvent::new(MSS, pn + 1, Some(Duration::from_millis(20)));
+    f.on_ack(Instant::from_micros(t + 20_000), &ack);
+    assert_eq!(f.cwnd(), 11 * MSS);
+}

@@ -2,7 +2,8 @@
 //! library may not).
 
 use congestion::cubic::{
-    exact_cube_root, mul_div_floor, rfc_curve::cubic_k_us, rfc_curve::cubic_offset_bytes,
+    bitwise_cube_root, bitwise_wide_div, exact_cube_root, knuth_wide_div, mul_div_floor,
+    newton_cube_root, rfc_curve::cubic_k_us, rfc_curve::cubic_offset_bytes,
 };
 use proptest::prelude::*;
 
@@ -12,6 +13,41 @@ proptest! {
         let exact = (a as u128) * (b as u128) / (d as u128);
         let want = u64::try_from(exact).unwrap_or(u64::MAX);
         prop_assert_eq!(mul_div_floor(a, b, d), want);
+    }
+
+    #[test]
+    fn both_wide_divisions_agree_with_a_wide_reference(high: u64, low: u64, d in 1u64..) {
+        let high = high % d;
+        let want = (((high as u128) << 64) | low as u128) / d as u128;
+        prop_assert_eq!(knuth_wide_div(high, low, d) as u128, want);
+        prop_assert_eq!(bitwise_wide_div(high, low, d) as u128, want);
+    }
+
+    #[test]
+    fn both_wide_divisions_agree_on_small_divisors(high: u64, low: u64, d in 1u64..(1 << 33)) {
+        // Divisors below 2^33 exercise the normalisation shift and the digit corrections.
+        let high = high % d;
+        let want = (((high as u128) << 64) | low as u128) / d as u128;
+        prop_assert_eq!(knuth_wide_div(high, low, d) as u128, want);
+        prop_assert_eq!(bitwise_wide_div(high, low, d) as u128, want);
+    }
+
+    #[test]
+    fn both_cube_roots_are_the_floor_cube_root(x: u64) {
+        let want = exact_cube_root(x);
+        prop_assert_eq!(newton_cube_root(x), want);
+        prop_assert_eq!(bitwise_cube_root(x), want);
+    }
+
+    #[test]
+    fn cube_roots_of_cubes_and_their_neighbours(r in 0u64..2_642_246) {
+        let c = r * r * r;
+        prop_assert_eq!(newton_cube_root(c), r);
+        prop_assert_eq!(bitwise_cube_root(c), r);
+        if r > 0 {
+            prop_assert_eq!(newton_cube_root(c - 1), r - 1);
+            prop_assert_eq!(bitwise_cube_root(c - 1), r - 1);
+        }
     }
 
     #[test]

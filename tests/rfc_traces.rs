@@ -216,3 +216,22 @@ fn linux_hystart_in_bytes_mss_change_and_persistent_congestion() {
     // Standard slow start afterwards: +1500.
     assert_eq!(num(&r, 30, "cwnd"), 4500);
 }
+
+#[test]
+fn u64_settings_take_values_wider_than_32_bits_and_u32_ones_name_their_range() {
+    // 1288490188800 bytes = 1.2 TiB: a u64 setting, accepted and printed as given.
+    let csv = replay::replay("set mode rfc9438\nset init_ssthresh 1288490188800\ninit 0\n")
+        .expect("a u64 setting wider than 32 bits");
+    let row: Vec<&str> = csv.lines().nth(3).expect("init row").split(',').collect();
+    assert_eq!(row[1], "init");
+    assert_eq!(row[4], "1288490188800");
+    let csv = replay::replay("set mode rfc9438\nset init_cwnd 8589934592\ninit 0\n")
+        .expect("init_cwnd is u64 too");
+    assert!(csv.lines().nth(3).expect("row").contains(",8589934592,"));
+    // A u32 setting refuses the same width, naming the key and the range.
+    let err = replay::replay("set mode rfc9438\nset beta 4294967296\n").unwrap_err();
+    assert!(
+        err.contains("set beta") && err.contains("0..=4294967295"),
+        "{err}"
+    );
+}

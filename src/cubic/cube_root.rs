@@ -93,10 +93,88 @@ mod tests {
 
 /// Exact integer cube root for RFC mode: the largest `r` with `r³ ≤ x`.
 ///
-/// Digit-by-digit (three bits per step, 22 steps for 64 bits), no division, no table,
-/// no floating point. `r < 2^22`, so `r²` and `3·(r² + r)` never overflow.
-// RFC 9438 §4.2 needs K = cbrt(...) exactly; this is the classic binary cube-root recurrence.
+/// The kernel's table guess ([`linux_cubic_root`], within a few per cent), two
+/// Newton-Raphson steps, then an exact floor correction by at most two in each
+/// direction, checked with exact cubes. Should the correction ever not settle (no input
+/// found so far does; tests compare it against [`bitwise_cube_root`] over wide ranges),
+/// the digit-by-digit root answers, so the result is exact by construction.
+///
+/// On targets narrower than 64 bits (Cortex-M, RISC-V 32), where each 64-bit division is
+/// a library call and flash is what counts, it is [`bitwise_cube_root`] alone: the same
+/// exact answer from shifts and adds, in a fraction of the code.
+#[cfg(target_pointer_width = "64")]
+// RFC 9438 §4.2 needs K = cubic_root(...); Newton's method for x^(1/3): r' = (2r + x/r²)/3
 pub const fn exact_cube_root(x: u64) -> u64 {
+    newton_cube_root(x)
+}
+
+/// Exact integer cube root for RFC mode: the largest `r` with `r³ ≤ x` (on this target,
+/// the digit-by-digit root; 64-bit targets use Newton's method, with the same answers).
+#[cfg(not(target_pointer_width = "64"))]
+// RFC 9438 §4.2 needs K = cubic_root(...) exactly
+pub const fn exact_cube_root(x: u64) -> u64 {
+    bitwise_cube_root(x)
+}
+
+/// The table-and-Newton root behind [`exact_cube_root`] on 64-bit targets (public so that
+/// every target's tests can compare it with [`bitwise_cube_root`]).
+// Newton's method for x^(1/3): r' = (2r + x/r²)/3, then an exact floor correction
+pub const fn newton_cube_root(x: u64) -> u64 {
+    if x < 8 {
+        return if x == 0 { 0 } else { 1 };
+    }
+    let mut r = linux_cubic_root(x) as u64;
+    let mut step = 0;
+    while step < 2 {
+        step += 1;
+        // The guess stays within a few per cent of cbrt(x) < 2^22, so r² is non-zero
+        // and far from overflow; the checked forms only make that visible to the
+        // optimiser, so no panic path is left in the firmware build.
+        let x_over_r_sq = match r.checked_mul(r) {
+            Some(sq) => match x.checked_div(sq) {
+                Some(q) => q,
+                None => x,
+            },
+            None => 0,
+        };
+        r = r.saturating_mul(2).saturating_add(x_over_r_sq) / 3;
+    }
+    // Exact floor: at most two steps down, then two up, each checked with r³.
+    let mut fix = 0;
+    while fix < 2 && !cube_at_most(r, x) {
+        r -= 1;
+        fix += 1;
+    }
+    fix = 0;
+    while fix < 2 && cube_at_most(r + 1, x) {
+        r += 1;
+        fix += 1;
+    }
+    if cube_at_most(r, x) && !cube_at_most(r + 1, x) {
+        r
+    } else {
+        bitwise_cube_root(x)
+    }
+}
+
+/// `r³ ≤ x`, without overflow (a cube beyond 64 bits is above any `x`).
+const fn cube_at_most(r: u64, x: u64) -> bool {
+    match r.checked_mul(r) {
+        Some(sq) => match sq.checked_mul(r) {
+            Some(cube) => cube <= x,
+            None => false,
+        },
+        None => false,
+    }
+}
+
+/// Exact integer cube root, digit by digit: the largest `r` with `r³ ≤ x`.
+///
+/// Three bits per step, 22 steps for 64 bits, no division, no table. `r < 2^22`, so
+/// `r²` and `3·(r² + r)` never overflow. Slower than [`exact_cube_root`] (about 300
+/// instructions), which falls back on it and is tested against it.
+// The classic binary cube-root recurrence: (2r + 1)³ − (2r)³ = 3·(4r² + 2r) + 1.
+pub const fn bitwise_cube_root(x: u64) -> u64 {
     let mut rem = x;
     let mut root = 0u64;
     let mut root_sq = 0u64;
@@ -120,7 +198,27 @@ pub const fn exact_cube_root(x: u64) -> u64 {
 
 #[cfg(test)]
 mod exact_tests {
-    use super::exact_cube_root;
+    use super::{bitwise_cube_root, exact_cube_root, newton_cube_root};
+
+    #[test]
+    fn the_fast_root_equals_the_digit_by_digit_root_over_wide_ranges() {
+        // Every x below 2^20, then strides across every bit length up to 2^64.
+        for x in 0..(1u64 << 20) {
+            assert_eq!(newton_cube_root(x), bitwise_cube_root(x), "x = {x}");
+        }
+        for bits in 20..64u32 {
+            let base = 1u64 << bits;
+            let stride = (base >> 12).max(1);
+            let mut x = base;
+            for _ in 0..8192u32 {
+                assert_eq!(newton_cube_root(x), bitwise_cube_root(x), "x = {x}");
+                x = match x.checked_add(stride) {
+                    Some(n) => n,
+                    None => break,
+                };
+            }
+        }
+    }
 
     #[test]
     fn perfect_cubes_and_their_neighbours() {

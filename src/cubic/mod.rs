@@ -11,9 +11,10 @@ mod linux_config;
 mod rfc;
 mod rfc_config;
 pub mod rfc_curve;
+mod rfc_memo;
 mod wide_math;
 
-pub use cube_root::{exact_cube_root, linux_cubic_root};
+pub use cube_root::{bitwise_cube_root, exact_cube_root, linux_cubic_root, newton_cube_root};
 pub use linux::LinuxCubic;
 pub(crate) use linux::after as linux_after;
 pub use linux_config::{
@@ -24,4 +25,4 @@ pub use rfc_config::{
     ABE_BETA_PERMILLE, BETA_CUBIC_PERMILLE, C_PERMILLE, MAX_C_PERMILLE, MAX_MSS_BYTES, RFC_SCALE,
     RfcCubicConfig, RfcCubicParams,
 };
-pub use wide_math::{mul_div_floor, wide_mul};
+pub use wide_math::{bitwise_wide_div, knuth_wide_div, mul_div_floor, wide_div, wide_mul};

@@ -18,6 +18,7 @@
 
 use super::rfc_config::{RFC_SCALE, RfcCubicParams};
 use super::rfc_curve::{cubic_k_us, w_cubic_bytes};
+use super::rfc_memo::{CurveMemo, RenoVerdict};
 use super::wide_math::mul_div_floor;
 use crate::time::Instant;
 
@@ -47,6 +48,8 @@ pub struct RfcCubic {
     /// When growth stopped counting time because the flow became application-limited or
     /// idle (RFC 9438 §5.8); the epoch moves forward by the pause when growth resumes.
     pub paused_at: Option<Instant>,
+    /// Points of this epoch's curve already computed (see `rfc_memo`).
+    memo: CurveMemo,
 }
 
 impl Default for RfcCubic {
@@ -68,6 +71,7 @@ impl RfcCubic {
             w_est_remainder: 0,
             w_max_from_epoch: true,
             paused_at: None,
+            memo: CurveMemo::new(),
         }
     }
 
@@ -86,6 +90,7 @@ impl RfcCubic {
         // RFC 9438 §4.3: W_est = cwnd_epoch at the start of the CA stage
         self.w_est_bytes = cwnd;
         self.w_est_remainder = 0;
+        self.memo = CurveMemo::at_epoch_start(cwnd);
     }
 
     /// `t` for the epoch at `now`, µs (zero before the epoch or if time ran backwards).
@@ -132,21 +137,48 @@ impl RfcCubic {
         }
         self.resume(now);
         let t_us = self.elapsed_us(now);
-        let cfg = p.config();
-        if cfg.reno_friendly {
+        if p.config().reno_friendly {
             self.grow_w_est(p, cwnd, acked_bytes);
             // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
-            if self.w_cubic(p, t_us) < self.w_est_bytes {
+            if self.in_reno_region(p, t_us) {
                 // Never shrink on an ACK: W_est can trail a cwnd that the curve raised.
                 return cwnd.max(self.w_est_bytes);
             }
         }
         // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
-        let w_next = self.w_cubic(p, t_us.saturating_add(srtt_us));
+        let tau_us = t_us.saturating_add(srtt_us);
+        let w_next = match self.memo.target(tau_us) {
+            Some(w) => w,
+            None => {
+                let w = self.w_cubic(p, tau_us);
+                self.memo.remember_target(tau_us, w);
+                w
+            }
+        };
         let target = w_next.clamp(cwnd, cwnd.saturating_add(cwnd / 2));
         // RFC 9438 §4.4/§4.5: cwnd += (target - cwnd)/cwnd per segment, i.e. per acked byte
         let increase = mul_div_floor(target - cwnd, acked_bytes, cwnd).min(target - cwnd);
         cwnd + increase
+    }
+
+    /// `W_cubic(t) < W_est`, from the memo's known points when they decide it, else by
+    /// computing the curve (which then becomes the new known lower point).
+    fn in_reno_region(&mut self, p: &RfcCubicParams, t_us: u64) -> bool {
+        match self.memo.reno_verdict(t_us, self.w_est_bytes) {
+            RenoVerdict::Cubic => false,
+            RenoVerdict::Reno => true,
+            RenoVerdict::Unknown => {
+                let w = self.w_cubic(p, t_us);
+                self.memo.remember_low(t_us, w);
+                w < self.w_est_bytes
+            }
+        }
+    }
+
+    /// The curve's parameters (C, β, ...) changed while the epoch goes on: forget the
+    /// points computed with the old ones.
+    pub fn forget_curve_points(&mut self) {
+        self.memo.forget();
     }
 
     /// Adds `α · acked / cwnd` segments (in bytes: `α · MSS · acked / cwnd`) to `W_est`.
@@ -157,15 +189,14 @@ impl RfcCubic {
         let Some(cwnd) = core::num::NonZeroU64::new(cwnd) else {
             return;
         };
-        let beta = p.config().beta_permille as u64;
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior
-        let (alpha_num, alpha_den) = if self.w_est_bytes >= self.cwnd_prior_bytes {
-            (1, 1)
+        let (alpha_mss_num, alpha_den) = if self.w_est_bytes >= self.cwnd_prior_bytes {
+            (p.mss(), 1)
         } else {
-            (3 * (RFC_SCALE - beta), RFC_SCALE + beta)
+            p.alpha_mss()
         };
-        // α·MSS ≤ 3000 · 65535 < 2^28; the product with acked goes through 128 bits.
-        let numerator = mul_div_floor(acked_bytes, alpha_num * p.mss(), alpha_den);
+        // α·MSS ≤ 3000 · 65535 < 2^28; a product with acked beyond 64 bits goes wide.
+        let numerator = mul_div_floor(acked_bytes, alpha_mss_num, alpha_den);
         // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
         self.w_est_remainder = self.w_est_remainder.saturating_add(numerator);
         self.w_est_bytes = self.w_est_bytes.saturating_add(self.w_est_remainder / cwnd);
@@ -220,6 +251,7 @@ impl RfcCubic {
 
     /// Ends the epoch: the next congestion-avoidance ACK starts a new one.
     fn end_epoch(&mut self) {
+        // The memo needs no reset here: the next epoch's start replaces it.
         self.epoch_start = None;
         self.paused_at = None;
         self.w_est_remainder = 0;

@@ -5,6 +5,7 @@
 //! Per-mille represents all three recommended values exactly.
 
 use crate::error::ConfigError;
+use core::num::NonZeroU64;
 
 /// The fixed-point scale of [`RfcCubicConfig`]'s fractions: thousandths.
 pub const RFC_SCALE: u64 = 1000;
@@ -84,36 +85,77 @@ impl RfcCubicConfig {
         if self.c_permille == 0 || self.c_permille > MAX_C_PERMILLE {
             return Err(ConfigError::CubicCOutOfRange);
         }
-        Ok(RfcCubicParams { config: *self })
+        Ok(RfcCubicParams::from_valid(*self))
     }
 }
 
-/// A validated [`RfcCubicConfig`]; only [`RfcCubicConfig::validate`] makes one.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// A validated [`RfcCubicConfig`]; only [`RfcCubicConfig::validate`] makes one. It
+/// also holds what every ACK needs, computed once: the MSS, `C · MSS` and the
+/// Reno-friendly α·MSS as a fraction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RfcCubicParams {
     config: RfcCubicConfig,
+    /// The MSS, `1..=65535` bytes (non-zero in its type, so that dividing by it leaves
+    /// no panic path in a firmware build).
+    mss: NonZeroU64,
+    /// `C · MSS`, thousandths of bytes per s³.
+    c_mss: u64,
+    /// `3·(1 − β) · MSS` in thousandths of bytes: α_cubic·MSS's numerator.
+    alpha_mss_num: u64,
+    /// `1 + β` in thousandths: α_cubic's denominator (never zero).
+    alpha_den: u64,
+}
+
+impl Default for RfcCubicParams {
+    fn default() -> Self {
+        RfcCubicParams::from_valid(RfcCubicConfig::new())
+    }
 }
 
 impl RfcCubicParams {
+    /// The derived values of a configuration [`RfcCubicConfig::validate`] accepted.
+    const fn from_valid(config: RfcCubicConfig) -> Self {
+        // Validation keeps the MSS in 1..=MAX_MSS_BYTES; the clamp never changes it but
+        // lets the optimiser see that dividing by the MSS cannot divide by zero, so no
+        // panic path is left in the firmware build (scripts/firmware.sh).
+        let mss = if config.mss_bytes == 0 {
+            1
+        } else if config.mss_bytes > MAX_MSS_BYTES {
+            MAX_MSS_BYTES
+        } else {
+            config.mss_bytes
+        };
+        let beta = config.beta_permille as u64;
+        RfcCubicParams {
+            config,
+            mss: match NonZeroU64::new(mss) {
+                Some(m) => m,
+                None => NonZeroU64::MIN,
+            },
+            c_mss: config.c_permille as u64 * mss,
+            // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta); ≤ 3000 · 65535 < 2^28
+            alpha_mss_num: 3 * RFC_SCALE.saturating_sub(beta) * mss,
+            alpha_den: RFC_SCALE + beta,
+        }
+    }
+
     /// The settings, as validated.
     pub const fn config(&self) -> &RfcCubicConfig {
         &self.config
     }
 
     /// MSS in bytes (`1..=65535`).
+    #[inline]
     pub const fn mss(&self) -> u64 {
-        // Validation guarantees 1..=MAX_MSS_BYTES, so this clamp never changes the value;
-        // it lets the optimiser see that dividing by the MSS (or by 2·MSS) cannot divide
-        // by zero, so no panic path is left in the firmware build (scripts/firmware.sh).
-        let mss = self.config.mss_bytes;
-        if mss == 0 {
-            1
-        } else if mss > MAX_MSS_BYTES {
-            MAX_MSS_BYTES
-        } else {
-            mss
-        }
+        self.mss.get()
+    }
+
+    /// α_cubic · MSS as a fraction of bytes: `(3·(1000 − β)·MSS, 1000 + β)`; the
+    /// denominator is never zero.
+    #[inline]
+    pub const fn alpha_mss(&self) -> (u64, u64) {
+        (self.alpha_mss_num, self.alpha_den)
     }
 
     /// The same parameters with another MSS, if it is valid.
@@ -124,12 +166,14 @@ impl RfcCubicParams {
     }
 
     /// `C · MSS` in thousandths of bytes per s³: at most 100000 · 65535 < 2^33.
+    #[inline]
     pub const fn c_mss(&self) -> u64 {
-        self.config.c_permille as u64 * self.mss()
+        self.c_mss
     }
 
     /// The minimum window, 2 · MSS bytes.
     // RFC 9438 §4.6: cwnd = max(ssthresh, 2) segments
+    #[inline]
     pub const fn min_window(&self) -> u64 {
         2 * self.mss()
     }

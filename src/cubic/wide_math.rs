@@ -2,7 +2,8 @@
 //!
 //! RFC-mode CUBIC needs products such as `d³ · C · MSS` whose intermediate values do not
 //! fit in 64 bits although the final quotient does. `u128` is not allowed (BPF), so the
-//! product is kept as two 64-bit halves and divided by a bounded shift-subtract loop.
+//! product is kept as two 64-bit halves and divided by a two-digit long division in
+//! base 2^32; products that fit in 64 bits (the common case) never leave the fast path.
 
 /// Splits `x` into its high and low 32-bit halves.
 const fn halves(x: u64) -> (u64, u64) {
@@ -31,27 +32,58 @@ pub const fn wide_mul(a: u64, b: u64) -> (u64, u64) {
 ///
 /// `d == 0` also returns `u64::MAX` (callers pass validated, non-zero divisors; the
 /// guard only keeps the division provably safe). A product that fits in 64 bits takes
-/// one multiplication and one native division; a wider one a loop of exactly 64 steps.
+/// one multiplication and one native division (inlined); a wider one goes out of line
+/// to [`wide_div`]: four limb products and a two-digit long division. On targets narrower
+/// than 64 bits, where the 64-bit multiply and divide are themselves several instructions
+/// and a library call, it stays out of line so that flash holds one copy.
+#[cfg_attr(target_pointer_width = "64", inline)]
+#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
 pub const fn mul_div_floor(a: u64, b: u64, d: u64) -> u64 {
     if d == 0 {
         return u64::MAX;
     }
-    if a.leading_zeros() + b.leading_zeros() >= 64 {
-        // a < 2^(64 - lz(a)) and b < 2^(64 - lz(b)), so a·b < 2^64: the plain product
-        // is exact and skips the four limb products.
-        return a * b / d;
+    match a.checked_mul(b) {
+        Some(product) => product / d,
+        None => wide_mul_div(a, b, d),
     }
+}
+
+/// The wide half of [`mul_div_floor`]: `a · b` overflows 64 bits, `d > 0`.
+#[inline(never)]
+#[cold]
+const fn wide_mul_div(a: u64, b: u64, d: u64) -> u64 {
     let (high, low) = wide_mul(a, b);
-    if high == 0 {
-        // The product fits in 64 bits (the common case): one native division gives the
-        // same quotient as the long division below, at a fraction of the cost.
-        return low / d;
-    }
     if high >= d {
         // The quotient needs more than 64 bits: saturate.
         return u64::MAX;
     }
-    // Restoring long division of (high, low) by d, one bit of `low` at a time.
+    wide_div(high, low, d)
+}
+
+/// `⌊(high · 2^64 + low) / d⌋` for `high < d` (so the quotient fits in 64 bits);
+/// `u64::MAX` if `high >= d` or `d == 0` (callers never pass either).
+///
+/// On 64-bit targets this is [`knuth_wide_div`] (two native divisions); on narrower ones,
+/// where a 64-bit division is itself a library call and flash counts more,
+/// [`bitwise_wide_div`] (shifts and subtractions, smaller code). Both are exact, and
+/// tested equal to a 128-bit reference.
+pub const fn wide_div(high: u64, low: u64, d: u64) -> u64 {
+    #[cfg(target_pointer_width = "64")]
+    {
+        knuth_wide_div(high, low, d)
+    }
+    #[cfg(not(target_pointer_width = "64"))]
+    {
+        bitwise_wide_div(high, low, d)
+    }
+}
+
+/// Restoring binary long division of `(high, low)` by `d`, one bit of `low` per step
+/// (64 steps); same contract as [`wide_div`].
+pub const fn bitwise_wide_div(high: u64, low: u64, d: u64) -> u64 {
+    if d == 0 || high >= d {
+        return u64::MAX;
+    }
     // Invariant: rem < d before each step, so 2·rem + 1 < 2·d fits in 65 bits; the bit
     // shifted out (`carry`) stands for the 65th.
     let mut rem = high;
@@ -70,6 +102,65 @@ pub const fn mul_div_floor(a: u64, b: u64, d: u64) -> u64 {
         }
     }
     quotient
+}
+
+/// Long division in base 2^32 with a normalised divisor (Knuth, TAOCP vol. 2, §4.3.1,
+/// Algorithm D, two quotient digits): each digit is estimated from the divisor's top
+/// half with one native division and corrected at most twice. Returns `u64::MAX` if
+/// `high >= d` or `d == 0` (callers never pass either).
+pub const fn knuth_wide_div(high: u64, low: u64, d: u64) -> u64 {
+    const B: u64 = 1 << 32;
+    const MASK: u64 = B - 1;
+    if d == 0 || high >= d {
+        return u64::MAX;
+    }
+    // Normalise: shift the divisor's top bit to bit 63 (and the dividend with it; the
+    // bits shifted out of `high` are zero because high < d).
+    let shift = d.leading_zeros();
+    let v = d << shift;
+    let v_hi = v >> 32;
+    let v_lo = v & MASK;
+    let u_hi = if shift == 0 {
+        high
+    } else {
+        (high << shift) | (low >> (64 - shift))
+    };
+    let u_lo = low << shift;
+    let q1 = quotient_digit(u_hi, u_lo >> 32, v_hi, v_lo);
+    // The partial remainder (u_hi · 2^32 + next digit) − q1 · v is below v < 2^64: the
+    // wrapping operations drop only bits that cancel.
+    let rem = (u_hi << 32)
+        .wrapping_add(u_lo >> 32)
+        .wrapping_sub(q1.wrapping_mul(v));
+    let q0 = quotient_digit(rem, u_lo & MASK, v_hi, v_lo);
+    (q1 << 32) | q0
+}
+
+/// One base-2^32 quotient digit of `(u · 2^32 + next) / (v_hi · 2^32 + v_lo)`, where
+/// `u < v` and `v_hi >= 2^31` (normalised): the estimate `u / v_hi` is at most 2 too
+/// large (Knuth's Theorem B), so two corrections suffice.
+const fn quotient_digit(u: u64, next: u64, v_hi: u64, v_lo: u64) -> u64 {
+    const B: u64 = 1 << 32;
+    // v_hi >= 2^31 here; the guard only keeps the division provably safe.
+    if v_hi == 0 {
+        return 0;
+    }
+    let mut q = u / v_hi;
+    let mut r = u - q * v_hi;
+    let mut step = 0;
+    while step < 2 {
+        step += 1;
+        // q · v_lo fits: q < B is checked first; r < B keeps r · B + next below 2^64.
+        if q >= B || q * v_lo > r * B + next {
+            q -= 1;
+            r += v_hi;
+            if r < B {
+                continue;
+            }
+        }
+        break;
+    }
+    q
 }
 
 #[cfg(test)]
@@ -112,6 +203,21 @@ mod tests {
         );
         // 2^64 / 2 = 2^63.
         assert_eq!(mul_div_floor(1 << 32, 1 << 32, 2), 1 << 63);
+    }
+
+    #[test]
+    fn long_division_matches_hand_values() {
+        // (2^64 + 5) / 3 = 6148914691236517207 (2^64 = 3 · 6148914691236517205 + 1).
+        assert_eq!(wide_div(1, 5, 3), 6_148_914_691_236_517_207);
+        // (2^127) / (2^64 - 1) = 2^63 + 0 remainder 2^63 -> 2^63 (floor).
+        assert_eq!(wide_div(1 << 63, 0, u64::MAX), 1 << 63);
+        // 10^24 / 10^18 = 10^6: 10^24 = 54210 · 2^64 + 2003764205206896640.
+        assert_eq!(
+            wide_div(54_210, 2_003_764_205_206_896_640, 1_000_000_000_000_000_000),
+            1_000_000
+        );
+        assert_eq!(wide_div(5, 0, 5), u64::MAX);
+        assert_eq!(wide_div(0, 5, 0), u64::MAX);
     }
 
     #[test]

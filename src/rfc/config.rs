@@ -55,6 +55,16 @@ impl RfcFlowConfig {
         }
     }
 
+    /// RFC defaults for a QUIC connection whose max datagram size is `mss_bytes`
+    /// (RFC 9002's `max_datagram_size`, `1..=65535`; checked by
+    /// [`RfcFlow::new`](super::RfcFlow::new)). Adjust the public fields afterwards if
+    /// needed (`#[non_exhaustive]` forbids only building the struct literally).
+    pub const fn quic(mss_bytes: u64) -> Self {
+        let mut config = RfcFlowConfig::new();
+        config.cubic.mss_bytes = mss_bytes;
+        config
+    }
+
     /// Validates the CUBIC part and the initial values: the initial window must lie in
     /// `2·MSS..=2^62` bytes and the initial ssthresh must be at least `2·MSS`.
     pub const fn validate(&self) -> Result<(RfcCubicParams, u64), ConfigError> {

@@ -1,40 +1,5 @@
 //! [`RfcFlow`]: cwnd, ssthresh, phase and recovery in bytes, driving RFC 9438 CUBIC and
-//! a slow-start strategy.
-//!
-//! # When is an ACK "cwnd-limited"?
-//!
-//! CUBIC must not grow while the sender is not using its window (RFC 9438 §4.6 for
-//! implementations that reduce from cwnd, §5.8; RFC 9002 §7.8). An ACK counts as
-//! cwnd-limited when the stack did not flag it `app_limited` **and** the bytes in
-//! flight just before it, plus one MSS, reach the window:
-//! `in_flight_before + MSS >= cwnd`. The one-MSS slack covers a sender that could not
-//! fit one more full packet. In-flight bytes come from the last
-//! [`on_sent`](CongestionController::on_sent) (`in_flight_after`), minus acked bytes.
-//! The same rule applies in slow start and congestion avoidance.
-//!
-//! ACKs that are not cwnd-limited grow nothing, and (in congestion avoidance) pause the
-//! CUBIC clock until the next cwnd-limited ACK, so application-limited time earns no
-//! growth credit (RFC 9438 §5.8). A send with nothing in flight, or
-//! [`on_transmit_start`](CongestionController::on_transmit_start), shifts the epoch by
-//! the idle time since the last ACK or send.
-//!
-//! # Recovery
-//!
-//! A loss or ECN-CE event reduces at once (ssthresh = β·cwnd, at least 2·MSS; cwnd =
-//! β·cwnd, at least 2·MSS on loss and 1·MSS on ECN-CE, RFC 9438 §4.6) and enters
-//! [`Phase::Recovery`]; recovery ends with the first ACK whose `largest_acked`
-//! is above the `largest_sent` at the event (a packet sent after it, RFC 9002 §7.3.2);
-//! that ACK already counts for growth. No growth during recovery. Every call is one
-//! event: the stack decides what one congestion event is.
-//!
-//! # Linux HyStart in bytes
-//!
-//! [`SlowStartKind::LinuxHystart`] runs the kernel's detector ([`LinuxHystart`]) with:
-//! cwnd converted to whole segments (`cwnd / MSS`) for its 16-segment low-window test;
-//! `largest_acked` / `largest_sent` truncated to 32 bits as `snd_una` / `snd_nxt`; the
-//! connection's minimum RTT as `delay_min`; no pacing rate (so no GSO ACK-delay cushion);
-//! pacing status `Fq` when `paced`, else `None` (halving the train threshold as unpaced
-//! Linux does); and no 1-second sample blackout after a CUBIC epoch starts.
+//! a slow-start strategy. The rules a stack must know are on [`RfcFlow`] itself.
 
 use crate::controller::{
     AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
@@ -60,9 +25,94 @@ struct Undo {
     in_css: bool,
     detector_active: bool,
     recovery_end: u64,
+    recovery_flight_left: u64,
 }
 
-/// One RFC-mode flow, in bytes. Plain `Copy` data.
+/// One RFC-mode flow, in bytes: RFC 9438 CUBIC with standard slow start, Linux HyStart
+/// or RFC 9406 HyStart++, for QUIC stacks (RFC 9002) and RFC-following TCP stacks.
+/// Plain `Copy` data (`cargo run --example sizes` prints its size).
+///
+/// # Quick start (QUIC)
+///
+/// ```
+/// use congestion::rfc::{RfcFlow, RfcFlowConfig};
+/// use congestion::{AckEvent, CongestionController, CongestionEvent, Instant, Phase, SentEvent};
+///
+/// // 1200-byte datagrams; RFC 9002's initial window: 10 · 1200 = 12000 bytes.
+/// let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// // Packets 1..=10 sent: 12000 bytes in flight, the window is full.
+/// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+///
+/// // An ACK frame for packets 1 and 2, 20 ms later: slow start adds the 2400 bytes.
+/// let now = Instant::from_micros(20_000);
+/// let rtt = core::time::Duration::from_millis(20);
+/// flow.on_ack(now, &AckEvent::new(2_400, 2, Some(rtt.into())));
+/// assert_eq!(flow.cwnd(), 14_400);
+///
+/// // Packet 3 declared lost: one congestion event, cwnd = β · cwnd (β = 0.7).
+/// flow.on_congestion_event(now, CongestionEvent::Loss);
+/// assert_eq!(flow.cwnd(), 10_080);
+/// assert_eq!(flow.phase(), Phase::Recovery);
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
+///
+/// # Call order
+///
+/// As for every controller ([`crate::controller`]): [`on_sent`](CongestionController::on_sent)
+/// after each send with the bytes in flight afterwards and the largest packet number sent;
+/// [`on_ack`](CongestionController::on_ack) per ACK frame with the newly acknowledged
+/// bytes, the largest packet number it acknowledges and its RTT sample
+/// ([`AckEvent::new`] takes all three, so none is forgotten); one
+/// [`on_congestion_event`](CongestionController::on_congestion_event) per congestion event.
+///
+/// # Window use (when the window may grow)
+///
+/// CUBIC must not grow while the sender is not using its window (RFC 9438 §4.6, §5.8;
+/// RFC 9002 §7.8). Window use is judged per round, as Linux does (`tcp_cwnd_validate()`,
+/// `tcp_is_cwnd_limited()`), in bytes: a send after which `in_flight + MSS >= cwnd`
+/// marks the current round window-limited; the round ends when `largest_acked` reaches
+/// the `largest_sent` of that send, and the next send starts a new record. An ACK may
+/// grow the window when the stack did not flag it `app_limited` and either its round was
+/// window-limited or the bytes in flight just before it, plus one MSS, reach the window.
+/// So a stack that sends a window, then processes all of its ACKs before sending again,
+/// still doubles per round in slow start; a flow whose sends never fill the window never
+/// grows. Without packet numbers each send starts a new round: the last send decides.
+///
+/// ACKs that may not grow the window also pause the CUBIC clock until the next one that
+/// may, so application-limited time earns no growth credit (RFC 9438 §5.8). A send with
+/// nothing in flight, or [`on_transmit_start`](CongestionController::on_transmit_start),
+/// shifts the epoch by the idle time since the last ACK or send.
+///
+/// # Recovery
+///
+/// A loss or ECN-CE event reduces at once (ssthresh = β·cwnd, at least 2·MSS; cwnd =
+/// β·cwnd, at least 2·MSS on loss and 1·MSS on ECN-CE, RFC 9438 §4.6) and enters
+/// [`Phase::Recovery`], where nothing grows. Recovery ends with the first ACK whose
+/// `largest_acked` is above the `largest_sent` at the event (a packet sent after it,
+/// RFC 9002 §7.3.2); that ACK already counts for growth. If no ACK has carried a packet
+/// number yet (`largest_acked` still 0), recovery also ends once as many bytes as were in
+/// flight at the event have been acknowledged, so a stack that leaves the field at its
+/// default never freezes the flow. Every call is one event: the stack decides what one
+/// congestion event is (one per round trip, RFC 9002 §7.3.2). A timeout or persistent
+/// congestion goes to slow start from 1 or 2 MSS instead.
+///
+/// # Linux HyStart in bytes
+///
+/// [`SlowStartKind::LinuxHystart`] runs the kernel's detector ([`LinuxHystart`]) with:
+/// cwnd converted to whole segments (`cwnd / MSS`) for its 16-segment low-window test;
+/// `largest_acked` / `largest_sent` truncated to 32 bits as `snd_una` / `snd_nxt`; the
+/// connection's minimum RTT as `delay_min`; no pacing rate (so no GSO ACK-delay cushion);
+/// pacing status `Fq` when `paced`, else `None` (halving the train threshold as unpaced
+/// Linux does); and no 1-second sample blackout after a CUBIC epoch starts.
+///
+/// # Cost
+///
+/// The target `W_cubic(t + RTT)` is computed at most once per millisecond of
+/// `t + RTT` (as Linux computes it once per jiffy) and reused within it: the reused value
+/// differs from the exact one by at most the curve's slope over 1 ms,
+/// `3·C·MSS·(|t + RTT − K| + 1 ms)²·1 ms` bytes (9 bytes 2.5 s from `K` with C = 0.4,
+/// MSS = 1200). The Reno-friendly test `W_cubic(t) < W_est` reuses curve points already
+/// computed in the epoch whenever they decide it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RfcFlow {
@@ -81,6 +131,14 @@ pub struct RfcFlow {
     largest_sent: u64,
     largest_acked: u64,
     recovery_end: u64,
+    /// Bytes in flight at the congestion event not yet matched by acknowledged bytes:
+    /// recovery also ends when this reaches zero (for stacks that give no packet numbers).
+    recovery_flight_left: u64,
+    /// `largest_sent` when the current window-use round was recorded: the round ends
+    /// when `largest_acked` reaches it.
+    usage_mark: u64,
+    /// Whether a send in the current round filled the window (Linux `is_cwnd_limited`).
+    round_cwnd_limited: bool,
     srtt_us: u64,
     min_rtt_us: u64,
     last_activity: Instant,
@@ -111,6 +169,9 @@ impl RfcFlow {
             largest_sent: 0,
             largest_acked: 0,
             recovery_end: 0,
+            recovery_flight_left: 0,
+            usage_mark: 0,
+            round_cwnd_limited: false,
             srtt_us: 0,
             min_rtt_us: u64::MAX,
             last_activity: now,
@@ -163,7 +224,7 @@ impl RfcFlow {
         self.largest_acked
     }
 
-    /// Whether the last ACK counted as cwnd-limited (see the module docs).
+    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`RfcFlow`]).
     pub const fn last_ack_cwnd_limited(&self) -> bool {
         self.last_ack_cwnd_limited
     }
@@ -193,6 +254,11 @@ impl RfcFlow {
         let params = cubic.validate()?;
         let mss_changed = params.mss() != self.params.mss();
         self.params = params;
+        // Curve points computed with the old C must not be reused with the new one.
+        self.cubic.forget_curve_points();
+        if let Some(u) = self.undo.as_mut() {
+            u.cubic.forget_curve_points();
+        }
         if mss_changed {
             self.set_mss(cubic.mss_bytes)?;
         }
@@ -221,7 +287,18 @@ impl RfcFlow {
             in_css: self.hystart_pp.in_css,
             detector_active: self.detector_active,
             recovery_end: self.recovery_end,
+            recovery_flight_left: self.recovery_flight_left,
         });
+    }
+
+    /// Whether the current recovery has ended (see "Recovery" on [`RfcFlow`]).
+    fn recovery_over(&self) -> bool {
+        // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
+        let by_packet_number = self.largest_acked > self.recovery_end;
+        // Fallback for stacks whose ACKs carry no packet number (largest_acked still 0):
+        // once as many bytes as were in flight at the event have been acknowledged.
+        let by_bytes = self.largest_acked == 0 && self.recovery_flight_left == 0;
+        by_packet_number || by_bytes
     }
 
     /// Idle from the last activity until `now`: no growth credit for it.
@@ -246,6 +323,13 @@ impl CongestionController for RfcFlow {
         self.in_flight = sent.in_flight_after;
         self.largest_sent = self.largest_sent.max(sent.largest_sent);
         self.last_activity = now;
+        // Linux tcp_cwnd_validate(): a send that fills the window marks the whole round
+        // window-limited; after the round, the next send starts a new record.
+        let filled = sent.in_flight_after.saturating_add(self.params.mss()) >= self.cwnd;
+        if filled || self.largest_acked >= self.usage_mark {
+            self.round_cwnd_limited = filled;
+            self.usage_mark = self.largest_sent;
+        }
     }
 
     /// Acked bytes above what was in flight are clamped (in-flight floors at zero); an
@@ -258,12 +342,14 @@ impl CongestionController for RfcFlow {
         if let Some(rtt) = ack.rtt {
             self.on_rtt_sample(rtt);
         }
-        let cwnd_limited = !ack.app_limited && flight_before.saturating_add(mss) >= self.cwnd;
+        // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now.
+        let cwnd_limited = !ack.app_limited
+            && (self.round_cwnd_limited || flight_before.saturating_add(mss) >= self.cwnd);
         self.last_ack_cwnd_limited = cwnd_limited;
         self.last_activity = now;
         if self.phase == Phase::Recovery {
-            // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
-            if self.largest_acked <= self.recovery_end {
+            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(ack.acked);
+            if !self.recovery_over() {
                 return;
             }
             self.phase = if self.cwnd < self.ssthresh {
@@ -293,6 +379,7 @@ impl CongestionController for RfcFlow {
         self.detector_active = false;
         self.hystart_pp.in_css = false;
         self.recovery_end = self.largest_sent;
+        self.recovery_flight_left = self.in_flight;
         let cfg = self.params.config();
         match event {
             CongestionEvent::Loss | CongestionEvent::Ecn => {
@@ -347,10 +434,11 @@ impl CongestionController for RfcFlow {
             self.hystart_pp.in_css = u.in_css;
             self.detector_active = u.detector_active;
             self.recovery_end = u.recovery_end;
+            self.recovery_flight_left = u.recovery_flight_left;
             // The undone event may have interrupted an earlier recovery that has ended
             // since (a packet sent after it was acked): then the flow is out of it.
             // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
-            if self.phase == Phase::Recovery && self.largest_acked > self.recovery_end {
+            if self.phase == Phase::Recovery && self.recovery_over() {
                 self.phase = if self.cwnd < self.ssthresh {
                     Phase::SlowStart
                 } else {

@@ -4,7 +4,7 @@
 #[path = "pacing.rs"]
 mod pacing;
 
-use super::Event;
+use super::{Event, set_u32};
 use congestion::Instant;
 use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
@@ -128,18 +128,17 @@ impl LinuxReplay {
     fn set(&mut self, ev: &Event<'_>) -> Result<(), String> {
         let key = *ev.args.first().ok_or("`set` needs a key")?;
         let value: u64 = ev.int(1)?;
-        let v32 = u32::try_from(value).map_err(|_| format!("`set {key}`: {value} too large"))?;
         let flag = value != 0;
         if let Some(p) = self.pacing.as_mut() {
-            if p.set(key, v32)? {
+            if p.set(key, value)? {
                 return Ok(());
             }
         }
         let c = &mut self.cubic;
         let s = &mut self.socket;
         match key {
-            "beta" => c.beta = v32,
-            "bic_scale" => c.bic_scale = v32,
+            "beta" => c.beta = set_u32(key, value)?,
+            "bic_scale" => c.bic_scale = set_u32(key, value)?,
             "fast_convergence" => c.fast_convergence = flag,
             "tcp_friendliness" => c.tcp_friendliness = flag,
             "hystart" => c.hystart = flag,
@@ -147,15 +146,15 @@ impl LinuxReplay {
                 c.hystart_detect = HystartDetect::from_bits(u8::try_from(value).unwrap_or(u8::MAX))
                     .map_err(|e| e.to_string())?
             }
-            "hystart_low_window" => c.hystart_low_window = v32,
-            "hystart_ack_delta_us" => c.hystart_ack_delta_us = v32,
-            "initial_ssthresh" => c.initial_ssthresh = v32,
-            "init_cwnd" => s.init_cwnd = v32,
-            "init_ssthresh" => s.init_ssthresh = v32,
-            "cwnd_clamp" => s.cwnd_clamp = v32,
-            "mss" => s.mss = v32,
-            "srtt_us" => s.initial_srtt_us = v32,
-            "iss" => s.iss = v32,
+            "hystart_low_window" => c.hystart_low_window = set_u32(key, value)?,
+            "hystart_ack_delta_us" => c.hystart_ack_delta_us = set_u32(key, value)?,
+            "initial_ssthresh" => c.initial_ssthresh = set_u32(key, value)?,
+            "init_cwnd" => s.init_cwnd = set_u32(key, value)?,
+            "init_ssthresh" => s.init_ssthresh = set_u32(key, value)?,
+            "cwnd_clamp" => s.cwnd_clamp = set_u32(key, value)?,
+            "mss" => s.mss = set_u32(key, value)?,
+            "srtt_us" => s.initial_srtt_us = set_u32(key, value)?,
+            "iss" => s.iss = set_u32(key, value)?,
             "pacing_status" => {
                 s.pacing_status = match value {
                     0 => PacingStatus::None,
@@ -164,12 +163,12 @@ impl LinuxReplay {
                     _ => return Err(format!("pacing_status {value}: expected 0, 1 or 2")),
                 }
             }
-            "gso_max_size" => s.gso_max_size = v32,
+            "gso_max_size" => s.gso_max_size = set_u32(key, value)?,
             "max_pacing_rate" => s.max_pacing_rate = value,
-            "pacing_ss_ratio" => s.pacing_ss_ratio = v32,
-            "pacing_ca_ratio" => s.pacing_ca_ratio = v32,
+            "pacing_ss_ratio" => s.pacing_ss_ratio = set_u32(key, value)?,
+            "pacing_ca_ratio" => s.pacing_ca_ratio = set_u32(key, value)?,
             "model_pacing" => s.model_pacing = flag,
-            "cwnd" | "ssthresh" | "clamp" => return self.set_live(key, v32),
+            "cwnd" | "ssthresh" | "clamp" => return self.set_live(key, set_u32(key, value)?),
             other => return Err(format!("unknown `set` key `{other}`")),
         }
         // Module parameters and socket fields take effect at once on a running flow.

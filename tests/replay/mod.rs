@@ -48,6 +48,13 @@ impl<'a> Event<'a> {
     }
 }
 
+/// `value` as a `u32` for `set KEY`, or an error naming the key and the valid range.
+/// Keys whose setting is a `u64` take the value as it is and never call this.
+pub fn set_u32(key: &str, value: u64) -> Result<u32, String> {
+    u32::try_from(value)
+        .map_err(|_| format!("`set {key}`: {value} is out of range (0..={})", u32::MAX))
+}
+
 /// Splits a trace into events, skipping blank lines and `#` comments.
 pub fn parse(text: &str) -> impl Iterator<Item = (usize, Event<'_>)> {
     text.lines().enumerate().filter_map(|(n, line)| {

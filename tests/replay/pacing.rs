@@ -71,13 +71,13 @@ impl PacingReplay {
     }
 
     /// Applies `set KEY VALUE` if the key is the send path's; returns whether it was.
-    pub fn set(&mut self, key: &str, value: u32) -> Result<bool, String> {
+    pub fn set(&mut self, key: &str, value: u64) -> Result<bool, String> {
         let c = &mut self.config;
         match key {
-            "tsq_limit" => c.limit_output_bytes = value,
-            "truesize_overhead" => c.truesize_overhead_bytes = value,
-            "gso_max_segs" => c.gso_max_segs = value,
-            "min_tso_segs" => c.min_tso_segs = value,
+            "tsq_limit" => c.limit_output_bytes = super::super::set_u32(key, value)?,
+            "truesize_overhead" => c.truesize_overhead_bytes = super::super::set_u32(key, value)?,
+            "gso_max_segs" => c.gso_max_segs = super::super::set_u32(key, value)?,
+            "min_tso_segs" => c.min_tso_segs = super::super::set_u32(key, value)?,
             _ => return Ok(false),
         }
         c.validate().map_err(|e| format!("`set {key}`: {e}"))?;

@@ -25,18 +25,20 @@
 //! reaches the `snd_nxt` of the round's start; recovery ends when `snd_una` passes the
 //! `snd_nxt` at the congestion event.
 //!
-//! **Cwnd-limited rule**: an `ack` counts as cwnd-limited when the bytes in flight just
-//! before it (the previous event's INFLIGHT_AFTER, or after `send`) plus one MSS reach
-//! cwnd: `in_flight_before + MSS >= cwnd`. Otherwise it grows nothing and CUBIC's clock
-//! pauses until the next cwnd-limited ACK (RFC 9438 §5.8). The `cwnd_limited` column
-//! shows the verdict of the last ACK.
+//! **Cwnd-limited rule** (`RfcFlow`'s "Window use"): a send (an `ack`'s refill, `send`,
+//! `init`) after which `in_flight + MSS >= cwnd` marks its round window-limited until
+//! `snd_una` reaches that send's `snd_nxt`; an `ack` counts as cwnd-limited when its
+//! round is so marked or the bytes in flight just before it (the previous event's
+//! INFLIGHT_AFTER, or after `send`) plus one MSS reach cwnd. Otherwise it grows nothing
+//! and CUBIC's clock pauses until the next cwnd-limited ACK (RFC 9438 §5.8). The
+//! `cwnd_limited` column shows the verdict of the last ACK.
 //!
 //! CSV columns: `idx,ev,t_us,cwnd,ssthresh,phase` (phase `ss`, `css`, `ca`, `recovery`),
 //! then `w_max,k_us,w_est,cwnd_prior,t_epoch_us` (−1 = no epoch), `cwnd_epoch,
 //! in_flight,srtt_us,min_rtt_us` (−1 = none), `cwnd_limited,css_rounds,mss`.
 //! ssthresh "none" prints as 18446744073709551615 (`u64::MAX`).
 
-use super::Event;
+use super::{Event, set_u32};
 use congestion::cubic::RfcCubicConfig;
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
 use congestion::{
@@ -180,7 +182,6 @@ impl RfcReplay {
             _ => {}
         }
         let value: u64 = ev.int(1)?;
-        let v32 = u32::try_from(value).map_err(|_| format!("`set {key}`: {value} too large"))?;
         let c: &mut RfcCubicConfig = &mut self.config.cubic;
         match key {
             "mss" => {
@@ -193,9 +194,9 @@ impl RfcReplay {
             "paced" => self.config.paced = value != 0,
             "init_cwnd" => self.config.initial_window_bytes = Some(value),
             "init_ssthresh" => self.config.initial_ssthresh_bytes = value,
-            "beta" => c.beta_permille = v32,
-            "ecn_beta" => c.ecn_beta_permille = v32,
-            "c" => c.c_permille = v32,
+            "beta" => c.beta_permille = set_u32(key, value)?,
+            "ecn_beta" => c.ecn_beta_permille = set_u32(key, value)?,
+            "c" => c.c_permille = set_u32(key, value)?,
             "fast_convergence" => c.fast_convergence = value != 0,
             "reno_friendly" => c.reno_friendly = value != 0,
             other => return Err(format!("unknown `set` key `{other}` in rfc9438 mode")),

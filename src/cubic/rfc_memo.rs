@@ -1,0 +1,160 @@
+//! Points of the current epoch's `W_cubic` curve that RFC-mode CUBIC has already
+//! computed, so that an ACK rarely computes the curve at all.
+//!
+//! Two uses:
+//! - **Reno-friendly test** `W_cubic(t) < W_est`: `W_cubic` does not decrease with `t`
+//!   (C > 0), so a point computed at `t₀ ≤ t` bounds `W_cubic(t)` from below and a point
+//!   at `t₁ ≥ t` bounds it from above; when `W_est` lies outside the bounds, the answer is
+//!   known without computing the curve. Within 1 ms of the lower point, that point stands
+//!   for `W_cubic(t)` itself (see the bound below), so the curve is computed at most once
+//!   per millisecond for this test even when `W_est` runs along the curve.
+//! - **Target within 1 ms**: the target `W_cubic(t + RTT)` is reused while `t + RTT` stays
+//!   in the millisecond that starts where it was computed (Linux computes its target once
+//!   per jiffy, `bictcp_update()`).
+//!
+//! Bound: a value reused within 1 ms is `W_cubic(τ₀)` with `0 ≤ τ − τ₀ < 1 ms`, below the
+//! exact `W_cubic(τ)` by at most the curve's slope times 1 ms:
+//! `3·C·MSS·(d + 1 ms)²·1 ms` bytes for `d = |τ − K|` (9 bytes at `d = 2.5 s` with
+//! C = 0.4 and MSS = 1200; 0.5 bytes at `d = 0.6 s`). `tests/rfc_model.rs` checks the
+//! windows against the f64 model, `tests/rfc_math.rs` the bound itself.
+
+/// How long a computed point stands for the curve: 1 ms, µs.
+pub const MEMO_SPAN_US: u64 = 1_000;
+
+/// Known points of the current epoch's curve. All zero (`Default`) knows nothing: a lower
+/// bound of 0 at `t = 0` is always true, and no target is cached.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct CurveMemo {
+    /// `W_cubic(low_t_us) = low_w_bytes`: a lower bound of `W_cubic(t)` for `t ≥ low_t_us`.
+    low_t_us: u64,
+    low_w_bytes: u64,
+    /// True when the lower point is a computed value of the curve (not only a bound).
+    low_is_point: bool,
+    /// `W_cubic(target_tau_us) = target_w_bytes`, if `has_target`.
+    target_tau_us: u64,
+    target_w_bytes: u64,
+    has_target: bool,
+}
+
+/// What the memo knows about `W_cubic(t) < W_est`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RenoVerdict {
+    /// `W_cubic(t) ≥ W_est`: the CUBIC region.
+    Cubic,
+    /// `W_cubic(t) < W_est`: the Reno-friendly region.
+    Reno,
+    /// Not known: compute the curve.
+    Unknown,
+}
+
+impl CurveMemo {
+    /// Nothing known (a new epoch, or the curve's parameters changed).
+    pub const fn new() -> Self {
+        CurveMemo {
+            low_t_us: 0,
+            low_w_bytes: 0,
+            low_is_point: false,
+            target_tau_us: 0,
+            target_w_bytes: 0,
+            has_target: false,
+        }
+    }
+
+    /// A new epoch that starts at `cwnd_epoch_bytes`: `W_cubic(0) ≥ cwnd_epoch`
+    /// (`rfc_curve` keeps `C·K³ ≤ W_max − cwnd_epoch`), a lower bound for all `t ≥ 0`.
+    pub const fn at_epoch_start(cwnd_epoch_bytes: u64) -> Self {
+        let mut m = CurveMemo::new();
+        m.low_w_bytes = cwnd_epoch_bytes;
+        m
+    }
+
+    /// Forgets every point (the curve changed): a lower bound of 0 is always true.
+    pub const fn forget(&mut self) {
+        self.low_w_bytes = 0;
+        self.low_is_point = false;
+        self.has_target = false;
+    }
+
+    /// Compares `W_cubic(t_us)` with `w_est_bytes` from the known points, if it can.
+    pub const fn reno_verdict(&self, t_us: u64, w_est_bytes: u64) -> RenoVerdict {
+        if t_us >= self.low_t_us {
+            if w_est_bytes <= self.low_w_bytes {
+                // W_est <= W_cubic(t0) <= W_cubic(t): exact.
+                return RenoVerdict::Cubic;
+            }
+            if self.low_is_point && t_us - self.low_t_us < MEMO_SPAN_US {
+                // W_cubic(t) taken as W_cubic(t0) < W_est, within the bound above.
+                return RenoVerdict::Reno;
+            }
+        }
+        if self.has_target && self.target_tau_us >= t_us && self.target_w_bytes < w_est_bytes {
+            // W_cubic(t) <= W_cubic(t1) < W_est: exact.
+            RenoVerdict::Reno
+        } else {
+            RenoVerdict::Unknown
+        }
+    }
+
+    /// Records `W_cubic(t_us) = w_bytes` as the lower bound for later `t`.
+    pub const fn remember_low(&mut self, t_us: u64, w_bytes: u64) {
+        self.low_t_us = t_us;
+        self.low_w_bytes = w_bytes;
+        self.low_is_point = true;
+    }
+
+    /// The target cached less than 1 ms before `tau_us`, if any.
+    pub const fn target(&self, tau_us: u64) -> Option<u64> {
+        if self.has_target
+            && tau_us >= self.target_tau_us
+            && tau_us - self.target_tau_us < MEMO_SPAN_US
+        {
+            Some(self.target_w_bytes)
+        } else {
+            None
+        }
+    }
+
+    /// Records `W_cubic(tau_us) = w_bytes` as the cached target.
+    pub const fn remember_target(&mut self, tau_us: u64, w_bytes: u64) {
+        self.target_tau_us = tau_us;
+        self.target_w_bytes = w_bytes;
+        self.has_target = true;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_decide_only_what_they_prove() {
+        let mut m = CurveMemo::at_epoch_start(10_000);
+        // W_cubic(t) >= 10000 for every t >= 0: W_est 10000 is not above it.
+        assert_eq!(m.reno_verdict(5, 10_000), RenoVerdict::Cubic);
+        assert_eq!(m.reno_verdict(5, 10_001), RenoVerdict::Unknown);
+        m.remember_target(2_000, 12_000);
+        // W_cubic(1500) <= W_cubic(2000) = 12000 < 12001.
+        assert_eq!(m.reno_verdict(1_500, 12_001), RenoVerdict::Reno);
+        // Past the cached point the upper bound says nothing.
+        assert_eq!(m.reno_verdict(2_001, 12_001), RenoVerdict::Unknown);
+        m.remember_low(3_000, 13_000);
+        // Before the lower bound's time it says nothing either.
+        assert_eq!(m.reno_verdict(2_999, 11_000), RenoVerdict::Unknown);
+        assert_eq!(m.reno_verdict(3_000, 13_000), RenoVerdict::Cubic);
+        // Within 1 ms of the lower point, the point stands for the curve.
+        assert_eq!(m.reno_verdict(3_999, 13_001), RenoVerdict::Reno);
+        assert_eq!(m.reno_verdict(4_000, 13_001), RenoVerdict::Unknown);
+    }
+
+    #[test]
+    fn the_target_is_reused_within_its_millisecond_only() {
+        let mut m = CurveMemo::new();
+        assert_eq!(m.target(0), None);
+        m.remember_target(20_040, 5_000);
+        assert_eq!(m.target(20_040), Some(5_000));
+        assert_eq!(m.target(21_039), Some(5_000));
+        assert_eq!(m.target(21_040), None);
+        assert_eq!(m.target(20_039), None);
+    }
+}
