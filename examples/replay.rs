@@ -3,8 +3,10 @@
 //!
 //! ```text
 //! cargo run --release --example replay -- tests/data/linux-cubic/ss_train_rtt18ms.events
+//! cargo run --release --example replay -- --kernel 2.6.35 tests/data/linux-2.6.35/gbe_18ms_hz1000.events
 //! ```
-//! Reads standard input when the file is `-`.
+//! `--kernel 6` (the default) is today's kernel, `--kernel 2.6.35` the 2010 profile
+//! (`congestion::v2_6_35`). Reads standard input when the file is `-`.
 
 #[path = "../tests/replay/mod.rs"]
 mod replay;
@@ -12,11 +14,28 @@ mod replay;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
+const USAGE: &str = "usage: replay [--kernel 6|2.6.35] FILE.events   (or - for standard input)";
+
+/// The kernel and the file named on the command line.
+fn parse_args(args: &[String]) -> Result<(replay::Kernel, &str), String> {
+    match args {
+        [path] => Ok((replay::Kernel::Today, path)),
+        [flag, kernel, path] if flag == "--kernel" => Ok((replay::Kernel::parse(kernel)?, path)),
+        [flag, path] if flag.starts_with("--kernel=") => {
+            Ok((replay::Kernel::parse(&flag["--kernel=".len()..])?, path))
+        }
+        _ => Err(USAGE.to_owned()),
+    }
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [path] = args.as_slice() else {
-        eprintln!("usage: replay FILE.events   (or - for standard input)");
-        return ExitCode::from(2);
+    let (kernel, path) = match parse_args(&args) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            eprintln!("replay: {e}");
+            return ExitCode::from(2);
+        }
     };
     let mut text = String::new();
     let read = if path == "-" {
@@ -28,7 +47,7 @@ fn main() -> ExitCode {
         eprintln!("replay: cannot read {path}: {e}");
         return ExitCode::from(2);
     }
-    match replay::replay(&text) {
+    match replay::replay_kernel(&text, kernel) {
         Ok(csv) => {
             let mut stdout = std::io::stdout().lock();
             if stdout

@@ -10,10 +10,11 @@ use congestion::hystart::{HystartPlusPlus, LinuxHystart};
 use congestion::linux::{LinuxCubicState, LinuxFlow, LinuxSocketConfig};
 use congestion::pacing::{EdtPacer, MinRttFilter, SendPath, TsqBudget};
 use congestion::rfc::RfcFlow;
+use congestion::v2_6_35::{Bictcp2635, Linux2635Config, Linux2635Flow, Linux2635State};
 use core::mem::size_of;
 
 fn main() {
-    let rows: [(&str, usize, &str); 14] = [
+    let rows: [(&str, usize, &str); 18] = [
         (
             "LinuxCubic",
             size_of::<LinuxCubic>(),
@@ -43,6 +44,26 @@ fn main() {
             "LinuxFlow",
             size_of::<LinuxFlow>(),
             "full Linux-mode flow: state + glue + undo + copies of config",
+        ),
+        (
+            "Bictcp2635",
+            size_of::<Bictcp2635>(),
+            "Linux 2.6.35 struct bictcp (kernel: 64, its whole icsk_ca_priv)",
+        ),
+        (
+            "Linux2635State",
+            size_of::<Linux2635State>(),
+            "2.6.35 CUBIC + HyStart + cwnd, ssthresh, cwnd_cnt (64 + 12 = 76)",
+        ),
+        (
+            "Linux2635Config",
+            size_of::<Linux2635Config>(),
+            "2.6.35 module parameters, sysctls, socket settings, HZ",
+        ),
+        (
+            "Linux2635Flow",
+            size_of::<Linux2635Flow>(),
+            "full 2.6.35 flow: state + socket glue + undo + config",
         ),
         (
             "RfcCubic",

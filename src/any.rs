@@ -6,6 +6,7 @@ use crate::controller::{
 use crate::linux::LinuxFlow;
 use crate::rfc::RfcFlow;
 use crate::time::Instant;
+use crate::v2_6_35::Linux2635Flow;
 
 /// Any controller this crate offers, chosen at run time; forwards every call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,6 +21,8 @@ pub enum AnyController {
     Linux(LinuxFlow),
     /// RFC-mode CUBIC (RFC 9438) with a chosen slow start, in bytes.
     Rfc(RfcFlow),
+    /// The Linux 2.6.35 profile (CUBIC v2.3 with jiffies HyStart), in segments.
+    Linux2635(Linux2635Flow),
 }
 
 /// Forwards one call to whichever controller the enum holds.
@@ -28,6 +31,7 @@ macro_rules! forward {
         match $self {
             AnyController::Linux($c) => $call,
             AnyController::Rfc($c) => $call,
+            AnyController::Linux2635($c) => $call,
         }
     };
 }

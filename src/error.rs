@@ -30,6 +30,8 @@ pub enum ConfigError {
     MssOutOfRange,
     /// A shift (`pacing_shift`, `tso_rtt_log`) must be below 32.
     ShiftOutOfRange,
+    /// The 2.6.35 profile's `HZ` must be 100, 250 or 1000.
+    HzOutOfRange,
 }
 
 impl core::fmt::Display for ConfigError {
@@ -46,6 +48,7 @@ impl core::fmt::Display for ConfigError {
             ConfigError::ZeroLimit => "a limit that must be positive was zero",
             ConfigError::MssOutOfRange => "MSS must be at most 65535 bytes",
             ConfigError::ShiftOutOfRange => "a shift must be below 32",
+            ConfigError::HzOutOfRange => "hz must be 100, 250 or 1000",
         };
         f.write_str(what)
     }

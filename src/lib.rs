@@ -17,6 +17,10 @@
 //! `net/ipv4/tcp_cubic.c` v2.3 and its socket glue bit for bit; it is checked against
 //! traces of the kernel code on every test run.
 //!
+//! The *Linux 2.6.35 profile* ([`v2_6_35::Linux2635Flow`]) is the same idea for the
+//! 2010 kernel (CUBIC v2.3 with the original jiffies HyStart, at HZ 100, 250 or 1000),
+//! checked against traces of that kernel's code.
+//!
 //! *RFC mode* ([`rfc::RfcFlow`]) counts bytes for QUIC stacks and follows RFC 9438
 //! (CUBIC) and RFC 9406 (HyStart++); `docs/compliance.md` maps every requirement to
 //! its code and test.
@@ -74,6 +78,7 @@ pub mod testing;
 #[cfg(any(feature = "arbitrary", feature = "proptest"))]
 extern crate std;
 pub mod time;
+pub mod v2_6_35;
 
 mod any;
 

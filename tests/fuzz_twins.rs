@@ -35,6 +35,25 @@ fn linux_flow_survives_random_event_streams() {
 }
 
 #[test]
+fn linux_2_6_35_flow_survives_random_event_streams() {
+    drive(
+        fuzz_bodies::v2_6_35::run,
+        0x94D0_49BB_1331_11EB,
+        20_000,
+        600,
+    );
+}
+
+#[test]
+fn linux_2_6_35_flow_survives_empty_and_short_inputs() {
+    for len in 0..64 {
+        for byte in [0x00, 0x01, 0xA5, 0xFF] {
+            fuzz_bodies::v2_6_35::run(&vec![byte; len]);
+        }
+    }
+}
+
+#[test]
 fn rfc_flow_survives_random_event_streams() {
     drive(fuzz_bodies::rfc::run, 0xBF58_476D_1CE4_E5B9, 20_000, 600);
 }

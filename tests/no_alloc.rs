@@ -91,6 +91,14 @@ fn no_controller_call_allocates() {
     for flow in &mut flows {
         sum ^= drive(flow, 50_000);
     }
+    let mut era = congestion::v2_6_35::Linux2635Flow::new(
+        congestion::v2_6_35::Linux2635Config::new(),
+        Instant::ZERO,
+    )
+    .unwrap();
+    sum ^= drive(&mut era, 200_000);
+    let mut any_era = AnyController::Linux2635(era);
+    sum ^= drive(&mut any_era, 100_000);
     let counted = region.change();
 
     // The counter does see allocations: one Box is one.

@@ -22,7 +22,7 @@
 
 /*
  The packet was not queued: TCP Small Queues throttled the flow
- ([`congestion_on_qdisc_enqueue`]); wait for a TX completion.
+ ([`congestion_send_enqueue`]); wait for a TX completion.
  */
 #define CONGESTION_THROTTLED 1
 
@@ -32,9 +32,15 @@
 #define CONGESTION_ERR_NULL -1
 
 /*
- The state was not initialised by [`congestion_init`] (or was overwritten).
+ The state was not initialised by its mode's init function ([`congestion_init`],
+ [`congestion_rfc_init`]), or was overwritten.
  */
 #define CONGESTION_ERR_UNINITIALIZED -2
+
+/*
+ An enumeration argument (such as a `CONGESTION_EVENT_*` code) is out of range.
+ */
+#define CONGESTION_ERR_ARGUMENT -3
 
 /*
  Configuration refused: CUBIC β outside `1..=1023` (of 1024).
@@ -92,6 +98,21 @@
 #define CONGESTION_ERR_CONFIG -20
 
 /*
+ Configuration refused: RFC-mode CUBIC C is 0 or above 100000 (of 1000).
+ */
+#define CONGESTION_ERR_CUBIC_C -21
+
+/*
+ Configuration refused: an RFC-mode MSS above 65535 bytes.
+ */
+#define CONGESTION_ERR_MSS_RANGE -22
+
+/*
+ Configuration refused: `slow_start` is not a `CONGESTION_RFC_SLOW_START_*` value.
+ */
+#define CONGESTION_ERR_SLOW_START -23
+
+/*
  Phase: slow start.
  */
 #define CONGESTION_PHASE_SLOW_START 0
@@ -132,8 +153,43 @@
 #define CONGESTION_SEND_WAIT_FOR_TX_COMPLETION 3
 
 /*
+ Congestion event: a loss (packet or time threshold, duplicate ACKs, RACK).
+ */
+#define CONGESTION_EVENT_LOSS 0
+
+/*
+ Congestion event: an ECN-CE mark echoed by the receiver.
+ */
+#define CONGESTION_EVENT_ECN 1
+
+/*
+ Congestion event: a TCP retransmission timeout (the window collapses to one MSS).
+ */
+#define CONGESTION_EVENT_RTO 2
+
+/*
+ Congestion event: QUIC persistent congestion (RFC 9002 §7.6; the minimum window).
+ */
+#define CONGESTION_EVENT_PERSISTENT 3
+
+/*
+ Slow start: standard (RFC 5681 / RFC 9002), no early exit.
+ */
+#define CONGESTION_RFC_SLOW_START_STANDARD 0
+
+/*
+ Slow start: Linux HyStart (ACK train + delay increase) adapted to bytes.
+ */
+#define CONGESTION_RFC_SLOW_START_LINUX_HYSTART 1
+
+/*
+ Slow start: RFC 9406 HyStart++ (the default).
+ */
+#define CONGESTION_RFC_SLOW_START_HYSTART_PLUS_PLUS 2
+
+/*
  Bytes a [`CongestionState`] occupies: the Linux-mode flow (the kernel's CUBIC,
- HyStart and socket fields) and the send path take 328 on 64-bit targets; the rest is
+ HyStart and socket fields) and the send path take 336 on 64-bit targets; the rest is
  room to grow without changing the ABI.
  */
 #define CONGESTION_STATE_SIZE 384
@@ -147,6 +203,23 @@
  Alignment a [`CongestionState`] needs, bytes.
  */
 #define CONGESTION_STATE_ALIGN 8
+
+/*
+ Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow (RFC 9438 CUBIC and RFC
+ 9406 HyStart++ in bytes, both detectors and the undo snapshot) takes 528 on 64-bit
+ targets; the rest is room to grow without changing the ABI.
+ */
+#define CONGESTION_RFC_STATE_SIZE 640
+
+/*
+ [`CONGESTION_RFC_STATE_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_RFC_STATE_WORDS (CONGESTION_RFC_STATE_SIZE / 8)
+
+/*
+ Alignment a [`CongestionRfcState`] needs, bytes.
+ */
+#define CONGESTION_RFC_STATE_ALIGN 8
 
 /*
  A flow's settings. Fill it with [`congestion_config_default`], change what you need,
@@ -238,15 +311,44 @@ typedef struct {
    */
   uint8_t model_pacing;
   /*
+   Send path: `sk_pacing_shift`, TSQ and TSO budgets are `rate >> shift` (10).
+   */
+  uint8_t pacing_shift;
+  /*
+   Send path: `tcp_tso_rtt_log`, TSO adds `gso_max_size >> (min_rtt >> log)` (9).
+   */
+  uint8_t tso_rtt_log;
+  /*
+   Send path: `tcp_limit_output_bytes`, the TSQ cap of unpaced flows (4194304).
+   */
+  uint32_t tsq_limit_bytes;
+  /*
+   Send path: bytes a queued packet costs beyond its length, its truesize
+   overhead (0).
+   */
+  uint32_t truesize_overhead_bytes;
+  /*
+   Send path: `sk_gso_max_segs` (65535).
+   */
+  uint32_t gso_max_segs;
+  /*
+   Send path: `tcp_min_tso_segs` (2).
+   */
+  uint32_t min_tso_segs;
+  /*
+   Send path: window of the minimum-RTT filter, ms (`tcp_min_rtt_wlen`, 300000).
+   */
+  uint32_t min_rtt_window_ms;
+  /*
    Reserved, set to 0.
    */
-  uint8_t reserved[2];
+  uint32_t reserved;
 } CongestionConfig;
 
 /*
- One flow's state, owned by the caller. Opaque: only `congestion_init` may write it
- and only the `congestion_*` functions may read it. It holds no pointers, so a copy
- (`memcpy`) is a copy of the flow.
+ One Linux-mode flow with its send path, owned by the caller. Opaque: only
+ `congestion_init` may write it and only the `congestion_*` functions may read it. It
+ holds no pointers, so a copy (`memcpy`) is a copy of the flow.
  */
 typedef struct CONGESTION_ALIGNED(8) {
   /*
@@ -387,6 +489,137 @@ typedef struct {
 } CongestionLinuxSnapshot;
 
 /*
+ One RFC-mode flow (bytes), owned by the caller. Opaque: only `congestion_rfc_init`
+ may write it and only the `congestion_rfc_*` functions may read it. It holds no
+ pointers, so a copy (`memcpy`) is a copy of the flow.
+ */
+typedef struct CONGESTION_ALIGNED(8) {
+  /*
+   Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or write
+   them directly.
+   */
+  uint64_t opaque[CONGESTION_RFC_STATE_WORDS];
+} CongestionRfcState;
+
+/*
+ An RFC-mode flow's settings, in bytes. Fill it with [`congestion_rfc_config_default`],
+ change what you need, then call `congestion_rfc_init`. Flags are `uint8_t`: 0 false,
+ anything else true.
+ */
+typedef struct {
+  /*
+   Maximum datagram / segment size, bytes (1200; at most 65535).
+   */
+  uint64_t mss_bytes;
+  /*
+   Initial window, bytes; 0: RFC 9002's `min(10·MSS, max(14720, 2·MSS))` (0).
+   */
+  uint64_t initial_window_bytes;
+  /*
+   Initial ssthresh, bytes (UINT64_MAX: none).
+   */
+  uint64_t initial_ssthresh_bytes;
+  /*
+   CUBIC β after a loss, of 1000 (700).
+   */
+  uint32_t beta_permille;
+  /*
+   CUBIC β after an ECN-CE mark, of 1000 (700).
+   */
+  uint32_t ecn_beta_permille;
+  /*
+   CUBIC C, of 1000 (400).
+   */
+  uint32_t c_permille;
+  /*
+   RFC 9438 §4.7 fast convergence (1).
+   */
+  uint8_t fast_convergence;
+  /*
+   RFC 9438 §4.3 Reno-friendly region (1).
+   */
+  uint8_t reno_friendly;
+  /*
+   A `CONGESTION_RFC_SLOW_START_*` value (HyStart++).
+   */
+  uint8_t slow_start;
+  /*
+   The sender paces its packets: HyStart++ then has no per-ACK limit `L` (0).
+   */
+  uint8_t paced;
+} CongestionRfcConfig;
+
+/*
+ Every field of an RFC-mode flow, as the RFC-mode replay CSV prints them.
+ */
+typedef struct {
+  /*
+   Congestion window, bytes.
+   */
+  uint64_t cwnd_bytes;
+  /*
+   Slow-start threshold, bytes (UINT64_MAX: none).
+   */
+  uint64_t ssthresh_bytes;
+  /*
+   CUBIC `W_max`, bytes.
+   */
+  uint64_t w_max_bytes;
+  /*
+   CUBIC `K`, µs.
+   */
+  uint64_t k_us;
+  /*
+   The Reno-friendly estimate `W_est`, bytes.
+   */
+  uint64_t w_est_bytes;
+  /*
+   `cwnd_prior`, bytes.
+   */
+  uint64_t cwnd_prior_bytes;
+  /*
+   Start of the current epoch, µs; -1 when no epoch runs.
+   */
+  int64_t epoch_start_us;
+  /*
+   `cwnd_epoch`, bytes.
+   */
+  uint64_t cwnd_epoch_bytes;
+  /*
+   Bytes in flight.
+   */
+  uint64_t in_flight_bytes;
+  /*
+   Smoothed RTT, µs.
+   */
+  uint64_t srtt_us;
+  /*
+   Minimum RTT, µs; UINT64_MAX before the first sample.
+   */
+  uint64_t min_rtt_us;
+  /*
+   The MSS in force, bytes.
+   */
+  uint64_t mss_bytes;
+  /*
+   A `CONGESTION_PHASE_*` value.
+   */
+  uint32_t phase;
+  /*
+   Whether the last ACK counted as cwnd-limited (1) or not (0).
+   */
+  uint32_t cwnd_limited;
+  /*
+   HyStart++ conservative-slow-start rounds so far.
+   */
+  uint32_t css_rounds;
+  /*
+   Reserved, 0.
+   */
+  uint32_t reserved;
+} CongestionRfcSnapshot;
+
+/*
  Fills `*config` with Linux's defaults.
 
  Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
@@ -408,6 +641,21 @@ int32_t congestion_config_default(CongestionConfig *config);
  `CONGESTION_STATE_ALIGN`; `config` is NULL or points to a readable `CongestionConfig`.
  */
 int32_t congestion_init(CongestionState *state, const CongestionConfig *config, uint64_t now_us);
+
+/*
+ New settings for a running flow (`*config` as for [`congestion_init`]): CUBIC and
+ HyStart parameters, socket settings and send-path settings apply from the next
+ event; the flow's state is kept (the initial window and ssthresh only matter to a
+ later `congestion_init`). All settings are checked first: on error nothing changes.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_UNINITIALIZED`, or a
+ `CONGESTION_ERR_*` configuration code naming the refused setting.
+
+ # Safety
+ `state` is NULL or an initialised state not used concurrently; `config` is NULL or
+ points to a readable `CongestionConfig`.
+ */
+int32_t congestion_reconfigure(CongestionState *state, const CongestionConfig *config);
 
 /*
  The transmit step: after sending, `in_flight` segments are outstanding (Linux
@@ -480,6 +728,174 @@ int32_t congestion_on_transmit_start(CongestionState *state, uint64_t now_us);
 int32_t congestion_set_last_send_jiffies(CongestionState *state, uint32_t jiffies);
 
 /*
+ `*cwnd` = the congestion window, segments.
+
+ # Safety
+ `state` is NULL or an initialised state; `cwnd` is NULL or writable.
+ */
+int32_t congestion_cwnd(const CongestionState *state, uint32_t *cwnd);
+
+/*
+ `*ssthresh` = the slow-start threshold, segments (0x7fffffff: none yet).
+
+ # Safety
+ `state` is NULL or an initialised state; `ssthresh` is NULL or writable.
+ */
+int32_t congestion_ssthresh(const CongestionState *state, uint32_t *ssthresh);
+
+/*
+ `*phase` = a `CONGESTION_PHASE_*` value.
+
+ # Safety
+ `state` is NULL or an initialised state; `phase` is NULL or writable.
+ */
+int32_t congestion_phase(const CongestionState *state, uint32_t *phase);
+
+/*
+ `*out` = every field of the flow (for tracing, and for replaying the kernel's traces).
+
+ # Safety
+ `state` is NULL or an initialised state; `out` is NULL or writable.
+ */
+int32_t congestion_linux_snapshot(const CongestionState *state, CongestionLinuxSnapshot *out);
+
+/*
+ Initialises `*state` from `*config` at `now_us`; nothing is in flight. On error
+ `*state` is left untouched.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, or a `CONGESTION_ERR_*` configuration
+ code naming the refused setting.
+
+ # Safety
+ `state` is NULL or valid for writes of `CONGESTION_RFC_STATE_SIZE` bytes aligned to
+ `CONGESTION_RFC_STATE_ALIGN`; `config` is NULL or points to a readable
+ `CongestionRfcConfig`.
+ */
+int32_t congestion_rfc_init(CongestionRfcState *state,
+                            const CongestionRfcConfig *config,
+                            uint64_t now_us);
+
+/*
+ New settings for a running flow (`*config` as for [`congestion_rfc_init`]): CUBIC's
+ β, ECN β, C, fast convergence, Reno-friendliness and the MSS (as
+ [`congestion_rfc_set_mss`]) apply from the next event; the flow's state is kept. The
+ slow-start kind, pacing, initial window and ssthresh only matter to a later init.
+ All settings are checked first: on error nothing changes.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently; `config` is
+ NULL or points to a readable `CongestionRfcConfig`.
+ */
+int32_t congestion_rfc_reconfigure(CongestionRfcState *state, const CongestionRfcConfig *config);
+
+/*
+ The sender handed data to the network: `in_flight_after_bytes` are now in flight and
+ `largest_sent` is the highest packet number (or byte sequence) sent so far.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_sent(CongestionRfcState *state,
+                               uint64_t now_us,
+                               uint64_t in_flight_after_bytes,
+                               uint64_t largest_sent);
+
+/*
+ An ACK newly acknowledging `acked_bytes` (0 for one carrying only an RTT sample);
+ `rtt_us` is its RTT sample, or negative for none; `largest_acked` the highest packet
+ number (or byte sequence) it covers; `app_limited` nonzero when the application, not
+ the window, limited what was in flight.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_ack(CongestionRfcState *state,
+                              uint64_t now_us,
+                              uint64_t acked_bytes,
+                              int64_t rtt_us,
+                              uint64_t largest_acked,
+                              uint8_t app_limited);
+
+/*
+ A congestion event: `event` is a `CONGESTION_EVENT_*` value. One call per event, not
+ per lost packet. Returns `CONGESTION_ERR_ARGUMENT` for an unknown `event`.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_congestion(CongestionRfcState *state, uint64_t now_us, uint32_t event);
+
+/*
+ The last congestion event was spurious: restore the state before it (RFC 9438
+ §4.9). Ignored when there is nothing to undo.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_spurious(CongestionRfcState *state, uint64_t now_us);
+
+/*
+ Sending starts again after an idle period: the idle time does not count as CUBIC
+ growth time.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_transmit_start(CongestionRfcState *state, uint64_t now_us);
+
+/*
+ The path MTU changed: the flow counts in `mss_bytes` from now on. Returns
+ `CONGESTION_ERR_MSS` (0) or `CONGESTION_ERR_MSS_RANGE` (above 65535) and leaves the
+ flow as it was for a refused size.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_set_mss(CongestionRfcState *state, uint64_t mss_bytes);
+
+/*
+ `*cwnd_bytes` = the congestion window, bytes.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state; `cwnd_bytes` is NULL or writable.
+ */
+int32_t congestion_rfc_cwnd(const CongestionRfcState *state, uint64_t *cwnd_bytes);
+
+/*
+ `*out` = every field of the flow.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state; `out` is NULL or writable.
+ */
+int32_t congestion_rfc_snapshot(const CongestionRfcState *state, CongestionRfcSnapshot *out);
+
+/*
+ `*ssthresh_bytes` = the slow-start threshold, bytes (UINT64_MAX: none yet).
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state; `ssthresh_bytes` is NULL or writable.
+ */
+int32_t congestion_rfc_ssthresh(const CongestionRfcState *state, uint64_t *ssthresh_bytes);
+
+/*
+ `*phase` = a `CONGESTION_PHASE_*` value.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state; `phase` is NULL or writable.
+ */
+int32_t congestion_rfc_phase(const CongestionRfcState *state, uint32_t *phase);
+
+/*
+ Fills `*config` with the RFC defaults.
+
+ Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
+
+ # Safety
+ `config` is NULL or valid for writing one `CongestionRfcConfig`.
+ */
+int32_t congestion_rfc_config_default(CongestionRfcConfig *config);
+
+/*
  The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
  of Linux `tcp_write_xmit`). `*verdict` gets a `CONGESTION_SEND_*` value; `*segments`
  the burst size when it is `CONGESTION_SEND_NOW`; `*departure_ns` the time to ask
@@ -508,13 +924,13 @@ int32_t congestion_send_poll(CongestionState *state,
  `state` is NULL or an initialised state not used concurrently; `departure_ns` is NULL
  or writable.
  */
-int32_t congestion_on_qdisc_enqueue(CongestionState *state,
-                                    uint64_t now_us,
-                                    uint32_t len_bytes,
-                                    uint32_t segments,
-                                    uint8_t retransmit,
-                                    uint8_t rtx_queue_at_most_one,
-                                    uint64_t *departure_ns);
+int32_t congestion_send_enqueue(CongestionState *state,
+                                uint64_t now_us,
+                                uint32_t len_bytes,
+                                uint32_t segments,
+                                uint8_t retransmit,
+                                uint8_t rtx_queue_at_most_one,
+                                uint64_t *departure_ns);
 
 /*
  The NIC finished sending a packet of `len_bytes` queued earlier (Linux `tcp_wfree`).
@@ -524,31 +940,9 @@ int32_t congestion_on_qdisc_enqueue(CongestionState *state,
  `state` is NULL or an initialised state not used concurrently; `reopened` is NULL or
  writable.
  */
-int32_t congestion_on_tx_completion(CongestionState *state, uint32_t len_bytes, uint8_t *reopened);
-
-/*
- `*cwnd` = the congestion window, segments.
-
- # Safety
- `state` is NULL or an initialised state; `cwnd` is NULL or writable.
- */
-int32_t congestion_cwnd(const CongestionState *state, uint32_t *cwnd);
-
-/*
- `*ssthresh` = the slow-start threshold, segments (0x7fffffff: none yet).
-
- # Safety
- `state` is NULL or an initialised state; `ssthresh` is NULL or writable.
- */
-int32_t congestion_ssthresh(const CongestionState *state, uint32_t *ssthresh);
-
-/*
- `*phase` = a `CONGESTION_PHASE_*` value.
-
- # Safety
- `state` is NULL or an initialised state; `phase` is NULL or writable.
- */
-int32_t congestion_phase(const CongestionState *state, uint32_t *phase);
+int32_t congestion_send_tx_completion(CongestionState *state,
+                                      uint32_t len_bytes,
+                                      uint8_t *reopened);
 
 /*
  `*rate` = the pacing rate (`sk_pacing_rate`), bytes per second.
@@ -556,7 +950,7 @@ int32_t congestion_phase(const CongestionState *state, uint32_t *phase);
  # Safety
  `state` is NULL or an initialised state; `rate` is NULL or writable.
  */
-int32_t congestion_pacing_rate(const CongestionState *state, uint64_t *rate);
+int32_t congestion_send_pacing_rate(const CongestionState *state, uint64_t *rate);
 
 /*
  `*departure_ns` = the earliest departure time of the next packet, ns on the
@@ -565,7 +959,7 @@ int32_t congestion_pacing_rate(const CongestionState *state, uint64_t *rate);
  # Safety
  `state` is NULL or an initialised state; `departure_ns` is NULL or writable.
  */
-int32_t congestion_next_departure_ns(const CongestionState *state, uint64_t *departure_ns);
+int32_t congestion_send_next_departure_ns(const CongestionState *state, uint64_t *departure_ns);
 
 /*
  `*segments` = how many segments one TSO/GSO burst may carry now (Linux
@@ -574,14 +968,21 @@ int32_t congestion_next_departure_ns(const CongestionState *state, uint64_t *dep
  # Safety
  `state` is NULL or an initialised state; `segments` is NULL or writable.
  */
-int32_t congestion_tso_segs(const CongestionState *state, uint32_t *segments);
+int32_t congestion_send_tso_segs(const CongestionState *state, uint32_t *segments);
 
 /*
- `*out` = every field of the flow (for tracing, and for replaying the kernel's traces).
+ The TCP Small Queues budget: `*queued_bytes` = the truesize bytes now in the
+ qdisc/NIC queues; `*limit_bytes` = what they may hold before a packet of `len_bytes`
+ is throttled (Linux `tcp_small_queue_check`'s limit, at the current pacing rate);
+ `*throttled` = 1 while the flow waits for a TX completion, else 0.
 
  # Safety
- `state` is NULL or an initialised state; `out` is NULL or writable.
+ `state` is NULL or an initialised state; the out-pointers are NULL or writable.
  */
-int32_t congestion_linux_snapshot(const CongestionState *state, CongestionLinuxSnapshot *out);
+int32_t congestion_send_tsq(const CongestionState *state,
+                            uint32_t len_bytes,
+                            uint64_t *queued_bytes,
+                            uint64_t *limit_bytes,
+                            uint8_t *throttled);
 
 #endif  /* CONGESTION_H */

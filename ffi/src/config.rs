@@ -1,5 +1,5 @@
-//! The C configuration struct: every Linux module parameter and socket setting of a
-//! flow, with Linux's defaults from [`congestion_config_default`].
+//! The C configuration struct: every Linux module parameter, socket setting and
+//! send-path setting of a flow, with Linux's defaults from [`congestion_config_default`].
 
 use crate::*;
 use congestion::ConfigError;
@@ -55,8 +55,23 @@ pub struct CongestionConfig {
     pub pacing_status: u8,
     /// Whether the flow computes a pacing rate at all (1).
     pub model_pacing: u8,
+    /// Send path: `sk_pacing_shift`, TSQ and TSO budgets are `rate >> shift` (10).
+    pub pacing_shift: u8,
+    /// Send path: `tcp_tso_rtt_log`, TSO adds `gso_max_size >> (min_rtt >> log)` (9).
+    pub tso_rtt_log: u8,
+    /// Send path: `tcp_limit_output_bytes`, the TSQ cap of unpaced flows (4194304).
+    pub tsq_limit_bytes: u32,
+    /// Send path: bytes a queued packet costs beyond its length, its truesize
+    /// overhead (0).
+    pub truesize_overhead_bytes: u32,
+    /// Send path: `sk_gso_max_segs` (65535).
+    pub gso_max_segs: u32,
+    /// Send path: `tcp_min_tso_segs` (2).
+    pub min_tso_segs: u32,
+    /// Send path: window of the minimum-RTT filter, ms (`tcp_min_rtt_wlen`, 300000).
+    pub min_rtt_window_ms: u32,
     /// Reserved, set to 0.
-    pub reserved: [u8; 2],
+    pub reserved: u32,
 }
 
 impl CongestionConfig {
@@ -64,6 +79,7 @@ impl CongestionConfig {
     pub fn linux_default() -> Self {
         let c = LinuxCubicConfig::new();
         let s = LinuxSocketConfig::new();
+        let p = SendPathConfig::new();
         CongestionConfig {
             beta: c.beta,
             bic_scale: c.bic_scale,
@@ -86,7 +102,14 @@ impl CongestionConfig {
             hystart_detect: c.hystart_detect.bits(),
             pacing_status: 0,
             model_pacing: u8::from(s.model_pacing),
-            reserved: [0; 2],
+            pacing_shift: p.pacing_shift,
+            tso_rtt_log: p.tso_rtt_log,
+            tsq_limit_bytes: p.limit_output_bytes,
+            truesize_overhead_bytes: p.truesize_overhead_bytes,
+            gso_max_segs: p.gso_max_segs,
+            min_tso_segs: p.min_tso_segs,
+            min_rtt_window_ms: p.min_rtt_window_ms,
+            reserved: 0,
         }
     }
 
@@ -128,6 +151,13 @@ impl CongestionConfig {
         let mut p = SendPathConfig::new();
         p.pacing_status = pacing_status;
         p.gso_max_size = self.gso_max_size;
+        p.pacing_shift = self.pacing_shift;
+        p.tso_rtt_log = self.tso_rtt_log;
+        p.limit_output_bytes = self.tsq_limit_bytes;
+        p.truesize_overhead_bytes = self.truesize_overhead_bytes;
+        p.gso_max_segs = self.gso_max_segs;
+        p.min_tso_segs = self.min_tso_segs;
+        p.min_rtt_window_ms = self.min_rtt_window_ms;
         let send = p.validate().map_err(code)?;
         Ok((params, s, send))
     }
@@ -145,6 +175,8 @@ pub(crate) fn code(e: ConfigError) -> i32 {
         ConfigError::PacingRatioOutOfRange => CONGESTION_ERR_PACING_RATIO,
         ConfigError::ZeroLimit => CONGESTION_ERR_ZERO_LIMIT,
         ConfigError::ShiftOutOfRange => CONGESTION_ERR_SHIFT,
+        ConfigError::CubicCOutOfRange => CONGESTION_ERR_CUBIC_C,
+        ConfigError::MssOutOfRange => CONGESTION_ERR_MSS_RANGE,
         _ => CONGESTION_ERR_CONFIG,
     }
 }

@@ -1,17 +1,17 @@
 //! One function per event. Each returns `CONGESTION_OK` or a negative code; none
 //! allocates, blocks or panics.
 
-use crate::state::{self, CongestionState, Inner};
+use crate::state::{self, Blob, CongestionState, Inner};
 use crate::*;
 use congestion::linux::{LinuxFlow, LinuxFlowConfig};
-use congestion::pacing::{Enqueue, Rate, SendContext, SendPath, SendVerdict};
+use congestion::pacing::{Rate, SendPath};
 use congestion::{Duration, Instant};
 
 /// Runs `f` on the state behind `state`, or returns the error code.
 ///
 /// # Safety
 /// As [`state::get`].
-unsafe fn with(state: *mut CongestionState, f: impl FnOnce(&mut Inner)) -> i32 {
+pub(crate) unsafe fn with<B: Blob>(state: *mut B, f: impl FnOnce(&mut B::Inner)) -> i32 {
     // SAFETY: forwarded contract.
     match unsafe { state::get(state) } {
         Ok(inner) => {
@@ -59,6 +59,50 @@ pub unsafe extern "C" fn congestion_init(
     // SAFETY: non-null, and valid and aligned per the contract.
     unsafe { state::write(state, Inner::new(flow, SendPath::new(send))) };
     CONGESTION_OK
+}
+
+/// New settings for a running flow (`*config` as for [`congestion_init`]): CUBIC and
+/// HyStart parameters, socket settings and send-path settings apply from the next
+/// event; the flow's state is kept (the initial window and ssthresh only matter to a
+/// later `congestion_init`). All settings are checked first: on error nothing changes.
+///
+/// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_UNINITIALIZED`, or a
+/// `CONGESTION_ERR_*` configuration code naming the refused setting.
+///
+/// # Safety
+/// `state` is NULL or an initialised state not used concurrently; `config` is NULL or
+/// points to a readable `CongestionConfig`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_reconfigure(
+    state: *mut CongestionState,
+    config: *const CongestionConfig,
+) -> i32 {
+    if config.is_null() {
+        return CONGESTION_ERR_NULL;
+    }
+    // SAFETY: non-null and readable per the contract; CongestionConfig is plain integers.
+    let config = unsafe { config.read() };
+    let (params, socket, send) = match config.to_rust() {
+        Ok(v) => v,
+        Err(code) => return code,
+    };
+    let mut result = Ok(());
+    // SAFETY: forwarded contract.
+    let rc = unsafe {
+        with(state, |s| {
+            // The socket settings were validated by `to_rust`, so this does not fail;
+            // if it ever did, nothing is changed.
+            result = s.flow.set_socket_config(socket);
+            if result.is_ok() {
+                s.flow.set_params(params);
+                s.send.set_params(send);
+            }
+        })
+    };
+    match result {
+        Ok(()) => rc,
+        Err(e) => crate::config::code(e),
+    }
 }
 
 /// The transmit step: after sending, `in_flight` segments are outstanding (Linux
@@ -186,132 +230,4 @@ pub unsafe extern "C" fn congestion_set_last_send_jiffies(
 ) -> i32 {
     // SAFETY: forwarded contract.
     unsafe { with(state, |s| s.flow.set_last_send_jiffies(jiffies)) }
-}
-
-/// The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
-/// of Linux `tcp_write_xmit`). `*verdict` gets a `CONGESTION_SEND_*` value; `*segments`
-/// the burst size when it is `CONGESTION_SEND_NOW`; `*departure_ns` the time to ask
-/// again when it is `CONGESTION_SEND_WAIT_UNTIL` (both 0 otherwise).
-///
-/// # Safety
-/// `state` is NULL or an initialised state not used concurrently; the out-pointers are
-/// NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_send_poll(
-    state: *mut CongestionState,
-    now_us: u64,
-    in_flight: u32,
-    retransmit: u8,
-    rtx_queue_at_most_one: u8,
-    verdict: *mut u32,
-    segments: *mut u32,
-    departure_ns: *mut u64,
-) -> i32 {
-    if verdict.is_null() || segments.is_null() || departure_ns.is_null() {
-        return CONGESTION_ERR_NULL;
-    }
-    let mut out = (CONGESTION_SEND_WAIT_FOR_ACK, 0, 0);
-    // SAFETY: forwarded contract.
-    let rc = unsafe {
-        with(state, |s| {
-            let ctx = SendContext {
-                now: Instant::from_micros(now_us),
-                in_flight: u64::from(in_flight),
-                mss: s.flow.socket_config().mss,
-                pacing_rate: pacing_rate(s),
-                retransmit: retransmit != 0,
-                rtx_queue_at_most_one: rtx_queue_at_most_one != 0,
-            };
-            out = match s.send.poll(&s.flow, &ctx) {
-                SendVerdict::Send { segments } => (CONGESTION_SEND_NOW, segments, 0),
-                SendVerdict::WaitForAck => (CONGESTION_SEND_WAIT_FOR_ACK, 0, 0),
-                SendVerdict::WaitUntil { departure_ns } => {
-                    (CONGESTION_SEND_WAIT_UNTIL, 0, departure_ns)
-                }
-                SendVerdict::WaitForTxCompletion => (CONGESTION_SEND_WAIT_FOR_TX_COMPLETION, 0, 0),
-            };
-        })
-    };
-    if rc == CONGESTION_OK {
-        // SAFETY: non-null and writable per the contract.
-        unsafe {
-            verdict.write(out.0);
-            segments.write(out.1);
-            departure_ns.write(out.2);
-        }
-    }
-    rc
-}
-
-/// A packet of `len_bytes` carrying `segments` segments is handed to the qdisc/NIC
-/// (Linux `tcp_small_queue_check` then the departure stamp). Returns `CONGESTION_OK` and
-/// its earliest departure time in `*departure_ns`, or `CONGESTION_THROTTLED` (nothing
-/// queued, `*departure_ns` = 0) when TSQ holds the flow back until a TX completion.
-///
-/// # Safety
-/// `state` is NULL or an initialised state not used concurrently; `departure_ns` is NULL
-/// or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_on_qdisc_enqueue(
-    state: *mut CongestionState,
-    now_us: u64,
-    len_bytes: u32,
-    segments: u32,
-    retransmit: u8,
-    rtx_queue_at_most_one: u8,
-    departure_ns: *mut u64,
-) -> i32 {
-    if departure_ns.is_null() {
-        return CONGESTION_ERR_NULL;
-    }
-    let mut out = Enqueue::Throttled;
-    // SAFETY: forwarded contract.
-    let rc = unsafe {
-        with(state, |s| {
-            let rate = pacing_rate(s);
-            out = s.send.try_enqueue(
-                Instant::from_micros(now_us),
-                len_bytes,
-                segments,
-                rate,
-                retransmit != 0,
-                rtx_queue_at_most_one != 0,
-            );
-        })
-    };
-    if rc != CONGESTION_OK {
-        return rc;
-    }
-    let (rc, at) = match out {
-        Enqueue::Departs { departure_ns } => (CONGESTION_OK, departure_ns),
-        _ => (CONGESTION_THROTTLED, 0),
-    };
-    // SAFETY: non-null and writable per the contract.
-    unsafe { departure_ns.write(at) };
-    rc
-}
-
-/// The NIC finished sending a packet of `len_bytes` queued earlier (Linux `tcp_wfree`).
-/// `*reopened` is 1 when this reopened a throttled flow's TSQ budget (poll again), else 0.
-///
-/// # Safety
-/// `state` is NULL or an initialised state not used concurrently; `reopened` is NULL or
-/// writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_on_tx_completion(
-    state: *mut CongestionState,
-    len_bytes: u32,
-    reopened: *mut u8,
-) -> i32 {
-    if reopened.is_null() {
-        return CONGESTION_ERR_NULL;
-    }
-    let mut again = false;
-    // SAFETY: forwarded contract.
-    let rc = unsafe { with(state, |s| again = s.send.on_tx_completion(len_bytes)) };
-    if rc == CONGESTION_OK {
-        // SAFETY: non-null and writable per the contract.
-        unsafe { reopened.write(u8::from(again)) };
-    }
-    rc
 }

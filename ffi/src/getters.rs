@@ -1,7 +1,6 @@
 //! Getters: each writes one value through its out-pointer and returns a code.
 
-use crate::events::pacing_rate;
-use crate::state::{self, CongestionState, Inner};
+use crate::state::{self, Blob, CongestionState, Inner};
 use crate::*;
 use congestion::hystart::HystartExit;
 use congestion::{CongestionController, Phase};
@@ -10,7 +9,11 @@ use congestion::{CongestionController, Phase};
 ///
 /// # Safety
 /// `state` as [`state::get_ref`]; `out` NULL or writable.
-unsafe fn read<T>(state: *const CongestionState, out: *mut T, f: impl FnOnce(&Inner) -> T) -> i32 {
+pub(crate) unsafe fn read<B: Blob, T>(
+    state: *const B,
+    out: *mut T,
+    f: impl FnOnce(&B::Inner) -> T,
+) -> i32 {
     if out.is_null() {
         return CONGESTION_ERR_NULL;
     }
@@ -55,58 +58,16 @@ pub unsafe extern "C" fn congestion_ssthresh(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn congestion_phase(state: *const CongestionState, phase: *mut u32) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        read(state, phase, |s| match s.flow.phase() {
-            Phase::SlowStart => CONGESTION_PHASE_SLOW_START,
-            Phase::ConservativeSlowStart => CONGESTION_PHASE_CONSERVATIVE_SLOW_START,
-            Phase::CongestionAvoidance => CONGESTION_PHASE_CONGESTION_AVOIDANCE,
-            Phase::Recovery => CONGESTION_PHASE_RECOVERY,
-        })
-    }
+    unsafe { read(state, phase, |s| phase_code(s.flow.phase())) }
 }
 
-/// `*rate` = the pacing rate (`sk_pacing_rate`), bytes per second.
-///
-/// # Safety
-/// `state` is NULL or an initialised state; `rate` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_pacing_rate(
-    state: *const CongestionState,
-    rate: *mut u64,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe { read(state, rate, |s| s.flow.pacing_rate()) }
-}
-
-/// `*departure_ns` = the earliest departure time of the next packet, ns on the
-/// caller's clock (0 before anything was sent).
-///
-/// # Safety
-/// `state` is NULL or an initialised state; `departure_ns` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_next_departure_ns(
-    state: *const CongestionState,
-    departure_ns: *mut u64,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe { read(state, departure_ns, |s| s.send.pacer().next_departure_ns()) }
-}
-
-/// `*segments` = how many segments one TSO/GSO burst may carry now (Linux
-/// `tcp_tso_segs`, from the pacing rate and the windowed minimum RTT).
-///
-/// # Safety
-/// `state` is NULL or an initialised state; `segments` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_tso_segs(
-    state: *const CongestionState,
-    segments: *mut u32,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe {
-        read(state, segments, |s| {
-            s.send.tso_segs(pacing_rate(s), s.flow.socket_config().mss)
-        })
+/// The `CONGESTION_PHASE_*` value of a phase.
+pub(crate) fn phase_code(phase: Phase) -> u32 {
+    match phase {
+        Phase::SlowStart => CONGESTION_PHASE_SLOW_START,
+        Phase::ConservativeSlowStart => CONGESTION_PHASE_CONSERVATIVE_SLOW_START,
+        Phase::CongestionAvoidance => CONGESTION_PHASE_CONGESTION_AVOIDANCE,
+        Phase::Recovery => CONGESTION_PHASE_RECOVERY,
     }
 }
 

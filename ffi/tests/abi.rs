@@ -69,19 +69,19 @@ fn every_entry_point_refuses_null_pointers() {
             CONGESTION_ERR_NULL
         );
         assert_eq!(
-            congestion_on_qdisc_enqueue(null, 0, 1448, 1, 0, 0, &mut u64v),
+            congestion_send_enqueue(null, 0, 1448, 1, 0, 0, &mut u64v),
             CONGESTION_ERR_NULL
         );
         assert_eq!(
-            congestion_on_qdisc_enqueue(st, 0, 1448, 1, 0, 0, ptr::null_mut()),
+            congestion_send_enqueue(st, 0, 1448, 1, 0, 0, ptr::null_mut()),
             CONGESTION_ERR_NULL
         );
         assert_eq!(
-            congestion_on_tx_completion(null, 1448, &mut u8v),
+            congestion_send_tx_completion(null, 1448, &mut u8v),
             CONGESTION_ERR_NULL
         );
         assert_eq!(
-            congestion_on_tx_completion(st, 1448, ptr::null_mut()),
+            congestion_send_tx_completion(st, 1448, ptr::null_mut()),
             CONGESTION_ERR_NULL
         );
         assert_eq!(
@@ -96,12 +96,18 @@ fn every_entry_point_refuses_null_pointers() {
         assert_eq!(congestion_cwnd(st, ptr::null_mut()), CONGESTION_ERR_NULL);
         assert_eq!(congestion_ssthresh(null, &mut u32v), CONGESTION_ERR_NULL);
         assert_eq!(congestion_phase(null, &mut u32v), CONGESTION_ERR_NULL);
-        assert_eq!(congestion_pacing_rate(null, &mut u64v), CONGESTION_ERR_NULL);
         assert_eq!(
-            congestion_next_departure_ns(null, &mut u64v),
+            congestion_send_pacing_rate(null, &mut u64v),
             CONGESTION_ERR_NULL
         );
-        assert_eq!(congestion_tso_segs(null, &mut u32v), CONGESTION_ERR_NULL);
+        assert_eq!(
+            congestion_send_next_departure_ns(null, &mut u64v),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(
+            congestion_send_tso_segs(null, &mut u32v),
+            CONGESTION_ERR_NULL
+        );
         assert_eq!(
             congestion_linux_snapshot(null, ptr::null_mut()),
             CONGESTION_ERR_NULL
@@ -170,7 +176,7 @@ fn slow_start_then_a_loss_through_the_abi() {
     // slow-start ratio 200 %: 1448 * 20 * 200/100 * 10^6 * 8 / 160,000 = 2,896,000 B/s.
     let mut rate = 0;
     assert_eq!(
-        unsafe { congestion_pacing_rate(&*s, &mut rate) },
+        unsafe { congestion_send_pacing_rate(&*s, &mut rate) },
         CONGESTION_OK
     );
     assert_eq!(rate, 2_896_000);
@@ -201,7 +207,7 @@ fn tsq_throttles_and_a_completion_reopens() {
     let mut at = 0u64;
     let mut codes = Vec::new();
     for _ in 0..4 {
-        codes.push(unsafe { congestion_on_qdisc_enqueue(st, 20_000, 65_536, 45, 0, 0, &mut at) });
+        codes.push(unsafe { congestion_send_enqueue(st, 20_000, 65_536, 45, 0, 0, &mut at) });
     }
     assert_eq!(
         codes,
@@ -213,16 +219,22 @@ fn tsq_throttles_and_a_completion_reopens() {
         ]
     );
     assert_eq!(at, 0, "a throttled packet has no departure time");
+    let (mut queued, mut limit, mut throttled) = (0u64, 0u64, 0u8);
+    assert_eq!(
+        unsafe { congestion_send_tsq(&*s, 65_536, &mut queued, &mut limit, &mut throttled) },
+        CONGESTION_OK
+    );
+    assert_eq!((queued, limit, throttled), (196_608, 131_072, 1));
     // One completion brings the queue back to 131,072 <= the limit: reopened.
     let mut reopened = 0u8;
     assert_eq!(
-        unsafe { congestion_on_tx_completion(st, 65_536, &mut reopened) },
+        unsafe { congestion_send_tx_completion(st, 65_536, &mut reopened) },
         CONGESTION_OK
     );
     assert_eq!(reopened, 1);
     let mut departure = 0;
     assert_eq!(
-        unsafe { congestion_next_departure_ns(&*s, &mut departure) },
+        unsafe { congestion_send_next_departure_ns(&*s, &mut departure) },
         CONGESTION_OK
     );
     assert!(
@@ -231,8 +243,52 @@ fn tsq_throttles_and_a_completion_reopens() {
     );
     let mut segs = 0;
     assert_eq!(
-        unsafe { congestion_tso_segs(&*s, &mut segs) },
+        unsafe { congestion_send_tso_segs(&*s, &mut segs) },
         CONGESTION_OK
     );
     assert!(segs >= 2, "at least tcp_min_tso_segs: {segs}");
+}
+
+#[test]
+fn reconfigure_applies_to_the_running_flow_or_changes_nothing() {
+    let cfg = config();
+    let mut s = state(&cfg, 0);
+    let st: *mut CongestionState = &mut *s;
+    unsafe {
+        congestion_on_transmit(st, 0, 10);
+        congestion_on_ack(st, 20_000, 10, 20_000);
+    }
+    let limit = |s: &CongestionState| {
+        let (mut q, mut l, mut t) = (0u64, 0u64, 0u8);
+        assert_eq!(
+            unsafe { congestion_send_tsq(s, 65_536, &mut q, &mut l, &mut t) },
+            CONGESTION_OK
+        );
+        l
+    };
+    // Unpaced: max(2 * 65,536, rate >> 10) = 131,072, under the 4 MiB cap.
+    assert_eq!(limit(&s), 131_072);
+    let cwnd_before = cwnd(&s);
+    let mut bad = cfg;
+    bad.tsq_limit_bytes = 100_000;
+    bad.beta = 0;
+    assert_eq!(
+        unsafe { congestion_reconfigure(st, &bad) },
+        CONGESTION_ERR_BETA
+    );
+    assert_eq!(
+        limit(&s),
+        131_072,
+        "a refused configuration changes nothing"
+    );
+    assert_eq!(
+        unsafe { congestion_reconfigure(st, ptr::null()) },
+        CONGESTION_ERR_NULL
+    );
+    let mut good = cfg;
+    good.tsq_limit_bytes = 100_000;
+    assert_eq!(unsafe { congestion_reconfigure(st, &good) }, CONGESTION_OK);
+    // tcp_limit_output_bytes caps an unpaced flow's budget.
+    assert_eq!(limit(&s), 100_000);
+    assert_eq!(cwnd(&s), cwnd_before, "the flow's state is kept");
 }

@@ -2,74 +2,25 @@
 //! the committed header, and replays the shipped Linux CUBIC traces through the C ABI:
 //! every column of every row must match the kernel's.
 
+mod common;
+
+use common::{compile_c, crate_dir};
 use flate2::read::GzDecoder;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
-fn crate_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-}
-
 fn trace_dir() -> PathBuf {
     crate_dir().join("../tests/data/linux-cubic")
-}
-
-/// `target/<profile>/`: the test binary lives in its `deps/`.
-fn profile_dir() -> PathBuf {
-    let exe = std::env::current_exe().expect("test executable path");
-    exe.parent()
-        .and_then(Path::parent)
-        .expect("target/<profile>")
-        .to_path_buf()
-}
-
-/// The `libcongestion_ffi*.a` files directly in `dir`.
-fn static_libraries(dir: &Path) -> Vec<PathBuf> {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return Vec::new();
-    };
-    entries
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| {
-            p.file_name()
-                .and_then(|n| n.to_str())
-                .is_some_and(|n| n.starts_with("libcongestion_ffi") && n.ends_with(".a"))
-        })
-        .collect()
 }
 
 /// Compiles the replay program once for all tests; returns its path.
 fn build_replay() -> PathBuf {
     static PROGRAM: OnceLock<PathBuf> = OnceLock::new();
-    PROGRAM.get_or_init(compile).clone()
-}
-
-fn compile() -> PathBuf {
-    // Cargo leaves the static library it built for this test in deps/, named with a
-    // hash (`libcongestion_ffi-<hash>.a`); a top-level build also puts one beside it.
-    // Take the newest, so a stale one from another build never wins.
-    let dir = profile_dir();
-    let lib = static_libraries(&dir.join("deps"))
-        .into_iter()
-        .chain(static_libraries(&dir))
-        .max_by_key(|p| p.metadata().and_then(|m| m.modified()).ok())
-        .unwrap_or_else(|| panic!("static library not built in {}", dir.display()));
-    let out = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("c_replay");
-    let status = Command::new(std::env::var("CC").unwrap_or_else(|_| "cc".into()))
-        .args(["-std=c11", "-O2", "-Wall", "-Wextra", "-Werror", "-I"])
-        .arg(crate_dir().join("include"))
-        .arg(crate_dir().join("tests/replay.c"))
-        .arg(&lib)
-        // Drop unused sections: with the library's `defmt` feature on (as `--all-features`
-        // does), its unused `Format` impls would otherwise need a defmt logger.
-        .args(["-Wl,--gc-sections", "-lpthread", "-ldl", "-lm", "-o"])
-        .arg(&out)
-        .status()
-        .expect("run the C compiler (cc)");
-    assert!(status.success(), "cc failed: {status}");
-    out
+    PROGRAM
+        .get_or_init(|| compile_c("c_replay", &["tests/replay.c"]))
+        .clone()
 }
 
 /// Decompresses the expected CSV of `name` next to the test's temporary files, under a

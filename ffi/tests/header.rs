@@ -28,7 +28,12 @@ fn the_committed_header_matches_the_source() {
         "CONGESTION_STATE_SIZE 384",
         "CONGESTION_STATE_ALIGN 8",
         "congestion_init",
-        "congestion_on_qdisc_enqueue",
+        "congestion_send_enqueue",
+        "CONGESTION_RFC_STATE_SIZE 640",
+        "CONGESTION_RFC_STATE_ALIGN 8",
+        "congestion_rfc_init",
+        "congestion_rfc_on_ack",
+        "congestion_send_poll",
     ] {
         assert!(generated.contains(name), "header lacks {name}");
     }

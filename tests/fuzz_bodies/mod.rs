@@ -12,3 +12,4 @@ pub mod linux;
 pub mod phase;
 pub mod rfc;
 pub mod send_path;
+pub mod v2_6_35;

@@ -8,6 +8,7 @@
 
 mod linux;
 mod rfc;
+pub mod v2_6_35;
 
 use std::fmt::Write as _;
 
@@ -72,6 +73,34 @@ pub fn parse(text: &str) -> impl Iterator<Item = (usize, Event<'_>)> {
             },
         ))
     })
+}
+
+/// Which kernel's Linux mode a replay runs (`--kernel` of the replay tool).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Today's kernel (6.x), the default: `shared/conformance/linux-cubic`.
+    Today,
+    /// Linux 2.6.35: `shared/conformance/linux-2.6.35`.
+    V2_6_35,
+}
+
+impl Kernel {
+    /// From the `--kernel` value: `6` (today's) or `2.6.35`.
+    pub fn parse(name: &str) -> Result<Self, String> {
+        match name {
+            "6" => Ok(Kernel::Today),
+            "2.6.35" => Ok(Kernel::V2_6_35),
+            other => Err(format!("--kernel {other}: expected 6 or 2.6.35")),
+        }
+    }
+}
+
+/// Replays `text` on `kernel` and returns the CSV.
+pub fn replay_kernel(text: &str, kernel: Kernel) -> Result<String, String> {
+    match kernel {
+        Kernel::Today => replay(text),
+        Kernel::V2_6_35 => v2_6_35::replay(text),
+    }
 }
 
 /// Replays `text` and returns the CSV (header plus one row per event).

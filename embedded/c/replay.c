@@ -1,0 +1,435 @@
+/*
+ * Replays a trace of the tests/replay/ language through the C ABI and writes the same
+ * CSV as the host's `cargo run --example replay` (scripts/qemu.sh compares them byte for
+ * byte). Linux mode (`congestion_*`, segments) and RFC mode (`set mode rfc9438`:
+ * `congestion_rfc_*`, bytes). Runs on the host or, through newlib's semihosting stdio,
+ * on an emulated Cortex-M4.
+ *
+ *   replay IN.events OUT.csv
+ *
+ * Linux-mode traces that use the send path (`xmit`, `txdone`, its `set` keys) get the
+ * five send-path columns, through `congestion_send_*`. `set` after `init` reconfigures
+ * the running flow (`congestion_reconfigure`, `congestion_rfc_reconfigure`); the live
+ * `set cwnd|ssthresh|clamp` has no C ABI call and is refused. Exit status 0 on success,
+ * 2 on a bad or unsupported trace.
+ * No heap of its own: each flow lives in a caller-owned state on the stack.
+ */
+#include "congestion.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Debian's newlib 3.3 with GCC 12 leaves the 64-bit PRI macros undefined (its
+ * inttypes.h tests a macro that GCC's stdint.h does not set); int64_t is long long on
+ * every target this program is built for. */
+#ifndef PRIu64
+#define PRIu64 "llu"
+#define PRId64 "lld"
+#endif
+
+#define LINE_MAX_LEN 512
+
+/* One parsed line: keyword, its first two words, up to 4 arguments as integers. */
+typedef struct {
+    char kw[32];
+    char a1[64];
+    char a2[64];
+    long long num[4];
+    int nums;
+} Event;
+
+static long line_no;
+
+static void die(const char *what) {
+    fprintf(stderr, "replay: %s (events line %ld)\n", what, line_no);
+    exit(2);
+}
+
+static void check(int32_t rc, const char *call) {
+    if (rc != CONGESTION_OK) {
+        fprintf(stderr, "replay: %s returned %d (events line %ld)\n", call, (int)rc, line_no);
+        exit(2);
+    }
+}
+
+/* Reads the next event; 0 at the end of the file. Skips blank lines and comments. */
+static int next_event(FILE *in, Event *ev) {
+    char line[LINE_MAX_LEN];
+    while (fgets(line, sizeof line, in)) {
+        line_no++;
+        char *p = line;
+        while (*p == ' ' || *p == '\t') p++;
+        if (*p == '#' || *p == '\n' || *p == '\r' || *p == 0) continue;
+        memset(ev, 0, sizeof *ev);
+        if (sscanf(p, "%31s %63s %63s", ev->kw, ev->a1, ev->a2) < 1) continue;
+        int n = sscanf(p, "%*s %lld %lld %lld %lld", &ev->num[0], &ev->num[1], &ev->num[2],
+                       &ev->num[3]);
+        ev->nums = n < 0 ? 0 : n;
+        return 1;
+    }
+    return 0;
+}
+
+static int is_set(const Event *ev, const char *key) {
+    return !strcmp(ev->kw, "set") && !strcmp(ev->a1, key);
+}
+
+/* ---- Linux mode ---------------------------------------------------------------- */
+
+static const char LINUX_HEADER[] =
+    "idx,ev,t_us,jiffies,cwnd,ssthresh,cwnd_cnt,ca_state,cnt,last_max_cwnd,last_cwnd,"
+    "last_time,origin_point,bic_K,delay_min,epoch_start,ack_cnt,tcp_cwnd,found,sample_cnt,"
+    "round_start,end_seq,last_ack,curr_rtt,snd_una,snd_nxt,packets_out,is_cwnd_limited,"
+    "max_packets_out,srtt_us,pacing_rate,prior_cwnd,prior_ssthresh,hs_reason";
+
+static int linux_set(CongestionConfig *c, const char *key, uint64_t v) {
+    uint32_t v32 = (uint32_t)v;
+    uint8_t flag = v != 0;
+    if (v > UINT32_MAX && strcmp(key, "max_pacing_rate") != 0) return -1;
+    if (!strcmp(key, "beta")) c->beta = v32;
+    else if (!strcmp(key, "bic_scale")) c->bic_scale = v32;
+    else if (!strcmp(key, "fast_convergence")) c->fast_convergence = flag;
+    else if (!strcmp(key, "tcp_friendliness")) c->tcp_friendliness = flag;
+    else if (!strcmp(key, "hystart")) c->hystart = flag;
+    else if (!strcmp(key, "hystart_detect")) c->hystart_detect = (uint8_t)(v > 255 ? 255 : v);
+    else if (!strcmp(key, "hystart_low_window")) c->hystart_low_window = v32;
+    else if (!strcmp(key, "hystart_ack_delta_us")) c->hystart_ack_delta_us = v32;
+    else if (!strcmp(key, "initial_ssthresh")) c->initial_ssthresh = v32;
+    else if (!strcmp(key, "init_cwnd")) c->init_cwnd = v32;
+    else if (!strcmp(key, "init_ssthresh")) c->init_ssthresh = v32;
+    else if (!strcmp(key, "cwnd_clamp")) c->cwnd_clamp = v32;
+    else if (!strcmp(key, "mss")) c->mss = v32;
+    else if (!strcmp(key, "srtt_us")) c->initial_srtt_us = v32;
+    else if (!strcmp(key, "iss")) c->iss = v32;
+    else if (!strcmp(key, "pacing_status")) c->pacing_status = (uint8_t)(v > 255 ? 255 : v);
+    else if (!strcmp(key, "gso_max_size")) c->gso_max_size = v32;
+    else if (!strcmp(key, "max_pacing_rate")) c->max_pacing_rate = v;
+    else if (!strcmp(key, "pacing_ss_ratio")) c->pacing_ss_ratio = v32;
+    else if (!strcmp(key, "pacing_ca_ratio")) c->pacing_ca_ratio = v32;
+    else if (!strcmp(key, "model_pacing")) c->model_pacing = flag;
+    else if (!strcmp(key, "tsq_limit")) c->tsq_limit_bytes = v32;
+    else if (!strcmp(key, "truesize_overhead")) c->truesize_overhead_bytes = v32;
+    else if (!strcmp(key, "gso_max_segs")) c->gso_max_segs = v32;
+    else if (!strcmp(key, "min_tso_segs")) c->min_tso_segs = v32;
+    else return -1;
+    return 0;
+}
+
+/* Whether an event is one of the send path's (its events, or its own `set` keys; not
+ * gso_max_size, which HyStart's traces set too). Only then are its columns printed. */
+static int is_send_path(const Event *ev) {
+    if (!strcmp(ev->kw, "xmit") || !strcmp(ev->kw, "txdone")) return 1;
+    return is_set(ev, "tsq_limit") || is_set(ev, "truesize_overhead") ||
+           is_set(ev, "gso_max_segs") || is_set(ev, "min_tso_segs");
+}
+
+/* What the send-path columns print: the departure time of the last queued packet and
+ * the length of the last `xmit` (the TSQ limit is for a packet of that size). */
+typedef struct {
+    uint64_t last_departure_ns;
+    uint32_t last_len;
+} SendColumns;
+
+static void send_columns(FILE *out, int initialised, const CongestionState *s,
+                         const SendColumns *c) {
+    if (!initialised) {
+        fputs(",0,0,0,0,0", out);
+        return;
+    }
+    uint64_t queued, limit;
+    uint8_t throttled;
+    uint32_t tso;
+    check(congestion_send_tsq(s, c->last_len, &queued, &limit, &throttled), "congestion_send_tsq");
+    check(congestion_send_tso_segs(s, &tso), "congestion_send_tso_segs");
+    fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32, c->last_departure_ns, queued,
+            limit, (unsigned)throttled, tso);
+}
+
+static void linux_row(FILE *out, long idx, const char *ev, int initialised,
+                      const CongestionState *s, uint64_t t_us, const SendColumns *send) {
+    if (!initialised) {
+        fprintf(out, "%ld,%s", idx, ev);
+        for (int i = 0; i < 32; i++) fputs(",0", out);
+        if (send) send_columns(out, 0, s, send);
+        fputc('\n', out);
+        return;
+    }
+    CongestionLinuxSnapshot v;
+    check(congestion_linux_snapshot(s, &v), "congestion_linux_snapshot");
+    fprintf(out,
+            "%ld,%s,%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
+            ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
+            ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
+            ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
+            ",%" PRIu32 ",%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32,
+            idx, ev, t_us, (uint32_t)(t_us / 1000), v.cwnd, v.ssthresh, v.cwnd_cnt, v.ca_state,
+            v.cnt, v.last_max_cwnd, v.last_cwnd, v.last_time, v.origin_point, v.bic_k,
+            v.delay_min, v.epoch_start, v.ack_cnt, v.tcp_cwnd, v.found, v.sample_cnt,
+            v.round_start, v.end_seq, v.last_ack, v.curr_rtt, v.snd_una, v.snd_nxt,
+            v.packets_out, v.is_cwnd_limited, v.max_packets_out, v.srtt_us_x8, v.pacing_rate,
+            v.prior_cwnd, v.prior_ssthresh, v.hystart_exit);
+    if (send) send_columns(out, 1, s, send);
+    fputc('\n', out);
+}
+
+/* Initialises the flow at `t` and transmits `n` segments (the initial cwnd if n < 0). */
+static void linux_init(CongestionState *s, const CongestionConfig *c, uint64_t t, long long n) {
+    check(congestion_init(s, c, t), "congestion_init");
+    uint32_t cwnd = 0;
+    check(congestion_cwnd(s, &cwnd), "congestion_cwnd");
+    check(congestion_on_transmit(s, t, n < 0 ? cwnd : (uint32_t)n), "congestion_on_transmit");
+}
+
+static void replay_linux(FILE *in, FILE *out, int send_path) {
+    CongestionConfig config;
+    CongestionState state;
+    SendColumns columns = {0, 0};
+    const SendColumns *send = send_path ? &columns : NULL;
+    check(congestion_config_default(&config), "congestion_config_default");
+    int initialised = 0;
+    uint64_t now = 0;
+    long idx = 0;
+    Event ev;
+    fprintf(out, "%s%s\n", LINUX_HEADER,
+            send_path ? ",departure_ns,tsq_queued,tsq_limit,tsq_throttled,tso_segs" : "");
+    while (next_event(in, &ev)) {
+        idx++;
+        long long *x = ev.num;
+        if (is_set(&ev, "mode")) {
+            /* `set mode linux` only names the default. */
+        } else if (!strcmp(ev.kw, "set")) {
+            unsigned long long v;
+            if (sscanf(ev.a2, "%llu", &v) != 1) die("set needs a value");
+            if (linux_set(&config, ev.a1, v) != 0) die("unknown set key");
+            if (initialised) check(congestion_reconfigure(&state, &config), "congestion_reconfigure");
+        } else {
+            if (ev.nums < 1 || x[0] < 0) die("event needs a time");
+            now = (uint64_t)x[0];
+            if (!strcmp(ev.kw, "init")) {
+                linux_init(&state, &config, now, ev.nums >= 2 ? x[1] : -1);
+                initialised = 1;
+            } else {
+                if (!initialised) {
+                    linux_init(&state, &config, now, -1);
+                    initialised = 1;
+                }
+                if (!strcmp(ev.kw, "ack")) {
+                    if (ev.nums < 4) die("ack needs T ACKED RTT INFLIGHT");
+                    int64_t rtt = (int32_t)x[2]; /* RTT -1 (any negative s32): no sample */
+                    check(congestion_on_ack(&state, now, (uint32_t)x[1], rtt < 0 ? -1 : rtt),
+                          "congestion_on_ack");
+                    check(congestion_on_transmit(&state, now, (uint32_t)x[3]),
+                          "congestion_on_transmit");
+                } else if (!strcmp(ev.kw, "loss")) {
+                    check(congestion_on_loss(&state, now), "congestion_on_loss");
+                } else if (!strcmp(ev.kw, "ecn")) {
+                    check(congestion_on_ecn(&state, now), "congestion_on_ecn");
+                } else if (!strcmp(ev.kw, "rto")) {
+                    check(congestion_on_rto(&state, now, ev.nums >= 2 ? (uint32_t)x[1] : 1),
+                          "congestion_on_rto");
+                } else if (!strcmp(ev.kw, "undo")) {
+                    check(congestion_on_undo(&state, now), "congestion_on_undo");
+                } else if (!strcmp(ev.kw, "idle")) {
+                    if (ev.nums >= 2)
+                        check(congestion_set_last_send_jiffies(&state, (uint32_t)((uint64_t)x[1] / 1000)),
+                              "congestion_set_last_send_jiffies");
+                    check(congestion_on_transmit_start(&state, now), "congestion_on_transmit_start");
+                } else if (!strcmp(ev.kw, "send")) {
+                    CongestionLinuxSnapshot v;
+                    if (ev.nums < 2) die("send needs N");
+                    check(congestion_linux_snapshot(&state, &v), "congestion_linux_snapshot");
+                    check(congestion_on_transmit(&state, now, v.packets_out + (uint32_t)x[1]),
+                          "congestion_on_transmit");
+                } else if (send_path && !strcmp(ev.kw, "xmit")) {
+                    CongestionLinuxSnapshot v;
+                    if (ev.nums < 2 || x[1] < 0 || x[1] > UINT32_MAX) die("xmit needs BYTES");
+                    check(congestion_linux_snapshot(&state, &v), "congestion_linux_snapshot");
+                    uint32_t len = (uint32_t)x[1], mss = config.mss ? config.mss : 1;
+                    uint32_t segments = len / mss + (len % mss != 0); /* tcp_skb_pcount */
+                    uint64_t departure_ns;
+                    int32_t rc = congestion_send_enqueue(&state, now, len, segments ? segments : 1, 0,
+                                                         v.packets_out <= 1, &departure_ns);
+                    if (rc == CONGESTION_OK) columns.last_departure_ns = departure_ns;
+                    else if (rc != CONGESTION_THROTTLED) check(rc, "congestion_send_enqueue");
+                    columns.last_len = len;
+                } else if (send_path && !strcmp(ev.kw, "txdone")) {
+                    uint8_t reopened;
+                    if (ev.nums < 2 || x[1] < 0 || x[1] > UINT32_MAX) die("txdone needs BYTES");
+                    check(congestion_send_tx_completion(&state, (uint32_t)x[1], &reopened),
+                          "congestion_send_tx_completion");
+                } else {
+                    die("unknown event");
+                }
+            }
+        }
+        linux_row(out, idx, ev.kw, initialised, &state, now, send);
+    }
+}
+
+/* ---- RFC mode ------------------------------------------------------------------ */
+
+static const char RFC_HEADER[] =
+    "idx,ev,t_us,cwnd,ssthresh,phase,w_max,k_us,w_est,cwnd_prior,t_epoch_us,cwnd_epoch,"
+    "in_flight,srtt_us,min_rtt_us,cwnd_limited,css_rounds,mss";
+
+static void rfc_row(FILE *out, long idx, const char *ev, int initialised,
+                    const CongestionRfcState *s, uint64_t t_us) {
+    static const char *const phases[] = {"ss", "css", "ca", "recovery"};
+    if (!initialised) {
+        fprintf(out, "%ld,%s,0,0,0,ss,0,0,0,0,-1,0,0,0,-1,0,0,0\n", idx, ev);
+        return;
+    }
+    CongestionRfcSnapshot v;
+    check(congestion_rfc_snapshot(s, &v), "congestion_rfc_snapshot");
+    fprintf(out, "%ld,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64
+                 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
+            idx, ev, t_us, v.cwnd_bytes, v.ssthresh_bytes, phases[v.phase & 3], v.w_max_bytes,
+            v.k_us, v.w_est_bytes, v.cwnd_prior_bytes, v.epoch_start_us, v.cwnd_epoch_bytes,
+            v.in_flight_bytes, v.srtt_us);
+    if (v.min_rtt_us == UINT64_MAX) fputs("-1", out);
+    else fprintf(out, "%" PRIu64, v.min_rtt_us);
+    fprintf(out, ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n", v.cwnd_limited, v.css_rounds, v.mss_bytes);
+}
+
+static int rfc_set(CongestionRfcConfig *c, const char *key, const char *word) {
+    if (!strcmp(key, "slow_start")) {
+        if (!strcmp(word, "off")) c->slow_start = CONGESTION_RFC_SLOW_START_STANDARD;
+        else if (!strcmp(word, "hystart")) c->slow_start = CONGESTION_RFC_SLOW_START_LINUX_HYSTART;
+        else if (!strcmp(word, "hystartpp")) c->slow_start = CONGESTION_RFC_SLOW_START_HYSTART_PLUS_PLUS;
+        else return -1;
+        return 0;
+    }
+    unsigned long long v;
+    if (sscanf(word, "%llu", &v) != 1) return -1;
+    if (!strcmp(key, "mss")) c->mss_bytes = v;
+    else if (!strcmp(key, "paced")) c->paced = v != 0;
+    else if (!strcmp(key, "init_cwnd")) c->initial_window_bytes = v;
+    else if (!strcmp(key, "init_ssthresh")) c->initial_ssthresh_bytes = v;
+    else if (v > UINT32_MAX) return -1;
+    else if (!strcmp(key, "beta")) c->beta_permille = (uint32_t)v;
+    else if (!strcmp(key, "ecn_beta")) c->ecn_beta_permille = (uint32_t)v;
+    else if (!strcmp(key, "c")) c->c_permille = (uint32_t)v;
+    else if (!strcmp(key, "fast_convergence")) c->fast_convergence = v != 0;
+    else if (!strcmp(key, "reno_friendly")) c->reno_friendly = v != 0;
+    else return -1;
+    return 0;
+}
+
+typedef struct {
+    CongestionRfcState state;
+    uint64_t snd_una, snd_nxt;
+} RfcReplay;
+
+/* Initialises the flow at `t` and sends `bytes` (the initial window if bytes < 0). */
+static void rfc_init(RfcReplay *r, const CongestionRfcConfig *c, uint64_t t, long long bytes) {
+    check(congestion_rfc_init(&r->state, c, t), "congestion_rfc_init");
+    uint64_t n = 0;
+    check(congestion_rfc_cwnd(&r->state, &n), "congestion_rfc_cwnd");
+    if (bytes >= 0) n = (uint64_t)bytes;
+    r->snd_una = 0;
+    r->snd_nxt = n;
+    check(congestion_rfc_on_sent(&r->state, t, n, n), "congestion_rfc_on_sent");
+}
+
+static void replay_rfc(FILE *in, FILE *out) {
+    CongestionRfcConfig config;
+    RfcReplay r;
+    check(congestion_rfc_config_default(&config), "congestion_rfc_config_default");
+    int initialised = 0;
+    uint64_t now = 0;
+    long idx = 0;
+    Event ev;
+    fprintf(out, "%s\n", RFC_HEADER);
+    while (next_event(in, &ev)) {
+        idx++;
+        long long *x = ev.num;
+        if (is_set(&ev, "mode")) {
+            /* the mode this replay runs */
+        } else if (!strcmp(ev.kw, "set")) {
+            if (rfc_set(&config, ev.a1, ev.a2) != 0) die("unknown set key or bad value");
+            if (initialised)
+                check(congestion_rfc_reconfigure(&r.state, &config), "congestion_rfc_reconfigure");
+        } else {
+            if (ev.nums < 1 || x[0] < 0) die("event needs a time");
+            now = (uint64_t)x[0];
+            if (!strcmp(ev.kw, "init")) {
+                rfc_init(&r, &config, now, ev.nums >= 2 ? x[1] : -1);
+                initialised = 1;
+            } else {
+                if (!initialised) {
+                    rfc_init(&r, &config, now, -1);
+                    initialised = 1;
+                }
+                CongestionRfcState *s = &r.state;
+                if (!strcmp(ev.kw, "ack")) {
+                    if (ev.nums < 4 || x[1] < 0 || x[3] < 0) die("ack needs T ACKED RTT INFLIGHT");
+                    uint64_t acked = (uint64_t)x[1], in_flight = (uint64_t)x[3];
+                    r.snd_una = r.snd_una + acked < r.snd_una ? UINT64_MAX : r.snd_una + acked;
+                    check(congestion_rfc_on_ack(s, now, acked, x[2], r.snd_una, 0), "congestion_rfc_on_ack");
+                    uint64_t end = r.snd_una + in_flight < r.snd_una ? UINT64_MAX : r.snd_una + in_flight;
+                    if (end > r.snd_nxt) r.snd_nxt = end;
+                    check(congestion_rfc_on_sent(s, now, in_flight, r.snd_nxt), "congestion_rfc_on_sent");
+                } else if (!strcmp(ev.kw, "loss")) {
+                    check(congestion_rfc_on_congestion(s, now, CONGESTION_EVENT_LOSS), "congestion_rfc_on_congestion");
+                } else if (!strcmp(ev.kw, "ecn")) {
+                    check(congestion_rfc_on_congestion(s, now, CONGESTION_EVENT_ECN), "congestion_rfc_on_congestion");
+                } else if (!strcmp(ev.kw, "rto")) {
+                    check(congestion_rfc_on_congestion(s, now, CONGESTION_EVENT_RTO), "congestion_rfc_on_congestion");
+                } else if (!strcmp(ev.kw, "persistent")) {
+                    check(congestion_rfc_on_congestion(s, now, CONGESTION_EVENT_PERSISTENT),
+                          "congestion_rfc_on_congestion");
+                } else if (!strcmp(ev.kw, "undo")) {
+                    check(congestion_rfc_on_spurious(s, now), "congestion_rfc_on_spurious");
+                } else if (!strcmp(ev.kw, "idle")) {
+                    check(congestion_rfc_on_transmit_start(s, now), "congestion_rfc_on_transmit_start");
+                } else if (!strcmp(ev.kw, "send")) {
+                    CongestionRfcSnapshot v;
+                    if (ev.nums < 2 || x[1] < 0) die("send needs BYTES");
+                    check(congestion_rfc_snapshot(s, &v), "congestion_rfc_snapshot");
+                    r.snd_nxt += (uint64_t)x[1];
+                    check(congestion_rfc_on_sent(s, now, v.in_flight_bytes + (uint64_t)x[1], r.snd_nxt),
+                          "congestion_rfc_on_sent");
+                } else {
+                    die("unknown event");
+                }
+            }
+        }
+        rfc_row(out, idx, ev.kw, initialised, &r.state, now);
+    }
+}
+
+/* ---- main ---------------------------------------------------------------------- */
+
+int main(int argc, char **argv) {
+    if (argc != 3) {
+        fprintf(stderr, "usage: replay IN.events OUT.csv\n");
+        return 2;
+    }
+    FILE *in = fopen(argv[1], "r");
+    FILE *out = fopen(argv[2], "w");
+    if (!in || !out) {
+        fprintf(stderr, "replay: cannot open %s or %s\n", argv[1], argv[2]);
+        return 2;
+    }
+    /* The first `set mode NAME` chooses the mode, Linux by default; send-path events
+     * anywhere add the send-path columns. */
+    Event ev;
+    int rfc = 0, mode_seen = 0, send_path = 0;
+    while (next_event(in, &ev)) {
+        if (!mode_seen && is_set(&ev, "mode")) {
+            mode_seen = 1;
+            if (!strcmp(ev.a2, "rfc9438")) rfc = 1;
+            else if (strcmp(ev.a2, "linux") != 0) die("unknown mode: linux or rfc9438");
+        }
+        send_path |= is_send_path(&ev);
+    }
+    rewind(in);
+    line_no = 0;
+    if (rfc) replay_rfc(in, out);
+    else replay_linux(in, out, send_path);
+    if (fclose(out) != 0) return 2;
+    fclose(in);
+    return 0;
+}

@@ -1,0 +1,100 @@
+//! The C configuration of an RFC-mode flow (bytes), with RFC defaults from
+//! [`congestion_rfc_config_default`].
+
+use crate::*;
+use congestion::rfc::{RfcFlowConfig, SlowStartKind};
+
+/// Slow start: standard (RFC 5681 / RFC 9002), no early exit.
+pub const CONGESTION_RFC_SLOW_START_STANDARD: u8 = 0;
+/// Slow start: Linux HyStart (ACK train + delay increase) adapted to bytes.
+pub const CONGESTION_RFC_SLOW_START_LINUX_HYSTART: u8 = 1;
+/// Slow start: RFC 9406 HyStart++ (the default).
+pub const CONGESTION_RFC_SLOW_START_HYSTART_PLUS_PLUS: u8 = 2;
+
+/// An RFC-mode flow's settings, in bytes. Fill it with [`congestion_rfc_config_default`],
+/// change what you need, then call `congestion_rfc_init`. Flags are `uint8_t`: 0 false,
+/// anything else true.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+pub struct CongestionRfcConfig {
+    /// Maximum datagram / segment size, bytes (1200; at most 65535).
+    pub mss_bytes: u64,
+    /// Initial window, bytes; 0: RFC 9002's `min(10·MSS, max(14720, 2·MSS))` (0).
+    pub initial_window_bytes: u64,
+    /// Initial ssthresh, bytes (UINT64_MAX: none).
+    pub initial_ssthresh_bytes: u64,
+    /// CUBIC β after a loss, of 1000 (700).
+    pub beta_permille: u32,
+    /// CUBIC β after an ECN-CE mark, of 1000 (700).
+    pub ecn_beta_permille: u32,
+    /// CUBIC C, of 1000 (400).
+    pub c_permille: u32,
+    /// RFC 9438 §4.7 fast convergence (1).
+    pub fast_convergence: u8,
+    /// RFC 9438 §4.3 Reno-friendly region (1).
+    pub reno_friendly: u8,
+    /// A `CONGESTION_RFC_SLOW_START_*` value (HyStart++).
+    pub slow_start: u8,
+    /// The sender paces its packets: HyStart++ then has no per-ACK limit `L` (0).
+    pub paced: u8,
+}
+
+impl CongestionRfcConfig {
+    /// RFC defaults: RFC 9438 CUBIC, HyStart++, unpaced, RFC 9002 initial window.
+    pub fn rfc_default() -> Self {
+        let f = RfcFlowConfig::new();
+        let c = f.cubic;
+        CongestionRfcConfig {
+            mss_bytes: c.mss_bytes,
+            initial_window_bytes: f.initial_window_bytes.unwrap_or(0),
+            initial_ssthresh_bytes: f.initial_ssthresh_bytes,
+            beta_permille: c.beta_permille,
+            ecn_beta_permille: c.ecn_beta_permille,
+            c_permille: c.c_permille,
+            fast_convergence: u8::from(c.fast_convergence),
+            reno_friendly: u8::from(c.reno_friendly),
+            slow_start: CONGESTION_RFC_SLOW_START_HYSTART_PLUS_PLUS,
+            paced: u8::from(f.paced),
+        }
+    }
+
+    /// The library's settings, validated, or the error code.
+    pub(crate) fn to_rust(self) -> Result<RfcFlowConfig, i32> {
+        let mut f = RfcFlowConfig::new();
+        f.slow_start = match self.slow_start {
+            CONGESTION_RFC_SLOW_START_STANDARD => SlowStartKind::Standard,
+            CONGESTION_RFC_SLOW_START_LINUX_HYSTART => SlowStartKind::LinuxHystart,
+            CONGESTION_RFC_SLOW_START_HYSTART_PLUS_PLUS => SlowStartKind::HystartPlusPlus,
+            _ => return Err(CONGESTION_ERR_SLOW_START),
+        };
+        f.paced = self.paced != 0;
+        f.initial_window_bytes =
+            (self.initial_window_bytes != 0).then_some(self.initial_window_bytes);
+        f.initial_ssthresh_bytes = self.initial_ssthresh_bytes;
+        let c = &mut f.cubic;
+        c.mss_bytes = self.mss_bytes;
+        c.beta_permille = self.beta_permille;
+        c.ecn_beta_permille = self.ecn_beta_permille;
+        c.c_permille = self.c_permille;
+        c.fast_convergence = self.fast_convergence != 0;
+        c.reno_friendly = self.reno_friendly != 0;
+        f.validate().map_err(crate::config::code)?;
+        Ok(f)
+    }
+}
+
+/// Fills `*config` with the RFC defaults.
+///
+/// Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
+///
+/// # Safety
+/// `config` is NULL or valid for writing one `CongestionRfcConfig`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_config_default(config: *mut CongestionRfcConfig) -> i32 {
+    if config.is_null() {
+        return CONGESTION_ERR_NULL;
+    }
+    // SAFETY: non-null and valid for writes per the contract.
+    unsafe { config.write(CongestionRfcConfig::rfc_default()) };
+    CONGESTION_OK
+}

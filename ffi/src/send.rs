@@ -1,0 +1,224 @@
+//! The send path of a Linux-mode flow (`congestion_send_*`): the one-call verdict, the
+//! qdisc hand-off with TCP Small Queues and the EDT stamp, TX completions, and the
+//! pacing rate, next departure time and TSO burst size.
+
+use crate::events::{pacing_rate, with};
+use crate::getters::read;
+use crate::state::CongestionState;
+use crate::*;
+use congestion::Instant;
+use congestion::pacing::{Enqueue, SendContext, SendVerdict};
+
+/// The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
+/// of Linux `tcp_write_xmit`). `*verdict` gets a `CONGESTION_SEND_*` value; `*segments`
+/// the burst size when it is `CONGESTION_SEND_NOW`; `*departure_ns` the time to ask
+/// again when it is `CONGESTION_SEND_WAIT_UNTIL` (both 0 otherwise).
+///
+/// # Safety
+/// `state` is NULL or an initialised state not used concurrently; the out-pointers are
+/// NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_send_poll(
+    state: *mut CongestionState,
+    now_us: u64,
+    in_flight: u32,
+    retransmit: u8,
+    rtx_queue_at_most_one: u8,
+    verdict: *mut u32,
+    segments: *mut u32,
+    departure_ns: *mut u64,
+) -> i32 {
+    if verdict.is_null() || segments.is_null() || departure_ns.is_null() {
+        return CONGESTION_ERR_NULL;
+    }
+    let mut out = (CONGESTION_SEND_WAIT_FOR_ACK, 0, 0);
+    // SAFETY: forwarded contract.
+    let rc = unsafe {
+        with(state, |s| {
+            let ctx = SendContext {
+                now: Instant::from_micros(now_us),
+                in_flight: u64::from(in_flight),
+                mss: s.flow.socket_config().mss,
+                pacing_rate: pacing_rate(s),
+                retransmit: retransmit != 0,
+                rtx_queue_at_most_one: rtx_queue_at_most_one != 0,
+            };
+            out = match s.send.poll(&s.flow, &ctx) {
+                SendVerdict::Send { segments } => (CONGESTION_SEND_NOW, segments, 0),
+                SendVerdict::WaitForAck => (CONGESTION_SEND_WAIT_FOR_ACK, 0, 0),
+                SendVerdict::WaitUntil { departure_ns } => {
+                    (CONGESTION_SEND_WAIT_UNTIL, 0, departure_ns)
+                }
+                SendVerdict::WaitForTxCompletion => (CONGESTION_SEND_WAIT_FOR_TX_COMPLETION, 0, 0),
+            };
+        })
+    };
+    if rc == CONGESTION_OK {
+        // SAFETY: non-null and writable per the contract.
+        unsafe {
+            verdict.write(out.0);
+            segments.write(out.1);
+            departure_ns.write(out.2);
+        }
+    }
+    rc
+}
+
+/// A packet of `len_bytes` carrying `segments` segments is handed to the qdisc/NIC
+/// (Linux `tcp_small_queue_check` then the departure stamp). Returns `CONGESTION_OK` and
+/// its earliest departure time in `*departure_ns`, or `CONGESTION_THROTTLED` (nothing
+/// queued, `*departure_ns` = 0) when TSQ holds the flow back until a TX completion.
+///
+/// # Safety
+/// `state` is NULL or an initialised state not used concurrently; `departure_ns` is NULL
+/// or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_send_enqueue(
+    state: *mut CongestionState,
+    now_us: u64,
+    len_bytes: u32,
+    segments: u32,
+    retransmit: u8,
+    rtx_queue_at_most_one: u8,
+    departure_ns: *mut u64,
+) -> i32 {
+    if departure_ns.is_null() {
+        return CONGESTION_ERR_NULL;
+    }
+    let mut out = Enqueue::Throttled;
+    // SAFETY: forwarded contract.
+    let rc = unsafe {
+        with(state, |s| {
+            let rate = pacing_rate(s);
+            out = s.send.try_enqueue(
+                Instant::from_micros(now_us),
+                len_bytes,
+                segments,
+                rate,
+                retransmit != 0,
+                rtx_queue_at_most_one != 0,
+            );
+        })
+    };
+    if rc != CONGESTION_OK {
+        return rc;
+    }
+    let (rc, at) = match out {
+        Enqueue::Departs { departure_ns } => (CONGESTION_OK, departure_ns),
+        _ => (CONGESTION_THROTTLED, 0),
+    };
+    // SAFETY: non-null and writable per the contract.
+    unsafe { departure_ns.write(at) };
+    rc
+}
+
+/// The NIC finished sending a packet of `len_bytes` queued earlier (Linux `tcp_wfree`).
+/// `*reopened` is 1 when this reopened a throttled flow's TSQ budget (poll again), else 0.
+///
+/// # Safety
+/// `state` is NULL or an initialised state not used concurrently; `reopened` is NULL or
+/// writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_send_tx_completion(
+    state: *mut CongestionState,
+    len_bytes: u32,
+    reopened: *mut u8,
+) -> i32 {
+    if reopened.is_null() {
+        return CONGESTION_ERR_NULL;
+    }
+    let mut again = false;
+    // SAFETY: forwarded contract.
+    let rc = unsafe { with(state, |s| again = s.send.on_tx_completion(len_bytes)) };
+    if rc == CONGESTION_OK {
+        // SAFETY: non-null and writable per the contract.
+        unsafe { reopened.write(u8::from(again)) };
+    }
+    rc
+}
+
+/// `*rate` = the pacing rate (`sk_pacing_rate`), bytes per second.
+///
+/// # Safety
+/// `state` is NULL or an initialised state; `rate` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_send_pacing_rate(
+    state: *const CongestionState,
+    rate: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { read(state, rate, |s| s.flow.pacing_rate()) }
+}
+
+/// `*departure_ns` = the earliest departure time of the next packet, ns on the
+/// caller's clock (0 before anything was sent).
+///
+/// # Safety
+/// `state` is NULL or an initialised state; `departure_ns` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_send_next_departure_ns(
+    state: *const CongestionState,
+    departure_ns: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { read(state, departure_ns, |s| s.send.pacer().next_departure_ns()) }
+}
+
+/// `*segments` = how many segments one TSO/GSO burst may carry now (Linux
+/// `tcp_tso_segs`, from the pacing rate and the windowed minimum RTT).
+///
+/// # Safety
+/// `state` is NULL or an initialised state; `segments` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_send_tso_segs(
+    state: *const CongestionState,
+    segments: *mut u32,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read(state, segments, |s| {
+            s.send.tso_segs(pacing_rate(s), s.flow.socket_config().mss)
+        })
+    }
+}
+
+/// The TCP Small Queues budget: `*queued_bytes` = the truesize bytes now in the
+/// qdisc/NIC queues; `*limit_bytes` = what they may hold before a packet of `len_bytes`
+/// is throttled (Linux `tcp_small_queue_check`'s limit, at the current pacing rate);
+/// `*throttled` = 1 while the flow waits for a TX completion, else 0.
+///
+/// # Safety
+/// `state` is NULL or an initialised state; the out-pointers are NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_send_tsq(
+    state: *const CongestionState,
+    len_bytes: u32,
+    queued_bytes: *mut u64,
+    limit_bytes: *mut u64,
+    throttled: *mut u8,
+) -> i32 {
+    if queued_bytes.is_null() || limit_bytes.is_null() || throttled.is_null() {
+        return CONGESTION_ERR_NULL;
+    }
+    let mut out = (0, 0, 0);
+    // SAFETY: forwarded contract; `out` is a local.
+    let rc = unsafe {
+        read(state, &mut out, |s| {
+            let tsq = s.send.tsq();
+            (
+                tsq.queued_bytes(),
+                s.send.tsq_limit_bytes(pacing_rate(s), len_bytes, false),
+                u8::from(tsq.is_throttled()),
+            )
+        })
+    };
+    if rc == CONGESTION_OK {
+        // SAFETY: non-null and writable per the contract.
+        unsafe {
+            queued_bytes.write(out.0);
+            limit_bytes.write(out.1);
+            throttled.write(out.2);
+        }
+    }
+    rc
+}

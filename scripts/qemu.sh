@@ -1,0 +1,203 @@
+#!/usr/bin/env bash
+# The library running on emulated targets, compared byte for byte with the host:
+#   (a) qemu thumbv7em: the Rust replay firmware (embedded/replay) on a Cortex-M4
+#       (QEMU mps2-an386) replays every shipped trace, Linux mode, RFC mode and the send
+#       path, reading the trace and writing the CSV through semihosting;
+#   (b) qemu riscv32imc: the same firmware on RISC-V (QEMU virt, riscv32imc); and
+#       built for thumbv6m (ARMv6-M, a subset the Cortex-M4 runs) on the same board;
+#   (c) qemu C ABI thumbv7em: a C program (embedded/c/replay.c) built with
+#       arm-none-eabi-gcc against ffi/include/congestion.h and the no_std thumbv7em
+#       static library replays the same traces through the C ABI;
+# every CSV is compared with the host's `cargo run --release --example replay`. Then
+#   (d) the C firmware example (embedded/c/example.c) runs its main loop under QEMU;
+#   (e) instructions per event on the emulated cores (embedded/replay `cost`, QEMU
+#       -icount shift=0), and flash/RAM per mode (scripts/firmware.sh's images, the
+#       state sizes and stack depths `cost` measures on the target).
+# Exits non-zero on any difference or failure. Installs what it needs (apt, rustup);
+# prints "SKIP qemu: REASON" and exits 0 only when QEMU or the ARM GCC cannot be
+# installed on this machine.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+out=$root/target/qemu
+# Start clean: a CSV left from an earlier run must never stand in for a failed one.
+rm -rf "$out"
+mkdir -p "$out"
+
+# ---- tools -------------------------------------------------------------------------
+rdimon_ok() {
+  command -v arm-none-eabi-gcc >/dev/null &&
+    [ -f "$(arm-none-eabi-gcc -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 \
+      -print-file-name=librdimon.a)" ]
+}
+tools_ok() {
+  command -v qemu-system-arm >/dev/null && command -v qemu-system-riscv32 >/dev/null && rdimon_ok
+}
+if ! tools_ok; then
+  if ! command -v apt-get >/dev/null; then
+    echo "SKIP qemu: apt-get is not available to install QEMU and arm-none-eabi-gcc"
+    exit 0
+  fi
+  apt-get update -qq >/dev/null || true
+  for pkg in qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi; do
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$pkg" \
+      >/dev/null || true
+  done
+  if ! tools_ok; then
+    echo "SKIP qemu: could not install qemu-system-arm, qemu-system-misc (riscv32), gcc-arm-none-eabi and libnewlib-arm-none-eabi"
+    exit 0
+  fi
+fi
+targets="thumbv7em-none-eabihf thumbv6m-none-eabi riscv32imc-unknown-none-elf"
+rustup target add $targets >/dev/null 2>&1 || rustup target add $targets
+
+# One run of an image under QEMU with semihosting; extra words become its argv.
+# QEMU_ICOUNT=1: count instructions (-icount shift=0) for the cost firmware.
+run_qemu() { # "QEMU AND ITS BOARD OPTIONS" IMAGE ARGS...
+  local -a qemu
+  read -ra qemu <<<"$1"
+  local image=$2
+  shift 2
+  local args="arg=$(basename "$image")" icount=()
+  for a in "$@"; do args="$args,arg=$a"; done
+  [ -n "${QEMU_ICOUNT:-}" ] && icount=(-icount shift=0)
+  timeout 120 "${qemu[@]}" -nographic -monitor none -serial none "${icount[@]}" \
+    -kernel "$image" -semihosting-config "enable=on,target=native,$args"
+}
+run_arm() { run_qemu "qemu-system-arm -M mps2-an386" "$@"; }
+run_riscv() { run_qemu "qemu-system-riscv32 -M virt -bios none" "$@"; }
+
+# ---- host reference ----------------------------------------------------------------
+cargo build --quiet --release --example replay
+traces=(tests/data/linux-cubic/*.events tests/data/rfc9438/*.events tests/data/pacing/*.events)
+mkdir -p "$out/host"
+for t in "${traces[@]}"; do
+  ./target/release/examples/replay "$t" >"$out/host/$(basename "$t" .events).csv"
+done
+
+fail=0
+# compare LABEL DIR TRACE...: the CSVs in DIR against the host's.
+compare() {
+  local label=$1 dir=$2; shift 2
+  local same=0 total=0
+  for t in "$@"; do
+    local name
+    name=$(basename "$t" .events)
+    total=$((total + 1))
+    if cmp -s "$out/host/$name.csv" "$dir/$name.csv"; then
+      same=$((same + 1))
+    else
+      echo "error: $label: $name differs from the host's replay" >&2
+    fi
+  done
+  echo "$label: $same/$total traces identical"
+  [ "$same" = "$total" ] || fail=1
+}
+
+# ---- (a), (b): the Rust replay firmware --------------------------------------------
+for target in $targets; do
+  cargo build --quiet --release --manifest-path embedded/replay/Cargo.toml --target "$target"
+done
+fw=embedded/replay/target
+for t in "${traces[@]}"; do
+  name=$(basename "$t" .events)
+  for target in $targets; do
+    short=${target%%-*}
+    mkdir -p "$out/$short"
+    case $target in
+      riscv32*) run=run_riscv ;;
+      *) run=run_arm ;;
+    esac
+    $run "$fw/$target/release/replay" "$t" "$out/$short/$name.csv" ||
+      echo "error: $short firmware failed on $name" >&2
+  done
+done
+compare "qemu thumbv7em" "$out/thumbv7em" "${traces[@]}"
+compare "qemu riscv32imc" "$out/riscv32imc" "${traces[@]}"
+compare "qemu thumbv6m (on the Cortex-M4)" "$out/thumbv6m" "${traces[@]}"
+
+# ---- (c): the C ABI from C ---------------------------------------------------------
+cargo build --quiet -p congestion-ffi --release --target thumbv7em-none-eabihf
+lib=target/thumbv7em-none-eabihf/release/libcongestion_ffi.a
+cflags=(-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -O2 -std=c11
+  -Wall -Wextra -Werror -Iffi/include)
+# newlib's stdio over semihosting (librdimon); our own reset code (startup.c); the
+# vector table at 0 where the Cortex-M4 reads it.
+ldflags=(--specs=rdimon.specs -nostartfiles -e reset_handler -Wl,--undefined=vector_table
+  -Wl,--section-start=.vectors=0 -Wl,--gc-sections -Wl,--no-warn-execstack)
+arm-none-eabi-gcc "${cflags[@]}" "${ldflags[@]}" embedded/c/replay.c embedded/c/startup.c \
+  "$lib" -o "$out/c-replay.elf"
+mkdir -p "$out/c"
+for t in "${traces[@]}"; do
+  name=$(basename "$t" .events)
+  run_arm "$out/c-replay.elf" "$t" "$out/c/$name.csv" ||
+    echo "error: the C replay failed on $name" >&2
+done
+compare "qemu C ABI thumbv7em" "$out/c" "${traces[@]}"
+
+# ---- (d): the C firmware example ---------------------------------------------------
+arm-none-eabi-gcc "${cflags[@]}" "${ldflags[@]}" embedded/c/example.c embedded/c/startup.c \
+  "$lib" -o "$out/c-example.elf"
+if run_arm "$out/c-example.elf" >"$out/c-example.txt"; then
+  echo "qemu C example thumbv7em: $(tail -n 1 "$out/c-example.txt")"
+else
+  echo "error: the C firmware example failed:" >&2
+  cat "$out/c-example.txt" >&2
+  fail=1
+fi
+
+# ---- (e): cost on the target -------------------------------------------------------
+for target in $targets; do
+  short=${target%%-*}
+  case $target in
+    riscv32*) run=run_riscv ;;
+    *) run=run_arm ;;
+  esac
+  # -icount shift=0: one instruction is one nanosecond of virtual time.
+  QEMU_ICOUNT=1 $run "$fw/$target/release/cost" >"$out/cost-$short.txt" ||
+    { echo "error: the cost firmware failed on $short" >&2; fail=1; }
+done
+value() { awk -v k="$2" -v n="$3" '$1 == k && $2 == n { print $3 }' "$out/cost-$1.txt"; }
+printf '\ninstructions per event (QEMU -icount shift=0, embedded/replay cost, opt-level "s", LTO)\n\n'
+printf '| target | mode | ACK in CA | ACK in slow start | loss | loss + next ACK | RTO |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for short in thumbv7em thumbv6m riscv32imc; do
+  for mode in linux rfc; do
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$short" "$mode" \
+      "$(value "$short" cost "${mode}_ack_ca")" "$(value "$short" cost "${mode}_ack_ss")" \
+      "$(value "$short" cost "${mode}_loss")" "$(value "$short" cost "${mode}_loss_next_ack")" \
+      "$(value "$short" cost "${mode}_rto")"
+  done
+done
+printf '\ncalibration (32 nops + call + loop): %s / %s / %s; stream alone, subtracted: %s / %s / %s\n' \
+  "$(value thumbv7em cost calibration_32_nops)" "$(value thumbv6m cost calibration_32_nops)" \
+  "$(value riscv32imc cost calibration_32_nops)" "$(value thumbv7em cost stream_alone)" \
+  "$(value thumbv6m cost stream_alone)" "$(value riscv32imc cost stream_alone)"
+
+# Flash: the library's share of scripts/firmware.sh's images (each mode's image minus
+# the no-library baseline). RAM: one flow's state plus the deepest stack of an event.
+scripts/firmware.sh >"$out/firmware.txt" 2>&1 || { cat "$out/firmware.txt" >&2; fail=1; }
+bin="$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin"
+section() { # VARIANT TARGET SECTION -> bytes (0 when the image has no such section)
+  "$bin/llvm-size" -A "embedded/target/$1/$2/release/congestion-firmware" |
+    awk -v s="$3" '$1 == s { n = $2 } END { print n + 0 }'
+}
+share() { echo $(($(section "$1" "$2" "$3") - $(section baseline "$2" "$3"))); }
+printf '\nflash and RAM per mode, bytes (flash: library share of the embedded/ images)\n\n'
+printf '| target | mode | .text | .rodata | state | stack | RAM |\n'
+printf '|---|---|---|---|---|---|---|\n'
+for target in $targets; do
+  short=${target%%-*}
+  linux_state=$(($(value "$short" size LinuxFlow) + $(value "$short" size SendPath)))
+  rfc_state=$(value "$short" size RfcFlow)
+  for mode in linux rfc; do
+    state=$linux_state label="Linux + send path"
+    [ "$mode" = rfc ] && state=$rfc_state label="RFC + HyStart++"
+    stack=$(value "$short" stack "$mode")
+    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$short" "$label" \
+      "$(share "$mode" "$target" .text)" "$(share "$mode" "$target" .rodata)" \
+      "$state" "$stack" "$((state + stack))"
+  done
+done
+
+exit "$fail"

@@ -1,0 +1,417 @@
+//! A 2.6.35 flow: the era's CUBIC and HyStart driven through a model of the 2.6.35
+//! socket glue (`tcp_ack` → `tcp_clean_rtx_queue` → `tcp_cong_avoid` →
+//! `tcp_fastretrans_alert`), as `shared/conformance/linux-2.6.35/README.md` specifies it.
+//!
+//! The socket model counts sequence numbers in segments and has no SACK, lost or
+//! retransmitted-segment accounting, so segments in flight are `packets_out`. Fast
+//! recovery is entered and left at once (the stack runs its own recovery; CUBIC only
+//! needs the reduction), after which the socket sits in Disorder until the ACKs pass
+//! `high_seq`, moderating cwnd to `packets_out + reordering` on each ACK, as 2.6.35 did.
+
+use super::config::Linux2635Config;
+use super::hystart::HystartExit2635;
+use super::jiffies::{jiffies_at, jiffies_to_usecs};
+use super::state::{Bictcp2635, Linux2635State};
+use super::tcp_cong::{CwndUse, is_cwnd_limited};
+use crate::cubic::linux_after;
+use crate::error::ConfigError;
+use crate::linux::CaState;
+use crate::time::{Duration, Instant};
+
+/// One flow of the 2.6.35 profile. Plain `Copy` data; the kernel's part of it is the
+/// 76-byte [`Linux2635State`].
+///
+/// # Call order
+///
+/// [`new`](Self::new) (or [`init`](Self::init)), then [`transmit`](Self::transmit) with
+/// what is in flight; per ACK, [`ack`](Self::ack) then `transmit` with what is in
+/// flight after the stack's reply; [`loss`](Self::loss), [`rto`](Self::rto),
+/// [`undo`](Self::undo), [`ecn`](Self::ecn) as the stack detects them. The
+/// [`CongestionController`](crate::CongestionController) methods map onto these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Linux2635Flow {
+    pub(super) state: Linux2635State,
+    pub(super) config: Linux2635Config,
+    pub(super) clamp: u32,
+    pub(super) snd_una: u32,
+    pub(super) snd_nxt: u32,
+    pub(super) packets_out: u32,
+    pub(super) high_seq: u32,
+    pub(super) prior_ssthresh: u32,
+    pub(super) rtt_us_passed: i32,
+    /// `icsk_retransmits`, a `u8` in the kernel (wraps after 255 RTOs in a row).
+    pub(super) retransmits: u8,
+    pub(super) undo_marker: bool,
+    pub(super) ca_state: CaState,
+    pub(super) hystart_exit: Option<HystartExit2635>,
+}
+
+impl Linux2635Flow {
+    /// A new flow, initialised at `now` as [`init`](Self::init) does. Nothing is in
+    /// flight until [`transmit`](Self::transmit). A bad `config` is refused.
+    pub fn new(config: Linux2635Config, now: Instant) -> Result<Self, ConfigError> {
+        config.validate()?;
+        let mut flow = Linux2635Flow {
+            state: Linux2635State::default(),
+            config,
+            clamp: config.cwnd_clamp,
+            snd_una: 0,
+            snd_nxt: 0,
+            packets_out: 0,
+            high_seq: 0,
+            prior_ssthresh: 0,
+            rtt_us_passed: -1,
+            retransmits: 0,
+            undo_marker: false,
+            ca_state: CaState::Open,
+            hystart_exit: None,
+        };
+        flow.init(now);
+        Ok(flow)
+    }
+
+    /// Re-initialise at `now`: socket fields zeroed, `cwnd = init_cwnd`, `ssthresh =
+    /// init_ssthresh`, the clamp, `snd_una = snd_nxt = high_seq = iss`, state Open; then
+    /// CUBIC's `init` (`bictcp_reset`; a HyStart round if HyStart is on;
+    /// `initial_ssthresh` if it is off and non-zero).
+    // Linux 2.6.35 tcp_cubic.c bictcp_init(); tcp_input.c tcp_init_cwnd()
+    pub fn init(&mut self, now: Instant) {
+        let c = self.config;
+        self.state = Linux2635State {
+            cwnd: c.init_cwnd,
+            ssthresh: c.init_ssthresh,
+            ..Linux2635State::default()
+        };
+        self.clamp = c.cwnd_clamp;
+        self.snd_una = c.iss;
+        self.snd_nxt = c.iss;
+        self.high_seq = c.iss;
+        self.packets_out = 0;
+        self.prior_ssthresh = 0;
+        self.rtt_us_passed = -1;
+        self.retransmits = 0;
+        self.undo_marker = false;
+        self.ca_state = CaState::Open;
+        self.hystart_exit = None;
+        self.state.bictcp.reset();
+        if c.hystart {
+            self.state
+                .bictcp
+                .hystart_reset(self.jiffies(now), self.snd_nxt);
+        } else if c.initial_ssthresh != 0 {
+            self.state.ssthresh = c.initial_ssthresh;
+        }
+    }
+
+    /// The transmit step: `in_flight` segments are outstanding after sending, and
+    /// `snd_nxt` moves up to `snd_una + in_flight` if that is past it.
+    ///
+    /// Nothing else happens: 2.6.35 CUBIC has no `cwnd_event` hook (so no idle handling)
+    /// and the era's `tcp_is_cwnd_limited` looks at the flight of each ACK instead of a
+    /// flag kept at transmit time.
+    pub fn transmit(&mut self, _now: Instant, in_flight: u32) {
+        self.packets_out = in_flight;
+        let top = self.snd_una.wrapping_add(in_flight);
+        if linux_after(top, self.snd_nxt) {
+            self.snd_nxt = top;
+        }
+    }
+
+    /// An ACK newly acknowledging `acked` segments; `path_rtt` is the RTT of the newest
+    /// segment it covers (`None` if it gave none, e.g. Karn: a covered segment was
+    /// retransmitted). Call [`transmit`](Self::transmit) afterwards.
+    ///
+    /// In the kernel's order: `snd_una` and `packets_out` move; the RTT becomes
+    /// `ca_seq_rtt`, whole jiffies between the send and now, passed to CUBIC as
+    /// `jiffies_to_usecs` of it only if positive; CUBIC `pkts_acked` (`delayed_ack` in
+    /// state Open, `delay_min`, HyStart); `cong_avoid` with the flight before the ACK
+    /// unless in Recovery/CWR; then the Loss/Disorder exits and `tcp_moderate_cwnd`.
+    ///
+    /// Odd input: `acked` beyond the flight empties it (no underflow); an RTT longer
+    /// than `now` is clamped to `now`; an RTT under one jiffy, or over `i32::MAX` µs once
+    /// converted, gives no sample (the kernel's `> 0` and `s32` rules); `acked == 0`
+    /// reaches neither CUBIC hook.
+    // Linux 2.6.35 tcp_input.c tcp_ack(), tcp_clean_rtx_queue(), tcp_fastretrans_alert()
+    pub fn ack(&mut self, now: Instant, acked: u32, path_rtt: Option<Duration>) {
+        let jiffies = self.jiffies(now);
+        let prior_in_flight = self.packets_out;
+        self.snd_una = self.snd_una.wrapping_add(acked);
+        self.packets_out = self.packets_out.saturating_sub(acked);
+
+        self.rtt_us_passed = match path_rtt {
+            Some(rtt) if acked > 0 => self.rtt_us_of(now, rtt),
+            _ => -1,
+        };
+        if acked > 0 {
+            self.pkts_acked(jiffies, acked);
+        }
+        let state = self.ca_state;
+        if acked > 0 && !matches!(state, CaState::Recovery | CaState::Cwr) {
+            self.cong_avoid(jiffies, prior_in_flight);
+        }
+        match state {
+            CaState::Loss => {
+                if acked > 0 {
+                    self.retransmits = 0;
+                }
+                if !linux_before(self.snd_una, self.high_seq) {
+                    self.ca_state = CaState::Open;
+                    self.try_keep_open();
+                }
+                self.moderate_cwnd();
+            }
+            CaState::Disorder => {
+                if !linux_before(self.snd_una, self.high_seq) {
+                    self.undo_marker = false;
+                    self.ca_state = CaState::Open;
+                }
+                self.moderate_cwnd();
+            }
+            CaState::Open | CaState::Cwr | CaState::Recovery => {}
+        }
+    }
+
+    /// `rtt_us` as `tcp_clean_rtx_queue` hands it to CUBIC: `ca_seq_rtt = (s32)(jiffies
+    /// now - jiffies at send)`; if positive, `(s32)jiffies_to_usecs(ca_seq_rtt)`, else -1.
+    // Linux 2.6.35 tcp_input.c tcp_clean_rtx_queue()
+    fn rtt_us_of(&self, now: Instant, rtt: Duration) -> i32 {
+        let sent = Instant::from_micros(now.as_micros().saturating_sub(rtt.as_micros()));
+        let ca_seq_rtt = self.jiffies(now).wrapping_sub(self.jiffies(sent)) as i32;
+        if ca_seq_rtt > 0 {
+            jiffies_to_usecs(ca_seq_rtt as u32, self.config.hz) as i32
+        } else {
+            -1
+        }
+    }
+
+    /// CUBIC `pkts_acked`: `delayed_ack` (state Open only), then, for a sample outside
+    /// the post-epoch blackout, `delay_min` and HyStart while `cwnd <= ssthresh` and
+    /// `cwnd >= hystart_low_window`. HyStart's exit sets ssthresh to cwnd.
+    // Linux 2.6.35 tcp_cubic.c bictcp_acked()
+    fn pkts_acked(&mut self, jiffies: u32, acked: u32) {
+        let cfg = self.config;
+        let b = &mut self.state.bictcp;
+        if self.ca_state == CaState::Open {
+            b.update_delayed_ack(acked);
+        }
+        if self.rtt_us_passed < 0 || b.in_sample_blackout(jiffies, cfg.hz) {
+            return;
+        }
+        let delay = b.delay_sample(self.rtt_us_passed as u32, cfg.hz);
+        let cwnd = self.state.cwnd;
+        if cfg.hystart && self.state.in_slow_start() && cwnd >= cfg.hystart_low_window {
+            if let Some(exit) = self.state.bictcp.hystart_update(&cfg, jiffies, delay) {
+                self.state.ssthresh = cwnd;
+                self.hystart_exit = Some(exit);
+            }
+        }
+    }
+
+    /// CUBIC `cong_avoid`: nothing unless the window was used; in slow start (`cwnd <=
+    /// ssthresh`) a new HyStart round once the ACK passes `end_seq`, then +1; otherwise
+    /// the cubic `cnt` and one additive-increase step.
+    // Linux 2.6.35 tcp_cubic.c bictcp_cong_avoid()
+    fn cong_avoid(&mut self, jiffies: u32, in_flight: u32) {
+        let cfg = self.config;
+        let used = CwndUse {
+            cwnd: self.state.cwnd,
+            in_flight,
+            gso: cfg.gso,
+            tso_win_divisor: cfg.tso_win_divisor,
+            mss: cfg.mss,
+            gso_max_size: cfg.gso_max_size,
+            max_burst: cfg.reordering,
+        };
+        if !is_cwnd_limited(&used) {
+            return;
+        }
+        if self.state.in_slow_start() {
+            if cfg.hystart && linux_after(self.snd_una, self.state.bictcp.end_seq) {
+                self.state.bictcp.hystart_reset(jiffies, self.snd_nxt);
+            }
+            self.state.slow_start(self.clamp);
+        } else {
+            self.state.bictcp.update(&cfg, self.state.cwnd, jiffies);
+            let cnt = self.state.bictcp.cnt;
+            self.state.cong_avoid_ai(cnt, self.clamp);
+        }
+    }
+
+    /// Replace the configuration. CUBIC parameters, `hz`, `mss`, `gso`, `gso_max_size`,
+    /// `reordering` and `tso_win_divisor` apply from the next event (as changing a
+    /// module parameter or sysctl would); `init_cwnd`, `init_ssthresh`, `cwnd_clamp` and
+    /// `iss` from the next [`init`](Self::init). A bad one is refused and changes nothing.
+    pub fn set_config(&mut self, config: Linux2635Config) -> Result<(), ConfigError> {
+        config.validate()?;
+        self.config = config;
+        Ok(())
+    }
+
+    /// `jiffies` (= `tcp_time_stamp`) at `now`, at this flow's HZ.
+    pub const fn jiffies(&self, now: Instant) -> u32 {
+        jiffies_at(now, self.config.hz)
+    }
+
+    /// CUBIC + HyStart + window state (the kernel's 64-byte `struct bictcp` plus cwnd,
+    /// ssthresh and cwnd_cnt).
+    pub const fn state(&self) -> &Linux2635State {
+        &self.state
+    }
+
+    /// The era's `struct bictcp`.
+    pub const fn bictcp(&self) -> &Bictcp2635 {
+        &self.state.bictcp
+    }
+
+    /// The configuration in force.
+    pub const fn config(&self) -> &Linux2635Config {
+        &self.config
+    }
+
+    /// The kernel's `icsk_ca_state`: Open, Disorder (after a loss, until the ACKs pass
+    /// `high_seq`) or Loss (after an RTO); never Recovery or CWR between calls.
+    pub const fn ca_state(&self) -> CaState {
+        self.ca_state
+    }
+
+    /// Which HyStart detectors ended slow start (since init or the last RTO); `None`
+    /// while slow start was not left by HyStart.
+    pub const fn hystart_exit(&self) -> Option<HystartExit2635> {
+        self.hystart_exit
+    }
+
+    /// The window clamp, segments.
+    pub const fn clamp(&self) -> u32 {
+        self.clamp
+    }
+
+    /// The `rtt_us` the last ACK handed CUBIC's `pkts_acked`; -1 if none (or if the
+    /// last event was not an ACK with newly acknowledged data). Another negative value
+    /// is the kernel's own wrap of a sample over 35 minutes, which CUBIC then ignores.
+    pub const fn rtt_us_passed(&self) -> i32 {
+        self.rtt_us_passed
+    }
+
+    /// Socket sequence and recovery fields, for inspection and trace output.
+    pub const fn socket_view(&self) -> Linux2635SocketView {
+        Linux2635SocketView {
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+            packets_out: self.packets_out,
+            high_seq: self.high_seq,
+            prior_ssthresh: self.prior_ssthresh,
+            undo_marker: self.undo_marker,
+            retransmits: self.retransmits,
+        }
+    }
+
+    /// Forget the last ACK's RTT column (events other than `ack` pass none).
+    pub fn clear_rtt_us_passed(&mut self) {
+        self.rtt_us_passed = -1;
+    }
+}
+
+/// Linux `before(a, b)` on 32-bit sequence numbers.
+const fn linux_before(a: u32, b: u32) -> bool {
+    linux_after(b, a)
+}
+
+/// Read-only copy of the 2.6.35 socket fields a trace prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Linux2635SocketView {
+    /// First unacknowledged sequence, segments.
+    pub snd_una: u32,
+    /// Next sequence to send, segments.
+    pub snd_nxt: u32,
+    /// Segments in flight.
+    pub packets_out: u32,
+    /// `snd_nxt` when the last loss, RTO or recovery exit happened.
+    pub high_seq: u32,
+    /// ssthresh to restore on undo; 0 = none.
+    pub prior_ssthresh: u32,
+    /// Whether an undo is still possible.
+    pub undo_marker: bool,
+    /// RTOs since the last forward progress (`icsk_retransmits`, `u8`).
+    pub retransmits: u8,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{CongestionController, Phase};
+
+    fn at_us(us: u64) -> Instant {
+        Instant::from_micros(us)
+    }
+
+    #[test]
+    fn the_first_ack_of_the_fink_trace_matches_the_readme_hand_check() {
+        // fink_10g_18ms_hz1000 row 8: init at T = 1000 s with IW2 in flight; the first ACK
+        // (A=1, R=18007 us) arrives at jiffies 1000018 and was sent at jiffies 1000000.
+        let mut f = Linux2635Flow::new(Linux2635Config::new(), at_us(1_000_000_000)).unwrap();
+        f.transmit(at_us(1_000_000_000), 2);
+        f.ack(at_us(1_000_018_007), 1, Some(Duration::from_micros(18_007)));
+        // ca_seq_rtt = 18 jiffies -> rtt_us 18,000 -> delay 18 << 3 = 144 = delay_min.
+        assert_eq!(f.rtt_us_passed(), 18_000);
+        let b = f.bictcp();
+        assert_eq!(b.delay_min, 144);
+        // delayed_ack: 32 + (u16)(1 - 2) = 31.
+        assert_eq!(b.delayed_ack, 31);
+        // after(snd_una 1, end_seq 0): a new round at 1000018 ending at snd_nxt 2.
+        assert_eq!(
+            (b.round_start, b.end_seq, b.last_jiffies),
+            (1_000_018, 2, 1_000_018)
+        );
+        // Slow start +1, cwnd_cnt unchanged; cwnd 2 < low window 16: no HyStart sample.
+        assert_eq!(
+            (f.state().cwnd, f.state().cwnd_cnt, b.sample_cnt),
+            (3, 0, 0)
+        );
+    }
+
+    #[test]
+    fn the_hystart_exit_ack_sets_ssthresh_and_still_grows_once() {
+        // HZ=1000, low window 2: a train of close ACKs spanning delay_min >> 4 jiffies.
+        let mut c = Linux2635Config::new();
+        c.hystart_low_window = 2;
+        c.init_cwnd = 10;
+        let t0 = 1_000_000_000u64;
+        let mut f = Linux2635Flow::new(c, at_us(t0)).unwrap();
+        f.transmit(at_us(t0), 10);
+        // ACKs 1 ms apart with a 16 ms RTT: delay_min = 16 << 3 = 128, threshold 8 j.
+        let mut exit_at = None;
+        for i in 1..=10u64 {
+            let now = at_us(t0 + 16_000 + i * 1000);
+            f.ack(now, 1, Some(Duration::from_micros(16_000)));
+            // The sender fills the window, so every ACK is cwnd-limited.
+            let cwnd = f.state().cwnd;
+            f.transmit(now, cwnd);
+            if exit_at.is_none() && f.hystart_exit().is_some() {
+                exit_at = Some(i);
+            }
+        }
+        // The round restarted on the first ACK (jiffies 1000017); the train reaches
+        // 8 jiffies on the ACK at 1000025, the 9th.
+        assert_eq!(exit_at, Some(9));
+        assert_eq!(f.hystart_exit(), Some(HystartExit2635::AckTrain));
+        // On that ACK cwnd was 18 -> ssthresh 18, then slow start made it 19; the 10th
+        // ACK is in congestion avoidance.
+        assert_eq!(f.state().ssthresh, 18);
+        assert_eq!(f.phase(), Phase::CongestionAvoidance);
+    }
+
+    #[test]
+    fn a_bad_config_is_refused_and_set_config_keeps_the_old_one() {
+        let mut c = Linux2635Config::new();
+        c.hz = 512;
+        assert_eq!(
+            Linux2635Flow::new(c, Instant::ZERO),
+            Err(ConfigError::HzOutOfRange)
+        );
+        let mut f = Linux2635Flow::new(Linux2635Config::new(), Instant::ZERO).unwrap();
+        assert_eq!(f.set_config(c), Err(ConfigError::HzOutOfRange));
+        assert_eq!(f.config().hz, 1000);
+    }
+}

@@ -1,0 +1,230 @@
+//! The HyStart half of the 2.6.35 `tcp_cubic.c`: the original jiffies-based HyStart.
+//!
+//! A separate copy from today's [`crate::hystart::LinuxHystart`], because nearly every
+//! number differs: time is `jiffies`, delays are whole jiffies << 3, the ACK-train gap
+//! is `msecs_to_jiffies(2)` (one tick at HZ=250), the train must span `delay_min >> 4`
+//! jiffies (half the minimum RTT) with *unsigned* comparisons, the delay margin is
+//! `clamp(delay_min >> 4, 2 << 3, 16 << 3)`, `curr_rtt` 0 means "none", and the round
+//! is reset from `cong_avoid` (see [`super::Linux2635Flow`]), not here.
+
+use super::config::Linux2635Config;
+use super::jiffies::msecs_to_jiffies;
+use super::state::Bictcp2635;
+
+/// `HYSTART_ACK_TRAIN`: the ACK-train detector's bit in `found`.
+// Linux 2.6.35 tcp_cubic.c HYSTART_ACK_TRAIN
+pub const HYSTART_ACK_TRAIN: u8 = 0x1;
+
+/// `HYSTART_DELAY`: the delay-increase detector's bit in `found`.
+// Linux 2.6.35 tcp_cubic.c HYSTART_DELAY
+pub const HYSTART_DELAY: u8 = 0x2;
+
+/// `HYSTART_MIN_SAMPLES`: delay samples per round before the delay test may fire.
+// Linux 2.6.35 tcp_cubic.c HYSTART_MIN_SAMPLES
+pub const HYSTART_MIN_SAMPLES_2635: u8 = 8;
+
+/// `HYSTART_DELAY_MIN` of 2.6.35: 2 jiffies, in jiffies << 3 (6.x: 4 ms).
+// Linux 2.6.35 tcp_cubic.c HYSTART_DELAY_MIN
+pub const HYSTART_DELAY_MIN_2635: u32 = 2 << 3;
+
+/// `HYSTART_DELAY_MAX` of 2.6.35: 16 jiffies, in jiffies << 3 (6.x: 16 ms).
+// Linux 2.6.35 tcp_cubic.c HYSTART_DELAY_MAX
+pub const HYSTART_DELAY_MAX_2635: u32 = 16 << 3;
+
+/// The longest gap between ACKs of one train, ms (`msecs_to_jiffies(2)` in the code).
+// Linux 2.6.35 tcp_cubic.c hystart_update()
+pub const HYSTART_ACK_GAP_MS: u32 = 2;
+
+/// Why HyStart ended slow start: the detector bits of `found & hystart_detect` on the
+/// ACK where it set ssthresh.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum HystartExit2635 {
+    /// The round's ACK train lasted half the minimum RTT.
+    AckTrain,
+    /// The round's minimum delay rose above `delay_min` plus the margin.
+    DelayIncrease,
+    /// Both detectors fired on the same ACK.
+    Both,
+}
+
+impl HystartExit2635 {
+    /// From `found & hystart_detect`; `None` for 0.
+    pub const fn from_bits(bits: u8) -> Option<Self> {
+        match bits & 3 {
+            1 => Some(HystartExit2635::AckTrain),
+            2 => Some(HystartExit2635::DelayIncrease),
+            3 => Some(HystartExit2635::Both),
+            _ => None,
+        }
+    }
+
+    /// The kernel's bits: 1 ACK train, 2 delay, 3 both.
+    pub const fn bits(self) -> u8 {
+        match self {
+            HystartExit2635::AckTrain => HYSTART_ACK_TRAIN,
+            HystartExit2635::DelayIncrease => HYSTART_DELAY,
+            HystartExit2635::Both => HYSTART_ACK_TRAIN | HYSTART_DELAY,
+        }
+    }
+}
+
+impl Bictcp2635 {
+    /// `bictcp_hystart_reset`: a new round starts at `jiffies` and ends when an ACK
+    /// passes `snd_nxt`; the round's delay samples are forgotten (`found` is kept).
+    // Linux 2.6.35 tcp_cubic.c bictcp_hystart_reset()
+    pub fn hystart_reset(&mut self, jiffies: u32, snd_nxt: u32) {
+        self.round_start = jiffies;
+        self.last_jiffies = jiffies;
+        self.end_seq = snd_nxt;
+        self.curr_rtt = 0;
+        self.sample_cnt = 0;
+    }
+
+    /// `hystart_update` with one `delay` (jiffies << 3): run both detectors and return
+    /// the exit if one of the enabled ones fired on this sample (the caller then sets
+    /// ssthresh to cwnd). Does nothing once an enabled detector has fired.
+    ///
+    /// The ACK-train test always runs, so `found` may gain the train bit while only the
+    /// delay detector is enabled; it then does not end slow start.
+    // Linux 2.6.35 tcp_cubic.c hystart_update()
+    pub fn hystart_update(
+        &mut self,
+        cfg: &Linux2635Config,
+        jiffies: u32,
+        delay: u32,
+    ) -> Option<HystartExit2635> {
+        let detect = cfg.hystart_detect.bits();
+        if self.found & detect != 0 {
+            return None;
+        }
+        // ACK train: ACKs no more than 2 ms apart (in whole jiffies, unsigned) extend it;
+        // it fires once it spans delay_min >> 4 jiffies, half the minimum RTT.
+        if jiffies.wrapping_sub(self.last_jiffies) <= msecs_to_jiffies(HYSTART_ACK_GAP_MS, cfg.hz) {
+            self.last_jiffies = jiffies;
+            if jiffies.wrapping_sub(self.round_start) >= self.delay_min >> 4 {
+                self.found |= HYSTART_ACK_TRAIN;
+            }
+        }
+        // Delay increase: the minimum of the round's first 8 samples against delay_min
+        // plus RTT/16 clamped to 2..16 jiffies (u32 sum, as in C).
+        if self.sample_cnt < HYSTART_MIN_SAMPLES_2635 {
+            if self.curr_rtt == 0 || self.curr_rtt > delay {
+                self.curr_rtt = delay;
+            }
+            self.sample_cnt += 1;
+        } else {
+            let margin =
+                (self.delay_min >> 4).clamp(HYSTART_DELAY_MIN_2635, HYSTART_DELAY_MAX_2635);
+            if self.curr_rtt > self.delay_min.wrapping_add(margin) {
+                self.found |= HYSTART_DELAY;
+            }
+        }
+        HystartExit2635::from_bits(self.found & detect)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cubic::HystartDetect;
+
+    fn at(hz: u32, detect: HystartDetect) -> Linux2635Config {
+        let mut c = Linux2635Config::new();
+        c.hz = hz;
+        c.hystart_detect = detect;
+        c
+    }
+
+    #[test]
+    fn the_train_fires_after_half_the_minimum_rtt_of_close_acks() {
+        // HZ=250, 18 ms RTT reads as 4 jiffies: delay_min = 32, threshold 32 >> 4 = 2 j.
+        let cfg = at(250, HystartDetect::BOTH);
+        let mut b = Bictcp2635 {
+            delay_min: 32,
+            ..Default::default()
+        };
+        b.hystart_reset(1000, 50);
+        // 1 jiffy gap (= msecs_to_jiffies(2) at 250) continues the train; 1 - 0 < 2.
+        assert_eq!(b.hystart_update(&cfg, 1001, 32), None);
+        assert_eq!(b.last_jiffies, 1001);
+        // 1002 - 1000 = 2 >= 2: train.
+        assert_eq!(
+            b.hystart_update(&cfg, 1002, 32),
+            Some(HystartExit2635::AckTrain)
+        );
+        // Nothing more once found.
+        assert_eq!(b.hystart_update(&cfg, 1003, 32), None);
+    }
+
+    #[test]
+    fn a_gap_longer_than_two_ms_leaves_the_train_stale() {
+        // HZ=1000: gap allowed 2 jiffies; delay_min 144 (18 j) -> threshold 9 j.
+        let cfg = at(1000, HystartDetect::BOTH);
+        let mut b = Bictcp2635 {
+            delay_min: 144,
+            ..Default::default()
+        };
+        b.hystart_reset(0, 10);
+        // 3 jiffies later: 3 > 2, last_jiffies stays 0, and every later ACK is > 2 away.
+        b.hystart_update(&cfg, 3, 144);
+        assert_eq!(b.last_jiffies, 0);
+        assert_eq!(b.hystart_update(&cfg, 12, 144), None);
+        assert_eq!(b.found, 0);
+    }
+
+    #[test]
+    fn the_delay_test_uses_the_first_eight_samples_and_a_clamped_margin() {
+        let cfg = at(1000, HystartDetect::DELAY);
+        // delay_min 144: margin = clamp(9, 16, 128) = 16 -> fires above 160.
+        let mut b = Bictcp2635 {
+            delay_min: 144,
+            ..Default::default()
+        };
+        b.hystart_reset(0, 10);
+        for (i, d) in [200, 170, 161, 300, 300, 300, 300, 300]
+            .into_iter()
+            .enumerate()
+        {
+            // ACKs far apart, so the train never runs.
+            assert_eq!(b.hystart_update(&cfg, 100 * (i as u32 + 1), d), None);
+        }
+        assert_eq!((b.curr_rtt, b.sample_cnt), (161, 8));
+        assert_eq!(
+            b.hystart_update(&cfg, 5000, 1),
+            Some(HystartExit2635::DelayIncrease)
+        );
+        // curr_rtt exactly at the limit would not fire: 160 is not > 160.
+        let mut c = Bictcp2635 {
+            delay_min: 144,
+            curr_rtt: 160,
+            sample_cnt: 8,
+            ..Default::default()
+        };
+        assert_eq!(c.hystart_update(&cfg, 0, 1), None);
+    }
+
+    #[test]
+    fn a_train_bit_outside_the_enabled_detectors_does_not_end_slow_start() {
+        let cfg = at(1000, HystartDetect::DELAY);
+        let mut b = Bictcp2635 {
+            delay_min: 8,
+            ..Default::default()
+        };
+        b.hystart_reset(0, 10);
+        // delay_min >> 4 = 0: the train fires at once, but only DELAY is enabled.
+        assert_eq!(b.hystart_update(&cfg, 0, 8), None);
+        assert_eq!(b.found, HYSTART_ACK_TRAIN);
+    }
+
+    #[test]
+    fn exit_bits_round_trip() {
+        for bits in 1..=3 {
+            assert_eq!(
+                HystartExit2635::from_bits(bits).map(HystartExit2635::bits),
+                Some(bits)
+            );
+        }
+        assert_eq!(HystartExit2635::from_bits(0), None);
+    }
+}

@@ -1,0 +1,128 @@
+//! The 2.6.35 kernel's clock: `jiffies` at a configurable `HZ`, and the conversions of
+//! `kernel/time.c` that CUBIC and the RTT sampling use.
+//!
+//! Everything here is for an `HZ` that divides 1000 (100, 250 or 1000, the only values
+//! [`Linux2635Config::validate`](super::Linux2635Config::validate) accepts), on a 64-bit
+//! host (`unsigned long` is 64 bits). `jiffies` is the low 32 bits of the tick count and
+//! wraps every 2^32 ticks (49.7 days at HZ=1000), as `tcp_time_stamp` does.
+
+use crate::time::Instant;
+
+/// Microseconds in one second (`USEC_PER_SEC`).
+const USEC_PER_SEC: u64 = 1_000_000;
+
+/// Milliseconds in one second (`MSEC_PER_SEC`).
+const MSEC_PER_SEC: u32 = 1000;
+
+/// `MAX_JIFFY_OFFSET` on a 64-bit host: `(LONG_MAX >> 1) - 1` = 2^62 - 2.
+// Linux 2.6.35 include/linux/jiffies.h MAX_JIFFY_OFFSET
+pub const MAX_JIFFY_OFFSET: u64 = (i64::MAX as u64 >> 1) - 1;
+
+/// The HZ values a 2.6.35 profile accepts: the kernel's usual `CONFIG_HZ` choices that
+/// divide 1000 (so every conversion below is the kernel's exact integer branch).
+pub const SUPPORTED_HZ: [u32; 3] = [100, 250, 1000];
+
+/// Whether `hz` is one of [`SUPPORTED_HZ`].
+pub const fn is_supported_hz(hz: u32) -> bool {
+    hz == 100 || hz == 250 || hz == 1000
+}
+
+/// Microseconds per jiffy (`USEC_PER_SEC / HZ`); 1 for an unsupported `hz` so that no
+/// caller can divide by zero (validation refuses such an `hz` first).
+const fn usecs_per_jiffy(hz: u32) -> u32 {
+    if is_supported_hz(hz) {
+        (USEC_PER_SEC / hz as u64) as u32
+    } else {
+        1
+    }
+}
+
+/// `tcp_time_stamp` (= `jiffies`) at `now`: `(u32)(T * HZ / 10^6)`, truncating.
+///
+/// Computed as `T / (10^6 / HZ)`, which is the same integer for an `HZ` dividing 10^6
+/// and cannot overflow. The `u32` truncation is the kernel's wrap, on purpose.
+// Linux 2.6.35 include/net/tcp.h tcp_time_stamp
+pub const fn jiffies_at(now: Instant, hz: u32) -> u32 {
+    (now.as_micros() / usecs_per_jiffy(hz) as u64) as u32
+}
+
+/// `jiffies_to_usecs(j)`: `(u32)((10^6 / HZ) * j)`; the product wraps in `u32` as the
+/// kernel's `unsigned int` result does.
+// Linux 2.6.35 kernel/time.c jiffies_to_usecs()
+pub const fn jiffies_to_usecs(j: u32, hz: u32) -> u32 {
+    usecs_per_jiffy(hz).wrapping_mul(j)
+}
+
+/// `usecs_to_jiffies(u)`: round up to whole jiffies; [`MAX_JIFFY_OFFSET`] above
+/// `jiffies_to_usecs(MAX_JIFFY_OFFSET)` (itself truncated to `u32`, as the kernel
+/// compares it). The sum is computed in 64 bits (the kernel's `long` constant).
+// Linux 2.6.35 kernel/time.c usecs_to_jiffies()
+pub const fn usecs_to_jiffies(us: u32, hz: u32) -> u64 {
+    let per = usecs_per_jiffy(hz) as u64;
+    let limit = per.wrapping_mul(MAX_JIFFY_OFFSET) as u32;
+    if us > limit {
+        MAX_JIFFY_OFFSET
+    } else {
+        (us as u64).div_ceil(per)
+    }
+}
+
+/// `msecs_to_jiffies(ms)`: round up to whole jiffies (2 ms is 2 at HZ=1000, 1 at 250
+/// and 100).
+// Linux 2.6.35 kernel/time.c msecs_to_jiffies()
+pub const fn msecs_to_jiffies(ms: u32, hz: u32) -> u32 {
+    let per = if is_supported_hz(hz) {
+        MSEC_PER_SEC / hz
+    } else {
+        1
+    };
+    ms.div_ceil(per)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn jiffies_truncate_and_wrap_at_every_hz() {
+        // T = 1000.0039 s: 1,000,003 ticks at 1000, 250,000 at 250 (4 ms each), 100,000 at 100.
+        let t = Instant::from_micros(1_000_003_900);
+        assert_eq!(jiffies_at(t, 1000), 1_000_003);
+        assert_eq!(jiffies_at(t, 250), 250_000);
+        assert_eq!(jiffies_at(t, 100), 100_000);
+        // 2^32 ms after the origin, jiffies at HZ=1000 wrap to 0.
+        assert_eq!(
+            jiffies_at(Instant::from_micros((1u64 << 32) * 1000), 1000),
+            0
+        );
+    }
+
+    #[test]
+    fn conversions_round_as_the_kernel_does() {
+        // 18 jiffies at HZ=1000 = 18,000 us; at HZ=250, 4 jiffies = 16,000 us.
+        assert_eq!(jiffies_to_usecs(18, 1000), 18_000);
+        assert_eq!(jiffies_to_usecs(4, 250), 16_000);
+        // 10,000 us * 429,497 jiffies at HZ=100 wraps: 4,294,970,000 - 2^32 = 2704.
+        assert_eq!(jiffies_to_usecs(429_497, 100), 2704);
+        // Rounded up: 18,001 us is 19 jiffies at 1000 and 5 at 250; 16,000 is exactly 4.
+        assert_eq!(usecs_to_jiffies(18_001, 1000), 19);
+        assert_eq!(usecs_to_jiffies(18_001, 250), 5);
+        assert_eq!(usecs_to_jiffies(16_000, 250), 4);
+        assert_eq!(usecs_to_jiffies(0, 1000), 0);
+        // Limit at HZ=1000: (u32)(1000 * (2^62 - 2)) = 2^32 - 2000.
+        assert_eq!(usecs_to_jiffies(4_294_965_296, 1000), 4_294_966);
+        assert_eq!(usecs_to_jiffies(4_294_965_297, 1000), MAX_JIFFY_OFFSET);
+        // msecs_to_jiffies(2): (2 + 0)/1 = 2, (2 + 3)/4 = 1, (2 + 9)/10 = 1.
+        assert_eq!(msecs_to_jiffies(2, 1000), 2);
+        assert_eq!(msecs_to_jiffies(2, 250), 1);
+        assert_eq!(msecs_to_jiffies(2, 100), 1);
+    }
+
+    #[test]
+    fn an_unsupported_hz_never_divides_by_zero() {
+        assert_eq!(jiffies_at(Instant::from_micros(5), 7), 5);
+        assert_eq!(usecs_to_jiffies(5, 0), 5);
+        assert_eq!(msecs_to_jiffies(2, 3000), 2);
+        assert!(!is_supported_hz(300));
+    }
+}
