@@ -57,3 +57,124 @@ fn turning_pacing_off_keeps_the_last_rate() {
     f.ack(Instant::from_micros(20_040), 2, Some(20_000));
     assert_eq!(f.pacing_rate(), 1_737_600);
 }
+
+mod against_the_eager_kernel_rule {
+    //! Random event sequences, the rate checked after every step against a model that
+    //! does what the kernel does: `tcp_update_pacing_rate` at the end of every event
+    //! (ACK, loss, ECN, RTO, an armed undo), nothing on a send or a direct write of a
+    //! field.
+
+    use congestion::Instant;
+    use congestion::cubic::LinuxCubicConfig;
+    use congestion::hystart::PacingStatus;
+    use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
+    use congestion::pacing::{LinuxPacingInput, linux_pacing_rate};
+    use proptest::prelude::*;
+
+    #[derive(Clone, Debug)]
+    enum Step {
+        Ack {
+            gap_us: u64,
+            acked: u32,
+            rtt_us: Option<u32>,
+        },
+        Send {
+            more: u32,
+        },
+        Loss,
+        Ecn,
+        Rto,
+        Undo,
+        SetCwnd(u32),
+        SetSsthresh(u32),
+        ToggleHystart,
+        SetMss(u32),
+    }
+
+    fn step() -> impl Strategy<Value = Step> {
+        prop_oneof![
+            10 => (0u64..30_000, 0u32..8, prop::option::of(1u32..200_000))
+                .prop_map(|(gap_us, acked, rtt_us)| Step::Ack { gap_us, acked, rtt_us }),
+            6 => (0u32..12).prop_map(|more| Step::Send { more }),
+            1 => Just(Step::Loss),
+            1 => Just(Step::Ecn),
+            1 => Just(Step::Rto),
+            1 => Just(Step::Undo),
+            1 => (1u32..400).prop_map(Step::SetCwnd),
+            1 => (1u32..400).prop_map(Step::SetSsthresh),
+            1 => Just(Step::ToggleHystart),
+            1 => (500u32..9000).prop_map(Step::SetMss),
+        ]
+    }
+
+    /// The kernel's rate for the flow as an event leaves it.
+    fn eager(f: &LinuxFlow) -> u64 {
+        let s = f.socket_config();
+        let v = f.socket_view();
+        linux_pacing_rate(&LinuxPacingInput {
+            mss: s.mss,
+            cwnd: f.state().cwnd,
+            ssthresh: f.state().ssthresh,
+            packets_out: v.packets_out,
+            srtt_us_x8: v.srtt_us_x8,
+            ss_ratio_percent: s.pacing_ss_ratio,
+            ca_ratio_percent: s.pacing_ca_ratio,
+            max_rate: s.max_pacing_rate,
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn the_rate_is_always_what_the_last_event_left(
+            pacing_status in prop_oneof![Just(PacingStatus::None), Just(PacingStatus::Fq)],
+            steps in prop::collection::vec(step(), 1..200),
+        ) {
+            let mut socket = LinuxSocketConfig::new();
+            socket.pacing_status = pacing_status;
+            let config = LinuxFlowConfig::from_parts(LinuxCubicConfig::new(), socket);
+            let mut now = 1_000_000u64;
+            let mut f = LinuxFlow::new(config, Instant::from_micros(now)).unwrap();
+            let mut model = eager(&f);
+            prop_assert_eq!(f.pacing_rate(), model);
+            for s in steps {
+                let t = Instant::from_micros(now);
+                match s {
+                    Step::Ack { gap_us, acked, rtt_us } => {
+                        now += gap_us;
+                        let out = f.socket_view().packets_out;
+                        f.ack(Instant::from_micros(now), acked.min(out), rtt_us);
+                        model = eager(&f);
+                    }
+                    Step::Send { more } => {
+                        let out = f.socket_view().packets_out;
+                        f.transmit(t, out + more);
+                    }
+                    Step::Loss => { f.loss(t); model = eager(&f); }
+                    Step::Ecn => { f.ecn(t); model = eager(&f); }
+                    Step::Rto => { f.rto(t, 1); model = eager(&f); }
+                    Step::Undo => {
+                        // An undo nothing armed is ignored: no event, no new rate.
+                        let before = f;
+                        f.undo(t);
+                        if f != before {
+                            model = eager(&f);
+                        }
+                    }
+                    Step::SetCwnd(c) => f.set_cwnd(c),
+                    Step::SetSsthresh(c) => f.set_ssthresh(c),
+                    Step::ToggleHystart => {
+                        let mut c = *f.params().config();
+                        c.hystart = !c.hystart;
+                        f.set_params(c.validate().unwrap());
+                    }
+                    Step::SetMss(mss) => {
+                        let mut s = *f.socket_config();
+                        s.mss = mss;
+                        f.set_socket_config(s).unwrap();
+                    }
+                }
+                prop_assert_eq!(f.pacing_rate(), model, "after {:?}", s);
+            }
+        }
+    }
+}
