@@ -218,9 +218,7 @@ impl LinuxCubic {
     // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
     #[inline(always)]
     pub const fn in_sample_blackout(&self, now: u32) -> bool {
-        // The time test first: past the first second of an epoch it is false, and that
-        // is almost every ACK.
-        (now.wrapping_sub(self.epoch_start) as i32) < HZ as i32 && self.epoch_start != 0
+        self.epoch_start != 0 && (now.wrapping_sub(self.epoch_start) as i32) < HZ as i32
     }
 
     /// Feed one RTT sample (µs, already clamped to at least 1) into `delay_min`.
