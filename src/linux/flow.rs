@@ -249,29 +249,27 @@ impl LinuxFlow {
             self.update_srtt(rtt);
             self.pkts_acked(now, jiffies, rtt);
         }
-        if self.ca_state == CaState::Open {
-            if acked > 0 {
-                self.retransmits = 0;
+        let open = self.ca_state == CaState::Open;
+        if !open {
+            self.end_rto_recovery_once_acked();
+        }
+        if acked > 0 {
+            self.retransmits = 0;
+            // CWR and Recovery do not grow the window.
+            if open || !matches!(self.ca_state, CaState::Cwr | CaState::Recovery) {
                 self.cong_avoid(jiffies, acked);
             }
-        } else {
-            self.ack_outside_open(jiffies, acked);
         }
         self.pacing_inputs_changed();
     }
 
-    /// The rest of [`ack`](LinuxFlow::ack) when the state is not Open: RTO recovery
-    /// ends once `high_seq` is acknowledged; CWR and Recovery do not grow the window.
+    /// RTO recovery (`Loss`) ends once `high_seq` is acknowledged. Out of line: it is
+    /// rare, and the window growth after it stays in one copy (in `ack`).
+    // Linux net/ipv4/tcp_input.c tcp_process_loss(): TCP_CA_Loss ends at high_seq
     #[inline(never)]
-    fn ack_outside_open(&mut self, jiffies: u32, acked: u32) {
-        if acked > 0 {
-            self.retransmits = 0;
-        }
+    fn end_rto_recovery_once_acked(&mut self) {
         if self.ca_state == CaState::Loss && !linux_after(self.high_seq, self.snd_una) {
             self.ca_state = CaState::Open;
-        }
-        if !matches!(self.ca_state, CaState::Cwr | CaState::Recovery) && acked > 0 {
-            self.cong_avoid(jiffies, acked);
         }
     }
 
