@@ -5,7 +5,7 @@
 //! `perf/` (`cd perf && cargo bench`), which this crate's tests never compile.
 //!
 //! ```text
-//! cargo bench --bench controllers
+//! cargo bench -p congestion-benches --bench controllers
 //! ```
 
 #![expect(

@@ -4,7 +4,7 @@
 //! benchmark stream.
 //!
 //! ```text
-//! cargo bench --bench send_path
+//! cargo bench -p congestion-benches --bench send_path
 //! ```
 #![expect(
     missing_docs,

@@ -48,9 +48,10 @@ if grep -qw rcubic /proc/sys/net/ipv4/tcp_available_congestion_control; then
 fi
 
 REGISTERED=0
+ID=""
 cleanup() {
     if [ "$REGISTERED" = 1 ]; then
-        bpftool struct_ops unregister name rcubic >/dev/null 2>&1 || true
+        bpftool struct_ops unregister id "$ID" >/dev/null 2>&1 || true
     fi
 }
 trap cleanup EXIT
@@ -61,6 +62,10 @@ if ! out="$(bpftool struct_ops register "$obj" 2>&1)"; then
     fail "the kernel refused rcubic (verifier log above)"
 fi
 REGISTERED=1
+# Unregister by id: an instance unregistered earlier can linger under the same name
+# while its last sockets close, and `unregister name` then fails on it.
+ID="$(printf '%s\n' "$out" | sed -n 's/.*Registered tcp_congestion_ops rcubic id \([0-9]*\).*/\1/p')"
+[ -n "$ID" ] || fail "bpftool did not say which id it registered: $out"
 grep -qw rcubic /proc/sys/net/ipv4/tcp_available_congestion_control ||
     fail "registered, but rcubic is not in tcp_available_congestion_control"
 log "registered: $(cat /proc/sys/net/ipv4/tcp_available_congestion_control)"
@@ -77,8 +82,9 @@ assert m["mbps"] > 1.0, "no throughput"
 assert m["exit_ssthresh"] is not None, "slow start never ended"
 PY
 
-bpftool struct_ops unregister name rcubic >/dev/null || fail "unregister"
+bpftool struct_ops unregister id "$ID" >/dev/null || fail "unregister"
 REGISTERED=0
+ID=""
 if grep -qw rcubic /proc/sys/net/ipv4/tcp_available_congestion_control; then
     fail "rcubic still listed after unregister"
 fi

@@ -10,7 +10,8 @@
 # the sender's namespace.
 #
 # Usage: testbed.sh --cc cubic|rcubic [--rate 20mbit] [--limit BYTES] [--time SECONDS]
-#                   [--out DIR]
+#                   [--parallel N] [--out DIR]
+# --parallel N runs N flows at once (iperf3 -P); the metrics are the first flow's.
 # Writes DIR/iperf.json, DIR/ss.txt and DIR/nstat.txt (the sender's TCP counters), prints one line of metrics (analyze.py).
 # If --cc rcubic is not registered yet, registers bpf/target/rcubic.bpf.o for the
 # run and unregisters it afterwards. Everything it creates it removes on exit.
@@ -22,6 +23,7 @@ RATE=20mbit
 LIMIT=150000
 TIME=8
 OUT=""
+PARALLEL=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --cc) CC="$2"; shift 2 ;;
@@ -29,11 +31,14 @@ while [ $# -gt 0 ]; do
         --limit) LIMIT="$2"; shift 2 ;;
         --time) TIME="$2"; shift 2 ;;
         --out) OUT="$2"; shift 2 ;;
+        --parallel) PARALLEL="$2"; shift 2 ;;
         *) echo "testbed.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
 case "$TIME" in ''|*[!0-9]*) echo "testbed.sh: --time must be whole seconds" >&2; exit 2 ;; esac
 [ "$TIME" -ge 1 ] && [ "$TIME" -le 60 ] || { echo "testbed.sh: --time 1..60" >&2; exit 2; }
+case "$PARALLEL" in ''|*[!0-9]*) echo "testbed.sh: --parallel must be a whole number" >&2; exit 2 ;; esac
+[ "$PARALLEL" -ge 1 ] && [ "$PARALLEL" -le 64 ] || { echo "testbed.sh: --parallel 1..64" >&2; exit 2; }
 
 TAG="rcb$$"
 SND="$TAG-snd"
@@ -46,6 +51,7 @@ if [ -z "$OUT" ]; then
 fi
 mkdir -p "$OUT"
 REGISTERED=0
+ID=""
 SAMPLER=""
 
 cleanup() {
@@ -56,7 +62,7 @@ cleanup() {
         for pid in $(ip netns pids "$ns" 2>/dev/null); do kill "$pid" 2>/dev/null; done
         ip netns del "$ns" 2>/dev/null
     done
-    [ "$REGISTERED" = 1 ] && bpftool struct_ops unregister name rcubic >/dev/null 2>&1
+    [ "$REGISTERED" = 1 ] && bpftool struct_ops unregister id "$ID" >/dev/null 2>&1
     [ "$OWN_OUT" = 1 ] && rm -rf "$OUT"
 }
 trap cleanup EXIT
@@ -64,7 +70,9 @@ trap 'exit 130' INT TERM
 
 if ! grep -qw "$CC" /proc/sys/net/ipv4/tcp_available_congestion_control; then
     if [ "$CC" = rcubic ]; then
-        bpftool struct_ops register "$HERE/target/rcubic.bpf.o" >/dev/null
+        # By id later: an instance unregistered earlier can linger under the same name.
+        ID="$(bpftool struct_ops register "$HERE/target/rcubic.bpf.o" 2>&1 |
+            sed -n 's/.*Registered tcp_congestion_ops rcubic id \([0-9]*\).*/\1/p')"
         REGISTERED=1
     else
         modprobe "tcp_$CC" 2>/dev/null || true
@@ -113,7 +121,7 @@ done
 SAMPLER=$!
 
 ip netns exec "$SND" timeout $((TIME + 15)) \
-    iperf3 -c 10.200.2.2 -t "$TIME" -C "$CC" -J > "$OUT/iperf.json"
+    iperf3 -c 10.200.2.2 -t "$TIME" -P "$PARALLEL" -C "$CC" -J > "$OUT/iperf.json"
 
 ip netns exec "$SND" nstat -asz > "$OUT/nstat.txt" 2>/dev/null || true
 kill "$SAMPLER" 2>/dev/null || true

@@ -65,8 +65,12 @@ pub struct AckEvent {
     /// The RTT sample this ACK produced, if any.
     pub rtt: Option<Duration>,
     /// The highest sequence (TCP, in the controller's unit) or packet number (QUIC) this
-    /// ACK covers: round-trip rounds end when it passes the mark taken at round start.
-    /// Linux mode keeps its own `snd_una` and ignores this field.
+    /// ACK covers: round-trip rounds end when it passes the mark taken at round start,
+    /// and RFC mode's recovery ends when it passes the largest sent at the event. Left at
+    /// 0, RFC mode still ends recovery once the bytes in flight at the event have been
+    /// acknowledged, and judges window use by the last send (see
+    /// [`RfcFlow`](crate::rfc::RfcFlow)). Linux mode keeps its own `snd_una` and ignores
+    /// this field.
     pub largest_acked: u64,
     /// True when the sender had less in flight than its window allowed because the
     /// application had nothing to send. Linux mode derives this itself from `on_sent`

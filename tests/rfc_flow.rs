@@ -754,3 +754,34 @@ fn an_application_limited_flow_does_not_grow_with_per_round_window_use() {
     f.on_ack(Instant::from_micros(t + 20_000), &ack);
     assert_eq!(f.cwnd(), 11 * MSS);
 }
+
+/// A stack that numbers its sends but leaves `largest_acked` at 0: rounds can never end
+/// by packet number, so the last send decides, and a flow that stopped filling its
+/// window stops growing.
+#[test]
+fn without_acked_packet_numbers_an_application_limited_flow_still_does_not_grow() {
+    let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+    // One full window, then its ACKs: slow start doubles.
+    f.on_sent(Instant::ZERO, &SentEvent::new(10 * MSS, 10));
+    let ack = AckEvent {
+        acked: MSS,
+        rtt: Some(Duration::from_millis(20)),
+        ..AckEvent::default()
+    };
+    for _ in 0..10 {
+        f.on_ack(Instant::from_micros(20_000), &ack);
+    }
+    assert_eq!(f.cwnd(), 20 * MSS);
+    // From now on the application sends 3 MSS at a time against a 20 MSS window.
+    let mut pn = 10;
+    for round in 0..5u64 {
+        pn += 3;
+        let t = 40_000 + round * 20_000;
+        f.on_sent(Instant::from_micros(t), &SentEvent::new(3 * MSS, pn));
+        for _ in 0..3 {
+            f.on_ack(Instant::from_micros(t + 20_000), &ack);
+            assert!(!f.last_ack_cwnd_limited());
+        }
+    }
+    assert_eq!(f.cwnd(), 20 * MSS);
+}

@@ -10,18 +10,42 @@
 //!   sequence numbers likewise. Its initial window is TCP's IW10 (RFC 6928), not QUIC's
 //!   RFC 9002 default, so both modes start alike; its pacing rate is the library's
 //!   bytes-mode `tcp_update_pacing_rate`.
+//! - The 2.6.35 profile ([`Linux2635Flow`], `--kernel 2.6.35`) counts segments like
+//!   today's Linux mode. Its clock is the kernel's `jiffies` at `--hz`; the simulated
+//!   host has been up `SimConfig::uptime_ns` (`--uptime`, 1000 s by default) when the transfer starts, because 2.6.35's
+//!   HyStart drops every RTT sample while `jiffies - epoch_start < HZ` (with
+//!   `epoch_start` 0 that is the first second of jiffies) and while `jiffies >= 2^31`.
+//!   That kernel had no pacing rate; when flags give its host today's pacing, TSQ or
+//!   autosizing, those read today's `tcp_update_pacing_rate` of its cwnd and srtt.
 
 use congestion::cubic::{LinuxCubicConfig, RfcCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
 use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
-use congestion::pacing::{BytesPacingInput, PacingRateConfig, PacingRateParams, pacing_rate_bytes};
+use congestion::pacing::{
+    BytesPacingInput, LinuxPacingInput, PACING_CA_RATIO_PERCENT, PACING_SS_RATIO_PERCENT,
+    PacingRateConfig, PacingRateParams, linux_pacing_rate, pacing_rate_bytes,
+};
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
+use congestion::v2_6_35::{HystartExit2635, Linux2635Config, Linux2635Flow};
 use congestion::{
     AckEvent, AnyController, CongestionController, CongestionEvent, Duration, Instant, Phase,
     SentEvent, WindowUnit,
 };
 
-use crate::config::{CcKind, SimConfig, SlowStart};
+use crate::config::{CcKind, Kernel, SimConfig, SlowStart};
+
+/// The 2.6.35 initial window for an MSS (`tcp_init_cwnd`, RFC 3390): 2 segments above
+/// 1460 bytes, 3 above 1095, else 4.
+// Linux 2.6.35 net/ipv4/tcp_input.c tcp_init_cwnd()
+pub const fn initial_window_2635(mss: u32) -> u32 {
+    if mss > 1460 {
+        2
+    } else if mss > 1095 {
+        3
+    } else {
+        4
+    }
+}
 
 /// The controller of one simulated flow.
 #[derive(Clone, Debug)]
@@ -29,10 +53,15 @@ pub struct SimController {
     any: AnyController,
     mss: u64,
     pacing: PacingRateParams,
+    /// Added to the simulated clock before the controller sees it, µs.
+    clock_offset_us: u64,
+    /// RFC 6298 smoothed RTT of the samples given to [`on_ack`](Self::on_ack), µs ×8
+    /// (the kernel's `srtt_us`), for the 2.6.35 profile's pacing rate.
+    srtt_us_x8: u32,
 }
 
-fn instant(now_ns: u64) -> Instant {
-    Instant::from_micros(now_ns / 1000)
+fn instant_at(now_ns: u64, offset_us: u64) -> Instant {
+    Instant::from_micros(now_ns / 1000 + offset_us)
 }
 
 impl SimController {
@@ -40,8 +69,25 @@ impl SimController {
     pub fn new(cfg: &SimConfig) -> Result<Self, String> {
         let err = |e: congestion::ConfigError| format!("controller: {e:?}");
         let mss = u64::from(cfg.mss());
-        let any = match cfg.cc {
-            CcKind::Linux => {
+        let any = match (cfg.cc, cfg.kernel) {
+            (CcKind::Linux, Kernel::Linux2635) => {
+                let mut c = Linux2635Config::new();
+                c.hystart = match cfg.slow_start {
+                    SlowStart::Off => false,
+                    SlowStart::Hystart => true,
+                    SlowStart::HystartPp => {
+                        return Err("the 2.6.35 kernel had Linux HyStart only: \
+                                    --slow-start hystart or off"
+                            .into());
+                    }
+                };
+                c.hz = cfg.hz;
+                c.mss = cfg.mss();
+                c.init_cwnd = initial_window_2635(cfg.mss());
+                let flow = Linux2635Flow::new(c, instant_at(0, cfg.uptime_ns / 1000));
+                AnyController::Linux2635(flow.map_err(err)?)
+            }
+            (CcKind::Linux, Kernel::Linux6) => {
                 let mut c = LinuxCubicConfig::new();
                 c.hystart = match cfg.slow_start {
                     SlowStart::Off => false,
@@ -63,7 +109,7 @@ impl SimController {
                 let flow = LinuxFlow::new(LinuxFlowConfig::from_parts(c, s), Instant::ZERO);
                 AnyController::Linux(flow.map_err(err)?)
             }
-            CcKind::Rfc9438 => {
+            (CcKind::Rfc9438, _) => {
                 let mut cubic = RfcCubicConfig::new();
                 cubic.mss_bytes = mss;
                 let mut c = RfcFlowConfig::new();
@@ -79,11 +125,21 @@ impl SimController {
                 AnyController::Rfc(RfcFlow::new(c, Instant::ZERO).map_err(err)?)
             }
         };
+        let clock_offset_us = match any {
+            AnyController::Linux2635(_) => cfg.uptime_ns / 1000,
+            _ => 0,
+        };
         Ok(SimController {
             any,
             mss,
             pacing: PacingRateConfig::new().validate().map_err(err)?,
+            clock_offset_us,
+            srtt_us_x8: 0,
         })
+    }
+
+    fn instant(&self, now_ns: u64) -> Instant {
+        instant_at(now_ns, self.clock_offset_us)
     }
 
     /// The library's controller (what the send path polls).
@@ -115,7 +171,8 @@ impl SimController {
             in_flight_after: self.amount(in_flight),
             largest_sent: self.amount(snd_nxt),
         };
-        self.any.on_sent(instant(now_ns), &sent);
+        let now = self.instant(now_ns);
+        self.any.on_sent(now, &sent);
     }
 
     /// An ACK that delivered `delivered` segments (cumulatively or by SACK), with its
@@ -127,33 +184,49 @@ impl SimController {
             largest_acked: self.amount(highest),
             app_limited: false,
         };
-        self.any.on_ack(instant(now_ns), &ack);
+        if let Some(r) = rtt_us {
+            // RFC 6298 §2.3 in the kernel's ×8 fixed point (tcp_rtt_estimator).
+            self.srtt_us_x8 = if self.srtt_us_x8 == 0 {
+                r.saturating_mul(8)
+            } else {
+                let srtt = i64::from(self.srtt_us_x8);
+                (srtt + i64::from(r) - (srtt >> 3)).clamp(1, i64::from(u32::MAX)) as u32
+            };
+        }
+        let now = self.instant(now_ns);
+        self.any.on_ack(now, &ack);
     }
 
     /// Whether the stack must hold back window growth during its fast recovery (Linux
     /// mode: the glue leaves recovery at once and the stack runs PRR); RFC mode keeps
     /// its own recovery and must see every delivered byte.
+    ///
+    /// The 2.6.35 profile must see every delivered segment as well: it keeps its own
+    /// `snd_una` from them and stays in Disorder, moderating cwnd to the flight plus 3,
+    /// until that passes the loss's `high_seq`; its recovery is instant (the cwnd cut)
+    /// and the era's rate halving is the stack's.
     pub fn stack_owns_recovery(&self) -> bool {
-        self.any.unit() == WindowUnit::Segments
+        matches!(self.any, AnyController::Linux(_))
     }
 
     /// One loss event (fast retransmit); the caller calls it once per window.
     pub fn on_loss(&mut self, now_ns: u64) {
-        self.any
-            .on_congestion_event(instant(now_ns), CongestionEvent::Loss);
+        let now = self.instant(now_ns);
+        self.any.on_congestion_event(now, CongestionEvent::Loss);
     }
 
     /// Local congestion (the qdisc refused a packet): Linux enters CWR, the same
     /// reduction as an ECN echo.
     pub fn on_local_congestion(&mut self, now_ns: u64) {
-        self.any
-            .on_congestion_event(instant(now_ns), CongestionEvent::Ecn);
+        let now = self.instant(now_ns);
+        self.any.on_congestion_event(now, CongestionEvent::Ecn);
     }
 
     /// A retransmission timeout; the head segment is resent at once.
     pub fn on_rto(&mut self, now_ns: u64) {
+        let now = self.instant(now_ns);
         self.any
-            .on_congestion_event(instant(now_ns), CongestionEvent::RetransmissionTimeout);
+            .on_congestion_event(now, CongestionEvent::RetransmissionTimeout);
     }
 
     /// Congestion window, whole segments.
@@ -175,6 +248,11 @@ impl SimController {
     pub fn hystart_exit(&self) -> Option<HystartExit> {
         match &self.any {
             AnyController::Linux(f) => f.hystart_exit(),
+            // Both detectors on one ACK count as the ACK train, which the kernel tests first.
+            AnyController::Linux2635(f) => f.hystart_exit().map(|e| match e {
+                HystartExit2635::DelayIncrease => HystartExit::DelayIncrease,
+                HystartExit2635::AckTrain | HystartExit2635::Both => HystartExit::AckTrain,
+            }),
             _ => None,
         }
     }
@@ -193,6 +271,16 @@ impl SimController {
                 },
             )
             .as_bytes_per_second(),
+            AnyController::Linux2635(f) => linux_pacing_rate(&LinuxPacingInput {
+                mss: self.mss.min(u64::from(u32::MAX)) as u32,
+                cwnd: self.cwnd_segments(),
+                ssthresh: self.ssthresh_segments(),
+                packets_out: f.socket_view().packets_out,
+                srtt_us_x8: self.srtt_us_x8,
+                ss_ratio_percent: PACING_SS_RATIO_PERCENT,
+                ca_ratio_percent: PACING_CA_RATIO_PERCENT,
+                max_rate: u64::MAX,
+            }),
             _ => 0,
         }
     }

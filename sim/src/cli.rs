@@ -6,9 +6,13 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::app::AppModel;
 use crate::config::{
-    Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, SimConfig, SlowStart, TsoMode, TsqMode, WindowMode,
+    Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, DEFAULT_HZ, DEFAULT_UPTIME_NS, Kernel, SimConfig,
+    SlowStart, TsoMode, TsqMode, VALID_HZ, WindowMode, quickacks_for, rcv_ssthresh_growth_for,
 };
-use crate::units::{parse_bytes, parse_duration_ns, parse_probability, parse_rate};
+use crate::units::{
+    parse_bytes, parse_duration_ns, parse_mtu, parse_positive_duration_ns, parse_probability,
+    parse_rate, parse_rtt_ns,
+};
 
 /// ccsim: replay TCP transfers over a simulated path, with the `congestion` crate as
 /// the sender's congestion control. Output as nuttcp prints it.
@@ -68,43 +72,60 @@ impl PresetArgs {
 /// Flags of a single run.
 #[derive(Args, Debug)]
 pub struct RunArgs {
-    /// Bottleneck rate, bit/s (k/m/g = 10^3/10^6/10^9), e.g. 10g, 1g, 100m.
-    #[arg(long, default_value = "10g", value_parser = parse_rate)]
+    /// Bottleneck rate, bit/s, above 0 (k/m/g/t = 10^3/10^6/10^9/10^12), e.g. 10g,
+    /// 2.5g, 100mbit.
+    #[arg(long, default_value = "10g", value_parser = parse_rate, allow_hyphen_values = true)]
     pub rate: u64,
     /// The sender NIC's rate, bit/s; default: --rate (the host queue is then the
     /// bottleneck's queue, as in the TSQ seed).
-    #[arg(long, value_parser = parse_rate)]
+    #[arg(long, value_parser = parse_rate, allow_hyphen_values = true)]
     pub nic_rate: Option<u64>,
-    /// Base round-trip time, e.g. 80ms, 500us (half each way).
-    #[arg(long, default_value = "20ms", value_parser = parse_duration_ns)]
+    /// Base round-trip time, above 0 and at most 1 h, with its unit: e.g. 80ms, 500us
+    /// (half each way).
+    #[arg(long, default_value = "20ms", value_parser = parse_rtt_ns, allow_hyphen_values = true)]
     pub rtt: u64,
-    /// IP MTU, bytes (MSS = MTU - 52 with TCP timestamps).
-    #[arg(long, default_value_t = 1500)]
+    /// IP MTU, 68 to 65535 bytes (MSS = MTU - 52 with TCP timestamps).
+    #[arg(long, default_value = "1500", value_parser = parse_mtu, allow_hyphen_values = true)]
     pub mtu: u32,
-    /// Bottleneck drop-tail buffer, bytes (k/m/g = 2^10/2^20/2^30); default: one
-    /// bandwidth-delay product.
-    #[arg(long, value_parser = parse_bytes)]
+    /// Bottleneck drop-tail buffer, bytes (k/m/g or KiB/MiB/GiB = 2^10/2^20/2^30;
+    /// kB/MB/GB = 10^3/10^6/10^9); default: one bandwidth-delay product.
+    #[arg(long, value_parser = parse_bytes, allow_hyphen_values = true)]
     pub buffer: Option<u64>,
-    /// Send this many bytes (nuttcp -n), e.g. 8g.
-    #[arg(long, short = 'n', value_parser = parse_bytes, conflicts_with = "time")]
+    /// Send this many bytes (nuttcp -n), e.g. 8g, 1.5g.
+    #[arg(long, short = 'n', value_parser = parse_bytes, conflicts_with = "time", allow_hyphen_values = true)]
     pub bytes: Option<u64>,
     /// Send for this long (nuttcp -T), e.g. 10s; the default when --bytes is absent.
-    #[arg(long, short = 'T', value_parser = parse_duration_ns)]
+    #[arg(long, short = 'T', value_parser = parse_positive_duration_ns, allow_hyphen_values = true)]
     pub time: Option<u64>,
     /// The application writes at most this rate, bit/s (nuttcp -R), e.g. 50m;
     /// absent: bulk, as fast as the socket takes it.
-    #[arg(long, value_parser = parse_rate, conflicts_with = "on_off")]
+    #[arg(long, value_parser = parse_rate, conflicts_with = "on_off", allow_hyphen_values = true)]
     pub app_rate: Option<u64>,
     /// The application alternates ON,OFF: data for ON, nothing for OFF, e.g.
     /// 200ms,1s (each off period makes the flow idle and restart).
     #[arg(long)]
     pub on_off: Option<String>,
-    /// Socket buffer, bytes, as nuttcp -w (Linux doubles it); absent: autotuning.
-    #[arg(short = 'w', value_parser = parse_bytes)]
+    /// Socket buffer, bytes, as nuttcp -w (Linux doubles it), at least 2·MSS; absent:
+    /// autotuning.
+    #[arg(short = 'w', value_parser = parse_bytes, allow_hyphen_values = true)]
     pub window: Option<u64>,
     /// Autotuning's largest socket buffer (tcp_rmem[2]/tcp_wmem[2]), bytes.
-    #[arg(long, default_value_t = DEFAULT_AUTOTUNE_MAX_BYTES, value_parser = parse_bytes)]
+    #[arg(long, default_value_t = DEFAULT_AUTOTUNE_MAX_BYTES, value_parser = parse_bytes, allow_hyphen_values = true)]
     pub autotune_max: u64,
+    /// Which Linux kernel's CUBIC + HyStart decides cwnd (Linux mode): 6 (today's) or
+    /// 2.6.35 (the seed-000 kernel, HyStart in jiffies; its host: no TSQ, 64 KiB TSO
+    /// bursts with deferral, unless --tsq-limit/--tso say otherwise).
+    #[arg(long, default_value = "6", value_parser = parse_kernel)]
+    pub kernel: Kernel,
+    /// Kernel timer frequency for --kernel 2.6.35 (its HyStart counts jiffies): 100,
+    /// 250 or 1000; default 250. Today's kernel has no use for it.
+    #[arg(long, value_parser = parse_hz)]
+    pub hz: Option<u32>,
+    /// How long the --kernel 2.6.35 host has been up when the transfer starts, e.g.
+    /// 1000s, 1000.002s (0 s to 20 days; default 1000 s, the first send on a tick): sets
+    /// the phase of its jiffies ticks, which its HyStart and TSO deferral count.
+    #[arg(long, value_parser = parse_duration_ns)]
+    pub uptime: Option<u64>,
     /// Congestion control: linux (Linux-mode CUBIC) or rfc9438.
     #[arg(long, default_value = "linux", value_parser = ["linux", "rfc9438"])]
     pub cc: String,
@@ -122,25 +143,25 @@ pub struct RunArgs {
     #[arg(long, default_value = "auto")]
     pub tso: String,
     /// Delay from a burst leaving the NIC to its TX completion, e.g. 100us.
-    #[arg(long, default_value = "100us", value_parser = parse_duration_ns)]
+    #[arg(long, default_value = "100us", value_parser = parse_duration_ns, allow_hyphen_values = true)]
     pub tx_completion: u64,
     /// The qdisc's limit in skbs (txqueuelen); when full, Linux enters CWR.
-    #[arg(long, default_value_t = 1000)]
+    #[arg(long, default_value_t = 1000, allow_hyphen_values = true)]
     pub txqueuelen: u32,
     /// The receiver ACKs every N full segments (2: delayed ACKs; more: stretch ACKs).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, allow_hyphen_values = true)]
     pub ack_ratio: u32,
-    /// Random loss probability at the bottleneck, e.g. 0.0001.
-    #[arg(long, default_value = "0", value_parser = parse_probability)]
+    /// Random loss probability at the bottleneck, in [0, 1): e.g. 0.0001 (or 0.01%).
+    #[arg(long, default_value = "0", value_parser = parse_probability, allow_hyphen_values = true)]
     pub loss: f64,
     /// Largest extra one-way delay (uniform), e.g. 1ms; never reorders.
-    #[arg(long, default_value = "0s", value_parser = parse_duration_ns)]
+    #[arg(long, default_value = "0s", value_parser = parse_duration_ns, allow_hyphen_values = true)]
     pub jitter: u64,
     /// PRNG seed for loss and jitter.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     pub seed: u64,
-    /// Report interval, seconds (nuttcp -i).
-    #[arg(short = 'i', value_parser = parse_duration_ns)]
+    /// Report interval with its unit (nuttcp -i), e.g. 1s.
+    #[arg(short = 'i', value_parser = parse_positive_duration_ns, allow_hyphen_values = true)]
     pub interval: Option<u64>,
     /// Write a per-ACK trace as CSV.
     #[arg(long)]
@@ -176,19 +197,48 @@ impl RunArgs {
                 let (on, off) = spec
                     .split_once(',')
                     .ok_or_else(|| format!("--on-off: expected ON,OFF durations, got {spec}"))?;
+                let duration = |d| parse_duration_ns(d).map_err(|e| format!("--on-off: {e}"));
                 AppModel::OnOff {
-                    on_ns: parse_duration_ns(on)?,
-                    off_ns: parse_duration_ns(off)?,
+                    on_ns: duration(on)?,
+                    off_ns: duration(off)?,
                 }
             }
             (None, None) => AppModel::Bulk,
         };
         c.window = match self.window {
-            Some(w) => WindowMode::Fixed(w),
+            Some(w) => {
+                congestion_units::limits::check_socket_buffer(w, u64::from(c.mss()))
+                    .map_err(|e| format!("-w: {e}"))?;
+                WindowMode::Fixed(w)
+            }
             None => WindowMode::Auto {
                 max_bytes: self.autotune_max,
             },
         };
+        c.kernel = self.kernel;
+        c.hz = match (self.kernel, self.hz) {
+            (Kernel::Linux2635, hz) => hz.unwrap_or(DEFAULT_HZ),
+            (Kernel::Linux6, None) => DEFAULT_HZ,
+            (Kernel::Linux6, Some(_)) => {
+                return Err(
+                    "--hz is only meaningful with --kernel 2.6.35 (today's kernel \
+                            times HyStart in microseconds)"
+                        .into(),
+                );
+            }
+        };
+        c.uptime_ns = match (self.kernel, self.uptime) {
+            (Kernel::Linux2635, u) => u.unwrap_or(DEFAULT_UPTIME_NS),
+            (Kernel::Linux6, None) => DEFAULT_UPTIME_NS,
+            (Kernel::Linux6, Some(_)) => {
+                return Err("--uptime is only meaningful with --kernel 2.6.35 (today's \
+                            kernel has no jiffies in its HyStart)"
+                    .into());
+            }
+        };
+        // The receiver is of the same era as the sender (its quick ACKs at start).
+        c.quickacks = quickacks_for(c.kernel, c.mss());
+        c.rcv_ssthresh_growth = rcv_ssthresh_growth_for(c.kernel, c.mss());
         c.cc = if self.cc == "rfc9438" {
             CcKind::Rfc9438
         } else {
@@ -203,7 +253,7 @@ impl RunArgs {
         c.tsq = match self.tsq_limit.as_str() {
             "auto" => TsqMode::Auto,
             "off" => TsqMode::Off,
-            b => TsqMode::Fixed(parse_bytes(b)?),
+            b => TsqMode::Fixed(parse_bytes(b).map_err(|e| format!("--tsq-limit: {e}"))?),
         };
         c.tso = match self.tso.as_str() {
             "auto" => TsoMode::Auto,
@@ -223,4 +273,22 @@ impl RunArgs {
         c.validate()?;
         Ok(c)
     }
+}
+
+/// `--kernel`: `6` or `2.6.35`.
+pub fn parse_kernel(text: &str) -> Result<Kernel, String> {
+    match text.trim() {
+        "6" | "6.x" => Ok(Kernel::Linux6),
+        "2.6.35" => Ok(Kernel::Linux2635),
+        _ => Err("valid kernels: 6 (today's), 2.6.35".into()),
+    }
+}
+
+/// `--hz`: one of 100, 250, 1000.
+pub fn parse_hz(text: &str) -> Result<u32, String> {
+    text.trim()
+        .parse()
+        .ok()
+        .filter(|hz| VALID_HZ.contains(hz))
+        .ok_or_else(|| "valid values: 100, 250, 1000".into())
 }

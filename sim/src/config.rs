@@ -9,6 +9,22 @@ pub enum CcKind {
     Rfc9438,
 }
 
+/// Which Linux kernel's CUBIC profile decides cwnd in Linux mode (`--kernel`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Today's Linux (6.x): `congestion::linux::LinuxFlow`, the default.
+    Linux6,
+    /// Linux 2.6.35 (2010-11, the seed-000 kernel): `congestion::v2_6_35::Linux2635Flow`,
+    /// HyStart timed in jiffies of `hz`.
+    Linux2635,
+}
+
+/// The kernel timer frequencies 2.6.35 could be built with (`CONFIG_HZ`).
+pub const VALID_HZ: [u32; 3] = [100, 250, 1000];
+
+/// 2.6.35's `CONFIG_HZ` default (`kernel/Kconfig.hz`: `HZ_250`).
+pub const DEFAULT_HZ: u32 = 250;
+
 /// How slow start ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SlowStart {
@@ -89,6 +105,14 @@ pub struct SimConfig {
     pub window: WindowMode,
     /// Controller.
     pub cc: CcKind,
+    /// Which kernel's Linux-mode profile (`--kernel`); RFC mode has none.
+    pub kernel: Kernel,
+    /// The 2.6.35 profile's jiffies per second (`--hz`); unused by today's kernel.
+    pub hz: u32,
+    /// How long the 2.6.35 host has been up when the transfer starts, ns (`--uptime`):
+    /// where its jiffies stand, so the phase of the tick against the first send (HyStart
+    /// and TSO deferral count whole ticks). Unused by today's kernel.
+    pub uptime_ns: u64,
     /// Slow-start exit.
     pub slow_start: SlowStart,
     /// Whether TCP paces its packets (EDT, `SK_PACING_NEEDED`).
@@ -103,8 +127,25 @@ pub struct SimConfig {
     pub txqueuelen: u32,
     /// The receiver ACKs every this many full segments.
     pub ack_ratio: u32,
+    /// TCP timestamps on (`tcp_timestamps`, default): 12 bytes of every segment's
+    /// header; off, MSS = MTU - 40 (seed 000's HZ=1000 table).
+    pub timestamps: bool,
     /// The receiver's delayed-ACK timeout, ns.
     pub delack_ns: u64,
+    /// How many segments the receiver ACKs one by one at the start of the connection
+    /// (Linux quick-ACK mode: `tcp_incr_quickack` on the first data segment sets
+    /// `rcv_wnd / (2 · rcv_mss)`, at most `TCP_MAX_QUICKACKS` = 16, where `rcv_wnd` is
+    /// the initial window of `tcp_select_initial_window`). See [`quickacks_for`].
+    pub quickacks: u32,
+    /// `Some(n)`: the receiver's window grows as a 2.6.35 receiver's `rcv_ssthresh` does,
+    /// from `n` segments (its initial window) by 2 segments per in-order data segment up
+    /// to the window clamp, and while it grows every segment is ACKed at once
+    /// (`tcp_grow_window` sets `icsk_ack.quick |= 1`); the advertised window is at most
+    /// `rcv_ssthresh` (`__tcp_select_window`). `None`: the window is the buffer's from the
+    /// first segment and only [`quickacks`](Self::quickacks) are ACKed one by one
+    /// (today's receiver as calibrated against the testbed; see docs/simulator.md).
+    pub rcv_ssthresh_growth: Option<u32>,
+
     /// Random loss probability at the bottleneck.
     pub loss: f64,
     /// Largest extra one-way delay, ns (uniform; packets are never reordered).
@@ -122,6 +163,9 @@ pub const ADV_WIN_SCALE: u32 = 2;
 /// Bytes of IP + TCP header with timestamps: MSS = MTU - 52 (1448 for 1500).
 pub const HEADER_BYTES: u32 = 52;
 
+/// The TCP timestamp option's share of [`HEADER_BYTES`] (10 bytes padded to 12).
+pub const TIMESTAMP_OPTION_BYTES: u32 = 12;
+
 /// Ethernet bytes on the wire beyond the IP packet: header 14 + FCS 4 + preamble 8 +
 /// inter-frame gap 12.
 pub const ETHERNET_OVERHEAD_BYTES: u32 = 38;
@@ -129,6 +173,76 @@ pub const ETHERNET_OVERHEAD_BYTES: u32 = 38;
 /// Buffer overhead Linux charges per skb on top of its payload (`truesize`), roughly
 /// `sizeof(struct sk_buff)` + `skb_shared_info`; an approximation.
 pub const SKB_OVERHEAD_BYTES: u32 = 768;
+
+/// Linux `TCP_MAX_QUICKACKS`: the receiver ACKs at most this many segments one by one
+/// at the start of a connection (`tcp_incr_quickack`).
+pub const MAX_QUICKACKS: u32 = 16;
+
+/// Today's receiver: `TCP_DEFAULT_INIT_RCVWND` = 10 segments of initial window, so
+/// `tcp_incr_quickack` gives 10 / 2 = 5 quick ACKs.
+pub const QUICKACKS_TODAY: u32 = 5;
+
+/// The quick ACKs at the start of a connection of a receiver of `kernel`'s era with
+/// segments of `mss` bytes: `rcv_wnd / (2 · mss)` (2 if that is 0), at most 16. A
+/// 2.6.35 receiver's initial window is `tcp_select_initial_window`'s `init_cwnd` in
+/// segments (2 above 3 × 1460 bytes of MSS, 3 above 1460, else 4), so a
+/// jumbo-frame receiver quick-ACKs 1 segment, a 1448-byte one 2. (The kernel clamps the
+/// initial window so only while the MSS exceeds `1 << rcv_wscale`: always for jumbo
+/// frames up to 1 GiB buffers, for 1448 bytes up to `tcp_rmem[2]` of about 90 MiB.)
+// Linux 2.6.35 net/ipv4/tcp_output.c tcp_select_initial_window(); tcp_input.c tcp_incr_quickack()
+pub const fn quickacks_for(kernel: Kernel, mss: u32) -> u32 {
+    let q = initial_receive_segments(kernel, mss) / 2;
+    if q == 0 {
+        2
+    } else if q > MAX_QUICKACKS {
+        MAX_QUICKACKS
+    } else {
+        q
+    }
+}
+
+/// The initial receive window, segments, of a receiver of `kernel`'s era with segments
+/// of `mss` bytes: today's `TCP_DEFAULT_INIT_RCVWND` (10); for 2.6.35 the `init_cwnd` of
+/// `tcp_select_initial_window` (2 above 3 × 1460 bytes of MSS, 3 above 1460, else 4).
+// Linux 2.6.35 net/ipv4/tcp_output.c tcp_select_initial_window()
+pub const fn initial_receive_segments(kernel: Kernel, mss: u32) -> u32 {
+    match kernel {
+        Kernel::Linux6 => 10,
+        Kernel::Linux2635 => {
+            if mss > 1460 * 3 {
+                2
+            } else if mss > 1460 {
+                3
+            } else {
+                4
+            }
+        }
+    }
+}
+
+/// How a receiver of `kernel`'s era grows its window (see
+/// [`SimConfig::rcv_ssthresh_growth`]): from its initial window for 2.6.35, not
+/// modelled for today's receiver.
+// Linux 2.6.35 net/ipv4/tcp_input.c tcp_grow_window(), tcp_event_data_recv()
+pub const fn rcv_ssthresh_growth_for(kernel: Kernel, mss: u32) -> Option<u32> {
+    match kernel {
+        Kernel::Linux6 => None,
+        Kernel::Linux2635 => Some(initial_receive_segments(kernel, mss)),
+    }
+}
+
+/// The largest GSO skb, bytes (`sk_gso_max_size` = 65536 in 2.6.35).
+pub const GSO_MAX_SIZE_BYTES: u32 = 65_536;
+
+/// The 2.6.35 host's default uptime at the transfer's start: 1000 s, as the reference
+/// traces start (jiffies 250 000 at HZ=250), clear of the first second of jiffies and of
+/// the half of the jiffies cycle where that kernel's HyStart is blind; the first send
+/// falls on a tick.
+pub const DEFAULT_UPTIME_NS: u64 = 1_000_000_000_000;
+
+/// The longest `--uptime`: 20 days, below 2^31 jiffies at HZ=1000 (24.8 days), past
+/// which 2.6.35's HyStart drops every sample.
+pub const MAX_UPTIME_NS: u64 = 20 * 86_400 * 1_000_000_000;
 
 /// Linux `tcp_rmem[2]` default: 6 MiB.
 pub const DEFAULT_AUTOTUNE_MAX_BYTES: u64 = 6 << 20;
@@ -148,6 +262,9 @@ impl SimConfig {
                 max_bytes: DEFAULT_AUTOTUNE_MAX_BYTES,
             },
             cc: CcKind::Linux,
+            kernel: Kernel::Linux6,
+            hz: DEFAULT_HZ,
+            uptime_ns: DEFAULT_UPTIME_NS,
             slow_start: SlowStart::Hystart,
             pacing: false,
             tsq: TsqMode::Auto,
@@ -156,6 +273,9 @@ impl SimConfig {
             txqueuelen: 1000,
             ack_ratio: 2,
             delack_ns: 40_000_000,
+            timestamps: true,
+            quickacks: QUICKACKS_TODAY,
+            rcv_ssthresh_growth: None,
             loss: 0.0,
             jitter_ns: 0,
             seed: 1,
@@ -164,9 +284,18 @@ impl SimConfig {
         }
     }
 
+    /// IP + TCP header bytes per segment.
+    pub fn header_bytes(&self) -> u32 {
+        if self.timestamps {
+            HEADER_BYTES
+        } else {
+            HEADER_BYTES - TIMESTAMP_OPTION_BYTES
+        }
+    }
+
     /// Payload bytes per segment.
     pub fn mss(&self) -> u32 {
-        self.mtu.saturating_sub(HEADER_BYTES).max(1)
+        self.mtu.saturating_sub(self.header_bytes()).max(1)
     }
 
     /// Bytes one packet occupies on an Ethernet wire.
@@ -179,6 +308,36 @@ impl SimConfig {
         (u128::from(self.rate_bps) * u128::from(self.rtt_ns) / 8_000_000_000) as u64
     }
 
+    /// The TSQ limit the sender's host applies: `--tsq-limit auto` means what the
+    /// kernel does, and 2.6.35 had no TSQ (added in 3.6).
+    pub fn effective_tsq(&self) -> TsqMode {
+        match (self.kernel, self.tsq) {
+            (Kernel::Linux2635, TsqMode::Auto) => TsqMode::Off,
+            (_, t) => t,
+        }
+    }
+
+    /// The TSO burst the sender's host builds: `--tso auto` means what the kernel
+    /// does; 2.6.35 (before autosizing in 3.12) filled a whole GSO skb,
+    /// `tcp_xmit_size_goal`: `(sk_gso_max_size - 1 - headers)` rounded down to whole
+    /// MSS (7 segments of 8948 B, 45 of 1448 B).
+    pub fn effective_tso(&self) -> TsoMode {
+        match (self.kernel, self.tso) {
+            (Kernel::Linux2635, TsoMode::Auto) => {
+                let goal = GSO_MAX_SIZE_BYTES - 1 - self.header_bytes();
+                TsoMode::Segs((goal / self.mss()).max(1))
+            }
+            (_, t) => t,
+        }
+    }
+
+    /// Whether the host defers short TSO bursts as 2.6.35's `tcp_tso_should_defer`
+    /// did (fixed-size bursts only; today's deferral is not modelled).
+    pub fn tso_defer(&self) -> bool {
+        self.kernel == Kernel::Linux2635
+            && matches!(self.effective_tso(), TsoMode::Segs(n) if n > 1)
+    }
+
     /// Refuses configurations no run could make sense of.
     pub fn validate(&self) -> Result<(), String> {
         self.app.validate()?;
@@ -188,11 +347,32 @@ impl SimConfig {
         if self.rate_bps == 0 || self.nic_rate_bps == 0 {
             return Err("rates must be above 0".into());
         }
+        if self.uptime_ns > MAX_UPTIME_NS {
+            return Err(format!(
+                "--uptime must be between 0 s and 20 days, not {} s",
+                self.uptime_ns / 1_000_000_000
+            ));
+        }
+        if !VALID_HZ.contains(&self.hz) {
+            return Err(format!(
+                "--hz must be one of 100, 250, 1000, not {}",
+                self.hz
+            ));
+        }
+        if self.kernel == Kernel::Linux2635 && self.cc == CcKind::Rfc9438 {
+            return Err(
+                "--kernel 2.6.35 selects a Linux-mode profile: use it with --cc linux".into(),
+            );
+        }
         if self.ack_ratio == 0 {
             return Err("--ack-ratio must be at least 1".into());
         }
         if self.buffer_bytes < u64::from(self.wire_bytes()) {
-            return Err("--buffer must hold at least one packet".into());
+            return Err(format!(
+                "--buffer must hold at least one packet: {} bytes or more at this MTU (got {})",
+                self.wire_bytes(),
+                self.buffer_bytes
+            ));
         }
         if let TsoMode::Segs(0) = self.tso {
             return Err("--tso needs at least 1 segment".into());

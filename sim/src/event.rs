@@ -1,8 +1,15 @@
-//! The event queue: a binary heap keyed by (time, insertion number), so events at the
-//! same nanosecond run in the order they were scheduled and every run is repeatable.
+//! The event queue, keyed by (time, insertion number), so events at the same
+//! nanosecond run in the order they were scheduled and every run is repeatable.
+//!
+//! Most events are scheduled in time order per kind (segments reach the receiver in
+//! the order they left, ACKs the sender likewise), so each kind has a FIFO lane and
+//! only an event earlier than its lane's last one goes to a binary heap. Each lane is
+//! then sorted by (time, insertion number), so taking the least head of the lanes and
+//! the heap pops exactly what one heap would, at a fraction of the cost (the heap's
+//! `pop` was 43 % of a `fink2011` run's time).
 
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 /// What happens at one instant. Small and `Copy`: the queue holds hundreds of
 /// thousands of them.
@@ -63,10 +70,23 @@ impl Ord for Entry {
     }
 }
 
+/// Lanes: `Arrive`, `Ack`, `TxCompletion`; timers go to the heap.
+const LANES: usize = 3;
+
+fn lane_of(event: &Event) -> Option<usize> {
+    match event {
+        Event::Arrive { .. } => Some(0),
+        Event::Ack { .. } => Some(1),
+        Event::TxCompletion { .. } => Some(2),
+        _ => None,
+    }
+}
+
 /// Pending events, earliest first; ties broken by scheduling order.
 #[derive(Debug)]
 pub struct EventQueue {
     heap: BinaryHeap<Entry>,
+    lanes: [VecDeque<Entry>; LANES],
     next_order: u64,
     popped: u64,
 }
@@ -76,6 +96,7 @@ impl EventQueue {
     pub fn with_capacity(capacity: usize) -> Self {
         EventQueue {
             heap: BinaryHeap::with_capacity(capacity),
+            lanes: std::array::from_fn(|_| VecDeque::with_capacity(capacity)),
             next_order: 0,
             popped: 0,
         }
@@ -85,23 +106,48 @@ impl EventQueue {
     pub fn push(&mut self, time_ns: u64, event: Event) {
         let order = self.next_order;
         self.next_order += 1;
-        self.heap.push(Entry {
+        let entry = Entry {
             time_ns,
             order,
             event,
-        });
+        };
+        let lane = lane_of(&event)
+            .and_then(|i| self.lanes.get_mut(i))
+            .filter(|l| l.back().is_none_or(|last| last.time_ns <= time_ns));
+        match lane {
+            Some(lane) => lane.push_back(entry),
+            None => self.heap.push(entry),
+        }
+    }
+
+    /// Where the earliest event is: a lane's index, or `LANES` for the heap; its time.
+    fn earliest(&self) -> Option<(usize, u64)> {
+        let mut best: Option<(usize, u64, u64)> =
+            self.heap.peek().map(|e| (LANES, e.time_ns, e.order));
+        for (i, lane) in self.lanes.iter().enumerate() {
+            if let Some(e) = lane.front() {
+                if best.is_none_or(|(_, t, o)| (e.time_ns, e.order) < (t, o)) {
+                    best = Some((i, e.time_ns, e.order));
+                }
+            }
+        }
+        best.map(|(i, t, _)| (i, t))
     }
 
     /// The earliest event, if any.
     pub fn pop(&mut self) -> Option<(u64, Event)> {
-        let e = self.heap.pop()?;
+        let (i, _) = self.earliest()?;
+        let e = match self.lanes.get_mut(i) {
+            Some(lane) => lane.pop_front()?,
+            None => self.heap.pop()?,
+        };
         self.popped += 1;
         Some((e.time_ns, e.event))
     }
 
     /// Time of the earliest event.
     pub fn peek_time(&self) -> Option<u64> {
-        self.heap.peek().map(|e| e.time_ns)
+        self.earliest().map(|(_, t)| t)
     }
 
     /// Events taken out so far (the `--stats` count).
@@ -125,5 +171,50 @@ mod tests {
         assert_eq!(q.pop(), Some((20, Event::PacingWake)));
         assert_eq!(q.pop(), None);
         assert_eq!(q.processed(), 3);
+    }
+
+    /// The lanes pop exactly what one heap would: the same (time, order) sequence for
+    /// an interleaving of in-order and out-of-order pushes of every kind.
+    #[test]
+    fn lanes_pop_in_the_heap_order() {
+        let mut q = EventQueue::with_capacity(4);
+        let mut reference = BinaryHeap::new();
+        let mut x: u64 = 12345;
+        let mut popped = Vec::new();
+        let mut expected = Vec::new();
+        for step in 0..5000u64 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let time = step / 3 + (x >> 60) * if x & 1 == 0 { 1 } else { 0 };
+            let event = match (x >> 8) % 5 {
+                0 => Event::Arrive { seq: step as u32 },
+                1 => Event::Ack {
+                    cum: step as u32,
+                    sack_lo: 0,
+                    sack_hi: 0,
+                    rwnd: 1,
+                },
+                2 => Event::TxCompletion { bytes: 1 },
+                3 => Event::RtoTimer,
+                _ => Event::PacingWake,
+            };
+            reference.push(Entry {
+                time_ns: time,
+                order: step,
+                event,
+            });
+            q.push(time, event);
+            if (x >> 20) % 3 == 0 {
+                popped.push(q.pop());
+                expected.push(reference.pop().map(|e| (e.time_ns, e.event)));
+            }
+        }
+        while let Some(e) = reference.pop() {
+            expected.push(Some((e.time_ns, e.event)));
+            popped.push(q.pop());
+        }
+        assert_eq!(q.pop(), None);
+        assert_eq!(popped, expected);
     }
 }

@@ -22,6 +22,13 @@ pub struct Link {
     queued: VecDeque<(u64, u32)>,
     queued_bytes: u64,
     last_arrival_ns: u64,
+    /// Accepted packets not yet known to have left: (reaches the bottleneck, leaves
+    /// it, wire bytes accepted up to and including it). Packets are offered ahead of
+    /// time (when the sender queues them), so this tells what is really at the
+    /// bottleneck at a given instant.
+    schedule: VecDeque<(u64, u64, u64)>,
+    accepted_bytes: u64,
+    left_bytes: u64,
     rng: SplitMix64,
     /// Packets dropped by the full buffer.
     pub tail_drops: u64,
@@ -50,6 +57,9 @@ impl Link {
             queued: VecDeque::with_capacity(4096),
             queued_bytes: 0,
             last_arrival_ns: 0,
+            schedule: VecDeque::with_capacity(4096),
+            accepted_bytes: 0,
+            left_bytes: 0,
             rng: SplitMix64::new(seed),
             tail_drops: 0,
             random_drops: 0,
@@ -73,6 +83,8 @@ impl Link {
         self.free_ns = end;
         self.queued.push_back((end, wire_bytes));
         self.queued_bytes += u64::from(wire_bytes);
+        self.accepted_bytes += u64::from(wire_bytes);
+        self.schedule.push_back((at_ns, end, self.accepted_bytes));
         if self.loss > 0.0 && self.rng.next_f64() < self.loss {
             self.random_drops += 1;
             return None;
@@ -83,10 +95,31 @@ impl Link {
         Some(arrival)
     }
 
-    /// Bytes still to be serialised at the bottleneck at `now_ns`.
-    pub fn backlog_bytes(&self, now_ns: u64) -> u64 {
-        (u128::from(self.free_ns.saturating_sub(now_ns)) * u128::from(self.rate_bps)
-            / 8_000_000_000) as u64
+    /// Drop the record of packets that have left the bottleneck by `now_ns` (what
+    /// [`queued_bytes`](Self::queued_bytes) does first; a run whose probe does not
+    /// read the queue calls only this, so the record stays short).
+    pub fn forget_left(&mut self, now_ns: u64) {
+        while let Some(&(_, end, cum)) = self.schedule.front() {
+            if end > now_ns {
+                break;
+            }
+            self.left_bytes = cum;
+            self.schedule.pop_front();
+        }
+    }
+
+    /// Wire bytes of the packets that have reached the bottleneck by `now_ns` and not
+    /// finished leaving it (the one being serialised counts whole). Packets the
+    /// sender's host still holds are not counted: they are the host's backlog.
+    /// `now_ns` must not go backwards between calls.
+    pub fn queued_bytes(&mut self, now_ns: u64) -> u64 {
+        self.forget_left(now_ns);
+        // Arrival times only grow (one FIFO sender), so the arrived packets are a prefix.
+        let arrived = self.schedule.partition_point(|&(at, _, _)| at <= now_ns);
+        match arrived.checked_sub(1).and_then(|i| self.schedule.get(i)) {
+            Some(&(_, _, cum)) => cum - self.left_bytes,
+            None => 0,
+        }
     }
 }
 
@@ -104,8 +137,18 @@ mod tests {
         assert_eq!(l.tail_drops, 1);
         // Once the first has left, there is room again: it starts after the second.
         assert_eq!(l.offer(12_304, 1538), Some(36_912 + 1_000_000));
-        // At 24608 ns the second has left too: 1 packet of 12304 ns is still queued.
-        assert_eq!(l.backlog_bytes(24_608), 1538);
+        // At 24608 ns the second has left too: 1 packet is still queued.
+        assert_eq!(l.queued_bytes(24_608), 1538);
+    }
+
+    #[test]
+    fn packets_offered_ahead_of_time_are_not_queued_before_they_arrive() {
+        // 1 Gbit/s, one packet offered for 1 ms from now: nothing is queued until then.
+        let mut l = Link::new(1_000_000_000, 1 << 20, 0, 0, 0.0, 1);
+        l.offer(1_000_000, 1538);
+        assert_eq!(l.queued_bytes(0), 0);
+        assert_eq!(l.queued_bytes(1_000_000), 1538);
+        assert_eq!(l.queued_bytes(1_012_304), 0, "left after 12304 ns");
     }
 
     #[test]

@@ -4,7 +4,8 @@ use std::fs::File;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use clap::Parser;
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
 use congestion_sim::cli::{Cli, Preset, RunArgs};
 use congestion_sim::config::Amount;
 use congestion_sim::recorder::Recorder;
@@ -45,13 +46,20 @@ fn single(args: &RunArgs) -> Result<(), String> {
             cfg.rate_bps / 1_000_000,
             cfg.rtt_ns as f64 / 1e6
         );
-        plot::write_svg(path, &title, &[(String::from("run"), series)])?;
+        plot::write_svg(path, &title, &[(String::from("run"), series)], &[])?;
     }
     Ok(())
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // Flags that parse but do not fit together (-w below 2·MSS, a buffer smaller than a
+    // packet, ...) are usage errors too: clap's format and exit status 2.
+    if cli.preset.is_none() {
+        if let Err(e) = cli.run.to_config() {
+            Cli::command().error(ErrorKind::ValueValidation, e).exit();
+        }
+    }
     let result = match &cli.preset {
         None => single(&cli.run),
         Some(Preset::Fink2011(a)) => presets::fink2011::run(a),

@@ -43,6 +43,11 @@ pub struct IntervalReport {
 pub trait Probe {
     /// After each ACK.
     fn ack(&mut self, _row: &TraceRow) {}
+    /// Whether [`TraceRow::queue_bytes`] and [`TraceRow::pacing_rate`] are read: when
+    /// not, the run leaves them 0 and skips computing them after every ACK.
+    fn reads_queue_and_pacing(&self) -> bool {
+        true
+    }
     /// At the end of each `-i` interval.
     fn interval(&mut self, _r: &IntervalReport) {}
     /// Now and then (every few tens of thousands of events): simulated time and bytes
@@ -52,4 +57,8 @@ pub trait Probe {
 
 /// A probe that ignores everything.
 pub struct NoProbe;
-impl Probe for NoProbe {}
+impl Probe for NoProbe {
+    fn reads_queue_and_pacing(&self) -> bool {
+        false
+    }
+}

@@ -2,7 +2,20 @@
 //! `ack_ratio` segments or a timeout), and the receive window it advertises.
 //!
 //! Out-of-order data, a hole being filled and duplicates are ACKed at once, as Linux's
-//! quick-ACK does. The SACK block an ACK carries is the newly arrived segment's own:
+//! quick-ACK does. At the start of the connection the first `quickacks` in-order
+//! segments are each ACKed at once too (Linux `tcp_incr_quickack` on the first data
+//! segment, see `config::quickacks_for`); idle restarts do not re-arm it here.
+//!
+//! A 2.6.35 receiver (`SimConfig::rcv_ssthresh_growth`) also opens its window
+//! gradually: `rcv_ssthresh` starts at the initial window and `tcp_grow_window` adds 2
+//! segments per in-order data segment until it reaches the window clamp, setting
+//! `icsk_ack.quick |= 1` each time, so `__tcp_ack_snd_check` ACKs every such segment at
+//! once. While the window grows the receiver therefore ACKs every segment; once it
+//! reaches the clamp (the socket buffer's window, or autotuning's current one) it falls
+//! back to delayed ACKs, and resumes when autotuning raises the clamp. The ACK ratio
+//! applies only then: there are no GRO aggregates in the model to ACK instead.
+//!
+//! The SACK block an ACK carries is the newly arrived segment's own:
 //! ACKs are never lost on the reverse path, so the sender learns every SACKed segment.
 
 use std::collections::VecDeque;
@@ -31,6 +44,10 @@ pub struct Receiver {
     unacked: u32,
     ack_ratio: u32,
     delack_ns: u64,
+    quickacks_left: u32,
+    /// `rcv_ssthresh` in segments, when the receiver grows it (2.6.35); `None`: the
+    /// window is the buffer's from the start.
+    rcv_ssthresh: Option<u32>,
     /// When the delayed-ACK timer fires, if armed.
     pub delack_deadline: Option<u64>,
     window: ReceiveWindow,
@@ -39,14 +56,25 @@ pub struct Receiver {
 }
 
 impl Receiver {
-    /// A receiver that ACKs every `ack_ratio` segments or after `delack_ns`.
-    pub fn new(ack_ratio: u32, delack_ns: u64, window: ReceiveWindow) -> Self {
+    /// A receiver that ACKs each of the first `quickacks` segments at once, then every
+    /// `ack_ratio` segments or after `delack_ns`. `rcv_ssthresh_growth`: the initial
+    /// `rcv_ssthresh` in segments of a receiver that grows it and ACKs every segment
+    /// while it does (see the module doc), or `None`.
+    pub fn new(
+        ack_ratio: u32,
+        delack_ns: u64,
+        quickacks: u32,
+        rcv_ssthresh_growth: Option<u32>,
+        window: ReceiveWindow,
+    ) -> Self {
         Receiver {
             rcv_nxt: 0,
             ooo: VecDeque::with_capacity(1024),
             unacked: 0,
             ack_ratio,
             delack_ns,
+            quickacks_left: quickacks,
+            rcv_ssthresh: rcv_ssthresh_growth,
             delack_deadline: None,
             window,
             delivered: 0,
@@ -60,7 +88,30 @@ impl Receiver {
             cum: self.rcv_nxt,
             sack_lo: lo,
             sack_hi: hi,
-            rwnd: self.window.segments(),
+            rwnd: self.advertised_window(),
+        }
+    }
+
+    /// The window offered: the buffer's, at most `rcv_ssthresh` where that is modelled.
+    // Linux 2.6.35 net/ipv4/tcp_output.c __tcp_select_window()
+    fn advertised_window(&self) -> u32 {
+        let clamp = self.window.segments();
+        self.rcv_ssthresh.map_or(clamp, |t| t.min(clamp))
+    }
+
+    /// `tcp_grow_window` for one in-order data segment: true if `rcv_ssthresh` grew,
+    /// which puts the receiver in quick-ACK mode for this segment.
+    // Linux 2.6.35 net/ipv4/tcp_input.c tcp_grow_window(): +2 * advmss while
+    // rcv_ssthresh < window_clamp (the skb's truesize passes check #2 for the era's
+    // 10 GbE drivers, which set truesize to the frame's length plus the sk_buff).
+    fn grow_window(&mut self) -> bool {
+        let clamp = self.window.segments();
+        match self.rcv_ssthresh {
+            Some(t) if t < clamp => {
+                self.rcv_ssthresh = Some(t.saturating_add(2).min(clamp));
+                true
+            }
+            _ => false,
         }
     }
 
@@ -90,10 +141,18 @@ impl Receiver {
         self.rcv_nxt += advanced;
         self.delivered += u64::from(advanced);
         self.window.on_delivered(now_ns, advanced, rtt_ns);
+        let growing = self.grow_window();
         if hole_filled {
             return Some(self.ack(seq, seq + 1));
         }
         self.unacked += 1;
+        if self.quickacks_left > 0 {
+            self.quickacks_left -= 1;
+            return Some(self.ack(seq, seq));
+        }
+        if growing {
+            return Some(self.ack(seq, seq));
+        }
         if self.unacked >= self.ack_ratio {
             return Some(self.ack(seq, seq));
         }
@@ -127,7 +186,7 @@ mod tests {
     fn receiver(ack_ratio: u32) -> Receiver {
         let mut cfg = SimConfig::new();
         cfg.window = WindowMode::Fixed(1 << 20);
-        Receiver::new(ack_ratio, 40_000_000, ReceiveWindow::new(&cfg))
+        Receiver::new(ack_ratio, 40_000_000, 0, None, ReceiveWindow::new(&cfg))
     }
 
     #[test]
@@ -140,6 +199,56 @@ mod tests {
         assert_eq!(r.on_segment(20, 2, 0), None);
         assert_eq!(r.on_delack_timer(39_999_999), None, "not yet");
         assert_eq!(r.on_delack_timer(40_000_020).map(|a| a.cum), Some(3));
+    }
+
+    #[test]
+    fn quick_acks_at_start_ack_each_segment_then_delayed_acks_resume() {
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Fixed(1 << 20);
+        let mut r = Receiver::new(2, 40_000_000, 3, None, ReceiveWindow::new(&cfg));
+        for seq in 0..3 {
+            assert_eq!(
+                r.on_segment(seq.into(), seq, 0).map(|a| a.cum),
+                Some(seq + 1)
+            );
+        }
+        assert_eq!(
+            r.on_segment(3, 3, 0),
+            None,
+            "the fourth waits for a second one"
+        );
+        assert_eq!(r.on_segment(4, 4, 0).map(|a| a.cum), Some(5));
+    }
+
+    #[test]
+    fn a_2635_receiver_acks_every_segment_while_its_window_grows_then_delays() {
+        // -w 1m at MSS 1448: a clamp of 1086 segments; rcv_ssthresh starts at 2 and
+        // grows by 2 per segment, so segments 0..542 each raise it (the 542nd to 1086).
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Fixed(1 << 20);
+        let mut r = Receiver::new(2, 40_000_000, 1, Some(2), ReceiveWindow::new(&cfg));
+        for seq in 0..542 {
+            let a = r.on_segment(seq.into(), seq, 0).expect("ACKed at once");
+            assert_eq!(a.cum, seq + 1);
+            // The advertised window is rcv_ssthresh: 2 + 2 per segment so far.
+            assert_eq!(a.rwnd, (2 + 2 * (seq + 1)).min(1086));
+        }
+        assert_eq!(
+            r.on_segment(542, 542, 0),
+            None,
+            "clamp reached: delayed ACKs"
+        );
+        let a = r.on_segment(543, 543, 0).unwrap();
+        assert_eq!((a.cum, a.rwnd), (544, 1086));
+    }
+
+    #[test]
+    fn without_window_growth_the_full_window_is_offered_from_the_start() {
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Fixed(1 << 20);
+        let mut r = Receiver::new(2, 40_000_000, 1, None, ReceiveWindow::new(&cfg));
+        assert_eq!(r.on_segment(0, 0, 0).map(|a| a.rwnd), Some(1086));
+        assert_eq!(r.on_segment(1, 1, 0), None);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use crate::app::AppModel;
 use crate::cc::SimController;
-use crate::config::{Amount, SimConfig, TsqMode};
+use crate::config::{Amount, SimConfig, TsoMode, TsqMode};
 use crate::event::{Event, EventQueue};
 use crate::host::Host;
 use crate::link::Link;
@@ -69,6 +69,16 @@ pub struct Sender {
     wire_bytes: u64,
     tx_completion_ns: u64,
     track_completions: bool,
+    /// 2.6.35 TSO deferral: the fixed burst size short bursts are held back for.
+    defer_burst: Option<u32>,
+    /// One jiffy of the 2.6.35 host, ns (deferral ends once the jiffies counter has
+    /// moved on by two).
+    jiffy_ns: u64,
+    /// The host's uptime at the first send, ns: where the jiffies ticks fall.
+    uptime_ns: u64,
+    /// When the current deferral started (`tp->tso_deferred`), ns of the host's clock
+    /// (since boot), if one is running.
+    deferred_since: Option<u64>,
     recovery: Recovery,
     rto_deadline: Option<u64>,
     rto_event_at: Option<u64>,
@@ -88,8 +98,8 @@ impl Sender {
             cc: SimController::new(cfg)?,
             path: SendPath::new(SendPathModes {
                 pacing: cfg.pacing,
-                tsq: cfg.tsq,
-                tso: cfg.tso,
+                tsq: cfg.effective_tsq(),
+                tso: cfg.effective_tso(),
                 mss,
             })?,
             sb: Scoreboard::with_capacity(sndbuf_segs.min(1 << 20) as usize + 64),
@@ -104,7 +114,14 @@ impl Sender {
             mss,
             wire_bytes: u64::from(cfg.wire_bytes()),
             tx_completion_ns: cfg.tx_completion_ns,
-            track_completions: cfg.tsq != TsqMode::Off,
+            track_completions: cfg.effective_tsq() != TsqMode::Off,
+            defer_burst: match cfg.effective_tso() {
+                TsoMode::Segs(n) if cfg.tso_defer() => Some(n),
+                _ => None,
+            },
+            jiffy_ns: 1_000_000_000 / u64::from(cfg.hz.max(1)),
+            uptime_ns: cfg.uptime_ns,
+            deferred_since: None,
             recovery: Recovery::Open,
             rto_deadline: None,
             rto_event_at: None,
@@ -235,6 +252,43 @@ impl Sender {
         }
     }
 
+    /// Linux 2.6.35 `tcp_tso_should_defer()`: a burst shorter than a full TSO skb waits
+    /// for more window while data is in flight, unless it is at least a third of the
+    /// window (`tcp_tso_win_divisor` = 3) or the application has written no more. A
+    /// deferral is abandoned by the first transmit attempt after the jiffies counter has
+    /// moved on by two since it began. Transmit attempts come with ACKs: no timer ends a
+    /// deferral, and a bulk writer blocked on a full send buffer is woken only when a
+    /// third of it has been acknowledged (`sk_stream_min_wspace`), itself on an ACK.
+    fn defers(&mut self, now_ns: u64, segs: u32, written: u32, window_end: u32) -> bool {
+        let Some(burst) = self.defer_burst else {
+            return false;
+        };
+        let in_flight = self.sb.in_flight();
+        let app_limited = written < window_end.min(self.sb.snd_una() + self.cc.cwnd_segments());
+        // tcp_tso_should_defer(): chunk = min(snd_wnd, snd_cwnd) / tcp_tso_win_divisor.
+        let chunk = self.rwnd.min(self.cc.cwnd_segments()) / 3;
+        let wanted = segs < burst
+            && in_flight > 0
+            && self.recovery == Recovery::Open
+            && !app_limited
+            && segs < chunk;
+        if !wanted {
+            self.deferred_since = None;
+            return false;
+        }
+        let jiffy = self.jiffy_ns.max(1);
+        // The host's clock, ns since boot.
+        let now = now_ns + self.uptime_ns;
+        let since = *self.deferred_since.get_or_insert(now);
+        // Jiffies are whole ticks of the host's clock: the deferral is over from the
+        // start of the second tick after the one it began in.
+        if now >= (since / jiffy + 2) * jiffy {
+            self.deferred_since = None;
+            return false;
+        }
+        true
+    }
+
     /// Send whatever the window, pacer, TSQ and qdisc allow at `now_ns`: the
     /// library's send path decides each burst.
     // Linux net/ipv4/tcp_output.c tcp_write_xmit()
@@ -269,6 +323,9 @@ impl Sender {
             );
             let segs = match decision {
                 Decision::Send(n) if retransmit.is_some() => n.min(1),
+                Decision::Send(n) if self.defers(now_ns, n.min(new_room), written, window_end) => {
+                    break;
+                }
                 Decision::Send(n) => n.min(new_room),
                 Decision::WaitUntil(t) => {
                     self.wake(t, &mut net.queue);

@@ -41,6 +41,9 @@ pub struct Summary {
     pub mss: u32,
     /// Which HyStart detector ended slow start, if one did.
     pub hystart_exit: Option<congestion::hystart::HystartExit>,
+    /// When HyStart ended slow start, ns, and the cwnd it left, segments (the
+    /// `fink2011` sweep compares it with the path's BDP).
+    pub hystart_exit_at: Option<(u64, u32)>,
     /// False when a transfer by size gave up after [`GIVE_UP_NS`].
     pub complete: bool,
 }
@@ -85,7 +88,13 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
     let mss = u64::from(cfg.mss());
     let one_way = cfg.rtt_ns / 2;
     let mut sender = Sender::new(cfg)?;
-    let mut receiver = Receiver::new(cfg.ack_ratio, cfg.delack_ns, ReceiveWindow::new(cfg));
+    let mut receiver = Receiver::new(
+        cfg.ack_ratio,
+        cfg.delack_ns,
+        cfg.quickacks,
+        cfg.rcv_ssthresh_growth,
+        ReceiveWindow::new(cfg),
+    );
     let mut net = Net {
         host: Host::new(cfg.nic_rate_bps, cfg.txqueuelen),
         link: Link::new(
@@ -106,14 +115,22 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         Amount::Bytes(b) => b,
         Amount::TimeNs(_) => u64::MAX,
     };
+    // nuttcp's interval reports are the receiver's: its interval timer starts when the
+    // data connection is accepted, i.e. when the handshake's last ACK, sent with the
+    // first data, arrives one propagation delay after the sender starts (nuttcp.c:
+    // setitimer and prep_timer on the receiver before its read loop; it counts bytes
+    // read by the receiving application).
     let mut iv = Intervals {
         every_ns: cfg.interval_ns,
-        next_ns: cfg.interval_ns.unwrap_or(u64::MAX),
+        next_ns: cfg
+            .interval_ns
+            .map_or(u64::MAX, |every| every.saturating_add(one_way)),
         last_delivered: 0,
         last_retrans: 0,
     };
     let mut delack_event_at: Option<u64> = None;
     let mut end_ns = 0;
+    let mut hystart_exit_at = None;
     sender.try_send(0, &mut net);
     let mut complete = true;
     while let Some((now, event)) = net.queue.pop() {
@@ -145,6 +162,18 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                 rwnd,
             } => {
                 let rtt = sender.on_ack(now, cum, (sack_lo, sack_hi), rwnd, &mut net);
+                if hystart_exit_at.is_none() && sender.cc.hystart_exit().is_some() {
+                    hystart_exit_at = Some((now, sender.cc.cwnd_segments()));
+                }
+                let (queue_bytes, pacing_rate) = if probe.reads_queue_and_pacing() {
+                    (
+                        net.host.backlog_bytes(now) + net.link.queued_bytes(now),
+                        sender.cc.pacing_rate(),
+                    )
+                } else {
+                    net.link.forget_left(now);
+                    (0, 0)
+                };
                 probe.ack(&TraceRow {
                     time_ns: now,
                     cwnd: sender.cc.cwnd_segments(),
@@ -152,8 +181,8 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                     phase: sender.cc.phase(),
                     in_flight: sender.sb.in_flight(),
                     rtt_ns: rtt.unwrap_or(0),
-                    pacing_rate: sender.cc.pacing_rate(),
-                    queue_bytes: net.host.backlog_bytes(now) + net.link.backlog_bytes(now),
+                    pacing_rate,
+                    queue_bytes,
                     acked_bytes: (u64::from(sender.sb.snd_una()) * mss).min(total_bytes),
                 });
                 if sender.done() {
@@ -211,6 +240,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         events: net.queue.processed(),
         mss: cfg.mss(),
         hystart_exit: sender.cc.hystart_exit(),
+        hystart_exit_at,
         complete,
     })
 }

@@ -120,51 +120,49 @@ pub const fn exact_cube_root(x: u64) -> u64 {
 /// every target's tests can compare it with [`bitwise_cube_root`]).
 // Newton's method for x^(1/3): r' = (2r + x/r²)/3, then an exact floor correction
 pub const fn newton_cube_root(x: u64) -> u64 {
+    // The floor cube root of u64::MAX: every root lies in 0..=MAX_ROOT, and
+    // MAX_ROOT³ < 2^64, so cubes of candidates never overflow.
+    const MAX_ROOT: u64 = 2_642_245;
     if x < 8 {
         return if x == 0 { 0 } else { 1 };
     }
-    let mut r = linux_cubic_root(x) as u64;
+    let mut r = clamp_root(linux_cubic_root(x) as u64, MAX_ROOT);
     let mut step = 0;
     while step < 2 {
         step += 1;
-        // The guess stays within a few per cent of cbrt(x) < 2^22, so r² is non-zero
-        // and far from overflow; the checked forms only make that visible to the
-        // optimiser, so no panic path is left in the firmware build.
-        let x_over_r_sq = match r.checked_mul(r) {
-            Some(sq) => match x.checked_div(sq) {
-                Some(q) => q,
-                None => x,
-            },
-            None => 0,
+        // r >= 1 after the clamp, so r² >= 1: the guard only makes that visible to the
+        // optimiser (no division-by-zero path).
+        let x_over_r_sq = match core::num::NonZeroU64::new(r * r) {
+            Some(sq) => x / sq.get(),
+            None => x,
         };
-        r = r.saturating_mul(2).saturating_add(x_over_r_sq) / 3;
+        // (2r + ⌊x/r²⌋)/3 floors to ⌊(2r + x/r²)/3⌋ (2r is whole), which is at least
+        // ⌊cbrt(x)⌋ by the AM-GM inequality: each step lands on or above the root.
+        r = clamp_root((2 * r).saturating_add(x_over_r_sq) / 3, MAX_ROOT);
     }
-    // Exact floor: at most two steps down, then two up, each checked with r³.
+    // r >= ⌊cbrt(x)⌋ (above; the clamp keeps it, MAX_ROOT being the largest root), so
+    // the first r with r³ <= x going down is the floor root. Two steps down suffice for
+    // every input the tests try; the digit-by-digit root answers otherwise.
     let mut fix = 0;
-    while fix < 2 && !cube_at_most(r, x) {
+    while fix < 2 && r * r * r > x {
         r -= 1;
         fix += 1;
     }
-    fix = 0;
-    while fix < 2 && cube_at_most(r + 1, x) {
-        r += 1;
-        fix += 1;
-    }
-    if cube_at_most(r, x) && !cube_at_most(r + 1, x) {
+    if r * r * r <= x {
         r
     } else {
         bitwise_cube_root(x)
     }
 }
 
-/// `r³ ≤ x`, without overflow (a cube beyond 64 bits is above any `x`).
-const fn cube_at_most(r: u64, x: u64) -> bool {
-    match r.checked_mul(r) {
-        Some(sq) => match sq.checked_mul(r) {
-            Some(cube) => cube <= x,
-            None => false,
-        },
-        None => false,
+/// `r` kept within `1..=max`.
+const fn clamp_root(r: u64, max: u64) -> u64 {
+    if r == 0 {
+        1
+    } else if r > max {
+        max
+    } else {
+        r
     }
 }
 

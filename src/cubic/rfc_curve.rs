@@ -58,11 +58,16 @@ pub const fn cubic_k_us(c_mss: u64, diff_bytes: u64) -> u64 {
     if diff_bytes == 0 || c_mss == 0 {
         return 0;
     }
-    // Tier 1, µs: K³ µs³ = diff · 1e18 · 1e3 / c_mss.
+    // Tier 1, µs: K³ µs³ = diff · 1e18 · 1e3 / c_mss. The cube fits in 64 bits only if
+    // diff · 1e3 < 2^64 / 1e18 · c_mss ≈ 18.4 · c_mss; above 19 · c_mss it certainly
+    // does not, and the 128-bit product is not even formed.
     if let Some(diff_milli) = diff_bytes.checked_mul(1_000) {
-        let cube = mul_div_floor(diff_milli, 1_000_000_000_000_000_000, c_mss);
-        if cube != u64::MAX {
-            return exact_cube_root(cube);
+        // diff_milli / 19 <= c_mss, without a division (c_mss < 2^33: no overflow).
+        if diff_milli <= 19 * c_mss + 18 {
+            let cube = mul_div_floor(diff_milli, 1_000_000_000_000_000_000, c_mss);
+            if cube != u64::MAX {
+                return exact_cube_root(cube);
+            }
         }
     }
     // Tier 2, ms: K³ ms³ = diff · 1e9 · 1e3 / c_mss.

@@ -105,10 +105,8 @@ impl CurveMemo {
 
     /// The target cached less than 1 ms before `tau_us`, if any.
     pub const fn target(&self, tau_us: u64) -> Option<u64> {
-        if self.has_target
-            && tau_us >= self.target_tau_us
-            && tau_us - self.target_tau_us < MEMO_SPAN_US
-        {
+        // target_tau_us <= tau_us < target_tau_us + 1 ms, as one wrapping comparison.
+        if self.has_target && tau_us.wrapping_sub(self.target_tau_us) < MEMO_SPAN_US {
             Some(self.target_w_bytes)
         } else {
             None

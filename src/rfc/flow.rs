@@ -76,7 +76,8 @@ struct Undo {
 /// window-limited or the bytes in flight just before it, plus one MSS, reach the window.
 /// So a stack that sends a window, then processes all of its ACKs before sending again,
 /// still doubles per round in slow start; a flow whose sends never fill the window never
-/// grows. Without packet numbers each send starts a new round: the last send decides.
+/// grows. While no ACK has carried a packet number (`largest_acked` still 0), each send
+/// starts a new round: the last send decides.
 ///
 /// ACKs that may not grow the window also pause the CUBIC clock until the next one that
 /// may, so application-limited time earns no growth credit (RFC 9438 §5.8). A send with
@@ -325,8 +326,11 @@ impl CongestionController for RfcFlow {
         self.last_activity = now;
         // Linux tcp_cwnd_validate(): a send that fills the window marks the whole round
         // window-limited; after the round, the next send starts a new record.
+        // Without acknowledged packet numbers (largest_acked still 0) no round can end:
+        // every send starts a new record, so the last send decides.
         let filled = sent.in_flight_after.saturating_add(self.params.mss()) >= self.cwnd;
-        if filled || self.largest_acked >= self.usage_mark {
+        let round_over = self.largest_acked >= self.usage_mark || self.largest_acked == 0;
+        if filled || round_over {
             self.round_cwnd_limited = filled;
             self.usage_mark = self.largest_sent;
         }

@@ -2,117 +2,110 @@
 //!
 //! ```text
 //! cargo run --release -p congestion-quinn --example transfer -- \
-//!     --rate 50m --rtt 40ms --buffer 256k --bytes 100m --cc ours
+//!     --rate 50m --rtt 40ms --buffer 256kB --bytes 100MB --cc ours
 //! ```
 //!
-//! Options (k, m, g are powers of 1000; sizes in bytes, rates in bits per second):
-//! `--rate` bottleneck rate, `--rtt` round-trip propagation delay (`ms`, `us` or `s`),
-//! `--buffer` drop-tail buffer, `--bytes` amount to send,
-//! `--cc ours|ours-linux-hystart|linux|quinn`,
-//! `--loss` random loss in percent on the data direction, `--seed` for it,
-//! `--sample` cwnd sampling period, `--timeout` in seconds.
+//! `transfer --help` lists the flags. Values are read by `congestion-units`, as ccsim
+//! reads them: rates in bit/s with k/m/g as powers of 10; sizes in bytes with k/m/g
+//! (or KiB/MiB/GiB) as powers of 2 and kB/MB/GB as powers of 10; durations need a
+//! unit; `--loss` is a probability in [0, 1) (`0.005`, or `0.5%`). Usage errors exit 2.
 //! The last line printed is `goodput MBIT Mbit/s lost N cc NAME`.
 
 #[path = "../harness/mod.rs"]
 mod harness;
 
+use clap::Parser;
+use congestion_units::limits;
 use harness::relay::RelayConfig;
 use harness::transfer::{Cc, TransferConfig, run};
 use std::time::Duration;
 
-fn parse_si(s: &str) -> Option<u64> {
-    let s = s.trim().to_ascii_lowercase();
-    let (num, mult) = match s.chars().last()? {
-        'k' => (&s[..s.len() - 1], 1_000),
-        'm' => (&s[..s.len() - 1], 1_000_000),
-        'g' => (&s[..s.len() - 1], 1_000_000_000),
-        _ => (&s[..], 1),
-    };
-    let v: f64 = num.parse().ok()?;
-    (v >= 0.0).then_some((v * mult as f64) as u64)
-}
+/// The relay's largest datagram plus headroom: a smaller drop-tail buffer would drop
+/// every full-size packet and the transfer could never finish.
+const MIN_BUFFER_BYTES: u64 = 1500;
 
-fn parse_duration(s: &str) -> Option<Duration> {
-    let s = s.trim();
-    let (num, scale_us) = if let Some(n) = s.strip_suffix("ms") {
-        (n, 1_000.0)
-    } else if let Some(n) = s.strip_suffix("us") {
-        (n, 1.0)
-    } else if let Some(n) = s.strip_suffix('s') {
-        (n, 1_000_000.0)
-    } else {
-        (s, 1_000.0)
-    };
-    let v: f64 = num.parse().ok()?;
-    (v >= 0.0).then(|| Duration::from_micros((v * scale_us) as u64))
-}
-
+/// transfer: one QUIC bulk transfer between two quinn endpoints on 127.0.0.1 through
+/// an in-process relay (rate, delay, drop-tail buffer, random loss).
+#[derive(Parser, Debug)]
+#[command(name = "transfer")]
 struct Args {
+    /// Bottleneck rate, bit/s, above 0 (k/m/g = 10^3/10^6/10^9), e.g. 50m, 2.5g.
+    #[arg(long, default_value = "50m", value_parser = rate, allow_hyphen_values = true)]
     rate: u64,
+    /// Round-trip propagation delay, above 0 and at most 1 h, with its unit: e.g. 40ms.
+    #[arg(long, default_value = "40ms", value_parser = rtt, allow_hyphen_values = true)]
     rtt: Duration,
+    /// Drop-tail buffer, bytes, at least 1500 (k/m/g = 2^10/2^20/2^30; kB/MB = 10^3/10^6).
+    #[arg(long, default_value = "256kB", value_parser = buffer, allow_hyphen_values = true)]
     buffer: u64,
+    /// Bytes to send, above 0, e.g. 100MB, 30m.
+    #[arg(long, default_value = "100MB", value_parser = positive_size, allow_hyphen_values = true)]
     bytes: u64,
+    /// The sender's controller: ours, ours-linux-hystart, linux or quinn.
+    #[arg(long, default_value = "ours", value_parser = cc)]
     cc: Cc,
-    loss_percent: f64,
+    /// Random loss probability on the data direction, in [0, 1): e.g. 0.005 (or 0.5%).
+    #[arg(long, default_value = "0", value_parser = loss_ppm, allow_hyphen_values = true)]
+    loss: u32,
+    /// Seed of the loss draws.
+    #[arg(long, default_value_t = 1)]
     seed: u64,
+    /// Period of the cwnd samples, above 0, e.g. 100ms.
+    #[arg(long, default_value = "100ms", value_parser = positive_duration, allow_hyphen_values = true)]
     sample: Duration,
+    /// Give up after this long, e.g. 300s.
+    #[arg(long, default_value = "300s", value_parser = positive_duration, allow_hyphen_values = true)]
     timeout: Duration,
 }
 
-fn parse_args() -> Result<Args, String> {
-    let mut a = Args {
-        rate: 50_000_000,
-        rtt: Duration::from_millis(40),
-        buffer: 256_000,
-        bytes: 100_000_000,
-        cc: Cc::Ours,
-        loss_percent: 0.0,
-        seed: 1,
-        sample: Duration::from_millis(100),
-        timeout: Duration::from_secs(300),
-    };
-    let mut it = std::env::args().skip(1);
-    while let Some(flag) = it.next() {
-        let value = it.next().ok_or(format!("{flag} needs a value"))?;
-        let bad = || format!("bad value `{value}` for {flag}");
-        match flag.as_str() {
-            "--rate" => a.rate = parse_si(&value).filter(|&r| r > 0).ok_or_else(bad)?,
-            "--rtt" => a.rtt = parse_duration(&value).ok_or_else(bad)?,
-            "--buffer" => a.buffer = parse_si(&value).ok_or_else(bad)?,
-            "--bytes" => a.bytes = parse_si(&value).ok_or_else(bad)?,
-            "--cc" => a.cc = Cc::parse(&value).ok_or_else(bad)?,
-            "--loss" => {
-                a.loss_percent = value
-                    .trim_end_matches('%')
-                    .parse()
-                    .ok()
-                    .filter(|p: &f64| (0.0..100.0).contains(p))
-                    .ok_or_else(bad)?
-            }
-            "--seed" => a.seed = value.parse().map_err(|_| bad())?,
-            "--sample" => {
-                a.sample = parse_duration(&value)
-                    .filter(|d| !d.is_zero())
-                    .ok_or_else(bad)?
-            }
-            "--timeout" => a.timeout = Duration::from_secs(value.parse().map_err(|_| bad())?),
-            _ => return Err(format!("unknown option {flag}")),
-        }
+fn rate(text: &str) -> Result<u64, String> {
+    congestion_units::rate_bps(text).map_err(|e| e.0)
+}
+
+fn rtt(text: &str) -> Result<Duration, String> {
+    limits::rtt(text).map_err(|e| e.0)
+}
+
+fn positive_size(text: &str) -> Result<u64, String> {
+    limits::positive_size(text).map_err(|e| e.0)
+}
+
+fn positive_duration(text: &str) -> Result<Duration, String> {
+    limits::positive_duration(text).map_err(|e| e.0)
+}
+
+fn buffer(text: &str) -> Result<u64, String> {
+    let bytes = congestion_units::size_bytes(text).map_err(|e| e.0)?;
+    if bytes < MIN_BUFFER_BYTES {
+        return Err(format!(
+            "`{text}` is {bytes} bytes; the buffer must hold one full-size packet, at least {MIN_BUFFER_BYTES} bytes"
+        ));
     }
-    Ok(a)
+    Ok(bytes)
+}
+
+fn cc(text: &str) -> Result<Cc, String> {
+    Cc::parse(text)
+        .ok_or_else(|| format!("`{text}` is not one of ours, ours-linux-hystart, linux, quinn"))
+}
+
+/// The relay draws loss in parts per million; a probability it cannot represent
+/// (between 0 and 0.5 ppm) is refused rather than silently turned into no loss.
+fn loss_ppm(text: &str) -> Result<u32, String> {
+    let p = congestion_units::probability(text).map_err(|e| e.0)?;
+    let ppm = (p * 1e6).round() as u32;
+    if p > 0.0 && ppm == 0 {
+        return Err(format!(
+            "`{text}` is below the relay's resolution of 1 ppm (0.000001)"
+        ));
+    }
+    Ok(ppm)
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 async fn main() {
-    let args = match parse_args() {
-        Ok(a) => a,
-        Err(e) => {
-            eprintln!("transfer: {e}");
-            std::process::exit(2);
-        }
-    };
-    let loss_ppm = (args.loss_percent * 10_000.0) as u32;
-    let mut relay = RelayConfig::symmetric(args.rate, args.rtt, args.buffer, loss_ppm);
+    let args = Args::parse();
+    let mut relay = RelayConfig::symmetric(args.rate, args.rtt, args.buffer, args.loss);
     relay.seed = args.seed;
     relay.max_lifetime = args.timeout + Duration::from_secs(10);
     let config = TransferConfig {
@@ -123,11 +116,11 @@ async fn main() {
         timeout: args.timeout,
     };
     println!(
-        "# link {} bit/s, rtt {:?}, buffer {} B, loss {}%, seed {}; {} bytes with cc {}",
+        "# link {} bit/s, rtt {:?}, buffer {} B, loss {} ppm, seed {}; {} bytes with cc {}",
         args.rate,
         args.rtt,
         args.buffer,
-        args.loss_percent,
+        args.loss,
         args.seed,
         args.bytes,
         args.cc.name()

@@ -1,157 +1,634 @@
-//! `ccsim fink2011`: seed 000's eight runs (HZ=250 table).
+//! `ccsim fink2011`: seed 000's two tables (HZ=250 with timestamps, and the earlier
+//! HZ=1000 one without), each run on the seed's kernel (the library's 2.6.35 profile),
+//! with what today's kernel would do on the same path beside them.
 //!
-//! Host settings follow the 2011 kernel (2.6.35), not the seed's figures: no TSQ
-//! (added in 3.6), no TCP pacing (3.12), TSO bursts of a full 64 KiB GSO skb
-//! (7 segments of 8948 B; autosizing came in 3.12), `tcp_adv_win_scale = 2`.
-//! Autotuning's maximum is an assumption: the seed's autotuned 80 ms runs carry far
-//! more than the 4–6 MB default per RTT, so the hosts had raised `tcp_rmem`/`tcp_wmem`;
-//! 64 MiB was a common 10 GbE host tuning of the time.
+//! One model per path, never per run (docs/simulator.md, "fink2011"):
+//! - The sender host of 2.6.35: no TSQ (3.6), no pacing (3.12), 64 KiB TSO skbs (7
+//!   segments of 8948 B) with the era's TSO deferral, a 1000-skb qdisc, a 10 Gbit/s NIC.
+//!   Today's kernel gets today's host (TSQ, autosized TSO) on the same path.
+//! - The receiver (a 2011 one for both kernels): its window (`rcv_ssthresh`) opens from
+//!   2 segments by 2 per segment received, and while it opens every segment is ACKed at
+//!   once (2.6.35 `tcp_grow_window`); then delayed ACKs every 2 segments (40 ms timer).
+//! - Per-second figures as nuttcp's receiver times them: from the first data's arrival.
+//! - The 18 ms path: the sender's NIC is the bottleneck.
+//! - The 80 ms path: a bottleneck slightly slower than the NIC, with a drop-tail
+//!   buffer, both calibrated from the seed (below).
+//! - Autotuning's maximum: calibrated from the seed (below).
+//! - The 2.6.35 host's jiffies phase at the first send, unknown for every seed run:
+//!   each 2.6.35 run is simulated at [`TICK_PHASES`] phases evenly spaced across one
+//!   tick; `sim:` is the median-throughput phase, `phases:` the spread, and each
+//!   verdict counts the phases its finding holds in. Today's kernel (HyStart on a µs
+//!   clock) runs once.
+//!
+//! Calibrated figures are computed here from the seed's own data and printed.
 
 use crate::cli::PresetArgs;
-use crate::config::{Amount, SimConfig, SlowStart, TsoMode, TsqMode, WindowMode};
-use crate::presets::seeds::FINK_2011;
+use crate::config::{
+    Amount, DEFAULT_UPTIME_NS, Kernel, SimConfig, SlowStart, TsoMode, TsqMode, WindowMode,
+    quickacks_for, rcv_ssthresh_growth_for,
+};
+use crate::presets::seeds::{FINK_2011_HZ250, FINK_2011_HZ1000, FinkRun, FinkTable, NuttcpFigure};
 use crate::presets::{Case, Outcome, plot, print_stats, run_all};
 use crate::report::{mbps, summary_line};
+use crate::series::Points;
 
-/// Assumed `tcp_rmem[2]`/`tcp_wmem[2]` of the seed's hosts.
-pub const AUTOTUNE_MAX_BYTES: u64 = 64 << 20;
+/// The sender's NIC, bit/s.
+pub const NIC_BPS: u64 = 10_000_000_000;
 
-/// The configuration of one seed-000 run.
-pub fn config(rtt_ms: u32, window_mb: u32, hystart: bool) -> SimConfig {
+/// How many jiffy phases every 2.6.35 run is simulated at. Where the host's ticks fell
+/// against the first send is unknown for each of the seed's runs, and 2.6.35 times
+/// HyStart (and TSO deferral) in jiffies, so each run is swept over this many phases,
+/// evenly spaced across one tick; the same phases for every run.
+pub const TICK_PHASES: u64 = 8;
+
+/// A seed figure agrees with a swept run when it lies inside the simulated range or
+/// within this fraction of the nearest phase's throughput.
+pub const AGREE_FRACTION: f64 = 0.15;
+
+/// The host uptimes at the first send of the sweep at `hz`: the default uptime (the
+/// first send on a tick) plus `k/TICK_PHASES` of a tick, `k = 0..TICK_PHASES`.
+pub fn phase_uptimes_ns(hz: u32) -> Vec<u64> {
+    let tick_ns = 1_000_000_000 / u64::from(hz.max(1));
+    (0..TICK_PHASES)
+        .map(|k| DEFAULT_UPTIME_NS + k * tick_ns / TICK_PHASES)
+        .collect()
+}
+
+/// The 80 ms path's drop-tail buffer, bytes. Calibrated: the seed's runs without
+/// HyStart at `-w100m` carry line rate for about a second before their first loss
+/// (HZ=250: seconds 3, 2 and 3-4; HZ=1000: 3 and 3-4); with 8 MiB the model does the
+/// same (4 MiB: no full second; 16 MiB: three seconds).
+pub const BUFFER_80MS_BYTES: u64 = 8 << 20;
+
+/// The path figures calibrated from the seed, with where each comes from.
+#[derive(Clone, Copy, Debug)]
+pub struct Calibration {
+    /// The seed's highest per-second rate on the 18 ms path (HZ=250 table), Mbit/s.
+    pub peak_18_mbps: f64,
+    /// The same on the 80 ms path, Mbit/s.
+    pub peak_80_mbps: f64,
+    /// The 80 ms path's bottleneck, bit/s: the NIC scaled by `peak_80 / peak_18`.
+    pub bottleneck_80_bps: u64,
+    /// The seed's steady rate of the autotuned 80 ms run without HyStart (seconds 3
+    /// on), Mbit/s, and its msRTT.
+    pub autotuned_80_mbps: f64,
+    /// msRTT of that run.
+    pub autotuned_80_ms: f64,
+    /// Autotuning's maximum buffer, bytes: that rate × msRTT in flight is 3/4 of it
+    /// (`tcp_adv_win_scale = 2`).
+    pub autotune_max_bytes: u64,
+}
+
+fn table_peak(t: &FinkTable, rtt_ms: u32) -> f64 {
+    t.runs
+        .iter()
+        .filter(|r| r.rtt_ms == rtt_ms)
+        .flat_map(|r| r.seed.iter().flat_map(|s| s.per_second.iter().copied()))
+        .fold(0.0, f64::max)
+}
+
+/// The calibration, computed from the seed's HZ=250 table.
+pub fn calibration() -> Calibration {
+    let t = &FINK_2011_HZ250;
+    let peak_18_mbps = table_peak(t, 18);
+    let peak_80_mbps = table_peak(t, 80);
+    let bottleneck_80_bps = (NIC_BPS as f64 * peak_80_mbps / peak_18_mbps) as u64;
+    let auto = t
+        .runs
+        .iter()
+        .find(|r| r.rtt_ms == 80 && r.window_mb == 0 && !r.hystart)
+        .and_then(|r| r.seed.first());
+    let (autotuned_80_mbps, autotuned_80_ms) = auto.map_or((0.0, 0.0), |s| {
+        let steady = s.per_second.get(2..).unwrap_or(&[]);
+        let mean = steady.iter().sum::<f64>() / steady.len().max(1) as f64;
+        (mean, s.ms_rtt)
+    });
+    let in_flight = autotuned_80_mbps * 1e6 / 8.0 * autotuned_80_ms / 1e3;
+    Calibration {
+        peak_18_mbps,
+        peak_80_mbps,
+        bottleneck_80_bps,
+        autotuned_80_mbps,
+        autotuned_80_ms,
+        autotune_max_bytes: (in_flight * 4.0 / 3.0) as u64,
+    }
+}
+
+/// The configuration of one seed-000 run on `kernel` (HZ `hz`, timestamps as the table).
+pub fn config(run: &FinkRun, table: &FinkTable, kernel: Kernel, cal: &Calibration) -> SimConfig {
     let mut c = SimConfig::new();
-    c.rate_bps = 10_000_000_000;
-    c.nic_rate_bps = 10_000_000_000;
-    c.rtt_ns = u64::from(rtt_ms) * 1_000_000;
+    c.nic_rate_bps = NIC_BPS;
+    if run.rtt_ms == 80 {
+        c.rate_bps = cal.bottleneck_80_bps;
+        c.buffer_bytes = BUFFER_80MS_BYTES;
+    } else {
+        c.rate_bps = NIC_BPS;
+        c.buffer_bytes = c.bdp_bytes();
+    }
+    c.rtt_ns = u64::from(run.rtt_ms) * 1_000_000;
     c.mtu = 9000;
-    c.buffer_bytes = c.bdp_bytes();
+    c.timestamps = table.timestamps;
     c.amount = Amount::Bytes(8 << 30);
-    c.window = if window_mb == 0 {
+    c.window = if run.window_mb == 0 {
         WindowMode::Auto {
-            max_bytes: AUTOTUNE_MAX_BYTES,
+            max_bytes: cal.autotune_max_bytes,
         }
     } else {
-        WindowMode::Fixed(u64::from(window_mb) << 20)
+        WindowMode::Fixed(u64::from(run.window_mb) << 20)
     };
-    c.slow_start = if hystart {
+    c.slow_start = if run.hystart {
         SlowStart::Hystart
     } else {
         SlowStart::Off
     };
+    c.kernel = kernel;
+    c.hz = table.hz;
+    // The path's receiver is a 2011 one whichever kernel sends.
+    c.quickacks = quickacks_for(Kernel::Linux2635, c.mss());
+    c.rcv_ssthresh_growth = rcv_ssthresh_growth_for(Kernel::Linux2635, c.mss());
     c.pacing = false;
-    c.tsq = TsqMode::Off;
-    c.tso = TsoMode::Segs(7);
+    // Each kernel's own host: 2.6.35 resolves these to no TSQ and 64 KiB TSO skbs.
+    c.tsq = TsqMode::Auto;
+    c.tso = TsoMode::Auto;
     c.interval_ns = Some(1_000_000_000);
     c
 }
 
-fn label(rtt_ms: u32, window_mb: u32, hystart: bool) -> String {
-    let w = if window_mb == 0 {
+fn label(run: &FinkRun) -> String {
+    let w = if run.window_mb == 0 {
         "autotuned".to_string()
     } else {
-        format!("-w{window_mb}m")
+        format!("-w{}m", run.window_mb)
     };
-    let h = if hystart { "hystart" } else { "no hystart" };
-    format!("{rtt_ms} ms, {w}, {h}")
+    let h = if run.hystart { "hystart" } else { "no hystart" };
+    format!("{} ms, {w}, {h}", run.rtt_ms)
+}
+
+fn goodput(o: &Outcome) -> f64 {
+    mbps(o.summary.bytes, o.summary.duration_ns)
 }
 
 /// Run the preset and print the comparison.
 pub fn run(args: &PresetArgs) -> Result<(), String> {
-    let cases = FINK_2011
-        .iter()
-        .map(|&(rtt, w, h, _)| Case {
-            label: label(rtt, w, h),
-            cfg: args.apply(config(rtt, w, h)),
-        })
-        .collect();
-    let outcomes = run_all(cases)?;
-    crate::say!("fink2011: seed 000, Bill Fink, netdev 10 Mar 2011, HZ=250 table");
-    let cc = if args.cc == "rfc9438" {
-        "RFC 9438 CUBIC, HyStart++ where the seed had HyStart"
-    } else {
-        "Linux-mode CUBIC"
-    };
-    crate::say!("8 GB (nuttcp -n8g) over 10 GbE, 9000-byte MTU, {cc}\n");
-    let mut disagreements = 0;
-    for (o, &(_, _, _, seed)) in outcomes.iter().zip(FINK_2011.iter()) {
-        crate::say!("{}:", o.label);
-        for s in seed {
-            crate::say!(
-                "  seed: 8192.0000 MB / {:.2} sec = {:.4} Mbps {} retrans {:.2} msRTT",
-                s.secs,
-                s.mbps,
-                s.retrans,
-                s.ms_rtt
-            );
-        }
-        crate::say!("  sim:  {}", summary_line(&o.summary));
-        let notes = compare(o, seed);
-        if notes.is_empty() {
-            crate::say!("  agrees: throughput within 15 % of a seed run, retransmissions alike");
-        } else {
-            disagreements += 1;
-            for n in notes {
-                crate::say!("  DISAGREES: {n}");
+    let cal = calibration();
+    let tables = [&FINK_2011_HZ250, &FINK_2011_HZ1000];
+    let mut cases = Vec::new();
+    for t in tables {
+        for r in &t.runs {
+            for uptime_ns in phase_uptimes_ns(t.hz) {
+                // The seed's kernel stays the seed's kernel: --cc applies to today's column.
+                let mut cfg = config(r, t, Kernel::Linux2635, &cal);
+                cfg.uptime_ns = uptime_ns;
+                cases.push(Case {
+                    label: label(r),
+                    cfg,
+                });
             }
         }
     }
+    // Today's kernel does not count jiffies: one set of runs, on the HZ=250 table's path
+    // (timestamps on), stands for both tables.
+    for r in &FINK_2011_HZ250.runs {
+        cases.push(Case {
+            label: format!("today: {}", label(r)),
+            cfg: args.apply(config(r, &FINK_2011_HZ250, Kernel::Linux6, &cal)),
+        });
+    }
+    let outcomes = run_all(cases)?;
+    let (swept, today) = outcomes.split_at(16 * TICK_PHASES as usize);
+    let bdps = tables.iter().flat_map(|t| {
+        t.runs.iter().map(|r| {
+            let c = config(r, t, Kernel::Linux2635, &cal);
+            c.bdp_bytes() / u64::from(c.mss())
+        })
+    });
+    let era: Vec<Sweep> = swept
+        .chunks(TICK_PHASES as usize)
+        .zip(bdps)
+        .map(|(outs, bdp)| Sweep::new(outs, bdp))
+        .collect();
     crate::say!(
-        "\n{disagreements} of {} runs disagree with the seed. Known causes: the seed's kernel \
-         (2.6.35, HZ=250) timed HyStart in jiffies, the library is CUBIC/HyStart of Linux 6.x \
-         in microseconds; the seed's real path and hosts (router buffers, NIC rings, receiver \
-         CPU, tcp_rmem) are not known, the model's are stated in docs/simulator.md.",
-        outcomes.len()
+        "fink2011: seed 000, Bill Fink, netdev 10 Mar 2011: 8 GB (nuttcp -n8g) over 10 GbE,"
     );
-    let by_rtt = |rtt: &str| -> Vec<&Outcome> {
-        outcomes
-            .iter()
-            .filter(|o| o.label.starts_with(rtt))
-            .collect()
-    };
-    plot(
-        &args.out,
-        "fink2011-18ms.svg",
-        "seed 000: 8 GB, 10 GbE, 18 ms",
-        &by_rtt("18 "),
-    )?;
-    plot(
-        &args.out,
-        "fink2011-80ms.svg",
-        "seed 000: 8 GB, 10 GbE, 80 ms",
-        &by_rtt("80 "),
-    )?;
+    crate::say!("9000-byte MTU; sim: the library's Linux 2.6.35 profile (the seed's kernel);");
+    if args.cc == "rfc9438" {
+        crate::say!(
+            "today: the library's RFC 9438 CUBIC with HyStart++, today's host, same path.\n"
+        );
+    } else {
+        crate::say!("today: the library's Linux 6.x CUBIC/HyStart with today's host, same path.\n");
+    }
+    print_model(&cal);
+    print_sweep_rule();
+    let mut findings = Vec::new();
+    for (t, outs) in tables.iter().zip(era.chunks(8)) {
+        let tick_us = 1_000_000 / u64::from(t.hz);
+        crate::say!(
+            "\nHZ={} table (tcp_timestamps {}), 2.6.35 sender at HZ={}:",
+            t.hz,
+            if t.timestamps { "on" } else { "off" },
+            t.hz
+        );
+        for ((r, o), now) in t.runs.iter().zip(outs).zip(today) {
+            crate::say!("{}:", label(r));
+            for s in r.seed {
+                crate::say!(
+                    "  seed:  8192.0000 MB / {:.2} sec = {:.4} Mbps {} retrans {:.2} msRTT",
+                    s.secs,
+                    s.mbps,
+                    s.retrans,
+                    s.ms_rtt
+                );
+            }
+            crate::say!("  sim:   {}", summary_line(&o.median().summary));
+            crate::say!("  phases: {}", o.spread_line(tick_us));
+            crate::say!("  today: {}", summary_line(&now.summary));
+            for n in compare(o, r.seed) {
+                crate::say!("  DISAGREES: {n}");
+            }
+        }
+        findings.push(verdicts(t, outs, today));
+    }
+    crate::say!();
+    for f in findings.iter().flatten() {
+        crate::say!("{f}");
+    }
+    write_plots(args, &tables, &era)?;
     if args.stats {
         print_stats(&outcomes);
     }
     Ok(())
 }
 
-fn compare(o: &Outcome, seed: &[crate::presets::seeds::NuttcpFigure]) -> Vec<String> {
-    let sim = mbps(o.summary.bytes, o.summary.duration_ns);
-    let mut notes = Vec::new();
-    let close = seed.iter().any(|s| (sim - s.mbps).abs() <= 0.15 * s.mbps);
-    if !close {
-        let lo = seed.iter().map(|s| s.mbps).fold(f64::MAX, f64::min);
-        let hi = seed.iter().map(|s| s.mbps).fold(0.0, f64::max);
-        notes.push(format!(
-            "throughput {sim:.0} Mbps against {lo:.0}..{hi:.0} Mbps measured"
-        ));
+fn print_model(cal: &Calibration) {
+    crate::say!("path model (one per path; docs/simulator.md):");
+    crate::say!(
+        "  sender NIC 10 Gbit/s behind a 1000-skb qdisc; receiver (2011) ACKs every segment \
+         while its window opens (tcp_grow_window: +2 segments per segment from 2, up to the \
+         buffer's window), then every 2 segments (40 ms timer)"
+    );
+    crate::say!(
+        "  per-second figures as nuttcp's receiver counts them: bytes read, timed from the \
+         first data's arrival"
+    );
+    crate::say!("  18 ms path: the sender's NIC is the bottleneck");
+    crate::say!(
+        "  80 ms path: bottleneck {:.4} Gbit/s, calibrated: NIC x seed peak {:.1} Mbit/s at \
+         80 ms / {:.1} at 18 ms; drop-tail buffer {} MiB, calibrated: the seed's no-HyStart \
+         -w100m runs carry line rate about 1 s before their first loss",
+        cal.bottleneck_80_bps as f64 / 1e9,
+        cal.peak_80_mbps,
+        cal.peak_18_mbps,
+        BUFFER_80MS_BYTES >> 20
+    );
+    crate::say!(
+        "  autotuning maximum {:.1} MiB, calibrated: the seed's autotuned 80 ms run holds \
+         {:.0} Mbit/s x {:.2} ms in flight = 3/4 of it",
+        cal.autotune_max_bytes as f64 / f64::from(1u32 << 20),
+        cal.autotuned_80_mbps,
+        cal.autotuned_80_ms
+    );
+}
+
+fn print_sweep_rule() {
+    crate::say!(
+        "  tick phase: unknown for every seed run, so each 2.6.35 run is simulated with the \
+         first send at {TICK_PHASES} evenly spaced phases across one jiffy (0, 1/{TICK_PHASES}, \
+         ... of a tick after one); sim: is the phase of median throughput (the lower of the \
+         two middle ones), phases: the spread; today's kernel times HyStart in microseconds, \
+         one run"
+    );
+    crate::say!(
+        "  DISAGREES: no seed repetition inside the simulated range or within {:.0} % of the \
+         nearest phase, or no phase with retransmissions where the seed had some (none where \
+         it had none); verdicts: each finding's rule per phase (the same phase for all runs \
+         of a table), and in how many phases it holds",
+        100.0 * AGREE_FRACTION
+    );
+}
+
+/// One 2.6.35 run swept over the tick phases, in phase order.
+pub struct Sweep<'a> {
+    outs: &'a [Outcome],
+    bdp_segs: u64,
+}
+
+impl<'a> Sweep<'a> {
+    /// The sweep `outs` of a run whose path holds `bdp_segs` segments.
+    pub fn new(outs: &'a [Outcome], bdp_segs: u64) -> Self {
+        Sweep {
+            outs,
+            bdp_segs: bdp_segs.max(1),
+        }
     }
-    let sim_rtt_ms = o.summary.mean_rtt_ns / 1e6;
-    let seed_rtt_ms = seed.iter().map(|s| s.ms_rtt).fold(0.0, f64::max);
-    if (sim_rtt_ms - seed_rtt_ms).abs() > 0.1 * seed_rtt_ms {
+
+    /// The phase of median throughput (the lower middle one for an even count; ties
+    /// go to the earlier phase).
+    pub fn median_phase(&self) -> usize {
+        median_index(&self.outs.iter().map(goodput).collect::<Vec<_>>())
+    }
+
+    fn median(&self) -> &'a Outcome {
+        &self.outs[self.median_phase()]
+    }
+
+    fn mbps_range(&self) -> (f64, f64) {
+        let g = self.outs.iter().map(goodput);
+        let lo = g.clone().fold(f64::MAX, f64::min);
+        (lo, g.fold(0.0, f64::max))
+    }
+
+    /// The cwnd HyStart left slow start with, in BDPs, per phase (None: it never did).
+    fn exit_bdps(&self) -> Vec<Option<f64>> {
+        self.outs
+            .iter()
+            .map(|o| {
+                o.summary
+                    .hystart_exit_at
+                    .map(|(_, cwnd)| f64::from(cwnd) / self.bdp_segs as f64)
+            })
+            .collect()
+    }
+
+    fn spread_line(&self, tick_us: u64) -> String {
+        let (lo, hi) = self.mbps_range();
+        let rlo = self
+            .outs
+            .iter()
+            .map(|o| o.summary.retrans)
+            .min()
+            .unwrap_or(0);
+        let rhi = self
+            .outs
+            .iter()
+            .map(|o| o.summary.retrans)
+            .max()
+            .unwrap_or(0);
+        let exits = self.exit_bdps();
+        let early = exits.iter().flatten().filter(|&&b| b < 1.0).count();
+        let per_phase: Vec<String> = exits
+            .iter()
+            .map(|e| e.map_or("-".to_string(), |b| format!("{b:.2}")))
+            .collect();
+        let step_us = tick_us / TICK_PHASES;
+        format!(
+            "sim: is phase {} (first send {:.3} ms after a tick); {} phases {}-{:.3} ms: \
+             {lo:.0}-{hi:.0} Mbps, {rlo}-{rhi} retrans, HyStart left slow start below 1 BDP \
+             in {early} of {} (exit cwnd/BDP per phase: {})",
+            self.median_phase(),
+            (self.median_phase() as u64 * step_us) as f64 / 1e3,
+            self.outs.len(),
+            0,
+            ((TICK_PHASES - 1) * step_us) as f64 / 1e3,
+            self.outs.len(),
+            per_phase.join(" ")
+        )
+    }
+}
+
+/// Index of the median of `values`: the lower middle one for an even count, ties to
+/// the lower index (a stable sort), 0 for none.
+pub fn median_index(values: &[f64]) -> usize {
+    let mut order: Vec<usize> = (0..values.len()).collect();
+    order.sort_by(|&a, &b| values[a].total_cmp(&values[b]));
+    order
+        .get(values.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(0)
+}
+
+/// The seed's figures as "a" or "a to b" (never a one-value range).
+fn seed_range(seed: &[NuttcpFigure]) -> String {
+    let lo = seed.iter().map(|s| s.mbps).fold(f64::MAX, f64::min);
+    let hi = seed.iter().map(|s| s.mbps).fold(0.0, f64::max);
+    if seed.len() < 2 || (hi - lo).abs() < 0.5 {
+        format!("{hi:.0} Mbps measured")
+    } else {
+        format!("{lo:.0} to {hi:.0} Mbps measured")
+    }
+}
+
+fn compare(o: &Sweep, seed: &[NuttcpFigure]) -> Vec<String> {
+    let (lo, hi) = o.mbps_range();
+    let agrees = |m: f64| {
+        (lo..=hi).contains(&m)
+            || o.outs
+                .iter()
+                .any(|p| (goodput(p) - m).abs() <= AGREE_FRACTION * m)
+    };
+    let mut notes = Vec::new();
+    if !seed.iter().any(|s| agrees(s.mbps)) {
+        let range = if hi - lo < 0.5 {
+            format!("{hi:.0}")
+        } else {
+            format!("{lo:.0} to {hi:.0}")
+        };
         notes.push(format!(
-            "mean RTT {sim_rtt_ms:.2} ms against {seed_rtt_ms:.2} ms (nuttcp's msRTT is \
-             measured apart from the transfer; the model averages the flow's own samples, \
-             host queueing included)"
+            "throughput {range} Mbps over the phases against {}",
+            seed_range(seed)
         ));
     }
     let seed_retrans = seed.iter().any(|s| s.retrans > 0);
-    if seed_retrans != (o.summary.retrans > 0) {
+    if !o
+        .outs
+        .iter()
+        .any(|p| (p.summary.retrans > 0) == seed_retrans)
+    {
+        let r = o.median().summary.retrans;
         notes.push(format!(
-            "{} retransmissions simulated, the seed had {}",
-            o.summary.retrans,
+            "{} retransmissions simulated in every phase (median phase {r}), the seed had {}",
+            if seed_retrans { "no" } else { "some" },
             if seed_retrans { "some" } else { "none" }
         ));
     }
     notes
+}
+
+/// One side of a finding: the goodput, retransmissions of a run.
+#[derive(Clone, Copy)]
+struct Figures {
+    mbps: f64,
+    retrans: u64,
+}
+
+fn sim_figures<'a>(outs: impl Iterator<Item = &'a Outcome>) -> Vec<Figures> {
+    outs.map(|o| Figures {
+        mbps: goodput(o),
+        retrans: o.summary.retrans,
+    })
+    .collect()
+}
+
+/// The seed's own figures per run: the mean throughput of its repetitions and the
+/// fewest retransmissions any of them had (the repetitions of each run all agree on
+/// whether there were retransmissions).
+fn seed_figures(t: &FinkTable) -> Vec<Figures> {
+    t.runs
+        .iter()
+        .map(|r| {
+            let n = r.seed.len().max(1) as f64;
+            Figures {
+                mbps: r.seed.iter().map(|s| s.mbps).sum::<f64>() / n,
+                retrans: r
+                    .seed
+                    .iter()
+                    .map(|s| u64::from(s.retrans))
+                    .min()
+                    .unwrap_or(0),
+            }
+        })
+        .collect()
+}
+
+fn at(t: &FinkTable, figs: &[Figures], rtt: u32, w: u32, h: bool) -> Option<Figures> {
+    let i = t
+        .runs
+        .iter()
+        .position(|r| r.rtt_ms == rtt && r.window_mb == w && r.hystart == h)?;
+    figs.get(i).copied()
+}
+
+/// A finding's rule: whether it holds in a table's figures, and the figures it used.
+type Rule = fn(&FinkTable, &[Figures]) -> Option<(bool, String)>;
+
+/// "HyStart slower at 18 ms": both 18 ms HyStart runs at least 15 % below the
+/// matching runs without it.
+fn hystart_slower(t: &FinkTable, figs: &[Figures]) -> Option<(bool, String)> {
+    let mut holds = true;
+    let mut parts = Vec::new();
+    for w in [0, 40] {
+        let on = at(t, figs, 18, w, true)?;
+        let off = at(t, figs, 18, w, false)?;
+        let change = on.mbps / off.mbps - 1.0;
+        holds &= change <= -0.15;
+        parts.push(format!(
+            "{} {:.0} vs {:.0} Mbps ({:+.0} %)",
+            if w == 0 { "autotuned" } else { "-w40m" },
+            on.mbps,
+            off.mbps,
+            100.0 * change
+        ));
+    }
+    Some((holds, parts.join(", ")))
+}
+
+/// "No HyStart loses at 80 ms -w100m": with HyStart no retransmissions, without some
+/// and a lower throughput.
+fn no_hystart_loses(t: &FinkTable, figs: &[Figures]) -> Option<(bool, String)> {
+    let on = at(t, figs, 80, 100, true)?;
+    let off = at(t, figs, 80, 100, false)?;
+    let holds = on.retrans == 0 && off.retrans > 0 && off.mbps < on.mbps;
+    Some((
+        holds,
+        format!(
+            "hystart {} retrans {:.0} Mbps, none {} retrans {:.0} Mbps",
+            on.retrans, on.mbps, off.retrans, off.mbps
+        ),
+    ))
+}
+
+/// One verdict line per finding: in how many tick phases the 2.6.35 simulation shows
+/// it (each phase judged on its own, the same phase for every run of the table), with
+/// the seed's and today's kernel's under the same rule beside it; then one line per
+/// phase with the figures the rule used. Computed, never written in.
+fn verdicts(t: &FinkTable, era: &[Sweep], today: &[Outcome]) -> Vec<String> {
+    let (seed, now) = (seed_figures(t), sim_figures(today.iter()));
+    let word = |b: bool| if b { "yes" } else { "no" };
+    let tick_us = 1_000_000 / u64::from(t.hz);
+    let mut out = Vec::new();
+    let findings: [(&str, Rule); 2] = [
+        ("HyStart slower at 18 ms", hystart_slower),
+        ("no HyStart loses at 80 ms -w100m", no_hystart_loses),
+    ];
+    for (name, rule) in findings {
+        let per_phase: Vec<Option<(bool, String)>> = (0..TICK_PHASES as usize)
+            .map(|k| rule(t, &sim_figures(era.iter().filter_map(|s| s.outs.get(k)))))
+            .collect();
+        let holds = per_phase.iter().flatten().filter(|(b, _)| *b).count();
+        let n = per_phase.len();
+        let sim = match holds {
+            0 => format!("NOT reproduced in any of {n} tick phases"),
+            h if h == n => format!("REPRODUCED in all {n} tick phases"),
+            h => format!("REPRODUCED in {h} of {n} tick phases"),
+        };
+        if let (Some((m, md)), Some((nw, nd))) = (rule(t, &seed), rule(&FINK_2011_HZ250, &now)) {
+            out.push(format!(
+                "HZ={} table, \"{name}\": {sim} of the 2.6.35 simulation; seed: {} ({md}); \
+                 today's kernel: {} ({nd})",
+                t.hz,
+                word(m),
+                word(nw),
+            ));
+        }
+        for (k, r) in per_phase.iter().enumerate() {
+            if let Some((b, d)) = r {
+                out.push(format!(
+                    "  phase {k} ({:.3} ms): {} ({d})",
+                    (k as u64 * tick_us / TICK_PHASES) as f64 / 1e3,
+                    if *b { "holds" } else { "does not hold" }
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn write_plots(args: &PresetArgs, tables: &[&FinkTable], era: &[Sweep]) -> Result<(), String> {
+    for (t, outs) in tables.iter().zip(era.chunks(8)) {
+        for rtt in [18u32, 80] {
+            let idx: Vec<usize> = (0..t.runs.len())
+                .filter(|&i| t.runs[i].rtt_ms == rtt)
+                .collect();
+            let picked: Vec<&Outcome> = idx.iter().map(|&i| outs[i].median()).collect();
+            let measured: Vec<(String, Points, usize)> = idx
+                .iter()
+                .enumerate()
+                .filter_map(|(k, &i)| {
+                    let s = t.runs[i].seed.first()?;
+                    let pts = s
+                        .per_second
+                        .iter()
+                        .enumerate()
+                        .map(|(j, &m)| (j as f64 + 1.0, m))
+                        .collect();
+                    Some((format!("seed: {}", label(&t.runs[i])), pts, k))
+                })
+                .collect();
+            let file = if t.hz == 250 {
+                format!("fink2011-{rtt}ms.svg")
+            } else {
+                format!("fink2011-hz{}-{rtt}ms.svg", t.hz)
+            };
+            plot(
+                &args.out,
+                &file,
+                &format!(
+                    "seed 000, HZ={}: 8 GB, 10 GbE, {rtt} ms; lines: 2.6.35 simulated (median of {TICK_PHASES} tick phases), crosses: measured",
+                    t.hz
+                ),
+                &picked,
+                &measured,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::median_index;
+
+    #[test]
+    fn the_median_phase_is_the_lower_middle_and_ties_go_to_the_earlier_phase() {
+        // Sorted: 6084 (7), 6296 (6), 6516 (5), 6738 (4), 8807 (3), ...: the lower of
+        // the two middle ones of eight is the 4th smallest.
+        let swept = [
+            9510.0, 9298.0, 9053.0, 8807.0, 6738.0, 6516.0, 6296.0, 6084.0,
+        ];
+        assert_eq!(median_index(&swept), 4);
+        assert_eq!(median_index(&[5.0, 5.0, 5.0]), 1);
+        assert_eq!(median_index(&[7.0; 8]), 3, "all equal: the 4th phase");
+        assert_eq!(median_index(&[3.0, 1.0, 2.0]), 2);
+        assert_eq!(median_index(&[]), 0);
+    }
 }

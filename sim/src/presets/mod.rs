@@ -8,6 +8,8 @@ pub mod tso2005;
 pub mod tsq2012;
 
 use std::path::Path;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::config::SimConfig;
@@ -42,45 +44,70 @@ impl Probe for SeriesProbe {
     fn ack(&mut self, row: &TraceRow) {
         self.0.push(row);
     }
+    // The plots draw cwnd, goodput and RTT, not the queue or the pacing rate.
+    fn reads_queue_and_pacing(&self) -> bool {
+        false
+    }
 }
 
-/// Run every case, two at a time (runs are independent, so the result is the same
-/// as one at a time), in the given order.
+/// Run every case on as many threads as the machine has cores (runs are independent,
+/// so the result is the same as one at a time), each thread taking the next case as it
+/// finishes one; outcomes come back in the given order.
 pub fn run_all(cases: Vec<Case>) -> Result<Vec<Outcome>, String> {
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
-        .max(1);
-    let mut out: Vec<Option<Result<Outcome, String>>> = (0..cases.len()).map(|_| None).collect();
-    for (chunk_cases, chunk_out) in cases.chunks(threads).zip(out.chunks_mut(threads)) {
-        std::thread::scope(|s| {
-            for (case, slot) in chunk_cases.iter().zip(chunk_out.iter_mut()) {
-                s.spawn(move || {
+        .clamp(1, cases.len().max(1));
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<Result<Outcome, String>>>> =
+        (0..cases.len()).map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..threads {
+            s.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(case) = cases.get(i) else { break };
                     let started = Instant::now();
                     let mut probe = SeriesProbe(Series::new(case.cfg.mss()));
-                    *slot = Some(run(&case.cfg, &mut probe).map(|summary| Outcome {
+                    let outcome = run(&case.cfg, &mut probe).map(|summary| Outcome {
                         label: case.label.clone(),
                         summary,
                         series: probe.0,
                         wall: started.elapsed(),
-                    }));
-                });
-            }
-        });
-    }
-    out.into_iter()
-        .map(|o| o.unwrap_or_else(|| Err("a run did not finish".into())))
+                    });
+                    if let Ok(mut slot) = slots[i].lock() {
+                        *slot = Some(outcome);
+                    }
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|m| {
+            m.into_inner()
+                .ok()
+                .flatten()
+                .unwrap_or_else(|| Err("a run did not finish".into()))
+        })
         .collect()
 }
 
-/// Write one SVG of the given outcomes into `dir`.
-pub fn plot(dir: &Path, file: &str, title: &str, outcomes: &[&Outcome]) -> Result<(), String> {
+/// Write one SVG of the given outcomes into `dir`, with `measured` seed figures
+/// `(label, points, index of the outcome they belong to)` in the throughput panel.
+pub fn plot(
+    dir: &Path,
+    file: &str,
+    title: &str,
+    outcomes: &[&Outcome],
+    measured: &[(String, crate::series::Points, usize)],
+) -> Result<(), String> {
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     let runs: Vec<(String, &Series)> = outcomes
         .iter()
         .map(|o| (o.label.clone(), &o.series))
         .collect();
     let path = dir.join(file);
-    write_svg(&path, title, &runs)?;
+    write_svg(&path, title, &runs, measured)?;
     crate::say!("wrote {}", path.display());
     Ok(())
 }

@@ -91,12 +91,14 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         "tsq2012-10g.svg",
         "seed 002: TSQ limits, 10 GbE",
         &pick(ten),
+        &[],
     )?;
     plot(
         &args.out,
         "tsq2012-1g.svg",
         "seed 002: TSQ limits, 1 GbE",
         &pick(one),
+        &[],
     )?;
     if args.stats {
         print_stats(&outcomes);

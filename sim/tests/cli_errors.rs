@@ -1,0 +1,72 @@
+//! The built `ccsim` binary refuses bad flag values with exit status 2 and a message
+//! naming the flag and what it accepts, and reads decimals.
+
+use std::process::{Command, Output};
+
+fn ccsim(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ccsim"))
+        .args(args)
+        .output()
+        .expect("ccsim runs")
+}
+
+/// Runs `args`, expects a usage error (status 2) whose message contains each of `says`.
+fn refused(args: &[&str], says: &[&str]) {
+    let out = ccsim(args);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+    for s in says {
+        assert!(stderr.contains(s), "{args:?}: expected {s:?} in {stderr}");
+    }
+}
+
+#[test]
+fn out_of_range_values_name_the_flag_and_the_range() {
+    refused(&["--mtu", "100000"], &["--mtu", "68 to 65535"]);
+    refused(&["--mtu", "40"], &["--mtu", "68 to 65535"]);
+    refused(&["-w", "0"], &["-w", "2·MSS"]);
+    refused(&["-w", "2k", "--mtu", "1500"], &["-w", "2896"]);
+    refused(&["--rtt", "2h"], &["--rtt"]);
+    refused(&["--rtt", "3601s"], &["--rtt", "1 h"]);
+    refused(&["--rtt", "0ms"], &["--rtt", "above 0"]);
+    refused(&["--loss", "1"], &["--loss", "[0, 1)"]);
+    refused(&["--loss", "150%"], &["--loss"]);
+    refused(&["--rate", "0"], &["--rate", "above 0"]);
+    refused(&["--buffer", "100"], &["--buffer", "1538"]); // 1500 + Ethernet framing
+}
+
+#[test]
+fn negative_values_reach_the_parser_and_are_refused_by_name() {
+    refused(&["--rtt", "-5ms"], &["--rtt", "negative"]);
+    refused(&["--rate", "-1g"], &["--rate", "negative"]);
+    refused(&["-n", "-8g"], &["--bytes", "negative"]);
+    refused(&["--jitter", "-1ms"], &["--jitter", "negative"]);
+    refused(&["--ack-ratio", "-1"], &["--ack-ratio"]);
+}
+
+#[test]
+fn durations_need_a_unit_and_sizes_are_not_bits() {
+    refused(&["--rtt", "5"], &["--rtt", "no unit"]);
+    refused(&["-T", "10"], &["--time", "no unit"]);
+    refused(&["-i", "1"], &["-i", "no unit"]);
+    refused(&["--on-off", "200ms,1"], &["--on-off", "no unit"]);
+    refused(&["--buffer", "64kb"], &["--buffer"]);
+    refused(&["--buffer", "64KB"], &["--buffer", "64KiB"]);
+    refused(&["--rate", "10MB/s"], &["--rate", "bits per second"]);
+    refused(&["--tsq-limit", "lots"], &["--tsq-limit"]);
+}
+
+#[test]
+fn decimals_are_read_exactly() {
+    // 0.5 MiB at 2.5 Gbit/s over 1.5 ms: "0.5000 MB" is 2^19 bytes as nuttcp prints MB.
+    let out = ccsim(&[
+        "--rate", "2.5g", "--rtt", "1.5ms", "--bytes", "0.5m", "-w", "1.5m",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.starts_with("0.5000 MB / "), "{stdout}");
+}
