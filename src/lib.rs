@@ -29,11 +29,9 @@
 //!
 //! ```
 //! use congestion::{AckEvent, CongestionController, Instant, Duration, Phase, SentEvent};
-//! use congestion::cubic::LinuxCubicConfig;
-//! use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+//! use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 //!
-//! let params = LinuxCubicConfig::new().validate()?;
-//! let mut flow = LinuxFlow::new(params, LinuxSocketConfig::new(), Instant::ZERO)?;
+//! let mut flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
 //! flow.on_sent(Instant::ZERO, &SentEvent { in_flight_after: 10, largest_sent: 10 });
 //!
 //! // Two segments acknowledged 20 ms later: slow start grows the window by two.

@@ -229,15 +229,13 @@ impl<C, const N: usize> defmt::Format for FlightRecorder<C, N> {
 mod tests {
     extern crate std;
     use super::*;
-    use crate::cubic::LinuxCubicConfig;
-    use crate::linux::{LinuxFlow, LinuxSocketConfig};
+    use crate::linux::{LinuxFlow, LinuxFlowConfig};
     use crate::time::Duration;
     use std::format;
 
     #[test]
     fn the_ring_keeps_the_last_n_events_and_tells_the_story() {
-        let params = LinuxCubicConfig::new().validate().unwrap();
-        let flow = LinuxFlow::new(params, LinuxSocketConfig::new(), Instant::ZERO).unwrap();
+        let flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
         let mut rec: FlightRecorder<_, 3> = FlightRecorder::new(flow);
         rec.on_sent(
             Instant::ZERO,

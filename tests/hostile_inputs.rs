@@ -4,7 +4,7 @@
 //! never with a panic or an overflow (tests run with overflow checks on).
 
 use congestion::cubic::LinuxCubicConfig;
-use congestion::linux::{CaState, LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{CaState, LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use congestion::{
     AckEvent, ConfigError, CongestionController, CongestionEvent, Duration, Instant, SentEvent,
 };
@@ -12,12 +12,8 @@ use congestion::{
 fn flow_at(t_us: u64) -> LinuxFlow {
     let mut socket = LinuxSocketConfig::new();
     socket.initial_srtt_us = 20_000;
-    let mut f = LinuxFlow::new(
-        LinuxCubicConfig::new().validate().unwrap(),
-        socket,
-        Instant::from_micros(t_us),
-    )
-    .unwrap();
+    let config = LinuxFlowConfig::from_parts(LinuxCubicConfig::new(), socket);
+    let mut f = LinuxFlow::new(config, Instant::from_micros(t_us)).unwrap();
     f.transmit(Instant::from_micros(t_us), 10);
     f
 }
@@ -150,7 +146,11 @@ fn absurd_configurations_are_refused_at_construction() {
     ];
     for (socket, want) in cases {
         assert_eq!(
-            LinuxFlow::new(params, socket, Instant::ZERO).err(),
+            LinuxFlow::new(
+                LinuxFlowConfig::from_parts(*params.config(), socket),
+                Instant::ZERO
+            )
+            .err(),
             Some(want),
             "{socket:?}"
         );

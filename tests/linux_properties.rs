@@ -3,7 +3,9 @@
 
 use congestion::cubic::{BICTCP_BETA_SCALE, HystartDetect, LinuxCubicConfig};
 use congestion::hystart::PacingStatus;
-use congestion::linux::{CaState, LinuxFlow, LinuxSocketConfig, TCP_INFINITE_SSTHRESH};
+use congestion::linux::{
+    CaState, LinuxFlow, LinuxFlowConfig, LinuxSocketConfig, TCP_INFINITE_SSTHRESH,
+};
 use congestion::{CongestionController, Instant, Phase};
 use proptest::prelude::*;
 
@@ -98,9 +100,9 @@ proptest! {
         (cubic, socket) in config(),
         events in prop::collection::vec(event(), 1..300),
     ) {
-        let params = cubic.validate().unwrap();
         let mut now = 1_000_000u64;
-        let mut f = LinuxFlow::new(params, socket, Instant::from_micros(now)).unwrap();
+        let config = LinuxFlowConfig::from_parts(cubic, socket);
+        let mut f = LinuxFlow::new(config, Instant::from_micros(now)).unwrap();
         f.transmit(Instant::from_micros(now), socket.init_cwnd);
         let mut rto_seen = false;
         for ev in events {

@@ -3,7 +3,7 @@
 //! accidental overflow over these horizons panics.
 
 use congestion::cubic::LinuxCubicConfig;
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use congestion::{CongestionController, Instant};
 
 const SECOND_US: u64 = 1_000_000;
@@ -15,8 +15,7 @@ fn linux_flow(clamp: u32, init_cwnd: u32, srtt_us: u32) -> LinuxFlow {
     s.init_cwnd = init_cwnd;
     s.initial_srtt_us = srtt_us;
     LinuxFlow::new(
-        LinuxCubicConfig::new().validate().unwrap(),
-        s,
+        LinuxFlowConfig::from_parts(LinuxCubicConfig::new(), s),
         Instant::ZERO,
     )
     .unwrap()

@@ -6,8 +6,7 @@
 //! harness, its own threads allocated now and then during the counted region and made
 //! the count flaky. Here `main` is the only thread.
 
-use congestion::cubic::LinuxCubicConfig;
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::{
     AckEvent, AnyController, CongestionController, CongestionEvent, Duration, Instant, SentEvent,
 };
@@ -82,8 +81,7 @@ fn main() {
 }
 
 fn no_controller_call_allocates() {
-    let params = LinuxCubicConfig::new().validate().unwrap();
-    let mut linux = LinuxFlow::new(params, LinuxSocketConfig::new(), Instant::ZERO).unwrap();
+    let mut linux = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
     let mut any = AnyController::Linux(linux);
     let mut flows = [linux; 4];
 

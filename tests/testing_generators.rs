@@ -4,7 +4,7 @@
 #![cfg(all(feature = "arbitrary", feature = "proptest"))]
 
 use arbitrary::{Arbitrary, Unstructured};
-use congestion::linux::LinuxFlow;
+use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::rfc::RfcFlow;
 use congestion::testing::{
     ArbitraryLinuxConfig, ArbitraryRfcConfig, TimedEvent, run_stream, strategies,
@@ -40,8 +40,8 @@ fn arbitrary_configs_are_always_valid_and_streams_run() {
         let Ok(cfg) = ArbitraryLinuxConfig::arbitrary(&mut u) else {
             continue;
         };
-        let mut flow = LinuxFlow::new(cfg.params, cfg.socket, Instant::ZERO)
-            .expect("generated configs are valid");
+        let config = LinuxFlowConfig::from_parts(*cfg.params.config(), cfg.socket);
+        let mut flow = LinuxFlow::new(config, Instant::ZERO).expect("generated configs are valid");
         let events: Vec<TimedEvent> = Vec::arbitrary(&mut u).unwrap_or_default();
         run_stream(&mut flow, Instant::ZERO, &events, |f, _| {
             assert!(f.cwnd() >= 1)
@@ -57,7 +57,8 @@ proptest! {
         (params, socket) in strategies::linux_config(),
         events in strategies::timed_events(100),
     ) {
-        let mut flow = LinuxFlow::new(params, socket, Instant::ZERO).unwrap();
+        let config = LinuxFlowConfig::from_parts(*params.config(), socket);
+        let mut flow = LinuxFlow::new(config, Instant::ZERO).unwrap();
         run_stream(&mut flow, Instant::ZERO, &events, |f, _| {
             assert!(f.cwnd() >= 1 && f.cwnd() <= u64::from(socket.cwnd_clamp));
         });

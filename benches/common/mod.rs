@@ -15,6 +15,13 @@
 //! sent its initial window, 200 ACKs a cycle (cwnd 10 -> 410 packets, below where
 //! HyStart's ACK train would end slow start on this path).
 //!
+//! A second stream, [`Regime::SteadyGrowth`], holds CUBIC in steady growth near W_max
+//! for seconds: the same path, a warm-up to 1000 packets and one loss (W_max = 1000,
+//! cwnd 700), then the snapshot 2.5 s before the curve reaches W_max (t = K − 2.5 s,
+//! K = ∛(1000 · 0.3 / 0.4) s = 9.09 s for every controller here, all with β = 0.7 and
+//! C = 0.4); a cycle runs 5 s of ACKs (125,000) from there without loss, so the curve
+//! stays within 2.5 s of its plateau all along.
+//!
 //! Every controller is wrapped in a [`StreamController`] that counts packets in flight
 //! and calls the controller exactly as its stack would.
 
@@ -44,6 +51,16 @@ pub const WARMUP_MAX_ACKS: u32 = 4_000_000;
 pub const SLOW_START_ACKS: u32 = 200;
 /// The stream starts this late so that `now - RTT` is never negative, µs.
 pub const START_US: u64 = 1_000_000;
+/// The steady-growth stream's warm-up peak, packets: W_max after its one loss.
+pub const STEADY_PEAK_PACKETS: u32 = 1000;
+/// K for W_max = 1000 packets, β = 0.7, C = 0.4: ∛(1000 · 0.3 / 0.4) s, µs.
+pub const STEADY_K_US: u64 = 9_085_603;
+/// The steady stream's snapshot is this long before t = K, µs.
+pub const STEADY_BEFORE_K_US: u64 = 2_500_000;
+/// ACKs from the steady stream's loss to its snapshot (t = K − 2.5 s).
+pub const STEADY_AFTER_LOSS_ACKS: u64 = (STEADY_K_US - STEADY_BEFORE_K_US) / ACK_INTERVAL_US;
+/// ACKs per steady cycle: 5 s of the stream.
+pub const STEADY_CYCLE_ACKS: u32 = (5_000_000 / ACK_INTERVAL_US) as u32;
 
 /// One controller, as the stream drives it. Amounts are packets of [`PACKET_BYTES`].
 pub trait StreamController: Clone {
@@ -62,6 +79,10 @@ pub trait StreamController: Clone {
     fn cwnd_packets(&self) -> u32;
     /// Packets in flight as the wrapper counts them.
     fn in_flight_packets(&self) -> u32;
+    /// The next ACK acknowledges data sent after now (after the congestion event just
+    /// delivered), so a QUIC controller leaves recovery on it and starts its new epoch,
+    /// as the first ACK a round after a loss does. Linux mode leaves recovery at once.
+    fn next_ack_covers_data_sent_after_now(&mut self) {}
 }
 
 /// Which regime a [`Stream`] measures.
@@ -71,6 +92,9 @@ pub enum Regime {
     CongestionAvoidance,
     /// Slow start from the initial window, HyStart (where the controller has it) active.
     SlowStart,
+    /// Steady growth near W_max: t = K − 2.5 s to K + 2.5 s after one loss at 1000
+    /// packets, no loss in the cycle.
+    SteadyGrowth,
 }
 
 /// A congestion event measured by [`Stream::event_then_ack`].
@@ -122,6 +146,19 @@ impl<C: StreamController> Stream<C> {
             s.cycle_acks = ACKS_PER_LOSS;
             s.loss_at_cycle_end = true;
         }
+        if regime == Regime::SteadyGrowth {
+            let mut acks = 0;
+            while s.live.cwnd_packets() < STEADY_PEAK_PACKETS && acks < WARMUP_MAX_ACKS {
+                s.one_ack();
+                acks += 1;
+            }
+            s.live.loss(s.now_us);
+            for _ in 0..STEADY_AFTER_LOSS_ACKS {
+                s.one_ack();
+            }
+            s.cycle_acks = STEADY_CYCLE_ACKS;
+            s.loss_at_cycle_end = false;
+        }
         s.snapshot = s.live.clone();
         s.snapshot_now_us = s.now_us;
         s
@@ -162,9 +199,11 @@ impl<C: StreamController> Stream<C> {
         }
     }
 
-    /// From the snapshot: `event`, then one ACK (the ACK after a loss is where a CUBIC
-    /// computes its new K, so it belongs to the loss's cost). Measure it against
-    /// [`Event::Nothing`] and subtract.
+    /// From the snapshot: `event`, then one ACK of data sent after the event, which
+    /// ends recovery and starts the new epoch (Linux mode: the first ACK after the
+    /// event; RFC mode and the QUIC peers: the first ACK a round later), so the epoch
+    /// start and its cube root belong to the event's cost. Measure it against
+    /// [`Event::Nothing`] (the same ACK without the event) and subtract.
     #[inline(always)]
     pub fn event_then_ack(&mut self, event: Event) {
         self.restore();
@@ -174,7 +213,18 @@ impl<C: StreamController> Stream<C> {
             Event::Loss => self.live.loss(now),
             Event::Rto => self.live.rto(now),
         }
+        self.live.next_ack_covers_data_sent_after_now();
         self.one_ack();
+    }
+
+    /// From the snapshot: the send call(s) for `packets` new packets alone (measure
+    /// against [`Event::Nothing`] with [`Stream::event_only`] and subtract): what the
+    /// send side of one ACK of the stream costs, to split the ACK path from it.
+    #[inline(always)]
+    pub fn send_only(&mut self, packets: u32) {
+        self.restore();
+        let now = black_box(self.now_us);
+        self.live.send(now, black_box(packets));
     }
 
     /// From the snapshot: `event` alone (measure against [`Event::Nothing`]). For the
@@ -206,14 +256,11 @@ pub struct OursLinux {
 impl OursLinux {
     /// Kernel defaults (HyStart on, pacing rate modelled), MSS 1200 bytes.
     pub fn new() -> Self {
-        let params = congestion::cubic::LinuxCubicConfig::new()
-            .validate()
-            .expect("kernel defaults are valid");
-        let mut socket = congestion::linux::LinuxSocketConfig::new();
-        socket.mss = PACKET_BYTES;
+        let mut config = congestion::linux::LinuxFlowConfig::new();
+        config.socket.mss = PACKET_BYTES;
         let now = congestion::Instant::from_micros(START_US);
-        let flow = congestion::linux::LinuxFlow::new(params, socket, now)
-            .expect("kernel defaults are valid");
+        let flow =
+            congestion::linux::LinuxFlow::new(config, now).expect("kernel defaults are valid");
         OursLinux { flow, in_flight: 0 }
     }
 }
@@ -231,26 +278,45 @@ impl StreamController for OursLinux {
 
     #[inline(always)]
     fn ack(&mut self, now_us: u64, packets: u32, rtt_us: u64) {
+        use congestion::CongestionController;
         self.in_flight -= packets;
-        let now = congestion::Instant::from_micros(now_us);
-        self.flow.ack(now, packets, Some(rtt_us as u32));
+        let ack = congestion::AckEvent {
+            acked: u64::from(packets),
+            rtt: Some(congestion::Duration::from_micros(rtt_us)),
+            ..congestion::AckEvent::default()
+        };
+        self.flow
+            .on_ack(congestion::Instant::from_micros(now_us), &ack);
     }
 
     #[inline(always)]
     fn send(&mut self, now_us: u64, packets: u32) {
+        use congestion::CongestionController;
         self.in_flight += packets;
-        let now = congestion::Instant::from_micros(now_us);
-        self.flow.transmit(now, self.in_flight);
+        let sent = congestion::SentEvent {
+            in_flight_after: u64::from(self.in_flight),
+            largest_sent: 0,
+        };
+        self.flow
+            .on_sent(congestion::Instant::from_micros(now_us), &sent);
     }
 
     fn loss(&mut self, now_us: u64) {
+        use congestion::CongestionController;
         self.in_flight -= 1;
-        self.flow.loss(congestion::Instant::from_micros(now_us));
+        self.flow.on_congestion_event(
+            congestion::Instant::from_micros(now_us),
+            congestion::CongestionEvent::Loss,
+        );
     }
 
     fn rto(&mut self, now_us: u64) {
+        use congestion::CongestionController;
         self.in_flight = 1;
-        self.flow.rto(congestion::Instant::from_micros(now_us), 1);
+        self.flow.on_congestion_event(
+            congestion::Instant::from_micros(now_us),
+            congestion::CongestionEvent::RetransmissionTimeout,
+        );
     }
 
     #[inline(always)]
@@ -364,7 +430,7 @@ impl StreamController for OursLinuxHooks {
         if !s.cubic.in_sample_blackout(jiffies) {
             let delay = (rtt_us as u32).max(1);
             s.cubic.on_delay_sample(delay);
-            if !s.hystart.found && s.in_slow_start() {
+            if s.in_slow_start() && !s.hystart.found {
                 let input = congestion::hystart::HystartInput {
                     now_us: now.micros32(),
                     delay_us: delay,
@@ -526,8 +592,113 @@ impl StreamController for OursRfc {
         (self.flow.cwnd() / u64::from(PACKET_BYTES)) as u32
     }
 
+    fn next_ack_covers_data_sent_after_now(&mut self) {
+        self.largest_acked = self.largest_sent;
+    }
+
     #[inline(always)]
     fn in_flight_packets(&self) -> u32 {
         self.in_flight
+    }
+}
+
+/// The pacing rate one of our controllers gives a stack, bytes per second.
+pub trait OursPacingRate {
+    /// The rate as the stack would read it before stamping packets.
+    fn pacing_rate_bytes_per_second(&self) -> u64;
+}
+
+impl OursPacingRate for OursLinux {
+    #[inline(always)]
+    fn pacing_rate_bytes_per_second(&self) -> u64 {
+        self.flow.pacing_rate()
+    }
+}
+
+/// RFC mode has no rate of its own: a QUIC stack computes it from the flow with
+/// `pacing_rate_bytes` (Linux's formula in bytes).
+const RFC_PACING: congestion::pacing::PacingRateParams =
+    match congestion::pacing::PacingRateConfig::new().validate() {
+        Ok(p) => p,
+        Err(_) => panic!("Linux pacing defaults are valid"),
+    };
+
+impl OursPacingRate for OursRfc {
+    #[inline(always)]
+    fn pacing_rate_bytes_per_second(&self) -> u64 {
+        use congestion::CongestionController;
+        let input = congestion::pacing::BytesPacingInput {
+            cwnd_bytes: self.flow.cwnd(),
+            ssthresh_bytes: self.flow.ssthresh(),
+            in_flight_bytes: self.flow.in_flight(),
+            srtt_us: u32::try_from(self.flow.srtt_us()).unwrap_or(u32::MAX),
+        };
+        congestion::pacing::pacing_rate_bytes(&RFC_PACING, &input).as_bytes_per_second()
+    }
+}
+
+/// One of our controllers with our EDT pacer stamping every packet it sends, at the
+/// controller's pacing rate read once per send call: like for like with s2n-quic-core,
+/// whose controller paces inside `on_packet_sent`.
+#[derive(Clone)]
+pub struct Paced<C> {
+    inner: C,
+    pacer: congestion::pacing::EdtPacer,
+}
+
+impl<C> Paced<C> {
+    /// `inner` with a fresh pacer.
+    pub fn new(inner: C) -> Self {
+        Paced {
+            inner,
+            pacer: congestion::pacing::EdtPacer::new(),
+        }
+    }
+}
+
+impl<C: StreamController + OursPacingRate> StreamController for Paced<C> {
+    fn name(&self) -> &'static str {
+        "ours + EDT pacer"
+    }
+
+    #[inline(always)]
+    fn ack(&mut self, now_us: u64, packets: u32, rtt_us: u64) {
+        self.inner.ack(now_us, packets, rtt_us);
+    }
+
+    #[inline(always)]
+    fn send(&mut self, now_us: u64, packets: u32) {
+        self.inner.send(now_us, packets);
+        let rate = congestion::pacing::Rate::from_bytes_per_second(
+            self.inner.pacing_rate_bytes_per_second(),
+        );
+        for _ in 0..packets {
+            black_box(
+                self.pacer
+                    .on_send(now_us * 1000, u64::from(PACKET_BYTES), 1, rate, true),
+            );
+        }
+    }
+
+    fn loss(&mut self, now_us: u64) {
+        self.inner.loss(now_us);
+    }
+
+    fn rto(&mut self, now_us: u64) {
+        self.inner.rto(now_us);
+    }
+
+    #[inline(always)]
+    fn cwnd_packets(&self) -> u32 {
+        self.inner.cwnd_packets()
+    }
+
+    #[inline(always)]
+    fn in_flight_packets(&self) -> u32 {
+        self.inner.in_flight_packets()
+    }
+
+    fn next_ack_covers_data_sent_after_now(&mut self) {
+        self.inner.next_ack_covers_data_sent_after_now();
     }
 }

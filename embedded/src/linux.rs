@@ -7,18 +7,14 @@
 //! 15 a re-initialisation.
 
 use crate::registers::{next_descriptor, report_aux, report_cwnd};
-use congestion::cubic::LinuxCubicConfig;
 use congestion::hystart::PacingStatus;
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
 use congestion::{Duration, Instant, Phase};
 
 /// Build the flow, then serve descriptors forever.
 pub fn run() -> ! {
-    let Ok(params) = LinuxCubicConfig::new().validate() else {
-        crate::halt()
-    };
-    let Ok(mut flow) = LinuxFlow::new(params, LinuxSocketConfig::new(), Instant::ZERO) else {
+    let Ok(mut flow) = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO) else {
         crate::halt()
     };
     let mut send_config = SendPathConfig::new();

@@ -189,7 +189,7 @@
 
 /*
  Bytes a [`CongestionState`] occupies: the Linux-mode flow (the kernel's CUBIC,
- HyStart and socket fields) and the send path take 328 on 64-bit targets; the rest is
+ HyStart and socket fields) and the send path take 336 on 64-bit targets; the rest is
  room to grow without changing the ABI.
  */
 #define CONGESTION_STATE_SIZE 384
@@ -206,10 +206,10 @@
 
 /*
  Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow (RFC 9438 CUBIC and RFC
- 9406 HyStart++ in bytes, both detectors and the undo snapshot) takes 392 on 64-bit
+ 9406 HyStart++ in bytes, both detectors and the undo snapshot) takes 528 on 64-bit
  targets; the rest is room to grow without changing the ABI.
  */
-#define CONGESTION_RFC_STATE_SIZE 512
+#define CONGESTION_RFC_STATE_SIZE 640
 
 /*
  [`CONGESTION_RFC_STATE_SIZE`] in 64-bit words.

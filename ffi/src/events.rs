@@ -3,7 +3,7 @@
 
 use crate::state::{self, Blob, CongestionState, Inner};
 use crate::*;
-use congestion::linux::LinuxFlow;
+use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::pacing::{Rate, SendPath};
 use congestion::{Duration, Instant};
 
@@ -51,7 +51,8 @@ pub unsafe extern "C" fn congestion_init(
         Ok(v) => v,
         Err(code) => return code,
     };
-    let flow = match LinuxFlow::new(params, socket, Instant::from_micros(now_us)) {
+    let flow_config = LinuxFlowConfig::from_parts(*params.config(), socket);
+    let flow = match LinuxFlow::new(flow_config, Instant::from_micros(now_us)) {
         Ok(f) => f,
         Err(e) => return crate::config::code(e),
     };

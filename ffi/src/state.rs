@@ -6,7 +6,7 @@ use congestion::pacing::SendPath;
 use congestion::rfc::RfcFlow;
 
 /// Bytes a [`CongestionState`] occupies: the Linux-mode flow (the kernel's CUBIC,
-/// HyStart and socket fields) and the send path take 328 on 64-bit targets; the rest is
+/// HyStart and socket fields) and the send path take 336 on 64-bit targets; the rest is
 /// room to grow without changing the ABI.
 pub const CONGESTION_STATE_SIZE: usize = 384;
 /// [`CONGESTION_STATE_SIZE`] in 64-bit words.
@@ -15,9 +15,9 @@ pub const CONGESTION_STATE_WORDS: usize = CONGESTION_STATE_SIZE / 8;
 pub const CONGESTION_STATE_ALIGN: usize = 8;
 
 /// Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow (RFC 9438 CUBIC and RFC
-/// 9406 HyStart++ in bytes, both detectors and the undo snapshot) takes 392 on 64-bit
+/// 9406 HyStart++ in bytes, both detectors and the undo snapshot) takes 528 on 64-bit
 /// targets; the rest is room to grow without changing the ABI.
-pub const CONGESTION_RFC_STATE_SIZE: usize = 512;
+pub const CONGESTION_RFC_STATE_SIZE: usize = 640;
 /// [`CONGESTION_RFC_STATE_SIZE`] in 64-bit words.
 pub const CONGESTION_RFC_STATE_WORDS: usize = CONGESTION_RFC_STATE_SIZE / 8;
 /// Alignment a [`CongestionRfcState`] needs, bytes.

@@ -29,7 +29,7 @@ fn the_committed_header_matches_the_source() {
         "CONGESTION_STATE_ALIGN 8",
         "congestion_init",
         "congestion_send_enqueue",
-        "CONGESTION_RFC_STATE_SIZE 512",
+        "CONGESTION_RFC_STATE_SIZE 640",
         "CONGESTION_RFC_STATE_ALIGN 8",
         "congestion_rfc_init",
         "congestion_rfc_on_ack",

@@ -5,7 +5,7 @@
 //! cd perf && cargo bench
 //! ```
 
-use congestion_perf::common::{NullController, OursLinuxHooks, OursRfc};
+use congestion_perf::common::{NullController, OursLinuxHooks, OursRfc, Paced};
 use congestion_perf::quinn::QuinnCubic;
 use congestion_perf::s2n::S2nCubic;
 use congestion_perf::{Event, OursLinux, Regime, Stream, StreamController};
@@ -44,7 +44,19 @@ fn mean_ns(scenario: &'static str, controller: &'static str) -> Option<f64> {
     })
 }
 
-const CONTROLLERS: [&str; 6] = ["linux", "hooks", "rfc", "quinn", "s2n", "null"];
+/// Every controller; the `-paced` ones carry our EDT pacer, `s2n` its own, and
+/// `s2n-nopacer` has its pacer short-circuited (perf/src/s2n.rs).
+const CONTROLLERS: [&str; 9] = [
+    "linux",
+    "linux-paced",
+    "hooks",
+    "rfc",
+    "rfc-paced",
+    "quinn",
+    "s2n",
+    "s2n-nopacer",
+    "null",
+];
 
 /// One ACK of the stream, continuing from where the last batch stopped.
 fn bench_stream<C: StreamController>(
@@ -125,10 +137,13 @@ fn all_controllers(
 fn streams(c: &mut Criterion, scenario: &'static str, regime: Regime) {
     all_controllers(c, scenario, &mut |g, id| match id {
         "linux" => bench_stream(g, scenario, id, OursLinux::new(), regime),
+        "linux-paced" => bench_stream(g, scenario, id, Paced::new(OursLinux::new()), regime),
         "hooks" => bench_stream(g, scenario, id, OursLinuxHooks::new(), regime),
         "rfc" => bench_stream(g, scenario, id, OursRfc::new(), regime),
+        "rfc-paced" => bench_stream(g, scenario, id, Paced::new(OursRfc::new()), regime),
         "quinn" => bench_stream(g, scenario, id, QuinnCubic::new(), regime),
         "s2n" => bench_stream(g, scenario, id, S2nCubic::new(), regime),
+        "s2n-nopacer" => bench_stream(g, scenario, id, S2nCubic::without_pacer(), regime),
         _ => bench_stream(g, scenario, id, NullController::default(), regime),
     });
 }
@@ -139,9 +154,25 @@ fn events(c: &mut Criterion, scenario: &'static str, event: Event, then_ack: boo
         "hooks" => bench_event(g, scenario, id, OursLinuxHooks::new(), event, then_ack),
         "rfc" => bench_event(g, scenario, id, OursRfc::new(), event, then_ack),
         "quinn" => bench_event(g, scenario, id, QuinnCubic::new(), event, then_ack),
-        "s2n" => bench_event(g, scenario, id, S2nCubic::new(), event, then_ack),
+        "s2n-nopacer" => bench_event(g, scenario, id, S2nCubic::without_pacer(), event, then_ack),
         _ => {}
     });
+}
+
+/// Which benchmark id fills column `col` of a row: paced rows take the paced
+/// variants, the others the unpaced ones (s2n with its pacer short-circuited).
+fn column_id(col: &'static str, paced: bool) -> Option<&'static str> {
+    Some(match (col, paced) {
+        ("linux", false) => "linux",
+        ("linux", true) => "linux-paced",
+        ("hooks", false) => "hooks",
+        ("rfc", false) => "rfc",
+        ("rfc", true) => "rfc-paced",
+        ("quinn", false) => "quinn",
+        ("s2n", false) => "s2n-nopacer",
+        ("s2n", true) => "s2n",
+        _ => return None,
+    })
 }
 
 fn report() {
@@ -149,27 +180,34 @@ fn report() {
         "\nmean ns per event (the stream alone subtracted from ACK rows; (peer / linux, peer / rfc))\n"
     );
     println!(
-        "| {:<18} | {:>7} | {:>7} | {:>7} | {:>22} | {:>22} |",
+        "| {:<26} | {:>7} | {:>7} | {:>7} | {:>22} | {:>22} |",
         "event", "linux", "hooks", "rfc", "quinn", "s2n"
     );
     println!(
-        "|{:-<20}|{:->9}|{:->9}|{:->9}|{:->24}|{:->24}|",
+        "|{:-<28}|{:->9}|{:->9}|{:->9}|{:->24}|{:->24}|",
         "", "", "", "", "", ""
     );
-    let rows: [(&str, &str, bool); 5] = [
-        ("ack_in_ca", "ACK in CA", true),
-        ("ack_in_slow_start", "ACK in slow start", true),
-        ("loss", "loss", false),
-        ("loss_and_next_ack", "loss + next ACK", false),
-        ("rto", "RTO", false),
+    let rows: [(&str, &str, bool, bool); 8] = [
+        ("ack_in_ca", "ACK + send, project", true, false),
+        ("ack_in_ca", "ACK + send, project, paced", true, true),
+        ("ack_steady", "ACK + send, steady", true, false),
+        ("ack_steady", "ACK + send, steady, paced", true, true),
+        ("ack_in_slow_start", "ACK + send, slow start", true, false),
+        ("loss", "loss call", false, false),
+        ("loss_and_next_ack", "loss + epoch-start ACK", false, false),
+        ("rto", "RTO call", false, false),
     ];
-    for (scenario, label, minus_stream) in rows {
+    for (scenario, label, minus_stream, paced) in rows {
         let stream = if minus_stream {
             mean_ns(scenario, "null").unwrap_or(0.0)
         } else {
             0.0
         };
-        let get = |id| mean_ns(scenario, id).map(|v| (v - stream).max(0.0));
+        let get = |col| {
+            column_id(col, paced)
+                .and_then(|id| mean_ns(scenario, id))
+                .map(|v| (v - stream).max(0.0))
+        };
         let Some(ours) = get("linux") else { continue };
         let rfc = get("rfc").unwrap_or(0.0);
         let ratio = |v: f64, of: f64| {
@@ -179,13 +217,13 @@ fn report() {
                 "-".to_string()
             }
         };
-        let cell = |id| match get(id) {
+        let cell = |col| match get(col) {
             Some(v) => format!("{v:.1} ({}, {})", ratio(v, ours), ratio(v, rfc)),
             None => "-".to_string(),
         };
-        let plain = |id| get(id).map_or("-".into(), |v| format!("{v:.1}"));
+        let plain = |col| get(col).map_or("-".into(), |v| format!("{v:.1}"));
         println!(
-            "| {:<18} | {:>7.1} | {:>7} | {:>7} | {:>22} | {:>22} |",
+            "| {:<26} | {:>7.1} | {:>7} | {:>7} | {:>22} | {:>22} |",
             label,
             ours,
             plain("hooks"),
@@ -199,6 +237,7 @@ fn report() {
 fn main() {
     let mut c = Criterion::default().configure_from_args();
     streams(&mut c, "ack_in_ca", Regime::CongestionAvoidance);
+    streams(&mut c, "ack_steady", Regime::SteadyGrowth);
     streams(&mut c, "ack_in_slow_start", Regime::SlowStart);
     events(&mut c, "loss", Event::Loss, false);
     events(&mut c, "loss_and_next_ack", Event::Loss, true);

@@ -49,6 +49,8 @@ pub struct QuinnCubic {
     epoch: Instant,
     in_flight: u32,
     largest_acked: u64,
+    /// The next ACK covers a packet sent after the last event (see the trait).
+    next_ack_after_event: bool,
 }
 
 impl QuinnCubic {
@@ -63,6 +65,7 @@ impl QuinnCubic {
             epoch,
             in_flight: 0,
             largest_acked: 0,
+            next_ack_after_event: false,
         }
     }
 
@@ -86,7 +89,14 @@ impl StreamController for QuinnCubic {
     #[inline(always)]
     fn ack(&mut self, now_us: u64, packets: u32, _rtt_us: u64) {
         let now = self.at(now_us);
-        let sent = self.at(now_us - RTT_US);
+        // Sent a round earlier, or just after the last congestion event (1 µs ago).
+        let sent_us = if self.next_ack_after_event {
+            now_us - 1
+        } else {
+            now_us - RTT_US
+        };
+        self.next_ack_after_event = false;
+        let sent = self.at(sent_us);
         self.in_flight -= packets;
         for _ in 0..packets {
             self.cubic
@@ -132,5 +142,9 @@ impl StreamController for QuinnCubic {
     #[inline(always)]
     fn in_flight_packets(&self) -> u32 {
         self.in_flight
+    }
+
+    fn next_ack_covers_data_sent_after_now(&mut self) {
+        self.next_ack_after_event = true;
     }
 }

@@ -45,7 +45,14 @@ fn timestamp(us: u64) -> Timestamp {
 pub struct S2nCubic {
     cc: CubicCongestionController,
     rtt: RttEstimator,
+    /// The estimator `on_packet_sent` gets: `rtt`, or for [`S2nCubic::without_pacer`]
+    /// one whose smoothed RTT (1 ms) is below s2n's `MINIMUM_PACING_RTT` (2 ms), so its
+    /// pacer returns after that one comparison. `on_packet_sent` reads the estimator
+    /// for nothing else (s2n-quic-core 0.91 `recovery/cubic.rs`), so CUBIC is unchanged.
+    send_rtt: RttEstimator,
     in_flight: u32,
+    /// The next ACK covers a packet sent after the last event (see the trait).
+    next_ack_after_event: bool,
 }
 
 impl S2nCubic {
@@ -62,8 +69,27 @@ impl S2nCubic {
         );
         S2nCubic {
             cc: CubicCongestionController::new(PACKET_BYTES as u16, ApplicationSettings::default()),
+            send_rtt: rtt,
             rtt,
             in_flight: 0,
+            next_ack_after_event: false,
+        }
+    }
+
+    /// The same controller with its pacer short-circuited (see `send_rtt`).
+    pub fn without_pacer() -> Self {
+        let short = Duration::from_millis(1);
+        let mut send_rtt = RttEstimator::new(short);
+        send_rtt.update_rtt(
+            Duration::ZERO,
+            short,
+            timestamp(START_US),
+            true,
+            PacketNumberSpace::ApplicationData,
+        );
+        S2nCubic {
+            send_rtt,
+            ..Self::new()
         }
     }
 }
@@ -82,7 +108,14 @@ impl StreamController for S2nCubic {
     #[inline(always)]
     fn ack(&mut self, now_us: u64, packets: u32, _rtt_us: u64) {
         let now = timestamp(now_us);
-        let sent = timestamp(now_us - RTT_US);
+        // Sent a round earlier, or just after the last congestion event (1 µs ago).
+        let sent_us = if self.next_ack_after_event {
+            now_us - 1
+        } else {
+            now_us - RTT_US
+        };
+        self.next_ack_after_event = false;
+        let sent = timestamp(sent_us);
         self.in_flight -= packets;
         self.cc.on_rtt_update(sent, now, &self.rtt, &mut NoEvents);
         let bytes = (packets * PACKET_BYTES) as usize;
@@ -106,7 +139,7 @@ impl StreamController for S2nCubic {
                 now,
                 PACKET_BYTES as usize,
                 Some(false),
-                &self.rtt,
+                &self.send_rtt,
                 &mut NoEvents,
             );
         }
@@ -143,5 +176,9 @@ impl StreamController for S2nCubic {
     #[inline(always)]
     fn in_flight_packets(&self) -> u32 {
         self.in_flight
+    }
+
+    fn next_ack_covers_data_sent_after_now(&mut self) {
+        self.next_ack_after_event = true;
     }
 }

@@ -20,7 +20,7 @@
 
 use congestion::cubic::{LinuxCubicConfig, RfcCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use congestion::pacing::{
     BytesPacingInput, LinuxPacingInput, PACING_CA_RATIO_PERCENT, PACING_SS_RATIO_PERCENT,
     PacingRateConfig, PacingRateParams, linux_pacing_rate, pacing_rate_bytes,
@@ -106,7 +106,7 @@ impl SimController {
                 } else {
                     PacingStatus::None
                 };
-                let flow = LinuxFlow::new(c.validate().map_err(err)?, s, Instant::ZERO);
+                let flow = LinuxFlow::new(LinuxFlowConfig::from_parts(c, s), Instant::ZERO);
                 AnyController::Linux(flow.map_err(err)?)
             }
             (CcKind::Rfc9438, _) => {

@@ -216,12 +216,14 @@ impl LinuxCubic {
     /// Whether RTT samples should be ignored: within one second of an epoch's start
     /// (right after a reduction the queue is still draining).
     // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
+    #[inline(always)]
     pub const fn in_sample_blackout(&self, now: u32) -> bool {
         self.epoch_start != 0 && (now.wrapping_sub(self.epoch_start) as i32) < HZ as i32
     }
 
     /// Feed one RTT sample (µs, already clamped to at least 1) into `delay_min`.
     // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
+    #[inline(always)]
     pub fn on_delay_sample(&mut self, delay_us: u32) {
         if self.delay_min == 0 || self.delay_min > delay_us {
             self.delay_min = delay_us;

@@ -17,6 +17,7 @@ use crate::controller::{
 use crate::cubic::{LinuxCubicParams, linux_after};
 use crate::error::ConfigError;
 use crate::hystart::{HystartExit, HystartInput};
+use crate::linux::flow_config::LinuxFlowConfig;
 use crate::linux::socket_config::LinuxSocketConfig;
 use crate::linux::state::{LinuxCubicState, TCP_INFINITE_SSTHRESH};
 use crate::pacing::{LinuxPacingInput, linux_pacing_rate};
@@ -41,6 +42,40 @@ pub enum CaState {
 
 /// One flow in Linux mode. Copy it, store it in an array, put it in a kernel's
 /// private area: it is plain data.
+///
+/// # Driving it from a stack
+///
+/// Through [`CongestionController`], in segments:
+///
+/// 1. [`LinuxFlow::new`] with a [`LinuxFlowConfig`] (kernel defaults from
+///    [`LinuxFlowConfig::new`]) and the current time.
+/// 2. After every send: [`on_sent`](CongestionController::on_sent) with the segments
+///    in flight after it (`largest_sent` is not read: the flow keeps `snd_nxt`).
+/// 3. Per ACK: [`on_ack`](CongestionController::on_ack) with the newly acknowledged
+///    segments and the RTT sample, then send what the window allows, then `on_sent`.
+/// 4. [`on_congestion_event`](CongestionController::on_congestion_event) for a fast
+///    retransmit (`Loss`), an ECN echo (`Ecn`) or a timeout; `on_spurious_congestion`
+///    when a reduction proves spurious (undo); `on_transmit_start` after idle.
+/// 5. Read [`cwnd`](CongestionController::cwnd), [`phase`](CongestionController::phase)
+///    and [`pacing_rate`](LinuxFlow::pacing_rate) for the next sends.
+///
+/// ```
+/// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
+/// use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+///
+/// let mut flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
+/// flow.on_sent(Instant::ZERO, &SentEvent { in_flight_after: 10, largest_sent: 10 });
+/// let ack = AckEvent { acked: 2, rtt: Some(Duration::from_millis(20)), ..AckEvent::default() };
+/// flow.on_ack(Instant::from_micros(20_000), &ack);
+/// assert_eq!(flow.cwnd(), 12);
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
+///
+/// The flow also has kernel-style calls in `u32` segments (`ack`, `transmit`, `loss`,
+/// `ecn`, `rto` with a retransmit count, `undo`, and direct writes of `snd_cwnd`,
+/// `snd_ssthresh`, the clamp and `lsndtime`). They are hidden from these docs: they
+/// exist for the kernel-trace replay (`tests/replay`), the C ABI (`ffi/`) and the
+/// firmware images (`embedded/`), which speak the kernel's terms. Stacks use the trait.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct LinuxFlow {
@@ -59,7 +94,14 @@ pub struct LinuxFlow {
     prior_ssthresh: u32,
     high_seq: u32,
     retransmits: u32,
+    /// `sk_pacing_rate` when `pacing_rate_fresh`; otherwise computed on demand from
+    /// the state after the last event and `pacing_packets_out`.
     pacing_rate: u64,
+    /// `packets_out` at the end of the last event, the one input of the pacing rate
+    /// that the transmit step changes before anyone asks for the rate.
+    pacing_packets_out: u32,
+    /// Whether `pacing_rate` holds the rate (computed eagerly, or frozen by a setter).
+    pacing_rate_fresh: bool,
     is_cwnd_limited: bool,
     undo_marker: bool,
     ca_state: CaState,
@@ -68,15 +110,11 @@ pub struct LinuxFlow {
 
 impl LinuxFlow {
     /// A new flow, initialised at `now` as the kernel's `tcp_init_congestion_control`
-    /// would (CUBIC `init`, pacing rate). Nothing is in flight until [`transmit`].
-    ///
-    /// [`transmit`]: LinuxFlow::transmit
-    pub fn new(
-        params: LinuxCubicParams,
-        socket: LinuxSocketConfig,
-        now: Instant,
-    ) -> Result<Self, ConfigError> {
-        socket.validate()?;
+    /// would (CUBIC `init`, pacing rate). Nothing is in flight until the first
+    /// `on_sent`. Refuses a configuration out of range ([`LinuxFlowConfig::validate`]).
+    pub fn new(config: LinuxFlowConfig, now: Instant) -> Result<Self, ConfigError> {
+        let params = config.validate()?;
+        let socket = config.socket;
         let mut flow = LinuxFlow {
             state: LinuxCubicState::default(),
             params,
@@ -94,6 +132,8 @@ impl LinuxFlow {
             high_seq: 0,
             retransmits: 0,
             pacing_rate: 0,
+            pacing_packets_out: 0,
+            pacing_rate_fresh: true,
             is_cwnd_limited: false,
             undo_marker: false,
             ca_state: CaState::Open,
@@ -129,6 +169,7 @@ impl LinuxFlow {
         self.undo_marker = false;
         self.hystart_exit = None;
         self.pacing_rate = 0;
+        self.pacing_rate_fresh = true;
         // Linux cubictcp_init(): reset, HyStart round, initial_ssthresh without HyStart.
         let cfg = *self.params.config();
         if cfg.hystart {
@@ -136,7 +177,7 @@ impl LinuxFlow {
         } else if cfg.initial_ssthresh != 0 {
             self.state.ssthresh = cfg.initial_ssthresh;
         }
-        self.update_pacing_rate();
+        self.pacing_inputs_changed();
     }
 
     /// The transmit step: after sending, `in_flight` segments are outstanding.
@@ -145,7 +186,12 @@ impl LinuxFlow {
     /// `CA_EVENT_TX_START` (reading the previous send time), and the send time is
     /// stamped. Then the kernel's window-use tracking (`tcp_cwnd_validate` and the
     /// `tcp_write_xmit` rule `in_flight >= cwnd`) decides `is_cwnd_limited`.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_output.c tcp_event_data_sent(), tcp_cwnd_validate()
+    #[inline]
+    #[doc(hidden)]
     pub fn transmit(&mut self, now: Instant, in_flight: u32) {
         let sent = in_flight.saturating_sub(self.packets_out);
         let jiffies = now.jiffies32();
@@ -186,24 +232,45 @@ impl LinuxFlow {
     /// Odd input: `acked` beyond what is in flight empties the flight (no underflow);
     /// an RTT sample of 0 counts as 1 µs for CUBIC (the kernel's rule); samples above
     /// `i32::MAX` µs (35 minutes) are clamped to it, since the kernel carries them in s32.
+    ///
+    /// Always inlined: the common ACK (state Open, no HyStart, CUBIC's 1/32 s skip) is
+    /// a few dozen instructions; the rare branches are calls.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
+    #[inline(always)]
+    #[doc(hidden)]
     pub fn ack(&mut self, now: Instant, acked: u32, rtt_us: Option<u32>) {
         self.snd_una = self.snd_una.wrapping_add(acked);
+        self.packets_out = self.packets_out.saturating_sub(acked);
+        let jiffies = now.jiffies32();
+        if let Some(rtt) = rtt_us {
+            let rtt = rtt.min(i32::MAX as u32);
+            self.update_srtt(rtt);
+            self.pkts_acked(now, jiffies, rtt);
+        }
+        let open = self.ca_state == CaState::Open;
+        if !open {
+            self.end_rto_recovery_once_acked();
+        }
         if acked > 0 {
             self.retransmits = 0;
+            // CWR and Recovery do not grow the window.
+            if open || !matches!(self.ca_state, CaState::Cwr | CaState::Recovery) {
+                self.cong_avoid(jiffies, acked);
+            }
         }
-        self.packets_out = self.packets_out.saturating_sub(acked);
-        let rtt_us = rtt_us.map(|r| r.min(i32::MAX as u32));
-        if let Some(rtt) = rtt_us {
-            self.update_srtt(rtt);
-        }
-        self.pkts_acked(now, rtt_us);
+        self.pacing_inputs_changed();
+    }
+
+    /// RTO recovery (`Loss`) ends once `high_seq` is acknowledged. Out of line: it is
+    /// rare, and the window growth after it stays in one copy (in `ack`).
+    // Linux net/ipv4/tcp_input.c tcp_process_loss(): TCP_CA_Loss ends at high_seq
+    #[inline(never)]
+    fn end_rto_recovery_once_acked(&mut self) {
         if self.ca_state == CaState::Loss && !linux_after(self.high_seq, self.snd_una) {
             self.ca_state = CaState::Open;
         }
-        if !matches!(self.ca_state, CaState::Cwr | CaState::Recovery) && acked > 0 {
-            self.cong_avoid(now, acked);
-        }
-        self.update_pacing_rate();
     }
 
     /// The srtt half of `tcp_rtt_estimator` (EWMA with gain 1/8, kept ×8).
@@ -221,35 +288,52 @@ impl LinuxFlow {
 
     /// CUBIC `pkts_acked`: the delay sample feeds `delay_min` and HyStart.
     // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
-    fn pkts_acked(&mut self, now: Instant, rtt_us: Option<u32>) {
-        let Some(rtt) = rtt_us else { return };
-        if self.state.cubic.in_sample_blackout(now.jiffies32()) {
+    #[inline(always)]
+    fn pkts_acked(&mut self, now: Instant, jiffies: u32, rtt_us: u32) {
+        if self.state.cubic.in_sample_blackout(jiffies) {
             return;
         }
-        let delay = rtt.max(1);
+        let delay = rtt_us.max(1);
         self.state.cubic.on_delay_sample(delay);
-        if !self.state.hystart.found && self.state.in_slow_start() && self.params.config().hystart {
-            let input = HystartInput {
-                now_us: now.micros32(),
-                delay_us: delay,
-                delay_min_us: self.state.cubic.delay_min,
-                snd_una: self.snd_una,
-                snd_nxt: self.snd_nxt,
-                cwnd: self.state.cwnd,
-                pacing_rate: self.pacing_rate,
-                pacing_status: self.socket.pacing_status,
-                gso_max_size: self.socket.gso_max_size,
-            };
-            if let Some(exit) = self.state.hystart.on_delay_sample(&self.params, &input) {
-                self.state.ssthresh = self.state.cwnd;
-                self.hystart_exit = Some(exit);
-            }
+        if self.hystart_reads_the_next_sample() {
+            self.hystart_sample(now, delay);
+        }
+    }
+
+    /// Whether HyStart looks at delay samples now: in slow start, before it found the
+    /// exit, with HyStart on. HyStart is also the one reader of the pacing rate inside
+    /// an ACK (`hystart_ack_delay`).
+    // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
+    #[inline(always)]
+    fn hystart_reads_the_next_sample(&self) -> bool {
+        self.state.in_slow_start() && !self.state.hystart.found && self.params.config().hystart
+    }
+
+    /// HyStart's half of `pkts_acked`; out of line, it runs only in slow start.
+    // Linux net/ipv4/tcp_cubic.c hystart_update()
+    #[inline(never)]
+    fn hystart_sample(&mut self, now: Instant, delay: u32) {
+        let input = HystartInput {
+            now_us: now.micros32(),
+            delay_us: delay,
+            delay_min_us: self.state.cubic.delay_min,
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+            cwnd: self.state.cwnd,
+            pacing_rate: self.pacing_rate(),
+            pacing_status: self.socket.pacing_status,
+            gso_max_size: self.socket.gso_max_size,
+        };
+        if let Some(exit) = self.state.hystart.on_delay_sample(&self.params, &input) {
+            self.state.ssthresh = self.state.cwnd;
+            self.hystart_exit = Some(exit);
         }
     }
 
     /// `tcp_is_cwnd_limited`: was the last transmit limited by the window? In slow
     /// start, also while cwnd is below twice the largest recent flight.
     // Linux include/net/tcp.h tcp_is_cwnd_limited()
+    #[inline(always)]
     fn is_cwnd_limited(&self) -> bool {
         if self.is_cwnd_limited {
             return true;
@@ -259,7 +343,8 @@ impl LinuxFlow {
 
     /// CUBIC `cong_avoid`: slow start, then the cubic update and additive increase.
     // Linux net/ipv4/tcp_cubic.c cubictcp_cong_avoid()
-    fn cong_avoid(&mut self, now: Instant, acked: u32) {
+    #[inline(always)]
+    fn cong_avoid(&mut self, jiffies: u32, acked: u32) {
         if !self.is_cwnd_limited() {
             return;
         }
@@ -272,7 +357,7 @@ impl LinuxFlow {
         }
         self.state
             .cubic
-            .update(&self.params, self.state.cwnd, acked, now.jiffies32());
+            .update(&self.params, self.state.cwnd, acked, jiffies);
         let cnt = self.state.cubic.cnt;
         self.state.congestion_avoidance_ai(cnt, acked, self.clamp);
     }
@@ -309,7 +394,11 @@ impl LinuxFlow {
     /// A fast-retransmit congestion event, with recovery entered and left at once
     /// (the stack runs PRR or its own recovery; CUBIC only needs the reduction).
     /// A second loss while still in recovery or CWR does not reduce again.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_input.c tcp_enter_recovery(), tcp_end_cwnd_reduction()
+    #[doc(hidden)]
     pub fn loss(&mut self, _now: Instant) {
         self.prior_ssthresh = 0;
         self.undo_marker = true;
@@ -320,11 +409,15 @@ impl LinuxFlow {
         // set_state(Recovery) then set_state(Open): CUBIC reacts to neither.
         self.ca_state = CaState::Open;
         self.end_cwnd_reduction();
-        self.update_pacing_rate();
+        self.pacing_inputs_changed();
     }
 
     /// An ECN-CE echo: the same reduction as a loss, through CWR, with no undo.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_input.c tcp_enter_cwr(), tcp_end_cwnd_reduction()
+    #[doc(hidden)]
     pub fn ecn(&mut self, _now: Instant) {
         self.prior_ssthresh = 0;
         if !matches!(
@@ -339,13 +432,17 @@ impl LinuxFlow {
         if self.ca_state == CaState::Cwr {
             self.ca_state = CaState::Open;
         }
-        self.update_pacing_rate();
+        self.pacing_inputs_changed();
     }
 
     /// A retransmission timeout: everything outstanding is lost, cwnd drops to 1,
     /// CUBIC and HyStart reset, and `retransmitted` segments (usually 1) go out again.
     /// ssthresh is recomputed only on the first RTO of a loss episode, as the kernel does.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_input.c tcp_enter_loss(); tcp_cubic.c cubictcp_state()
+    #[doc(hidden)]
     pub fn rto(&mut self, now: Instant, retransmitted: u32) {
         self.packets_out = 0;
         let first_rto = matches!(self.ca_state, CaState::Open | CaState::Disorder)
@@ -374,12 +471,16 @@ impl LinuxFlow {
             self.last_send_jiffies = now.jiffies32();
         }
         self.retransmits = self.retransmits.wrapping_add(1);
-        self.update_pacing_rate();
+        self.pacing_inputs_changed();
     }
 
     /// Undo the last reduction, found spurious (DSACK, F-RTO). Ignored unless a loss
     /// or RTO armed it. CUBIC's own state is not restored: Linux does not either.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_input.c tcp_undo_cwnd_reduction(); tcp_cong.c tcp_reno_undo_cwnd()
+    #[doc(hidden)]
     pub fn undo(&mut self, _now: Instant) {
         if !self.undo_marker {
             return;
@@ -395,12 +496,16 @@ impl LinuxFlow {
             self.retransmits = 0;
             self.ca_state = CaState::Open;
         }
-        self.update_pacing_rate();
+        self.pacing_inputs_changed();
     }
 
     /// An explicit `CA_EVENT_TX_START`: the epoch shifts by the idle time since the
     /// last send, then the send time is stamped now.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_output.c tcp_event_data_sent(); tcp_cubic.c cubictcp_cwnd_event()
+    #[doc(hidden)]
     pub fn transmit_start(&mut self, now: Instant) {
         let jiffies = now.jiffies32();
         self.state
@@ -411,44 +516,101 @@ impl LinuxFlow {
 
     /// Override the time of the last send (`lsndtime`), in jiffies; for stacks whose
     /// own bookkeeping owns it, and for replaying the kernel's traces.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
+    #[doc(hidden)]
     pub fn set_last_send_jiffies(&mut self, jiffies: u32) {
         self.last_send_jiffies = jiffies;
     }
 
-    /// `tcp_update_pacing_rate`, unless pacing is not modelled.
-    fn update_pacing_rate(&mut self) {
-        if !self.socket.model_pacing {
-            return;
+    /// `tcp_update_pacing_rate`, at the end of every event. The rate is a pure function
+    /// of cwnd, ssthresh, srtt, `packets_out` and the socket settings, all fixed until
+    /// the next event except `packets_out`: so it is remembered here and the rate is
+    /// computed when asked for ([`pacing_rate`](LinuxFlow::pacing_rate)). Eagerly only
+    /// when the next ACK's HyStart will read it, since that ACK changes srtt first.
+    // Linux net/ipv4/tcp_input.c tcp_update_pacing_rate()
+    #[inline(always)]
+    fn pacing_inputs_changed(&mut self) {
+        if self.hystart_reads_the_next_sample() {
+            self.freeze_pacing_rate_for_hystart();
+        } else {
+            self.pacing_packets_out = self.packets_out;
+            self.pacing_rate_fresh = false;
         }
-        self.pacing_rate = linux_pacing_rate(&LinuxPacingInput {
+    }
+
+    /// The eager half of [`pacing_inputs_changed`](Self::pacing_inputs_changed); out
+    /// of line, it runs only in slow start.
+    #[inline(never)]
+    fn freeze_pacing_rate_for_hystart(&mut self) {
+        self.freeze_pacing_rate_at(self.packets_out);
+    }
+
+    /// Store the rate for `packets_out` now (unless pacing is not modelled, where it
+    /// keeps its last value), so that later changes to its inputs do not move it.
+    fn freeze_pacing_rate_at(&mut self, packets_out: u32) {
+        if self.socket.model_pacing {
+            self.pacing_rate = self.pacing_rate_for(packets_out);
+        }
+        self.pacing_rate_fresh = true;
+    }
+
+    /// Before a setter changes an input of the pacing rate or whether HyStart reads it:
+    /// the kernel's `sk_pacing_rate` stays as the last event left it.
+    fn freeze_pacing_rate(&mut self) {
+        if !self.pacing_rate_fresh {
+            self.freeze_pacing_rate_at(self.pacing_packets_out);
+        }
+    }
+
+    /// `tcp_update_pacing_rate` on the current state with `packets_out`.
+    // Linux net/ipv4/tcp_input.c tcp_update_pacing_rate()
+    const fn pacing_rate_for(&self, packets_out: u32) -> u64 {
+        linux_pacing_rate(&LinuxPacingInput {
             mss: self.socket.mss,
             cwnd: self.state.cwnd,
             ssthresh: self.state.ssthresh,
-            packets_out: self.packets_out,
+            packets_out,
             srtt_us_x8: self.srtt_us_x8,
             ss_ratio_percent: self.socket.pacing_ss_ratio,
             ca_ratio_percent: self.socket.pacing_ca_ratio,
             max_rate: self.socket.max_pacing_rate,
-        });
+        })
     }
 
     /// Override cwnd directly, as a stack writing `snd_cwnd` would; at least 1.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
+    #[doc(hidden)]
     pub fn set_cwnd(&mut self, cwnd: u32) {
+        self.freeze_pacing_rate();
         self.state.cwnd = cwnd.max(1);
     }
 
     /// Override ssthresh directly; at least 1.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
+    #[doc(hidden)]
     pub fn set_ssthresh(&mut self, ssthresh: u32) {
+        self.freeze_pacing_rate();
         self.state.ssthresh = ssthresh.max(1);
     }
 
     /// Override the window clamp directly; at least 1. cwnd is not cut until it next grows.
+    ///
+    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
+    /// `embedded/`; stacks use [`CongestionController`].
+    #[doc(hidden)]
     pub fn set_clamp(&mut self, clamp: u32) {
         self.clamp = clamp.max(1);
     }
 
     /// Replace the CUBIC parameters (as changing the kernel's module parameters would).
     pub fn set_params(&mut self, params: LinuxCubicParams) {
+        self.freeze_pacing_rate();
         self.params = params;
     }
 
@@ -456,6 +618,7 @@ impl LinuxFlow {
     /// the next [`init`](LinuxFlow::init)).
     pub fn set_socket_config(&mut self, socket: LinuxSocketConfig) -> Result<(), ConfigError> {
         socket.validate()?;
+        self.freeze_pacing_rate();
         self.socket = socket;
         Ok(())
     }
@@ -480,9 +643,14 @@ impl LinuxFlow {
         self.ca_state
     }
 
-    /// `sk_pacing_rate`, bytes per second.
+    /// `sk_pacing_rate`, bytes per second, as the last event left it (computed here
+    /// unless an event or a setter already fixed it; the transmit step does not move it).
     pub const fn pacing_rate(&self) -> u64 {
-        self.pacing_rate
+        if self.pacing_rate_fresh || !self.socket.model_pacing {
+            self.pacing_rate
+        } else {
+            self.pacing_rate_for(self.pacing_packets_out)
+        }
     }
 
     /// Which HyStart detector ended slow start, since init or the last RTO.
@@ -545,10 +713,12 @@ impl CongestionController for LinuxFlow {
         WindowUnit::Segments
     }
 
+    #[inline]
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
         self.transmit(now, segments(sent.in_flight_after));
     }
 
+    #[inline]
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         let rtt = ack.rtt.map(|d| segments(d.as_micros()));
         self.ack(now, segments(ack.acked), rtt);

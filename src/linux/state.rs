@@ -32,6 +32,7 @@ pub struct LinuxCubicState {
 impl LinuxCubicState {
     /// `tcp_in_slow_start`.
     // Linux include/net/tcp.h tcp_in_slow_start()
+    #[inline(always)]
     pub const fn in_slow_start(&self) -> bool {
         self.cwnd < self.ssthresh
     }
@@ -56,7 +57,28 @@ impl LinuxCubicState {
     /// once computed, and cwnd is never 0 here). As in [`slow_start`](Self::slow_start),
     /// the sums saturate where the kernel's would wrap only on impossible input.
     // Linux net/ipv4/tcp_cong.c tcp_cong_avoid_ai()
+    #[inline(always)]
     pub fn congestion_avoidance_ai(&mut self, w: u32, acked: u32, clamp: u32) {
+        // Most ACKs only add credit: not a whole segment yet. (`credit < w` implies
+        // `cwnd_cnt < w`, so there is no old credit to apply, and `w > 0`.)
+        if let Some(credit) = self.cwnd_cnt.checked_add(acked) {
+            if credit < w {
+                self.cwnd_cnt = credit;
+                self.cwnd = self.cwnd.min(clamp);
+                return;
+            }
+        }
+        self.congestion_avoidance_ai_grow(w, acked, clamp);
+    }
+
+    /// The rest of `tcp_cong_avoid_ai`, when the window grows by at least a segment.
+    ///
+    /// Out of line on CPUs; inline in the BPF build, where Rust emits no BTF function
+    /// info for a BPF-to-BPF call and the kernel refuses such a subprogram.
+    // Linux net/ipv4/tcp_cong.c tcp_cong_avoid_ai()
+    #[cfg_attr(not(target_arch = "bpf"), inline(never))]
+    #[cfg_attr(target_arch = "bpf", inline(always))]
+    fn congestion_avoidance_ai_grow(&mut self, w: u32, acked: u32, clamp: u32) {
         let w = if w == 0 { 1 } else { w };
         // Credits accumulated at a larger w are applied gently now.
         if self.cwnd_cnt >= w {

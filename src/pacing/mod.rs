@@ -14,16 +14,11 @@
 //!
 //! ```
 //! use congestion::{CongestionController, Instant};
-//! use congestion::cubic::LinuxCubicConfig;
 //! use congestion::hystart::PacingStatus;
-//! use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+//! use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 //! use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
 //!
-//! let flow = LinuxFlow::new(
-//!     LinuxCubicConfig::new().validate()?,
-//!     LinuxSocketConfig::new(),
-//!     Instant::ZERO,
-//! )?;
+//! let flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
 //! let mut config = SendPathConfig::new();
 //! config.pacing_status = PacingStatus::Needed; // this stack paces itself
 //! let mut path = SendPath::new(config.validate()?);

@@ -5,7 +5,7 @@ use super::bytes::Bytes;
 use super::phase::{Kind, legal};
 use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::PacingStatus;
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use congestion::recorder::FlightRecorder;
 use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, SentEvent};
 
@@ -32,8 +32,7 @@ fn flow_from(b: &mut Bytes<'_>, now: Instant) -> Option<(LinuxFlow, u32)> {
     s.pacing_status =
         [PacingStatus::None, PacingStatus::Needed, PacingStatus::Fq][usize::from(b.u8() % 3)];
     s.mss = u32::from(b.u16());
-    let params = c.validate().ok()?;
-    let flow = LinuxFlow::new(params, s, now).ok()?;
+    let flow = LinuxFlow::new(LinuxFlowConfig::from_parts(c, s), now).ok()?;
     Some((flow, s.cwnd_clamp))
 }
 

@@ -2,9 +2,8 @@
 //! enqueues, completions, RTT samples and rates from 1 bit/s to 1 Tbit/s.
 
 use super::bytes::Bytes;
-use congestion::cubic::LinuxCubicConfig;
 use congestion::hystart::PacingStatus;
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::pacing::{Enqueue, Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
 use congestion::{Duration, Instant};
 
@@ -40,10 +39,7 @@ pub fn run(data: &[u8]) {
         return;
     };
     let gso_max_segs = path.params().config().gso_max_segs;
-    let params = LinuxCubicConfig::new()
-        .validate()
-        .expect("defaults are valid");
-    let Ok(mut flow) = LinuxFlow::new(params, LinuxSocketConfig::new(), Instant::ZERO) else {
+    let Ok(mut flow) = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO) else {
         return;
     };
     let mut now_us = 1u64 << 30;

@@ -8,7 +8,7 @@ use super::{Event, set_u32};
 use congestion::Instant;
 use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use pacing::PacingReplay;
 use std::fmt::Write;
 
@@ -117,8 +117,8 @@ impl LinuxReplay {
     }
 
     fn init(&mut self, now: Instant, n: Option<u32>) -> Result<(), String> {
-        let params = self.cubic.validate().map_err(|e| e.to_string())?;
-        let mut flow = LinuxFlow::new(params, self.socket, now).map_err(|e| e.to_string())?;
+        let config = LinuxFlowConfig::from_parts(self.cubic, self.socket);
+        let mut flow = LinuxFlow::new(config, now).map_err(|e| e.to_string())?;
         let n = n.unwrap_or(flow.state().cwnd);
         flow.transmit(now, n);
         self.flow = Some(flow);

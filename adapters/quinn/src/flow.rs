@@ -1,7 +1,7 @@
 //! What a flow must offer to sit behind quinn: the crate's [`CongestionController`]
 //! plus construction at quinn's MTU, MTU changes and a pacing rate.
 
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use congestion::pacing::{BytesPacingInput, PacingRateConfig, pacing_rate_bytes};
 use congestion::rfc::{RfcFlow, RfcFlowConfig};
 use congestion::{ConfigError, CongestionController, Instant};
@@ -30,7 +30,7 @@ impl QuinnFlow for LinuxFlow {
     fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError> {
         let mut socket = LinuxSocketConfig::new();
         socket.mss = u32::from(mtu_bytes);
-        LinuxFlow::new(*config, socket, now)
+        LinuxFlow::new(LinuxFlowConfig::from_parts(*config.config(), socket), now)
     }
 
     fn set_mtu(&mut self, mtu_bytes: u16) {

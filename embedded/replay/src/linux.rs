@@ -6,7 +6,7 @@ use crate::trace::{Error, Event};
 use congestion::Instant;
 use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use core::fmt::{self, Write};
 
 /// The CSV header of the reference traces.
@@ -105,9 +105,9 @@ impl LinuxReplay {
     }
 
     fn init(&mut self, now: Instant, n: Option<u32>) -> Result<(), Error> {
-        let params = self.cubic.validate().map_err(|_| "bad CUBIC settings")?;
-        let mut flow =
-            LinuxFlow::new(params, self.socket, now).map_err(|_| "bad socket settings")?;
+        self.cubic.validate().map_err(|_| "bad CUBIC settings")?;
+        let config = LinuxFlowConfig::from_parts(self.cubic, self.socket);
+        let mut flow = LinuxFlow::new(config, now).map_err(|_| "bad socket settings")?;
         let n = n.unwrap_or(flow.state().cwnd);
         flow.transmit(now, n);
         self.flow = Some(flow);

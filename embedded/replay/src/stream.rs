@@ -6,7 +6,7 @@
 //! (cwnd about 1000 packets, past the start of the epoch); slow start from a fresh flow
 //! that sent its initial window, 200 ACKs a cycle.
 
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::rfc::{RfcFlow, RfcFlowConfig};
 use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, SentEvent};
 use core::hint::black_box;
@@ -128,10 +128,9 @@ pub struct Linux {
 impl Linux {
     /// Kernel defaults, MSS 1200 bytes; `None` if the library refused them.
     pub fn new() -> Option<Self> {
-        let params = congestion::cubic::LinuxCubicConfig::new().validate().ok()?;
-        let mut socket = LinuxSocketConfig::new();
-        socket.mss = PACKET_BYTES;
-        let flow = LinuxFlow::new(params, socket, Instant::from_micros(START_US)).ok()?;
+        let mut config = LinuxFlowConfig::new();
+        config.socket.mss = PACKET_BYTES;
+        let flow = LinuxFlow::new(config, Instant::from_micros(START_US)).ok()?;
         Some(Linux { flow, in_flight: 0 })
     }
 }

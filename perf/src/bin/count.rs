@@ -4,54 +4,75 @@
 //!
 //! ```text
 //! count <controller> <scenario> <n>
-//!   controller: linux | hooks (Linux CUBIC hooks only) | rfc | quinn | s2n | null (the stream alone, to subtract)
-//!   scenario:   ca (ACK in congestion avoidance, a loss per 10,000 ACKs)
-//!               ss (ACK in slow start, HyStart active where the controller has it)
-//!               loss | rto (snapshot, event, one ACK)   base (snapshot, one ACK)
+//!   controller: linux | linux-paced | hooks (Linux CUBIC hooks only) | rfc | rfc-paced
+//!               | quinn | s2n (with its pacer) | s2n-nopacer | null (the stream alone)
+//!   scenario:   ca (the project's stream: ACK + sends in congestion avoidance)
+//!               steady (the steady-growth stream near W_max: ACK + sends)
+//!               ss (ACK + sends in slow start, HyStart active where the controller has it)
+//!               send (snapshot, the send call(s) for 2 packets)
+//!               loss | rto (snapshot, event, the ACK that ends recovery and starts the
+//!               epoch)   base (snapshot, that ACK)
 //!               loss-only | rto-only (snapshot, event)  restore (snapshot alone)
+//!               steady-loss | steady-base: loss | base on the steady stream's snapshot
 //! count send <nothing|pacer|tsq|tso|sendpath> <n>: per packet, our send path
 //! count sizes: size_of of ours and the peers' per-flow state
 //! ```
 
 use congestion_perf::common::send_path::{SendPiece, SendStream};
-use congestion_perf::common::{NullController, OursLinuxHooks, OursRfc};
+use congestion_perf::common::{NullController, OursLinuxHooks, OursRfc, Paced};
 use congestion_perf::quinn::QuinnCubic;
 use congestion_perf::s2n::S2nCubic;
 use congestion_perf::{Event, OursLinux, Regime, Stream, StreamController};
 use std::hint::black_box;
 use std::process::ExitCode;
 
+/// Packets one send call of the stream carries in congestion avoidance (the 2 an ACK
+/// frees; growth adds a third on a few ACKs).
+const PACKETS_PER_SEND: u32 = 2;
+
 fn run<C: StreamController>(fresh: C, scenario: &str, n: u64) -> Result<u32, String> {
-    let regime = if scenario == "ss" {
-        Regime::SlowStart
-    } else {
-        Regime::CongestionAvoidance
+    let regime = match scenario {
+        "ss" => Regime::SlowStart,
+        "steady" | "steady-loss" | "steady-base" => Regime::SteadyGrowth,
+        _ => Regime::CongestionAvoidance,
     };
-    let mut stream = Stream::new(fresh, regime);
-    let (event, then_ack) = match scenario {
-        "ca" | "ss" => (None, false),
-        "loss" => (Some(Event::Loss), true),
-        "rto" => (Some(Event::Rto), true),
-        "base" => (Some(Event::Nothing), true),
-        "loss-only" => (Some(Event::Loss), false),
-        "rto-only" => (Some(Event::Rto), false),
-        "restore" => (Some(Event::Nothing), false),
+    enum Kind {
+        Stream,
+        EventThenAck(Event),
+        EventOnly(Event),
+        Send,
+    }
+    let kind = match scenario {
+        "ca" | "ss" | "steady" => Kind::Stream,
+        "loss" | "steady-loss" => Kind::EventThenAck(Event::Loss),
+        "rto" => Kind::EventThenAck(Event::Rto),
+        "base" | "steady-base" => Kind::EventThenAck(Event::Nothing),
+        "loss-only" => Kind::EventOnly(Event::Loss),
+        "rto-only" => Kind::EventOnly(Event::Rto),
+        "restore" => Kind::EventOnly(Event::Nothing),
+        "send" => Kind::Send,
         other => return Err(format!("unknown scenario {other}")),
     };
-    match event {
-        None => {
+    let mut stream = Stream::new(fresh, regime);
+    match kind {
+        Kind::Stream => {
             for _ in 0..n {
                 stream.step();
             }
         }
-        Some(event) if then_ack => {
+        Kind::EventThenAck(event) => {
             for _ in 0..n {
                 stream.event_then_ack(black_box(event));
             }
         }
-        Some(event) => {
+        Kind::EventOnly(event) => {
             for _ in 0..n {
                 stream.event_only(black_box(event));
+            }
+        }
+        Kind::Send => {
+            for _ in 0..n {
+                stream.send_only(PACKETS_PER_SEND);
             }
         }
     }
@@ -115,7 +136,7 @@ fn main() -> ExitCode {
     }
     let [_, controller, scenario, n] = args.as_slice() else {
         eprintln!(
-            "usage: count <linux|hooks|rfc|quinn|s2n|null> <ca|ss|loss|rto|base|loss-only|rto-only|restore> <n>\n       count send <nothing|pacer|tsq|tso|sendpath> <n>"
+            "usage: count <linux|linux-paced|hooks|rfc|rfc-paced|quinn|s2n|s2n-nopacer|null> <ca|steady|ss|send|loss|rto|base|loss-only|rto-only|restore|steady-loss|steady-base> <n>\n       count send <nothing|pacer|tsq|tso|sendpath> <n>"
         );
         return ExitCode::from(2);
     };
@@ -125,10 +146,13 @@ fn main() -> ExitCode {
     };
     let result = match controller.as_str() {
         "linux" => run(OursLinux::new(), scenario, n),
+        "linux-paced" => run(Paced::new(OursLinux::new()), scenario, n),
         "quinn" => run(QuinnCubic::new(), scenario, n),
         "s2n" => run(S2nCubic::new(), scenario, n),
+        "s2n-nopacer" => run(S2nCubic::without_pacer(), scenario, n),
         "hooks" => run(OursLinuxHooks::new(), scenario, n),
         "rfc" => run(OursRfc::new(), scenario, n),
+        "rfc-paced" => run(Paced::new(OursRfc::new()), scenario, n),
         "send" => run_send(scenario, n),
         "null" => run(NullController::default(), scenario, n),
         other => Err(format!("unknown controller {other}")),
