@@ -89,13 +89,13 @@ fn zeros_after<W: Write>(out: &mut W, idx: usize, keyword: &str, cells: usize) -
 
 /// What a row names besides the mode's state.
 #[derive(Clone, Copy, Debug)]
-pub struct Row<'k> {
+struct Row<'k> {
     /// The event's number in the trace, from 1.
-    pub idx: usize,
+    idx: usize,
     /// The event's keyword.
-    pub keyword: &'k str,
+    keyword: &'k str,
     /// The trace's time after the event (that of the last timed event), µs.
-    pub t_us: u64,
+    t_us: u64,
 }
 
 /// One event through `mode`, with the rules every mode shares: `set` configures; every
