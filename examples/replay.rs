@@ -8,21 +8,24 @@
 //! `--kernel 6` (the default) is today's kernel, `--kernel 2.6.35` the 2010 profile
 //! (`congestion::v2_6_35`). Reads standard input when the file is `-`.
 
-#[path = "../tests/replay/mod.rs"]
-mod replay;
-
+use congestion_replay as replay;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: replay [--kernel 6|2.6.35] FILE.events   (or - for standard input)";
 
+/// The `--kernel` value, or the error naming the flag and its valid values.
+fn kernel_flag(name: &str) -> Result<replay::Kernel, String> {
+    replay::Kernel::parse(name).map_err(|e| e.to_string())
+}
+
 /// The kernel and the file named on the command line.
 fn parse_args(args: &[String]) -> Result<(replay::Kernel, &str), String> {
     match args {
         [path] => Ok((replay::Kernel::Today, path)),
-        [flag, kernel, path] if flag == "--kernel" => Ok((replay::Kernel::parse(kernel)?, path)),
+        [flag, kernel, path] if flag == "--kernel" => Ok((kernel_flag(kernel)?, path)),
         [flag, path] if flag.starts_with("--kernel=") => {
-            Ok((replay::Kernel::parse(&flag["--kernel=".len()..])?, path))
+            Ok((kernel_flag(&flag["--kernel=".len()..])?, path))
         }
         _ => Err(USAGE.to_owned()),
     }
@@ -47,8 +50,9 @@ fn main() -> ExitCode {
         eprintln!("replay: cannot read {path}: {e}");
         return ExitCode::from(2);
     }
-    match replay::replay_kernel(&text, kernel) {
-        Ok(csv) => {
+    let mut csv = String::new();
+    match replay::replay(&text, kernel, &mut csv) {
+        Ok(()) => {
             let mut stdout = std::io::stdout().lock();
             if stdout
                 .write_all(csv.as_bytes())

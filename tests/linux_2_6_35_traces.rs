@@ -4,39 +4,15 @@
 
 mod replay;
 
-use flate2::read::GzDecoder;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-
-fn trace_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/linux-2.6.35")
-}
+/// The folder of this profile's traces under tests/data.
+const FOLDER: &str = "linux-2.6.35";
 
 fn expected_csv(name: &str) -> String {
-    let path = trace_dir().join(format!("{name}.expected.csv.gz"));
-    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut text = String::new();
-    GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .expect("gzip");
-    text
+    replay::expected_csv(FOLDER, name)
 }
 
 fn events(name: &str) -> String {
-    std::fs::read_to_string(trace_dir().join(format!("{name}.events"))).expect("events")
-}
-
-/// Every trace shipped, by name.
-fn trace_names() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(trace_dir())
-        .expect("trace dir")
-        .filter_map(|e| {
-            let name = e.ok()?.file_name().into_string().ok()?;
-            name.strip_suffix(".events").map(str::to_owned)
-        })
-        .collect();
-    names.sort();
-    names
+    replay::events(FOLDER, name)
 }
 
 /// Compares two CSVs cell by cell and describes the first differing row and columns.
@@ -65,7 +41,7 @@ fn replay_2635(text: &str) -> Result<String, String> {
 
 #[test]
 fn all_8_reference_traces_replay_bit_exactly() {
-    let names = trace_names();
+    let names = replay::trace_names(FOLDER);
     assert_eq!(
         names.len(),
         8,

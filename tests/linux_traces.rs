@@ -3,35 +3,15 @@
 
 mod replay;
 
-use flate2::read::GzDecoder;
-use std::io::Read;
-use std::path::{Path, PathBuf};
-
-fn trace_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/linux-cubic")
-}
+/// The folder of this profile's traces under tests/data.
+const FOLDER: &str = "linux-cubic";
 
 fn expected_csv(name: &str) -> String {
-    let path = trace_dir().join(format!("{name}.expected.csv.gz"));
-    let file = std::fs::File::open(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let mut text = String::new();
-    GzDecoder::new(file)
-        .read_to_string(&mut text)
-        .expect("gzip");
-    text
+    replay::expected_csv(FOLDER, name)
 }
 
-/// Every trace shipped, by name.
-fn trace_names() -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(trace_dir())
-        .expect("trace dir")
-        .filter_map(|e| {
-            let name = e.ok()?.file_name().into_string().ok()?;
-            name.strip_suffix(".events").map(str::to_owned)
-        })
-        .collect();
-    names.sort();
-    names
+fn events(name: &str) -> String {
+    replay::events(FOLDER, name)
 }
 
 /// Compares two CSVs cell by cell and describes the first difference.
@@ -59,7 +39,7 @@ fn first_difference(name: &str, got: &str, want: &str) -> Option<String> {
 
 #[test]
 fn all_35_reference_traces_replay_bit_exactly() {
-    let names = trace_names();
+    let names = replay::trace_names(FOLDER);
     assert_eq!(
         names.len(),
         35,
@@ -68,8 +48,7 @@ fn all_35_reference_traces_replay_bit_exactly() {
     let mut failures = Vec::new();
     let mut rows = 0;
     for name in &names {
-        let events =
-            std::fs::read_to_string(trace_dir().join(format!("{name}.events"))).expect("events");
+        let events = events(name);
         let want = expected_csv(name);
         let got = replay::replay(&events).unwrap_or_else(|e| panic!("{name}: {e}"));
         rows += want.lines().count() - 1;
@@ -91,8 +70,7 @@ fn all_35_reference_traces_replay_bit_exactly() {
 fn a_changed_kernel_parameter_changes_the_replay() {
     // Guards the comparison itself: the same trace with beta 512 must not match.
     let name = "loss_fastconv_on";
-    let events =
-        std::fs::read_to_string(trace_dir().join(format!("{name}.events"))).expect("events");
+    let events = events(name);
     let got = replay::replay(&format!("set beta 512\n{events}")).expect("replay");
     let want = expected_csv(name);
     assert!(first_difference(name, &got, &want).is_some());

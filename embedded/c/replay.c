@@ -1,9 +1,9 @@
 /*
- * Replays a trace of the tests/replay/ language through the C ABI and writes the same
- * CSV as the host's `cargo run --example replay` (scripts/qemu.sh compares them byte for
- * byte). Linux mode (`congestion_*`, segments) and RFC mode (`set mode rfc9438`:
- * `congestion_rfc_*`, bytes). Runs on the host or, through newlib's semihosting stdio,
- * on an emulated Cortex-M4.
+ * Replays a trace of the replay/ (congestion-replay) language through the C ABI and
+ * writes the same CSV as the host's `cargo run --example replay` (scripts/qemu.sh and
+ * ffi/tests/c_firmware.rs compare them byte for byte). Linux mode (`congestion_*`,
+ * segments) and RFC mode (`set mode rfc9438`: `congestion_rfc_*`, bytes). Runs on the
+ * host or, through newlib's semihosting stdio, on an emulated Cortex-M4.
  *
  *   replay IN.events OUT.csv
  *

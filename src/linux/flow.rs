@@ -74,7 +74,7 @@ pub enum CaState {
 /// The flow also has kernel-style calls in `u32` segments (`ack`, `transmit`, `loss`,
 /// `ecn`, `rto` with a retransmit count, `undo`, and direct writes of `snd_cwnd`,
 /// `snd_ssthresh`, the clamp and `lsndtime`). They are hidden from these docs: they
-/// exist for the kernel-trace replay (`tests/replay`), the C ABI (`ffi/`) and the
+/// exist for the kernel-trace replay (`replay/`), the C ABI (`ffi/`) and the
 /// firmware images (`embedded/`), which speak the kernel's terms. Stacks use the trait.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

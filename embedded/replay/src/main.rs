@@ -1,13 +1,14 @@
-//! Replays one trace of the `tests/replay/` language on an emulated core and writes the
-//! replay CSV to a host file, both through semihosting:
+//! Replays one trace through `congestion-replay` (replay/) on an emulated core: reads
+//! the trace and writes the replay CSV to a host file, both through semihosting:
 //!
 //! ```text
 //! qemu-system-arm -M mps2-an386 -nographic -kernel replay \
 //!   -semihosting-config enable=on,target=native,arg=replay,arg=IN.events,arg=OUT.csv
 //! ```
 //!
-//! The same rows as the host's `examples/replay.rs`: `scripts/qemu.sh` compares them
-//! byte for byte. Exit status 0 on success, 1 on a bad trace or an I/O error.
+//! The same code as the host's `examples/replay.rs` (both call
+//! `congestion_replay::replay`); `scripts/qemu.sh` compares the rows byte for byte.
+//! Exit status 0 on success, 1 on a bad trace or an I/O error.
 //!
 //! The panic handler calls a symbol that exists nowhere, so an image in which any panic
 //! path survived optimisation does not link. Buffers live on the stack: the image has
@@ -17,20 +18,18 @@
 
 mod csv;
 mod entry;
-mod linux;
-mod pacing;
-mod rfc;
 #[allow(
     dead_code,
     reason = "shared with the cost binary, which prints to stdout"
 )]
 mod semihosting;
-mod trace;
 
-use core::fmt::Write;
+use congestion_replay::Kernel;
 use csv::Csv;
 use semihosting::File;
-use trace::Error;
+
+/// Why the firmware stopped: a fixed message (the firmware prints without `core::fmt`).
+type Error = &'static str;
 
 /// The largest trace this firmware takes (the biggest shipped one is 180 KiB).
 const MAX_TRACE_BYTES: usize = 512 * 1024;
@@ -84,29 +83,8 @@ fn run(trace: &mut [u8], out_buf: &mut [u8]) -> Result<(), Error> {
     Ok(())
 }
 
-/// Replays `text` into `out`: the header, then one row per event.
+/// Replays `text` into `out` (today's kernel; RFC mode when the trace asks for it):
+/// the header, then one row per event.
 fn replay(text: &str, out: &mut Csv<'_>) -> Result<(), Error> {
-    let io = |_| "formatting failed";
-    match trace::requested_mode(text) {
-        None | Some("linux") => {
-            let mut replay = linux::LinuxReplay::for_trace(text)?;
-            replay.write_header(out).map_err(io)?;
-            for (idx, event) in trace::parse(text).enumerate() {
-                let (_line, event) = event?;
-                replay.apply(&event)?;
-                replay.write_row(out, idx + 1, event.keyword).map_err(io)?;
-            }
-        }
-        Some("rfc9438") => {
-            let mut replay = rfc::RfcReplay::new();
-            writeln!(out, "{}", rfc::HEADER).map_err(io)?;
-            for (idx, event) in trace::parse(text).enumerate() {
-                let (_line, event) = event?;
-                replay.apply(&event)?;
-                replay.write_row(out, idx + 1, event.keyword).map_err(io)?;
-            }
-        }
-        Some(_) => return Err("unknown mode: linux or rfc9438"),
-    }
-    Ok(())
+    congestion_replay::replay(text, Kernel::Today, out).map_err(|e| e.problem.summary())
 }

@@ -1,17 +1,14 @@
-//! The trace language of `tests/replay/` (`shared/conformance`): one event per line,
-//! `#` comments and blank lines skipped, words separated by white space. The same rules
-//! as `tests/replay/mod.rs`, without allocation: at most [`MAX_ARGS`] arguments.
+//! The trace language: one event per line, `#` comments and blank lines skipped, words
+//! separated by white space; at most [`MAX_ARGS`] arguments, so no allocation.
 
+use crate::error::Problem;
 use core::str::FromStr;
 
 /// Arguments an event may carry (the longest, `ack`, has four).
 pub const MAX_ARGS: usize = 8;
 
-/// Why a trace could not be replayed (the host replay words these with more detail; a
-/// firmware run only has to stop with the line number).
-pub type Error = &'static str;
-
 /// One parsed line.
+#[derive(Clone, Copy, Debug)]
 pub struct Event<'a> {
     /// The keyword (`set`, `init`, `ack`, ...).
     pub keyword: &'a str,
@@ -30,34 +27,59 @@ impl<'a> Event<'a> {
     }
 
     /// The `i`-th argument as an integer.
-    pub fn int<T: FromStr>(&self, i: usize) -> Result<T, Error> {
-        self.arg(i)
-            .ok_or("missing argument")?
-            .parse()
-            .map_err(|_| "bad number")
+    pub fn int<T: FromStr>(&self, i: usize) -> Result<T, Problem<'a>> {
+        let word = self.arg(i).ok_or(Problem::MissingArgument {
+            keyword: self.keyword,
+            position: i + 1,
+        })?;
+        word.parse().map_err(|_| Problem::BadNumber {
+            keyword: self.keyword,
+            word,
+        })
     }
 
     /// The `i`-th argument as an integer if present.
-    pub fn opt_int<T: FromStr>(&self, i: usize) -> Result<Option<T>, Error> {
+    pub fn opt_int<T: FromStr>(&self, i: usize) -> Result<Option<T>, Problem<'a>> {
         match self.arg(i) {
             Some(_) => self.int(i).map(Some),
             None => Ok(None),
         }
     }
 
-    /// The event time (first argument of every event but `set`), µs.
-    pub fn time(&self) -> Result<u64, Error> {
+    /// The event time `T` (first argument of every event but `set`), µs.
+    pub fn time(&self) -> Result<u64, Problem<'a>> {
         self.int(0)
+    }
+
+    /// The three numbers of `ack T ACKED RTT INFLIGHT_AFTER` after the time: ACKED and
+    /// INFLIGHT_AFTER in the mode's unit `T` (packets or bytes), RTT in µs (negative:
+    /// no sample).
+    pub fn ack_args<T: FromStr>(&self) -> Result<(T, i64, T), Problem<'a>> {
+        Ok((self.int(1)?, self.int(2)?, self.int(3)?))
     }
 
     /// Whether this is `set KEY ...`.
     pub fn sets(&self, key: &str) -> bool {
         self.keyword == "set" && self.arg(0) == Some(key)
     }
+
+    /// The key of a `set` line.
+    pub fn key(&self) -> Result<&'a str, Problem<'a>> {
+        self.arg(0).ok_or(Problem::MissingArgument {
+            keyword: self.keyword,
+            position: 1,
+        })
+    }
 }
 
-/// The events of `text` with their line numbers.
-pub fn parse(text: &str) -> impl Iterator<Item = Result<(usize, Event<'_>), Error>> {
+/// `value` as a `u32` for `set KEY`, or the error naming the key and the valid range.
+/// Keys whose setting is a `u64` take the value as it is and never call this.
+pub fn set_u32(key: &str, value: u64) -> Result<u32, Problem<'_>> {
+    u32::try_from(value).map_err(|_| Problem::OutOfRange { key, value })
+}
+
+/// The events of `text` with their line numbers (1-based).
+pub fn parse(text: &str) -> impl Iterator<Item = (usize, Result<Event<'_>, Problem<'_>>)> {
     Lines(text).enumerate().filter_map(|(n, line)| {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -73,25 +95,25 @@ pub fn parse(text: &str) -> impl Iterator<Item = Result<(usize, Event<'_>), Erro
         for word in words {
             match event.args.get_mut(event.len) {
                 Some(slot) => *slot = word,
-                None => return Some(Err("too many arguments")),
+                None => return Some((n + 1, Err(Problem::TooManyArguments { keyword }))),
             }
             event.len += 1;
         }
-        Some(Ok((n + 1, event)))
+        Some((n + 1, Ok(event)))
     })
 }
 
 /// The mode a trace asks for with its first `set mode NAME`, if any.
-pub fn requested_mode(text: &str) -> Option<&str> {
+pub fn requested_mode(text: &str) -> Option<(usize, &str)> {
     parse(text)
-        .filter_map(Result::ok)
+        .filter_map(|(n, e)| e.ok().map(|e| (n, e)))
         .find(|(_, e)| e.sets("mode"))
-        .map(|(_, e)| e.arg(1).unwrap_or(""))
+        .map(|(n, e)| (n, e.arg(1).unwrap_or("")))
 }
 
 /// The lines of a text, split at `\n` (a trailing `\r` is trimmed with the rest of the
 /// white space). core's `lines()` and `split()` keep a slice-index panic path that the
-/// optimiser cannot remove; `str::get` has none.
+/// optimiser cannot remove, which the firmware's link check refuses; `str::get` has none.
 struct Lines<'a>(&'a str);
 
 impl<'a> Iterator for Lines<'a> {

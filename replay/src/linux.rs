@@ -1,23 +1,19 @@
 //! Linux mode: the harness socket model of `shared/conformance/linux-cubic/README.md`,
 //! driven through `congestion::linux::LinuxFlow`.
 
-#[path = "pacing.rs"]
-mod pacing;
-
-use super::{Event, set_u32};
-use congestion::Instant;
+use crate::pacing::{self, PacingReplay};
+use crate::{Event, Mode, Problem, Row, running, set_u32, zeros_after};
 use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
 use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
-use pacing::PacingReplay;
-use std::fmt::Write;
+use congestion::{ConfigError, Instant};
+use core::fmt::{self, Write};
 
 /// Replay state: the configuration being built by `set`, and the flow once `init` ran.
 pub struct LinuxReplay {
     cubic: LinuxCubicConfig,
     socket: LinuxSocketConfig,
     flow: Option<LinuxFlow>,
-    now_us: u64,
     /// The send path, for traces that use its events (extra columns).
     pacing: Option<PacingReplay>,
 }
@@ -27,63 +23,118 @@ impl LinuxReplay {
     pub const HEADER: &'static str = "idx,ev,t_us,jiffies,cwnd,ssthresh,cwnd_cnt,ca_state,cnt,last_max_cwnd,last_cwnd,last_time,origin_point,bic_K,delay_min,epoch_start,ack_cnt,tcp_cwnd,found,sample_cnt,round_start,end_seq,last_ack,curr_rtt,snd_una,snd_nxt,packets_out,is_cwnd_limited,max_packets_out,srtt_us,pacing_rate,prior_cwnd,prior_ssthresh,hs_reason";
 
     /// Before any event: the kernel defaults, no socket.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         LinuxReplay {
             cubic: LinuxCubicConfig::new(),
             socket: LinuxSocketConfig::new(),
             flow: None,
-            now_us: 0,
             pacing: None,
         }
     }
 
     /// A replay for `text`: with the send-path columns if it uses the send path's
     /// events or keys, else exactly the reference traces' columns.
-    pub fn for_trace(text: &str) -> Self {
+    pub(crate) fn for_trace(text: &str) -> Result<Self, ConfigError> {
         let mut replay = LinuxReplay::new();
         if pacing::uses_pacing(text) {
-            replay.pacing = PacingReplay::new().ok();
+            replay.pacing = Some(PacingReplay::new()?);
         }
-        replay
+        Ok(replay)
+    }
+}
+
+impl<'a> Mode<'a> for LinuxReplay {
+    fn write_header<W: Write>(&self, out: &mut W) -> fmt::Result {
+        out.write_str(Self::HEADER)?;
+        if self.pacing.is_some() {
+            out.write_str(pacing::EXTRA_HEADER)?;
+        }
+        out.write_str("\n")
     }
 
-    /// The CSV header of this replay.
-    pub fn header(&self) -> String {
-        match self.pacing {
-            Some(_) => format!("{}{}", Self::HEADER, pacing::EXTRA_HEADER),
-            None => Self::HEADER.to_owned(),
-        }
-    }
-
-    /// The flow, once initialised.
-    pub fn flow(&self) -> Option<&LinuxFlow> {
-        self.flow.as_ref()
-    }
-
-    /// Applies one event.
-    pub fn apply(&mut self, ev: &Event<'_>) -> Result<(), String> {
-        if ev.keyword == "set" {
-            return self.set(ev);
-        }
-        let t = ev.time()?;
-        self.now_us = t;
-        let now = Instant::from_micros(t);
-        if ev.keyword == "init" {
-            let n = ev.opt_int::<u32>(1)?;
-            self.init(now, n)?;
+    /// `set KEY VALUE`: a module parameter, a socket field or a send-path setting.
+    /// (`set mode linux` only names the default mode.)
+    fn set(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+        if ev.sets("mode") {
             return Ok(());
         }
-        if self.flow.is_none() {
-            self.init(now, None)?;
-        }
-        let Some(flow) = self.flow.as_mut() else {
-            return Err("no flow".into());
+        let key = ev.key()?;
+        let value: u64 = ev.int(1)?;
+        let flag = value != 0;
+        // (No `if let ... &&` chain: the crate builds on Rust 1.85.)
+        let send_path_key = match self.pacing.as_mut() {
+            Some(p) => p.set(key, value)?,
+            None => false,
         };
+        if send_path_key {
+            return Ok(());
+        }
+        let c = &mut self.cubic;
+        let s = &mut self.socket;
+        match key {
+            "beta" => c.beta = set_u32(key, value)?,
+            "bic_scale" => c.bic_scale = set_u32(key, value)?,
+            "fast_convergence" => c.fast_convergence = flag,
+            "tcp_friendliness" => c.tcp_friendliness = flag,
+            "hystart" => c.hystart = flag,
+            "hystart_detect" => {
+                c.hystart_detect = HystartDetect::from_bits(u8::try_from(value).unwrap_or(u8::MAX))
+                    .map_err(|error| Problem::ConfigAfterSet { key, error })?
+            }
+            "hystart_low_window" => c.hystart_low_window = set_u32(key, value)?,
+            "hystart_ack_delta_us" => c.hystart_ack_delta_us = set_u32(key, value)?,
+            "initial_ssthresh" => c.initial_ssthresh = set_u32(key, value)?,
+            "init_cwnd" => s.init_cwnd = set_u32(key, value)?,
+            "init_ssthresh" => s.init_ssthresh = set_u32(key, value)?,
+            "cwnd_clamp" => s.cwnd_clamp = set_u32(key, value)?,
+            "mss" => s.mss = set_u32(key, value)?,
+            "srtt_us" => s.initial_srtt_us = set_u32(key, value)?,
+            "iss" => s.iss = set_u32(key, value)?,
+            "pacing_status" => {
+                s.pacing_status = match value {
+                    0 => PacingStatus::None,
+                    1 => PacingStatus::Needed,
+                    2 => PacingStatus::Fq,
+                    _ => {
+                        return Err(Problem::BadChoice {
+                            key,
+                            expected: "expected 0, 1 or 2",
+                        });
+                    }
+                }
+            }
+            "gso_max_size" => s.gso_max_size = set_u32(key, value)?,
+            "max_pacing_rate" => s.max_pacing_rate = value,
+            "pacing_ss_ratio" => s.pacing_ss_ratio = set_u32(key, value)?,
+            "pacing_ca_ratio" => s.pacing_ca_ratio = set_u32(key, value)?,
+            "model_pacing" => s.model_pacing = flag,
+            "cwnd" | "ssthresh" | "clamp" => return self.set_live(key, set_u32(key, value)?),
+            other => return Err(Problem::UnknownKey(other)),
+        }
+        // Module parameters and socket fields take effect at once on a running flow.
+        if let Some(flow) = self.flow.as_mut() {
+            let after_set = |error| Problem::ConfigAfterSet { key, error };
+            flow.set_params(self.cubic.validate().map_err(after_set)?);
+            flow.set_socket_config(self.socket).map_err(after_set)?;
+        }
+        Ok(())
+    }
+
+    fn init(&mut self, now: Instant, ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
+        let n = ev.map_or(Ok(None), |ev| ev.opt_int::<u32>(1))?;
+        let config = LinuxFlowConfig::from_parts(self.cubic, self.socket);
+        let mut flow = LinuxFlow::new(config, now).map_err(Problem::Config)?;
+        let n = n.unwrap_or(flow.state().cwnd);
+        flow.transmit(now, n);
+        self.flow = Some(flow);
+        Ok(())
+    }
+
+    fn event(&mut self, now: Instant, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+        let flow = running(&mut self.flow, ev)?;
         match ev.keyword {
             "ack" => {
-                let acked: u32 = ev.int(1)?;
-                let rtt: i64 = ev.int(2)?;
-                let in_flight: u32 = ev.int(3)?;
+                let (acked, rtt, in_flight) = ev.ack_args::<u32>()?;
                 // RTT -1 (any negative s32): no sample.
                 let rtt = u32::try_from(rtt as i32).ok();
                 flow.ack(now, acked, rtt);
@@ -109,111 +160,28 @@ impl LinuxReplay {
             }
             kw if PacingReplay::handles(kw) => match self.pacing.as_mut() {
                 Some(p) => p.apply(ev, now, flow)?,
-                None => return Err(format!("unknown event `{kw}`")),
+                None => return Err(Problem::UnknownEvent(kw)),
             },
-            other => return Err(format!("unknown event `{other}`")),
-        }
-        Ok(())
-    }
-
-    fn init(&mut self, now: Instant, n: Option<u32>) -> Result<(), String> {
-        let config = LinuxFlowConfig::from_parts(self.cubic, self.socket);
-        let mut flow = LinuxFlow::new(config, now).map_err(|e| e.to_string())?;
-        let n = n.unwrap_or(flow.state().cwnd);
-        flow.transmit(now, n);
-        self.flow = Some(flow);
-        Ok(())
-    }
-
-    fn set(&mut self, ev: &Event<'_>) -> Result<(), String> {
-        let key = *ev.args.first().ok_or("`set` needs a key")?;
-        let value: u64 = ev.int(1)?;
-        let flag = value != 0;
-        if let Some(p) = self.pacing.as_mut() {
-            if p.set(key, value)? {
-                return Ok(());
-            }
-        }
-        let c = &mut self.cubic;
-        let s = &mut self.socket;
-        match key {
-            "beta" => c.beta = set_u32(key, value)?,
-            "bic_scale" => c.bic_scale = set_u32(key, value)?,
-            "fast_convergence" => c.fast_convergence = flag,
-            "tcp_friendliness" => c.tcp_friendliness = flag,
-            "hystart" => c.hystart = flag,
-            "hystart_detect" => {
-                c.hystart_detect = HystartDetect::from_bits(u8::try_from(value).unwrap_or(u8::MAX))
-                    .map_err(|e| e.to_string())?
-            }
-            "hystart_low_window" => c.hystart_low_window = set_u32(key, value)?,
-            "hystart_ack_delta_us" => c.hystart_ack_delta_us = set_u32(key, value)?,
-            "initial_ssthresh" => c.initial_ssthresh = set_u32(key, value)?,
-            "init_cwnd" => s.init_cwnd = set_u32(key, value)?,
-            "init_ssthresh" => s.init_ssthresh = set_u32(key, value)?,
-            "cwnd_clamp" => s.cwnd_clamp = set_u32(key, value)?,
-            "mss" => s.mss = set_u32(key, value)?,
-            "srtt_us" => s.initial_srtt_us = set_u32(key, value)?,
-            "iss" => s.iss = set_u32(key, value)?,
-            "pacing_status" => {
-                s.pacing_status = match value {
-                    0 => PacingStatus::None,
-                    1 => PacingStatus::Needed,
-                    2 => PacingStatus::Fq,
-                    _ => return Err(format!("pacing_status {value}: expected 0, 1 or 2")),
-                }
-            }
-            "gso_max_size" => s.gso_max_size = set_u32(key, value)?,
-            "max_pacing_rate" => s.max_pacing_rate = value,
-            "pacing_ss_ratio" => s.pacing_ss_ratio = set_u32(key, value)?,
-            "pacing_ca_ratio" => s.pacing_ca_ratio = set_u32(key, value)?,
-            "model_pacing" => s.model_pacing = flag,
-            "cwnd" | "ssthresh" | "clamp" => return self.set_live(key, set_u32(key, value)?),
-            other => return Err(format!("unknown `set` key `{other}`")),
-        }
-        // Module parameters and socket fields take effect at once on a running flow.
-        if let Some(flow) = self.flow.as_mut() {
-            flow.set_params(self.cubic.validate().map_err(|e| e.to_string())?);
-            flow.set_socket_config(self.socket)
-                .map_err(|e| e.to_string())?;
-        }
-        Ok(())
-    }
-
-    /// `cwnd`, `ssthresh`, `clamp`: write the socket now and the init value for later.
-    fn set_live(&mut self, key: &str, value: u32) -> Result<(), String> {
-        match key {
-            "cwnd" => self.socket.init_cwnd = value,
-            "ssthresh" => self.socket.init_ssthresh = value,
-            _ => self.socket.cwnd_clamp = value,
-        }
-        if let Some(flow) = self.flow.as_mut() {
-            match key {
-                "cwnd" => flow.set_cwnd(value),
-                "ssthresh" => flow.set_ssthresh(value),
-                _ => flow.set_clamp(value),
-            }
+            other => return Err(Problem::UnknownEvent(other)),
         }
         Ok(())
     }
 
     /// Writes the row for event `idx`; all zeros before the first `init`.
-    pub fn write_row(&mut self, out: &mut String, idx: usize, keyword: &str) -> std::fmt::Result {
+    fn write_row<W: Write>(&mut self, out: &mut W, row: Row<'_>) -> fmt::Result {
+        let Row { idx, keyword, t_us } = row;
         let Some(f) = self.flow.as_ref() else {
-            write!(out, "{idx},{keyword}")?;
-            for _ in 0..32 {
-                out.push_str(",0");
-            }
+            zeros_after(out, idx, keyword, 32)?;
             if let Some(p) = self.pacing.as_mut() {
                 p.write_columns(out, None)?;
             }
-            return writeln!(out);
+            return out.write_str("\n");
         };
         let s = f.state();
         let c = &s.cubic;
         let h = &s.hystart;
         let v = f.socket_view();
-        let t = self.now_us;
+        let t = t_us;
         let reason = match f.hystart_exit() {
             None => 0,
             Some(HystartExit::AckTrain) => 1,
@@ -256,6 +224,29 @@ impl LinuxReplay {
         if let Some(p) = self.pacing.as_mut() {
             p.write_columns(out, Some(f))?;
         }
-        writeln!(out)
+        out.write_str("\n")
+    }
+
+    fn has_flow(&self) -> bool {
+        self.flow.is_some()
+    }
+}
+
+impl LinuxReplay {
+    /// `cwnd`, `ssthresh`, `clamp`: write the socket now and the init value for later.
+    fn set_live<'a>(&mut self, key: &str, value: u32) -> Result<(), Problem<'a>> {
+        match key {
+            "cwnd" => self.socket.init_cwnd = value,
+            "ssthresh" => self.socket.init_ssthresh = value,
+            _ => self.socket.cwnd_clamp = value,
+        }
+        if let Some(flow) = self.flow.as_mut() {
+            match key {
+                "cwnd" => flow.set_cwnd(value),
+                "ssthresh" => flow.set_ssthresh(value),
+                _ => flow.set_clamp(value),
+            }
+        }
+        Ok(())
     }
 }

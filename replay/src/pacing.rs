@@ -15,12 +15,12 @@
 //! `departure_ns` (of the last queued packet), `tsq_queued`, `tsq_limit` (for a packet
 //! the size of the last `xmit`), `tsq_throttled` and `tso_segs`.
 
-use super::super::Event;
-use congestion::Instant;
+use crate::{Event, Problem, parse, set_u32};
 use congestion::linux::{LinuxFlow, LinuxSocketConfig};
 use congestion::pacing::{Enqueue, Rate, SendPath, SendPathConfig};
 use congestion::time::Duration;
-use std::fmt::Write;
+use congestion::{ConfigError, Instant};
+use core::fmt::{self, Write};
 
 /// `set` keys that only the send path knows.
 const KEYS: [&str; 4] = [
@@ -43,9 +43,9 @@ pub const EXTRA_COLUMNS: usize = 5;
 /// printed, so that every other trace keeps the reference traces' exact columns.
 /// (`gso_max_size` alone does not count: it is also HyStart's key.)
 pub fn uses_pacing(text: &str) -> bool {
-    super::super::parse(text).any(|(_, ev)| {
+    parse(text).filter_map(|(_, ev)| ev.ok()).any(|ev| {
         EVENTS.contains(&ev.keyword)
-            || (ev.keyword == "set" && ev.args.first().is_some_and(|k| KEYS.contains(k)))
+            || (ev.keyword == "set" && ev.arg(0).is_some_and(|k| KEYS.contains(&k)))
     })
 }
 
@@ -58,37 +58,37 @@ pub struct PacingReplay {
 }
 
 impl PacingReplay {
-    /// Linux's defaults.
-    pub fn new() -> Result<Self, String> {
+    /// Linux's defaults (which the library accepts; the error is its verdict anyway).
+    pub fn new() -> Result<Self, ConfigError> {
         let config = SendPathConfig::new();
-        let params = config.validate().map_err(|e| e.to_string())?;
         Ok(PacingReplay {
             config,
-            path: SendPath::new(params),
+            path: SendPath::new(config.validate()?),
             last_departure_ns: 0,
             last_len: 0,
         })
     }
 
     /// Applies `set KEY VALUE` if the key is the send path's; returns whether it was.
-    pub fn set(&mut self, key: &str, value: u64) -> Result<bool, String> {
+    pub fn set<'a>(&mut self, key: &'a str, value: u64) -> Result<bool, Problem<'a>> {
         let c = &mut self.config;
         match key {
-            "tsq_limit" => c.limit_output_bytes = super::super::set_u32(key, value)?,
-            "truesize_overhead" => c.truesize_overhead_bytes = super::super::set_u32(key, value)?,
-            "gso_max_segs" => c.gso_max_segs = super::super::set_u32(key, value)?,
-            "min_tso_segs" => c.min_tso_segs = super::super::set_u32(key, value)?,
+            "tsq_limit" => c.limit_output_bytes = set_u32(key, value)?,
+            "truesize_overhead" => c.truesize_overhead_bytes = set_u32(key, value)?,
+            "gso_max_segs" => c.gso_max_segs = set_u32(key, value)?,
+            "min_tso_segs" => c.min_tso_segs = set_u32(key, value)?,
             _ => return Ok(false),
         }
-        c.validate().map_err(|e| format!("`set {key}`: {e}"))?;
+        c.validate()
+            .map_err(|error| Problem::ConfigAfterSet { key, error })?;
         Ok(true)
     }
 
     /// Copies the socket's pacing status and GSO size into the send path's settings.
-    fn sync(&mut self, socket: &LinuxSocketConfig) -> Result<(), String> {
+    fn sync(&mut self, socket: &LinuxSocketConfig) -> Result<(), ConfigError> {
         self.config.pacing_status = socket.pacing_status;
         self.config.gso_max_size = socket.gso_max_size;
-        let params = self.config.validate().map_err(|e| e.to_string())?;
+        let params = self.config.validate()?;
         self.path.set_params(params);
         Ok(())
     }
@@ -100,8 +100,13 @@ impl PacingReplay {
     }
 
     /// `xmit T BYTES` and `txdone T BYTES`.
-    pub fn apply(&mut self, ev: &Event<'_>, now: Instant, flow: &LinuxFlow) -> Result<(), String> {
-        self.sync(flow.socket_config())?;
+    pub fn apply<'a>(
+        &mut self,
+        ev: &Event<'a>,
+        now: Instant,
+        flow: &LinuxFlow,
+    ) -> Result<(), Problem<'a>> {
+        self.sync(flow.socket_config()).map_err(Problem::Config)?;
         let len: u32 = ev.int(1)?;
         match ev.keyword {
             "xmit" => {
@@ -131,19 +136,19 @@ impl PacingReplay {
     }
 
     /// The extra columns after an event, given the flow (or none before `init`).
-    pub fn write_columns(
+    pub fn write_columns<W: Write>(
         &mut self,
-        out: &mut String,
+        out: &mut W,
         flow: Option<&LinuxFlow>,
-    ) -> std::fmt::Result {
+    ) -> fmt::Result {
         let Some(flow) = flow else {
             for _ in 0..EXTRA_COLUMNS {
-                out.push_str(",0");
+                out.write_str(",0")?;
             }
             return Ok(());
         };
         if self.sync(flow.socket_config()).is_err() {
-            return Err(std::fmt::Error);
+            return Err(fmt::Error);
         }
         let rate = rate_of(flow);
         let tsq = self.path.tsq();

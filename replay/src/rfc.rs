@@ -38,27 +38,20 @@
 //! in_flight,srtt_us,min_rtt_us` (−1 = none), `cwnd_limited,css_rounds,mss`.
 //! ssthresh "none" prints as 18446744073709551615 (`u64::MAX`).
 
-use super::{Event, set_u32};
+use crate::{Event, Mode, Problem, Row, running, set_u32};
 use congestion::cubic::RfcCubicConfig;
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
 use congestion::{
     AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent,
 };
-use std::fmt::Write;
+use core::fmt::{self, Write};
 
 /// Replay state for RFC mode.
 pub struct RfcReplay {
     config: RfcFlowConfig,
     flow: Option<RfcFlow>,
-    now_us: u64,
     snd_una: u64,
     snd_nxt: u64,
-}
-
-impl Default for RfcReplay {
-    fn default() -> Self {
-        Self::new()
-    }
 }
 
 impl RfcReplay {
@@ -66,43 +59,106 @@ impl RfcReplay {
     pub const HEADER: &'static str = "idx,ev,t_us,cwnd,ssthresh,phase,w_max,k_us,w_est,cwnd_prior,t_epoch_us,cwnd_epoch,in_flight,srtt_us,min_rtt_us,cwnd_limited,css_rounds,mss";
 
     /// Before any event: RFC defaults.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         RfcReplay {
             config: RfcFlowConfig::new(),
             flow: None,
-            now_us: 0,
             snd_una: 0,
             snd_nxt: 0,
         }
     }
+}
 
-    /// The flow, once initialised.
-    pub fn flow(&self) -> Option<&RfcFlow> {
-        self.flow.as_ref()
+impl<'a> Mode<'a> for RfcReplay {
+    fn write_header<W: Write>(&self, out: &mut W) -> fmt::Result {
+        out.write_str(Self::HEADER)?;
+        out.write_str("\n")
     }
 
-    /// Applies one event.
-    pub fn apply(&mut self, ev: &Event<'_>) -> Result<(), String> {
-        if ev.keyword == "set" {
-            return self.set(ev);
+    /// `set KEY VALUE`.
+    fn set(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+        let key = ev.key()?;
+        let word = ev.arg(1).ok_or(Problem::MissingArgument {
+            keyword: ev.keyword,
+            position: 2,
+        })?;
+        match key {
+            "mode" => {
+                return match word {
+                    "rfc9438" => Ok(()),
+                    _ => Err(Problem::BadChoice {
+                        key,
+                        expected: "another mode inside an rfc9438 trace",
+                    }),
+                };
+            }
+            "slow_start" => {
+                self.config.slow_start = match word {
+                    "off" => SlowStartKind::Standard,
+                    "hystart" => SlowStartKind::LinuxHystart,
+                    "hystartpp" => SlowStartKind::HystartPlusPlus,
+                    _ => {
+                        return Err(Problem::BadChoice {
+                            key,
+                            expected: "off, hystart or hystartpp",
+                        });
+                    }
+                };
+                return Ok(());
+            }
+            _ => {}
         }
-        let t: u64 = ev.time()?;
-        self.now_us = t;
-        let now = Instant::from_micros(t);
-        if ev.keyword == "init" {
-            return self.init(now, ev.opt_int(1)?);
+        let value: u64 = ev.int(1)?;
+        let c: &mut RfcCubicConfig = &mut self.config.cubic;
+        match key {
+            "mss" => {
+                c.mss_bytes = value;
+                if let Some(flow) = self.flow.as_mut() {
+                    return flow
+                        .set_mss(value)
+                        .map_err(|error| Problem::ConfigAfterSet { key, error });
+                }
+                return Ok(());
+            }
+            "paced" => self.config.paced = value != 0,
+            "init_cwnd" => self.config.initial_window_bytes = Some(value),
+            "init_ssthresh" => self.config.initial_ssthresh_bytes = value,
+            "beta" => c.beta_permille = set_u32(key, value)?,
+            "ecn_beta" => c.ecn_beta_permille = set_u32(key, value)?,
+            "c" => c.c_permille = set_u32(key, value)?,
+            "fast_convergence" => c.fast_convergence = value != 0,
+            "reno_friendly" => c.reno_friendly = value != 0,
+            other => return Err(Problem::UnknownKey(other)),
         }
-        if self.flow.is_none() {
-            self.init(now, None)?;
+        if let Some(flow) = self.flow.as_mut() {
+            flow.set_cubic_config(self.config.cubic)
+                .map_err(|error| Problem::ConfigAfterSet { key, error })?;
         }
-        let Some(flow) = self.flow.as_mut() else {
-            return Err("no flow".into());
-        };
+        Ok(())
+    }
+
+    fn init(&mut self, now: Instant, ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
+        let bytes = ev.map_or(Ok(None), |ev| ev.opt_int::<u64>(1))?;
+        let mut flow = RfcFlow::new(self.config, now).map_err(Problem::Config)?;
+        let bytes = bytes.unwrap_or(flow.cwnd());
+        self.snd_una = 0;
+        self.snd_nxt = bytes;
+        flow.on_sent(
+            now,
+            &SentEvent {
+                in_flight_after: bytes,
+                largest_sent: bytes,
+            },
+        );
+        self.flow = Some(flow);
+        Ok(())
+    }
+
+    fn event(&mut self, now: Instant, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+        let flow = running(&mut self.flow, ev)?;
         match ev.keyword {
             "ack" => {
-                let acked: u64 = ev.int(1)?;
-                let rtt: i64 = ev.int(2)?;
-                let in_flight: u64 = ev.int(3)?;
+                let (acked, rtt, in_flight) = ev.ack_args::<u64>()?;
                 let rtt = u64::try_from(rtt).ok().map(Duration::from_micros);
                 self.snd_una = self.snd_una.saturating_add(acked);
                 let ack = AckEvent {
@@ -134,82 +190,14 @@ impl RfcReplay {
                 };
                 flow.on_sent(now, &sent);
             }
-            other => return Err(format!("unknown event `{other}`")),
-        }
-        Ok(())
-    }
-
-    fn init(&mut self, now: Instant, bytes: Option<u64>) -> Result<(), String> {
-        let mut flow = RfcFlow::new(self.config, now).map_err(|e| e.to_string())?;
-        let bytes = bytes.unwrap_or(flow.cwnd());
-        self.snd_una = 0;
-        self.snd_nxt = bytes;
-        flow.on_sent(
-            now,
-            &SentEvent {
-                in_flight_after: bytes,
-                largest_sent: bytes,
-            },
-        );
-        self.flow = Some(flow);
-        Ok(())
-    }
-
-    fn set(&mut self, ev: &Event<'_>) -> Result<(), String> {
-        let key = *ev.args.first().ok_or("`set` needs a key")?;
-        let word = *ev
-            .args
-            .get(1)
-            .ok_or_else(|| format!("`set {key}` needs a value"))?;
-        match key {
-            "mode" => {
-                return match word {
-                    "rfc9438" => Ok(()),
-                    other => Err(format!("`set mode {other}` inside an rfc9438 trace")),
-                };
-            }
-            "slow_start" => {
-                self.config.slow_start = match word {
-                    "off" => SlowStartKind::Standard,
-                    "hystart" => SlowStartKind::LinuxHystart,
-                    "hystartpp" => SlowStartKind::HystartPlusPlus,
-                    other => {
-                        return Err(format!("slow_start `{other}`: off, hystart or hystartpp"));
-                    }
-                };
-                return Ok(());
-            }
-            _ => {}
-        }
-        let value: u64 = ev.int(1)?;
-        let c: &mut RfcCubicConfig = &mut self.config.cubic;
-        match key {
-            "mss" => {
-                c.mss_bytes = value;
-                if let Some(flow) = self.flow.as_mut() {
-                    return flow.set_mss(value).map_err(|e| e.to_string());
-                }
-                return Ok(());
-            }
-            "paced" => self.config.paced = value != 0,
-            "init_cwnd" => self.config.initial_window_bytes = Some(value),
-            "init_ssthresh" => self.config.initial_ssthresh_bytes = value,
-            "beta" => c.beta_permille = set_u32(key, value)?,
-            "ecn_beta" => c.ecn_beta_permille = set_u32(key, value)?,
-            "c" => c.c_permille = set_u32(key, value)?,
-            "fast_convergence" => c.fast_convergence = value != 0,
-            "reno_friendly" => c.reno_friendly = value != 0,
-            other => return Err(format!("unknown `set` key `{other}` in rfc9438 mode")),
-        }
-        if let Some(flow) = self.flow.as_mut() {
-            flow.set_cubic_config(self.config.cubic)
-                .map_err(|e| e.to_string())?;
+            other => return Err(Problem::UnknownEvent(other)),
         }
         Ok(())
     }
 
     /// Writes the row for event `idx`; zeros (phase `ss`) before the first `init`.
-    pub fn write_row(&self, out: &mut String, idx: usize, keyword: &str) -> std::fmt::Result {
+    fn write_row<W: Write>(&mut self, out: &mut W, row: Row<'_>) -> fmt::Result {
+        let Row { idx, keyword, t_us } = row;
         let Some(f) = self.flow.as_ref() else {
             return writeln!(out, "{idx},{keyword},0,0,0,ss,0,0,0,0,-1,0,0,0,-1,0,0,0");
         };
@@ -229,7 +217,7 @@ impl RfcReplay {
         writeln!(
             out,
             "{idx},{keyword},{},{},{},{phase},{},{},{},{},{t_epoch},{},{},{},{min_rtt},{},{},{}",
-            self.now_us,
+            t_us,
             f.cwnd(),
             f.ssthresh(),
             c.w_max_bytes,
@@ -244,27 +232,8 @@ impl RfcReplay {
             f.params().mss(),
         )
     }
-}
 
-/// The mode a trace asks for with `set mode NAME` (the first such line), if any.
-pub fn requested_mode(text: &str) -> Option<String> {
-    super::parse(text)
-        .find(|(_, e)| e.keyword == "set" && e.args.first() == Some(&"mode"))
-        .map(|(_, e)| e.args.get(1).copied().unwrap_or("").to_owned())
-}
-
-/// Replays an RFC-mode trace and returns the CSV.
-pub fn replay(text: &str) -> Result<String, String> {
-    let mut out = String::new();
-    let mut replay = RfcReplay::new();
-    writeln!(out, "{}", RfcReplay::HEADER).map_err(|e| e.to_string())?;
-    for (idx, (line_no, event)) in super::parse(text).enumerate() {
-        replay
-            .apply(&event)
-            .map_err(|e| format!("line {line_no}: {e}"))?;
-        replay
-            .write_row(&mut out, idx + 1, event.keyword)
-            .map_err(|e| e.to_string())?;
+    fn has_flow(&self) -> bool {
+        self.flow.is_some()
     }
-    Ok(out)
 }

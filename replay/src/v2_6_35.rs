@@ -2,17 +2,16 @@
 //! `shared/conformance/linux-2.6.35/README.md`, driven through
 //! `congestion::v2_6_35::Linux2635Flow`, with that folder's columns.
 
-use super::Event;
+use crate::{Event, Mode, Problem, Row, running, set_u32, zeros_after};
 use congestion::cubic::HystartDetect;
 use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
 use congestion::{Duration, Instant};
-use std::fmt::Write;
+use core::fmt::{self, Write};
 
 /// Replay state: the configuration being built by `set`, and the flow once `init` ran.
 pub struct Replay2635 {
     config: Linux2635Config,
     flow: Option<Linux2635Flow>,
-    now_us: u64,
 }
 
 impl Replay2635 {
@@ -20,42 +19,77 @@ impl Replay2635 {
     pub const HEADER: &'static str = "idx,ev,t_us,jiffies,cwnd,ssthresh,cwnd_cnt,ca_state,cnt,last_max_cwnd,loss_cwnd,last_cwnd,last_time,origin_point,bic_K,delay_min,epoch_start,ack_cnt,tcp_cwnd,delayed_ack,sample_cnt,found,round_start,end_seq,last_jiffies,curr_rtt,snd_una,snd_nxt,packets_out,high_seq,prior_ssthresh,undo_marker,retransmits,rtt_us_passed,hs_reason";
 
     /// Before any event: the 2.6.35 defaults, no socket.
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Replay2635 {
             config: Linux2635Config::new(),
             flow: None,
-            now_us: 0,
         }
     }
+}
 
-    /// The flow, once initialised.
-    pub fn flow(&self) -> Option<&Linux2635Flow> {
-        self.flow.as_ref()
+impl<'a> Mode<'a> for Replay2635 {
+    fn write_header<W: Write>(&self, out: &mut W) -> fmt::Result {
+        out.write_str(Self::HEADER)?;
+        out.write_str("\n")
     }
 
-    /// Applies one event.
-    pub fn apply(&mut self, ev: &Event<'_>) -> Result<(), String> {
-        if ev.keyword == "set" {
-            return self.set(ev);
+    /// `set KEY VALUE`: a module parameter or a sysctl (all `u32`).
+    fn set(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+        let key = ev.key()?;
+        let value: u64 = ev.int(1)?;
+        let v32 = set_u32(key, value)?;
+        let flag = value != 0;
+        let c = &mut self.config;
+        match key {
+            "hz" => c.hz = v32,
+            "beta" => c.beta = v32,
+            "bic_scale" => c.bic_scale = v32,
+            "fast_convergence" => c.fast_convergence = flag,
+            "tcp_friendliness" => c.tcp_friendliness = flag,
+            "hystart" => c.hystart = flag,
+            "hystart_detect" => {
+                c.hystart_detect = HystartDetect::from_bits(u8::try_from(value).unwrap_or(u8::MAX))
+                    .map_err(|error| Problem::ConfigAfterSet { key, error })?
+            }
+            "hystart_low_window" => c.hystart_low_window = v32,
+            "initial_ssthresh" => c.initial_ssthresh = v32,
+            "init_cwnd" => c.init_cwnd = v32,
+            "init_ssthresh" => c.init_ssthresh = v32,
+            "cwnd_clamp" => c.cwnd_clamp = v32,
+            "mss" => c.mss = v32,
+            "iss" => c.iss = v32,
+            "gso" => c.gso = flag,
+            "gso_max_size" => c.gso_max_size = v32,
+            "reordering" => c.reordering = v32,
+            "tso_win_divisor" => c.tso_win_divisor = v32,
+            other => return Err(Problem::UnknownKey(other)),
         }
-        let t = ev.time()?;
-        self.now_us = t;
-        let now = Instant::from_micros(t);
-        if ev.keyword == "init" {
-            return self.init(now, ev.opt_int::<u32>(1)?);
+        // Module parameters and sysctls take effect at once on a running flow; a bad
+        // value is reported at once whether or not a flow runs yet.
+        let after_set = |error| Problem::ConfigAfterSet { key, error };
+        self.config.validate().map_err(after_set)?;
+        if let Some(flow) = self.flow.as_mut() {
+            flow.set_config(self.config).map_err(after_set)?;
+            flow.clear_rtt_us_passed();
         }
-        if self.flow.is_none() {
-            self.init(now, None)?;
-        }
-        let Some(flow) = self.flow.as_mut() else {
-            return Err("no flow".into());
-        };
+        Ok(())
+    }
+
+    fn init(&mut self, now: Instant, ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
+        let n = ev.map_or(Ok(None), |ev| ev.opt_int::<u32>(1))?;
+        let mut flow = Linux2635Flow::new(self.config, now).map_err(Problem::Config)?;
+        let n = n.unwrap_or(flow.state().cwnd);
+        flow.transmit(now, n);
+        self.flow = Some(flow);
+        Ok(())
+    }
+
+    fn event(&mut self, now: Instant, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+        let flow = running(&mut self.flow, ev)?;
         flow.clear_rtt_us_passed();
         match ev.keyword {
             "ack" => {
-                let acked: u32 = ev.int(1)?;
-                let rtt: i64 = ev.int(2)?;
-                let in_flight: u32 = ev.int(3)?;
+                let (acked, rtt, in_flight) = ev.ack_args::<u32>()?;
                 // RTT -1 (any negative): no sample.
                 let rtt = u64::try_from(rtt).ok().map(Duration::from_micros);
                 flow.ack(now, acked, rtt);
@@ -70,74 +104,22 @@ impl Replay2635 {
                 let out = flow.socket_view().packets_out;
                 flow.transmit(now, out.saturating_add(n));
             }
-            other => return Err(format!("unknown event `{other}`")),
-        }
-        Ok(())
-    }
-
-    fn init(&mut self, now: Instant, n: Option<u32>) -> Result<(), String> {
-        let mut flow = Linux2635Flow::new(self.config, now).map_err(|e| e.to_string())?;
-        let n = n.unwrap_or(flow.state().cwnd);
-        flow.transmit(now, n);
-        self.flow = Some(flow);
-        Ok(())
-    }
-
-    fn set(&mut self, ev: &Event<'_>) -> Result<(), String> {
-        let key = *ev.args.first().ok_or("`set` needs a key")?;
-        let value: u64 = ev.int(1)?;
-        let v32 = u32::try_from(value).map_err(|_| format!("`set {key}`: {value} too large"))?;
-        let flag = value != 0;
-        let c = &mut self.config;
-        match key {
-            "hz" => c.hz = v32,
-            "beta" => c.beta = v32,
-            "bic_scale" => c.bic_scale = v32,
-            "fast_convergence" => c.fast_convergence = flag,
-            "tcp_friendliness" => c.tcp_friendliness = flag,
-            "hystart" => c.hystart = flag,
-            "hystart_detect" => {
-                c.hystart_detect = HystartDetect::from_bits(u8::try_from(value).unwrap_or(u8::MAX))
-                    .map_err(|e| e.to_string())?
-            }
-            "hystart_low_window" => c.hystart_low_window = v32,
-            "initial_ssthresh" => c.initial_ssthresh = v32,
-            "init_cwnd" => c.init_cwnd = v32,
-            "init_ssthresh" => c.init_ssthresh = v32,
-            "cwnd_clamp" => c.cwnd_clamp = v32,
-            "mss" => c.mss = v32,
-            "iss" => c.iss = v32,
-            "gso" => c.gso = flag,
-            "gso_max_size" => c.gso_max_size = v32,
-            "reordering" => c.reordering = v32,
-            "tso_win_divisor" => c.tso_win_divisor = v32,
-            other => return Err(format!("unknown `set` key `{other}`")),
-        }
-        // Module parameters and sysctls take effect at once on a running flow; a bad
-        // value is reported at once whether or not a flow runs yet.
-        self.config
-            .validate()
-            .map_err(|e| format!("`set {key} {value}`: {e}"))?;
-        if let Some(flow) = self.flow.as_mut() {
-            flow.set_config(self.config).map_err(|e| e.to_string())?;
-            flow.clear_rtt_us_passed();
+            other => return Err(Problem::UnknownEvent(other)),
         }
         Ok(())
     }
 
     /// Writes the row for event `idx`; all zeros (and `rtt_us_passed` -1) before init.
-    pub fn write_row(&self, out: &mut String, idx: usize, keyword: &str) -> std::fmt::Result {
+    fn write_row<W: Write>(&mut self, out: &mut W, row: Row<'_>) -> fmt::Result {
+        let Row { idx, keyword, t_us } = row;
         let Some(f) = self.flow.as_ref() else {
-            write!(out, "{idx},{keyword}")?;
-            for _ in 0..31 {
-                out.push_str(",0");
-            }
+            zeros_after(out, idx, keyword, 31)?;
             return writeln!(out, ",-1,0");
         };
         let s = f.state();
         let b = &s.bictcp;
         let v = f.socket_view();
-        let t = self.now_us;
+        let t = t_us;
         let reason = f.hystart_exit().map_or(0, |e| e.bits());
         writeln!(
             out,
@@ -175,20 +157,8 @@ impl Replay2635 {
             f.rtt_us_passed(),
         )
     }
-}
 
-/// Replays `text` on the 2.6.35 profile and returns the CSV.
-pub fn replay(text: &str) -> Result<String, String> {
-    let mut out = String::new();
-    let mut replay = Replay2635::new();
-    writeln!(out, "{}", Replay2635::HEADER).map_err(|e| e.to_string())?;
-    for (idx, (line_no, event)) in super::parse(text).enumerate() {
-        replay
-            .apply(&event)
-            .map_err(|e| format!("line {line_no}: {e}"))?;
-        replay
-            .write_row(&mut out, idx + 1, event.keyword)
-            .map_err(|e| e.to_string())?;
+    fn has_flow(&self) -> bool {
+        self.flow.is_some()
     }
-    Ok(out)
 }

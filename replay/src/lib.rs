@@ -1,0 +1,170 @@
+//! The trace language of `shared/conformance` and its replay through the library, once
+//! for every runner: the host's replay tool (`examples/replay.rs`) and trace tests, and
+//! the firmware image (`embedded/replay`) that replays the same traces under QEMU.
+//!
+//! [`replay`] reads a whole trace from a `&str` and writes the CSV (a header, then one
+//! row per event) into any [`core::fmt::Write`]. No allocation, no `std`: reading
+//! files and collecting the CSV into a `String` stay with the runners.
+//!
+//! Modes: Linux mode (the default, `shared/conformance/linux-cubic`, with the send-path
+//! columns when a trace uses the send path's events or keys), RFC mode (`set mode
+//! rfc9438`) and the Linux 2.6.35 profile ([`Kernel::V2_6_35`], `--kernel 2.6.35`). Nothing here knows any particular trace.
+#![no_std]
+#![forbid(unsafe_code)]
+
+mod error;
+mod linux;
+mod pacing;
+mod rfc;
+mod trace;
+mod v2_6_35;
+
+pub use error::{Error, Problem};
+pub use trace::{Event, MAX_ARGS, parse, requested_mode, set_u32};
+
+use congestion::Instant;
+use core::fmt::{self, Write};
+
+/// Which kernel's Linux mode a replay runs (`--kernel` of the replay tool).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kernel {
+    /// Today's kernel (6.x), the default: `shared/conformance/linux-cubic`.
+    Today,
+    /// Linux 2.6.35: `shared/conformance/linux-2.6.35`.
+    V2_6_35,
+}
+
+/// A `--kernel` value other than `6` or `2.6.35`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownKernel<'a>(pub &'a str);
+
+impl fmt::Display for UnknownKernel<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "--kernel {}: expected 6 or 2.6.35", self.0)
+    }
+}
+
+impl Kernel {
+    /// From the `--kernel` value: `6` (today's) or `2.6.35`.
+    pub fn parse(name: &str) -> Result<Self, UnknownKernel<'_>> {
+        match name {
+            "6" => Ok(Kernel::Today),
+            "2.6.35" => Ok(Kernel::V2_6_35),
+            other => Err(UnknownKernel(other)),
+        }
+    }
+}
+
+/// One mode's replay state: what [`replay`] drives event by event.
+trait Mode<'a> {
+    /// Writes the CSV header line.
+    fn write_header<W: Write>(&self, out: &mut W) -> fmt::Result;
+    /// `set KEY VALUE`.
+    fn set(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>>;
+    /// Whether the flow exists (an `init` ran).
+    fn has_flow(&self) -> bool;
+    /// Builds the flow at `now` and sends its first packets: the count `init T [N]`
+    /// names, or the initial window when `ev` is none (any event before `init`).
+    fn init(&mut self, now: Instant, ev: Option<&Event<'a>>) -> Result<(), Problem<'a>>;
+    /// Any event but `set` and `init`, on the running flow.
+    fn event(&mut self, now: Instant, ev: &Event<'a>) -> Result<(), Problem<'a>>;
+    /// Writes the row after an event; zeros before the flow exists.
+    fn write_row<W: Write>(&mut self, out: &mut W, row: Row<'_>) -> fmt::Result;
+}
+
+/// The flow of a mode's `event`: the driver builds it (or stops at its error) before
+/// any event, so `None` is not reached; it would report the event as unknown.
+fn running<'f, 'a, F>(flow: &'f mut Option<F>, ev: &Event<'a>) -> Result<&'f mut F, Problem<'a>> {
+    flow.as_mut().ok_or(Problem::UnknownEvent(ev.keyword))
+}
+
+/// The start of a row before the flow exists: `idx,keyword` and `cells` zeros.
+fn zeros_after<W: Write>(out: &mut W, idx: usize, keyword: &str, cells: usize) -> fmt::Result {
+    write!(out, "{idx},{keyword}")?;
+    for _ in 0..cells {
+        out.write_str(",0")?;
+    }
+    Ok(())
+}
+
+/// What a row names besides the mode's state.
+#[derive(Clone, Copy, Debug)]
+struct Row<'k> {
+    /// The event's number in the trace, from 1.
+    idx: usize,
+    /// The event's keyword.
+    keyword: &'k str,
+    /// The trace's time after the event (that of the last timed event), µs.
+    t_us: u64,
+}
+
+/// One event through `mode`, with the rules every mode shares: `set` configures; every
+/// other event carries its time `T` first; any event before `init` initialises the
+/// flow at its time first. Returns the trace's time after the event.
+fn apply<'a, M: Mode<'a>>(mode: &mut M, ev: &Event<'a>, now_us: u64) -> Result<u64, Problem<'a>> {
+    if ev.keyword == "set" {
+        mode.set(ev)?;
+        return Ok(now_us);
+    }
+    let t_us = ev.time()?;
+    let now = Instant::from_micros(t_us);
+    if ev.keyword == "init" {
+        mode.init(now, Some(ev))?;
+    } else {
+        if !mode.has_flow() {
+            mode.init(now, None)?;
+        }
+        mode.event(now, ev)?;
+    }
+    Ok(t_us)
+}
+
+/// Replays `text` on `kernel` into `out`: the header, then one row per event.
+///
+/// `set mode rfc9438` selects RFC mode, `set mode linux` (or none) Linux mode; the
+/// 2.6.35 profile has one mode only.
+pub fn replay<'a, W: Write>(text: &'a str, kernel: Kernel, out: &mut W) -> Result<(), Error<'a>> {
+    if kernel == Kernel::V2_6_35 {
+        return run(v2_6_35::Replay2635::new(), text, out);
+    }
+    match requested_mode(text) {
+        None | Some((_, "linux")) => {
+            let linux = linux::LinuxReplay::for_trace(text).map_err(|e| Error {
+                line: 0,
+                problem: Problem::Config(e),
+            })?;
+            run(linux, text, out)
+        }
+        Some((_, "rfc9438")) => run(rfc::RfcReplay::new(), text, out),
+        Some((line, other)) => Err(Error {
+            line,
+            problem: Problem::UnknownMode(other),
+        }),
+    }
+}
+
+/// Drives `mode` through every event of `text`.
+fn run<'a, M: Mode<'a>, W: Write>(
+    mut mode: M,
+    text: &'a str,
+    out: &mut W,
+) -> Result<(), Error<'a>> {
+    let output = |line| Error {
+        line,
+        problem: Problem::Output,
+    };
+    mode.write_header(out).map_err(|_| output(0))?;
+    let mut now_us = 0;
+    for (idx, (line, event)) in parse(text).enumerate() {
+        let at = |problem| Error { line, problem };
+        let event = event.map_err(at)?;
+        now_us = apply(&mut mode, &event, now_us).map_err(at)?;
+        let row = Row {
+            idx: idx + 1,
+            keyword: event.keyword,
+            t_us: now_us,
+        };
+        mode.write_row(out, row).map_err(|_| output(line))?;
+    }
+    Ok(())
+}
