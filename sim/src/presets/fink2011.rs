@@ -276,7 +276,11 @@ fn print_model(cal: &Calibration) {
          buffer's window), then every 2 segments (40 ms timer)"
     );
     crate::say!(
-        "  2.6.35 receiver's autotuning: epochs of its own RTT estimate in whole jiffies at          the table's HZ (tcp_rcv_rtt_measure per window; with timestamps also          tcp_rcv_rtt_measure_ts per segment), no growth before the first sample; its ticks          fall on the first send, the same rule for every run; today's kernel's column: ns,          the sender's smoothed RTT"
+        "  2.6.35 receiver's autotuning: epochs of its own RTT estimate in whole jiffies at \
+         the table's HZ (tcp_rcv_rtt_measure per window; with timestamps also \
+         tcp_rcv_rtt_measure_ts per segment), no growth before the first sample; its ticks \
+         fall on the first send, the same rule for every run; today's kernel's column: ns, \
+         the sender's smoothed RTT"
     );
     crate::say!(
         "  per-second figures as nuttcp's receiver counts them: bytes read, timed from the \
