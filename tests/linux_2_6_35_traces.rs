@@ -15,26 +15,6 @@ fn events(name: &str) -> String {
     replay::events(FOLDER, name)
 }
 
-/// Compares two CSVs cell by cell and describes the first differing row and columns.
-fn first_difference(name: &str, got: &str, want: &str) -> Option<String> {
-    let header: Vec<&str> = want.lines().next()?.split(',').collect();
-    for (row, (g, w)) in got.lines().zip(want.lines()).enumerate() {
-        if g == w {
-            continue;
-        }
-        let cells: Vec<String> = g
-            .split(',')
-            .zip(w.split(','))
-            .enumerate()
-            .filter(|(_, (a, b))| a != b)
-            .map(|(i, (a, b))| format!("{}: got {a}, want {b}", header.get(i).unwrap_or(&"?")))
-            .collect();
-        return Some(format!("{name} line {}: {}", row + 1, cells.join("; ")));
-    }
-    let (got_rows, want_rows) = (got.lines().count(), want.lines().count());
-    (got_rows != want_rows).then(|| format!("{name}: {got_rows} rows, expected {want_rows}"))
-}
-
 fn replay_2635(text: &str) -> Result<String, String> {
     replay::replay_kernel(text, replay::Kernel::V2_6_35)
 }
@@ -47,16 +27,7 @@ fn all_8_reference_traces_replay_bit_exactly() {
         8,
         "expected the 8 shipped traces, found {names:?}"
     );
-    let mut failures = Vec::new();
-    let mut rows = 0;
-    for name in &names {
-        let want = expected_csv(name);
-        let got = replay_2635(&events(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-        rows += want.lines().count() - 1;
-        if let Some(diff) = first_difference(name, &got, &want) {
-            failures.push(diff);
-        }
-    }
+    let (rows, failures) = replay::replay_folder(FOLDER, &names, replay::Kernel::V2_6_35);
     assert!(
         failures.is_empty(),
         "{} traces differ:\n{}",
@@ -78,7 +49,10 @@ fn a_changed_hz_or_beta_changes_the_replay() {
         // Appending after the trace's own settings but before init.
         let changed = text.replacen("init ", &format!("{change}init "), 1);
         let got = replay_2635(&changed).expect("replay");
-        assert!(first_difference(name, &got, &want).is_some(), "{change}");
+        assert!(
+            replay::first_difference(name, &got, &want).is_some(),
+            "{change}"
+        );
     }
 }
 

@@ -14,29 +14,6 @@ fn events(name: &str) -> String {
     replay::events(FOLDER, name)
 }
 
-/// Compares two CSVs cell by cell and describes the first difference.
-fn first_difference(name: &str, got: &str, want: &str) -> Option<String> {
-    let header: Vec<&str> = want.lines().next()?.split(',').collect();
-    let (got_rows, want_rows) = (got.lines().count(), want.lines().count());
-    if got_rows != want_rows {
-        return Some(format!("{name}: {got_rows} rows, expected {want_rows}"));
-    }
-    for (row, (g, w)) in got.lines().zip(want.lines()).enumerate() {
-        if g == w {
-            continue;
-        }
-        let cells: Vec<String> = g
-            .split(',')
-            .zip(w.split(','))
-            .enumerate()
-            .filter(|(_, (a, b))| a != b)
-            .map(|(i, (a, b))| format!("{}: got {a}, want {b}", header.get(i).unwrap_or(&"?")))
-            .collect();
-        return Some(format!("{name} line {}: {}", row + 1, cells.join("; ")));
-    }
-    None
-}
-
 #[test]
 fn all_35_reference_traces_replay_bit_exactly() {
     let names = replay::trace_names(FOLDER);
@@ -45,17 +22,7 @@ fn all_35_reference_traces_replay_bit_exactly() {
         35,
         "expected the 35 shipped traces, found {names:?}"
     );
-    let mut failures = Vec::new();
-    let mut rows = 0;
-    for name in &names {
-        let events = events(name);
-        let want = expected_csv(name);
-        let got = replay::replay(&events).unwrap_or_else(|e| panic!("{name}: {e}"));
-        rows += want.lines().count() - 1;
-        if let Some(diff) = first_difference(name, &got, &want) {
-            failures.push(diff);
-        }
-    }
+    let (rows, failures) = replay::replay_folder(FOLDER, &names, replay::Kernel::Today);
     assert!(
         failures.is_empty(),
         "{} traces differ:\n{}",
@@ -73,7 +40,7 @@ fn a_changed_kernel_parameter_changes_the_replay() {
     let events = events(name);
     let got = replay::replay(&format!("set beta 512\n{events}")).expect("replay");
     let want = expected_csv(name);
-    assert!(first_difference(name, &got, &want).is_some());
+    assert!(replay::first_difference(name, &got, &want).is_some());
 }
 
 #[test]

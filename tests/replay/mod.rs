@@ -61,3 +61,41 @@ pub fn trace_names(folder: &str) -> Vec<String> {
     names.sort();
     names
 }
+
+/// Compares two CSVs cell by cell and describes the first differing row and its
+/// differing columns (or a row-count mismatch), naming the trace.
+pub fn first_difference(name: &str, got: &str, want: &str) -> Option<String> {
+    let header: Vec<&str> = want.lines().next()?.split(',').collect();
+    for (row, (g, w)) in got.lines().zip(want.lines()).enumerate() {
+        if g == w {
+            continue;
+        }
+        let cells: Vec<String> = g
+            .split(',')
+            .zip(w.split(','))
+            .enumerate()
+            .filter(|(_, (a, b))| a != b)
+            .map(|(i, (a, b))| format!("{}: got {a}, want {b}", header.get(i).unwrap_or(&"?")))
+            .collect();
+        return Some(format!("{name} line {}: {}", row + 1, cells.join("; ")));
+    }
+    let (got_rows, want_rows) = (got.lines().count(), want.lines().count());
+    (got_rows != want_rows).then(|| format!("{name}: {got_rows} rows, expected {want_rows}"))
+}
+
+/// Replays every trace `names` of `folder` on `kernel` against the kernel's CSVs:
+/// returns the number of data rows compared and one description per differing trace.
+pub fn replay_folder(folder: &str, names: &[String], kernel: Kernel) -> (usize, Vec<String>) {
+    let mut failures = Vec::new();
+    let mut rows = 0;
+    for name in names {
+        let want = expected_csv(folder, name);
+        let got =
+            replay_kernel(&events(folder, name), kernel).unwrap_or_else(|e| panic!("{name}: {e}"));
+        rows += want.lines().count().saturating_sub(1);
+        if let Some(diff) = first_difference(name, &got, &want) {
+            failures.push(diff);
+        }
+    }
+    (rows, failures)
+}
