@@ -19,7 +19,7 @@
 use super::rfc_config::{RFC_SCALE, RfcCubicParams};
 use super::rfc_curve::{cubic_k_us, w_cubic_bytes};
 use super::rfc_memo::{CurveMemo, RenoVerdict};
-use super::wide_math::mul_div_floor;
+use super::wide_math::{div_rem_floor, mul_div_floor};
 use crate::time::Instant;
 
 /// RFC 9438 CUBIC state, in bytes and microseconds. Plain `Copy` data.
@@ -199,8 +199,9 @@ impl RfcCubic {
         let numerator = mul_div_floor(acked_bytes, alpha_mss_num, alpha_den);
         // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
         self.w_est_remainder = self.w_est_remainder.saturating_add(numerator);
-        self.w_est_bytes = self.w_est_bytes.saturating_add(self.w_est_remainder / cwnd);
-        self.w_est_remainder %= cwnd;
+        let (whole, rest) = div_rem_floor(self.w_est_remainder, cwnd);
+        self.w_est_bytes = self.w_est_bytes.saturating_add(whole);
+        self.w_est_remainder = rest;
     }
 
     /// A loss or ECN-CE congestion event with window `cwnd` and decrease factor
