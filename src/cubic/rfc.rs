@@ -276,4 +276,33 @@ impl RfcCubic {
         }
         self.paused_at = None;
     }
+
+    /// Makes `self` equal to `other`, one field at a time. On a 32-bit core a copy of the
+    /// whole 128-byte struct compiles to a `memcpy` call, and that routine alone is about
+    /// 900 bytes of firmware flash; field copies are a few loads and stores. The pattern
+    /// names every field, so a field added later cannot be left out.
+    pub fn copy_from(&mut self, other: &Self) {
+        let RfcCubic {
+            w_max_bytes,
+            cwnd_prior_bytes,
+            k_us,
+            epoch_start,
+            cwnd_epoch_bytes,
+            w_est_bytes,
+            w_est_remainder,
+            w_max_from_epoch,
+            paused_at,
+            memo,
+        } = other;
+        self.w_max_bytes = *w_max_bytes;
+        self.cwnd_prior_bytes = *cwnd_prior_bytes;
+        self.k_us = *k_us;
+        self.epoch_start = *epoch_start;
+        self.cwnd_epoch_bytes = *cwnd_epoch_bytes;
+        self.w_est_bytes = *w_est_bytes;
+        self.w_est_remainder = *w_est_remainder;
+        self.w_max_from_epoch = *w_max_from_epoch;
+        self.paused_at = *paused_at;
+        self.memo = *memo;
+    }
 }
