@@ -118,15 +118,20 @@ pub const fn narrow_div_rem(n: u64, d: NonZeroU64) -> (u64, u64) {
     if n < d {
         return (0, n);
     }
-    // n >= d > 0, so n has at least as many significant bits as d: shift < 64, and the
-    // shifted divisor loses no bit.
-    let shift = d.leading_zeros() - n.leading_zeros();
-    let mut divisor = d << shift;
+    // Shift d up until doubling it would pass n (n >= d > 0): then n < 2 · divisor.
+    // Doubling while divisor <= n / 2 < 2^63 never overflows and stops within 63 steps.
+    // (A loop, not `leading_zeros`: Cortex-M0 and RISC-V without Zbb have no count-
+    // leading-zeros instruction, and its expansion is larger than this loop.)
+    let mut divisor = d;
+    let mut shift = 0;
+    while shift < 63 && divisor <= n >> 1 {
+        divisor <<= 1;
+        shift += 1;
+    }
     let mut rem = n;
     let mut quotient = 0u64;
     let mut step = 0;
-    // Invariant: rem < 2 · divisor before each step (true at the start: divisor is d
-    // shifted to n's leading bit), so each step finds one quotient bit.
+    // Invariant: rem < 2 · divisor before each step, so each step finds one quotient bit.
     while step <= shift {
         quotient <<= 1;
         if rem >= divisor {

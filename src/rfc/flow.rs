@@ -199,19 +199,40 @@ pub struct RfcFlow {
     undo: Undo,
 }
 
+/// A fresh flow's CUBIC and HyStart++ state.
+const FRESH_CUBIC: RfcCubic = RfcCubic::new();
+const FRESH_HYSTART_PP: HystartPlusPlus = HystartPlusPlus::new();
+
+/// The same with their non-zero fields set to zero: [`RfcFlow::new`] builds the flow from
+/// these, then sets those fields to the fresh values, in place. Why: on 32-bit firmware a
+/// constant whose bytes are all zero is cleared into place, while one with a few
+/// non-zero bytes is copied from flash by `memcpy`, a routine of about 900 bytes there;
+/// built from the fresh constants directly, the new flow linked it (scripts/firmware.sh).
+const FRESH_CUBIC_ZEROED: RfcCubic = {
+    let mut c = FRESH_CUBIC;
+    c.w_max_from_epoch = false;
+    c
+};
+const FRESH_HYSTART_PP_ZEROED: HystartPlusPlus = {
+    let mut h = FRESH_HYSTART_PP;
+    h.last_round_min_rtt_us = 0;
+    h.current_round_min_rtt_us = 0;
+    h.css_baseline_min_rtt_us = 0;
+    h
+};
+
 impl RfcFlow {
     /// A new flow at `now`, in slow start with the configured initial window.
     pub fn new(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
         let (params, initial) = config.validate()?;
-        Ok(RfcFlow {
+        // Built inside the `Result` and completed there: a flow completed first and then
+        // wrapped in `Ok` is moved, a `memcpy` of 528 bytes on 32-bit firmware.
+        let mut built = Ok(RfcFlow {
             params,
             slow_start: config.slow_start,
             paced: config.paced,
-            // Constants (not inlined constructors): on 32-bit firmware the fresh parts are
-            // then copied from flash instead of assembled in temporaries with holes, which
-            // took `memset` and `memclr` calls (scripts/firmware.sh: 480 bytes less code).
-            cubic: const { RfcCubic::new() },
-            hystart_pp: const { HystartPlusPlus::new() },
+            cubic: FRESH_CUBIC_ZEROED,
+            hystart_pp: FRESH_HYSTART_PP_ZEROED,
             linux_hystart: LinuxHystart::default(),
             detector_active: !matches!(config.slow_start, SlowStartKind::Standard),
             cwnd: initial,
@@ -233,7 +254,17 @@ impl RfcFlow {
             last_activity: now,
             last_ack_cwnd_limited: false,
             undo: Undo::NONE,
-        })
+        });
+        if let Ok(flow) = &mut built {
+            // The fields FRESH_*_ZEROED cleared: now equal to RfcCubic::new() and
+            // HystartPlusPlus::new().
+            flow.cubic.w_max_from_epoch = FRESH_CUBIC.w_max_from_epoch;
+            let h = &mut flow.hystart_pp;
+            h.last_round_min_rtt_us = FRESH_HYSTART_PP.last_round_min_rtt_us;
+            h.current_round_min_rtt_us = FRESH_HYSTART_PP.current_round_min_rtt_us;
+            h.css_baseline_min_rtt_us = FRESH_HYSTART_PP.css_baseline_min_rtt_us;
+        }
+        built
     }
 
     /// The validated CUBIC parameters (MSS included).
