@@ -204,10 +204,11 @@ const FRESH_CUBIC: RfcCubic = RfcCubic::new();
 const FRESH_HYSTART_PP: HystartPlusPlus = HystartPlusPlus::new();
 
 /// The same with their non-zero fields set to zero: [`RfcFlow::new`] builds the flow from
-/// these, then sets those fields to the fresh values, in place. Why: on 32-bit firmware a
-/// constant whose bytes are all zero is cleared into place, while one with a few
-/// non-zero bytes is copied from flash by `memcpy`, a routine of about 900 bytes there;
-/// built from the fresh constants directly, the new flow linked it (scripts/firmware.sh).
+/// these, then makes its CUBIC and HyStart++ state fresh in place (one field, and the
+/// 56-byte HyStart++ state as a whole). Why: on 32-bit firmware all-zero parts are
+/// cleared into place and a copy of at most 64 bytes is a few loads and stores, while
+/// building the flow from the fresh constants directly copied its parts through a
+/// temporary with `memcpy`, a routine of about 900 bytes there (scripts/firmware.sh).
 const FRESH_CUBIC_ZEROED: RfcCubic = {
     let mut c = FRESH_CUBIC;
     c.w_max_from_epoch = false;
@@ -256,13 +257,10 @@ impl RfcFlow {
             undo: Undo::NONE,
         });
         if let Ok(flow) = &mut built {
-            // The fields FRESH_*_ZEROED cleared: now equal to RfcCubic::new() and
-            // HystartPlusPlus::new().
+            // What FRESH_*_ZEROED cleared: now equal to RfcCubic::new() and
+            // HystartPlusPlus::new() (tests/rfc_flow.rs checks).
             flow.cubic.w_max_from_epoch = FRESH_CUBIC.w_max_from_epoch;
-            let h = &mut flow.hystart_pp;
-            h.last_round_min_rtt_us = FRESH_HYSTART_PP.last_round_min_rtt_us;
-            h.current_round_min_rtt_us = FRESH_HYSTART_PP.current_round_min_rtt_us;
-            h.css_baseline_min_rtt_us = FRESH_HYSTART_PP.css_baseline_min_rtt_us;
+            flow.hystart_pp = FRESH_HYSTART_PP;
         }
         built
     }
