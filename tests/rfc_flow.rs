@@ -303,6 +303,26 @@ fn undo_restores_cwnd_ssthresh_w_max_k_and_the_epoch() {
 }
 
 #[test]
+fn a_new_flow_starts_from_fresh_cubic_and_hystart_pp_state() {
+    // RfcFlow::new assembles these from zeroed constants plus a few fields (a firmware
+    // size measure): the result must be exactly the constructors' values, and an undo
+    // with nothing saved must change nothing.
+    for kind in [
+        SlowStartKind::Standard,
+        SlowStartKind::LinuxHystart,
+        SlowStartKind::HystartPlusPlus,
+    ] {
+        let mut f = RfcFlow::new(config(kind), Instant::from_micros(7)).unwrap();
+        assert_eq!(*f.cubic(), congestion::cubic::RfcCubic::new());
+        assert_eq!(*f.hystart_pp(), congestion::hystart::HystartPlusPlus::new());
+        assert_eq!(f.cwnd(), 10 * MSS);
+        let fresh = f;
+        f.on_spurious_congestion(Instant::from_micros(8));
+        assert_eq!(f, fresh);
+    }
+}
+
+#[test]
 fn no_growth_while_not_cwnd_limited() {
     let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
     // 2 MSS in flight against a 10 MSS window: 2000 + 1000 < 10000, not cwnd-limited.

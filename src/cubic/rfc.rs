@@ -19,7 +19,7 @@
 use super::rfc_config::{RFC_SCALE, RfcCubicParams};
 use super::rfc_curve::{cubic_k_us, w_cubic_bytes};
 use super::rfc_memo::{CurveMemo, RenoVerdict};
-use super::wide_math::mul_div_floor;
+use super::wide_math::{div_rem_floor, mul_div_floor};
 use crate::time::Instant;
 
 /// RFC 9438 CUBIC state, in bytes and microseconds. Plain `Copy` data.
@@ -199,8 +199,9 @@ impl RfcCubic {
         let numerator = mul_div_floor(acked_bytes, alpha_mss_num, alpha_den);
         // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
         self.w_est_remainder = self.w_est_remainder.saturating_add(numerator);
-        self.w_est_bytes = self.w_est_bytes.saturating_add(self.w_est_remainder / cwnd);
-        self.w_est_remainder %= cwnd;
+        let (whole, rest) = div_rem_floor(self.w_est_remainder, cwnd);
+        self.w_est_bytes = self.w_est_bytes.saturating_add(whole);
+        self.w_est_remainder = rest;
     }
 
     /// A loss or ECN-CE congestion event with window `cwnd` and decrease factor
@@ -274,5 +275,43 @@ impl RfcCubic {
             self.epoch_start = Some(start.saturating_add(pause));
         }
         self.paused_at = None;
+    }
+
+    /// Makes `self` equal to `other`. On a 32-bit core a copy of the whole 128-byte
+    /// struct compiles to a `memcpy` call, and that routine alone is about 900 bytes of
+    /// firmware flash, so there the copy goes one field at a time (a few loads and
+    /// stores; the pattern names every field, so a field added later fails the firmware
+    /// build, scripts/firmware.sh, instead of being left out). 64-bit hosts copy the
+    /// whole value, which is fewer instructions there.
+    #[cfg(target_pointer_width = "64")]
+    pub fn copy_from(&mut self, other: &Self) {
+        *self = *other;
+    }
+
+    /// Makes `self` equal to `other`, one field at a time (see the 64-bit version).
+    #[cfg(not(target_pointer_width = "64"))]
+    pub fn copy_from(&mut self, other: &Self) {
+        let RfcCubic {
+            w_max_bytes,
+            cwnd_prior_bytes,
+            k_us,
+            epoch_start,
+            cwnd_epoch_bytes,
+            w_est_bytes,
+            w_est_remainder,
+            w_max_from_epoch,
+            paused_at,
+            memo,
+        } = other;
+        self.w_max_bytes = *w_max_bytes;
+        self.cwnd_prior_bytes = *cwnd_prior_bytes;
+        self.k_us = *k_us;
+        self.epoch_start = *epoch_start;
+        self.cwnd_epoch_bytes = *cwnd_epoch_bytes;
+        self.w_est_bytes = *w_est_bytes;
+        self.w_est_remainder = *w_est_remainder;
+        self.w_max_from_epoch = *w_max_from_epoch;
+        self.paused_at = *paused_at;
+        self.memo = *memo;
     }
 }

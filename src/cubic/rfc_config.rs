@@ -151,6 +151,12 @@ impl RfcCubicParams {
         self.mss.get()
     }
 
+    /// MSS in bytes, typed non-zero: the divisor for [`div_floor`](super::div_floor).
+    #[inline]
+    pub const fn mss_non_zero(&self) -> NonZeroU64 {
+        self.mss
+    }
+
     /// α_cubic · MSS as a fraction of bytes: `(3·(1000 − β)·MSS, 1000 + β)`; the
     /// denominator is never zero.
     #[inline]

@@ -20,10 +20,16 @@
 //! `C·K³ ≤ W_max − cwnd_epoch` always holds exactly: `W_cubic(0) ≥ cwnd_epoch`.
 
 use super::cube_root::exact_cube_root;
-use super::wide_math::mul_div_floor;
+use super::wide_math::{div_floor, mul_div_floor};
+use core::num::NonZeroU64;
 
 const MICROS_PER_MILLI: u64 = 1_000;
 const MICROS_PER_SEC: u64 = 1_000_000;
+
+/// The constant divisors, typed non-zero so that they go through [`div_floor`] (on 32-bit
+/// firmware even a division by a constant is otherwise a 64-bit division routine).
+const THOUSAND: NonZeroU64 = NonZeroU64::new(MICROS_PER_MILLI).unwrap();
+const MILLION: NonZeroU64 = NonZeroU64::new(MICROS_PER_SEC).unwrap();
 
 /// `C · MSS · d³` in bytes for `d_us` microseconds (floor), saturating at `u64::MAX`.
 ///
@@ -35,18 +41,18 @@ pub const fn cubic_offset_bytes(c_mss: u64, d_us: u64) -> u64 {
     if let Some(sq) = d_us.checked_mul(d_us) {
         if let Some(cube) = sq.checked_mul(d_us) {
             let scaled = mul_div_floor(cube, c_mss, 1_000_000_000_000_000_000);
-            return scaled / 1_000;
+            return div_floor(scaled, THOUSAND);
         }
     }
     // Tier 2, ms: ms³ = 1e-9 s³, so the divisor is 1e9 · 1e3 = 1e12.
-    let d_ms = d_us / MICROS_PER_MILLI;
+    let d_ms = div_floor(d_us, THOUSAND);
     if let Some(sq) = d_ms.checked_mul(d_ms) {
         if let Some(cube) = sq.checked_mul(d_ms) {
             return mul_div_floor(cube, c_mss, 1_000_000_000_000);
         }
     }
     // Tier 3, s: only the thousandths of C remain to divide out.
-    let d_s = d_us / MICROS_PER_SEC;
+    let d_s = div_floor(d_us, MILLION);
     let cube = d_s.saturating_mul(d_s).saturating_mul(d_s);
     mul_div_floor(cube, c_mss, 1_000)
 }

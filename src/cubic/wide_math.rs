@@ -1,9 +1,19 @@
-//! 64×64→128-bit multiply-then-divide without `u128`, for RFC-mode CUBIC.
+//! 64×64→128-bit multiply-then-divide without `u128`, and 64-bit division, for RFC-mode
+//! CUBIC.
 //!
 //! RFC-mode CUBIC needs products such as `d³ · C · MSS` whose intermediate values do not
 //! fit in 64 bits although the final quotient does. `u128` is not allowed (BPF), so the
 //! product is kept as two 64-bit halves and divided by a two-digit long division in
 //! base 2^32; products that fit in 64 bits (the common case) never leave the fast path.
+//!
+//! Every 64-bit division in RFC mode goes through [`div_floor`] / [`div_rem_floor`]: one
+//! native instruction on 64-bit targets, and on 32-bit ones (Cortex-M, RISC-V firmware)
+//! [`narrow_div_rem`], which uses the core's 32-bit divide when both operands fit in 32
+//! bits and a short shift-and-subtract loop otherwise, so that the firmware does not link
+//! the compiler's general 64-bit division routine (`__aeabi_uldivmod`, about 930 bytes of
+//! flash on Cortex-M4).
+
+use core::num::{NonZeroU32, NonZeroU64};
 
 /// Splits `x` into its high and low 32-bit halves.
 const fn halves(x: u64) -> (u64, u64) {
@@ -43,9 +53,95 @@ pub const fn mul_div_floor(a: u64, b: u64, d: u64) -> u64 {
         return u64::MAX;
     }
     match a.checked_mul(b) {
+        // 64-bit hosts: the native division as written (the NonZeroU64 detour of the
+        // narrow path costs x86-64 three instructions per ACK, scripts/instructions.sh).
+        #[cfg(target_pointer_width = "64")]
         Some(product) => product / d,
+        #[cfg(not(target_pointer_width = "64"))]
+        Some(product) => match NonZeroU64::new(d) {
+            Some(divisor) => narrow_div_rem(product, divisor).0,
+            None => u64::MAX,
+        },
         None => wide_mul_div(a, b, d),
     }
+}
+
+/// `⌊n / d⌋`.
+///
+/// One native division on 64-bit targets; on narrower ones [`narrow_div_rem`], which
+/// needs no 64-bit division routine. Both are exact (tested equal to `/`).
+#[inline]
+pub const fn div_floor(n: u64, d: NonZeroU64) -> u64 {
+    #[cfg(target_pointer_width = "64")]
+    {
+        n / d.get()
+    }
+    #[cfg(not(target_pointer_width = "64"))]
+    {
+        narrow_div_rem(n, d).0
+    }
+}
+
+/// `(⌊n / d⌋, n mod d)`, as [`div_floor`] (one native division on 64-bit targets, which
+/// yields both).
+#[inline]
+pub const fn div_rem_floor(n: u64, d: NonZeroU64) -> (u64, u64) {
+    #[cfg(target_pointer_width = "64")]
+    {
+        (n / d.get(), n % d.get())
+    }
+    #[cfg(not(target_pointer_width = "64"))]
+    {
+        narrow_div_rem(n, d)
+    }
+}
+
+/// `(⌊n / d⌋, n mod d)` with 32-bit divisions only, for targets narrower than 64 bits
+/// (where `/` on `u64` is a call to a general routine of several hundred bytes).
+///
+/// When `n` and `d` both fit in 32 bits (windows below 4 GiB, times below 71 minutes:
+/// nearly every call) this is one 32-bit division (`udiv` on Cortex-M3/M4, `divu` on
+/// RISC-V M, a small compiler helper on Cortex-M0). Otherwise it is restoring binary
+/// long division: `d` is shifted up to `n`'s leading bit and one quotient bit is found per
+/// step, at most 64 steps (as many as the quotient has bits). Exact for every input;
+/// compiled on every target so that the host tests check it against `/`.
+#[cfg_attr(not(target_pointer_width = "64"), inline(never))]
+pub const fn narrow_div_rem(n: u64, d: NonZeroU64) -> (u64, u64) {
+    let d = d.get();
+    if n >> 32 == 0 && d >> 32 == 0 {
+        // d is non-zero and fits in 32 bits: its low half is non-zero.
+        if let Some(d32) = NonZeroU32::new(d as u32) {
+            let n32 = n as u32;
+            return ((n32 / d32.get()) as u64, (n32 % d32.get()) as u64);
+        }
+    }
+    if n < d {
+        return (0, n);
+    }
+    // Shift d up until doubling it would pass n (n >= d > 0): then n < 2 · divisor.
+    // Doubling while divisor <= n / 2 < 2^63 never overflows and stops within 63 steps.
+    // (A loop, not `leading_zeros`: Cortex-M0 and RISC-V without Zbb have no count-
+    // leading-zeros instruction, and its expansion is larger than this loop.)
+    let mut divisor = d;
+    let mut shift = 0;
+    while shift < 63 && divisor <= n >> 1 {
+        divisor <<= 1;
+        shift += 1;
+    }
+    let mut rem = n;
+    let mut quotient = 0u64;
+    let mut step = 0;
+    // Invariant: rem < 2 · divisor before each step, so each step finds one quotient bit.
+    while step <= shift {
+        quotient <<= 1;
+        if rem >= divisor {
+            rem -= divisor;
+            quotient |= 1;
+        }
+        divisor >>= 1;
+        step += 1;
+    }
+    (quotient, rem)
 }
 
 /// The wide half of [`mul_div_floor`]: `a · b` overflows 64 bits, `d > 0`.

@@ -13,9 +13,15 @@ use crate::time::{Duration, Instant};
 mod slow_start;
 
 /// What an undo restores (RFC 9438 §4.9): everything a congestion event changed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+///
+/// Kept in place in the flow (a `saved` flag rather than an `Option` moved in and out)
+/// and written field by field: on a 32-bit core, moving the 170-byte snapshot as one
+/// value is a `memcpy` call, whose routine alone is about 900 bytes of firmware flash.
+#[derive(Clone, Copy, Debug, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 struct Undo {
+    /// Whether a congestion event saved the fields below and no undo used them yet.
+    saved: bool,
     cwnd: u64,
     ssthresh: u64,
     phase: Phase,
@@ -26,6 +32,52 @@ struct Undo {
     detector_active: bool,
     recovery_end: u64,
     recovery_flight_left: u64,
+}
+
+impl Undo {
+    /// Nothing saved. Every byte zero (the fields are never read before a save
+    /// overwrites them), so that a new flow clears it instead of copying a constant.
+    const NONE: Undo = {
+        let mut cubic = RfcCubic::new();
+        cubic.w_max_from_epoch = false;
+        Undo {
+            saved: false,
+            cwnd: 0,
+            ssthresh: 0,
+            phase: Phase::SlowStart,
+            cubic,
+            in_css: false,
+            detector_active: false,
+            recovery_end: 0,
+            recovery_flight_left: 0,
+        }
+    };
+
+    /// The saved snapshot, if there is one (as `Option::as_mut` on `Option<Undo>`).
+    fn as_mut(&mut self) -> Option<&mut Undo> {
+        if self.saved { Some(self) } else { None }
+    }
+}
+
+/// Snapshots compare as the `Option` they stand for: stale fields of a used or never
+/// taken snapshot do not count.
+impl PartialEq for Undo {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.saved, other.saved) {
+            (false, false) => true,
+            (true, true) => {
+                self.cwnd == other.cwnd
+                    && self.ssthresh == other.ssthresh
+                    && self.phase == other.phase
+                    && self.cubic == other.cubic
+                    && self.in_css == other.in_css
+                    && self.detector_active == other.detector_active
+                    && self.recovery_end == other.recovery_end
+                    && self.recovery_flight_left == other.recovery_flight_left
+            }
+            _ => false,
+        }
+    }
 }
 
 /// One RFC-mode flow, in bytes: RFC 9438 CUBIC with standard slow start, Linux HyStart
@@ -144,19 +196,44 @@ pub struct RfcFlow {
     min_rtt_us: u64,
     last_activity: Instant,
     last_ack_cwnd_limited: bool,
-    undo: Option<Undo>,
+    undo: Undo,
 }
+
+/// A fresh flow's CUBIC and HyStart++ state.
+const FRESH_CUBIC: RfcCubic = RfcCubic::new();
+const FRESH_HYSTART_PP: HystartPlusPlus = HystartPlusPlus::new();
+
+/// The same with their non-zero fields set to zero: [`RfcFlow::new`] builds the flow from
+/// these, then makes its CUBIC and HyStart++ state fresh in place (one field, and the
+/// 56-byte HyStart++ state as a whole). Why: on 32-bit firmware all-zero parts are
+/// cleared into place and a copy of at most 64 bytes is a few loads and stores, while
+/// building the flow from the fresh constants directly copied its parts through a
+/// temporary with `memcpy`, a routine of about 900 bytes there (scripts/firmware.sh).
+const FRESH_CUBIC_ZEROED: RfcCubic = {
+    let mut c = FRESH_CUBIC;
+    c.w_max_from_epoch = false;
+    c
+};
+const FRESH_HYSTART_PP_ZEROED: HystartPlusPlus = {
+    let mut h = FRESH_HYSTART_PP;
+    h.last_round_min_rtt_us = 0;
+    h.current_round_min_rtt_us = 0;
+    h.css_baseline_min_rtt_us = 0;
+    h
+};
 
 impl RfcFlow {
     /// A new flow at `now`, in slow start with the configured initial window.
     pub fn new(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
         let (params, initial) = config.validate()?;
-        Ok(RfcFlow {
+        // Built inside the `Result` and completed there: a flow completed first and then
+        // wrapped in `Ok` is moved, a `memcpy` of 528 bytes on 32-bit firmware.
+        let mut built = Ok(RfcFlow {
             params,
             slow_start: config.slow_start,
             paced: config.paced,
-            cubic: RfcCubic::new(),
-            hystart_pp: HystartPlusPlus::new(),
+            cubic: FRESH_CUBIC_ZEROED,
+            hystart_pp: FRESH_HYSTART_PP_ZEROED,
             linux_hystart: LinuxHystart::default(),
             detector_active: !matches!(config.slow_start, SlowStartKind::Standard),
             cwnd: initial,
@@ -177,8 +254,15 @@ impl RfcFlow {
             min_rtt_us: u64::MAX,
             last_activity: now,
             last_ack_cwnd_limited: false,
-            undo: None,
-        })
+            undo: Undo::NONE,
+        });
+        if let Ok(flow) = &mut built {
+            // What FRESH_*_ZEROED cleared: now equal to RfcCubic::new() and
+            // HystartPlusPlus::new() (tests/rfc_flow.rs checks).
+            flow.cubic.w_max_from_epoch = FRESH_CUBIC.w_max_from_epoch;
+            flow.hystart_pp = FRESH_HYSTART_PP;
+        }
+        built
     }
 
     /// The validated CUBIC parameters (MSS included).
@@ -278,18 +362,18 @@ impl RfcFlow {
         };
     }
 
-    /// Saves what an undo restores.
+    /// Saves what an undo restores, in place.
     fn save_undo(&mut self) {
-        self.undo = Some(Undo {
-            cwnd: self.cwnd,
-            ssthresh: self.ssthresh,
-            phase: self.phase,
-            cubic: self.cubic,
-            in_css: self.hystart_pp.in_css,
-            detector_active: self.detector_active,
-            recovery_end: self.recovery_end,
-            recovery_flight_left: self.recovery_flight_left,
-        });
+        let u = &mut self.undo;
+        u.saved = true;
+        u.cwnd = self.cwnd;
+        u.ssthresh = self.ssthresh;
+        u.phase = self.phase;
+        u.cubic.copy_from(&self.cubic);
+        u.in_css = self.hystart_pp.in_css;
+        u.detector_active = self.detector_active;
+        u.recovery_end = self.recovery_end;
+        u.recovery_flight_left = self.recovery_flight_left;
     }
 
     /// Whether the current recovery has ended (see "Recovery" on [`RfcFlow`]).
@@ -424,17 +508,19 @@ impl CongestionController for RfcFlow {
     fn on_spurious_congestion(&mut self, _now: Instant) {
         // RFC 9438 §4.9.2: restore cwnd, cwnd_prior, ssthresh, W_max, K, t_epoch, W_est
         // if cwnd < cwnd_prior; otherwise keep the current values (SHOULD)
-        let Some(u) = self.undo.take() else {
+        if !self.undo.saved {
             return;
-        };
+        }
+        self.undo.saved = false;
         if self.cwnd < self.cubic.cwnd_prior_bytes {
+            let u = &self.undo;
             // An MSS raised since the event may have raised the minimum window: the
             // restored values respect the current one.
             let min = self.params.min_window();
             self.cwnd = u.cwnd.max(min);
             self.ssthresh = u.ssthresh.max(min);
             self.phase = u.phase;
-            self.cubic = u.cubic;
+            self.cubic.copy_from(&u.cubic);
             self.hystart_pp.in_css = u.in_css;
             self.detector_active = u.detector_active;
             self.recovery_end = u.recovery_end;

@@ -3,7 +3,7 @@
 
 use super::RfcFlow;
 use crate::controller::{AckEvent, Phase};
-use crate::cubic::LinuxCubicParams;
+use crate::cubic::{LinuxCubicParams, div_floor};
 use crate::hystart::{HystartInput, HystartPpVerdict, PacingStatus};
 use crate::rfc::config::SlowStartKind;
 use crate::time::Instant;
@@ -68,7 +68,8 @@ impl RfcFlow {
                         // Truncation to the kernel's 32-bit sequence space, on purpose.
                         snd_una: self.largest_acked as u32,
                         snd_nxt: self.largest_sent as u32,
-                        cwnd: u32::try_from(self.cwnd / mss).unwrap_or(u32::MAX),
+                        cwnd: u32::try_from(div_floor(self.cwnd, self.params.mss_non_zero()))
+                            .unwrap_or(u32::MAX),
                         pacing_rate: 0,
                         pacing_status: if self.paced {
                             PacingStatus::Fq
