@@ -58,6 +58,34 @@ pub struct SimController {
     /// RFC 6298 smoothed RTT of the samples given to [`on_ack`](Self::on_ack), µs ×8
     /// (the kernel's `srtt_us`), for the 2.6.35 profile's pacing rate.
     srtt_us_x8: u32,
+    /// The 2.6.35 profile's current HyStart round, as the simulator saw it begin.
+    round: Option<HystartRound>,
+}
+
+/// A 2.6.35 HyStart round (`bictcp_hystart_reset`) as the simulator saw it begin: what
+/// the ACK-train test counts from, kept to explain where slow start ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HystartRound {
+    /// Simulated time of the ACK that began the round, ns.
+    pub start_ns: u64,
+    /// `round_start`: the sender's jiffies at that ACK.
+    pub start_jiffies: u32,
+    /// `end_seq`: the round ends when an ACK passes it.
+    pub end_seq: u32,
+    /// cwnd before that ACK, segments.
+    pub cwnd: u32,
+}
+
+/// What the 2.6.35 ACK-train and delay tests were comparing when HyStart ended slow
+/// start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Hystart2635Exit {
+    /// The round the exit came in.
+    pub round: HystartRound,
+    /// The sender's jiffies at the exit.
+    pub jiffies: u32,
+    /// `delay_min`, jiffies << 3; the train fires after `delay_min >> 4` jiffies.
+    pub delay_min: u32,
 }
 
 fn instant_at(now_ns: u64, offset_us: u64) -> Instant {
@@ -135,6 +163,7 @@ impl SimController {
             pacing: PacingRateConfig::new().validate().map_err(err)?,
             clock_offset_us,
             srtt_us_x8: 0,
+            round: None,
         })
     }
 
@@ -194,7 +223,33 @@ impl SimController {
             };
         }
         let now = self.instant(now_ns);
+        let cwnd_before = self.cwnd_segments();
         self.any.on_ack(now, &ack);
+        if let AnyController::Linux2635(f) = &self.any {
+            // bictcp_hystart_reset moves end_seq to snd_nxt: a new round began on this ACK.
+            let b = f.bictcp();
+            if self.round.is_none_or(|r| r.end_seq != b.end_seq) {
+                self.round = Some(HystartRound {
+                    start_ns: now_ns,
+                    start_jiffies: b.round_start,
+                    end_seq: b.end_seq,
+                    cwnd: cwnd_before,
+                });
+            }
+        }
+    }
+
+    /// Where the 2.6.35 profile's HyStart stood on the last ACK: its round and the
+    /// ACK-train and delay tests' inputs (`None` for other controllers).
+    pub fn hystart_2635_state(&self, now_ns: u64) -> Option<Hystart2635Exit> {
+        match &self.any {
+            AnyController::Linux2635(f) => Some(Hystart2635Exit {
+                round: self.round?,
+                jiffies: f.jiffies(self.instant(now_ns)),
+                delay_min: f.bictcp().delay_min,
+            }),
+            _ => None,
+        }
     }
 
     /// Whether the stack must hold back window growth during its fast recovery (Linux

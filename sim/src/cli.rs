@@ -139,6 +139,11 @@ pub struct RunArgs {
     /// TCP pacing (EDT): on or off.
     #[arg(long, default_value = "off", value_parser = ["on", "off"])]
     pub pacing: String,
+    /// TCP timestamps (tcp_timestamps): on or off. Off frees 12 bytes per segment
+    /// (MSS = MTU - 40) and leaves a --kernel 2.6.35 receiver only its per-window RTT
+    /// samples (seed 000's HZ=1000 table ran without).
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub timestamps: String,
     /// TSQ limit: auto (current Linux), off, or a fixed tcp_limit_output_bytes in
     /// bytes as the 2012 patch (e.g. 128k).
     #[arg(long, default_value = "auto")]
@@ -186,6 +191,8 @@ impl RunArgs {
         c.nic_rate_bps = self.nic_rate.unwrap_or(self.rate);
         c.rtt_ns = self.rtt;
         c.mtu = self.mtu;
+        // Before anything reads the MSS: timestamps take 12 bytes of each segment.
+        c.timestamps = self.timestamps == "on";
         c.buffer_bytes = match self.buffer {
             Some(b) => b,
             None => c.bdp_bytes().max(u64::from(c.wire_bytes()) * 4),

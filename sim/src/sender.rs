@@ -175,6 +175,11 @@ impl Sender {
         }
     }
 
+    /// The window the receiver's last advertisement and the send buffer allow, segments.
+    pub fn send_window_segments(&self) -> u32 {
+        self.rwnd.min(self.sndbuf_segs)
+    }
+
     /// An ACK arrives. Returns the RTT sample it gave, ns.
     pub fn on_ack(
         &mut self,

@@ -15,6 +15,20 @@ use crate::window::ReceiveWindow;
 /// packet lost the RTO backs off for ever and the transfer would never end.
 pub const GIVE_UP_NS: u64 = 7 * 24 * 3600 * 1_000_000_000;
 
+/// The sender's state on the ACK on which HyStart ended slow start: enough to say why
+/// it ended where it did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HystartExitDetail {
+    /// Segments in flight after the ACK.
+    pub in_flight: u32,
+    /// The window the receiver (or the send buffer) allowed, segments: when it is below
+    /// cwnd, slow start was not growing cwnd (`tcp_is_cwnd_limited`) and the flight was
+    /// the receiver's.
+    pub send_window: u32,
+    /// The 2.6.35 profile's round and test inputs (`None` for other controllers).
+    pub linux_2635: Option<crate::cc::Hystart2635Exit>,
+}
+
 /// The outcome of a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Summary {
@@ -45,6 +59,8 @@ pub struct Summary {
     /// When HyStart ended slow start, ns, and the cwnd it left, segments (the
     /// `fink2011` sweep compares it with the path's BDP).
     pub hystart_exit_at: Option<(u64, u32)>,
+    /// What held the flight and what HyStart was measuring when it ended slow start.
+    pub hystart_exit_detail: Option<HystartExitDetail>,
     /// False when a transfer by size gave up after [`GIVE_UP_NS`].
     pub complete: bool,
 }
@@ -138,6 +154,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
     let mut delack_event_at: Option<u64> = None;
     let mut end_ns = 0;
     let mut hystart_exit_at = None;
+    let mut hystart_exit_detail = None;
     sender.try_send(0, &mut net);
     let mut complete = true;
     while let Some((now, event)) = net.queue.pop() {
@@ -176,6 +193,11 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                 let rtt = sender.on_ack(now, cum, (sack_lo, sack_hi), rwnd, &mut net);
                 if hystart_exit_at.is_none() && sender.cc.hystart_exit().is_some() {
                     hystart_exit_at = Some((now, sender.cc.cwnd_segments()));
+                    hystart_exit_detail = Some(HystartExitDetail {
+                        in_flight: sender.sb.in_flight(),
+                        send_window: sender.send_window_segments(),
+                        linux_2635: sender.cc.hystart_2635_state(now),
+                    });
                 }
                 let (queue_bytes, pacing_rate) = if probe.reads_queue_and_pacing() {
                     (
@@ -254,6 +276,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         mss: cfg.mss(),
         hystart_exit: sender.cc.hystart_exit(),
         hystart_exit_at,
+        hystart_exit_detail,
         complete,
     })
 }

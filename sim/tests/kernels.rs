@@ -51,6 +51,7 @@ fn every_flag_works_with_both_kernels() {
         &["--txqueuelen", "4"],
         &["--tx-completion", "1ms"],
         &["--mtu", "9000"],
+        &["--timestamps", "off"],
         &["-i", "0.1s"],
     ];
     for flags in flag_sets {
@@ -327,4 +328,54 @@ fn uptime_sets_the_jiffies_phase_and_is_refused_without_the_2635_kernel() {
     assert!(later < on_tick, "{later} vs {on_tick}");
     // The bandwidth-delay product is 2515 segments.
     assert!(on_tick > 2000 && later < 2000, "{later} vs {on_tick}");
+}
+
+/// `--timestamps off` (seed 000's HZ=1000 table): 12 more payload bytes per segment,
+/// and a single run reproduces the preset's configuration of that table.
+#[test]
+fn timestamps_off_frees_the_option_and_matches_the_hz1000_preset_run() {
+    let on = config_from(&["--mtu", "9000"]).unwrap();
+    let off = config_from(&["--mtu", "9000", "--timestamps", "off"]).unwrap();
+    assert!(on.timestamps && !off.timestamps);
+    assert_eq!((on.mss(), off.mss()), (8948, 8960));
+    let err = config_from(&["--timestamps", "maybe"]).unwrap_err();
+    assert!(err.contains("--timestamps"), "{err}");
+    // The preset's HZ=1000 18 ms -w40m HyStart run, phase 1, as the docs spell it.
+    use congestion_sim::presets::fink2011::{calibration, config, phase_uptimes_ns};
+    use congestion_sim::presets::seeds::FINK_2011_HZ1000;
+    let r = FINK_2011_HZ1000
+        .runs
+        .iter()
+        .find(|r| r.rtt_ms == 18 && r.window_mb == 40 && r.hystart)
+        .unwrap();
+    let mut preset = config(r, &FINK_2011_HZ1000, Kernel::Linux2635, &calibration());
+    preset.uptime_ns = phase_uptimes_ns(1000)[1];
+    preset.amount = Amount::TimeNs(300_000_000);
+    preset.interval_ns = None;
+    let mut cli = config_from(&[
+        "--kernel",
+        "2.6.35",
+        "--hz",
+        "1000",
+        "--timestamps",
+        "off",
+        "--mtu",
+        "9000",
+        "--rtt",
+        "18ms",
+        "--rate",
+        "10g",
+        "-w",
+        "40m",
+        "--time",
+        "300ms",
+        "--uptime",
+        "1000.000125s",
+    ])
+    .unwrap();
+    cli.interval_ns = None;
+    assert_eq!(
+        run(&cli, &mut NoProbe).unwrap(),
+        run(&preset, &mut NoProbe).unwrap()
+    );
 }

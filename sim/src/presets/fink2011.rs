@@ -36,6 +36,7 @@ use crate::presets::seeds::{FINK_2011_HZ250, FINK_2011_HZ1000, FinkRun, FinkTabl
 use crate::presets::{Case, Outcome, plot, print_stats, run_all};
 use crate::report::{mbps, summary_line};
 use crate::series::Points;
+use congestion::hystart::HystartExit;
 
 /// The sender's NIC, bit/s.
 pub const NIC_BPS: u64 = 10_000_000_000;
@@ -250,6 +251,9 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
             }
             crate::say!("  sim:   {}", summary_line(&o.median().summary));
             crate::say!("  phases: {}", o.spread_line(tick_us));
+            if r.hystart {
+                crate::say!("  exits: {}", o.exits_line());
+            }
             crate::say!("  today: {}", summary_line(&now.summary));
             for n in compare(o, r.seed) {
                 crate::say!("  DISAGREES: {n}");
@@ -363,6 +367,50 @@ impl<'a> Sweep<'a> {
                     .map(|(_, cwnd)| f64::from(cwnd) / self.bdp_segs as f64)
             })
             .collect()
+    }
+
+    /// Per phase, why HyStart ended slow start where it did: the detector, cwnd at the
+    /// round's start and at the exit, how long after the round's first ACK and in how
+    /// many jiffies (against the train's `delay_min >> 4`), and the receiver's window
+    /// when it, not cwnd, held the flight.
+    fn exits_line(&self) -> String {
+        let per_phase: Vec<String> = self
+            .outs
+            .iter()
+            .enumerate()
+            .map(|(k, o)| {
+                let s = &o.summary;
+                let (Some((at_ns, cwnd)), Some(d)) = (s.hystart_exit_at, s.hystart_exit_detail)
+                else {
+                    return format!("{k}: none");
+                };
+                let how = match s.hystart_exit {
+                    Some(HystartExit::DelayIncrease) => "delay",
+                    _ => "train",
+                };
+                let mut e = format!("{k}: {how}");
+                if let Some(x) = d.linux_2635 {
+                    e += &format!(
+                        " {}->{cwnd} in {:.1} ms ({} of {} j)",
+                        x.round.cwnd,
+                        at_ns.saturating_sub(x.round.start_ns) as f64 / 1e6,
+                        x.jiffies.wrapping_sub(x.round.start_jiffies),
+                        x.delay_min >> 4
+                    );
+                } else {
+                    e += &format!(" at {cwnd}");
+                }
+                if d.send_window < cwnd {
+                    e += &format!(", rwnd {}", d.send_window);
+                }
+                e
+            })
+            .collect();
+        format!(
+            "detector, cwnd at round start->exit, time from the round's first ACK (jiffies \
+             elapsed of the train's delay_min>>4), receive window if below cwnd: {}",
+            per_phase.join("; ")
+        )
     }
 
     fn spread_line(&self, tick_us: u64) -> String {
