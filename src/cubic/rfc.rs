@@ -21,6 +21,7 @@ use super::rfc_curve::{cubic_k_us, w_cubic_bytes};
 use super::rfc_memo::{CurveMemo, RenoVerdict};
 use super::wide_math::mul_div_floor;
 use crate::time::Instant;
+use core::num::NonZeroU64;
 
 /// RFC 9438 CUBIC state, in bytes and microseconds. Plain `Copy` data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,10 +156,50 @@ impl RfcCubic {
                 w
             }
         };
-        let target = w_next.clamp(cwnd, cwnd.saturating_add(cwnd / 2));
-        // RFC 9438 §4.4/§4.5: cwnd += (target - cwnd)/cwnd per segment, i.e. per acked byte
-        let increase = mul_div_floor(target - cwnd, acked_bytes, cwnd).min(target - cwnd);
-        cwnd + increase
+        grow_towards(w_next, cwnd, acked_bytes)
+    }
+
+    /// [`on_ack`](Self::on_ack) for the steady ACK, when everything it needs is known
+    /// without computing the curve: an epoch running and not paused, the target
+    /// `W_cubic(t + RTT)` cached for this millisecond and, with Reno-friendliness, the
+    /// test `W_cubic(t) < W_est` decided by the memo. Returns the window `on_ack` would
+    /// return, with the same state changes; `None`, changing nothing, otherwise (the
+    /// caller then calls `on_ack`). `cwnd` must not be zero (`None` if it is).
+    #[inline]
+    #[cfg(target_pointer_width = "64")]
+    pub(crate) fn on_steady_ack(
+        &mut self,
+        p: &RfcCubicParams,
+        now: Instant,
+        cwnd: u64,
+        acked_bytes: u64,
+        srtt_us: u64,
+    ) -> Option<u64> {
+        let (Some(start), None) = (self.epoch_start, self.paused_at) else {
+            return None;
+        };
+        let t_us = now.saturating_duration_since(start).as_micros();
+        let cwnd_nz = NonZeroU64::new(cwnd)?;
+        let mut grown = None;
+        if p.config().reno_friendly {
+            let (w_est, remainder) = self.w_est_grown(p, cwnd_nz, acked_bytes);
+            // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
+            match self.memo.reno_verdict(t_us, w_est) {
+                RenoVerdict::Unknown => return None,
+                RenoVerdict::Reno => {
+                    (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
+                    // Never shrink on an ACK: W_est can trail a cwnd that the curve raised.
+                    return Some(cwnd.max(w_est));
+                }
+                RenoVerdict::Cubic => grown = Some((w_est, remainder)),
+            }
+        }
+        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
+        let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
+        if let Some((w_est, remainder)) = grown {
+            (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
+        }
+        Some(grow_towards(w_next, cwnd, acked_bytes))
     }
 
     /// `W_cubic(t) < W_est`, from the memo's known points when they decide it, else by
@@ -186,21 +227,31 @@ impl RfcCubic {
         // cwnd is at least 2·MSS here (on_ack replaces 0 by the minimum window); this
         // check never fires, it only makes the divisions below visibly safe, so that no
         // panic path is left in a firmware build (scripts/firmware.sh).
-        let Some(cwnd) = core::num::NonZeroU64::new(cwnd) else {
+        let Some(cwnd) = NonZeroU64::new(cwnd) else {
             return;
         };
+        (self.w_est_bytes, self.w_est_remainder) = self.w_est_grown(p, cwnd, acked_bytes);
+    }
+
+    /// `W_est` and its remainder after an ACK of `acked_bytes` at window `cwnd`, without
+    /// storing them.
+    #[inline]
+    fn w_est_grown(&self, p: &RfcCubicParams, cwnd: NonZeroU64, acked_bytes: u64) -> (u64, u64) {
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior
-        let (alpha_mss_num, alpha_den) = if self.w_est_bytes >= self.cwnd_prior_bytes {
-            (p.mss(), 1)
+        let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
+            // α = 1: α·MSS·acked = MSS·acked (saturating, as the general product)
+            acked_bytes.saturating_mul(p.mss())
         } else {
-            p.alpha_mss()
+            let (alpha_mss_num, alpha_den) = p.alpha_mss();
+            // α·MSS ≤ 3000 · 65535 < 2^28; a product with acked beyond 64 bits goes wide.
+            mul_div_floor(acked_bytes, alpha_mss_num, alpha_den)
         };
-        // α·MSS ≤ 3000 · 65535 < 2^28; a product with acked beyond 64 bits goes wide.
-        let numerator = mul_div_floor(acked_bytes, alpha_mss_num, alpha_den);
         // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
-        self.w_est_remainder = self.w_est_remainder.saturating_add(numerator);
-        self.w_est_bytes = self.w_est_bytes.saturating_add(self.w_est_remainder / cwnd);
-        self.w_est_remainder %= cwnd;
+        let remainder = self.w_est_remainder.saturating_add(numerator);
+        (
+            self.w_est_bytes.saturating_add(remainder / cwnd),
+            remainder % cwnd,
+        )
     }
 
     /// A loss or ECN-CE congestion event with window `cwnd` and decrease factor
@@ -275,4 +326,17 @@ impl RfcCubic {
         }
         self.paused_at = None;
     }
+}
+
+/// cwnd after one ACK of `acked_bytes` towards `W_cubic(t + RTT) = w_next`.
+#[inline]
+fn grow_towards(w_next: u64, cwnd: u64, acked_bytes: u64) -> u64 {
+    // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd); kept as the room
+    // target − cwnd = min(W_cubic − cwnd, cwnd/2), 0 below cwnd. The same value as the
+    // clamp also where cwnd + cwnd/2 would pass u64::MAX: there W_cubic − cwnd is at
+    // most u64::MAX − cwnd < cwnd/2 either way.
+    let room = w_next.saturating_sub(cwnd).min(cwnd / 2);
+    // RFC 9438 §4.4/§4.5: cwnd += (target - cwnd)/cwnd per segment, i.e. per acked byte;
+    // cwnd + room cannot wrap: room ≤ w_next − cwnd.
+    cwnd + mul_div_floor(room, acked_bytes, cwnd).min(room)
 }

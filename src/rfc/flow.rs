@@ -302,6 +302,40 @@ impl RfcFlow {
         by_packet_number || by_bytes
     }
 
+    /// The rest of an ACK after the driver's bookkeeping (which recorded its time in
+    /// `last_activity` and its window use in `last_ack_cwnd_limited`): recovery, slow
+    /// start, and congestion avoidance through the full CUBIC path. Out of line and fed
+    /// from the state, so that the steady ACK keeps no registers for it.
+    #[cfg_attr(target_pointer_width = "64", inline(never))]
+    fn on_ack_phases(&mut self, ack: &AckEvent) {
+        let now = self.last_activity;
+        let cwnd_limited = self.last_ack_cwnd_limited;
+        if self.phase == Phase::Recovery {
+            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(ack.acked);
+            if !self.recovery_over() {
+                return;
+            }
+            self.phase = if self.cwnd < self.ssthresh {
+                Phase::SlowStart
+            } else {
+                Phase::CongestionAvoidance
+            };
+        }
+        if self.cwnd < self.ssthresh {
+            self.slow_start_ack(now, ack, cwnd_limited);
+            return;
+        }
+        self.phase = Phase::CongestionAvoidance;
+        if cwnd_limited {
+            self.cwnd = self
+                .cubic
+                .on_ack(&self.params, now, self.cwnd, ack.acked, self.srtt_us);
+        } else {
+            // RFC 9438 §5.8: no growth, and no growth credit, while application-limited
+            self.cubic.pause(now);
+        }
+    }
+
     /// Idle from the last activity until `now`: no growth credit for it.
     fn restart_after_idle(&mut self, now: Instant) {
         // RFC 9438 §5.8: idle periods are not part of t
@@ -339,7 +373,6 @@ impl CongestionController for RfcFlow {
     /// Acked bytes above what was in flight are clamped (in-flight floors at zero); an
     /// RTT of zero is accepted as is; `largest_acked` going backwards is ignored.
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
-        let mss = self.params.mss();
         let flight_before = self.in_flight;
         self.in_flight = self.in_flight.saturating_sub(ack.acked);
         self.largest_acked = self.largest_acked.max(ack.largest_acked);
@@ -348,33 +381,25 @@ impl CongestionController for RfcFlow {
         }
         // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now.
         let cwnd_limited = !ack.app_limited
-            && (self.round_cwnd_limited || flight_before.saturating_add(mss) >= self.cwnd);
+            && (self.round_cwnd_limited
+                || flight_before.saturating_add(self.params.mss()) >= self.cwnd);
         self.last_ack_cwnd_limited = cwnd_limited;
         self.last_activity = now;
-        if self.phase == Phase::Recovery {
-            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(ack.acked);
-            if !self.recovery_over() {
+        // The steady ACK: growth in congestion avoidance with everything CUBIC needs
+        // already known (RfcCubic::on_steady_ack); the same result as the full path. On
+        // 64-bit targets only: narrower ones, where flash counts more than the
+        // instructions saved, keep the one full path.
+        #[cfg(target_pointer_width = "64")]
+        if cwnd_limited && self.phase == Phase::CongestionAvoidance && self.cwnd >= self.ssthresh {
+            if let Some(cwnd) =
+                self.cubic
+                    .on_steady_ack(&self.params, now, self.cwnd, ack.acked, self.srtt_us)
+            {
+                self.cwnd = cwnd;
                 return;
             }
-            self.phase = if self.cwnd < self.ssthresh {
-                Phase::SlowStart
-            } else {
-                Phase::CongestionAvoidance
-            };
         }
-        if self.cwnd < self.ssthresh {
-            self.slow_start_ack(now, ack, cwnd_limited);
-            return;
-        }
-        self.phase = Phase::CongestionAvoidance;
-        if cwnd_limited {
-            self.cwnd = self
-                .cubic
-                .on_ack(&self.params, now, self.cwnd, ack.acked, self.srtt_us);
-        } else {
-            // RFC 9438 §5.8: no growth, and no growth credit, while application-limited
-            self.cubic.pause(now);
-        }
+        self.on_ack_phases(ack);
     }
 
     fn on_congestion_event(&mut self, _now: Instant, event: CongestionEvent) {
