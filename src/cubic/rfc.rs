@@ -17,7 +17,9 @@
 //! [`mul_div_floor`] or saturating arithmetic, see [`super::rfc_curve`] for the bounds.
 
 use super::rfc_config::{RFC_SCALE, RfcCubicParams};
-use super::rfc_curve::{cubic_k_us, w_cubic_bytes};
+#[cfg(target_pointer_width = "64")]
+use super::rfc_curve::cubic_k_and_offset;
+use super::rfc_curve::w_cubic_bytes;
 use super::rfc_memo::{CurveMemo, RenoVerdict};
 use super::wide_math::mul_div_floor;
 use crate::time::Instant;
@@ -87,11 +89,23 @@ impl RfcCubic {
             self.w_max_from_epoch = false;
         }
         // RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C); 0 when cwnd_epoch >= W_max
-        self.k_us = cubic_k_us(p.c_mss(), self.w_max_bytes.saturating_sub(cwnd));
+        let diff = self.w_max_bytes.saturating_sub(cwnd);
+        // W_cubic(0) = origin - C·K³, the origin as in w_cubic(): W_max, or cwnd_epoch
+        // when W_max is not above it (then K = 0 and the offset is 0). Found with K on
+        // 64-bit targets, which then skip computing the curve at t = 0; narrower ones
+        // keep the smaller code and compute it if asked (0: not known).
+        #[cfg(target_pointer_width = "64")]
+        let (k_us, w_at_zero) = {
+            let (k_us, offset) = cubic_k_and_offset(p.c_mss(), diff);
+            (k_us, self.w_max_bytes.max(cwnd).saturating_sub(offset))
+        };
+        #[cfg(not(target_pointer_width = "64"))]
+        let (k_us, w_at_zero) = (super::rfc_curve::cubic_k_us(p.c_mss(), diff), 0);
+        self.k_us = k_us;
         // RFC 9438 §4.3: W_est = cwnd_epoch at the start of the CA stage
         self.w_est_bytes = cwnd;
         self.w_est_remainder = 0;
-        self.memo = CurveMemo::at_epoch_start(cwnd);
+        self.memo = CurveMemo::at_epoch_start(cwnd, w_at_zero);
     }
 
     /// `t` for the epoch at `now`, µs (zero before the epoch or if time ran backwards).
@@ -209,7 +223,11 @@ impl RfcCubic {
             RenoVerdict::Cubic => false,
             RenoVerdict::Reno => true,
             RenoVerdict::Unknown => {
-                let w = self.w_cubic(p, t_us);
+                // 64-bit targets know W_cubic(0) from the epoch start (see start_epoch).
+                let w = match self.memo.at_zero(t_us) {
+                    Some(w) => w,
+                    None => self.w_cubic(p, t_us),
+                };
                 self.memo.remember_low(t_us, w);
                 w < self.w_est_bytes
             }
