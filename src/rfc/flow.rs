@@ -388,9 +388,12 @@ impl CongestionController for RfcFlow {
         // The steady ACK: growth in congestion avoidance with everything CUBIC needs
         // already known (RfcCubic::on_steady_ack); the same result as the full path. On
         // 64-bit targets only: narrower ones, where flash counts more than the
-        // instructions saved, keep the one full path.
+        // instructions saved, keep the one full path. The phase alone decides: it is
+        // CongestionAvoidance only with cwnd >= ssthresh (every place that sets it checks
+        // that, or sets ssthresh = cwnd; an undo restores a pair that held it, and the
+        // MSS floor raises both alike), so the full path would not take slow start.
         #[cfg(target_pointer_width = "64")]
-        if cwnd_limited && self.phase == Phase::CongestionAvoidance && self.cwnd >= self.ssthresh {
+        if cwnd_limited && self.phase == Phase::CongestionAvoidance {
             if let Some(cwnd) =
                 self.cubic
                     .on_steady_ack(&self.params, now, self.cwnd, ack.acked, self.srtt_us)
