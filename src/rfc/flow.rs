@@ -336,6 +336,16 @@ impl RfcFlow {
         }
     }
 
+    /// A send with nothing in flight before it: a restart after idle if it puts
+    /// something in flight. Out of line on 64-bit targets (on narrower ones it costs
+    /// more flash than it saves).
+    #[cfg_attr(target_pointer_width = "64", cold, inline(never))]
+    fn on_sent_from_idle(&mut self, now: Instant, in_flight_after: u64) {
+        if in_flight_after > 0 {
+            self.restart_after_idle(now);
+        }
+    }
+
     /// Idle from the last activity until `now`: no growth credit for it.
     fn restart_after_idle(&mut self, now: Instant) {
         // RFC 9438 §5.8: idle periods are not part of t
@@ -352,8 +362,9 @@ impl CongestionController for RfcFlow {
     /// Records in-flight bytes and the highest packet number / sequence sent. Going from
     /// nothing in flight to something is a restart after idle.
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        if self.in_flight == 0 && sent.in_flight_after > 0 {
-            self.restart_after_idle(now);
+        if self.in_flight == 0 {
+            // Out of line: the common send (data already in flight) tests one field.
+            self.on_sent_from_idle(now, sent.in_flight_after);
         }
         self.in_flight = sent.in_flight_after;
         self.largest_sent = self.largest_sent.max(sent.largest_sent);
