@@ -53,6 +53,57 @@ pub struct RfcCubic {
     pub paused_at: Option<Instant>,
     /// Points of this epoch's curve already computed (see `rfc_memo`).
     memo: CurveMemo,
+    /// `W_est`'s growth numerator `⌊acked · α·MSS / (1 + β)⌋` (α < 1) for an ACK of
+    /// `step_acked_bytes`: a stack's ACKs mostly carry the same number of bytes, so the
+    /// product and its division run once per ACK size. Zero bytes grow by zero, so
+    /// `(0, 0)` is a true entry; parameter changes reset it. 64-bit targets only
+    /// (flash counts more than instructions on narrower ones).
+    #[cfg(target_pointer_width = "64")]
+    step_acked_bytes: u64,
+    #[cfg(target_pointer_width = "64")]
+    step_numerator: u64,
+}
+
+/// What an undo brings back of [`RfcCubic`] (RFC 9438 §4.9.2: `W_max`, `K`, `t_epoch`,
+/// `W_est`, `cwnd_prior`, with the epoch's other state and its curve points): everything
+/// but the remembered `W_est` growth per ACK size, which depends only on the ACK size
+/// and the parameters and so stays valid. Kept to 128 bytes, which the undo snapshot
+/// copies inline rather than through `memcpy`. On narrower targets, which do not
+/// remember that growth and where the field-by-field copies cost flash, the whole
+/// [`RfcCubic`].
+#[cfg(target_pointer_width = "64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub(crate) struct CubicUndo {
+    w_max_bytes: u64,
+    cwnd_prior_bytes: u64,
+    k_us: u64,
+    epoch_start: Option<Instant>,
+    cwnd_epoch_bytes: u64,
+    w_est_bytes: u64,
+    w_est_remainder: u64,
+    w_max_from_epoch: bool,
+    paused_at: Option<Instant>,
+    memo: CurveMemo,
+}
+
+/// What an undo brings back of [`RfcCubic`]: all of it, on targets narrower than 64 bits.
+#[cfg(not(target_pointer_width = "64"))]
+pub(crate) type CubicUndo = RfcCubic;
+
+#[cfg(target_pointer_width = "64")]
+impl CubicUndo {
+    /// As [`RfcCubic::on_mss_change`] on the saved state: a restored epoch starts afresh.
+    pub(crate) fn on_mss_change(&mut self) {
+        self.epoch_start = None;
+        self.paused_at = None;
+        self.w_est_remainder = 0;
+    }
+
+    /// As [`RfcCubic::forget_curve_points`] on the saved state.
+    pub(crate) fn forget_curve_points(&mut self) {
+        self.memo.forget();
+    }
 }
 
 impl Default for RfcCubic {
@@ -75,7 +126,55 @@ impl RfcCubic {
             w_max_from_epoch: true,
             paused_at: None,
             memo: CurveMemo::new(),
+            #[cfg(target_pointer_width = "64")]
+            step_acked_bytes: 0,
+            #[cfg(target_pointer_width = "64")]
+            step_numerator: 0,
         }
+    }
+
+    /// The state an undo brings back (see [`CubicUndo`]).
+    #[cfg(target_pointer_width = "64")]
+    pub(crate) const fn undo_point(&self) -> CubicUndo {
+        CubicUndo {
+            w_max_bytes: self.w_max_bytes,
+            cwnd_prior_bytes: self.cwnd_prior_bytes,
+            k_us: self.k_us,
+            epoch_start: self.epoch_start,
+            cwnd_epoch_bytes: self.cwnd_epoch_bytes,
+            w_est_bytes: self.w_est_bytes,
+            w_est_remainder: self.w_est_remainder,
+            w_max_from_epoch: self.w_max_from_epoch,
+            paused_at: self.paused_at,
+            memo: self.memo,
+        }
+    }
+
+    /// The state an undo brings back: all of it on this target.
+    #[cfg(not(target_pointer_width = "64"))]
+    pub(crate) const fn undo_point(&self) -> CubicUndo {
+        *self
+    }
+
+    /// Brings back a state saved by [`undo_point`](Self::undo_point).
+    #[cfg(not(target_pointer_width = "64"))]
+    pub(crate) const fn undo_to(&mut self, u: CubicUndo) {
+        *self = u;
+    }
+
+    /// Brings back a state saved by [`undo_point`](Self::undo_point).
+    #[cfg(target_pointer_width = "64")]
+    pub(crate) const fn undo_to(&mut self, u: CubicUndo) {
+        self.w_max_bytes = u.w_max_bytes;
+        self.cwnd_prior_bytes = u.cwnd_prior_bytes;
+        self.k_us = u.k_us;
+        self.epoch_start = u.epoch_start;
+        self.cwnd_epoch_bytes = u.cwnd_epoch_bytes;
+        self.w_est_bytes = u.w_est_bytes;
+        self.w_est_remainder = u.w_est_remainder;
+        self.w_max_from_epoch = u.w_max_from_epoch;
+        self.paused_at = u.paused_at;
+        self.memo = u.memo;
     }
 
     /// Starts a congestion-avoidance stage at `now` with window `cwnd`.
@@ -177,8 +276,8 @@ impl RfcCubic {
     /// without computing the curve: an epoch running and not paused, the target
     /// `W_cubic(t + RTT)` cached for this millisecond and, with Reno-friendliness, the
     /// test `W_cubic(t) < W_est` decided by the memo. Returns the window `on_ack` would
-    /// return, with the same state changes; `None`, changing nothing, otherwise (the
-    /// caller then calls `on_ack`). `cwnd` must not be zero (`None` if it is).
+    /// return, with the same state changes; `None` otherwise, having changed nothing but
+    /// the remembered `W_est` growth per ACK size (the caller then calls `on_ack`). `cwnd` must not be zero (`None` if it is).
     #[inline]
     #[cfg(target_pointer_width = "64")]
     pub(crate) fn on_steady_ack(
@@ -236,8 +335,20 @@ impl RfcCubic {
 
     /// The curve's parameters (C, β, ...) changed while the epoch goes on: forget the
     /// points computed with the old ones.
+    /// `W_est`'s remembered growth per ACK size (it depends on β and the MSS) is
+    /// forgotten too.
     pub fn forget_curve_points(&mut self) {
         self.memo.forget();
+        self.forget_step();
+    }
+
+    /// Forgets the remembered `W_est` growth (new β or MSS).
+    fn forget_step(&mut self) {
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.step_acked_bytes = 0;
+            self.step_numerator = 0;
+        }
     }
 
     /// Adds `α · acked / cwnd` segments (in bytes: `α · MSS · acked / cwnd`) to `W_est`.
@@ -252,17 +363,20 @@ impl RfcCubic {
     }
 
     /// `W_est` and its remainder after an ACK of `acked_bytes` at window `cwnd`, without
-    /// storing them.
+    /// storing them (only the growth per ACK size is remembered, see `step_numerator`).
     #[inline]
-    fn w_est_grown(&self, p: &RfcCubicParams, cwnd: NonZeroU64, acked_bytes: u64) -> (u64, u64) {
+    fn w_est_grown(
+        &mut self,
+        p: &RfcCubicParams,
+        cwnd: NonZeroU64,
+        acked_bytes: u64,
+    ) -> (u64, u64) {
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior
         let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
             // α = 1: α·MSS·acked = MSS·acked (saturating, as the general product)
             acked_bytes.saturating_mul(p.mss())
         } else {
-            let (alpha_mss_num, alpha_den) = p.alpha_mss();
-            // α·MSS ≤ 3000 · 65535 < 2^28; a product with acked beyond 64 bits goes wide.
-            mul_div_floor(acked_bytes, alpha_mss_num, alpha_den)
+            self.alpha_numerator(p, acked_bytes)
         };
         // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
         let remainder = self.w_est_remainder.saturating_add(numerator);
@@ -270,6 +384,25 @@ impl RfcCubic {
             self.w_est_bytes.saturating_add(remainder / cwnd),
             remainder % cwnd,
         )
+    }
+
+    /// `⌊acked · α·MSS / (1 + β)⌋` for α = 3(1 − β)/(1 + β), remembered per ACK size on
+    /// 64-bit targets.
+    #[inline]
+    fn alpha_numerator(&mut self, p: &RfcCubicParams, acked_bytes: u64) -> u64 {
+        #[cfg(target_pointer_width = "64")]
+        if acked_bytes == self.step_acked_bytes {
+            return self.step_numerator;
+        }
+        let (alpha_mss_num, alpha_den) = p.alpha_mss();
+        // α·MSS ≤ 3000 · 65535 < 2^28; a product with acked beyond 64 bits goes wide.
+        let numerator = mul_div_floor(acked_bytes, alpha_mss_num, alpha_den);
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.step_acked_bytes = acked_bytes;
+            self.step_numerator = numerator;
+        }
+        numerator
     }
 
     /// A loss or ECN-CE congestion event with window `cwnd` and decrease factor
@@ -316,6 +449,7 @@ impl RfcCubic {
     /// curve stays continuous while its time scale (C·MSS) changes.
     pub fn on_mss_change(&mut self) {
         self.end_epoch();
+        self.forget_step();
     }
 
     /// Ends the epoch: the next congestion-avoidance ACK starts a new one.
@@ -357,4 +491,43 @@ fn grow_towards(w_next: u64, cwnd: u64, acked_bytes: u64) -> u64 {
     // RFC 9438 §4.4/§4.5: cwnd += (target - cwnd)/cwnd per segment, i.e. per acked byte;
     // cwnd + room cannot wrap: room ≤ w_next − cwnd.
     cwnd + mul_div_floor(room, acked_bytes, cwnd).min(room)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cubic::RfcCubicConfig;
+
+    /// W_est after one ACK of `acked` bytes at 100 kB, from a state below cwnd_prior.
+    fn w_est_after(cubic: &mut RfcCubic, p: &RfcCubicParams, acked: u64) -> (u64, u64) {
+        let cwnd = NonZeroU64::new(100_000).unwrap();
+        cubic.w_est_bytes = 70_000;
+        cubic.w_est_remainder = 0;
+        cubic.cwnd_prior_bytes = 100_000;
+        cubic.w_est_grown(p, cwnd, acked)
+    }
+
+    #[test]
+    fn w_est_growth_is_the_same_whether_remembered_or_computed() {
+        let p = RfcCubicConfig::new().validate().unwrap();
+        let mut warm = RfcCubic::new();
+        // α·MSS = 3 · 300 · 1200 / 1700 per byte: 2400 · 1_080_000 / 1700 = 1_524_705.88,
+        // over 100 kB: 15 bytes and 24_705 left.
+        assert_eq!(w_est_after(&mut warm, &p, 2_400), (70_015, 24_705));
+        assert_eq!(w_est_after(&mut warm, &p, 2_400), (70_015, 24_705));
+        // Another size is computed, not taken from the last one: 1200 · 1_080_000 / 1700.
+        assert_eq!(w_est_after(&mut warm, &p, 1_200), (70_007, 62_352));
+        // New β: the remembered growth is forgotten with the curve points.
+        let mut c = RfcCubicConfig::new();
+        c.beta_permille = 500;
+        let p2 = c.validate().unwrap();
+        warm.forget_curve_points();
+        let mut fresh = RfcCubic::new();
+        assert_eq!(
+            w_est_after(&mut warm, &p2, 1_200),
+            w_est_after(&mut fresh, &p2, 1_200)
+        );
+        // 1200 · 3 · 500 · 1200 / 1500 = 1_440_000: 14 bytes and 40_000 left.
+        assert_eq!(w_est_after(&mut fresh, &p2, 1_200), (70_014, 40_000));
+    }
 }

@@ -148,6 +148,7 @@ pub const fn cubic_k_and_offset(c_mss: u64, diff_bytes: u64) -> (u64, u64) {
 
 /// `W_cubic(τ)` in bytes for `tau_us` microseconds after the epoch start.
 // RFC 9438 §4.2: W_cubic(t) = C*(t-K)^3 + W_max
+#[cfg_attr(target_pointer_width = "64", inline(always))]
 pub const fn w_cubic_bytes(c_mss: u64, w_max_bytes: u64, k_us: u64, tau_us: u64) -> u64 {
     if tau_us >= k_us {
         w_max_bytes.saturating_add(cubic_offset_bytes(c_mss, tau_us - k_us))

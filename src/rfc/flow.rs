@@ -4,7 +4,7 @@
 use crate::controller::{
     AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
 };
-use crate::cubic::{RfcCubic, RfcCubicConfig, RfcCubicParams};
+use crate::cubic::{CubicUndo, RfcCubic, RfcCubicConfig, RfcCubicParams};
 use crate::error::ConfigError;
 use crate::hystart::{HystartPlusPlus, LinuxHystart};
 use crate::rfc::config::{RfcFlowConfig, SlowStartKind};
@@ -19,7 +19,7 @@ struct Undo {
     cwnd: u64,
     ssthresh: u64,
     phase: Phase,
-    cubic: RfcCubic,
+    cubic: CubicUndo,
     /// The one HyStart++ field an event changes (it leaves CSS); nothing else in
     /// HyStart++ moves between an event and its undo, the detector being off.
     in_css: bool,
@@ -284,7 +284,7 @@ impl RfcFlow {
             cwnd: self.cwnd,
             ssthresh: self.ssthresh,
             phase: self.phase,
-            cubic: self.cubic,
+            cubic: self.cubic.undo_point(),
             in_css: self.hystart_pp.in_css,
             detector_active: self.detector_active,
             recovery_end: self.recovery_end,
@@ -473,7 +473,7 @@ impl CongestionController for RfcFlow {
             self.cwnd = u.cwnd.max(min);
             self.ssthresh = u.ssthresh.max(min);
             self.phase = u.phase;
-            self.cubic = u.cubic;
+            self.cubic.undo_to(u.cubic);
             self.hystart_pp.in_css = u.in_css;
             self.detector_active = u.detector_active;
             self.recovery_end = u.recovery_end;
