@@ -293,25 +293,24 @@ impl RfcCubic {
         };
         let t_us = now.saturating_duration_since(start).as_micros();
         let cwnd_nz = NonZeroU64::new(cwnd)?;
-        let mut grown = None;
-        if p.config().reno_friendly {
-            let (w_est, remainder) = self.w_est_grown(p, cwnd_nz, acked_bytes);
-            // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
-            match self.memo.reno_verdict(t_us, w_est) {
-                RenoVerdict::Unknown => return None,
-                RenoVerdict::Reno => {
-                    (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
-                    // Never shrink on an ACK: W_est can trail a cwnd that the curve raised.
-                    return Some(cwnd.max(w_est));
-                }
-                RenoVerdict::Cubic => grown = Some((w_est, remainder)),
-            }
-        }
         // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
-        let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
-        if let Some((w_est, remainder)) = grown {
-            (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
+        if !p.config().reno_friendly {
+            let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
+            return Some(grow_towards(w_next, cwnd, acked_bytes));
         }
+        let (w_est, remainder) = self.w_est_grown(p, cwnd_nz, acked_bytes);
+        // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
+        match self.memo.reno_verdict(t_us, w_est) {
+            RenoVerdict::Unknown => return None,
+            RenoVerdict::Reno => {
+                (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
+                // Never shrink on an ACK: W_est can trail a cwnd that the curve raised.
+                return Some(cwnd.max(w_est));
+            }
+            RenoVerdict::Cubic => {}
+        }
+        let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
+        (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
         Some(grow_towards(w_next, cwnd, acked_bytes))
     }
 
