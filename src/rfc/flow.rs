@@ -302,6 +302,25 @@ impl RfcFlow {
         by_packet_number || by_bytes
     }
 
+    /// A congestion-avoidance ACK that may grow the window, after the driver's
+    /// bookkeeping: the steady path when CUBIC knows all it needs, else the full one.
+    /// Its own function, so that `on_ack` saves no registers and its other ACKs (slow
+    /// start, recovery, the epoch start) pay one prologue, not two.
+    #[cfg(target_pointer_width = "64")]
+    #[inline(never)]
+    fn steady_ack(&mut self, ack: &AckEvent) {
+        match self.cubic.on_steady_ack(
+            &self.params,
+            self.last_activity,
+            self.cwnd,
+            ack.acked,
+            self.srtt_us,
+        ) {
+            Some(cwnd) => self.cwnd = cwnd,
+            None => self.on_ack_phases(ack),
+        }
+    }
+
     /// The rest of an ACK after the driver's bookkeeping (which recorded its time in
     /// `last_activity` and its window use in `last_ack_cwnd_limited`): recovery, slow
     /// start, and congestion avoidance through the full CUBIC path. Out of line and fed
@@ -405,13 +424,8 @@ impl CongestionController for RfcFlow {
         // MSS floor raises both alike), so the full path would not take slow start.
         #[cfg(target_pointer_width = "64")]
         if cwnd_limited && self.phase == Phase::CongestionAvoidance {
-            if let Some(cwnd) =
-                self.cubic
-                    .on_steady_ack(&self.params, now, self.cwnd, ack.acked, self.srtt_us)
-            {
-                self.cwnd = cwnd;
-                return;
-            }
+            self.steady_ack(ack);
+            return;
         }
         self.on_ack_phases(ack);
     }
