@@ -93,9 +93,9 @@ mod tests {
 
 /// Exact integer cube root for RFC mode: the largest `r` with `r³ ≤ x`.
 ///
-/// The kernel's table guess ([`linux_cubic_root`], within a few per cent), two
-/// Newton-Raphson steps, then an exact floor correction by at most two in each
-/// direction, checked with exact cubes. Should the correction ever not settle (no input
+/// The kernel's table guess ([`linux_cubic_root`], within a few per cent), one
+/// Newton-Raphson step (two when one does not settle), then an exact floor correction
+/// by at most two, checked with exact cubes. Should the correction ever not settle (no input
 /// found so far does; tests compare it against [`bitwise_cube_root`] over wide ranges),
 /// the digit-by-digit root answers, so the result is exact by construction.
 ///
@@ -126,33 +126,44 @@ pub const fn newton_cube_root(x: u64) -> u64 {
     if x < 8 {
         return if x == 0 { 0 } else { 1 };
     }
-    let mut r = clamp_root(linux_cubic_root(x) as u64, MAX_ROOT);
-    let mut step = 0;
-    while step < 2 {
-        step += 1;
-        // r >= 1 after the clamp, so r² >= 1: the guard only makes that visible to the
-        // optimiser (no division-by-zero path).
-        let x_over_r_sq = match core::num::NonZeroU64::new(r * r) {
-            Some(sq) => x / sq.get(),
-            None => x,
-        };
-        // (2r + ⌊x/r²⌋)/3 floors to ⌊(2r + x/r²)/3⌋ (2r is whole), which is at least
-        // ⌊cbrt(x)⌋ by the AM-GM inequality: each step lands on or above the root.
-        r = clamp_root((2 * r).saturating_add(x_over_r_sq) / 3, MAX_ROOT);
+    let guess = clamp_root(linux_cubic_root(x) as u64, MAX_ROOT);
+    // One step from the kernel's guess (within a few per cent) usually lands within two
+    // of the root; a second step covers the rest, the digit-by-digit root anything else.
+    let once = newton_step(x, guess, MAX_ROOT);
+    if let Some(root) = settle_down(x, once) {
+        return root;
     }
-    // r >= ⌊cbrt(x)⌋ (above; the clamp keeps it, MAX_ROOT being the largest root), so
-    // the first r with r³ <= x going down is the floor root. Two steps down suffice for
-    // every input the tests try; the digit-by-digit root answers otherwise.
+    match settle_down(x, newton_step(x, once, MAX_ROOT)) {
+        Some(root) => root,
+        None => bitwise_cube_root(x),
+    }
+}
+
+/// One Newton-Raphson step for `cbrt(x)` from `r` (`1 <= r <= max`), kept in `1..=max`.
+// Newton's method for x^(1/3): r' = (2r + x/r²)/3
+const fn newton_step(x: u64, r: u64, max: u64) -> u64 {
+    // r >= 1, so r² >= 1: the guard only makes that visible to the optimiser (no
+    // division-by-zero path).
+    let x_over_r_sq = match core::num::NonZeroU64::new(r * r) {
+        Some(sq) => x / sq.get(),
+        None => x,
+    };
+    // (2r + ⌊x/r²⌋)/3 floors to ⌊(2r + x/r²)/3⌋ (2r is whole), which is at least
+    // ⌊cbrt(x)⌋ by the AM-GM inequality: each step lands on or above the root.
+    clamp_root((2 * r).saturating_add(x_over_r_sq) / 3, max)
+}
+
+/// The floor cube root of `x` from `r >= ⌊cbrt(x)⌋` (a Newton step's result, clamped to
+/// the floor root of `u64::MAX`, so `r³` never overflows) if it is at most two below
+/// `r`: the first `r` going down with `r³ <= x`; `None` otherwise.
+const fn settle_down(x: u64, r: u64) -> Option<u64> {
+    let mut r = r;
     let mut fix = 0;
     while fix < 2 && r * r * r > x {
         r -= 1;
         fix += 1;
     }
-    if r * r * r <= x {
-        r
-    } else {
-        bitwise_cube_root(x)
-    }
+    if r * r * r <= x { Some(r) } else { None }
 }
 
 /// `r` kept within `1..=max`.

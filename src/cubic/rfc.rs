@@ -17,10 +17,13 @@
 //! [`mul_div_floor`] or saturating arithmetic, see [`super::rfc_curve`] for the bounds.
 
 use super::rfc_config::{RFC_SCALE, RfcCubicParams};
-use super::rfc_curve::{cubic_k_us, w_cubic_bytes};
+#[cfg(target_pointer_width = "64")]
+use super::rfc_curve::cubic_k_and_offset;
+use super::rfc_curve::w_cubic_bytes;
 use super::rfc_memo::{CurveMemo, RenoVerdict};
 use super::wide_math::{div_rem_floor, mul_div_floor};
 use crate::time::Instant;
+use core::num::NonZeroU64;
 
 /// RFC 9438 CUBIC state, in bytes and microseconds. Plain `Copy` data.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -50,6 +53,57 @@ pub struct RfcCubic {
     pub paused_at: Option<Instant>,
     /// Points of this epoch's curve already computed (see `rfc_memo`).
     memo: CurveMemo,
+    /// `W_est`'s growth numerator `⌊acked · α·MSS / (1 + β)⌋` (α < 1) for an ACK of
+    /// `step_acked_bytes`: a stack's ACKs mostly carry the same number of bytes, so the
+    /// product and its division run once per ACK size. Zero bytes grow by zero, so
+    /// `(0, 0)` is a true entry; parameter changes reset it. 64-bit targets only
+    /// (flash counts more than instructions on narrower ones).
+    #[cfg(target_pointer_width = "64")]
+    step_acked_bytes: u64,
+    #[cfg(target_pointer_width = "64")]
+    step_numerator: u64,
+}
+
+/// What an undo brings back of [`RfcCubic`] (RFC 9438 §4.9.2: `W_max`, `K`, `t_epoch`,
+/// `W_est`, `cwnd_prior`, with the epoch's other state and its curve points): everything
+/// but the remembered `W_est` growth per ACK size, which depends only on the ACK size
+/// and the parameters and so stays valid. Kept to 128 bytes, which the undo snapshot
+/// copies inline rather than through `memcpy`. On narrower targets, which do not
+/// remember that growth and where the field-by-field copies cost flash, the whole
+/// [`RfcCubic`].
+#[cfg(target_pointer_width = "64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub(crate) struct CubicUndo {
+    w_max_bytes: u64,
+    cwnd_prior_bytes: u64,
+    k_us: u64,
+    epoch_start: Option<Instant>,
+    cwnd_epoch_bytes: u64,
+    w_est_bytes: u64,
+    w_est_remainder: u64,
+    w_max_from_epoch: bool,
+    paused_at: Option<Instant>,
+    memo: CurveMemo,
+}
+
+/// What an undo brings back of [`RfcCubic`]: all of it, on targets narrower than 64 bits.
+#[cfg(not(target_pointer_width = "64"))]
+pub(crate) type CubicUndo = RfcCubic;
+
+#[cfg(target_pointer_width = "64")]
+impl CubicUndo {
+    /// As [`RfcCubic::on_mss_change`] on the saved state: a restored epoch starts afresh.
+    pub(crate) fn on_mss_change(&mut self) {
+        self.epoch_start = None;
+        self.paused_at = None;
+        self.w_est_remainder = 0;
+    }
+
+    /// As [`RfcCubic::forget_curve_points`] on the saved state.
+    pub(crate) fn forget_curve_points(&mut self) {
+        self.memo.forget();
+    }
 }
 
 impl Default for RfcCubic {
@@ -72,7 +126,69 @@ impl RfcCubic {
             w_max_from_epoch: true,
             paused_at: None,
             memo: CurveMemo::new(),
+            #[cfg(target_pointer_width = "64")]
+            step_acked_bytes: 0,
+            #[cfg(target_pointer_width = "64")]
+            step_numerator: 0,
         }
+    }
+
+    /// The state an undo brings back (see [`CubicUndo`]).
+    #[cfg(target_pointer_width = "64")]
+    pub(crate) const fn undo_point(&self) -> CubicUndo {
+        CubicUndo {
+            w_max_bytes: self.w_max_bytes,
+            cwnd_prior_bytes: self.cwnd_prior_bytes,
+            k_us: self.k_us,
+            epoch_start: self.epoch_start,
+            cwnd_epoch_bytes: self.cwnd_epoch_bytes,
+            w_est_bytes: self.w_est_bytes,
+            w_est_remainder: self.w_est_remainder,
+            w_max_from_epoch: self.w_max_from_epoch,
+            paused_at: self.paused_at,
+            memo: self.memo,
+        }
+    }
+
+    /// The state an undo brings back: all of it on this target.
+    #[cfg(not(target_pointer_width = "64"))]
+    pub(crate) const fn undo_point(&self) -> CubicUndo {
+        *self
+    }
+
+    /// Brings back a state saved by [`undo_point`](Self::undo_point).
+    #[cfg(target_pointer_width = "64")]
+    const fn undo_to(&mut self, u: CubicUndo) {
+        self.w_max_bytes = u.w_max_bytes;
+        self.cwnd_prior_bytes = u.cwnd_prior_bytes;
+        self.k_us = u.k_us;
+        self.epoch_start = u.epoch_start;
+        self.cwnd_epoch_bytes = u.cwnd_epoch_bytes;
+        self.w_est_bytes = u.w_est_bytes;
+        self.w_est_remainder = u.w_est_remainder;
+        self.w_max_from_epoch = u.w_max_from_epoch;
+        self.paused_at = u.paused_at;
+        self.memo = u.memo;
+    }
+
+    /// Writes what an undo brings back into `saved`, in place: on 64-bit targets the
+    /// [`CubicUndo`] without the per-ACK-size cache (copied inline), on narrower ones
+    /// the whole state field by field (no `memcpy` linked).
+    pub(crate) fn save_undo_into(&self, saved: &mut CubicUndo) {
+        #[cfg(target_pointer_width = "64")]
+        {
+            *saved = self.undo_point();
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        saved.copy_from(self);
+    }
+
+    /// Brings back the state [`save_undo_into`](Self::save_undo_into) wrote.
+    pub(crate) fn restore_undo_from(&mut self, saved: &CubicUndo) {
+        #[cfg(target_pointer_width = "64")]
+        self.undo_to(*saved);
+        #[cfg(not(target_pointer_width = "64"))]
+        self.copy_from(saved);
     }
 
     /// Starts a congestion-avoidance stage at `now` with window `cwnd`.
@@ -86,11 +202,23 @@ impl RfcCubic {
             self.w_max_from_epoch = false;
         }
         // RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C); 0 when cwnd_epoch >= W_max
-        self.k_us = cubic_k_us(p.c_mss(), self.w_max_bytes.saturating_sub(cwnd));
+        let diff = self.w_max_bytes.saturating_sub(cwnd);
+        // W_cubic(0) = origin - C·K³, the origin as in w_cubic(): W_max, or cwnd_epoch
+        // when W_max is not above it (then K = 0 and the offset is 0). Found with K on
+        // 64-bit targets, which then skip computing the curve at t = 0; narrower ones
+        // keep the smaller code and compute it if asked (0: not known).
+        #[cfg(target_pointer_width = "64")]
+        let (k_us, w_at_zero) = {
+            let (k_us, offset) = cubic_k_and_offset(p.c_mss(), diff);
+            (k_us, self.w_max_bytes.max(cwnd).saturating_sub(offset))
+        };
+        #[cfg(not(target_pointer_width = "64"))]
+        let (k_us, w_at_zero) = (super::rfc_curve::cubic_k_us(p.c_mss(), diff), 0);
+        self.k_us = k_us;
         // RFC 9438 §4.3: W_est = cwnd_epoch at the start of the CA stage
         self.w_est_bytes = cwnd;
         self.w_est_remainder = 0;
-        self.memo = CurveMemo::at_epoch_start(cwnd);
+        self.memo = CurveMemo::at_epoch_start(cwnd, w_at_zero);
     }
 
     /// `t` for the epoch at `now`, µs (zero before the epoch or if time ran backwards).
@@ -155,10 +283,49 @@ impl RfcCubic {
                 w
             }
         };
-        let target = w_next.clamp(cwnd, cwnd.saturating_add(cwnd / 2));
-        // RFC 9438 §4.4/§4.5: cwnd += (target - cwnd)/cwnd per segment, i.e. per acked byte
-        let increase = mul_div_floor(target - cwnd, acked_bytes, cwnd).min(target - cwnd);
-        cwnd + increase
+        grow_towards(w_next, cwnd, acked_bytes)
+    }
+
+    /// [`on_ack`](Self::on_ack) for the steady ACK, when everything it needs is known
+    /// without computing the curve: an epoch running and not paused, the target
+    /// `W_cubic(t + RTT)` cached for this millisecond and, with Reno-friendliness, the
+    /// test `W_cubic(t) < W_est` decided by the memo. Returns the window `on_ack` would
+    /// return, with the same state changes; `None` otherwise, having changed nothing but
+    /// the remembered `W_est` growth per ACK size (the caller then calls `on_ack`). `cwnd` must not be zero (`None` if it is).
+    #[inline]
+    #[cfg(target_pointer_width = "64")]
+    pub(crate) fn on_steady_ack(
+        &mut self,
+        p: &RfcCubicParams,
+        now: Instant,
+        cwnd: u64,
+        acked_bytes: u64,
+        srtt_us: u64,
+    ) -> Option<u64> {
+        let (Some(start), None) = (self.epoch_start, self.paused_at) else {
+            return None;
+        };
+        let t_us = now.saturating_duration_since(start).as_micros();
+        let cwnd_nz = NonZeroU64::new(cwnd)?;
+        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
+        if !p.config().reno_friendly {
+            let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
+            return Some(grow_towards(w_next, cwnd, acked_bytes));
+        }
+        let (w_est, remainder) = self.w_est_grown(p, cwnd_nz, acked_bytes);
+        // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
+        match self.memo.reno_verdict(t_us, w_est) {
+            RenoVerdict::Unknown => return None,
+            RenoVerdict::Reno => {
+                (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
+                // Never shrink on an ACK: W_est can trail a cwnd that the curve raised.
+                return Some(cwnd.max(w_est));
+            }
+            RenoVerdict::Cubic => {}
+        }
+        let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
+        (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
+        Some(grow_towards(w_next, cwnd, acked_bytes))
     }
 
     /// `W_cubic(t) < W_est`, from the memo's known points when they decide it, else by
@@ -168,7 +335,11 @@ impl RfcCubic {
             RenoVerdict::Cubic => false,
             RenoVerdict::Reno => true,
             RenoVerdict::Unknown => {
-                let w = self.w_cubic(p, t_us);
+                // 64-bit targets know W_cubic(0) from the epoch start (see start_epoch).
+                let w = match self.memo.at_zero(t_us) {
+                    Some(w) => w,
+                    None => self.w_cubic(p, t_us),
+                };
                 self.memo.remember_low(t_us, w);
                 w < self.w_est_bytes
             }
@@ -177,8 +348,20 @@ impl RfcCubic {
 
     /// The curve's parameters (C, β, ...) changed while the epoch goes on: forget the
     /// points computed with the old ones.
+    /// `W_est`'s remembered growth per ACK size (it depends on β and the MSS) is
+    /// forgotten too.
     pub fn forget_curve_points(&mut self) {
         self.memo.forget();
+        self.forget_step();
+    }
+
+    /// Forgets the remembered `W_est` growth (new β or MSS).
+    fn forget_step(&mut self) {
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.step_acked_bytes = 0;
+            self.step_numerator = 0;
+        }
     }
 
     /// Adds `α · acked / cwnd` segments (in bytes: `α · MSS · acked / cwnd`) to `W_est`.
@@ -186,22 +369,51 @@ impl RfcCubic {
         // cwnd is at least 2·MSS here (on_ack replaces 0 by the minimum window); this
         // check never fires, it only makes the divisions below visibly safe, so that no
         // panic path is left in a firmware build (scripts/firmware.sh).
-        let Some(cwnd) = core::num::NonZeroU64::new(cwnd) else {
+        let Some(cwnd) = NonZeroU64::new(cwnd) else {
             return;
         };
+        (self.w_est_bytes, self.w_est_remainder) = self.w_est_grown(p, cwnd, acked_bytes);
+    }
+
+    /// `W_est` and its remainder after an ACK of `acked_bytes` at window `cwnd`, without
+    /// storing them (only the growth per ACK size is remembered, see `step_numerator`).
+    #[inline]
+    fn w_est_grown(
+        &mut self,
+        p: &RfcCubicParams,
+        cwnd: NonZeroU64,
+        acked_bytes: u64,
+    ) -> (u64, u64) {
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior
-        let (alpha_mss_num, alpha_den) = if self.w_est_bytes >= self.cwnd_prior_bytes {
-            (p.mss(), 1)
+        let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
+            // α = 1: α·MSS·acked = MSS·acked (saturating, as the general product)
+            acked_bytes.saturating_mul(p.mss())
         } else {
-            p.alpha_mss()
+            self.alpha_numerator(p, acked_bytes)
         };
+        // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
+        let remainder = self.w_est_remainder.saturating_add(numerator);
+        let (whole, rest) = div_rem_floor(remainder, cwnd);
+        (self.w_est_bytes.saturating_add(whole), rest)
+    }
+
+    /// `⌊acked · α·MSS / (1 + β)⌋` for α = 3(1 − β)/(1 + β), remembered per ACK size on
+    /// 64-bit targets.
+    #[inline]
+    fn alpha_numerator(&mut self, p: &RfcCubicParams, acked_bytes: u64) -> u64 {
+        #[cfg(target_pointer_width = "64")]
+        if acked_bytes == self.step_acked_bytes {
+            return self.step_numerator;
+        }
+        let (alpha_mss_num, alpha_den) = p.alpha_mss();
         // α·MSS ≤ 3000 · 65535 < 2^28; a product with acked beyond 64 bits goes wide.
         let numerator = mul_div_floor(acked_bytes, alpha_mss_num, alpha_den);
-        // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
-        self.w_est_remainder = self.w_est_remainder.saturating_add(numerator);
-        let (whole, rest) = div_rem_floor(self.w_est_remainder, cwnd);
-        self.w_est_bytes = self.w_est_bytes.saturating_add(whole);
-        self.w_est_remainder = rest;
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.step_acked_bytes = acked_bytes;
+            self.step_numerator = numerator;
+        }
+        numerator
     }
 
     /// A loss or ECN-CE congestion event with window `cwnd` and decrease factor
@@ -248,6 +460,7 @@ impl RfcCubic {
     /// curve stays continuous while its time scale (C·MSS) changes.
     pub fn on_mss_change(&mut self) {
         self.end_epoch();
+        self.forget_step();
     }
 
     /// Ends the epoch: the next congestion-avoidance ACK starts a new one.
@@ -277,20 +490,13 @@ impl RfcCubic {
         self.paused_at = None;
     }
 
-    /// Makes `self` equal to `other`. On a 32-bit core a copy of the whole 128-byte
-    /// struct compiles to a `memcpy` call, and that routine alone is about 900 bytes of
-    /// firmware flash, so there the copy goes one field at a time (a few loads and
-    /// stores; the pattern names every field, so a field added later fails the firmware
-    /// build, scripts/firmware.sh, instead of being left out). 64-bit hosts copy the
-    /// whole value, which is fewer instructions there.
-    #[cfg(target_pointer_width = "64")]
-    pub fn copy_from(&mut self, other: &Self) {
-        *self = *other;
-    }
-
-    /// Makes `self` equal to `other`, one field at a time (see the 64-bit version).
+    /// Makes `self` equal to `other`, one field at a time. On a 32-bit core a copy of
+    /// the whole 128-byte struct compiles to a `memcpy` call, and that routine alone is
+    /// about 900 bytes of firmware flash; this is a few loads and stores. The pattern
+    /// names every field, so a field added later fails the firmware build
+    /// (scripts/firmware.sh) instead of being left out.
     #[cfg(not(target_pointer_width = "64"))]
-    pub fn copy_from(&mut self, other: &Self) {
+    fn copy_from(&mut self, other: &Self) {
         let RfcCubic {
             w_max_bytes,
             cwnd_prior_bytes,
@@ -313,5 +519,57 @@ impl RfcCubic {
         self.w_max_from_epoch = *w_max_from_epoch;
         self.paused_at = *paused_at;
         self.memo = *memo;
+    }
+}
+
+/// cwnd after one ACK of `acked_bytes` towards `W_cubic(t + RTT) = w_next`.
+#[inline]
+fn grow_towards(w_next: u64, cwnd: u64, acked_bytes: u64) -> u64 {
+    // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd); kept as the room
+    // target − cwnd = min(W_cubic − cwnd, cwnd/2), 0 below cwnd. The same value as the
+    // clamp also where cwnd + cwnd/2 would pass u64::MAX: there W_cubic − cwnd is at
+    // most u64::MAX − cwnd < cwnd/2 either way.
+    let room = w_next.saturating_sub(cwnd).min(cwnd / 2);
+    // RFC 9438 §4.4/§4.5: cwnd += (target - cwnd)/cwnd per segment, i.e. per acked byte;
+    // cwnd + room cannot wrap: room ≤ w_next − cwnd.
+    cwnd + mul_div_floor(room, acked_bytes, cwnd).min(room)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cubic::RfcCubicConfig;
+
+    /// W_est after one ACK of `acked` bytes at 100 kB, from a state below cwnd_prior.
+    fn w_est_after(cubic: &mut RfcCubic, p: &RfcCubicParams, acked: u64) -> (u64, u64) {
+        let cwnd = NonZeroU64::new(100_000).unwrap();
+        cubic.w_est_bytes = 70_000;
+        cubic.w_est_remainder = 0;
+        cubic.cwnd_prior_bytes = 100_000;
+        cubic.w_est_grown(p, cwnd, acked)
+    }
+
+    #[test]
+    fn w_est_growth_is_the_same_whether_remembered_or_computed() {
+        let p = RfcCubicConfig::new().validate().unwrap();
+        let mut warm = RfcCubic::new();
+        // α·MSS = 3 · 300 · 1200 / 1700 per byte: 2400 · 1_080_000 / 1700 = 1_524_705.88,
+        // over 100 kB: 15 bytes and 24_705 left.
+        assert_eq!(w_est_after(&mut warm, &p, 2_400), (70_015, 24_705));
+        assert_eq!(w_est_after(&mut warm, &p, 2_400), (70_015, 24_705));
+        // Another size is computed, not taken from the last one: 1200 · 1_080_000 / 1700.
+        assert_eq!(w_est_after(&mut warm, &p, 1_200), (70_007, 62_352));
+        // New β: the remembered growth is forgotten with the curve points.
+        let mut c = RfcCubicConfig::new();
+        c.beta_permille = 500;
+        let p2 = c.validate().unwrap();
+        warm.forget_curve_points();
+        let mut fresh = RfcCubic::new();
+        assert_eq!(
+            w_est_after(&mut warm, &p2, 1_200),
+            w_est_after(&mut fresh, &p2, 1_200)
+        );
+        // 1200 · 3 · 500 · 1200 / 1500 = 1_440_000: 14 bytes and 40_000 left.
+        assert_eq!(w_est_after(&mut fresh, &p2, 1_200), (70_014, 40_000));
     }
 }

@@ -57,6 +57,46 @@ pub const fn cubic_offset_bytes(c_mss: u64, d_us: u64) -> u64 {
     mul_div_floor(cube, c_mss, 1_000)
 }
 
+/// The resolution `K` was found in: the finest whose cube fits in 64 bits.
+#[cfg(target_pointer_width = "64")]
+#[derive(Clone, Copy)]
+enum KResolution {
+    Micros,
+    Millis,
+    Secs,
+}
+
+/// `K`'s floor root in the finest resolution whose cube fits, and that resolution.
+// RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C), in segments, so divide by C·MSS
+#[cfg(target_pointer_width = "64")]
+const fn k_root(c_mss: u64, diff_bytes: u64) -> (u64, KResolution) {
+    if diff_bytes == 0 || c_mss == 0 {
+        return (0, KResolution::Micros);
+    }
+    // Tier 1, µs: K³ µs³ = diff · 1e18 · 1e3 / c_mss. The cube fits in 64 bits only if
+    // diff · 1e3 < 2^64 / 1e18 · c_mss ≈ 18.4 · c_mss; above 19 · c_mss it certainly
+    // does not, and the 128-bit product is not even formed.
+    if let Some(diff_milli) = diff_bytes.checked_mul(1_000) {
+        // diff_milli / 19 <= c_mss, without a division (c_mss < 2^33: no overflow).
+        if diff_milli <= 19 * c_mss + 18 {
+            let cube = mul_div_floor(diff_milli, 1_000_000_000_000_000_000, c_mss);
+            if cube != u64::MAX {
+                return (exact_cube_root(cube), KResolution::Micros);
+            }
+        }
+    }
+    // Tier 2, ms: K³ ms³ = diff · 1e9 · 1e3 / c_mss.
+    let cube = mul_div_floor(diff_bytes, 1_000_000_000_000, c_mss);
+    if cube != u64::MAX {
+        return (exact_cube_root(cube), KResolution::Millis);
+    }
+    // Tier 3, s: K³ s³ = diff · 1e3 / c_mss; below 2^64, so the root is below 2.64e6 s.
+    (
+        exact_cube_root(mul_div_floor(diff_bytes, 1_000, c_mss)),
+        KResolution::Secs,
+    )
+}
+
 /// `K = cbrt((W_max − cwnd_epoch) / C)` in microseconds (floor), for a difference of
 /// `diff_bytes` bytes; at most 2.64e12 µs (30.6 days) when the difference is absurd.
 // RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C), in segments, so divide by C·MSS
@@ -85,8 +125,36 @@ pub const fn cubic_k_us(c_mss: u64, diff_bytes: u64) -> u64 {
     exact_cube_root(mul_div_floor(diff_bytes, 1_000, c_mss)) * MICROS_PER_SEC
 }
 
+/// `K` in microseconds as [`cubic_k_us`], and the offset `C·K³` in bytes, equal to
+/// `cubic_offset_bytes(c_mss, K)`: `K` is whole in the resolution it was found in, and
+/// every tier of [`cubic_offset_bytes`] floors the same `K³ · c_mss / scale`, so the
+/// offset is taken in that resolution, where `K³` (at most the cube just rooted) fits.
+/// `W_cubic(0) = origin − offset`. The same tiers as [`cubic_k_us`] (a test checks
+/// that both give the same `K`); 64-bit targets only, where it saves computing the curve
+/// at `t = 0`, while flash-bound narrower ones keep the one `K`.
+// RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C); W_cubic(0) = W_max - C*K^3
+#[cfg(target_pointer_width = "64")]
+pub const fn cubic_k_and_offset(c_mss: u64, diff_bytes: u64) -> (u64, u64) {
+    match k_root(c_mss, diff_bytes) {
+        // The divisor 1e21 applied as two exact floors, as in cubic_offset_bytes.
+        (k, KResolution::Micros) => (
+            k,
+            mul_div_floor(k * k * k, c_mss, 1_000_000_000_000_000_000) / 1_000,
+        ),
+        (k_ms, KResolution::Millis) => (
+            k_ms * MICROS_PER_MILLI,
+            mul_div_floor(k_ms * k_ms * k_ms, c_mss, 1_000_000_000_000),
+        ),
+        (k_s, KResolution::Secs) => (
+            k_s * MICROS_PER_SEC,
+            mul_div_floor(k_s * k_s * k_s, c_mss, 1_000),
+        ),
+    }
+}
+
 /// `W_cubic(τ)` in bytes for `tau_us` microseconds after the epoch start.
 // RFC 9438 §4.2: W_cubic(t) = C*(t-K)^3 + W_max
+#[cfg_attr(target_pointer_width = "64", inline(always))]
 pub const fn w_cubic_bytes(c_mss: u64, w_max_bytes: u64, k_us: u64, tau_us: u64) -> u64 {
     if tau_us >= k_us {
         w_max_bytes.saturating_add(cubic_offset_bytes(c_mss, tau_us - k_us))
@@ -132,6 +200,33 @@ mod tests {
         // 3·C·MSS·K²·1 ms = 3 · 400 · 17.8 · 0.001 = 21 bytes.
         let w0 = w_cubic_bytes(C_MSS, 100_000, k, 0);
         assert!((70_000..=70_021).contains(&w0), "{w0}");
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn the_offset_found_with_k_is_the_offset_of_k() {
+        // Differences that land in each of the three tiers, with C·MSS small and large.
+        for c_mss in [400_000u64, 480_000, 1, 100_000 * 65_535] {
+            for diff in [
+                1u64,
+                999,
+                30_000,
+                360_000,
+                1 << 30,
+                1 << 45,
+                u64::MAX / 3,
+                u64::MAX,
+            ] {
+                let (k, offset) = cubic_k_and_offset(c_mss, diff);
+                assert_eq!(k, cubic_k_us(c_mss, diff));
+                assert_eq!(
+                    offset,
+                    cubic_offset_bytes(c_mss, k),
+                    "c_mss {c_mss} diff {diff}"
+                );
+                assert!(offset <= diff);
+            }
+        }
     }
 
     #[test]

@@ -31,7 +31,10 @@ pub struct CurveMemo {
     low_w_bytes: u64,
     /// True when the lower point is a computed value of the curve (not only a bound).
     low_is_point: bool,
-    /// `W_cubic(target_tau_us) = target_w_bytes`, if `has_target`.
+    /// `W_cubic(target_tau_us) = target_w_bytes`, if `has_target`. Until a target is
+    /// cached, `target_w_bytes` holds `W_cubic(0)` found with `K` at the epoch start, or
+    /// 0 when it is not known (a real value is at least `cwnd_epoch` > 0): the same
+    /// slot, so the memo (copied with every undo snapshot) does not grow.
     target_tau_us: u64,
     target_w_bytes: u64,
     has_target: bool,
@@ -63,10 +66,23 @@ impl CurveMemo {
 
     /// A new epoch that starts at `cwnd_epoch_bytes`: `W_cubic(0) ≥ cwnd_epoch`
     /// (`rfc_curve` keeps `C·K³ ≤ W_max − cwnd_epoch`), a lower bound for all `t ≥ 0`.
-    pub const fn at_epoch_start(cwnd_epoch_bytes: u64) -> Self {
+    /// `w_at_zero_bytes` is `W_cubic(0)` itself, handed out by [`Self::at_zero`] (it does
+    /// not change what the bounds decide: a point is remembered only when computed).
+    pub const fn at_epoch_start(cwnd_epoch_bytes: u64, w_at_zero_bytes: u64) -> Self {
         let mut m = CurveMemo::new();
         m.low_w_bytes = cwnd_epoch_bytes;
+        m.target_w_bytes = w_at_zero_bytes;
         m
+    }
+
+    /// `W_cubic(t_us)` if it is known without computing the curve: at `t = 0`, the value
+    /// found with `K` at the epoch start.
+    pub const fn at_zero(&self, t_us: u64) -> Option<u64> {
+        if t_us == 0 && !self.has_target && self.target_w_bytes != 0 {
+            Some(self.target_w_bytes)
+        } else {
+            None
+        }
     }
 
     /// Forgets every point (the curve changed): a lower bound of 0 is always true.
@@ -74,6 +90,7 @@ impl CurveMemo {
         self.low_w_bytes = 0;
         self.low_is_point = false;
         self.has_target = false;
+        self.target_w_bytes = 0;
     }
 
     /// Compares `W_cubic(t_us)` with `w_est_bytes` from the known points, if it can.
@@ -127,7 +144,8 @@ mod tests {
 
     #[test]
     fn bounds_decide_only_what_they_prove() {
-        let mut m = CurveMemo::at_epoch_start(10_000);
+        let mut m = CurveMemo::at_epoch_start(10_000, 10_500);
+        assert_eq!((m.at_zero(0), m.at_zero(1)), (Some(10_500), None));
         // W_cubic(t) >= 10000 for every t >= 0: W_est 10000 is not above it.
         assert_eq!(m.reno_verdict(5, 10_000), RenoVerdict::Cubic);
         assert_eq!(m.reno_verdict(5, 10_001), RenoVerdict::Unknown);

@@ -4,7 +4,7 @@
 use crate::controller::{
     AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
 };
-use crate::cubic::{RfcCubic, RfcCubicConfig, RfcCubicParams};
+use crate::cubic::{CubicUndo, RfcCubic, RfcCubicConfig, RfcCubicParams};
 use crate::error::ConfigError;
 use crate::hystart::{HystartPlusPlus, LinuxHystart};
 use crate::rfc::config::{RfcFlowConfig, SlowStartKind};
@@ -25,7 +25,7 @@ struct Undo {
     cwnd: u64,
     ssthresh: u64,
     phase: Phase,
-    cubic: RfcCubic,
+    cubic: CubicUndo,
     /// The one HyStart++ field an event changes (it leaves CSS); nothing else in
     /// HyStart++ moves between an event and its undo, the detector being off.
     in_css: bool,
@@ -45,7 +45,7 @@ impl Undo {
             cwnd: 0,
             ssthresh: 0,
             phase: Phase::SlowStart,
-            cubic,
+            cubic: cubic.undo_point(),
             in_css: false,
             detector_active: false,
             recovery_end: 0,
@@ -369,7 +369,7 @@ impl RfcFlow {
         u.cwnd = self.cwnd;
         u.ssthresh = self.ssthresh;
         u.phase = self.phase;
-        u.cubic.copy_from(&self.cubic);
+        self.cubic.save_undo_into(&mut u.cubic);
         u.in_css = self.hystart_pp.in_css;
         u.detector_active = self.detector_active;
         u.recovery_end = self.recovery_end;
@@ -386,55 +386,33 @@ impl RfcFlow {
         by_packet_number || by_bytes
     }
 
-    /// Idle from the last activity until `now`: no growth credit for it.
-    fn restart_after_idle(&mut self, now: Instant) {
-        // RFC 9438 §5.8: idle periods are not part of t
-        self.cubic.pause(self.last_activity);
-        self.cubic.resume(now);
-    }
-}
-
-impl CongestionController for RfcFlow {
-    fn unit(&self) -> WindowUnit {
-        WindowUnit::Bytes
-    }
-
-    /// Records in-flight bytes and the highest packet number / sequence sent. Going from
-    /// nothing in flight to something is a restart after idle.
-    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        if self.in_flight == 0 && sent.in_flight_after > 0 {
-            self.restart_after_idle(now);
-        }
-        self.in_flight = sent.in_flight_after;
-        self.largest_sent = self.largest_sent.max(sent.largest_sent);
-        self.last_activity = now;
-        // Linux tcp_cwnd_validate(): a send that fills the window marks the whole round
-        // window-limited; after the round, the next send starts a new record.
-        // Without acknowledged packet numbers (largest_acked still 0) no round can end:
-        // every send starts a new record, so the last send decides.
-        let filled = sent.in_flight_after.saturating_add(self.params.mss()) >= self.cwnd;
-        let round_over = self.largest_acked >= self.usage_mark || self.largest_acked == 0;
-        if filled || round_over {
-            self.round_cwnd_limited = filled;
-            self.usage_mark = self.largest_sent;
+    /// A congestion-avoidance ACK that may grow the window, after the driver's
+    /// bookkeeping: the steady path when CUBIC knows all it needs, else the full one.
+    /// Its own function, so that `on_ack` saves no registers and its other ACKs (slow
+    /// start, recovery, the epoch start) pay one prologue, not two.
+    #[cfg(target_pointer_width = "64")]
+    #[inline(never)]
+    fn steady_ack(&mut self, ack: &AckEvent) {
+        match self.cubic.on_steady_ack(
+            &self.params,
+            self.last_activity,
+            self.cwnd,
+            ack.acked,
+            self.srtt_us,
+        ) {
+            Some(cwnd) => self.cwnd = cwnd,
+            None => self.on_ack_phases(ack),
         }
     }
 
-    /// Acked bytes above what was in flight are clamped (in-flight floors at zero); an
-    /// RTT of zero is accepted as is; `largest_acked` going backwards is ignored.
-    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
-        let mss = self.params.mss();
-        let flight_before = self.in_flight;
-        self.in_flight = self.in_flight.saturating_sub(ack.acked);
-        self.largest_acked = self.largest_acked.max(ack.largest_acked);
-        if let Some(rtt) = ack.rtt {
-            self.on_rtt_sample(rtt);
-        }
-        // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now.
-        let cwnd_limited = !ack.app_limited
-            && (self.round_cwnd_limited || flight_before.saturating_add(mss) >= self.cwnd);
-        self.last_ack_cwnd_limited = cwnd_limited;
-        self.last_activity = now;
+    /// The rest of an ACK after the driver's bookkeeping (which recorded its time in
+    /// `last_activity` and its window use in `last_ack_cwnd_limited`): recovery, slow
+    /// start, and congestion avoidance through the full CUBIC path. Out of line and fed
+    /// from the state, so that the steady ACK keeps no registers for it.
+    #[cfg_attr(target_pointer_width = "64", inline(never))]
+    fn on_ack_phases(&mut self, ack: &AckEvent) {
+        let now = self.last_activity;
+        let cwnd_limited = self.last_ack_cwnd_limited;
         if self.phase == Phase::Recovery {
             self.recovery_flight_left = self.recovery_flight_left.saturating_sub(ack.acked);
             if !self.recovery_over() {
@@ -459,6 +437,81 @@ impl CongestionController for RfcFlow {
             // RFC 9438 §5.8: no growth, and no growth credit, while application-limited
             self.cubic.pause(now);
         }
+    }
+
+    /// A send with nothing in flight before it: a restart after idle if it puts
+    /// something in flight. Out of line on 64-bit targets (on narrower ones it costs
+    /// more flash than it saves).
+    #[cfg_attr(target_pointer_width = "64", cold, inline(never))]
+    fn on_sent_from_idle(&mut self, now: Instant, in_flight_after: u64) {
+        if in_flight_after > 0 {
+            self.restart_after_idle(now);
+        }
+    }
+
+    /// Idle from the last activity until `now`: no growth credit for it.
+    fn restart_after_idle(&mut self, now: Instant) {
+        // RFC 9438 §5.8: idle periods are not part of t
+        self.cubic.pause(self.last_activity);
+        self.cubic.resume(now);
+    }
+}
+
+impl CongestionController for RfcFlow {
+    fn unit(&self) -> WindowUnit {
+        WindowUnit::Bytes
+    }
+
+    /// Records in-flight bytes and the highest packet number / sequence sent. Going from
+    /// nothing in flight to something is a restart after idle.
+    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        if self.in_flight == 0 {
+            // Out of line: the common send (data already in flight) tests one field.
+            self.on_sent_from_idle(now, sent.in_flight_after);
+        }
+        self.in_flight = sent.in_flight_after;
+        self.largest_sent = self.largest_sent.max(sent.largest_sent);
+        self.last_activity = now;
+        // Linux tcp_cwnd_validate(): a send that fills the window marks the whole round
+        // window-limited; after the round, the next send starts a new record.
+        // Without acknowledged packet numbers (largest_acked still 0) no round can end:
+        // every send starts a new record, so the last send decides.
+        let filled = sent.in_flight_after.saturating_add(self.params.mss()) >= self.cwnd;
+        let round_over = self.largest_acked >= self.usage_mark || self.largest_acked == 0;
+        if filled || round_over {
+            self.round_cwnd_limited = filled;
+            self.usage_mark = self.largest_sent;
+        }
+    }
+
+    /// Acked bytes above what was in flight are clamped (in-flight floors at zero); an
+    /// RTT of zero is accepted as is; `largest_acked` going backwards is ignored.
+    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
+        let flight_before = self.in_flight;
+        self.in_flight = self.in_flight.saturating_sub(ack.acked);
+        self.largest_acked = self.largest_acked.max(ack.largest_acked);
+        if let Some(rtt) = ack.rtt {
+            self.on_rtt_sample(rtt);
+        }
+        // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now.
+        let cwnd_limited = !ack.app_limited
+            && (self.round_cwnd_limited
+                || flight_before.saturating_add(self.params.mss()) >= self.cwnd);
+        self.last_ack_cwnd_limited = cwnd_limited;
+        self.last_activity = now;
+        // The steady ACK: growth in congestion avoidance with everything CUBIC needs
+        // already known (RfcCubic::on_steady_ack); the same result as the full path. On
+        // 64-bit targets only: narrower ones, where flash counts more than the
+        // instructions saved, keep the one full path. The phase alone decides: it is
+        // CongestionAvoidance only with cwnd >= ssthresh (every place that sets it checks
+        // that, or sets ssthresh = cwnd; an undo restores a pair that held it, and the
+        // MSS floor raises both alike), so the full path would not take slow start.
+        #[cfg(target_pointer_width = "64")]
+        if cwnd_limited && self.phase == Phase::CongestionAvoidance {
+            self.steady_ack(ack);
+            return;
+        }
+        self.on_ack_phases(ack);
     }
 
     fn on_congestion_event(&mut self, _now: Instant, event: CongestionEvent) {
@@ -520,7 +573,7 @@ impl CongestionController for RfcFlow {
             self.cwnd = u.cwnd.max(min);
             self.ssthresh = u.ssthresh.max(min);
             self.phase = u.phase;
-            self.cubic.copy_from(&u.cubic);
+            self.cubic.restore_undo_from(&u.cubic);
             self.hystart_pp.in_css = u.in_css;
             self.detector_active = u.detector_active;
             self.recovery_end = u.recovery_end;

@@ -112,6 +112,11 @@ fn check(rec: &FlightRecorder<RfcFlow, 32>, kind: Kind, before: congestion::Phas
     if f.ssthresh() < 2 * mss {
         fail("ssthresh at least 2 MSS");
     }
+    // The steady-ACK path of RfcFlow relies on it: congestion avoidance only at or above
+    // ssthresh (RFC 5681 §3.1: slow start while cwnd < ssthresh).
+    if f.phase() == congestion::Phase::CongestionAvoidance && f.cwnd() < f.ssthresh() {
+        fail("congestion avoidance below ssthresh");
+    }
     // RFC 9438 §4.2: K is chosen so that the curve starts at the stage's own window.
     let cubic = f.cubic();
     if cubic.epoch_start.is_some() && cubic.w_cubic(f.params(), 0) < cubic.cwnd_epoch_bytes {
