@@ -191,8 +191,9 @@ impl RfcCubic {
         self.copy_from(saved);
     }
 
-    /// Starts a congestion-avoidance stage at `now` with window `cwnd`.
-    fn start_epoch(&mut self, p: &RfcCubicParams, now: Instant, cwnd: u64) {
+    /// Starts a congestion-avoidance stage at `now` with window `cwnd`; returns
+    /// `W_cubic(0)` on 64-bit targets (0, not known, on narrower ones).
+    fn start_epoch(&mut self, p: &RfcCubicParams, now: Instant, cwnd: u64) -> u64 {
         self.epoch_start = Some(now);
         self.paused_at = None;
         self.cwnd_epoch_bytes = cwnd;
@@ -219,6 +220,39 @@ impl RfcCubic {
         self.w_est_bytes = cwnd;
         self.w_est_remainder = 0;
         self.memo = CurveMemo::at_epoch_start(cwnd, w_at_zero);
+        w_at_zero
+    }
+
+    /// The rest of [`on_ack`](Self::on_ack) for the ACK that just started the epoch
+    /// (`t = 0`, not paused), with `W_cubic(0) = w_at_zero` from `K`: the same steps and
+    /// state changes as the general path, with what the fresh memo would answer written
+    /// out (it knows only the lower bound `cwnd_epoch` at `t = 0`, and `W_cubic(0)`).
+    #[cfg(target_pointer_width = "64")]
+    fn first_ack_of_epoch(
+        &mut self,
+        p: &RfcCubicParams,
+        cwnd: u64,
+        acked_bytes: u64,
+        srtt_us: u64,
+        w_at_zero: u64,
+    ) -> u64 {
+        if p.config().reno_friendly {
+            self.grow_w_est(p, cwnd, acked_bytes);
+            // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region).
+            // W_est ≤ cwnd_epoch ≤ W_cubic(0) is decided by the bound alone (no point
+            // remembered, as the memo's verdict); else W_cubic(0) decides and is kept.
+            if self.w_est_bytes > cwnd {
+                self.memo.remember_low(0, w_at_zero);
+                if w_at_zero < self.w_est_bytes {
+                    // Never shrink on an ACK (W_est > cwnd here anyway).
+                    return cwnd.max(self.w_est_bytes);
+                }
+            }
+        }
+        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd), t = 0
+        let w_next = self.w_cubic(p, srtt_us);
+        self.memo.remember_target(srtt_us, w_next);
+        grow_towards(w_next, cwnd, acked_bytes)
     }
 
     /// `t` for the epoch at `now`, µs (zero before the epoch or if time ran backwards).
@@ -261,7 +295,11 @@ impl RfcCubic {
     ) -> u64 {
         let cwnd = if cwnd == 0 { p.min_window() } else { cwnd };
         if self.epoch_start.is_none() {
-            self.start_epoch(p, now, cwnd);
+            let w_at_zero = self.start_epoch(p, now, cwnd);
+            #[cfg(target_pointer_width = "64")]
+            return self.first_ack_of_epoch(p, cwnd, acked_bytes, srtt_us, w_at_zero);
+            #[cfg(not(target_pointer_width = "64"))]
+            let _ = w_at_zero;
         }
         self.resume(now);
         let t_us = self.elapsed_us(now);

@@ -31,25 +31,27 @@ const MICROS_PER_SEC: u64 = 1_000_000;
 const THOUSAND: NonZeroU64 = NonZeroU64::new(MICROS_PER_MILLI).unwrap();
 const MILLION: NonZeroU64 = NonZeroU64::new(MICROS_PER_SEC).unwrap();
 
+/// The largest `d` whose cube fits in a `u64`: 2642245³ < 2^64 ≤ 2642246³ (a test
+/// checks both), so `d³` is formed without overflow exactly when `d ≤ MAX_CUBE_BASE`.
+// floor(cbrt(2^64 - 1)) = 2642245
+const MAX_CUBE_BASE: u64 = 2_642_245;
+
 /// `C · MSS · d³` in bytes for `d_us` microseconds (floor), saturating at `u64::MAX`.
 ///
 /// `c_mss` is `C · MSS` in thousandths of bytes per s³.
 // RFC 9438 §4.2: W_cubic(t) = C*(t-K)^3 + W_max; this is the C*(t-K)^3 term, in bytes
 pub const fn cubic_offset_bytes(c_mss: u64, d_us: u64) -> u64 {
     // Tier 1, µs: d³ µs³ = d³·1e-18 s³; with C in thousandths the divisor is 1e21,
-    // applied as two exact floors (⌊⌊x/a⌋/b⌋ = ⌊x/(ab)⌋).
-    if let Some(sq) = d_us.checked_mul(d_us) {
-        if let Some(cube) = sq.checked_mul(d_us) {
-            let scaled = mul_div_floor(cube, c_mss, 1_000_000_000_000_000_000);
-            return div_floor(scaled, THOUSAND);
-        }
+    // applied as two exact floors (⌊⌊x/a⌋/b⌋ = ⌊x/(ab)⌋). d³ fits in 64 bits exactly
+    // when d ≤ MAX_CUBE_BASE: one comparison instead of two checked products.
+    if d_us <= MAX_CUBE_BASE {
+        let scaled = mul_div_floor(d_us * d_us * d_us, c_mss, 1_000_000_000_000_000_000);
+        return div_floor(scaled, THOUSAND);
     }
     // Tier 2, ms: ms³ = 1e-9 s³, so the divisor is 1e9 · 1e3 = 1e12.
     let d_ms = div_floor(d_us, THOUSAND);
-    if let Some(sq) = d_ms.checked_mul(d_ms) {
-        if let Some(cube) = sq.checked_mul(d_ms) {
-            return mul_div_floor(cube, c_mss, 1_000_000_000_000);
-        }
+    if d_ms <= MAX_CUBE_BASE {
+        return mul_div_floor(d_ms * d_ms * d_ms, c_mss, 1_000_000_000_000);
     }
     // Tier 3, s: only the thousandths of C remain to divide out.
     let d_s = div_floor(d_us, MILLION);
@@ -227,6 +229,22 @@ mod tests {
                 assert!(offset <= diff);
             }
         }
+    }
+
+    #[test]
+    fn the_cube_base_bound_is_the_largest_that_fits() {
+        let m = MAX_CUBE_BASE;
+        assert!(m.checked_mul(m).and_then(|sq| sq.checked_mul(m)).is_some());
+        assert!(
+            (m + 1)
+                .checked_mul(m + 1)
+                .and_then(|sq| sq.checked_mul(m + 1))
+                .is_none()
+        );
+        // Each tier's own boundary: the µs tier up to MAX_CUBE_BASE µs, the ms tier above.
+        // 400 B/s³ · 2.642245³ s³ = 7378.7 B; 400 · 2.642³ = 7376.6 B (d truncated to ms).
+        assert_eq!(cubic_offset_bytes(C_MSS, m), 7_378);
+        assert_eq!(cubic_offset_bytes(C_MSS, m + 1), 7_376);
     }
 
     #[test]
