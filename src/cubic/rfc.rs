@@ -249,8 +249,11 @@ impl RfcCubic {
                 }
             }
         }
-        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd), t = 0
-        let w_next = self.w_cubic(p, srtt_us);
+        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd), t = 0; the
+        // curve's origin as in w_cubic() (W_max, or cwnd_epoch when not below it),
+        // computed inline: the out-of-line w_cubic() costs a call and its prologue.
+        let origin = self.w_max_bytes.max(cwnd);
+        let w_next = w_cubic_bytes(p.c_mss(), origin, self.k_us, srtt_us);
         self.memo.remember_target(srtt_us, w_next);
         grow_towards(w_next, cwnd, acked_bytes)
     }
