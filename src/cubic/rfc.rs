@@ -21,6 +21,8 @@ use super::rfc_config::{RFC_SCALE, RfcCubicParams};
 use super::rfc_curve::cubic_k_and_offset;
 use super::rfc_curve::w_cubic_bytes;
 use super::rfc_memo::{CurveMemo, RenoVerdict};
+#[cfg(target_pointer_width = "64")]
+use super::wide_math::div_floor;
 use super::wide_math::{div_rem_floor, mul_div_floor};
 use crate::time::Instant;
 use core::num::NonZeroU64;
@@ -331,8 +333,9 @@ impl RfcCubic {
     /// without computing the curve: an epoch running and not paused, the target
     /// `W_cubic(t + RTT)` cached for this millisecond and, with Reno-friendliness, the
     /// test `W_cubic(t) < W_est` decided by the memo. Returns the window `on_ack` would
-    /// return, with the same state changes; `None` otherwise, having changed nothing but
-    /// the remembered `W_est` growth per ACK size (the caller then calls `on_ack`). `cwnd` must not be zero (`None` if it is).
+    /// return, with the same state changes; `None` otherwise, having changed nothing
+    /// (the caller then calls `on_ack`): also when `W_est`'s growth for this ACK size is
+    /// not remembered yet, or the growth's product would not fit in 64 bits. `cwnd` must not be zero (`None` if it is).
     #[inline]
     #[cfg(target_pointer_width = "64")]
     pub(crate) fn on_steady_ack(
@@ -351,9 +354,19 @@ impl RfcCubic {
         // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
         if !p.config().reno_friendly {
             let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
-            return Some(grow_towards(w_next, cwnd, acked_bytes));
+            return grow_towards_narrow(w_next, cwnd_nz, acked_bytes);
         }
-        let (w_est, remainder) = self.w_est_grown(p, cwnd_nz, acked_bytes);
+        // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior;
+        // α < 1 only from the growth remembered for this ACK size (else the full path
+        // computes and remembers it): no product here that could need the wide path.
+        let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
+            acked_bytes.saturating_mul(p.mss())
+        } else if acked_bytes == self.step_acked_bytes {
+            self.step_numerator
+        } else {
+            return None;
+        };
+        let (w_est, remainder) = self.w_est_plus(numerator, cwnd_nz);
         // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
         match self.memo.reno_verdict(t_us, w_est) {
             RenoVerdict::Unknown => return None,
@@ -365,8 +378,9 @@ impl RfcCubic {
             RenoVerdict::Cubic => {}
         }
         let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
+        let grown = grow_towards_narrow(w_next, cwnd_nz, acked_bytes)?;
         (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
-        Some(grow_towards(w_next, cwnd, acked_bytes))
+        Some(grown)
     }
 
     /// `W_cubic(t) < W_est`, from the memo's known points when they decide it, else by
@@ -432,6 +446,13 @@ impl RfcCubic {
         } else {
             self.alpha_numerator(p, acked_bytes)
         };
+        self.w_est_plus(numerator, cwnd)
+    }
+
+    /// `W_est` and its remainder after adding `numerator / cwnd` bytes (the growth
+    /// numerator `α·MSS·acked` of [`w_est_grown`](Self::w_est_grown)).
+    #[inline]
+    fn w_est_plus(&self, numerator: u64, cwnd: NonZeroU64) -> (u64, u64) {
         // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
         let remainder = self.w_est_remainder.saturating_add(numerator);
         let (whole, rest) = div_rem_floor(remainder, cwnd);
@@ -574,6 +595,18 @@ fn grow_towards(w_next: u64, cwnd: u64, acked_bytes: u64) -> u64 {
     // RFC 9438 §4.4/§4.5: cwnd += (target - cwnd)/cwnd per segment, i.e. per acked byte;
     // cwnd + room cannot wrap: room ≤ w_next − cwnd.
     cwnd + mul_div_floor(room, acked_bytes, cwnd).min(room)
+}
+
+/// [`grow_towards`] when `room · acked_bytes` fits in 64 bits (the same value), `None`
+/// when it would need the wide product: the steady path then leaves the ACK to the full
+/// one, and so calls nothing and keeps its values in scratch registers.
+#[cfg(target_pointer_width = "64")]
+#[inline]
+fn grow_towards_narrow(w_next: u64, cwnd: NonZeroU64, acked_bytes: u64) -> Option<u64> {
+    // RFC 9438 §4.2/§4.4: as grow_towards(), room = min(W_cubic − cwnd, cwnd/2)
+    let room = w_next.saturating_sub(cwnd.get()).min(cwnd.get() / 2);
+    let product = room.checked_mul(acked_bytes)?;
+    Some(cwnd.get() + div_floor(product, cwnd).min(room))
 }
 
 #[cfg(test)]
