@@ -332,7 +332,8 @@ impl RfcCubic {
     /// [`on_ack`](Self::on_ack) for the steady ACK, when everything it needs is known
     /// without computing the curve: an epoch running and not paused, the target
     /// `W_cubic(t + RTT)` cached for this millisecond and, with Reno-friendliness, the
-    /// test `W_cubic(t) < W_est` decided by the memo. Returns the window `on_ack` would
+    /// test `W_cubic(t) < W_est` decided by the memo (a target whose millisecond ran
+    /// out is computed here too, out of line). Returns the window `on_ack` would
     /// return, with the same state changes; `None` otherwise, having changed nothing
     /// (the caller then calls `on_ack`): also when `W_est`'s growth for this ACK size is
     /// not remembered yet, or the growth's product would not fit in 64 bits. `cwnd` must not be zero (`None` if it is).
@@ -352,8 +353,11 @@ impl RfcCubic {
         let t_us = now.saturating_duration_since(start).as_micros();
         let cwnd_nz = NonZeroU64::new(cwnd)?;
         // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
+        let tau_us = t_us.saturating_add(srtt_us);
         if !p.config().reno_friendly {
-            let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
+            let Some(w_next) = self.memo.target(tau_us) else {
+                return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
+            };
             return grow_towards_narrow(w_next, cwnd_nz, acked_bytes);
         }
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior;
@@ -377,10 +381,32 @@ impl RfcCubic {
             }
             RenoVerdict::Cubic => {}
         }
-        let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
+        let Some(w_next) = self.memo.target(tau_us) else {
+            (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
+            return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
+        };
         let grown = grow_towards_narrow(w_next, cwnd_nz, acked_bytes)?;
         (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
         Some(grown)
+    }
+
+    /// The end of a steady ACK whose cached target's millisecond ran out (one ACK in
+    /// 25 on a 40 µs ACK clock): `W_cubic(t + RTT)` computed and cached, and the growth
+    /// towards it, as the full path does them. Out of line, and called last, so that
+    /// the steady path keeps its values in scratch registers.
+    #[cfg(target_pointer_width = "64")]
+    #[inline(never)]
+    fn grow_to_new_target(
+        &mut self,
+        p: &RfcCubicParams,
+        tau_us: u64,
+        cwnd: u64,
+        acked_bytes: u64,
+    ) -> u64 {
+        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
+        let w_next = self.w_cubic(p, tau_us);
+        self.memo.remember_target(tau_us, w_next);
+        grow_towards(w_next, cwnd, acked_bytes)
     }
 
     /// `W_cubic(t) < W_est`, from the memo's known points when they decide it, else by
