@@ -126,7 +126,9 @@ pub const fn newton_cube_root(x: u64) -> u64 {
     if x < 8 {
         return if x == 0 { 0 } else { 1 };
     }
-    let guess = clamp_root(linux_cubic_root(x) as u64, MAX_ROOT);
+    // The kernel's guess is a u32, so its square fits in 64 bits and the step needs no
+    // clamp first (a guess of 0 is handled by the step's guard).
+    let guess = linux_cubic_root(x) as u64;
     // One step from the kernel's guess (within a few per cent) usually lands within two
     // of the root; a second step covers the rest, the digit-by-digit root anything else.
     let once = newton_step(x, guess, MAX_ROOT);
@@ -139,18 +141,21 @@ pub const fn newton_cube_root(x: u64) -> u64 {
     }
 }
 
-/// One Newton-Raphson step for `cbrt(x)` from `r` (`1 <= r <= max`), kept in `1..=max`.
+/// One Newton-Raphson step for `cbrt(x)` from `r` (`r < 2^32`, so `r²` fits), kept at
+/// most `max`; for `x >= 8` the result is at least `⌊cbrt(x)⌋ >= 2`.
 // Newton's method for x^(1/3): r' = (2r + x/r²)/3
 const fn newton_step(x: u64, r: u64, max: u64) -> u64 {
-    // r >= 1, so r² >= 1: the guard only makes that visible to the optimiser (no
-    // division-by-zero path).
+    // r = 0 would have no quotient; the step from it is then ⌊x/3⌋, still at least
+    // ⌊cbrt(x)⌋ for x >= 8 (x/3 >= cbrt(x) exactly when x² >= 27).
     let x_over_r_sq = match core::num::NonZeroU64::new(r * r) {
         Some(sq) => x / sq.get(),
         None => x,
     };
     // (2r + ⌊x/r²⌋)/3 floors to ⌊(2r + x/r²)/3⌋ (2r is whole), which is at least
-    // ⌊cbrt(x)⌋ by the AM-GM inequality: each step lands on or above the root.
-    clamp_root((2 * r).saturating_add(x_over_r_sq) / 3, max)
+    // ⌊cbrt(x)⌋ by the AM-GM inequality: each step lands on or above the root (never
+    // 0 for x >= 8, so only the upper clamp is needed).
+    let next = (2 * r).saturating_add(x_over_r_sq) / 3;
+    if next > max { max } else { next }
 }
 
 /// The floor cube root of `x` from `r >= ⌊cbrt(x)⌋` (a Newton step's result, clamped to
@@ -164,17 +169,6 @@ const fn settle_down(x: u64, r: u64) -> Option<u64> {
         fix += 1;
     }
     if r * r * r <= x { Some(r) } else { None }
-}
-
-/// `r` kept within `1..=max`.
-const fn clamp_root(r: u64, max: u64) -> u64 {
-    if r == 0 {
-        1
-    } else if r > max {
-        max
-    } else {
-        r
-    }
 }
 
 /// Exact integer cube root, digit by digit: the largest `r` with `r³ ≤ x`.

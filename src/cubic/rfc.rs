@@ -21,6 +21,8 @@ use super::rfc_config::{RFC_SCALE, RfcCubicParams};
 use super::rfc_curve::cubic_k_and_offset;
 use super::rfc_curve::w_cubic_bytes;
 use super::rfc_memo::{CurveMemo, RenoVerdict};
+#[cfg(target_pointer_width = "64")]
+use super::wide_math::div_floor;
 use super::wide_math::{div_rem_floor, mul_div_floor};
 use crate::time::Instant;
 use core::num::NonZeroU64;
@@ -191,8 +193,9 @@ impl RfcCubic {
         self.copy_from(saved);
     }
 
-    /// Starts a congestion-avoidance stage at `now` with window `cwnd`.
-    fn start_epoch(&mut self, p: &RfcCubicParams, now: Instant, cwnd: u64) {
+    /// Starts a congestion-avoidance stage at `now` with window `cwnd`; returns
+    /// `W_cubic(0)` on 64-bit targets (0, not known, on narrower ones).
+    fn start_epoch(&mut self, p: &RfcCubicParams, now: Instant, cwnd: u64) -> u64 {
         self.epoch_start = Some(now);
         self.paused_at = None;
         self.cwnd_epoch_bytes = cwnd;
@@ -219,6 +222,42 @@ impl RfcCubic {
         self.w_est_bytes = cwnd;
         self.w_est_remainder = 0;
         self.memo = CurveMemo::at_epoch_start(cwnd, w_at_zero);
+        w_at_zero
+    }
+
+    /// The rest of [`on_ack`](Self::on_ack) for the ACK that just started the epoch
+    /// (`t = 0`, not paused), with `W_cubic(0) = w_at_zero` from `K`: the same steps and
+    /// state changes as the general path, with what the fresh memo would answer written
+    /// out (it knows only the lower bound `cwnd_epoch` at `t = 0`, and `W_cubic(0)`).
+    #[cfg(target_pointer_width = "64")]
+    fn first_ack_of_epoch(
+        &mut self,
+        p: &RfcCubicParams,
+        cwnd: u64,
+        acked_bytes: u64,
+        srtt_us: u64,
+        w_at_zero: u64,
+    ) -> u64 {
+        if p.config().reno_friendly {
+            self.grow_w_est(p, cwnd, acked_bytes);
+            // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region).
+            // W_est ≤ cwnd_epoch ≤ W_cubic(0) is decided by the bound alone (no point
+            // remembered, as the memo's verdict); else W_cubic(0) decides and is kept.
+            if self.w_est_bytes > cwnd {
+                self.memo.remember_low(0, w_at_zero);
+                if w_at_zero < self.w_est_bytes {
+                    // Never shrink on an ACK (W_est > cwnd here anyway).
+                    return cwnd.max(self.w_est_bytes);
+                }
+            }
+        }
+        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd), t = 0; the
+        // curve's origin as in w_cubic() (W_max, or cwnd_epoch when not below it),
+        // computed inline: the out-of-line w_cubic() costs a call and its prologue.
+        let origin = self.w_max_bytes.max(cwnd);
+        let w_next = w_cubic_bytes(p.c_mss(), origin, self.k_us, srtt_us);
+        self.memo.remember_target(srtt_us, w_next);
+        grow_towards(w_next, cwnd, acked_bytes)
     }
 
     /// `t` for the epoch at `now`, µs (zero before the epoch or if time ran backwards).
@@ -261,7 +300,11 @@ impl RfcCubic {
     ) -> u64 {
         let cwnd = if cwnd == 0 { p.min_window() } else { cwnd };
         if self.epoch_start.is_none() {
-            self.start_epoch(p, now, cwnd);
+            let w_at_zero = self.start_epoch(p, now, cwnd);
+            #[cfg(target_pointer_width = "64")]
+            return self.first_ack_of_epoch(p, cwnd, acked_bytes, srtt_us, w_at_zero);
+            #[cfg(not(target_pointer_width = "64"))]
+            let _ = w_at_zero;
         }
         self.resume(now);
         let t_us = self.elapsed_us(now);
@@ -289,9 +332,11 @@ impl RfcCubic {
     /// [`on_ack`](Self::on_ack) for the steady ACK, when everything it needs is known
     /// without computing the curve: an epoch running and not paused, the target
     /// `W_cubic(t + RTT)` cached for this millisecond and, with Reno-friendliness, the
-    /// test `W_cubic(t) < W_est` decided by the memo. Returns the window `on_ack` would
-    /// return, with the same state changes; `None` otherwise, having changed nothing but
-    /// the remembered `W_est` growth per ACK size (the caller then calls `on_ack`). `cwnd` must not be zero (`None` if it is).
+    /// test `W_cubic(t) < W_est` decided by the memo (a target whose millisecond ran
+    /// out is computed here too, out of line). Returns the window `on_ack` would
+    /// return, with the same state changes; `None` otherwise, having changed nothing
+    /// (the caller then calls `on_ack`): also when `W_est`'s growth for this ACK size is
+    /// not remembered yet, or the growth's product would not fit in 64 bits. `cwnd` must not be zero (`None` if it is).
     #[inline]
     #[cfg(target_pointer_width = "64")]
     pub(crate) fn on_steady_ack(
@@ -308,11 +353,24 @@ impl RfcCubic {
         let t_us = now.saturating_duration_since(start).as_micros();
         let cwnd_nz = NonZeroU64::new(cwnd)?;
         // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
+        let tau_us = t_us.saturating_add(srtt_us);
         if !p.config().reno_friendly {
-            let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
-            return Some(grow_towards(w_next, cwnd, acked_bytes));
+            let Some(w_next) = self.memo.target(tau_us) else {
+                return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
+            };
+            return grow_towards_narrow(w_next, cwnd_nz, acked_bytes);
         }
-        let (w_est, remainder) = self.w_est_grown(p, cwnd_nz, acked_bytes);
+        // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior;
+        // α < 1 only from the growth remembered for this ACK size (else the full path
+        // computes and remembers it): no product here that could need the wide path.
+        let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
+            acked_bytes.saturating_mul(p.mss())
+        } else if acked_bytes == self.step_acked_bytes {
+            self.step_numerator
+        } else {
+            return None;
+        };
+        let (w_est, remainder) = self.w_est_plus(numerator, cwnd_nz);
         // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
         match self.memo.reno_verdict(t_us, w_est) {
             RenoVerdict::Unknown => return None,
@@ -323,9 +381,32 @@ impl RfcCubic {
             }
             RenoVerdict::Cubic => {}
         }
-        let w_next = self.memo.target(t_us.saturating_add(srtt_us))?;
+        let Some(w_next) = self.memo.target(tau_us) else {
+            (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
+            return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
+        };
+        let grown = grow_towards_narrow(w_next, cwnd_nz, acked_bytes)?;
         (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
-        Some(grow_towards(w_next, cwnd, acked_bytes))
+        Some(grown)
+    }
+
+    /// The end of a steady ACK whose cached target's millisecond ran out (one ACK in
+    /// 25 on a 40 µs ACK clock): `W_cubic(t + RTT)` computed and cached, and the growth
+    /// towards it, as the full path does them. Out of line, and called last, so that
+    /// the steady path keeps its values in scratch registers.
+    #[cfg(target_pointer_width = "64")]
+    #[inline(never)]
+    fn grow_to_new_target(
+        &mut self,
+        p: &RfcCubicParams,
+        tau_us: u64,
+        cwnd: u64,
+        acked_bytes: u64,
+    ) -> u64 {
+        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
+        let w_next = self.w_cubic(p, tau_us);
+        self.memo.remember_target(tau_us, w_next);
+        grow_towards(w_next, cwnd, acked_bytes)
     }
 
     /// `W_cubic(t) < W_est`, from the memo's known points when they decide it, else by
@@ -391,6 +472,13 @@ impl RfcCubic {
         } else {
             self.alpha_numerator(p, acked_bytes)
         };
+        self.w_est_plus(numerator, cwnd)
+    }
+
+    /// `W_est` and its remainder after adding `numerator / cwnd` bytes (the growth
+    /// numerator `α·MSS·acked` of [`w_est_grown`](Self::w_est_grown)).
+    #[inline]
+    fn w_est_plus(&self, numerator: u64, cwnd: NonZeroU64) -> (u64, u64) {
         // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
         let remainder = self.w_est_remainder.saturating_add(numerator);
         let (whole, rest) = div_rem_floor(remainder, cwnd);
@@ -533,6 +621,18 @@ fn grow_towards(w_next: u64, cwnd: u64, acked_bytes: u64) -> u64 {
     // RFC 9438 §4.4/§4.5: cwnd += (target - cwnd)/cwnd per segment, i.e. per acked byte;
     // cwnd + room cannot wrap: room ≤ w_next − cwnd.
     cwnd + mul_div_floor(room, acked_bytes, cwnd).min(room)
+}
+
+/// [`grow_towards`] when `room · acked_bytes` fits in 64 bits (the same value), `None`
+/// when it would need the wide product: the steady path then leaves the ACK to the full
+/// one, and so calls nothing and keeps its values in scratch registers.
+#[cfg(target_pointer_width = "64")]
+#[inline]
+fn grow_towards_narrow(w_next: u64, cwnd: NonZeroU64, acked_bytes: u64) -> Option<u64> {
+    // RFC 9438 §4.2/§4.4: as grow_towards(), room = min(W_cubic − cwnd, cwnd/2)
+    let room = w_next.saturating_sub(cwnd.get()).min(cwnd.get() / 2);
+    let product = room.checked_mul(acked_bytes)?;
+    Some(cwnd.get() + div_floor(product, cwnd).min(room))
 }
 
 #[cfg(test)]

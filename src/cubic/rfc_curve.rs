@@ -31,70 +31,32 @@ const MICROS_PER_SEC: u64 = 1_000_000;
 const THOUSAND: NonZeroU64 = NonZeroU64::new(MICROS_PER_MILLI).unwrap();
 const MILLION: NonZeroU64 = NonZeroU64::new(MICROS_PER_SEC).unwrap();
 
+/// The largest `d` whose cube fits in a `u64`: 2642245³ < 2^64 ≤ 2642246³ (a test
+/// checks both), so `d³` is formed without overflow exactly when `d ≤ MAX_CUBE_BASE`.
+// floor(cbrt(2^64 - 1)) = 2642245
+const MAX_CUBE_BASE: u64 = 2_642_245;
+
 /// `C · MSS · d³` in bytes for `d_us` microseconds (floor), saturating at `u64::MAX`.
 ///
 /// `c_mss` is `C · MSS` in thousandths of bytes per s³.
 // RFC 9438 §4.2: W_cubic(t) = C*(t-K)^3 + W_max; this is the C*(t-K)^3 term, in bytes
 pub const fn cubic_offset_bytes(c_mss: u64, d_us: u64) -> u64 {
     // Tier 1, µs: d³ µs³ = d³·1e-18 s³; with C in thousandths the divisor is 1e21,
-    // applied as two exact floors (⌊⌊x/a⌋/b⌋ = ⌊x/(ab)⌋).
-    if let Some(sq) = d_us.checked_mul(d_us) {
-        if let Some(cube) = sq.checked_mul(d_us) {
-            let scaled = mul_div_floor(cube, c_mss, 1_000_000_000_000_000_000);
-            return div_floor(scaled, THOUSAND);
-        }
+    // applied as two exact floors (⌊⌊x/a⌋/b⌋ = ⌊x/(ab)⌋). d³ fits in 64 bits exactly
+    // when d ≤ MAX_CUBE_BASE: one comparison instead of two checked products.
+    if d_us <= MAX_CUBE_BASE {
+        let scaled = mul_div_floor(d_us * d_us * d_us, c_mss, 1_000_000_000_000_000_000);
+        return div_floor(scaled, THOUSAND);
     }
     // Tier 2, ms: ms³ = 1e-9 s³, so the divisor is 1e9 · 1e3 = 1e12.
     let d_ms = div_floor(d_us, THOUSAND);
-    if let Some(sq) = d_ms.checked_mul(d_ms) {
-        if let Some(cube) = sq.checked_mul(d_ms) {
-            return mul_div_floor(cube, c_mss, 1_000_000_000_000);
-        }
+    if d_ms <= MAX_CUBE_BASE {
+        return mul_div_floor(d_ms * d_ms * d_ms, c_mss, 1_000_000_000_000);
     }
     // Tier 3, s: only the thousandths of C remain to divide out.
     let d_s = div_floor(d_us, MILLION);
     let cube = d_s.saturating_mul(d_s).saturating_mul(d_s);
     mul_div_floor(cube, c_mss, 1_000)
-}
-
-/// The resolution `K` was found in: the finest whose cube fits in 64 bits.
-#[cfg(target_pointer_width = "64")]
-#[derive(Clone, Copy)]
-enum KResolution {
-    Micros,
-    Millis,
-    Secs,
-}
-
-/// `K`'s floor root in the finest resolution whose cube fits, and that resolution.
-// RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C), in segments, so divide by C·MSS
-#[cfg(target_pointer_width = "64")]
-const fn k_root(c_mss: u64, diff_bytes: u64) -> (u64, KResolution) {
-    if diff_bytes == 0 || c_mss == 0 {
-        return (0, KResolution::Micros);
-    }
-    // Tier 1, µs: K³ µs³ = diff · 1e18 · 1e3 / c_mss. The cube fits in 64 bits only if
-    // diff · 1e3 < 2^64 / 1e18 · c_mss ≈ 18.4 · c_mss; above 19 · c_mss it certainly
-    // does not, and the 128-bit product is not even formed.
-    if let Some(diff_milli) = diff_bytes.checked_mul(1_000) {
-        // diff_milli / 19 <= c_mss, without a division (c_mss < 2^33: no overflow).
-        if diff_milli <= 19 * c_mss + 18 {
-            let cube = mul_div_floor(diff_milli, 1_000_000_000_000_000_000, c_mss);
-            if cube != u64::MAX {
-                return (exact_cube_root(cube), KResolution::Micros);
-            }
-        }
-    }
-    // Tier 2, ms: K³ ms³ = diff · 1e9 · 1e3 / c_mss.
-    let cube = mul_div_floor(diff_bytes, 1_000_000_000_000, c_mss);
-    if cube != u64::MAX {
-        return (exact_cube_root(cube), KResolution::Millis);
-    }
-    // Tier 3, s: K³ s³ = diff · 1e3 / c_mss; below 2^64, so the root is below 2.64e6 s.
-    (
-        exact_cube_root(mul_div_floor(diff_bytes, 1_000, c_mss)),
-        KResolution::Secs,
-    )
 }
 
 /// `K = cbrt((W_max − cwnd_epoch) / C)` in microseconds (floor), for a difference of
@@ -135,21 +97,36 @@ pub const fn cubic_k_us(c_mss: u64, diff_bytes: u64) -> u64 {
 // RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C); W_cubic(0) = W_max - C*K^3
 #[cfg(target_pointer_width = "64")]
 pub const fn cubic_k_and_offset(c_mss: u64, diff_bytes: u64) -> (u64, u64) {
-    match k_root(c_mss, diff_bytes) {
-        // The divisor 1e21 applied as two exact floors, as in cubic_offset_bytes.
-        (k, KResolution::Micros) => (
-            k,
-            mul_div_floor(k * k * k, c_mss, 1_000_000_000_000_000_000) / 1_000,
-        ),
-        (k_ms, KResolution::Millis) => (
-            k_ms * MICROS_PER_MILLI,
-            mul_div_floor(k_ms * k_ms * k_ms, c_mss, 1_000_000_000_000),
-        ),
-        (k_s, KResolution::Secs) => (
-            k_s * MICROS_PER_SEC,
-            mul_div_floor(k_s * k_s * k_s, c_mss, 1_000),
-        ),
+    if diff_bytes == 0 || c_mss == 0 {
+        return (0, 0);
     }
+    // Each tier returns from where its root is found: no tag of the resolution to test
+    // again afterwards (the epoch start is the event's costliest step).
+    // Tier 1, µs, as in cubic_k_us: the cube fits only if diff · 1e3 ≤ about 18.4 · c_mss.
+    if let Some(diff_milli) = diff_bytes.checked_mul(1_000) {
+        if diff_milli <= 19 * c_mss + 18 {
+            let cube = mul_div_floor(diff_milli, 1_000_000_000_000_000_000, c_mss);
+            if cube != u64::MAX {
+                let k = exact_cube_root(cube);
+                // The divisor 1e21 applied as two exact floors, as in cubic_offset_bytes.
+                let scaled = mul_div_floor(k * k * k, c_mss, 1_000_000_000_000_000_000);
+                return (k, div_floor(scaled, THOUSAND));
+            }
+        }
+    }
+    // Tier 2, ms: K³ ms³ = diff · 1e9 · 1e3 / c_mss.
+    let cube = mul_div_floor(diff_bytes, 1_000_000_000_000, c_mss);
+    if cube != u64::MAX {
+        let k_ms = exact_cube_root(cube);
+        let offset = mul_div_floor(k_ms * k_ms * k_ms, c_mss, 1_000_000_000_000);
+        return (k_ms * MICROS_PER_MILLI, offset);
+    }
+    // Tier 3, s: K³ s³ = diff · 1e3 / c_mss; below 2^64, so the root is below 2.64e6 s.
+    let k_s = exact_cube_root(mul_div_floor(diff_bytes, 1_000, c_mss));
+    (
+        k_s * MICROS_PER_SEC,
+        mul_div_floor(k_s * k_s * k_s, c_mss, 1_000),
+    )
 }
 
 /// `W_cubic(τ)` in bytes for `tau_us` microseconds after the epoch start.
@@ -227,6 +204,22 @@ mod tests {
                 assert!(offset <= diff);
             }
         }
+    }
+
+    #[test]
+    fn the_cube_base_bound_is_the_largest_that_fits() {
+        let m = MAX_CUBE_BASE;
+        assert!(m.checked_mul(m).and_then(|sq| sq.checked_mul(m)).is_some());
+        assert!(
+            (m + 1)
+                .checked_mul(m + 1)
+                .and_then(|sq| sq.checked_mul(m + 1))
+                .is_none()
+        );
+        // Each tier's own boundary: the µs tier up to MAX_CUBE_BASE µs, the ms tier above.
+        // 400 B/s³ · 2.642245³ s³ = 7378.7 B; 400 · 2.642³ = 7376.6 B (d truncated to ms).
+        assert_eq!(cubic_offset_bytes(C_MSS, m), 7_378);
+        assert_eq!(cubic_offset_bytes(C_MSS, m + 1), 7_376);
     }
 
     #[test]
