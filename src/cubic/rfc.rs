@@ -352,8 +352,10 @@ impl RfcCubic {
         };
         let t_us = now.saturating_duration_since(start).as_micros();
         let cwnd_nz = NonZeroU64::new(cwnd)?;
-        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
-        let tau_us = t_us.saturating_add(srtt_us);
+        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd). A sum past
+        // u64::MAX (hostile times only) is left to the full path, which saturates it:
+        // a branch on the carry is one instruction less than the saturating form.
+        let tau_us = t_us.checked_add(srtt_us)?;
         if !p.config().reno_friendly {
             let Some(w_next) = self.memo.target(tau_us) else {
                 return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
