@@ -372,7 +372,7 @@ impl RfcCubic {
         } else {
             return None;
         };
-        let (w_est, remainder) = self.w_est_plus(numerator, cwnd_nz);
+        let (w_est, remainder) = self.w_est_plus_unsaturated(numerator, cwnd_nz)?;
         // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
         match self.memo.reno_verdict(t_us, w_est) {
             RenoVerdict::Unknown => return None,
@@ -485,6 +485,19 @@ impl RfcCubic {
         let remainder = self.w_est_remainder.saturating_add(numerator);
         let (whole, rest) = div_rem_floor(remainder, cwnd);
         (self.w_est_bytes.saturating_add(whole), rest)
+    }
+
+    /// [`w_est_plus`](Self::w_est_plus) when neither sum passes `u64::MAX` (the same
+    /// values), `None` when one would saturate: the steady path then leaves the ACK to
+    /// the full one. A branch on each carry is one instruction less than a saturating
+    /// add (which materialises `u64::MAX` for its conditional move).
+    #[cfg(target_pointer_width = "64")]
+    #[inline]
+    fn w_est_plus_unsaturated(&self, numerator: u64, cwnd: NonZeroU64) -> Option<(u64, u64)> {
+        // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
+        let remainder = self.w_est_remainder.checked_add(numerator)?;
+        let (whole, rest) = div_rem_floor(remainder, cwnd);
+        Some((self.w_est_bytes.checked_add(whole)?, rest))
     }
 
     /// `⌊acked · α·MSS / (1 + β)⌋` for α = 3(1 − β)/(1 + β), remembered per ACK size on
