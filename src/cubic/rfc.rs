@@ -64,6 +64,16 @@ pub struct RfcCubic {
     step_acked_bytes: u64,
     #[cfg(target_pointer_width = "64")]
     step_numerator: u64,
+    /// `2^64 − t_epoch` (µs, wrapping) while an epoch runs and growth is not paused,
+    /// else 0: `now + steady_clock` carries exactly when the steady ACK may run from
+    /// the epoch (started, not paused, `now ≥ t_epoch`), and its sum is then `t`. So the
+    /// steady ACK tests all three and finds `t` in one addition, instead of testing two
+    /// `Option`s and subtracting. An epoch that starts at exactly 0 µs has no negation
+    /// (0 means "not steady"): its ACKs take the full path, with the same results.
+    /// Derived from `epoch_start` and `paused_at` by `sync_steady_clock` wherever they
+    /// change (not saved with an undo: recomputed on restore). 64-bit targets only.
+    #[cfg(target_pointer_width = "64")]
+    steady_clock: u64,
 }
 
 /// What an undo brings back of [`RfcCubic`] (RFC 9438 §4.9.2: `W_max`, `K`, `t_epoch`,
@@ -132,6 +142,8 @@ impl RfcCubic {
             step_acked_bytes: 0,
             #[cfg(target_pointer_width = "64")]
             step_numerator: 0,
+            #[cfg(target_pointer_width = "64")]
+            steady_clock: 0,
         }
     }
 
@@ -171,6 +183,19 @@ impl RfcCubic {
         self.w_max_from_epoch = u.w_max_from_epoch;
         self.paused_at = u.paused_at;
         self.memo = u.memo;
+        self.sync_steady_clock();
+    }
+
+    /// Sets `steady_clock` from `epoch_start` and `paused_at` (see the field).
+    #[inline]
+    const fn sync_steady_clock(&mut self) {
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.steady_clock = match (self.epoch_start, self.paused_at) {
+                (Some(start), None) => start.as_micros().wrapping_neg(),
+                _ => 0,
+            };
+        }
     }
 
     /// Writes what an undo brings back into `saved`, in place: on 64-bit targets the
@@ -198,6 +223,10 @@ impl RfcCubic {
     fn start_epoch(&mut self, p: &RfcCubicParams, now: Instant, cwnd: u64) -> u64 {
         self.epoch_start = Some(now);
         self.paused_at = None;
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.steady_clock = now.as_micros().wrapping_neg();
+        }
         self.cwnd_epoch_bytes = cwnd;
         if self.w_max_from_epoch {
             // RFC 9438 §4.8/§4.10: W_max = cwnd at the start of this CA stage, K = 0
@@ -347,11 +376,12 @@ impl RfcCubic {
         acked_bytes: u64,
         srtt_us: u64,
     ) -> Option<u64> {
-        let (Some(start), None) = (self.epoch_start, self.paused_at) else {
+        // Epoch running, not paused, now >= t_epoch: the carry (see steady_clock); now
+        // before t_epoch (time ran backwards) goes to the full path, which takes t = 0.
+        let (t_us, steady) = now.as_micros().overflowing_add(self.steady_clock);
+        if !steady {
             return None;
-        };
-        let t_us = now.saturating_duration_since(start).as_micros();
-        let cwnd_nz = NonZeroU64::new(cwnd)?;
+        }
         // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd). A sum past
         // u64::MAX (hostile times only) is left to the full path, which saturates it:
         // a branch on the carry is one instruction less than the saturating form.
@@ -360,7 +390,7 @@ impl RfcCubic {
             let Some(w_next) = self.memo.target(tau_us) else {
                 return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
             };
-            return grow_towards_narrow(w_next, cwnd_nz, acked_bytes);
+            return grow_towards_narrow(w_next, NonZeroU64::new(cwnd)?, acked_bytes);
         }
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior;
         // α < 1 only from the growth remembered for this ACK size (else the full path
@@ -372,6 +402,9 @@ impl RfcCubic {
         } else {
             return None;
         };
+        // Tested here, next to its first use, and not with the epoch's carry above: the
+        // compiler would merge the two tests into flag arithmetic (four more instructions).
+        let cwnd_nz = NonZeroU64::new(cwnd)?;
         let (w_est, remainder) = self.w_est_plus_unsaturated(numerator, cwnd_nz)?;
         // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
         match self.memo.reno_verdict(t_us, w_est) {
@@ -572,6 +605,10 @@ impl RfcCubic {
         self.epoch_start = None;
         self.paused_at = None;
         self.w_est_remainder = 0;
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.steady_clock = 0;
+        }
     }
 
     /// The flow stopped being cwnd-limited at `now` (application-limited, or idle):
@@ -580,6 +617,10 @@ impl RfcCubic {
     pub fn pause(&mut self, now: Instant) {
         if self.epoch_start.is_some() && self.paused_at.is_none() {
             self.paused_at = Some(now);
+            #[cfg(target_pointer_width = "64")]
+            {
+                self.steady_clock = 0;
+            }
         }
     }
 
@@ -591,6 +632,7 @@ impl RfcCubic {
             self.epoch_start = Some(start.saturating_add(pause));
         }
         self.paused_at = None;
+        self.sync_steady_clock();
     }
 
     /// Makes `self` equal to `other`, one field at a time. On a 32-bit core a copy of
@@ -662,6 +704,109 @@ mod tests {
         cubic.w_est_remainder = 0;
         cubic.cwnd_prior_bytes = 100_000;
         cubic.w_est_grown(p, cwnd, acked)
+    }
+
+    /// xorshift64*: a tiny deterministic generator for the twin test below.
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state >> 12;
+        *state ^= *state << 25;
+        *state ^= *state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn the_steady_ack_gives_what_the_full_ack_gives() {
+        // Two copies driven alike: `fast` takes the steady path whenever it answers,
+        // `full` always the full one. Windows and states must stay equal, through
+        // losses, pauses, undos, time running backwards, epochs starting at 0 µs, and
+        // hostile sizes (windows and ACKs near 2^32 and 2^63, RTTs and times near
+        // u64::MAX). A steady path that answered where it should not, or differently,
+        // shows here.
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut answered = 0u32;
+        for case in 0..400u64 {
+            let mut c = RfcCubicConfig::new();
+            c.reno_friendly = case % 5 != 4;
+            c.beta_permille = [700, 500, 800][(case % 3) as usize];
+            let p = c.validate().unwrap();
+            let mss = p.mss();
+            let (mut fast, mut full) = (RfcCubic::new(), RfcCubic::new());
+            let mut now = match case % 4 {
+                0 => 0,
+                1 => u64::MAX - (1 << 30),
+                _ => next(&mut rng) >> 20,
+            };
+            let huge = case % 7 == 6;
+            let mut cwnd = if huge {
+                (1u64 << 32) - 3 * mss
+            } else {
+                40 * mss
+            };
+            let mut saved: Option<(RfcCubic, u64)> = None;
+            for _ in 0..600 {
+                let r = next(&mut rng);
+                match r % 40 {
+                    0 => {
+                        let ss = fast.on_congestion(&p, cwnd, c.beta_permille);
+                        assert_eq!(ss, full.on_congestion(&p, cwnd, c.beta_permille));
+                        cwnd = ss.max(2 * mss);
+                    }
+                    1 => {
+                        fast.pause(Instant::from_micros(now));
+                        full.pause(Instant::from_micros(now));
+                    }
+                    2 => {
+                        fast.resume(Instant::from_micros(now));
+                        full.resume(Instant::from_micros(now));
+                    }
+                    3 => now = now.saturating_sub(r >> 50),
+                    4 => saved = Some((full, cwnd)),
+                    5 => {
+                        if let Some((state, w)) = saved {
+                            let mut undo = fast.undo_point();
+                            state.save_undo_into(&mut undo);
+                            fast.restore_undo_from(&undo);
+                            full.restore_undo_from(&undo);
+                            cwnd = w;
+                        }
+                    }
+                    6 => {
+                        fast.on_timeout(&p, cwnd);
+                        full.on_timeout(&p, cwnd);
+                    }
+                    _ => {
+                        now = now.saturating_add((r >> 8) % 3_000);
+                        let acked = match (r >> 4) % 8 {
+                            0 => mss / 2,
+                            1 => 3 * mss,
+                            2 if huge => (1 << 31) + mss,
+                            3 if huge => 1 << 62,
+                            _ => 2 * mss,
+                        };
+                        let srtt = match (r >> 12) % 16 {
+                            0 => u64::MAX - (r >> 40),
+                            1 => 0,
+                            _ => 20_000 + (r >> 50),
+                        };
+                        let t = Instant::from_micros(now);
+                        let want = full.on_ack(&p, t, cwnd, acked, srtt);
+                        let got = match fast.on_steady_ack(&p, t, cwnd, acked, srtt) {
+                            Some(w) => {
+                                answered += 1;
+                                w
+                            }
+                            None => fast.on_ack(&p, t, cwnd, acked, srtt),
+                        };
+                        assert_eq!(got, want, "case {case}");
+                        cwnd = want;
+                    }
+                }
+                assert_eq!(fast, full, "case {case}");
+            }
+        }
+        // The steady path must actually have been taken, most of the time.
+        assert!(answered > 50_000, "{answered}");
     }
 
     #[test]

@@ -238,7 +238,16 @@ mod tests {
     fn the_shift_test_chooses_the_tier_the_exact_test_chooses() {
         // Around the µs tier's true limit (diff ≈ 0.01845 · c_mss) and across the band up
         // to c_mss / 32 that the shift test lets through and the division then rejects.
-        for c_mss in [1u64, 31, 32, 400, 400_000, 480_000, 1_200_000, 100_000 * 65_535] {
+        for c_mss in [
+            1u64,
+            31,
+            32,
+            400,
+            400_000,
+            480_000,
+            1_200_000,
+            100_000 * 65_535,
+        ] {
             let limit = c_mss * 1845 / 100_000;
             let band_end = (c_mss >> 5) + 2;
             let near_limit = limit.saturating_sub(3)..limit + 4;
@@ -248,7 +257,11 @@ mod tests {
                 let want = k_by_the_tight_test(c_mss, diff);
                 assert_eq!(cubic_k_us(c_mss, diff), want, "c_mss {c_mss} diff {diff}");
                 #[cfg(target_pointer_width = "64")]
-                assert_eq!(cubic_k_and_offset(c_mss, diff).0, want, "c_mss {c_mss} diff {diff}");
+                assert_eq!(
+                    cubic_k_and_offset(c_mss, diff).0,
+                    want,
+                    "c_mss {c_mss} diff {diff}"
+                );
             }
         }
     }
