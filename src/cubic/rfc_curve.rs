@@ -20,6 +20,8 @@
 //! `C·K³ ≤ W_max − cwnd_epoch` always holds exactly: `W_cubic(0) ≥ cwnd_epoch`.
 
 use super::cube_root::exact_cube_root;
+#[cfg(target_pointer_width = "64")]
+use super::wide_math::mul_wide_const_div_floor;
 use super::wide_math::{div_floor, mul_div_floor};
 use core::num::NonZeroU64;
 
@@ -116,7 +118,7 @@ pub const fn cubic_k_and_offset(c_mss: u64, diff_bytes: u64) -> (u64, u64) {
     // Tier 1, µs, as in cubic_k_us (see tier1_may_fit).
     if tier1_may_fit(c_mss, diff_bytes) {
         // diff ≤ c_mss / 32 < 2^28: diff · 1000 cannot overflow.
-        let cube = mul_div_floor(diff_bytes * 1_000, 1_000_000_000_000_000_000, c_mss);
+        let cube = mul_wide_const_div_floor(diff_bytes * 1_000, 1_000_000_000_000_000_000, c_mss);
         if cube != u64::MAX {
             let k = exact_cube_root(cube);
             // The divisor 1e21 applied as two exact floors, as in cubic_offset_bytes.
@@ -125,7 +127,7 @@ pub const fn cubic_k_and_offset(c_mss: u64, diff_bytes: u64) -> (u64, u64) {
         }
     }
     // Tier 2, ms: K³ ms³ = diff · 1e9 · 1e3 / c_mss.
-    let cube = mul_div_floor(diff_bytes, 1_000_000_000_000, c_mss);
+    let cube = mul_wide_const_div_floor(diff_bytes, 1_000_000_000_000, c_mss);
     if cube != u64::MAX {
         let k_ms = exact_cube_root(cube);
         let offset = mul_div_floor(k_ms * k_ms * k_ms, c_mss, 1_000_000_000_000);
