@@ -21,10 +21,10 @@ use super::rfc_config::{RFC_SCALE, RfcCubicParams};
 use super::rfc_curve::cubic_k_and_offset;
 use super::rfc_curve::w_cubic_bytes;
 use super::rfc_memo::{CurveMemo, RenoVerdict};
-#[cfg(target_pointer_width = "64")]
-use super::wide_math::div_floor;
 use super::wide_math::{div_rem_floor, mul_div_floor};
 use crate::time::Instant;
+#[cfg(target_pointer_width = "64")]
+use core::num::NonZeroU32;
 use core::num::NonZeroU64;
 
 /// RFC 9438 CUBIC state, in bytes and microseconds. Plain `Copy` data.
@@ -365,7 +365,8 @@ impl RfcCubic {
     /// out is computed here too, out of line). Returns the window `on_ack` would
     /// return, with the same state changes; `None` otherwise, having changed nothing
     /// (the caller then calls `on_ack`): also when `W_est`'s growth for this ACK size is
-    /// not remembered yet, or the growth's product would not fit in 64 bits. `cwnd` must not be zero (`None` if it is).
+    /// not remembered yet, or cwnd is zero or 4 GiB or more (then it needs 64-bit
+    /// divisions, see `narrow_window`).
     #[inline]
     #[cfg(target_pointer_width = "64")]
     pub(crate) fn on_steady_ack(
@@ -390,7 +391,11 @@ impl RfcCubic {
             let Some(w_next) = self.memo.target(tau_us) else {
                 return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
             };
-            return grow_towards_narrow(w_next, NonZeroU64::new(cwnd)?, acked_bytes);
+            return Some(grow_towards_narrow(
+                w_next,
+                narrow_window(cwnd)?,
+                acked_bytes,
+            ));
         }
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior;
         // α < 1 only from the growth remembered for this ACK size (else the full path
@@ -420,9 +425,9 @@ impl RfcCubic {
             (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
             return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
         };
-        let grown = grow_towards_narrow(w_next, cwnd_nz, acked_bytes)?;
+        let cwnd32 = narrow_window(cwnd)?;
         (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
-        Some(grown)
+        Some(grow_towards_narrow(w_next, cwnd32, acked_bytes))
     }
 
     /// The end of a steady ACK whose cached target's millisecond ran out (one ACK in
@@ -680,16 +685,44 @@ fn grow_towards(w_next: u64, cwnd: u64, acked_bytes: u64) -> u64 {
     cwnd + mul_div_floor(room, acked_bytes, cwnd).min(room)
 }
 
-/// [`grow_towards`] when `room · acked_bytes` fits in 64 bits (the same value), `None`
-/// when it would need the wide product: the steady path then leaves the ACK to the full
-/// one, and so calls nothing and keeps its values in scratch registers.
+/// The window of a steady ACK in 32 bits, if it fits (not zero, below 2^32): else the
+/// steady path leaves the ACK to the full one (windows of 4 GiB and more).
 #[cfg(target_pointer_width = "64")]
 #[inline]
-fn grow_towards_narrow(w_next: u64, cwnd: NonZeroU64, acked_bytes: u64) -> Option<u64> {
-    // RFC 9438 §4.2/§4.4: as grow_towards(), room = min(W_cubic − cwnd, cwnd/2)
-    let room = w_next.saturating_sub(cwnd.get()).min(cwnd.get() / 2);
-    let product = room.checked_mul(acked_bytes)?;
-    Some(cwnd.get() + div_floor(product, cwnd).min(room))
+fn narrow_window(cwnd: u64) -> Option<NonZeroU32> {
+    if cwnd >> 32 != 0 {
+        return None;
+    }
+    NonZeroU32::new(cwnd as u32)
+}
+
+/// [`grow_towards`] for a window below 2^32 (`cwnd32`), the same value, with no
+/// product that could overflow and, nearly always, a 32-bit division.
+///
+/// `⌊room · acked / cwnd⌋.min(room)` is `⌊room · min(acked, cwnd) / cwnd⌋`: with
+/// `acked ≤ cwnd` the quotient is at most `room` already; with `acked > cwnd` both are
+/// `room` (`⌊room · acked / cwnd⌋ ≥ ⌊room · cwnd / cwnd⌋ = room`). Then the product is
+/// below `2^31 · 2^32` (room ≤ cwnd/2), so it cannot overflow and needs no test for
+/// it (nor the register moves of a widening multiply), and one test of its size
+/// picks the 32-bit division.
+#[cfg(target_pointer_width = "64")]
+#[inline]
+fn grow_towards_narrow(w_next: u64, cwnd32: NonZeroU32, acked_bytes: u64) -> u64 {
+    let cwnd = cwnd32.get() as u64;
+    // RFC 9438 §4.2/§4.4: as grow_towards(), room = min(W_cubic − cwnd, cwnd/2); none
+    // when the target is not above cwnd.
+    if w_next <= cwnd {
+        return cwnd;
+    }
+    let room = (w_next - cwnd).min(cwnd / 2);
+    // room < 2^31 and min(acked, cwnd) < 2^32: the product is below 2^63.
+    let product = room * acked_bytes.min(cwnd);
+    let growth = match u32::try_from(product) {
+        Ok(p32) => (p32 / cwnd32) as u64,
+        Err(_) => product / cwnd,
+    };
+    // growth ≤ room < 2^31 and cwnd < 2^32: no overflow.
+    cwnd + growth
 }
 
 #[cfg(test)]
