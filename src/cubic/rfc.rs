@@ -635,9 +635,14 @@ impl RfcCubic {
             // RFC 9438 §5.8: shift t_epoch by the application-limited time
             let pause = now.saturating_duration_since(paused);
             self.epoch_start = Some(start.saturating_add(pause));
+            self.paused_at = None;
+            // The only case that changes steady_clock: every other one leaves the pair
+            // (epoch_start, paused_at) as steady_clock already describes it (every
+            // method that changes the pair sets it), and the full ACK path and the
+            // restart after idle call this on each ACK or send.
+            self.sync_steady_clock();
         }
         self.paused_at = None;
-        self.sync_steady_clock();
     }
 
     /// Makes `self` equal to `other`, one field at a time. On a 32-bit core a copy of
