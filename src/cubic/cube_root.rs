@@ -153,8 +153,16 @@ const fn newton_step(x: u64, r: u64, max: u64) -> u64 {
     };
     // (2r + ⌊x/r²⌋)/3 floors to ⌊(2r + x/r²)/3⌋ (2r is whole), which is at least
     // ⌊cbrt(x)⌋ by the AM-GM inequality: each step lands on or above the root (never
-    // 0 for x >= 8, so only the upper clamp is needed).
-    let next = (2 * r).saturating_add(x_over_r_sq) / 3;
+    // 0 for x >= 8, so only the upper clamp is needed). A quotient above 3·max puts the
+    // step above max however it is added, so it is capped there first: the same
+    // clamped result, and a sum below 2^34 (r < 2^32) that needs no saturation and,
+    // with the kernel's guess below 2^22, divides by 3 in 32 bits.
+    let capped = if x_over_r_sq > 3 * max {
+        3 * max
+    } else {
+        x_over_r_sq
+    };
+    let next = (2 * r + capped) / 3;
     if next > max { max } else { next }
 }
 
@@ -201,7 +209,28 @@ pub const fn bitwise_cube_root(x: u64) -> u64 {
 
 #[cfg(test)]
 mod exact_tests {
-    use super::{bitwise_cube_root, exact_cube_root, newton_cube_root};
+    use super::{bitwise_cube_root, exact_cube_root, newton_cube_root, newton_step};
+
+    #[test]
+    fn a_capped_quotient_gives_the_saturating_steps_result() {
+        // The step as first written: saturating sum, then the clamp.
+        let reference = |x: u64, r: u64, max: u64| {
+            let q = match r * r {
+                0 => x,
+                sq => x / sq,
+            };
+            ((2 * r).saturating_add(q) / 3).min(max)
+        };
+        const MAX_ROOT: u64 = 2_642_245;
+        // Small and zero guesses for huge x put the quotient far above 3·max; guesses
+        // near the root and up to 2^32 - 1 do not.
+        for x in [8u64, 1000, 1 << 40, u64::MAX / 3, u64::MAX - 1, u64::MAX] {
+            for r in [0u64, 1, 2, 3, 1000, 2_642_245, 4_194_303, (1 << 32) - 1] {
+                let got = newton_step(x, r, MAX_ROOT);
+                assert_eq!(got, reference(x, r, MAX_ROOT), "{x} {r}");
+            }
+        }
+    }
 
     #[test]
     fn the_fast_root_equals_the_digit_by_digit_root_over_wide_ranges() {

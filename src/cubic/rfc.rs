@@ -21,10 +21,10 @@ use super::rfc_config::{RFC_SCALE, RfcCubicParams};
 use super::rfc_curve::cubic_k_and_offset;
 use super::rfc_curve::w_cubic_bytes;
 use super::rfc_memo::{CurveMemo, RenoVerdict};
-#[cfg(target_pointer_width = "64")]
-use super::wide_math::div_floor;
 use super::wide_math::{div_rem_floor, mul_div_floor};
 use crate::time::Instant;
+#[cfg(target_pointer_width = "64")]
+use core::num::NonZeroU32;
 use core::num::NonZeroU64;
 
 /// RFC 9438 CUBIC state, in bytes and microseconds. Plain `Copy` data.
@@ -64,6 +64,16 @@ pub struct RfcCubic {
     step_acked_bytes: u64,
     #[cfg(target_pointer_width = "64")]
     step_numerator: u64,
+    /// `2^64 − t_epoch` (µs, wrapping) while an epoch runs and growth is not paused,
+    /// else 0: `now + steady_clock` carries exactly when the steady ACK may run from
+    /// the epoch (started, not paused, `now ≥ t_epoch`), and its sum is then `t`. So the
+    /// steady ACK tests all three and finds `t` in one addition, instead of testing two
+    /// `Option`s and subtracting. An epoch that starts at exactly 0 µs has no negation
+    /// (0 means "not steady"): its ACKs take the full path, with the same results.
+    /// Derived from `epoch_start` and `paused_at` by `sync_steady_clock` wherever they
+    /// change (not saved with an undo: recomputed on restore). 64-bit targets only.
+    #[cfg(target_pointer_width = "64")]
+    steady_clock: u64,
 }
 
 /// What an undo brings back of [`RfcCubic`] (RFC 9438 §4.9.2: `W_max`, `K`, `t_epoch`,
@@ -132,6 +142,8 @@ impl RfcCubic {
             step_acked_bytes: 0,
             #[cfg(target_pointer_width = "64")]
             step_numerator: 0,
+            #[cfg(target_pointer_width = "64")]
+            steady_clock: 0,
         }
     }
 
@@ -171,6 +183,19 @@ impl RfcCubic {
         self.w_max_from_epoch = u.w_max_from_epoch;
         self.paused_at = u.paused_at;
         self.memo = u.memo;
+        self.sync_steady_clock();
+    }
+
+    /// Sets `steady_clock` from `epoch_start` and `paused_at` (see the field).
+    #[inline]
+    const fn sync_steady_clock(&mut self) {
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.steady_clock = match (self.epoch_start, self.paused_at) {
+                (Some(start), None) => start.as_micros().wrapping_neg(),
+                _ => 0,
+            };
+        }
     }
 
     /// Writes what an undo brings back into `saved`, in place: on 64-bit targets the
@@ -198,6 +223,10 @@ impl RfcCubic {
     fn start_epoch(&mut self, p: &RfcCubicParams, now: Instant, cwnd: u64) -> u64 {
         self.epoch_start = Some(now);
         self.paused_at = None;
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.steady_clock = now.as_micros().wrapping_neg();
+        }
         self.cwnd_epoch_bytes = cwnd;
         if self.w_max_from_epoch {
             // RFC 9438 §4.8/§4.10: W_max = cwnd at the start of this CA stage, K = 0
@@ -336,7 +365,8 @@ impl RfcCubic {
     /// out is computed here too, out of line). Returns the window `on_ack` would
     /// return, with the same state changes; `None` otherwise, having changed nothing
     /// (the caller then calls `on_ack`): also when `W_est`'s growth for this ACK size is
-    /// not remembered yet, or the growth's product would not fit in 64 bits. `cwnd` must not be zero (`None` if it is).
+    /// not remembered yet, or cwnd is zero or 4 GiB or more (then it needs 64-bit
+    /// divisions, see `narrow_window`).
     #[inline]
     #[cfg(target_pointer_width = "64")]
     pub(crate) fn on_steady_ack(
@@ -347,18 +377,25 @@ impl RfcCubic {
         acked_bytes: u64,
         srtt_us: u64,
     ) -> Option<u64> {
-        let (Some(start), None) = (self.epoch_start, self.paused_at) else {
+        // Epoch running, not paused, now >= t_epoch: the carry (see steady_clock); now
+        // before t_epoch (time ran backwards) goes to the full path, which takes t = 0.
+        let (t_us, steady) = now.as_micros().overflowing_add(self.steady_clock);
+        if !steady {
             return None;
-        };
-        let t_us = now.saturating_duration_since(start).as_micros();
-        let cwnd_nz = NonZeroU64::new(cwnd)?;
-        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
-        let tau_us = t_us.saturating_add(srtt_us);
+        }
+        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd). A sum past
+        // u64::MAX (hostile times only) is left to the full path, which saturates it:
+        // a branch on the carry is one instruction less than the saturating form.
+        let tau_us = t_us.checked_add(srtt_us)?;
         if !p.config().reno_friendly {
             let Some(w_next) = self.memo.target(tau_us) else {
                 return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
             };
-            return grow_towards_narrow(w_next, cwnd_nz, acked_bytes);
+            return Some(grow_towards_narrow(
+                w_next,
+                narrow_window(cwnd)?,
+                acked_bytes,
+            ));
         }
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior;
         // α < 1 only from the growth remembered for this ACK size (else the full path
@@ -370,7 +407,10 @@ impl RfcCubic {
         } else {
             return None;
         };
-        let (w_est, remainder) = self.w_est_plus(numerator, cwnd_nz);
+        // Tested here, next to its first use, and not with the epoch's carry above: the
+        // compiler would merge the two tests into flag arithmetic (four more instructions).
+        let cwnd_nz = NonZeroU64::new(cwnd)?;
+        let (w_est, remainder) = self.w_est_plus_unsaturated(numerator, cwnd_nz)?;
         // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
         match self.memo.reno_verdict(t_us, w_est) {
             RenoVerdict::Unknown => return None,
@@ -385,9 +425,9 @@ impl RfcCubic {
             (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
             return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
         };
-        let grown = grow_towards_narrow(w_next, cwnd_nz, acked_bytes)?;
+        let cwnd32 = narrow_window(cwnd)?;
         (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
-        Some(grown)
+        Some(grow_towards_narrow(w_next, cwnd32, acked_bytes))
     }
 
     /// The end of a steady ACK whose cached target's millisecond ran out (one ACK in
@@ -485,6 +525,19 @@ impl RfcCubic {
         (self.w_est_bytes.saturating_add(whole), rest)
     }
 
+    /// [`w_est_plus`](Self::w_est_plus) when neither sum passes `u64::MAX` (the same
+    /// values), `None` when one would saturate: the steady path then leaves the ACK to
+    /// the full one. A branch on each carry is one instruction less than a saturating
+    /// add (which materialises `u64::MAX` for its conditional move).
+    #[cfg(target_pointer_width = "64")]
+    #[inline]
+    fn w_est_plus_unsaturated(&self, numerator: u64, cwnd: NonZeroU64) -> Option<(u64, u64)> {
+        // RFC 9438 §4.3: W_est = W_est + alpha_cubic * segments_acked / cwnd
+        let remainder = self.w_est_remainder.checked_add(numerator)?;
+        let (whole, rest) = div_rem_floor(remainder, cwnd);
+        Some((self.w_est_bytes.checked_add(whole)?, rest))
+    }
+
     /// `⌊acked · α·MSS / (1 + β)⌋` for α = 3(1 − β)/(1 + β), remembered per ACK size on
     /// 64-bit targets.
     #[inline]
@@ -557,6 +610,10 @@ impl RfcCubic {
         self.epoch_start = None;
         self.paused_at = None;
         self.w_est_remainder = 0;
+        #[cfg(target_pointer_width = "64")]
+        {
+            self.steady_clock = 0;
+        }
     }
 
     /// The flow stopped being cwnd-limited at `now` (application-limited, or idle):
@@ -565,6 +622,10 @@ impl RfcCubic {
     pub fn pause(&mut self, now: Instant) {
         if self.epoch_start.is_some() && self.paused_at.is_none() {
             self.paused_at = Some(now);
+            #[cfg(target_pointer_width = "64")]
+            {
+                self.steady_clock = 0;
+            }
         }
     }
 
@@ -574,6 +635,12 @@ impl RfcCubic {
             // RFC 9438 §5.8: shift t_epoch by the application-limited time
             let pause = now.saturating_duration_since(paused);
             self.epoch_start = Some(start.saturating_add(pause));
+            self.paused_at = None;
+            // The only case that changes steady_clock: every other one leaves the pair
+            // (epoch_start, paused_at) as steady_clock already describes it (every
+            // method that changes the pair sets it), and the full ACK path and the
+            // restart after idle call this on each ACK or send.
+            self.sync_steady_clock();
         }
         self.paused_at = None;
     }
@@ -623,16 +690,44 @@ fn grow_towards(w_next: u64, cwnd: u64, acked_bytes: u64) -> u64 {
     cwnd + mul_div_floor(room, acked_bytes, cwnd).min(room)
 }
 
-/// [`grow_towards`] when `room · acked_bytes` fits in 64 bits (the same value), `None`
-/// when it would need the wide product: the steady path then leaves the ACK to the full
-/// one, and so calls nothing and keeps its values in scratch registers.
+/// The window of a steady ACK in 32 bits, if it fits (not zero, below 2^32): else the
+/// steady path leaves the ACK to the full one (windows of 4 GiB and more).
 #[cfg(target_pointer_width = "64")]
 #[inline]
-fn grow_towards_narrow(w_next: u64, cwnd: NonZeroU64, acked_bytes: u64) -> Option<u64> {
-    // RFC 9438 §4.2/§4.4: as grow_towards(), room = min(W_cubic − cwnd, cwnd/2)
-    let room = w_next.saturating_sub(cwnd.get()).min(cwnd.get() / 2);
-    let product = room.checked_mul(acked_bytes)?;
-    Some(cwnd.get() + div_floor(product, cwnd).min(room))
+fn narrow_window(cwnd: u64) -> Option<NonZeroU32> {
+    if cwnd >> 32 != 0 {
+        return None;
+    }
+    NonZeroU32::new(cwnd as u32)
+}
+
+/// [`grow_towards`] for a window below 2^32 (`cwnd32`), the same value, with no
+/// product that could overflow and, nearly always, a 32-bit division.
+///
+/// `⌊room · acked / cwnd⌋.min(room)` is `⌊room · min(acked, cwnd) / cwnd⌋`: with
+/// `acked ≤ cwnd` the quotient is at most `room` already; with `acked > cwnd` both are
+/// `room` (`⌊room · acked / cwnd⌋ ≥ ⌊room · cwnd / cwnd⌋ = room`). Then the product is
+/// below `2^31 · 2^32` (room ≤ cwnd/2), so it cannot overflow and needs no test for
+/// it (nor the register moves of a widening multiply), and one test of its size
+/// picks the 32-bit division.
+#[cfg(target_pointer_width = "64")]
+#[inline]
+fn grow_towards_narrow(w_next: u64, cwnd32: NonZeroU32, acked_bytes: u64) -> u64 {
+    let cwnd = cwnd32.get() as u64;
+    // RFC 9438 §4.2/§4.4: as grow_towards(), room = min(W_cubic − cwnd, cwnd/2); none
+    // when the target is not above cwnd.
+    if w_next <= cwnd {
+        return cwnd;
+    }
+    let room = (w_next - cwnd).min(cwnd / 2);
+    // room < 2^31 and min(acked, cwnd) < 2^32: the product is below 2^63.
+    let product = room * acked_bytes.min(cwnd);
+    let growth = match u32::try_from(product) {
+        Ok(p32) => (p32 / cwnd32) as u64,
+        Err(_) => product / cwnd,
+    };
+    // growth ≤ room < 2^31 and cwnd < 2^32: no overflow.
+    cwnd + growth
 }
 
 #[cfg(test)]
@@ -647,6 +742,109 @@ mod tests {
         cubic.w_est_remainder = 0;
         cubic.cwnd_prior_bytes = 100_000;
         cubic.w_est_grown(p, cwnd, acked)
+    }
+
+    /// xorshift64*: a tiny deterministic generator for the twin test below.
+    fn next(state: &mut u64) -> u64 {
+        *state ^= *state >> 12;
+        *state ^= *state << 25;
+        *state ^= *state >> 27;
+        state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn the_steady_ack_gives_what_the_full_ack_gives() {
+        // Two copies driven alike: `fast` takes the steady path whenever it answers,
+        // `full` always the full one. Windows and states must stay equal, through
+        // losses, pauses, undos, time running backwards, epochs starting at 0 µs, and
+        // hostile sizes (windows and ACKs near 2^32 and 2^63, RTTs and times near
+        // u64::MAX). A steady path that answered where it should not, or differently,
+        // shows here.
+        let mut rng = 0x9E37_79B9_7F4A_7C15u64;
+        let mut answered = 0u32;
+        for case in 0..400u64 {
+            let mut c = RfcCubicConfig::new();
+            c.reno_friendly = case % 5 != 4;
+            c.beta_permille = [700, 500, 800][(case % 3) as usize];
+            let p = c.validate().unwrap();
+            let mss = p.mss();
+            let (mut fast, mut full) = (RfcCubic::new(), RfcCubic::new());
+            let mut now = match case % 4 {
+                0 => 0,
+                1 => u64::MAX - (1 << 30),
+                _ => next(&mut rng) >> 20,
+            };
+            let huge = case % 7 == 6;
+            let mut cwnd = if huge {
+                (1u64 << 32) - 3 * mss
+            } else {
+                40 * mss
+            };
+            let mut saved: Option<(RfcCubic, u64)> = None;
+            for _ in 0..600 {
+                let r = next(&mut rng);
+                match r % 40 {
+                    0 => {
+                        let ss = fast.on_congestion(&p, cwnd, c.beta_permille);
+                        assert_eq!(ss, full.on_congestion(&p, cwnd, c.beta_permille));
+                        cwnd = ss.max(2 * mss);
+                    }
+                    1 => {
+                        fast.pause(Instant::from_micros(now));
+                        full.pause(Instant::from_micros(now));
+                    }
+                    2 => {
+                        fast.resume(Instant::from_micros(now));
+                        full.resume(Instant::from_micros(now));
+                    }
+                    3 => now = now.saturating_sub(r >> 50),
+                    4 => saved = Some((full, cwnd)),
+                    5 => {
+                        if let Some((state, w)) = saved {
+                            let mut undo = fast.undo_point();
+                            state.save_undo_into(&mut undo);
+                            fast.restore_undo_from(&undo);
+                            full.restore_undo_from(&undo);
+                            cwnd = w;
+                        }
+                    }
+                    6 => {
+                        fast.on_timeout(&p, cwnd);
+                        full.on_timeout(&p, cwnd);
+                    }
+                    _ => {
+                        now = now.saturating_add((r >> 8) % 3_000);
+                        let acked = match (r >> 4) % 8 {
+                            0 => mss / 2,
+                            1 => 3 * mss,
+                            2 if huge => (1 << 31) + mss,
+                            3 if huge => 1 << 62,
+                            _ => 2 * mss,
+                        };
+                        let srtt = match (r >> 12) % 16 {
+                            0 => u64::MAX - (r >> 40),
+                            1 => 0,
+                            _ => 20_000 + (r >> 50),
+                        };
+                        let t = Instant::from_micros(now);
+                        let want = full.on_ack(&p, t, cwnd, acked, srtt);
+                        let got = match fast.on_steady_ack(&p, t, cwnd, acked, srtt) {
+                            Some(w) => {
+                                answered += 1;
+                                w
+                            }
+                            None => fast.on_ack(&p, t, cwnd, acked, srtt),
+                        };
+                        assert_eq!(got, want, "case {case}");
+                        cwnd = want;
+                    }
+                }
+                assert_eq!(fast, full, "case {case}");
+            }
+        }
+        // The steady path must actually have been taken, most of the time.
+        assert!(answered > 50_000, "{answered}");
     }
 
     #[test]

@@ -20,6 +20,8 @@
 //! `C·K³ ≤ W_max − cwnd_epoch` always holds exactly: `W_cubic(0) ≥ cwnd_epoch`.
 
 use super::cube_root::exact_cube_root;
+#[cfg(target_pointer_width = "64")]
+use super::wide_math::mul_wide_const_div_floor;
 use super::wide_math::{div_floor, mul_div_floor};
 use core::num::NonZeroU64;
 
@@ -59,6 +61,21 @@ pub const fn cubic_offset_bytes(c_mss: u64, d_us: u64) -> u64 {
     mul_div_floor(cube, c_mss, 1_000)
 }
 
+/// Whether `K`'s µs-tier cube `⌊diff · 1e21 / c_mss⌋` may fit in 64 bits: a cheap test
+/// that lets through every difference whose cube fits (and a few that do not, which the
+/// exact `!= u64::MAX` test after the division then sends to the ms tier), so the tier
+/// chosen, and `K`, are the same as with the exact test alone.
+///
+/// The cube fits only if `diff · 1e21 / c_mss < 2^64`, i.e. `diff < 0.01845 · c_mss`,
+/// which implies `diff ≤ c_mss / 32` (0.03125 · c_mss; `diff` is whole). One shift and
+/// one comparison: the event's epoch start usually has `K` above 2.64 s (windows above
+/// about 60 segments) and so fails this test, which before was a checked product by
+/// 1000 and a bound `19 · c_mss + 18` (about 11 instructions on x86-64, 4 now).
+// RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C), here only which resolution
+const fn tier1_may_fit(c_mss: u64, diff_bytes: u64) -> bool {
+    diff_bytes <= c_mss >> 5
+}
+
 /// `K = cbrt((W_max − cwnd_epoch) / C)` in microseconds (floor), for a difference of
 /// `diff_bytes` bytes; at most 2.64e12 µs (30.6 days) when the difference is absurd.
 // RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C), in segments, so divide by C·MSS
@@ -66,16 +83,12 @@ pub const fn cubic_k_us(c_mss: u64, diff_bytes: u64) -> u64 {
     if diff_bytes == 0 || c_mss == 0 {
         return 0;
     }
-    // Tier 1, µs: K³ µs³ = diff · 1e18 · 1e3 / c_mss. The cube fits in 64 bits only if
-    // diff · 1e3 < 2^64 / 1e18 · c_mss ≈ 18.4 · c_mss; above 19 · c_mss it certainly
-    // does not, and the 128-bit product is not even formed.
-    if let Some(diff_milli) = diff_bytes.checked_mul(1_000) {
-        // diff_milli / 19 <= c_mss, without a division (c_mss < 2^33: no overflow).
-        if diff_milli <= 19 * c_mss + 18 {
-            let cube = mul_div_floor(diff_milli, 1_000_000_000_000_000_000, c_mss);
-            if cube != u64::MAX {
-                return exact_cube_root(cube);
-            }
+    // Tier 1, µs: K³ µs³ = diff · 1e18 · 1e3 / c_mss, when it fits (see tier1_may_fit).
+    if tier1_may_fit(c_mss, diff_bytes) {
+        // diff ≤ c_mss / 32 < 2^28: diff · 1000 cannot overflow.
+        let cube = mul_div_floor(diff_bytes * 1_000, 1_000_000_000_000_000_000, c_mss);
+        if cube != u64::MAX {
+            return exact_cube_root(cube);
         }
     }
     // Tier 2, ms: K³ ms³ = diff · 1e9 · 1e3 / c_mss.
@@ -102,20 +115,19 @@ pub const fn cubic_k_and_offset(c_mss: u64, diff_bytes: u64) -> (u64, u64) {
     }
     // Each tier returns from where its root is found: no tag of the resolution to test
     // again afterwards (the epoch start is the event's costliest step).
-    // Tier 1, µs, as in cubic_k_us: the cube fits only if diff · 1e3 ≤ about 18.4 · c_mss.
-    if let Some(diff_milli) = diff_bytes.checked_mul(1_000) {
-        if diff_milli <= 19 * c_mss + 18 {
-            let cube = mul_div_floor(diff_milli, 1_000_000_000_000_000_000, c_mss);
-            if cube != u64::MAX {
-                let k = exact_cube_root(cube);
-                // The divisor 1e21 applied as two exact floors, as in cubic_offset_bytes.
-                let scaled = mul_div_floor(k * k * k, c_mss, 1_000_000_000_000_000_000);
-                return (k, div_floor(scaled, THOUSAND));
-            }
+    // Tier 1, µs, as in cubic_k_us (see tier1_may_fit).
+    if tier1_may_fit(c_mss, diff_bytes) {
+        // diff ≤ c_mss / 32 < 2^28: diff · 1000 cannot overflow.
+        let cube = mul_wide_const_div_floor(diff_bytes * 1_000, 1_000_000_000_000_000_000, c_mss);
+        if cube != u64::MAX {
+            let k = exact_cube_root(cube);
+            // The divisor 1e21 applied as two exact floors, as in cubic_offset_bytes.
+            let scaled = mul_div_floor(k * k * k, c_mss, 1_000_000_000_000_000_000);
+            return (k, div_floor(scaled, THOUSAND));
         }
     }
     // Tier 2, ms: K³ ms³ = diff · 1e9 · 1e3 / c_mss.
-    let cube = mul_div_floor(diff_bytes, 1_000_000_000_000, c_mss);
+    let cube = mul_wide_const_div_floor(diff_bytes, 1_000_000_000_000, c_mss);
     if cube != u64::MAX {
         let k_ms = exact_cube_root(cube);
         let offset = mul_div_floor(k_ms * k_ms * k_ms, c_mss, 1_000_000_000_000);
@@ -202,6 +214,56 @@ mod tests {
                     "c_mss {c_mss} diff {diff}"
                 );
                 assert!(offset <= diff);
+            }
+        }
+    }
+
+    /// `K` with the µs tier chosen by the earlier, tighter test (`diff · 1000 ≤ 19 · c_mss
+    /// + 18`, then the exact `!= u64::MAX`): the shift test must choose the same tier.
+    fn k_by_the_tight_test(c_mss: u64, diff: u64) -> u64 {
+        if let Some(diff_milli) = diff.checked_mul(1_000) {
+            if diff_milli <= 19 * c_mss + 18 {
+                let cube = mul_div_floor(diff_milli, 1_000_000_000_000_000_000, c_mss);
+                if cube != u64::MAX {
+                    return exact_cube_root(cube);
+                }
+            }
+        }
+        let cube = mul_div_floor(diff, 1_000_000_000_000, c_mss);
+        if cube != u64::MAX {
+            return exact_cube_root(cube) * MICROS_PER_MILLI;
+        }
+        exact_cube_root(mul_div_floor(diff, 1_000, c_mss)) * MICROS_PER_SEC
+    }
+
+    #[test]
+    fn the_shift_test_chooses_the_tier_the_exact_test_chooses() {
+        // Around the µs tier's true limit (diff ≈ 0.01845 · c_mss) and across the band up
+        // to c_mss / 32 that the shift test lets through and the division then rejects.
+        for c_mss in [
+            1u64,
+            31,
+            32,
+            400,
+            400_000,
+            480_000,
+            1_200_000,
+            100_000 * 65_535,
+        ] {
+            let limit = c_mss * 1845 / 100_000;
+            let band_end = (c_mss >> 5) + 2;
+            let near_limit = limit.saturating_sub(3)..limit + 4;
+            let across_band = (0..64).map(|i| limit + (band_end - limit.min(band_end)) * i / 63);
+            let edges = [1, 2, band_end - 1, band_end, c_mss, u64::MAX];
+            for diff in near_limit.chain(across_band).chain(edges) {
+                let want = k_by_the_tight_test(c_mss, diff);
+                assert_eq!(cubic_k_us(c_mss, diff), want, "c_mss {c_mss} diff {diff}");
+                #[cfg(target_pointer_width = "64")]
+                assert_eq!(
+                    cubic_k_and_offset(c_mss, diff).0,
+                    want,
+                    "c_mss {c_mss} diff {diff}"
+                );
             }
         }
     }
