@@ -353,7 +353,8 @@ impl RfcFlow {
     /// Updates the smoothed and minimum RTT from one sample.
     fn on_rtt_sample(&mut self, rtt: Duration) {
         let r = rtt.as_micros();
-        // A store only when the minimum moves (`min` would store every sample).
+        // Compared in memory and stored only when the minimum moves: `min` loads it,
+        // selects and stores on every sample.
         if r < self.min_rtt_us {
             self.min_rtt_us = r;
         }
@@ -430,7 +431,8 @@ impl RfcFlow {
         {
             self.in_flight = self.in_flight.saturating_sub(ack.acked);
         }
-        // A store only when it moves (`max` would store every ACK).
+        // Compared in memory and stored only when it moves: `max` loads both, selects
+        // and stores on every ACK.
         if ack.largest_acked > self.largest_acked {
             self.largest_acked = ack.largest_acked;
         }
@@ -560,12 +562,14 @@ impl CongestionController for RfcFlow {
         // is at most one MSS", which needs no saturation: in flight at or above cwnd
         // leaves no room (and the saturating sum is then at least cwnd too); otherwise
         // in_flight_after + MSS >= cwnd exactly when MSS >= cwnd - in_flight_after, also
-        // where the sum would pass u64::MAX (MSS is then above any room).
+        // where the sum would pass u64::MAX (MSS is then above any room). One subtraction,
+        // a branch and a comparison, without the saturating add's constant and select.
         let filled = match self.cwnd.checked_sub(sent.in_flight_after) {
             None => true,
             Some(room) => room <= self.params.mss(),
         };
-        // Each outcome stores its own constant (not `filled` itself, tested twice).
+        // Each outcome stores its own constant: storing `filled` itself made the compiler
+        // test it a second time to materialise the bool.
         if filled {
             self.usage_mark = self.largest_sent;
             self.round_cwnd_limited = true;
