@@ -353,12 +353,19 @@ impl RfcFlow {
     /// Updates the smoothed and minimum RTT from one sample.
     fn on_rtt_sample(&mut self, rtt: Duration) {
         let r = rtt.as_micros();
-        self.min_rtt_us = self.min_rtt_us.min(r);
-        self.srtt_us = if self.srtt_us == 0 {
+        // Compared in memory and stored only when the minimum moves: `min` loads it,
+        // selects and stores on every sample.
+        if r < self.min_rtt_us {
+            self.min_rtt_us = r;
+        }
+        let s = self.srtt_us;
+        self.srtt_us = if s == 0 {
             r
         } else {
             // RFC 6298 §2.3: SRTT = (1 - 1/8) * SRTT + 1/8 * R'
-            (self.srtt_us / 8).saturating_mul(7).saturating_add(r / 8)
+            // No overflow: s/8 and r/8 are at most 2^61 - 1, and 7·(2^61 - 1) + (2^61 - 1)
+            // = 2^64 - 8 < 2^64, so plain operations give what saturating ones would.
+            (s / 8) * 7 + r / 8
         };
     }
 
@@ -405,6 +412,80 @@ impl RfcFlow {
         }
     }
 
+    /// What every ACK records: bytes in flight, `largest_acked`, the RTT sample, the time.
+    #[inline(always)]
+    fn ack_bookkeeping(&mut self, now: Instant, ack: &AckEvent) {
+        // In-flight floors at zero. Written as a wrapping subtraction and a rare fix-up
+        // (more acked than in flight) out of line, rather than `saturating_sub`: the
+        // common ACK then subtracts in place and branches, without keeping the old
+        // value and the new one side by side for a conditional move.
+        #[cfg(target_pointer_width = "64")]
+        {
+            let (left, underflow) = self.in_flight.overflowing_sub(ack.acked);
+            self.in_flight = left;
+            if underflow {
+                self.clear_in_flight();
+            }
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            self.in_flight = self.in_flight.saturating_sub(ack.acked);
+        }
+        // Compared in memory and stored only when it moves: `max` loads both, selects
+        // and stores on every ACK.
+        if ack.largest_acked > self.largest_acked {
+            self.largest_acked = ack.largest_acked;
+        }
+        if let Some(rtt) = ack.rtt {
+            self.on_rtt_sample(rtt);
+        }
+        self.last_activity = now;
+    }
+
+    /// More was acknowledged than was in flight: nothing is in flight.
+    #[cfg(target_pointer_width = "64")]
+    #[cold]
+    #[inline(never)]
+    fn clear_in_flight(&mut self) {
+        self.in_flight = 0;
+    }
+
+    /// An ACK whose window use is judged from its own flight too (see "Window use" on
+    /// [`RfcFlow`]): any ACK, but on 64-bit targets `on_ack` takes those of a
+    /// window-limited round itself, so this one is out of line there.
+    #[cfg_attr(target_pointer_width = "64", inline(never))]
+    fn on_ack_judged_now(&mut self, now: Instant, ack: &AckEvent) {
+        let flight_before = self.in_flight;
+        self.ack_bookkeeping(now, ack);
+        let cwnd_limited = !ack.app_limited
+            && (self.round_cwnd_limited
+                || flight_before.saturating_add(self.params.mss()) >= self.cwnd);
+        self.last_ack_cwnd_limited = cwnd_limited;
+        if cwnd_limited {
+            self.window_limited_ack(ack);
+        } else {
+            self.on_ack_phases(ack);
+        }
+    }
+
+    /// An ACK that may grow the window, after the driver's bookkeeping.
+    #[inline(always)]
+    fn window_limited_ack(&mut self, ack: &AckEvent) {
+        // The steady ACK: growth in congestion avoidance with everything CUBIC needs
+        // already known (RfcCubic::on_steady_ack); the same result as the full path. On
+        // 64-bit targets only: narrower ones, where flash counts more than the
+        // instructions saved, keep the one full path. The phase alone decides: it is
+        // CongestionAvoidance only with cwnd >= ssthresh (every place that sets it checks
+        // that, or sets ssthresh = cwnd; an undo restores a pair that held it, and the
+        // MSS floor raises both alike), so the full path would not take slow start.
+        #[cfg(target_pointer_width = "64")]
+        if self.phase == Phase::CongestionAvoidance {
+            self.steady_ack(ack);
+            return;
+        }
+        self.on_ack_phases(ack);
+    }
+
     /// The rest of an ACK after the driver's bookkeeping (which recorded its time in
     /// `last_activity` and its window use in `last_ack_cwnd_limited`): recovery, slow
     /// start, and congestion avoidance through the full CUBIC path. Out of line and fed
@@ -418,13 +499,14 @@ impl RfcFlow {
             if !self.recovery_over() {
                 return;
             }
-            self.phase = if self.cwnd < self.ssthresh {
-                Phase::SlowStart
-            } else {
-                Phase::CongestionAvoidance
-            };
-        }
-        if self.cwnd < self.ssthresh {
+            // Out of recovery: slow start below ssthresh, else congestion avoidance (set
+            // below, once for both ways there: one comparison of cwnd with ssthresh).
+            if self.cwnd < self.ssthresh {
+                self.phase = Phase::SlowStart;
+                self.slow_start_ack(now, ack, cwnd_limited);
+                return;
+            }
+        } else if self.cwnd < self.ssthresh {
             self.slow_start_ack(now, ack, cwnd_limited);
             return;
         }
@@ -476,10 +558,23 @@ impl CongestionController for RfcFlow {
         // window-limited; after the round, the next send starts a new record.
         // Without acknowledged packet numbers (largest_acked still 0) no round can end:
         // every send starts a new record, so the last send decides.
-        let filled = sent.in_flight_after.saturating_add(self.params.mss()) >= self.cwnd;
-        let round_over = self.largest_acked >= self.usage_mark || self.largest_acked == 0;
-        if filled || round_over {
-            self.round_cwnd_limited = filled;
+        // Filled: `in_flight_after + MSS >= cwnd` (saturating), tested as "the room left
+        // is at most one MSS", which needs no saturation: in flight at or above cwnd
+        // leaves no room (and the saturating sum is then at least cwnd too); otherwise
+        // in_flight_after + MSS >= cwnd exactly when MSS >= cwnd - in_flight_after, also
+        // where the sum would pass u64::MAX (MSS is then above any room). One subtraction,
+        // a branch and a comparison, without the saturating add's constant and select.
+        let filled = match self.cwnd.checked_sub(sent.in_flight_after) {
+            None => true,
+            Some(room) => room <= self.params.mss(),
+        };
+        // Each outcome stores its own constant: storing `filled` itself made the compiler
+        // test it a second time to materialise the bool.
+        if filled {
+            self.usage_mark = self.largest_sent;
+            self.round_cwnd_limited = true;
+        } else if self.largest_acked >= self.usage_mark || self.largest_acked == 0 {
+            self.round_cwnd_limited = false;
             self.usage_mark = self.largest_sent;
         }
     }
@@ -487,31 +582,19 @@ impl CongestionController for RfcFlow {
     /// Acked bytes above what was in flight are clamped (in-flight floors at zero); an
     /// RTT of zero is accepted as is; `largest_acked` going backwards is ignored.
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
-        let flight_before = self.in_flight;
-        self.in_flight = self.in_flight.saturating_sub(ack.acked);
-        self.largest_acked = self.largest_acked.max(ack.largest_acked);
-        if let Some(rtt) = ack.rtt {
-            self.on_rtt_sample(rtt);
-        }
-        // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now.
-        let cwnd_limited = !ack.app_limited
-            && (self.round_cwnd_limited
-                || flight_before.saturating_add(self.params.mss()) >= self.cwnd);
-        self.last_ack_cwnd_limited = cwnd_limited;
-        self.last_activity = now;
-        // The steady ACK: growth in congestion avoidance with everything CUBIC needs
-        // already known (RfcCubic::on_steady_ack); the same result as the full path. On
-        // 64-bit targets only: narrower ones, where flash counts more than the
-        // instructions saved, keep the one full path. The phase alone decides: it is
-        // CongestionAvoidance only with cwnd >= ssthresh (every place that sets it checks
-        // that, or sets ssthresh = cwnd; an undo restores a pair that held it, and the
-        // MSS floor raises both alike), so the full path would not take slow start.
+        // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now. A
+        // window-limited round decides alone, so its ACK (the common one) needs neither
+        // the test on the bytes in flight before it nor to keep them: it is handled here;
+        // every other ACK (all of them on 32-bit targets, where flash counts more) by
+        // `on_ack_judged_now`, which makes the whole judgement.
         #[cfg(target_pointer_width = "64")]
-        if cwnd_limited && self.phase == Phase::CongestionAvoidance {
-            self.steady_ack(ack);
+        if !ack.app_limited && self.round_cwnd_limited {
+            self.ack_bookkeeping(now, ack);
+            self.last_ack_cwnd_limited = true;
+            self.window_limited_ack(ack);
             return;
         }
-        self.on_ack_phases(ack);
+        self.on_ack_judged_now(now, ack);
     }
 
     fn on_congestion_event(&mut self, _now: Instant, event: CongestionEvent) {
