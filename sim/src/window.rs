@@ -39,6 +39,21 @@ pub struct ReceiveWindow {
     /// Jiffies the epoch began (`rcvq_space.time`), 2.6.35 receiver; `None`: the first
     /// read starts it.
     epoch_start_jiffies: Option<u32>,
+    /// The window scale the receiver offers in its SYN-ACK (`rx_opt.rcv_wscale`).
+    wscale: u32,
+}
+
+/// The window scale Linux offers for a receive buffer that may grow to `space` bytes.
+// Linux 2.6.35 net/ipv4/tcp_output.c tcp_select_initial_window(): halve
+// max(tcp_rmem[2], rmem_max) until it fits in 16 bits, at most 14 times
+pub fn window_scale_for(space: u64) -> u32 {
+    let mut space = space.min(65_535 << 14);
+    let mut wscale = 0;
+    while space > 65_535 && wscale < 14 {
+        space >>= 1;
+        wscale += 1;
+    }
+    wscale
 }
 
 impl ReceiveWindow {
@@ -61,7 +76,29 @@ impl ReceiveWindow {
             epoch_start_ns: 0,
             epoch_segments: 0,
             epoch_start_jiffies: None,
+            // The largest buffer the host allows: tcp_rmem[2] when autotuning; with
+            // -w, rmem_max, taken as the request (the least that lets setsockopt
+            // give nuttcp the whole buffer).
+            wscale: window_scale_for(match cfg.window {
+                WindowMode::Fixed(req) => req,
+                WindowMode::Auto { max_bytes } => max_bytes,
+            }),
         }
+    }
+
+    /// The window scale offered in the SYN-ACK (`rcv_wscale`).
+    pub fn wscale(&self) -> u32 {
+        self.wscale
+    }
+
+    /// The receiver's MSS, bytes.
+    pub fn mss(&self) -> u64 {
+        self.mss
+    }
+
+    /// The window the buffer allows, bytes (`window_clamp` when autotuning).
+    pub fn bytes(&self) -> u64 {
+        self.window_bytes
     }
 
     /// `segments` were delivered in order at `now_ns`.
@@ -152,6 +189,20 @@ mod tests {
         // 1000 segments in the next: capped at 3/4 MiB = 786432 B = 543 segments.
         w.on_delivered(20_000_000, 1000, 10_000_000);
         assert_eq!(w.segments(), 543);
+    }
+
+    #[test]
+    fn the_window_scale_fits_the_largest_buffer_in_16_bits() {
+        // 65535 needs no scale; 65536 one halving.
+        assert_eq!(window_scale_for(65_535), 0);
+        assert_eq!(window_scale_for(65_536), 1);
+        // The seed's autotuning maximum, 97768499 B: >> 11 = 47738.
+        assert_eq!(window_scale_for(97_768_499), 11);
+        // -w40m: 41943040 >> 10 = 40960; -w100m: 104857600 >> 11 = 51200.
+        assert_eq!(window_scale_for(40 << 20), 10);
+        assert_eq!(window_scale_for(100 << 20), 11);
+        // Never more than 14.
+        assert_eq!(window_scale_for(u64::MAX), 14);
     }
 
     #[test]
