@@ -59,7 +59,7 @@ pub fn window_scale_for(space: u64) -> u32 {
 impl ReceiveWindow {
     /// The receive window of `cfg`'s receiver.
     pub fn new(cfg: &SimConfig) -> Self {
-        let (start, max, autotune) = match cfg.window {
+        let (mut start, mut max, autotune) = match cfg.window {
             WindowMode::Fixed(req) => (usable(2 * req), usable(2 * req), false),
             WindowMode::Auto { max_bytes } => (
                 usable(RMEM_DEFAULT_BYTES).min(usable(max_bytes)),
@@ -67,8 +67,18 @@ impl ReceiveWindow {
                 true,
             ),
         };
+        let mss = u64::from(cfg.mss());
+        if cfg.receiver_hz.is_some() && start > 2 * mss {
+            // A 2.6.35 receiver reserves one segment of the buffer's window.
+            // Linux 2.6.35 net/ipv4/tcp_input.c tcp_init_buffer_space() (tcp_app_win
+            // = 31): window_clamp = max(2 * advmss, maxwin - advmss)
+            start -= mss;
+            if !autotune {
+                max = start;
+            }
+        }
         ReceiveWindow {
-            mss: u64::from(cfg.mss()),
+            mss,
             window_bytes: start,
             max_bytes: max,
             autotune,
@@ -136,8 +146,17 @@ impl ReceiveWindow {
         if elapsed < (rtt8 >> 3) as i32 || rtt8 == 0 {
             return;
         }
+        // The buffer, and with it the clamp, grows only when twice the read needs more
+        // than the current buffer holds: sk_rcvbuf starts at tcp_rmem[1] and becomes
+        // (2 * read / advmss) skbs of rcvmem, the least charge whose 3/4 holds an MSS,
+        // so (to within rcvmem's 128-byte steps) the test is 2 * read against the
+        // window of the current buffer: at first 3/4 of tcp_rmem[1], then the clamp.
+        // Linux 2.6.35 net/ipv4/tcp_input.c tcp_rcv_space_adjust(): if (space >
+        // sk->sk_rcvbuf) { sk_rcvbuf = space; window_clamp = new_clamp; }
         let want = 2 * self.epoch_segments * self.mss;
-        self.window_bytes = self.window_bytes.max(want.min(self.max_bytes));
+        if want > self.window_bytes.max(usable(RMEM_DEFAULT_BYTES)) {
+            self.window_bytes = want.min(self.max_bytes);
+        }
         self.epoch_start_jiffies = Some(now);
         self.epoch_segments = 0;
     }
@@ -189,6 +208,34 @@ mod tests {
         // 1000 segments in the next: capped at 3/4 MiB = 786432 B = 543 segments.
         w.on_delivered(20_000_000, 1000, 10_000_000);
         assert_eq!(w.segments(), 543);
+    }
+
+    #[test]
+    fn a_2635_receiver_reserves_a_segment_and_grows_only_past_its_buffers_window() {
+        // MSS 2000 (MTU 2052), autotuning: tcp_rmem[1] = 87380 B holds a window of
+        // 65535 B (32 segments, today's start); 2.6.35 reserves one segment of it.
+        let mut cfg = SimConfig::new();
+        cfg.mtu = 2052;
+        cfg.window = WindowMode::Auto { max_bytes: 1 << 20 };
+        assert_eq!(ReceiveWindow::new(&cfg).segments(), 32);
+        cfg.receiver_hz = Some(250);
+        let mut w = ReceiveWindow::new(&cfg);
+        assert_eq!(w.bytes(), 63_535, "65535 - 2000");
+        assert_eq!(w.segments(), 31);
+        // First read starts the epoch; one of 16 segments ends 5 jiffies later:
+        // 2 x 16 x 2000 = 64000 B is more than the clamp but within the window of the
+        // 87380-B buffer, which (32 skbs of about 2667 B) does not grow: no change.
+        w.on_delivered_jiffies(1000, 1, 0);
+        w.on_delivered_jiffies(1005, 16, 40);
+        assert_eq!(w.bytes(), 63_535);
+        // 17 segments: 68000 B needs a bigger buffer; the clamp follows to 68000 B.
+        w.on_delivered_jiffies(1010, 17, 40);
+        assert_eq!(w.bytes(), 68_000);
+        assert_eq!(w.segments(), 34);
+        // A fixed buffer's window is reserved the same way, and stays so.
+        cfg.window = WindowMode::Fixed(1 << 20);
+        // 2 MiB x 3/4 = 1572864 B, less 2000.
+        assert_eq!(ReceiveWindow::new(&cfg).bytes(), 1_570_864);
     }
 
     #[test]
