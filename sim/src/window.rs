@@ -14,7 +14,9 @@
 //!   ([`crate::rcv_rtt`]): an epoch ends once `rcv_rtt_est.rtt >> 3` jiffies have
 //!   passed since it began, and never while the estimate is still 0 (no sample yet);
 //!   data read meanwhile all counts towards the next growth
-//!   ([`on_delivered_jiffies`](ReceiveWindow::on_delivered_jiffies)).
+//!   ([`on_delivered_jiffies`](ReceiveWindow::on_delivered_jiffies)). Its clamp starts
+//!   one segment below the buffer's window (`tcp_init_buffer_space`) and moves only when
+//!   twice the read needs a bigger buffer (`space > sk_rcvbuf`).
 
 use crate::config::{ADV_WIN_SCALE, SKB_OVERHEAD_BYTES, SimConfig, WindowMode};
 
