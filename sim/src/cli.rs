@@ -110,7 +110,7 @@ pub struct RunArgs {
     /// autotuning.
     #[arg(short = 'w', value_parser = parse_bytes, allow_hyphen_values = true)]
     pub window: Option<u64>,
-    /// Autotuning's largest socket buffer (tcp_rmem[2]/tcp_wmem[2]), bytes.
+    /// Autotuning's largest socket buffer (`tcp_rmem[2]`/`tcp_wmem[2]`), bytes.
     #[arg(long, default_value_t = DEFAULT_AUTOTUNE_MAX_BYTES, value_parser = parse_bytes, allow_hyphen_values = true)]
     pub autotune_max: u64,
     /// Which Linux kernel's CUBIC + HyStart decides cwnd (Linux mode): 6 (today's) or

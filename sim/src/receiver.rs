@@ -65,8 +65,11 @@ pub struct Receiver {
     /// Whether segments carry timestamps the estimate can use (`tcp_timestamps`).
     timestamps: bool,
     rtt_est: RcvRttEstimate,
-    /// The window last advertised, segments (`tp->rcv_wnd`).
+    /// The window last advertised, whole segments the sender may send.
     rcv_wnd: u32,
+    /// The window last advertised, bytes (`tp->rcv_wnd`): for a 2.6.35 receiver,
+    /// rounded up to the window scale's unit.
+    rcv_wnd_bytes: u64,
 }
 
 impl Receiver {
@@ -96,12 +99,16 @@ impl Receiver {
             timestamps: false,
             rtt_est: RcvRttEstimate::default(),
             rcv_wnd: 0,
+            rcv_wnd_bytes: 0,
         }
         .advertising_initial_window()
     }
 
     fn advertising_initial_window(mut self) -> Self {
+        // Linux tcp_select_initial_window(): the SYN-ACK's window is whole segments,
+        // not rounded to the window scale.
         self.rcv_wnd = self.advertised_window();
+        self.rcv_wnd_bytes = u64::from(self.rcv_wnd) * self.window.mss();
         self
     }
 
@@ -130,7 +137,12 @@ impl Receiver {
     fn ack(&mut self, now_ns: u64, lo: u32, hi: u32) -> AckInfo {
         self.unacked = 0;
         self.delack_deadline = None;
-        self.rcv_wnd = self.advertised_window();
+        if self.clock.is_some() {
+            self.select_window_2635();
+        } else {
+            self.rcv_wnd = self.advertised_window();
+            self.rcv_wnd_bytes = u64::from(self.rcv_wnd) * self.window.mss();
+        }
         AckInfo {
             cum: self.rcv_nxt,
             sack_lo: lo,
@@ -145,6 +157,24 @@ impl Receiver {
     fn advertised_window(&self) -> u32 {
         let clamp = self.window.segments();
         self.rcv_ssthresh.map_or(clamp, |t| t.min(clamp))
+    }
+
+    /// The window a 2.6.35 receiver advertises in an ACK, in bytes: the free space
+    /// (the buffer's window, a reader that keeps up leaving it free) at most
+    /// `rcv_ssthresh`, rounded up to the window scale's unit so that scaling does not
+    /// cut it; `tcp_select_window` keeps it as `rcv_wnd` (it never shrinks here: both
+    /// bounds only grow). The sender may use the whole segments in it.
+    // Linux 2.6.35 net/ipv4/tcp_output.c __tcp_select_window() (round up to
+    // 1 << rcv_wscale), tcp_select_window() (tp->rcv_wnd = new_win)
+    fn select_window_2635(&mut self) {
+        let mss = self.window.mss();
+        let free = self.window.bytes();
+        let bytes = self
+            .rcv_ssthresh
+            .map_or(free, |t| free.min(u64::from(t) * mss));
+        let unit = 1u64 << self.window.wscale();
+        self.rcv_wnd_bytes = bytes.div_ceil(unit) * unit;
+        self.rcv_wnd = (self.rcv_wnd_bytes / mss).clamp(1, u64::from(u32::MAX)) as u32;
     }
 
     /// `tcp_grow_window` for one in-order data segment: true if `rcv_ssthresh` grew,
@@ -206,7 +236,14 @@ impl Receiver {
                 self.window
                     .on_delivered_jiffies(now, advanced, self.rtt_est.rtt8());
                 self.sample_timestamp(now_jiffies, tsecr);
-                self.rtt_est.on_data(now, self.rcv_nxt, self.rcv_wnd);
+                // rcv_rtt_est.seq = rcv_nxt + rcv_wnd in bytes: with whole-MSS
+                // segments, rcv_nxt must advance ceil(rcv_wnd / mss) segments.
+                let window_segments = self.rcv_wnd_bytes.div_ceil(self.window.mss());
+                self.rtt_est.on_data(
+                    now,
+                    self.rcv_nxt,
+                    window_segments.min(u64::from(u32::MAX)) as u32,
+                );
             }
             None => self.window.on_delivered(now_ns, advanced, rtt_ns),
         }
@@ -332,6 +369,44 @@ mod tests {
         assert_eq!(r.delivered, 3);
         // -w 1m: Linux doubles to 2 MiB, 3/4 of it is window: 1572864 / 1448 = 1086.
         assert_eq!(a.rwnd, 1086);
+    }
+
+    #[test]
+    fn a_2635_window_sample_runs_to_the_byte_window_rounded_to_the_scale() {
+        use crate::rcv_rtt::JiffyClock;
+        // MSS 8948, -w 1m: window scale 5 (1 MiB >> 5 = 32768), so every advertised
+        // window after the SYN-ACK is rounded up to a multiple of 32 bytes. No
+        // timestamps: only the per-window samples feed the estimate.
+        let mut cfg = SimConfig::new();
+        cfg.mtu = 9000;
+        cfg.window = WindowMode::Fixed(1 << 20);
+        let w = ReceiveWindow::new(&cfg);
+        assert_eq!(w.wscale(), 5);
+        // HZ=250, a tick at time 0 (jiffies 250).
+        let clock = JiffyClock::new(250, 1_000_000_000);
+        let mut r = Receiver::new(2, 40_000_000, 1, Some(2), w).with_jiffy_clock(clock, false);
+        // Segment 0 (jiffies 250): the first measurement starts with the SYN-ACK's
+        // window, exactly 2 segments: it ends when rcv_nxt reaches 1 + 2 = 3.
+        r.on_segment(0, 0, 0, 0).expect("quick ACK");
+        // Segment 1: rcv_ssthresh 6 segments = 53688 B, advertised as 53696 (32 x 1678).
+        let a = r
+            .on_segment(1_000_000, 1, 0, 0)
+            .expect("window growing: ACKed");
+        assert_eq!(a.rwnd, 6, "53696 B holds 6 whole segments");
+        // Segment 2 at 20 ms (jiffies 255): rcv_nxt 3, a 5-jiffy sample; the next
+        // measurement runs to 3 x 8948 + 53696 = 80540 B, which rcv_nxt passes only at
+        // 10 segments (9 x 8948 = 80532 is 8 bytes short).
+        r.on_segment(20_000_000, 2, 0, 0);
+        assert_eq!(r.rtt8_jiffies(), 40);
+        // Segments 3..=8 at 36 ms (jiffies 259): rcv_nxt 9, not yet through. (With
+        // the window counted in whole segments it would end here: 4 jiffies, 32.)
+        for seq in 3..=8 {
+            r.on_segment(36_000_000, seq, 0, 0);
+        }
+        assert_eq!(r.rtt8_jiffies(), 40, "80532 B < 80540 B: not through");
+        // Segment 9 at 52 ms (jiffies 263): through; 8 jiffies < 40 replaces it.
+        r.on_segment(52_000_000, 9, 0, 0);
+        assert_eq!(r.rtt8_jiffies(), 64);
     }
 
     #[test]

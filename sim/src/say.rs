@@ -15,7 +15,7 @@ pub fn line(args: std::fmt::Arguments) {
     }
 }
 
-/// `println!` for results: see [`line`].
+/// `println!` for results: see [`line()`].
 #[macro_export]
 macro_rules! say {
     () => {

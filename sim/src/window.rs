@@ -14,7 +14,9 @@
 //!   ([`crate::rcv_rtt`]): an epoch ends once `rcv_rtt_est.rtt >> 3` jiffies have
 //!   passed since it began, and never while the estimate is still 0 (no sample yet);
 //!   data read meanwhile all counts towards the next growth
-//!   ([`on_delivered_jiffies`](ReceiveWindow::on_delivered_jiffies)).
+//!   ([`on_delivered_jiffies`](ReceiveWindow::on_delivered_jiffies)). Its clamp starts
+//!   one segment below the buffer's window (`tcp_init_buffer_space`) and moves only when
+//!   twice the read needs a bigger buffer (`space > sk_rcvbuf`).
 
 use crate::config::{ADV_WIN_SCALE, SKB_OVERHEAD_BYTES, SimConfig, WindowMode};
 
@@ -39,12 +41,27 @@ pub struct ReceiveWindow {
     /// Jiffies the epoch began (`rcvq_space.time`), 2.6.35 receiver; `None`: the first
     /// read starts it.
     epoch_start_jiffies: Option<u32>,
+    /// The window scale the receiver offers in its SYN-ACK (`rx_opt.rcv_wscale`).
+    wscale: u32,
+}
+
+/// The window scale Linux offers for a receive buffer that may grow to `space` bytes.
+// Linux 2.6.35 net/ipv4/tcp_output.c tcp_select_initial_window(): halve
+// max(tcp_rmem[2], rmem_max) until it fits in 16 bits, at most 14 times
+pub fn window_scale_for(space: u64) -> u32 {
+    let mut space = space.min(65_535 << 14);
+    let mut wscale = 0;
+    while space > 65_535 && wscale < 14 {
+        space >>= 1;
+        wscale += 1;
+    }
+    wscale
 }
 
 impl ReceiveWindow {
     /// The receive window of `cfg`'s receiver.
     pub fn new(cfg: &SimConfig) -> Self {
-        let (start, max, autotune) = match cfg.window {
+        let (mut start, mut max, autotune) = match cfg.window {
             WindowMode::Fixed(req) => (usable(2 * req), usable(2 * req), false),
             WindowMode::Auto { max_bytes } => (
                 usable(RMEM_DEFAULT_BYTES).min(usable(max_bytes)),
@@ -52,8 +69,18 @@ impl ReceiveWindow {
                 true,
             ),
         };
+        let mss = u64::from(cfg.mss());
+        if cfg.receiver_hz.is_some() && start > 2 * mss {
+            // A 2.6.35 receiver reserves one segment of the buffer's window.
+            // Linux 2.6.35 net/ipv4/tcp_input.c tcp_init_buffer_space() (tcp_app_win
+            // = 31): window_clamp = max(2 * advmss, maxwin - advmss)
+            start -= mss;
+            if !autotune {
+                max = start;
+            }
+        }
         ReceiveWindow {
-            mss: u64::from(cfg.mss()),
+            mss,
             window_bytes: start,
             max_bytes: max,
             autotune,
@@ -61,7 +88,29 @@ impl ReceiveWindow {
             epoch_start_ns: 0,
             epoch_segments: 0,
             epoch_start_jiffies: None,
+            // The largest buffer the host allows: tcp_rmem[2] when autotuning; with
+            // -w, rmem_max, taken as the request (the least that lets setsockopt
+            // give nuttcp the whole buffer).
+            wscale: window_scale_for(match cfg.window {
+                WindowMode::Fixed(req) => req,
+                WindowMode::Auto { max_bytes } => max_bytes,
+            }),
         }
+    }
+
+    /// The window scale offered in the SYN-ACK (`rcv_wscale`).
+    pub fn wscale(&self) -> u32 {
+        self.wscale
+    }
+
+    /// The receiver's MSS, bytes.
+    pub fn mss(&self) -> u64 {
+        self.mss
+    }
+
+    /// The window the buffer allows, bytes (`window_clamp` when autotuning).
+    pub fn bytes(&self) -> u64 {
+        self.window_bytes
     }
 
     /// `segments` were delivered in order at `now_ns`.
@@ -99,8 +148,17 @@ impl ReceiveWindow {
         if elapsed < (rtt8 >> 3) as i32 || rtt8 == 0 {
             return;
         }
+        // The buffer, and with it the clamp, grows only when twice the read needs more
+        // than the current buffer holds: sk_rcvbuf starts at tcp_rmem[1] and becomes
+        // (2 * read / advmss) skbs of rcvmem, the least charge whose 3/4 holds an MSS,
+        // so (to within rcvmem's 128-byte steps) the test is 2 * read against the
+        // window of the current buffer: at first 3/4 of tcp_rmem[1], then the clamp.
+        // Linux 2.6.35 net/ipv4/tcp_input.c tcp_rcv_space_adjust(): if (space >
+        // sk->sk_rcvbuf) { sk_rcvbuf = space; window_clamp = new_clamp; }
         let want = 2 * self.epoch_segments * self.mss;
-        self.window_bytes = self.window_bytes.max(want.min(self.max_bytes));
+        if want > self.window_bytes.max(usable(RMEM_DEFAULT_BYTES)) {
+            self.window_bytes = want.min(self.max_bytes);
+        }
         self.epoch_start_jiffies = Some(now);
         self.epoch_segments = 0;
     }
@@ -152,6 +210,48 @@ mod tests {
         // 1000 segments in the next: capped at 3/4 MiB = 786432 B = 543 segments.
         w.on_delivered(20_000_000, 1000, 10_000_000);
         assert_eq!(w.segments(), 543);
+    }
+
+    #[test]
+    fn a_2635_receiver_reserves_a_segment_and_grows_only_past_its_buffers_window() {
+        // MSS 2000 (MTU 2052), autotuning: tcp_rmem[1] = 87380 B holds a window of
+        // 65535 B (32 segments, today's start); 2.6.35 reserves one segment of it.
+        let mut cfg = SimConfig::new();
+        cfg.mtu = 2052;
+        cfg.window = WindowMode::Auto { max_bytes: 1 << 20 };
+        assert_eq!(ReceiveWindow::new(&cfg).segments(), 32);
+        cfg.receiver_hz = Some(250);
+        let mut w = ReceiveWindow::new(&cfg);
+        assert_eq!(w.bytes(), 63_535, "65535 - 2000");
+        assert_eq!(w.segments(), 31);
+        // First read starts the epoch; one of 16 segments ends 5 jiffies later:
+        // 2 x 16 x 2000 = 64000 B is more than the clamp but within the window of the
+        // 87380-B buffer, which (32 skbs of about 2667 B) does not grow: no change.
+        w.on_delivered_jiffies(1000, 1, 0);
+        w.on_delivered_jiffies(1005, 16, 40);
+        assert_eq!(w.bytes(), 63_535);
+        // 17 segments: 68000 B needs a bigger buffer; the clamp follows to 68000 B.
+        w.on_delivered_jiffies(1010, 17, 40);
+        assert_eq!(w.bytes(), 68_000);
+        assert_eq!(w.segments(), 34);
+        // A fixed buffer's window is reserved the same way, and stays so.
+        cfg.window = WindowMode::Fixed(1 << 20);
+        // 2 MiB x 3/4 = 1572864 B, less 2000.
+        assert_eq!(ReceiveWindow::new(&cfg).bytes(), 1_570_864);
+    }
+
+    #[test]
+    fn the_window_scale_fits_the_largest_buffer_in_16_bits() {
+        // 65535 needs no scale; 65536 one halving.
+        assert_eq!(window_scale_for(65_535), 0);
+        assert_eq!(window_scale_for(65_536), 1);
+        // The seed's autotuning maximum, 97768499 B: >> 11 = 47738.
+        assert_eq!(window_scale_for(97_768_499), 11);
+        // -w40m: 41943040 >> 10 = 40960; -w100m: 104857600 >> 11 = 51200.
+        assert_eq!(window_scale_for(40 << 20), 10);
+        assert_eq!(window_scale_for(100 << 20), 11);
+        // Never more than 14.
+        assert_eq!(window_scale_for(u64::MAX), 14);
     }
 
     #[test]

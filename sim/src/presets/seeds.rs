@@ -55,7 +55,7 @@ const fn f(
     }
 }
 
-/// Seed 000 (shared/seeds/000): Bill Fink, "Re: [PATCH] Make CUBIC Hystart more robust
+/// Seed 000 (shared/seeds/000): Bill Fink, "Re: \[PATCH\] Make CUBIC Hystart more robust
 /// to RTT variations", netdev, 10 Mar 2011; 2.6.35 sender, `nuttcp -n8g -i1
 /// [-w40m|-w100m]`, 9000-byte frames, 10 GbE. The rerun with HZ=250 and
 /// `tcp_timestamps` on (the 80 ms `-w100m` HyStart run twice, without HyStart three times).
