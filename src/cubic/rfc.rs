@@ -641,8 +641,11 @@ impl RfcCubic {
             // method that changes the pair sets it), and the full ACK path and the
             // restart after idle call this on each ACK or send.
             self.sync_steady_clock();
+        } else {
+            // No epoch to shift; a pause without an epoch is simply forgotten
+            // (steady_clock stays 0: there is no epoch).
+            self.paused_at = None;
         }
-        self.paused_at = None;
     }
 
     /// Makes `self` equal to `other`, one field at a time. On a 32-bit core a copy of
