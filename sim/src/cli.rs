@@ -7,8 +7,8 @@ use clap::{Args, Parser, Subcommand};
 use crate::app::AppModel;
 use crate::config::{
     Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, DEFAULT_HZ, DEFAULT_UPTIME_NS, Kernel, SimConfig,
-    SlowStart, TsoMode, TsqMode, VALID_HZ, WindowMode, quickacks_for, rcv_ssthresh_growth_for,
-    receiver_hz_for,
+    SizeGoal, SlowStart, TsoMode, TsqMode, VALID_HZ, WindowMode, quickacks_for,
+    rcv_ssthresh_growth_for, receiver_hz_for,
 };
 use crate::units::{
     parse_bytes, parse_duration_ns, parse_mtu, parse_positive_duration_ns, parse_probability,
@@ -151,6 +151,11 @@ pub struct RunArgs {
     /// TSO burst size: auto (tcp_tso_autosize), off (1 segment), or a segment count.
     #[arg(long, default_value = "auto")]
     pub tso: String,
+    /// How the --kernel 2.6.35 writer sizes its skbs: gso (every skb a whole GSO skb,
+    /// default) or half-window (bounded to half the largest window the receiver has
+    /// advertised when the data is written, tcp_bound_to_half_wnd).
+    #[arg(long, default_value = "gso", value_parser = ["gso", "half-window"])]
+    pub size_goal: String,
     /// Delay from a burst leaving the NIC to its TX completion, e.g. 100us.
     #[arg(long, default_value = "100us", value_parser = parse_duration_ns, allow_hyphen_values = true)]
     pub tx_completion: u64,
@@ -274,6 +279,11 @@ impl RunArgs {
                 n.parse()
                     .map_err(|_| format!("--tso: not auto, off or a count: {n}"))?,
             ),
+        };
+        c.size_goal = if self.size_goal == "half-window" {
+            SizeGoal::HalfWindow
+        } else {
+            SizeGoal::Gso
         };
         c.tx_completion_ns = self.tx_completion;
         c.txqueuelen = self.txqueuelen;

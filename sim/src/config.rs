@@ -60,6 +60,17 @@ pub enum TsoMode {
     Segs(u32),
 }
 
+/// The size a 2.6.35 writer gives each skb (`tcp_xmit_size_goal`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SizeGoal {
+    /// Every skb a whole GSO skb (the default; see docs/simulator.md for why).
+    Gso,
+    /// The GSO skb bounded to half the largest window the receiver has advertised
+    /// (`tcp_bound_to_half_wnd`), as read when the writer writes: after a 2-segment
+    /// SYN-ACK window the first buffer-full goes into one-segment skbs.
+    HalfWindow,
+}
+
 /// How the socket buffers, and so the usable window, are set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WindowMode {
@@ -121,6 +132,8 @@ pub struct SimConfig {
     pub tsq: TsqMode,
     /// TSO burst size.
     pub tso: TsoMode,
+    /// How large the 2.6.35 host's writer builds its skbs (`--size-goal`).
+    pub size_goal: SizeGoal,
     /// Delay from the NIC finishing a burst to its TX completion, ns.
     pub tx_completion_ns: u64,
     /// The qdisc's limit in skbs (`txqueuelen`).
@@ -289,6 +302,7 @@ impl SimConfig {
             pacing: false,
             tsq: TsqMode::Auto,
             tso: TsoMode::Auto,
+            size_goal: SizeGoal::Gso,
             tx_completion_ns: 100_000,
             txqueuelen: 1000,
             ack_ratio: 2,
@@ -395,6 +409,13 @@ impl SimConfig {
                 self.wire_bytes(),
                 self.buffer_bytes
             ));
+        }
+        if self.size_goal == SizeGoal::HalfWindow && !self.tso_defer() {
+            return Err(
+                "--size-goal half-window needs --kernel 2.6.35 with whole TSO skbs \
+                        (--tso auto or a count above 1)"
+                    .into(),
+            );
         }
         if let TsoMode::Segs(0) = self.tso {
             return Err("--tso needs at least 1 segment".into());

@@ -29,8 +29,10 @@ pub mod sender;
 pub mod sendpath;
 pub mod series;
 pub mod sim;
+pub mod tso_defer;
 pub mod units;
 pub mod window;
+pub mod write_queue;
 
 pub use config::SimConfig;
 pub use probe::{IntervalReport, NoProbe, Probe, TraceRow};

@@ -129,6 +129,11 @@ impl Receiver {
         }
     }
 
+    /// The window last advertised (the SYN-ACK's before any data), whole segments.
+    pub fn window_segments(&self) -> u32 {
+        self.rcv_wnd
+    }
+
     /// The receiver's RTT estimate, ×8 jiffies (0: none, or no jiffies clock).
     pub fn rtt8_jiffies(&self) -> u32 {
         self.rtt_est.rtt8()

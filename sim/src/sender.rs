@@ -3,14 +3,18 @@
 
 use crate::app::AppModel;
 use crate::cc::SimController;
-use crate::config::{Amount, SimConfig, TsoMode, TsqMode};
+use crate::config::{
+    Amount, SKB_OVERHEAD_BYTES, SimConfig, SizeGoal, TsoMode, TsqMode, WindowMode,
+};
 use crate::event::{Event, EventQueue};
 use crate::host::Host;
 use crate::link::Link;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
 use crate::sendpath::{Decision, SendPath, SendPathModes};
+use crate::tso_defer::{DeferInputs, wants_to_defer};
 use crate::window::send_buffer_segments;
+use crate::write_queue::WriteQueue;
 
 /// Everything below the sender: host queue, path, and the clock's event queue.
 #[derive(Debug)]
@@ -47,6 +51,9 @@ pub struct SenderStats {
     pub local_congestion: u64,
 }
 
+/// `tcp_wmem[1]`, the send buffer an autotuned socket starts from, bytes.
+const TCP_WMEM_DEFAULT_BYTES: u32 = 16_384;
+
 /// One TCP sender.
 #[derive(Debug)]
 pub struct Sender {
@@ -81,6 +88,9 @@ pub struct Sender {
     /// When the current deferral started (`tp->tso_deferred`), ns of the host's clock
     /// (since boot), if one is running.
     deferred_since: Option<u64>,
+    /// The 2.6.35 host's write queue of skbs as a bulk writer built them (`None`:
+    /// every burst may be a whole fixed-size skb).
+    wq: Option<WriteQueue>,
     recovery: Recovery,
     rto_deadline: Option<u64>,
     rto_event_at: Option<u64>,
@@ -96,6 +106,29 @@ impl Sender {
             Amount::TimeNs(_) => u32::MAX / 2,
         };
         let sndbuf_segs = send_buffer_segments(cfg);
+        // The 2.6.35 host sends the skbs a bulk writer built, one at a time.
+        let wq = match cfg.effective_tso() {
+            TsoMode::Segs(n) if cfg.tso_defer() && cfg.app == AppModel::Bulk => {
+                let half_window = cfg.size_goal == SizeGoal::HalfWindow;
+                Some(match cfg.window {
+                    WindowMode::Fixed(_) => {
+                        WriteQueue::new(total_segs, n, half_window, sndbuf_segs, None)
+                    }
+                    // tcp_fixup_sndbuf(): max(tcp_wmem[1], 3 * sndmem) to start.
+                    WindowMode::Auto { .. } => {
+                        let start = (TCP_WMEM_DEFAULT_BYTES / (mss + SKB_OVERHEAD_BYTES)).max(3);
+                        WriteQueue::new(
+                            total_segs,
+                            n,
+                            half_window,
+                            start.min(sndbuf_segs),
+                            Some(sndbuf_segs),
+                        )
+                    }
+                })
+            }
+            _ => None,
+        };
         Ok(Sender {
             cc: SimController::new(cfg)?,
             path: SendPath::new(SendPathModes {
@@ -125,6 +158,7 @@ impl Sender {
             jiffy_ns: 1_000_000_000 / u64::from(cfg.hz.max(1)),
             uptime_ns: cfg.uptime_ns,
             deferred_since: None,
+            wq,
             recovery: Recovery::Open,
             rto_deadline: None,
             rto_event_at: None,
@@ -190,6 +224,9 @@ impl Sender {
         net: &mut Net,
     ) -> Option<u64> {
         self.rwnd = rwnd;
+        if let Some(wq) = self.wq.as_mut() {
+            wq.on_window(rwnd);
+        }
         let out = self.sb.on_ack(cum, sack.0, sack.1);
         let rtt_ns = out.rtt_sent_ns.map(|t| now_ns - t);
         if let Some(r) = rtt_ns {
@@ -227,8 +264,24 @@ impl Sender {
         let rtt_us = rtt_ns.map(|r| (r / 1000).min(u64::from(u32::MAX)) as u32);
         let highest = self.sb.snd_una().max(sack.1.min(self.sb.snd_nxt()));
         self.cc.on_ack(now_ns, grow, rtt_us, highest);
-        self.try_send(now_ns, net);
+        self.transmit(now_ns, net);
+        // tcp_data_snd_check(): tcp_check_space() after the transmit attempt, which
+        // may grow an autotuned buffer and wake the writer; its tcp_sendmsg() then
+        // pushes what it wrote.
+        let (cwnd, packets_out) = (self.cc.cwnd_segments(), self.sb.packets_out());
+        if let Some(wq) = self.wq.as_mut() {
+            wq.on_ack(cwnd, packets_out);
+        }
+        self.write_and_push(now_ns, net);
         rtt_ns
+    }
+
+    /// The receiver's SYN-ACK offered `segs` whole segments: the first window the
+    /// 2.6.35 writer sizes its skbs by.
+    pub fn on_syn_ack_window(&mut self, segs: u32) {
+        if let Some(wq) = self.wq.as_mut() {
+            wq.on_window(segs);
+        }
     }
 
     /// The retransmission timer event at `now_ns`.
@@ -260,26 +313,49 @@ impl Sender {
         }
     }
 
-    /// Linux 2.6.35 `tcp_tso_should_defer()`: a burst shorter than a full TSO skb waits
-    /// for more window while data is in flight, unless it is at least a third of the
-    /// window (`tcp_tso_win_divisor` = 3) or the application has written no more. A
-    /// deferral is abandoned by the first transmit attempt after the jiffies counter has
-    /// moved on by two since it began. Transmit attempts come with ACKs: no timer ends a
-    /// deferral, and a bulk writer blocked on a full send buffer is woken only when a
-    /// third of it has been acknowledged (`sk_stream_min_wspace`), itself on an ACK.
-    fn defers(&mut self, now_ns: u64, segs: u32, written: u32, window_end: u32) -> bool {
+    /// Linux 2.6.35 `tcp_tso_should_defer()` for the skb at the send head: a
+    /// multi-segment skb waits for more window while data is in flight and the
+    /// connection is in Open, unless the room (`limit`, the least of the receive
+    /// window's and cwnd's, compared in bytes) reaches `sk_gso_max_size`, or holds the
+    /// whole skb and the skb is not the queue's tail, or the skb carries the FIN (the
+    /// writer has written everything), or the room is at least a third of
+    /// `min(snd_wnd, snd_cwnd)` (`tcp_tso_win_divisor` = 3). A deferral is abandoned by
+    /// the first transmit attempt after the jiffies counter has moved on by two since
+    /// it began. Transmit attempts come with ACKs: no timer ends a deferral, and a bulk
+    /// writer blocked on a full send buffer is woken only when a third of it has been
+    /// acknowledged (`sk_stream_min_wspace`), itself on an ACK.
+    ///
+    /// `head` is the send head's length and whether it is the tail, from the write
+    /// queue; without one (a writer that is not bulk) every skb is taken to be a whole
+    /// one of the fixed burst size in the middle of the queue, and nothing is deferred
+    /// while the application has written less than the window allows.
+    fn defers(
+        &mut self,
+        now_ns: u64,
+        written: u32,
+        window_end: u32,
+        head: Option<(u32, bool)>,
+    ) -> bool {
         let Some(burst) = self.defer_burst else {
             return false;
         };
-        let in_flight = self.sb.in_flight();
-        let app_limited = written < window_end.min(self.sb.snd_una() + self.cc.cwnd_segments());
-        // tcp_tso_should_defer(): chunk = min(snd_wnd, snd_cwnd) / tcp_tso_win_divisor.
-        let chunk = self.rwnd.min(self.cc.cwnd_segments()) / 3;
-        let wanted = segs < burst
-            && in_flight > 0
-            && self.recovery == Recovery::Open
-            && !app_limited
-            && segs < chunk;
+        let cwnd = self.cc.cwnd_segments();
+        // Without the write queue, a writer that has not written up to what the window
+        // allows is never deferred for (its data goes as it comes).
+        let app_limited = head.is_none() && written < window_end.min(self.sb.snd_una() + cwnd);
+        let (skb_segs, skb_is_tail) = head.unwrap_or((burst, false));
+        let wanted = !app_limited
+            && wants_to_defer(&DeferInputs {
+                skb_segs,
+                skb_is_tail,
+                skb_has_fin: skb_is_tail && written >= self.total_segs,
+                open: self.recovery == Recovery::Open,
+                cwnd,
+                in_flight: self.sb.in_flight(),
+                snd_wnd: self.rwnd,
+                send_win: window_end.saturating_sub(self.sb.snd_nxt()),
+                mss: self.mss,
+            });
         if !wanted {
             self.deferred_since = None;
             return false;
@@ -297,15 +373,39 @@ impl Sender {
         true
     }
 
+    /// Send what the window, pacer, TSQ and qdisc allow at `now_ns`, and, with the
+    /// write queue modelled, let a bulk writer that can write do so and push it.
+    pub fn try_send(&mut self, now_ns: u64, net: &mut Net) {
+        self.transmit(now_ns, net);
+        self.write_and_push(now_ns, net);
+    }
+
+    fn write_and_push(&mut self, now_ns: u64, net: &mut Net) {
+        let (snd_una, snd_nxt) = (self.sb.snd_una(), self.sb.snd_nxt());
+        if self.app_open
+            && self
+                .wq
+                .as_mut()
+                .is_some_and(|wq| wq.write(snd_una, snd_nxt))
+        {
+            self.transmit(now_ns, net);
+        }
+    }
+
     /// Send whatever the window, pacer, TSQ and qdisc allow at `now_ns`: the
     /// library's send path decides each burst.
     // Linux net/ipv4/tcp_output.c tcp_write_xmit()
-    pub fn try_send(&mut self, now_ns: u64, net: &mut Net) {
+    fn transmit(&mut self, now_ns: u64, net: &mut Net) {
         loop {
             let retransmit = self.sb.next_retransmit();
             let snd_nxt = self.sb.snd_nxt();
             let window_end = self.sb.snd_una() + self.rwnd.min(self.sndbuf_segs);
-            let written = self.app.written_segs(now_ns, self.mss, self.total_segs);
+            let written = match &self.wq {
+                Some(wq) => wq.written(),
+                None => self.app.written_segs(now_ns, self.mss, self.total_segs),
+            };
+            // The skb at the send head (one at a time, whole or split, as Linux sends).
+            let head = self.wq.as_ref().and_then(|wq| wq.head(snd_nxt));
             let new_room = if self.app_open {
                 written.min(window_end).saturating_sub(snd_nxt)
             } else {
@@ -331,10 +431,24 @@ impl Sender {
             );
             let segs = match decision {
                 Decision::Send(n) if retransmit.is_some() => n.min(1),
-                Decision::Send(n) if self.defers(now_ns, n.min(new_room), written, window_end) => {
-                    break;
+                Decision::Send(n) => {
+                    // 2.6.35's tcp_cwnd_test() has no half-cwnd cap (Linux 3.18): with
+                    // no TSQ capping it, the burst is the skb, at most the cwnd room.
+                    let n = match self.defer_burst {
+                        Some(burst) if !self.track_completions => burst.min(
+                            self.cc
+                                .cwnd_segments()
+                                .saturating_sub(self.sb.in_flight())
+                                .max(1),
+                        ),
+                        _ => n,
+                    };
+                    let segs = head.map_or(n, |(len, _)| n.min(len)).min(new_room);
+                    if self.defers(now_ns, written, window_end, head) {
+                        break;
+                    }
+                    segs
                 }
-                Decision::Send(n) => n.min(new_room),
                 Decision::WaitUntil(t) => {
                     self.wake(t, &mut net.queue);
                     break;
@@ -359,6 +473,9 @@ impl Sender {
                 }
                 None => {
                     self.sb.on_send_new(now_ns, segs);
+                    if let Some(wq) = self.wq.as_mut() {
+                        wq.on_sent(snd_nxt + segs);
+                    }
                     snd_nxt
                 }
             };

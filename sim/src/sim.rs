@@ -118,6 +118,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         // The first data echoes the SYN-ACK, sent one RTT before the first data arrives.
         sender.ts_recent = clock.jiffies_before_start(one_way);
     }
+    sender.on_syn_ack_window(receiver.window_segments());
     let mut net = Net {
         host: Host::new(cfg.nic_rate_bps, cfg.txqueuelen),
         link: Link::new(

@@ -1,0 +1,85 @@
+//! The 2.6.35 host sends the skbs its bulk writer built (`--size-goal`): whole GSO
+//! skbs by default, or skbs bounded to half the largest window the receiver has
+//! advertised. The qdisc counts skbs, so the bound decides how much of a slow-start
+//! burst the 1000-skb qdisc holds.
+
+use clap::Parser;
+use congestion_sim::cli::Cli;
+use congestion_sim::config::SizeGoal;
+use congestion_sim::{NoProbe, SimConfig, Summary, run};
+
+fn config_from(args: &[&str]) -> Result<SimConfig, String> {
+    let mut argv = vec!["ccsim"];
+    argv.extend_from_slice(args);
+    let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string())?;
+    cli.run.to_config()
+}
+
+/// One second of seed 000's 18 ms `-w40m` path without HyStart, on the 2.6.35 host.
+fn w40m_18ms(extra: &[&str]) -> Summary {
+    let mut args = vec![
+        "--kernel",
+        "2.6.35",
+        "--mtu",
+        "9000",
+        "--rtt",
+        "18ms",
+        "-w",
+        "40m",
+        "--slow-start",
+        "off",
+        "--time",
+        "1s",
+    ];
+    args.extend_from_slice(extra);
+    run(&config_from(&args).unwrap(), &mut NoProbe).unwrap()
+}
+
+#[test]
+fn whole_gso_skbs_keep_a_slow_start_burst_inside_the_qdisc() {
+    let s = w40m_18ms(&[]);
+    assert_eq!(s.sender.local_congestion, 0);
+    // Slow start reaches line rate within the second (the seed's first second: 970 MB).
+    assert!(s.bytes > 900 << 20, "{} bytes", s.bytes);
+}
+
+#[test]
+fn one_segment_skbs_overflow_a_1000_skb_qdisc_in_slow_start() {
+    // The SYN-ACK offers 2 segments, so the 80 MiB written before the first ACK goes
+    // into one-segment skbs: a slow-start round of more than 1000 segments fills the
+    // qdisc, and the host enters CWR.
+    let s = w40m_18ms(&["--size-goal", "half-window"]);
+    assert!(s.sender.local_congestion >= 1);
+    assert!(s.bytes < 700 << 20, "{} bytes", s.bytes);
+    // A qdisc that holds the round does not.
+    let big = w40m_18ms(&["--size-goal", "half-window", "--txqueuelen", "10000"]);
+    assert_eq!(big.sender.local_congestion, 0);
+    assert!(big.bytes > 900 << 20, "{} bytes", big.bytes);
+}
+
+#[test]
+fn the_size_goal_flag_is_parsed_and_refused_where_it_means_nothing() {
+    let c = config_from(&["--kernel", "2.6.35", "--size-goal", "half-window"]).unwrap();
+    assert_eq!(c.size_goal, SizeGoal::HalfWindow);
+    assert_eq!(
+        config_from(&["--kernel", "2.6.35"]).unwrap().size_goal,
+        SizeGoal::Gso
+    );
+    let e = config_from(&["--size-goal", "half-window"]).unwrap_err();
+    assert!(
+        e.contains("--size-goal") && e.contains("--kernel 2.6.35"),
+        "{e}"
+    );
+    let e = config_from(&[
+        "--kernel",
+        "2.6.35",
+        "--tso",
+        "off",
+        "--size-goal",
+        "half-window",
+    ])
+    .unwrap_err();
+    assert!(e.contains("--size-goal"), "{e}");
+    let e = config_from(&["--kernel", "2.6.35", "--size-goal", "half"]).unwrap_err();
+    assert!(e.contains("gso") && e.contains("half-window"), "{e}");
+}
