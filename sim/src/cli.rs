@@ -54,12 +54,34 @@ pub struct PresetArgs {
     /// "HyStart on" runs use RFC 9406 HyStart++.
     #[arg(long, default_value = "linux", value_parser = ["linux", "rfc9438"])]
     pub cc: String,
+    /// How the --kernel 2.6.35 runs' writer sizes its skbs (fink2011's 2.6.35 column;
+    /// the other presets have no 2.6.35 runs): gso (default) or half-window, as for a
+    /// single run.
+    #[arg(long, default_value = "gso", value_parser = ["gso", "half-window"])]
+    pub size_goal: String,
+    /// The qdisc's limit in skbs (txqueuelen) of every run's sender host, instead of
+    /// the preset's (1000).
+    #[arg(long)]
+    pub txqueuelen: Option<u32>,
 }
 
 impl PresetArgs {
-    /// Apply `--cc` to a preset's configuration: RFC mode replaces Linux HyStart by
-    /// HyStart++ (standard slow start stays standard).
-    pub fn apply(&self, mut cfg: SimConfig) -> SimConfig {
+    /// Apply the host flags (`--size-goal` where the run is a 2.6.35 host with whole
+    /// TSO skbs, `--txqueuelen`) to a preset's configuration.
+    pub fn apply_host(&self, mut cfg: SimConfig) -> SimConfig {
+        if self.size_goal == "half-window" && cfg.tso_defer() {
+            cfg.size_goal = SizeGoal::HalfWindow;
+        }
+        if let Some(q) = self.txqueuelen {
+            cfg.txqueuelen = q;
+        }
+        cfg
+    }
+
+    /// Apply the host flags and `--cc` to a preset's configuration: RFC mode replaces
+    /// Linux HyStart by HyStart++ (standard slow start stays standard).
+    pub fn apply(&self, cfg: SimConfig) -> SimConfig {
+        let mut cfg = self.apply_host(cfg);
         if self.cc == "rfc9438" {
             cfg.cc = CcKind::Rfc9438;
             if cfg.slow_start == SlowStart::Hystart {

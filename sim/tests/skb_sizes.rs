@@ -83,3 +83,32 @@ fn the_size_goal_flag_is_parsed_and_refused_where_it_means_nothing() {
     let e = config_from(&["--kernel", "2.6.35", "--size-goal", "half"]).unwrap_err();
     assert!(e.contains("gso") && e.contains("half-window"), "{e}");
 }
+
+#[test]
+fn the_preset_host_flags_reach_the_2635_runs_and_only_they_get_the_size_goal() {
+    use congestion_sim::cli::PresetArgs;
+    use congestion_sim::config::Kernel;
+    use congestion_sim::presets::fink2011::{calibration, config};
+    use congestion_sim::presets::seeds::FINK_2011_HZ250;
+    let args = PresetArgs {
+        out: "ccsim-out".into(),
+        stats: false,
+        cc: "linux".into(),
+        size_goal: "half-window".into(),
+        txqueuelen: Some(10_000),
+    };
+    let r = &FINK_2011_HZ250.runs[0];
+    let era = args.apply_host(config(
+        r,
+        &FINK_2011_HZ250,
+        Kernel::Linux2635,
+        &calibration(),
+    ));
+    assert_eq!(
+        (era.size_goal, era.txqueuelen),
+        (SizeGoal::HalfWindow, 10_000)
+    );
+    let today = args.apply(config(r, &FINK_2011_HZ250, Kernel::Linux6, &calibration()));
+    assert_eq!((today.size_goal, today.txqueuelen), (SizeGoal::Gso, 10_000));
+    today.validate().unwrap();
+}

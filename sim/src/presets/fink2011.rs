@@ -186,7 +186,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         for r in &t.runs {
             for uptime_ns in phase_uptimes_ns(t.hz) {
                 // The seed's kernel stays the seed's kernel: --cc applies to today's column.
-                let mut cfg = config(r, t, Kernel::Linux2635, &cal);
+                let mut cfg = args.apply_host(config(r, t, Kernel::Linux2635, &cal));
                 cfg.uptime_ns = uptime_ns;
                 cases.push(Case {
                     label: label(r),
@@ -227,7 +227,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
     } else {
         crate::say!("today: the library's Linux 6.x CUBIC/HyStart with today's host, same path.\n");
     }
-    print_model(&cal);
+    print_model(&cal, args);
     print_sweep_rule();
     let mut findings = Vec::new();
     for (t, outs) in tables.iter().zip(era.chunks(8)) {
@@ -272,12 +272,21 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
     Ok(())
 }
 
-fn print_model(cal: &Calibration) {
+fn print_model(cal: &Calibration, args: &PresetArgs) {
     crate::say!("path model (one per path; docs/simulator.md):");
+    let host = args.apply_host(SimConfig::new());
+    let skbs = if args.size_goal == "half-window" {
+        "skbs of at most half the largest window advertised when written (--size-goal \
+         half-window)"
+    } else {
+        "whole 64 KiB GSO skbs"
+    };
     crate::say!(
-        "  sender NIC 10 Gbit/s behind a 1000-skb qdisc; receiver (2011) ACKs every segment \
-         while its window opens (tcp_grow_window: +2 segments per segment from 2, up to the \
-         buffer's window), then every 2 segments (40 ms timer)"
+        "  sender NIC 10 Gbit/s behind a {}-skb qdisc; 2.6.35 host: no TSQ, no pacing, a bulk \
+         writer's {skbs} sent one at a time with the era's TSO deferral; receiver (2011) ACKs \
+         every segment while its window opens (tcp_grow_window: +2 segments per segment from \
+         2, up to the buffer's window), then every 2 segments (40 ms timer)",
+        host.txqueuelen
     );
     crate::say!(
         "  2.6.35 receiver's autotuning: epochs of its own RTT estimate in whole jiffies at \
