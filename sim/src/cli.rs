@@ -60,8 +60,8 @@ pub struct PresetArgs {
     #[arg(long, default_value = "gso", value_parser = ["gso", "half-window"])]
     pub size_goal: String,
     /// The qdisc's limit in skbs (txqueuelen) of every run's sender host, instead of
-    /// the preset's (1000).
-    #[arg(long)]
+    /// the preset's (1000); at least 1.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub txqueuelen: Option<u32>,
 }
 
@@ -181,8 +181,8 @@ pub struct RunArgs {
     /// Delay from a burst leaving the NIC to its TX completion, e.g. 100us.
     #[arg(long, default_value = "100us", value_parser = parse_duration_ns, allow_hyphen_values = true)]
     pub tx_completion: u64,
-    /// The qdisc's limit in skbs (txqueuelen); when full, Linux enters CWR.
-    #[arg(long, default_value_t = 1000, allow_hyphen_values = true)]
+    /// The qdisc's limit in skbs (txqueuelen), at least 1; when full, Linux enters CWR.
+    #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..), allow_hyphen_values = true)]
     pub txqueuelen: u32,
     /// The receiver ACKs every N full segments (2: delayed ACKs; more: stretch ACKs).
     #[arg(long, default_value_t = 2, allow_hyphen_values = true)]

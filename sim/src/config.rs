@@ -403,6 +403,11 @@ impl SimConfig {
         if self.ack_ratio == 0 {
             return Err("--ack-ratio must be at least 1".into());
         }
+        if self.txqueuelen == 0 {
+            // A qdisc that holds nothing would put every send into CWR: a flow that
+            // barely moves, with no error to say why.
+            return Err("--txqueuelen must be at least 1 skb".into());
+        }
         if self.buffer_bytes < u64::from(self.wire_bytes()) {
             return Err(format!(
                 "--buffer must hold at least one packet: {} bytes or more at this MTU (got {})",

@@ -33,6 +33,9 @@ fn out_of_range_values_name_the_flag_and_the_range() {
     refused(&["--loss", "150%"], &["--loss"]);
     refused(&["--rate", "0"], &["--rate", "above 0"]);
     refused(&["--buffer", "100"], &["--buffer", "1538"]); // 1500 + Ethernet framing
+    // An empty qdisc would hold every send in CWR: the flow would barely move.
+    refused(&["--txqueuelen", "0"], &["--txqueuelen", "1.."]);
+    refused(&["fink2011", "--txqueuelen", "0"], &["--txqueuelen", "1.."]);
 }
 
 #[test]
