@@ -132,7 +132,8 @@ pub struct RunArgs {
     /// autotuning.
     #[arg(short = 'w', value_parser = parse_bytes, allow_hyphen_values = true)]
     pub window: Option<u64>,
-    /// Autotuning's largest socket buffer (`tcp_rmem[2]`/`tcp_wmem[2]`), bytes.
+    /// Autotuning's largest socket buffer (`tcp_rmem[2]`/`tcp_wmem[2]`), bytes; at least
+    /// 8/3·MSS, so that its window (3/4 of it) holds two segments.
     #[arg(long, default_value_t = DEFAULT_AUTOTUNE_MAX_BYTES, value_parser = parse_bytes, allow_hyphen_values = true)]
     pub autotune_max: u64,
     /// Which Linux kernel's CUBIC + HyStart decides cwnd (Linux mode): 6 (today's) or
@@ -249,9 +250,12 @@ impl RunArgs {
                     .map_err(|e| format!("-w: {e}"))?;
                 WindowMode::Fixed(w)
             }
-            None => WindowMode::Auto {
-                max_bytes: self.autotune_max,
-            },
+            None => {
+                check_autotune_max(self.autotune_max, u64::from(c.mss()))?;
+                WindowMode::Auto {
+                    max_bytes: self.autotune_max,
+                }
+            }
         };
         c.kernel = self.kernel;
         c.hz = match (self.kernel, self.hz) {
@@ -335,4 +339,18 @@ pub fn parse_hz(text: &str) -> Result<u32, String> {
         .ok()
         .filter(|hz| VALID_HZ.contains(hz))
         .ok_or_else(|| "valid values: 100, 250, 1000".into())
+}
+
+/// Autotuning's largest buffer must leave a window of two segments: the window is 3/4
+/// of the buffer (`tcp_adv_win_scale = 2`), and with less than two segments delayed
+/// ACKs, which wait for a second one, would stall the flow.
+fn check_autotune_max(bytes: u64, mss: u64) -> Result<(), String> {
+    let least = (mss.saturating_mul(8)).div_ceil(3);
+    if bytes < least {
+        return Err(format!(
+            "--autotune-max: {bytes} bytes is below {least} bytes (MSS {mss}): 3/4 of the \
+             buffer is the window, which must hold two segments"
+        ));
+    }
+    Ok(())
 }

@@ -36,6 +36,10 @@ fn out_of_range_values_name_the_flag_and_the_range() {
     // An empty qdisc would hold every send in CWR: the flow would barely move.
     refused(&["--txqueuelen", "0"], &["--txqueuelen", "1.."]);
     refused(&["fink2011", "--txqueuelen", "0"], &["--txqueuelen", "1.."]);
+    // 3/4 of autotuning's largest buffer is the window: two segments of 1448 bytes
+    // need 3862 bytes.
+    refused(&["--autotune-max", "0"], &["--autotune-max", "3862"]);
+    refused(&["--autotune-max", "3861"], &["--autotune-max", "3862"]);
 }
 
 #[test]
