@@ -32,7 +32,8 @@ pub struct Cli {
 #[derive(Subcommand, Debug)]
 pub enum Preset {
     /// Seed 000: Bill Fink's 8 GB transfers, 10 GbE, 18 and 80 ms, HyStart on/off,
-    /// autotuned and -w 40m/100m socket buffers (HZ=250 table).
+    /// autotuned and -w 40m/100m socket buffers (both tables: HZ=250 with timestamps,
+    /// HZ=1000 without).
     Fink2011(PresetArgs),
     /// Seed 002: Eric Dumazet's tcp_limit_output_bytes sweep, 16 KB..1 MB, 10 GbE and 1 GbE.
     Tsq2012(PresetArgs),
@@ -63,6 +64,15 @@ pub struct PresetArgs {
     /// the preset's (1000); at least 1.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub txqueuelen: Option<u32>,
+}
+
+impl Preset {
+    /// The flags every preset takes.
+    pub fn args(&self) -> &PresetArgs {
+        match self {
+            Preset::Fink2011(a) | Preset::Tsq2012(a) | Preset::Tso2005(a) => a,
+        }
+    }
 }
 
 impl PresetArgs {

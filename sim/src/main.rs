@@ -55,9 +55,20 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     // Flags that parse but do not fit together (-w below 2·MSS, a buffer smaller than a
     // packet, ...) are usage errors too: clap's format and exit status 2.
-    if cli.preset.is_none() {
-        if let Err(e) = cli.run.to_config() {
-            Cli::command().error(ErrorKind::ValueValidation, e).exit();
+    match &cli.preset {
+        None => {
+            if let Err(e) = cli.run.to_config() {
+                Cli::command().error(ErrorKind::ValueValidation, e).exit();
+            }
+        }
+        // A plot directory that cannot be made fails now, not after the whole preset
+        // has run.
+        Some(p) => {
+            let out = &p.args().out;
+            if let Err(e) = std::fs::create_dir_all(out) {
+                let msg = format!("--out {}: {e}", out.display());
+                Cli::command().error(ErrorKind::ValueValidation, msg).exit();
+            }
         }
     }
     let result = match &cli.preset {

@@ -43,6 +43,23 @@ fn out_of_range_values_name_the_flag_and_the_range() {
 }
 
 #[test]
+fn a_plot_directory_that_cannot_be_made_is_refused_before_the_preset_runs() {
+    let file = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("out-is-a-file");
+    std::fs::write(&file, b"").expect("temporary file");
+    let below_a_file = file.join("plots");
+    let below_a_file = below_a_file.to_str().expect("UTF-8 path");
+    for preset in ["fink2011", "tsq2012", "tso2005"] {
+        let started = std::time::Instant::now();
+        refused(&[preset, "--out", below_a_file], &["--out", "plots"]);
+        // Refused up front: no preset ran first (the shortest takes seconds).
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(2),
+            "{preset}"
+        );
+    }
+}
+
+#[test]
 fn negative_values_reach_the_parser_and_are_refused_by_name() {
     refused(&["--rtt", "-5ms"], &["--rtt", "negative"]);
     refused(&["--rate", "-1g"], &["--rate", "negative"]);

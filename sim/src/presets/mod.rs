@@ -101,7 +101,7 @@ pub fn plot(
     outcomes: &[&Outcome],
     measured: &[(String, crate::series::Points, usize)],
 ) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
     let runs: Vec<(String, &Series)> = outcomes
         .iter()
         .map(|o| (o.label.clone(), &o.series))
