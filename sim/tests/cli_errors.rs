@@ -48,14 +48,10 @@ fn a_plot_directory_that_cannot_be_made_is_refused_before_the_preset_runs() {
     std::fs::write(&file, b"").expect("temporary file");
     let below_a_file = file.join("plots");
     let below_a_file = below_a_file.to_str().expect("UTF-8 path");
+    // A usage error (status 2) from the flag check; after a run the plot writer's
+    // error would exit with status 1.
     for preset in ["fink2011", "tsq2012", "tso2005"] {
-        let started = std::time::Instant::now();
         refused(&[preset, "--out", below_a_file], &["--out", "plots"]);
-        // Refused up front: no preset ran first (the shortest takes seconds).
-        assert!(
-            started.elapsed() < std::time::Duration::from_secs(2),
-            "{preset}"
-        );
     }
 }
 
