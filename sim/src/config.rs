@@ -339,6 +339,25 @@ impl SimConfig {
         self.mtu + ETHERNET_OVERHEAD_BYTES
     }
 
+    /// What nuttcp prints as msRTT, ns: its client times the data connection's
+    /// `connect()` (nuttcp 7.1, `timeconn1`/`timeconn2` around the connect of stream 1),
+    /// one handshake on the idle path before any data. Here that is the base RTT plus
+    /// the SYN's serialisation on the NIC and at the bottleneck (the reverse path has
+    /// none in this model, so the SYN-ACK adds nothing).
+    pub fn handshake_rtt_ns(&self) -> u64 {
+        let syn_wire = u64::from(self.syn_ip_bytes() + ETHERNET_OVERHEAD_BYTES);
+        let serialise = |rate_bps: u64| syn_wire * 8 * 1_000_000_000 / rate_bps.max(1);
+        self.rtt_ns + serialise(self.nic_rate_bps) + serialise(self.rate_bps)
+    }
+
+    /// IP + TCP bytes of a Linux SYN: 40 of headers, then MSS (4), SACK-permitted
+    /// with the timestamp (12, or 4 as NOP NOP SACK-permitted without timestamps) and
+    /// NOP + window scale (4).
+    // Linux net/ipv4/tcp_output.c tcp_syn_options(), tcp_options_write()
+    fn syn_ip_bytes(&self) -> u32 {
+        40 + 4 + if self.timestamps { 12 } else { 4 } + 4
+    }
+
     /// The bandwidth-delay product, bytes.
     pub fn bdp_bytes(&self) -> u64 {
         (u128::from(self.rate_bps) * u128::from(self.rtt_ns) / 8_000_000_000) as u64
@@ -438,5 +457,24 @@ impl SimConfig {
 impl Default for SimConfig {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn msrtt_is_the_base_rtt_plus_the_syns_serialisation() {
+        let mut c = SimConfig::new();
+        c.rtt_ns = 20_000_000;
+        c.rate_bps = 1_000_000;
+        c.nic_rate_bps = 10_000_000_000;
+        // SYN with timestamps: 60 B of IP + 38 B of Ethernet = 98 B = 784 bits:
+        // 784 us at 1 Mbit/s, 78 ns at 10 Gbit/s.
+        assert_eq!(c.handshake_rtt_ns(), 20_000_000 + 784_000 + 78);
+        // Without timestamps the SYN is 8 bytes shorter: 90 B = 720 bits.
+        c.timestamps = false;
+        assert_eq!(c.handshake_rtt_ns(), 20_000_000 + 720_000 + 72);
     }
 }

@@ -17,7 +17,8 @@ pub fn interval_line(r: &IntervalReport) -> String {
     )
 }
 
-/// `%.4f MB / %.2f sec = %.4f Mbps %d retrans %.2f msRTT`
+/// `%.4f MB / %.2f sec = %.4f Mbps %d retrans %.2f msRTT`, msRTT as nuttcp measures it:
+/// the handshake on the idle path, not the transfer's RTT samples.
 pub fn summary_line(s: &Summary) -> String {
     format!(
         "{:.4} MB / {:.2} sec = {:.4} Mbps {} retrans {:.2} msRTT",
@@ -25,7 +26,7 @@ pub fn summary_line(s: &Summary) -> String {
         s.duration_ns as f64 / 1e9,
         mbps(s.bytes, s.duration_ns),
         s.retrans,
-        s.mean_rtt_ns / 1e6
+        s.handshake_rtt_ns as f64 / 1e6
     )
 }
 
@@ -38,11 +39,12 @@ pub fn mbps(bytes: u64, duration_ns: u64) -> f64 {
     }
 }
 
-/// The `--stats` line: events, wall time, events per second, packets.
+/// The `--stats` line: events, wall time, events per second, packets, and the mean of
+/// the sender's RTT samples (queueing included, unlike msRTT).
 pub fn stats_line(s: &Summary, wall: std::time::Duration) -> String {
     let secs = wall.as_secs_f64().max(1e-9);
     format!(
-        "stats: {} events in {:.3} s = {:.2} M events/s; {} packets sent, {} tail drops, {} random drops, {} loss events, {} RTOs, {} CWR (qdisc full)",
+        "stats: {} events in {:.3} s = {:.2} M events/s; {} packets sent, {} tail drops, {} random drops, {} loss events, {} RTOs, {} CWR (qdisc full); mean RTT sample {:.2} ms",
         s.events,
         secs,
         s.events as f64 / secs / 1e6,
@@ -51,7 +53,8 @@ pub fn stats_line(s: &Summary, wall: std::time::Duration) -> String {
         s.random_drops,
         s.sender.loss_events,
         s.sender.rtos,
-        s.sender.local_congestion
+        s.sender.local_congestion,
+        s.mean_rtt_ns / 1e6
     )
 }
 

@@ -38,8 +38,11 @@ pub struct Summary {
     pub duration_ns: u64,
     /// Segments retransmitted.
     pub retrans: u64,
-    /// Mean of the sender's RTT samples, ns.
+    /// Mean of the sender's RTT samples, ns (queues included; the `--stats` line).
     pub mean_rtt_ns: f64,
+    /// The handshake's round trip on the idle path, ns: nuttcp's msRTT
+    /// ([`SimConfig::handshake_rtt_ns`]).
+    pub handshake_rtt_ns: u64,
     /// Smoothed RTT at the end (as `tcpi_rtt`), ns.
     pub final_srtt_ns: u64,
     /// Sender counters.
@@ -268,6 +271,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         duration_ns: end_ns,
         retrans: sender.stats.retransmits,
         mean_rtt_ns: sender.rtt.mean_ns(),
+        handshake_rtt_ns: cfg.handshake_rtt_ns(),
         final_srtt_ns: sender.rtt.srtt_ns(),
         sender: sender.stats,
         tail_drops: net.link.tail_drops,

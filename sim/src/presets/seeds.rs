@@ -9,7 +9,8 @@ pub struct NuttcpFigure {
     pub mbps: f64,
     /// Retransmissions.
     pub retrans: u32,
-    /// Mean RTT, ms.
+    /// msRTT as nuttcp printed it, ms: its client's `connect()` time for the data
+    /// connection, one handshake on the idle path before the transfer.
     pub ms_rtt: f64,
     /// Mbit/s of each 1 s interval, in order.
     pub per_second: &'static [f64],
