@@ -131,7 +131,8 @@ fn a_2635_run_is_a_pure_function_of_its_flags() {
     assert!(sa.retrans > 0, "the loss draws cost retransmissions");
 }
 
-/// Seed 000's path, shortened to 2 s: 10 GbE, 18 ms, 9000-byte MTU, `-w40m`.
+/// Seed 000's "18 ms" path (its RTT as the preset calibrates it, 18.92 ms), shortened
+/// to 2 s: 10 GbE, 9000-byte MTU, `-w40m`.
 fn fink_18ms(kernel: Kernel, hystart: bool, uptime_ns: u64) -> Summary {
     let mut c = SimConfig::new();
     // The path's receiver is a 2011 one (fink2011): 1 quick ACK, then an ACK per
@@ -141,7 +142,7 @@ fn fink_18ms(kernel: Kernel, hystart: bool, uptime_ns: u64) -> Summary {
     c.uptime_ns = uptime_ns;
     c.rate_bps = 10_000_000_000;
     c.nic_rate_bps = 10_000_000_000;
-    c.rtt_ns = 18_000_000;
+    c.rtt_ns = congestion_sim::presets::fink2011::calibration().path_rtt_ns(18);
     c.mtu = 9000;
     c.buffer_bytes = c.bdp_bytes();
     c.window = WindowMode::Fixed(40 << 20);
@@ -362,7 +363,7 @@ fn timestamps_off_frees_the_option_and_matches_the_hz1000_preset_run() {
         "--mtu",
         "9000",
         "--rtt",
-        "18ms",
+        "18.92ms",
         "--rate",
         "10g",
         "-w",
