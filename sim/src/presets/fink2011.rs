@@ -734,7 +734,18 @@ fn write_plots(args: &PresetArgs, tables: &[&FinkTable], era: &[Sweep]) -> Resul
 
 #[cfg(test)]
 mod tests {
-    use super::median_index;
+    use super::{calibration, median_index};
+
+    #[test]
+    fn each_paths_rtt_is_the_median_of_the_seeds_msrtt_on_it() {
+        // 18 ms path, both tables: 18.91 18.92 18.95 18.92 / 18.92 18.91 18.92 18.95;
+        // sorted, the 4th of 8 is 18.92.
+        // 80 ms path, 14 repetitions: 80.77, 80.78, 80.80 three times, 80.81 eight
+        // times, 80.82; sorted, the 7th of 14 is 80.81.
+        let c = calibration();
+        assert_eq!(c.path_rtt_ns(18), 18_920_000);
+        assert_eq!(c.path_rtt_ns(80), 80_810_000);
+    }
 
     #[test]
     fn the_median_phase_is_the_lower_middle_and_ties_go_to_the_earlier_phase() {
