@@ -107,16 +107,15 @@ impl Calibration {
 /// `rtt_ms`, in both tables. nuttcp times its data connection's `connect()`, one
 /// handshake on the idle path, so this is the path's RTT with the hosts' SYN handling
 /// (microseconds) in it; the seed's "18 ms" and "80 ms" are names.
-fn path_rtt_ns(rtt_ms: u32) -> u64 {
-    let mut ms: Vec<f64> = [&FINK_2011_HZ250, &FINK_2011_HZ1000]
+fn seed_path_rtt_ns(rtt_ms: u32) -> u64 {
+    let ms: Vec<f64> = [&FINK_2011_HZ250, &FINK_2011_HZ1000]
         .iter()
         .flat_map(|t| t.runs.iter())
         .filter(|r| r.rtt_ms == rtt_ms)
         .flat_map(|r| r.seed.iter().map(|s| s.ms_rtt))
         .collect();
-    ms.sort_by(f64::total_cmp);
     let median = ms
-        .get(ms.len().saturating_sub(1) / 2)
+        .get(median_index(&ms))
         .copied()
         .unwrap_or(f64::from(rtt_ms));
     (median * 1e6).round() as u64
@@ -154,8 +153,8 @@ pub fn calibration() -> Calibration {
         autotuned_80_mbps,
         autotuned_80_ms,
         autotune_max_bytes: (in_flight * 4.0 / 3.0) as u64,
-        path_rtt_18_ns: path_rtt_ns(18),
-        path_rtt_80_ns: path_rtt_ns(80),
+        path_rtt_18_ns: seed_path_rtt_ns(18),
+        path_rtt_80_ns: seed_path_rtt_ns(80),
     }
 }
 
