@@ -7,8 +7,8 @@
 //! segment, see `config::quickacks_for`); idle restarts do not re-arm it here.
 //!
 //! A 2.6.35 receiver (`SimConfig::rcv_ssthresh_growth`) also opens its window
-//! gradually: `rcv_ssthresh` starts at the initial window and `tcp_grow_window` adds 2
-//! segments per in-order data segment until it reaches the window clamp, setting
+//! gradually: `rcv_ssthresh` (bytes) starts at the initial window and `tcp_grow_window`
+//! adds 2 segments per in-order data segment until it reaches the window clamp, setting
 //! `icsk_ack.quick |= 1` each time, so `__tcp_ack_snd_check` ACKs every such segment at
 //! once. While the window grows the receiver therefore ACKs every segment; once it
 //! reaches the clamp (the socket buffer's window, or autotuning's current one) it falls
@@ -52,9 +52,11 @@ pub struct Receiver {
     ack_ratio: u32,
     delack_ns: u64,
     quickacks_left: u32,
-    /// `rcv_ssthresh` in segments, when the receiver grows it (2.6.35); `None`: the
-    /// window is the buffer's from the start.
-    rcv_ssthresh: Option<u32>,
+    /// `rcv_ssthresh` in bytes, when the receiver grows it (2.6.35); `None`: the
+    /// window is the buffer's from the start. Bytes, as the kernel keeps it: the clamp
+    /// it grows to need not be whole segments (at first it is the buffer's window less
+    /// one MSS), and the last step up to it is a step like the others.
+    rcv_ssthresh: Option<u64>,
     /// When the delayed-ACK timer fires, if armed.
     pub delack_deadline: Option<u64>,
     window: ReceiveWindow,
@@ -91,7 +93,7 @@ impl Receiver {
             ack_ratio,
             delack_ns,
             quickacks_left: quickacks,
-            rcv_ssthresh: rcv_ssthresh_growth,
+            rcv_ssthresh: rcv_ssthresh_growth.map(|n| u64::from(n) * window.mss()),
             delack_deadline: None,
             window,
             delivered: 0,
@@ -161,7 +163,10 @@ impl Receiver {
     // Linux 2.6.35 net/ipv4/tcp_output.c __tcp_select_window()
     fn advertised_window(&self) -> u32 {
         let clamp = self.window.segments();
-        self.rcv_ssthresh.map_or(clamp, |t| t.min(clamp))
+        self.rcv_ssthresh.map_or(clamp, |t| {
+            let whole = (t / self.window.mss()).clamp(1, u64::from(u32::MAX)) as u32;
+            whole.min(clamp)
+        })
     }
 
     /// The window a 2.6.35 receiver advertises in an ACK, in bytes: the free space
@@ -174,9 +179,7 @@ impl Receiver {
     fn select_window_2635(&mut self) {
         let mss = self.window.mss();
         let free = self.window.bytes();
-        let bytes = self
-            .rcv_ssthresh
-            .map_or(free, |t| free.min(u64::from(t) * mss));
+        let bytes = self.rcv_ssthresh.map_or(free, |t| free.min(t));
         let unit = 1u64 << self.window.wscale();
         self.rcv_wnd_bytes = bytes.div_ceil(unit) * unit;
         self.rcv_wnd = (self.rcv_wnd_bytes / mss).clamp(1, u64::from(u32::MAX)) as u32;
@@ -188,10 +191,11 @@ impl Receiver {
     // rcv_ssthresh < window_clamp (the skb's truesize passes check #2 for the era's
     // 10 GbE drivers, which set truesize to the frame's length plus the sk_buff).
     fn grow_window(&mut self) -> bool {
-        let clamp = self.window.segments();
+        let clamp = self.window.bytes();
         match self.rcv_ssthresh {
             Some(t) if t < clamp => {
-                self.rcv_ssthresh = Some(t.saturating_add(2).min(clamp));
+                let step = 2 * self.window.mss();
+                self.rcv_ssthresh = Some(t.saturating_add(step).min(clamp));
                 true
             }
             _ => false,
@@ -333,24 +337,55 @@ mod tests {
 
     #[test]
     fn a_2635_receiver_acks_every_segment_while_its_window_grows_then_delays() {
-        // -w 1m at MSS 1448: a clamp of 1086 segments; rcv_ssthresh starts at 2 and
-        // grows by 2 per segment, so segments 0..542 each raise it (the 542nd to 1086).
+        // -w 1m at MSS 1448: a clamp of 1572864 B, 1086.2 segments; rcv_ssthresh
+        // starts at 2 segments and grows by 2 per segment, in bytes as the kernel keeps
+        // it, so segments 0..=542 each raise it: the 542nd step leaves it at 1086
+        // segments, 336 B short of the clamp, and segment 542 takes it to the clamp.
         let mut cfg = SimConfig::new();
         cfg.window = WindowMode::Fixed(1 << 20);
         let mut r = Receiver::new(2, 40_000_000, 1, Some(2), ReceiveWindow::new(&cfg));
-        for seq in 0..542 {
+        for seq in 0..=542 {
             let a = r.on_segment(seq.into(), seq, 0, 0).expect("ACKed at once");
             assert_eq!(a.cum, seq + 1);
-            // The advertised window is rcv_ssthresh: 2 + 2 per segment so far.
+            // The advertised window is rcv_ssthresh: 2 + 2 per segment so far, in
+            // whole segments.
             assert_eq!(a.rwnd, (2 + 2 * (seq + 1)).min(1086));
         }
         assert_eq!(
-            r.on_segment(542, 542, 0, 0),
+            r.on_segment(543, 543, 0, 0),
             None,
             "clamp reached: delayed ACKs"
         );
-        let a = r.on_segment(543, 543, 0, 0).unwrap();
-        assert_eq!((a.cum, a.rwnd), (544, 1086));
+        let a = r.on_segment(544, 544, 0, 0).unwrap();
+        assert_eq!((a.cum, a.rwnd), (545, 1086));
+    }
+
+    #[test]
+    fn a_2635_receiver_grows_its_window_to_a_clamp_that_is_not_whole_segments() {
+        use crate::rcv_rtt::JiffyClock;
+        // Seed 000's autotuned receiver: MSS 8948, tcp_rmem[1] = 87380 B, so a clamp
+        // of 65535 - 8948 = 56587 B (6.3 segments) and window scale 11 (2048-B units).
+        // rcv_ssthresh 17896 B grows to 35792, 53688 and then the clamp: three
+        // segments raise it and are ACKed at once; the fourth waits. (In whole
+        // segments it would stop at 6 = 53688 B and ACK only two.)
+        let mut cfg = SimConfig::new();
+        cfg.mtu = 9000;
+        cfg.window = WindowMode::Auto {
+            max_bytes: 97_768_499,
+        };
+        cfg.receiver_hz = Some(250);
+        let w = ReceiveWindow::new(&cfg);
+        assert_eq!((w.bytes(), w.wscale()), (56_587, 11));
+        let clock = JiffyClock::new(250, 1_000_000_000);
+        let mut r = Receiver::new(2, 40_000_000, 1, Some(2), w).with_jiffy_clock(clock, false);
+        let windows: Vec<Option<u32>> = (0..4)
+            .map(|seq| {
+                r.on_segment(u64::from(seq) * 10_000, seq, 0, 0)
+                    .map(|a| a.rwnd)
+            })
+            .collect();
+        // 35792 B -> 36864 (4 segments), 53688 -> 55296 (6), 56587 -> 57344 (6).
+        assert_eq!(windows, [Some(4), Some(6), Some(6), None]);
     }
 
     #[test]
