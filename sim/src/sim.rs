@@ -35,6 +35,13 @@ pub struct Summary {
     /// Bytes delivered to the receiving application.
     pub bytes: u64,
     /// Time from the first send to the last byte acknowledged (or the time limit), ns.
+    /// For a transfer by size this is nuttcp's final time: its client prints the
+    /// server's (`srvr_realt`), timed from before the server's read loop (the data
+    /// connection accepted, one propagation delay after the client's `connect()`
+    /// returned and it began to write) to EOF, and the client sends its FIN only once
+    /// `TCP_INFO` shows nothing unacknowledged (it polls every 1 ms), so EOF comes one
+    /// propagation delay after the last ACK (nuttcp.c 7.1; the up to 1 ms of polling
+    /// is not modelled).
     pub duration_ns: u64,
     /// Segments retransmitted.
     pub retrans: u64,
