@@ -143,7 +143,8 @@ pub struct SimConfig {
     /// TCP timestamps on (`tcp_timestamps`, default): 12 bytes of every segment's
     /// header; off, MSS = MTU - 40 (seed 000's HZ=1000 table).
     pub timestamps: bool,
-    /// The receiver's delayed-ACK timeout, ns.
+    /// The receiver's delayed-ACK timeout, ns. A 2.6.35 receiver (`receiver_hz`) uses
+    /// the kernel's adaptive `ato` in jiffies instead (`crate::delack`).
     pub delack_ns: u64,
     /// How many segments the receiver ACKs one by one at the start of the connection
     /// (Linux quick-ACK mode: `tcp_incr_quickack` on the first data segment sets

@@ -11,6 +11,7 @@ pub mod app;
 pub mod cc;
 pub mod cli;
 pub mod config;
+pub mod delack;
 pub mod event;
 pub mod host;
 pub mod link;

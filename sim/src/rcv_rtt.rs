@@ -39,6 +39,21 @@ impl JiffyClock {
         (now_ns.saturating_add(self.offset_ns) / self.tick_ns) as u32
     }
 
+    /// When a jiffies timer armed at `now_ns` for `ticks` fires: on the tick where the
+    /// counter reaches `jiffies(now_ns) + ticks` (never before `now_ns`).
+    pub fn fires_at(&self, now_ns: u64, ticks: u32) -> u64 {
+        let tick =
+            (now_ns.saturating_add(self.offset_ns) / self.tick_ns).saturating_add(u64::from(ticks));
+        tick.saturating_mul(self.tick_ns)
+            .saturating_sub(self.offset_ns)
+            .max(now_ns)
+    }
+
+    /// Ticks per second.
+    pub fn hz(&self) -> u32 {
+        (1_000_000_000 / self.tick_ns.max(1)).min(u64::from(u32::MAX)) as u32
+    }
+
     /// `tcp_time_stamp` at `before_ns` ns before simulated time 0 (the handshake).
     pub fn jiffies_before_start(&self, before_ns: u64) -> u32 {
         (self.offset_ns.saturating_sub(before_ns) / self.tick_ns) as u32

@@ -17,13 +17,16 @@
 //!
 //! A 2.6.35 receiver ([`Receiver::with_jiffy_clock`]) also keeps its own RTT estimate
 //! in jiffies of its clock ([`crate::rcv_rtt`]) and times autotuning with it; its ACKs
-//! carry its jiffies as TSval, which the sender echoes in later segments.
+//! carry its jiffies as TSval, which the sender echoes in later segments. Its delayed
+//! ACK is a jiffies timer that fires on a tick, after the kernel's adaptive `ato`
+//! ([`crate::delack`]) rather than a fixed `delack_ns`.
 //!
 //! The SACK block an ACK carries is the newly arrived segment's own:
 //! ACKs are never lost on the reverse path, so the sender learns every SACKed segment.
 
 use std::collections::VecDeque;
 
+use crate::delack::DelayedAckTimeout;
 use crate::rcv_rtt::{JiffyClock, RcvRttEstimate};
 use crate::window::ReceiveWindow;
 
@@ -66,6 +69,8 @@ pub struct Receiver {
     clock: Option<JiffyClock>,
     /// Whether segments carry timestamps the estimate can use (`tcp_timestamps`).
     timestamps: bool,
+    /// A 2.6.35 receiver's delayed-ACK timeout; `None`: `delack_ns` after the segment.
+    ato: Option<DelayedAckTimeout>,
     rtt_est: RcvRttEstimate,
     /// The window last advertised, whole segments the sender may send.
     rcv_wnd: u32,
@@ -99,6 +104,7 @@ impl Receiver {
             delivered: 0,
             clock: None,
             timestamps: false,
+            ato: None,
             rtt_est: RcvRttEstimate::default(),
             rcv_wnd: 0,
             rcv_wnd_bytes: 0,
@@ -114,11 +120,23 @@ impl Receiver {
         self
     }
 
-    /// The receiver of 2.6.35: its RTT estimate and autotuning count jiffies of
-    /// `clock`, with per-segment timestamp samples when `timestamps` is on.
-    pub fn with_jiffy_clock(mut self, clock: JiffyClock, timestamps: bool) -> Self {
+    /// The receiver of 2.6.35: its RTT estimate, autotuning and delayed-ACK timer
+    /// count jiffies of `clock`, with per-segment timestamp samples when `timestamps`
+    /// is on. `handshake_rtt`: the jiffies from its SYN-ACK to the ACK completing the
+    /// handshake, the one RTT sample the data receiver's own `srtt` gets (used only
+    /// with timestamps; see [`crate::delack`]).
+    pub fn with_jiffy_clock(
+        mut self,
+        clock: JiffyClock,
+        timestamps: bool,
+        handshake_rtt: u32,
+    ) -> Self {
         self.clock = Some(clock);
         self.timestamps = timestamps;
+        self.ato = Some(DelayedAckTimeout::new(
+            clock.hz(),
+            timestamps.then_some(handshake_rtt),
+        ));
         self
     }
 
@@ -244,6 +262,9 @@ impl Receiver {
             Some(now) => {
                 self.window
                     .on_delivered_jiffies(now, advanced, self.rtt_est.rtt8());
+                if let Some(ato) = self.ato.as_mut() {
+                    ato.on_data(now);
+                }
                 self.sample_timestamp(now_jiffies, tsecr);
                 // rcv_rtt_est.seq = rcv_nxt + rcv_wnd in bytes: with whole-MSS
                 // segments, rcv_nxt must advance ceil(rcv_wnd / mss) segments.
@@ -272,7 +293,12 @@ impl Receiver {
             return Some(self.ack(now_ns, seq, seq));
         }
         if self.delack_deadline.is_none() {
-            self.delack_deadline = Some(now_ns + self.delack_ns);
+            // Linux 2.6.35 net/ipv4/tcp_output.c tcp_send_delayed_ack(): a jiffies
+            // timer at jiffies + ato
+            self.delack_deadline = Some(match (self.clock, self.ato) {
+                (Some(clock), Some(ato)) => clock.fires_at(now_ns, ato.wait()),
+                _ => now_ns + self.delack_ns,
+            });
         }
         None
     }
@@ -281,6 +307,9 @@ impl Receiver {
     pub fn on_delack_timer(&mut self, now_ns: u64) -> Option<AckInfo> {
         match self.delack_deadline {
             Some(t) if t <= now_ns && self.unacked > 0 => {
+                if let Some(ato) = self.ato.as_mut() {
+                    ato.on_timer_ack();
+                }
                 Some(self.ack(now_ns, self.rcv_nxt, self.rcv_nxt))
             }
             _ => None,
@@ -377,7 +406,7 @@ mod tests {
         let w = ReceiveWindow::new(&cfg);
         assert_eq!((w.bytes(), w.wscale()), (56_587, 11));
         let clock = JiffyClock::new(250, 1_000_000_000);
-        let mut r = Receiver::new(2, 40_000_000, 1, Some(2), w).with_jiffy_clock(clock, false);
+        let mut r = Receiver::new(2, 40_000_000, 1, Some(2), w).with_jiffy_clock(clock, false, 0);
         let windows: Vec<Option<u32>> = (0..4)
             .map(|seq| {
                 r.on_segment(u64::from(seq) * 10_000, seq, 0, 0)
@@ -424,7 +453,7 @@ mod tests {
         assert_eq!(w.wscale(), 5);
         // HZ=250, a tick at time 0 (jiffies 250).
         let clock = JiffyClock::new(250, 1_000_000_000);
-        let mut r = Receiver::new(2, 40_000_000, 1, Some(2), w).with_jiffy_clock(clock, false);
+        let mut r = Receiver::new(2, 40_000_000, 1, Some(2), w).with_jiffy_clock(clock, false, 0);
         // Segment 0 (jiffies 250): the first measurement starts with the SYN-ACK's
         // window, exactly 2 segments: it ends when rcv_nxt reaches 1 + 2 = 3.
         r.on_segment(0, 0, 0, 0).expect("quick ACK");
@@ -450,6 +479,28 @@ mod tests {
     }
 
     #[test]
+    fn a_2635_receivers_delayed_ack_fires_on_a_tick_and_waits_longer_after_firing() {
+        use crate::rcv_rtt::JiffyClock;
+        // HZ=250 with timestamps, handshake 20 jiffies (the 80 ms path): ATO_MIN is 10
+        // jiffies and srtt bounds the wait at 20. -w 1m, window fully open from the
+        // start (no growth), one quick ACK.
+        let mut cfg = SimConfig::new();
+        cfg.window = WindowMode::Fixed(1 << 20);
+        let clock = JiffyClock::new(250, 1_000_000_000);
+        let mut r = Receiver::new(2, 40_000_000, 1, None, ReceiveWindow::new(&cfg))
+            .with_jiffy_clock(clock, true, 20);
+        r.on_segment(0, 0, 0, 0).expect("the quick ACK");
+        // A lone segment 1.5 ms into jiffy 252: due at jiffy 262, 38.5 ms on, not 40.
+        assert_eq!(r.on_segment(9_500_000, 1, 0, 0), None);
+        assert_eq!(r.delack_deadline, Some(48_000_000));
+        assert_eq!(r.on_delack_timer(48_000_000).map(|a| a.cum), Some(2));
+        // The timer had to fire, so ato doubled to 20 jiffies: the next lone segment,
+        // arriving 80 ms later (a gap of 20, not below ato: ato stays), waits 80 ms.
+        assert_eq!(r.on_segment(89_500_000, 2, 0, 0), None);
+        assert_eq!(r.delack_deadline, Some(168_000_000));
+    }
+
+    #[test]
     fn a_2635_receiver_stamps_its_acks_and_samples_the_echo() {
         use crate::rcv_rtt::JiffyClock;
         let mut cfg = SimConfig::new();
@@ -457,14 +508,14 @@ mod tests {
         // HZ=250, a tick at time 0 (offset 1 s = jiffies 250).
         let clock = JiffyClock::new(250, 1_000_000_000);
         let mut r = Receiver::new(2, 40_000_000, 1, Some(2), ReceiveWindow::new(&cfg))
-            .with_jiffy_clock(clock, true);
+            .with_jiffy_clock(clock, true, 5);
         // Arrives at 20 ms (jiffies 255) echoing jiffies 250: a 5-jiffy sample.
         let a = r.on_segment(20_000_000, 0, 0, 250).unwrap();
         assert_eq!(a.tsval, 255);
         assert_eq!(r.rtt8_jiffies(), 40);
         // Timestamps off: the echo is ignored, only whole windows are measured.
         let mut r = Receiver::new(2, 40_000_000, 1, Some(2), ReceiveWindow::new(&cfg))
-            .with_jiffy_clock(clock, false);
+            .with_jiffy_clock(clock, false, 0);
         r.on_segment(20_000_000, 0, 0, 250);
         assert_eq!(r.rtt8_jiffies(), 0);
         // The window measurement began at the first segment (rcv_nxt 1 + rcv_wnd 2):

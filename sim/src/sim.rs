@@ -124,9 +124,13 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
     );
     if let Some(hz) = cfg.receiver_hz {
         let clock = JiffyClock::new(hz, cfg.receiver_uptime_ns);
-        receiver = receiver.with_jiffy_clock(clock, cfg.timestamps);
+        // The SYN-ACK left one way before the first send; the ACK completing the
+        // handshake, sent with the first data, arrives one way after it.
+        let syn_ack = clock.jiffies_before_start(one_way);
+        let handshake_rtt = clock.jiffies(one_way).wrapping_sub(syn_ack);
+        receiver = receiver.with_jiffy_clock(clock, cfg.timestamps, handshake_rtt);
         // The first data echoes the SYN-ACK, sent one RTT before the first data arrives.
-        sender.ts_recent = clock.jiffies_before_start(one_way);
+        sender.ts_recent = syn_ack;
     }
     sender.on_syn_ack_window(receiver.window_segments());
     let mut net = Net {
