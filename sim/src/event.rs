@@ -125,17 +125,20 @@ impl EventQueue {
     }
 
     /// Where the earliest event is: a lane's index, or `LANES` for the heap; its time.
+    /// (Plain comparisons against a sentinel: this runs once per event.)
     fn earliest(&self) -> Option<(usize, u64)> {
-        let mut best: Option<(usize, u64, u64)> =
-            self.heap.peek().map(|e| (LANES, e.time_ns, e.order));
+        let (mut best, mut time, mut order) = match self.heap.peek() {
+            Some(e) => (LANES, e.time_ns, e.order),
+            None => (LANES + 1, u64::MAX, u64::MAX),
+        };
         for (i, lane) in self.lanes.iter().enumerate() {
             if let Some(e) = lane.front() {
-                if best.is_none_or(|(_, t, o)| (e.time_ns, e.order) < (t, o)) {
-                    best = Some((i, e.time_ns, e.order));
+                if e.time_ns < time || (e.time_ns == time && e.order < order) {
+                    (best, time, order) = (i, e.time_ns, e.order);
                 }
             }
         }
-        best.map(|(i, t, _)| (i, t))
+        (best <= LANES).then_some((best, time))
     }
 
     /// The earliest event, if any.

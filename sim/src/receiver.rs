@@ -77,6 +77,9 @@ pub struct Receiver {
     /// The window last advertised, bytes (`tp->rcv_wnd`): for a 2.6.35 receiver,
     /// rounded up to the window scale's unit.
     rcv_wnd_bytes: u64,
+    /// Whole segments `rcv_nxt` must advance to pass `rcv_wnd_bytes` (its ceiling in
+    /// segments), kept with it: the per-window RTT sample reads it every segment.
+    rcv_wnd_span: u32,
 }
 
 impl Receiver {
@@ -108,6 +111,7 @@ impl Receiver {
             rtt_est: RcvRttEstimate::default(),
             rcv_wnd: 0,
             rcv_wnd_bytes: 0,
+            rcv_wnd_span: 0,
         }
         .advertising_initial_window()
     }
@@ -117,6 +121,7 @@ impl Receiver {
         // not rounded to the window scale.
         self.rcv_wnd = self.advertised_window();
         self.rcv_wnd_bytes = u64::from(self.rcv_wnd) * self.window.mss();
+        self.rcv_wnd_span = self.rcv_wnd;
         self
     }
 
@@ -167,6 +172,7 @@ impl Receiver {
         } else {
             self.rcv_wnd = self.advertised_window();
             self.rcv_wnd_bytes = u64::from(self.rcv_wnd) * self.window.mss();
+            self.rcv_wnd_span = self.rcv_wnd;
         }
         AckInfo {
             cum: self.rcv_nxt,
@@ -199,8 +205,14 @@ impl Receiver {
         let free = self.window.bytes();
         let bytes = self.rcv_ssthresh.map_or(free, |t| free.min(t));
         let unit = 1u64 << self.window.wscale();
-        self.rcv_wnd_bytes = bytes.div_ceil(unit) * unit;
+        let rounded = bytes.div_ceil(unit) * unit;
+        if rounded == self.rcv_wnd_bytes {
+            // Unchanged (the usual case, ACK after ACK): skip the divisions below.
+            return;
+        }
+        self.rcv_wnd_bytes = rounded;
         self.rcv_wnd = (self.rcv_wnd_bytes / mss).clamp(1, u64::from(u32::MAX)) as u32;
+        self.rcv_wnd_span = self.rcv_wnd_bytes.div_ceil(mss).min(u64::from(u32::MAX)) as u32;
     }
 
     /// `tcp_grow_window` for one in-order data segment: true if `rcv_ssthresh` grew,
@@ -268,12 +280,7 @@ impl Receiver {
                 self.sample_timestamp(now_jiffies, tsecr);
                 // rcv_rtt_est.seq = rcv_nxt + rcv_wnd in bytes: with whole-MSS
                 // segments, rcv_nxt must advance ceil(rcv_wnd / mss) segments.
-                let window_segments = self.rcv_wnd_bytes.div_ceil(self.window.mss());
-                self.rtt_est.on_data(
-                    now,
-                    self.rcv_nxt,
-                    window_segments.min(u64::from(u32::MAX)) as u32,
-                );
+                self.rtt_est.on_data(now, self.rcv_nxt, self.rcv_wnd_span);
             }
             None => self.window.on_delivered(now_ns, advanced, rtt_ns),
         }

@@ -482,7 +482,7 @@ impl Sender {
             let len = segs.saturating_mul(self.mss);
             let departure = self
                 .path
-                .on_send(now_ns, len, segs, self.cc.pacing_rate())
+                .on_send(now_ns, len, segs, self.path.pacing_rate(&self.cc))
                 .max(now_ns);
             let (start, per) = net.host.enqueue(departure, segs, self.wire_bytes);
             for i in 0..segs {

@@ -54,6 +54,10 @@ pub struct SendPath {
     inner: pacing::SendPath,
     tsq_off: bool,
     mss: u32,
+    /// Whether anything here reads the pacing rate: the pacer (`--pacing on`), TSO
+    /// autosizing (`--tso auto`) or a TSQ limit. Without them (the 2.6.35 host: fixed
+    /// bursts, no TSQ, no pacing) the rate is not computed for every burst.
+    reads_pacing_rate: bool,
 }
 
 fn instant(now_ns: u64) -> Instant {
@@ -99,7 +103,21 @@ impl SendPath {
             inner: pacing::SendPath::new(params),
             tsq_off: modes.tsq == TsqMode::Off,
             mss,
+            reads_pacing_rate: modes.pacing
+                || modes.tso == TsoMode::Auto
+                || modes.tsq != TsqMode::Off,
         })
+    }
+
+    /// The controller's pacing rate, bytes/s, where this path reads it; 0 where
+    /// nothing does (the bursts are fixed, no pacer, no TSQ), so that it is not
+    /// computed for every burst.
+    pub fn pacing_rate(&self, cc: &SimController) -> u64 {
+        if self.reads_pacing_rate {
+            cc.pacing_rate()
+        } else {
+            0
+        }
     }
 
     /// May the flow send at `now_ns` with `in_flight` segments out, and how much?
@@ -120,7 +138,7 @@ impl SendPath {
                 WindowUnit::Bytes => u64::from(in_flight) * u64::from(self.mss),
             },
             mss: self.mss,
-            pacing_rate: Rate::from_bytes_per_second(cc.pacing_rate()),
+            pacing_rate: Rate::from_bytes_per_second(self.pacing_rate(cc)),
             retransmit,
             rtx_queue_at_most_one: self.tsq_off || packets_out <= 1,
         };

@@ -133,16 +133,21 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         sender.ts_recent = syn_ack;
     }
     sender.on_syn_ack_window(receiver.window_segments());
+    let link = Link::new(
+        cfg.rate_bps,
+        cfg.buffer_bytes,
+        one_way,
+        cfg.jitter_ns,
+        cfg.loss,
+        cfg.seed,
+    );
     let mut net = Net {
         host: Host::new(cfg.nic_rate_bps, cfg.txqueuelen),
-        link: Link::new(
-            cfg.rate_bps,
-            cfg.buffer_bytes,
-            one_way,
-            cfg.jitter_ns,
-            cfg.loss,
-            cfg.seed,
-        ),
+        link: if probe.reads_queue_and_pacing() {
+            link
+        } else {
+            link.without_queue_record()
+        },
         queue: EventQueue::with_capacity(1 << 16),
     };
     let time_limit = match cfg.amount {

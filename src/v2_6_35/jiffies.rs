@@ -29,11 +29,16 @@ pub const fn is_supported_hz(hz: u32) -> bool {
 
 /// Microseconds per jiffy (`USEC_PER_SEC / HZ`); 1 for an unsupported `hz` so that no
 /// caller can divide by zero (validation refuses such an `hz` first).
+///
+/// A match rather than `USEC_PER_SEC / hz`: the per-ACK conversions then divide by a
+/// constant, which compiles to a multiplication (a 64-bit division by a variable costs
+/// tens of cycles, twice per `jiffies_at`).
 const fn usecs_per_jiffy(hz: u32) -> u32 {
-    if is_supported_hz(hz) {
-        (USEC_PER_SEC / hz as u64) as u32
-    } else {
-        1
+    match hz {
+        100 => (USEC_PER_SEC / 100) as u32,
+        250 => (USEC_PER_SEC / 250) as u32,
+        1000 => (USEC_PER_SEC / 1000) as u32,
+        _ => 1,
     }
 }
 
@@ -43,7 +48,14 @@ const fn usecs_per_jiffy(hz: u32) -> u32 {
 /// and cannot overflow. The `u32` truncation is the kernel's wrap, on purpose.
 // Linux 2.6.35 include/net/tcp.h tcp_time_stamp
 pub const fn jiffies_at(now: Instant, hz: u32) -> u32 {
-    (now.as_micros() / usecs_per_jiffy(hz) as u64) as u32
+    let us = now.as_micros();
+    // One arm per supported HZ, each a division by a constant (see usecs_per_jiffy).
+    (match hz {
+        100 => us / (USEC_PER_SEC / 100),
+        250 => us / (USEC_PER_SEC / 250),
+        1000 => us / (USEC_PER_SEC / 1000),
+        _ => us,
+    }) as u32
 }
 
 /// `jiffies_to_usecs(j)`: `(u32)((10^6 / HZ) * j)`; the product wraps in `u32` as the
