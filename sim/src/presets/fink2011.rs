@@ -8,12 +8,14 @@
 //!   Today's kernel gets today's host (TSQ, autosized TSO) on the same path.
 //! - The receiver (a 2011 one for both kernels): its window (`rcv_ssthresh`) opens from
 //!   2 segments by 2 per segment received, and while it opens every segment is ACKed at
-//!   once (2.6.35 `tcp_grow_window`); then delayed ACKs every 2 segments (40 ms timer).
+//!   once (2.6.35 `tcp_grow_window`); then delayed ACKs every 2 segments.
 //!   With the 2.6.35 sender it is a 2.6.35 receiver in full: autotuning's epochs are
 //!   timed in its own jiffies (at the table's HZ) against its own RTT estimate, per
-//!   window and, in the HZ=250 table, from timestamps (`crate::rcv_rtt`); its ticks fall
-//!   on the first send (one rule for all runs). With today's kernel the receiver keeps
-//!   today's autotuning clock (ns, the sender's smoothed RTT).
+//!   window and, in the HZ=250 table, from timestamps (`crate::rcv_rtt`), and its
+//!   delayed ACK is the kernel's jiffies timer with its adaptive `ato` (`crate::delack`);
+//!   its ticks fall on the first send (one rule for all runs). With today's kernel the
+//!   receiver keeps today's autotuning clock (ns, the sender's smoothed RTT) and a
+//!   40 ms delayed-ACK timer.
 //! - Per-second figures as nuttcp's receiver times them: from the first data's arrival.
 //! - Each path's RTT: the seed's own measurement (nuttcp's msRTT, a handshake on the
 //!   idle path), calibrated below; "18 ms" and "80 ms" are the seed's names.
@@ -323,7 +325,9 @@ fn print_model(cal: &Calibration, args: &PresetArgs) {
         "  sender NIC 10 Gbit/s behind a {}-skb qdisc; 2.6.35 host: no TSQ, no pacing, a bulk \
          writer's {skbs} sent one at a time with the era's TSO deferral; receiver (2011) ACKs \
          every segment while its window opens (tcp_grow_window: +2 segments per segment from \
-         2, up to the buffer's window), then every 2 segments (40 ms timer)",
+         2, up to the buffer's window), then every 2 segments (delayed-ACK timer: with the \
+         2.6.35 sender the 2.6.35 receiver's, ato from 40 ms in jiffies, doubled when it \
+         fires; with today's, 40 ms)",
         host.txqueuelen
     );
     crate::say!(
