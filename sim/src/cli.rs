@@ -150,12 +150,13 @@ pub struct RunArgs {
     /// 2.6.35 (the seed-000 kernel, HyStart in jiffies; its host: no TSQ, 64 KiB TSO
     /// bursts with deferral, unless --tsq-limit/--tso say otherwise; its receiver:
     /// window opened by tcp_grow_window, autotuning timed with its own RTT estimate in
-    /// jiffies, from --timestamps and per window).
+    /// jiffies, from --timestamps and per window, delayed ACKs on its jiffies timer
+    /// with the kernel's adaptive timeout).
     #[arg(long, default_value = "6", value_parser = parse_kernel)]
     pub kernel: Kernel,
-    /// Kernel timer frequency for --kernel 2.6.35 (its HyStart and its receiver's
-    /// autotuning count jiffies): 100, 250 or 1000; default 250. Today's kernel has no
-    /// use for it.
+    /// Kernel timer frequency for --kernel 2.6.35 (its HyStart, its receiver's
+    /// autotuning and its delayed ACKs count jiffies): 100, 250 or 1000; default 250.
+    /// Today's kernel has no use for it.
     #[arg(long, value_parser = parse_hz)]
     pub hz: Option<u32>,
     /// How long the --kernel 2.6.35 host has been up when the transfer starts, e.g.
