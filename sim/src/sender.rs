@@ -422,6 +422,16 @@ impl Sender {
                 }
                 break;
             }
+            // Where the send path can only say "send" or "cwnd full" (no pacer, no TSQ:
+            // the 2.6.35 host), the TSO deferral is decided first, so that the most
+            // common outcome of an ACK there, a deferral, skips the library's poll: the
+            // same decisions, in the same order, at less cost.
+            let deferral_first = retransmit.is_none()
+                && self.path.says_only_send_or_cwnd_full()
+                && self.cc.cwnd_segments() > self.sb.in_flight();
+            if deferral_first && self.defers(now_ns, written, window_end, head) {
+                break;
+            }
             let decision = self.path.poll(
                 &self.cc,
                 now_ns,
@@ -444,7 +454,8 @@ impl Sender {
                         _ => n,
                     };
                     let segs = head.map_or(n, |(len, _)| n.min(len)).min(new_room);
-                    if self.defers(now_ns, written, window_end, head) {
+                    // Not twice: a call that ends an expired deferral starts a new one.
+                    if !deferral_first && self.defers(now_ns, written, window_end, head) {
                         break;
                     }
                     segs

@@ -58,6 +58,8 @@ pub struct SendPath {
     /// autosizing (`--tso auto`) or a TSQ limit. Without them (the 2.6.35 host: fixed
     /// bursts, no TSQ, no pacing) the rate is not computed for every burst.
     reads_pacing_rate: bool,
+    /// Whether the flow paces itself (`--pacing on`).
+    paces: bool,
 }
 
 fn instant(now_ns: u64) -> Instant {
@@ -106,7 +108,14 @@ impl SendPath {
             reads_pacing_rate: modes.pacing
                 || modes.tso == TsoMode::Auto
                 || modes.tsq != TsqMode::Off,
+            paces: modes.pacing,
         })
+    }
+
+    /// Whether [`poll`](Self::poll) can only answer `Send` (room in cwnd) or
+    /// `WaitForAck` (none): no pacer and no TSQ, whose answers would depend on more.
+    pub fn says_only_send_or_cwnd_full(&self) -> bool {
+        self.tsq_off && !self.paces
     }
 
     /// The controller's pacing rate, bytes/s, where this path reads it; 0 where
