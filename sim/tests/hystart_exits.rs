@@ -72,3 +72,34 @@ fn an_autotuned_exit_can_come_in_a_receive_window_limited_round() {
     // early.
     assert!(cwnd < 2_616, "exit at {cwnd}");
 }
+
+/// HZ=100 (the worry seed 000's thread opens with): 18.92 ms is one or two 10 ms
+/// jiffies, so `delay_min` is one jiffy (8, ×8) and the train's span `delay_min >> 4`
+/// is 0 jiffies: the first ACKs of a round that follow each other within a jiffy end
+/// slow start as soon as cwnd reaches `hystart_low_window` (16), at every tick phase.
+#[test]
+fn at_hz_100_an_18_ms_rtt_ends_slow_start_just_above_the_low_window() {
+    let r: &FinkRun = FINK_2011_HZ250
+        .runs
+        .iter()
+        .find(|r| r.rtt_ms == 18 && r.window_mb == 0 && r.hystart)
+        .unwrap();
+    for phase in [0, 4] {
+        let mut c = config(r, &FINK_2011_HZ250, Kernel::Linux2635, &calibration());
+        c.hz = 100;
+        c.receiver_hz = Some(100);
+        // First send `phase` eighths of a 10 ms tick after one.
+        c.uptime_ns = 1_000_000_000_000 + phase * 1_250_000;
+        c.amount = Amount::TimeNs(400_000_000);
+        c.interval_ns = None;
+        let s = run(&c, &mut NoProbe).unwrap();
+        assert_eq!(s.hystart_exit, Some(HystartExit::AckTrain), "phase {phase}");
+        let (_, cwnd) = s.hystart_exit_at.unwrap();
+        let x = s.hystart_exit_detail.unwrap().linux_2635.unwrap();
+        assert_eq!(x.delay_min, 8, "one jiffy << 3");
+        assert!(
+            (16..=32).contains(&cwnd),
+            "phase {phase}: exit at cwnd {cwnd}"
+        );
+    }
+}
