@@ -36,15 +36,27 @@ impl JiffyClock {
 
     /// `tcp_time_stamp` at simulated time `now_ns` (wraps as the kernel's u32 does).
     pub fn jiffies(&self, now_ns: u64) -> u32 {
+        (now_ns.saturating_add(self.offset_ns) / self.tick_ns) as u32
+    }
+
+    /// [`jiffies`](Self::jiffies) through `tick`, the tick last read: a receiver reads
+    /// its clock for every segment and ACK, thousands of times per tick, and a 64-bit
+    /// division costs tens of cycles.
+    pub fn jiffies_cached(&self, now_ns: u64, tick: &mut Tick) -> u32 {
+        if (tick.from_ns..tick.until_ns).contains(&now_ns) {
+            return tick.jiffies;
+        }
         let t = now_ns.saturating_add(self.offset_ns);
-        // Constant divisors for the HZ the 2.6.35 profile accepts: this runs for every
-        // segment and ACK, and a division by a variable costs tens of cycles.
-        (match self.tick_ns {
-            10_000_000 => t / 10_000_000,
-            4_000_000 => t / 4_000_000,
-            1_000_000 => t / 1_000_000,
-            tick => t / tick,
-        }) as u32
+        let n = t / self.tick_ns;
+        let start = n.saturating_mul(self.tick_ns);
+        *tick = Tick {
+            from_ns: start.saturating_sub(self.offset_ns),
+            until_ns: start
+                .saturating_add(self.tick_ns)
+                .saturating_sub(self.offset_ns),
+            jiffies: n as u32,
+        };
+        tick.jiffies
     }
 
     /// When a jiffies timer armed at `now_ns` for `ticks` fires: on the tick where the
@@ -66,6 +78,15 @@ impl JiffyClock {
     pub fn jiffies_before_start(&self, before_ns: u64) -> u32 {
         (self.offset_ns.saturating_sub(before_ns) / self.tick_ns) as u32
     }
+}
+
+/// One tick of a [`JiffyClock`]: the simulated times `[from_ns, until_ns)` read as
+/// `jiffies` (empty at first).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tick {
+    from_ns: u64,
+    until_ns: u64,
+    jiffies: u32,
 }
 
 /// `tp->rcv_rtt_est` of a 2.6.35 receiver, sequence numbers in segments.
@@ -129,6 +150,24 @@ impl RcvRttEstimate {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cached_tick_reads_what_the_clock_reads() {
+        // Offsets on and off a tick, times stepping forward by uneven amounts across
+        // many tick boundaries, and one step back (a cache must not answer from the
+        // tick it last saw).
+        for (hz, offset) in [(250, 1_000_000), (1000, 0), (100, 999_999_999_999)] {
+            let c = JiffyClock::new(hz, offset);
+            let mut tick = Tick::default();
+            let mut now = 0u64;
+            for step in 0..20_000u64 {
+                now += (step * 7_919) % 1_300_000;
+                assert_eq!(c.jiffies_cached(now, &mut tick), c.jiffies(now), "{now}");
+            }
+            let back = now - 5_000_000;
+            assert_eq!(c.jiffies_cached(back, &mut tick), c.jiffies(back));
+        }
+    }
 
     #[test]
     fn the_clock_counts_whole_ticks_from_its_offset() {

@@ -27,7 +27,7 @@
 use std::collections::VecDeque;
 
 use crate::delack::DelayedAckTimeout;
-use crate::rcv_rtt::{JiffyClock, RcvRttEstimate};
+use crate::rcv_rtt::{JiffyClock, RcvRttEstimate, Tick};
 use crate::window::ReceiveWindow;
 
 /// What the receiver sends back.
@@ -67,6 +67,8 @@ pub struct Receiver {
     pub delivered: u64,
     /// A 2.6.35 receiver's clock; `None`: autotuning in ns with the RTT it is given.
     clock: Option<JiffyClock>,
+    /// The clock's tick last read.
+    tick: Tick,
     /// Whether segments carry timestamps the estimate can use (`tcp_timestamps`).
     timestamps: bool,
     /// A 2.6.35 receiver's delayed-ACK timeout; `None`: `delack_ns` after the segment.
@@ -106,6 +108,7 @@ impl Receiver {
             window,
             delivered: 0,
             clock: None,
+            tick: Tick::default(),
             timestamps: false,
             ato: None,
             rtt_est: RcvRttEstimate::default(),
@@ -154,6 +157,12 @@ impl Receiver {
         }
     }
 
+    /// A 2.6.35 receiver's jiffies at `now_ns` (`None` without a jiffies clock).
+    fn jiffies(&mut self, now_ns: u64) -> Option<u32> {
+        let clock = self.clock?;
+        Some(clock.jiffies_cached(now_ns, &mut self.tick))
+    }
+
     /// The window last advertised (the SYN-ACK's before any data), whole segments.
     pub fn window_segments(&self) -> u32 {
         self.rcv_wnd
@@ -179,7 +188,7 @@ impl Receiver {
             sack_lo: lo,
             sack_hi: hi,
             rwnd: self.rcv_wnd,
-            tsval: self.clock.map_or(0, |c| c.jiffies(now_ns)),
+            tsval: self.jiffies(now_ns).unwrap_or(0),
         }
     }
 
@@ -247,7 +256,7 @@ impl Receiver {
             // A duplicate (spurious retransmission): ACK at once (DSACK in Linux).
             return Some(self.ack(now_ns, seq, seq));
         }
-        let now_jiffies = self.clock.map(|c| c.jiffies(now_ns));
+        let now_jiffies = self.jiffies(now_ns);
         let idx = (seq - self.rcv_nxt) as usize;
         if idx > 0 {
             self.sample_timestamp(now_jiffies, tsecr);

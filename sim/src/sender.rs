@@ -85,9 +85,10 @@ pub struct Sender {
     jiffy_ns: u64,
     /// The host's uptime at the first send, ns: where the jiffies ticks fall.
     uptime_ns: u64,
-    /// When the current deferral started (`tp->tso_deferred`), ns of the host's clock
-    /// (since boot), if one is running.
-    deferred_since: Option<u64>,
+    /// When the current deferral (`tp->tso_deferred`) gives up, ns of the host's clock
+    /// (since boot): the start of the second tick after the one it began in; `None`
+    /// while none is running.
+    deferred_until: Option<u64>,
     /// The 2.6.35 host's write queue of skbs as a bulk writer built them (`None`:
     /// every burst may be a whole fixed-size skb).
     wq: Option<WriteQueue>,
@@ -157,7 +158,7 @@ impl Sender {
             },
             jiffy_ns: 1_000_000_000 / u64::from(cfg.hz.max(1)),
             uptime_ns: cfg.uptime_ns,
-            deferred_since: None,
+            deferred_until: None,
             wq,
             recovery: Recovery::Open,
             rto_deadline: None,
@@ -357,17 +358,20 @@ impl Sender {
                 mss: self.mss,
             });
         if !wanted {
-            self.deferred_since = None;
+            self.deferred_until = None;
             return false;
         }
-        let jiffy = self.jiffy_ns.max(1);
         // The host's clock, ns since boot.
         let now = now_ns + self.uptime_ns;
-        let since = *self.deferred_since.get_or_insert(now);
+        let jiffy = self.jiffy_ns.max(1);
         // Jiffies are whole ticks of the host's clock: the deferral is over from the
-        // start of the second tick after the one it began in.
-        if now >= (since / jiffy + 2) * jiffy {
-            self.deferred_since = None;
+        // start of the second tick after the one it began in (worked out once, when it
+        // begins, rather than divided out again at every attempt).
+        let until = *self
+            .deferred_until
+            .get_or_insert_with(|| (now / jiffy + 2) * jiffy);
+        if now >= until {
+            self.deferred_until = None;
             return false;
         }
         true

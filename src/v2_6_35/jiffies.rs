@@ -73,9 +73,16 @@ pub const fn usecs_to_jiffies(us: u32, hz: u32) -> u64 {
     let per = usecs_per_jiffy(hz) as u64;
     let limit = per.wrapping_mul(MAX_JIFFY_OFFSET) as u32;
     if us > limit {
-        MAX_JIFFY_OFFSET
-    } else {
-        (us as u64).div_ceil(per)
+        return MAX_JIFFY_OFFSET;
+    }
+    let us = us as u64;
+    // One arm per supported HZ, each rounding up by a constant (see usecs_per_jiffy):
+    // this runs on every ACK's RTT sample.
+    match hz {
+        100 => us.div_ceil(USEC_PER_SEC / 100),
+        250 => us.div_ceil(USEC_PER_SEC / 250),
+        1000 => us.div_ceil(USEC_PER_SEC / 1000),
+        _ => us,
     }
 }
 
@@ -83,12 +90,14 @@ pub const fn usecs_to_jiffies(us: u32, hz: u32) -> u64 {
 /// and 100).
 // Linux 2.6.35 kernel/time.c msecs_to_jiffies()
 pub const fn msecs_to_jiffies(ms: u32, hz: u32) -> u32 {
-    let per = if is_supported_hz(hz) {
-        MSEC_PER_SEC / hz
-    } else {
-        1
-    };
-    ms.div_ceil(per)
+    // Constant divisors per supported HZ, as above (HyStart asks on every ACK); an
+    // unsupported hz counts milliseconds (validation refuses it first).
+    match hz {
+        100 => ms.div_ceil(MSEC_PER_SEC / 100),
+        250 => ms.div_ceil(MSEC_PER_SEC / 250),
+        1000 => ms.div_ceil(MSEC_PER_SEC / 1000),
+        _ => ms,
+    }
 }
 
 #[cfg(test)]
