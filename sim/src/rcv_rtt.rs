@@ -36,37 +36,40 @@ impl JiffyClock {
 
     /// `tcp_time_stamp` at simulated time `now_ns` (wraps as the kernel's u32 does).
     pub fn jiffies(&self, now_ns: u64) -> u32 {
-        (now_ns.saturating_add(self.offset_ns) / self.tick_ns) as u32
+        self.tick_count(now_ns) as u32
+    }
+
+    /// Whole ticks of the counter at simulated time `now_ns`, unwrapped.
+    fn tick_count(&self, now_ns: u64) -> u64 {
+        now_ns.saturating_add(self.offset_ns) / self.tick_ns
+    }
+
+    /// The simulated time at which the counter reaches tick `n` (0 if before time 0).
+    fn tick_start_ns(&self, n: u64) -> u64 {
+        n.saturating_mul(self.tick_ns)
+            .saturating_sub(self.offset_ns)
     }
 
     /// [`jiffies`](Self::jiffies) through `tick`, the tick last read: a receiver reads
     /// its clock for every segment and ACK, thousands of times per tick, and a 64-bit
     /// division costs tens of cycles.
     pub fn jiffies_cached(&self, now_ns: u64, tick: &mut Tick) -> u32 {
-        if (tick.from_ns..tick.until_ns).contains(&now_ns) {
-            return tick.jiffies;
+        if !(tick.from_ns..tick.until_ns).contains(&now_ns) {
+            let n = self.tick_count(now_ns);
+            *tick = Tick {
+                from_ns: self.tick_start_ns(n),
+                until_ns: self.tick_start_ns(n.saturating_add(1)),
+                jiffies: n as u32,
+            };
         }
-        let t = now_ns.saturating_add(self.offset_ns);
-        let n = t / self.tick_ns;
-        let start = n.saturating_mul(self.tick_ns);
-        *tick = Tick {
-            from_ns: start.saturating_sub(self.offset_ns),
-            until_ns: start
-                .saturating_add(self.tick_ns)
-                .saturating_sub(self.offset_ns),
-            jiffies: n as u32,
-        };
         tick.jiffies
     }
 
     /// When a jiffies timer armed at `now_ns` for `ticks` fires: on the tick where the
     /// counter reaches `jiffies(now_ns) + ticks` (never before `now_ns`).
     pub fn fires_at(&self, now_ns: u64, ticks: u32) -> u64 {
-        let tick =
-            (now_ns.saturating_add(self.offset_ns) / self.tick_ns).saturating_add(u64::from(ticks));
-        tick.saturating_mul(self.tick_ns)
-            .saturating_sub(self.offset_ns)
-            .max(now_ns)
+        let n = self.tick_count(now_ns).saturating_add(u64::from(ticks));
+        self.tick_start_ns(n).max(now_ns)
     }
 
     /// Ticks per second.
