@@ -91,6 +91,11 @@ impl Recorder {
 }
 
 impl Probe for Recorder {
+    // Only the CSV has the queue and pacing-rate columns; the plots do not draw them.
+    fn reads_queue_and_pacing(&self) -> bool {
+        self.csv.is_some()
+    }
+
     fn ack(&mut self, row: &TraceRow) {
         if let Some(s) = self.series.as_mut() {
             s.push(row);
