@@ -51,6 +51,9 @@ pub const fn initial_window_2635(mss: u32) -> u32 {
 #[derive(Clone, Debug)]
 pub struct SimController {
     any: AnyController,
+    /// The controller's window unit, which never changes: kept here rather than asked
+    /// of the controller at every conversion.
+    unit: WindowUnit,
     mss: u64,
     pacing: PacingRateParams,
     /// Added to the simulated clock before the controller sees it, µs.
@@ -158,6 +161,7 @@ impl SimController {
             _ => 0,
         };
         Ok(SimController {
+            unit: any.unit(),
             any,
             mss,
             pacing: PacingRateConfig::new().validate().map_err(err)?,
@@ -171,6 +175,11 @@ impl SimController {
         instant_at(now_ns, self.clock_offset_us)
     }
 
+    /// The controller's window unit.
+    pub fn unit(&self) -> WindowUnit {
+        self.unit
+    }
+
     /// The library's controller (what the send path polls).
     pub fn controller(&self) -> &AnyController {
         &self.any
@@ -178,7 +187,7 @@ impl SimController {
 
     /// `segments` in the controller's unit.
     fn amount(&self, segments: u32) -> u64 {
-        match self.any.unit() {
+        match self.unit {
             WindowUnit::Segments => u64::from(segments),
             WindowUnit::Bytes => u64::from(segments) * self.mss,
         }
@@ -186,7 +195,7 @@ impl SimController {
 
     /// An amount in the controller's unit as whole segments (saturating).
     fn segments(&self, amount: u64) -> u32 {
-        let segs = match self.any.unit() {
+        let segs = match self.unit {
             WindowUnit::Segments => amount,
             WindowUnit::Bytes => amount / self.mss.max(1),
         };

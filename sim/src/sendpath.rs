@@ -17,7 +17,7 @@
 
 use congestion::hystart::PacingStatus;
 use congestion::pacing::{self, Rate, SendContext, SendPathConfig, SendVerdict};
-use congestion::{CongestionController, Duration, Instant, WindowUnit};
+use congestion::{Duration, Instant, WindowUnit};
 
 use crate::cc::SimController;
 use crate::config::{SKB_OVERHEAD_BYTES, TsoMode, TsqMode};
@@ -60,6 +60,9 @@ pub struct SendPath {
     reads_pacing_rate: bool,
     /// Whether the flow paces itself (`--pacing on`).
     paces: bool,
+    /// Whether TSO autosizing (`--tso auto`), the one reader of the minimum RTT, is on:
+    /// fixed bursts (the 2.6.35 host) and `--tso off` skip the filter on every ACK.
+    autosizes: bool,
 }
 
 fn instant(now_ns: u64) -> Instant {
@@ -109,6 +112,7 @@ impl SendPath {
                 || modes.tso == TsoMode::Auto
                 || modes.tsq != TsqMode::Off,
             paces: modes.pacing,
+            autosizes: modes.tso == TsoMode::Auto,
         })
     }
 
@@ -142,7 +146,7 @@ impl SendPath {
         let ctx = SendContext {
             now: instant(now_ns),
             // The library counts in the controller's unit.
-            in_flight: match cc.controller().unit() {
+            in_flight: match cc.unit() {
                 WindowUnit::Segments => u64::from(in_flight),
                 WindowUnit::Bytes => u64::from(in_flight) * u64::from(self.mss),
             },
@@ -182,8 +186,12 @@ impl SendPath {
         self.inner.on_tx_completion(len_bytes)
     }
 
-    /// An RTT sample (feeds the minimum RTT that TSO autosizing reads).
+    /// An RTT sample (feeds the minimum RTT that TSO autosizing reads; ignored when the
+    /// bursts are fixed, as nothing else reads it).
     pub fn on_rtt_sample(&mut self, now_ns: u64, rtt_ns: u64) {
+        if !self.autosizes {
+            return;
+        }
         self.inner
             .on_rtt_sample(instant(now_ns), Duration::from_micros(rtt_ns / 1000));
     }
