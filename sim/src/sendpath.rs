@@ -201,3 +201,41 @@ impl SendPath {
         self.inner.tsq().queued_bytes()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn path(tso: TsoMode) -> SendPath {
+        SendPath::new(SendPathModes {
+            pacing: false,
+            tsq: TsqMode::Auto,
+            tso,
+            mss: 1448,
+        })
+        .unwrap()
+    }
+
+    /// Autosizing reads the minimum RTT, so its samples must reach it; fixed bursts do
+    /// not, and skip the filter.
+    #[test]
+    fn rtt_samples_reach_tso_autosizing_and_only_it() {
+        // 100 Mbit/s: 12.5e6 B/s >> 10 = 12207 B. Before any sample no RTT bonus: 8
+        // segments of 1448 B. A 1.1 ms minimum RTT (>> 9 = 2) adds 65536 >> 2 = 16384 B:
+        // 28591 B = 19 segments (Linux tcp_tso_autosize()).
+        let rate = Rate::from_bytes_per_second(12_500_000);
+        let mut auto = path(TsoMode::Auto);
+        assert_eq!(auto.inner.tso_segs(rate, 1448), 8);
+        auto.on_rtt_sample(5_000_000, 1_100_000);
+        assert_eq!(auto.inner.min_rtt_us(), 1100);
+        assert_eq!(auto.inner.tso_segs(rate, 1448), 19);
+
+        let mut fixed = path(TsoMode::Segs(7));
+        fixed.on_rtt_sample(5_000_000, 1_100_000);
+        assert_eq!(
+            fixed.inner.min_rtt_us(),
+            path(TsoMode::Segs(7)).inner.min_rtt_us()
+        );
+        assert_eq!(fixed.inner.tso_segs(rate, 1448), 7);
+    }
+}
