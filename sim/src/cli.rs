@@ -211,7 +211,8 @@ pub struct RunArgs {
     /// Report interval with its unit (nuttcp -i), e.g. 1s.
     #[arg(short = 'i', value_parser = parse_positive_duration_ns, allow_hyphen_values = true)]
     pub interval: Option<u64>,
-    /// Write a per-ACK trace as CSV.
+    /// Write a per-ACK trace as CSV: time, cwnd, ssthresh, phase, segments in flight, RTT
+    /// sample, pacing rate, bytes queued, and the receive window the ACK advertised.
     #[arg(long)]
     pub csv: Option<PathBuf>,
     /// Write cwnd, throughput and RTT against time as SVG.

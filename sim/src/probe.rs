@@ -26,6 +26,9 @@ pub struct TraceRow {
     /// Bytes cumulatively acknowledged to the sender so far (its view of goodput,
     /// clocked by the ACKs like every other column).
     pub acked_bytes: u64,
+    /// The receive window this ACK advertised, whole segments: where it is below
+    /// cwnd, the receiver (or its autotuning) holds the flight, not the controller.
+    pub rwnd: u32,
 }
 
 /// One report interval.

@@ -32,7 +32,7 @@ struct Progress {
 }
 
 /// CSV column names, in order.
-pub const CSV_HEADER: &str = "time_s,cwnd_segments,ssthresh_segments,phase,in_flight_segments,rtt_us,pacing_rate_bps,queue_bytes";
+pub const CSV_HEADER: &str = "time_s,cwnd_segments,ssthresh_segments,phase,in_flight_segments,rtt_us,pacing_rate_bps,queue_bytes,rwnd_segments";
 
 fn phase_name(p: Phase) -> &'static str {
     match p {
@@ -103,7 +103,7 @@ impl Probe for Recorder {
         if let (Some(w), None) = (self.csv.as_mut(), self.csv_error.as_ref()) {
             let r = writeln!(
                 w,
-                "{:.9},{},{},{},{},{},{},{}",
+                "{:.9},{},{},{},{},{},{},{},{}",
                 row.time_ns as f64 / 1e9,
                 row.cwnd,
                 row.ssthresh,
@@ -111,7 +111,8 @@ impl Probe for Recorder {
                 row.in_flight,
                 row.rtt_ns / 1000,
                 row.pacing_rate.saturating_mul(8),
-                row.queue_bytes
+                row.queue_bytes,
+                row.rwnd
             );
             if let Err(e) = r {
                 self.csv_error = Some(e);

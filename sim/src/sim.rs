@@ -238,6 +238,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                     pacing_rate,
                     queue_bytes,
                     acked_bytes: (u64::from(sender.sb.snd_una()) * mss).min(total_bytes),
+                    rwnd,
                 });
                 if sender.done() {
                     break;
