@@ -64,6 +64,11 @@ pub struct PresetArgs {
     /// the preset's (1000); at least 1.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub txqueuelen: Option<u32>,
+    /// The receive buffer every autotuned run's receiver starts from (`tcp_rmem[1]`),
+    /// bytes, instead of the kernel's default 87380 (the seeds do not give their
+    /// receivers'); as for a single run.
+    #[arg(long, value_parser = parse_bytes, allow_hyphen_values = true)]
+    pub rmem_default: Option<u64>,
 }
 
 impl Preset {
@@ -77,13 +82,17 @@ impl Preset {
 
 impl PresetArgs {
     /// Apply the host flags (`--size-goal` where the run is a 2.6.35 host with whole
-    /// TSO skbs, `--txqueuelen`) to a preset's configuration.
+    /// TSO skbs, `--txqueuelen`, and `--rmem-default` where the run autotunes) to a
+    /// preset's configuration.
     pub fn apply_host(&self, mut cfg: SimConfig) -> SimConfig {
         if self.size_goal == "half-window" && cfg.tso_defer() {
             cfg.size_goal = SizeGoal::HalfWindow;
         }
         if let Some(q) = self.txqueuelen {
             cfg.txqueuelen = q;
+        }
+        if let (Some(b), WindowMode::Auto { .. }) = (self.rmem_default, cfg.window) {
+            cfg.rmem_default_bytes = b;
         }
         cfg
     }
@@ -146,6 +155,11 @@ pub struct RunArgs {
     /// 8/3·MSS, so that its window (3/4 of it) holds two segments.
     #[arg(long, default_value_t = DEFAULT_AUTOTUNE_MAX_BYTES, value_parser = parse_bytes, allow_hyphen_values = true)]
     pub autotune_max: u64,
+    /// The receive buffer autotuning starts from (`tcp_rmem[1]`), bytes: 3/4 of it is
+    /// the receiver's first window. At least 8/3·MSS and at most --autotune-max;
+    /// default 87380, the Linux default before 4.20 (the seeds' kernels). Not with -w.
+    #[arg(long, value_parser = parse_bytes, allow_hyphen_values = true)]
+    pub rmem_default: Option<u64>,
     /// Which Linux kernel's CUBIC + HyStart decides cwnd (Linux mode): 6 (today's) or
     /// 2.6.35 (the seed-000 kernel, HyStart in jiffies; its host: no TSQ, 64 KiB TSO
     /// bursts with deferral, unless --tsq-limit/--tso say otherwise; its receiver:
@@ -269,6 +283,15 @@ impl RunArgs {
                 }
             }
         };
+        match (self.rmem_default, self.window) {
+            (Some(_), Some(_)) => {
+                return Err("--rmem-default sets where autotuning starts: -w fixes the \
+                            buffer instead, so use one or the other"
+                    .into());
+            }
+            (Some(b), None) => c.rmem_default_bytes = b,
+            (None, _) => {}
+        }
         c.kernel = self.kernel;
         c.hz = match (self.kernel, self.hz) {
             (Kernel::Linux2635, hz) => hz.unwrap_or(DEFAULT_HZ),

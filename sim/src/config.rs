@@ -114,6 +114,10 @@ pub struct SimConfig {
     pub app: AppModel,
     /// Socket buffers.
     pub window: WindowMode,
+    /// `tcp_rmem[1]`: the receive buffer an autotuned receiver starts with, bytes
+    /// ([`DEFAULT_RMEM_BYTES`]); 3/4 of it is the first window. Unused with a fixed
+    /// buffer ([`WindowMode::Fixed`]).
+    pub rmem_default_bytes: u64,
     /// Controller.
     pub cc: CcKind,
     /// Which kernel's Linux-mode profile (`--kernel`); RFC mode has none.
@@ -281,6 +285,10 @@ pub const MAX_UPTIME_NS: u64 = 20 * 86_400 * 1_000_000_000;
 /// Linux `tcp_rmem[2]` default: 6 MiB.
 pub const DEFAULT_AUTOTUNE_MAX_BYTES: u64 = 6 << 20;
 
+/// Linux `tcp_rmem[1]` default before 4.20 (the seeds' kernels): 87380 B, whose 3/4
+/// is a 65535-B window.
+pub const DEFAULT_RMEM_BYTES: u64 = 87_380;
+
 impl SimConfig {
     /// A 10 Gbit/s, 20 ms path with 1500-byte packets, 10 s of bulk data, current
     /// Linux defaults on the sender.
@@ -295,6 +303,7 @@ impl SimConfig {
             window: WindowMode::Auto {
                 max_bytes: DEFAULT_AUTOTUNE_MAX_BYTES,
             },
+            rmem_default_bytes: DEFAULT_RMEM_BYTES,
             cc: CcKind::Linux,
             kernel: Kernel::Linux6,
             hz: DEFAULT_HZ,
@@ -441,6 +450,19 @@ impl SimConfig {
                         (--tso auto or a count above 1)"
                     .into(),
             );
+        }
+        if let WindowMode::Auto { max_bytes } = self.window {
+            // The first window (3/4 of the buffer) must hold two segments, as for
+            // --autotune-max, and autotuning starts at or below its maximum.
+            let least = u64::from(self.mss()).saturating_mul(8).div_ceil(3);
+            if !(least..=max_bytes.max(least)).contains(&self.rmem_default_bytes) {
+                return Err(format!(
+                    "--rmem-default must be {least} to {} bytes (two segments of window, up \
+                     to --autotune-max), not {}",
+                    max_bytes.max(least),
+                    self.rmem_default_bytes
+                ));
+            }
         }
         if let TsoMode::Segs(0) = self.tso {
             return Err("--tso needs at least 1 segment".into());

@@ -20,9 +20,6 @@
 
 use crate::config::{ADV_WIN_SCALE, SKB_OVERHEAD_BYTES, SimConfig, WindowMode};
 
-/// Linux `tcp_rmem[1]`: the initial receive buffer.
-const RMEM_DEFAULT_BYTES: u64 = 87_380;
-
 fn usable(buffer_bytes: u64) -> u64 {
     // Linux tcp_win_from_space(): space - space >> tcp_adv_win_scale
     buffer_bytes - (buffer_bytes >> ADV_WIN_SCALE)
@@ -43,6 +40,10 @@ pub struct ReceiveWindow {
     epoch_start_jiffies: Option<u32>,
     /// The window scale the receiver offers in its SYN-ACK (`rx_opt.rcv_wscale`).
     wscale: u32,
+    /// The window of the buffer an autotuned receiver starts with (3/4 of
+    /// `tcp_rmem[1]`), which a 2.6.35 receiver's buffer must outgrow before its clamp
+    /// moves.
+    start_buffer_window: u64,
 }
 
 /// The window scale Linux offers for a receive buffer that may grow to `space` bytes.
@@ -64,7 +65,7 @@ impl ReceiveWindow {
         let (mut start, mut max, autotune) = match cfg.window {
             WindowMode::Fixed(req) => (usable(2 * req), usable(2 * req), false),
             WindowMode::Auto { max_bytes } => (
-                usable(RMEM_DEFAULT_BYTES).min(usable(max_bytes)),
+                usable(cfg.rmem_default_bytes).min(usable(max_bytes)),
                 usable(max_bytes),
                 true,
             ),
@@ -95,6 +96,7 @@ impl ReceiveWindow {
                 WindowMode::Fixed(req) => req,
                 WindowMode::Auto { max_bytes } => max_bytes,
             }),
+            start_buffer_window: usable(cfg.rmem_default_bytes),
         }
     }
 
@@ -156,7 +158,7 @@ impl ReceiveWindow {
         // Linux 2.6.35 net/ipv4/tcp_input.c tcp_rcv_space_adjust(): if (space >
         // sk->sk_rcvbuf) { sk_rcvbuf = space; window_clamp = new_clamp; }
         let want = 2 * self.epoch_segments * self.mss;
-        if want > self.window_bytes.max(usable(RMEM_DEFAULT_BYTES)) {
+        if want > self.window_bytes.max(self.start_buffer_window) {
             self.window_bytes = want.min(self.max_bytes);
         }
         self.epoch_start_jiffies = Some(now);
@@ -210,6 +212,31 @@ mod tests {
         // 1000 segments in the next: capped at 3/4 MiB = 786432 B = 543 segments.
         w.on_delivered(20_000_000, 1000, 10_000_000);
         assert_eq!(w.segments(), 543);
+    }
+
+    #[test]
+    fn the_first_window_is_three_quarters_of_tcp_rmem_1_and_the_buffer_must_outgrow_it() {
+        // MSS 2000, tcp_rmem[1] = 4 x 87380 = 349520 B: a first window of 262140 B, 131
+        // segments today; a 2.6.35 receiver reserves one, 260140 B (130 segments).
+        let mut cfg = SimConfig::new();
+        cfg.mtu = 2052;
+        cfg.window = WindowMode::Auto { max_bytes: 4 << 20 };
+        cfg.rmem_default_bytes = 349_520;
+        assert_eq!(ReceiveWindow::new(&cfg).segments(), 131);
+        cfg.receiver_hz = Some(250);
+        let mut w = ReceiveWindow::new(&cfg);
+        assert_eq!(w.bytes(), 260_140);
+        // 2 x 65 x 2000 = 260000 B fits in that buffer's window: no growth; 66 segments,
+        // 264000 B, do not, and the clamp follows.
+        w.on_delivered_jiffies(1000, 1, 0);
+        w.on_delivered_jiffies(1005, 65, 40);
+        assert_eq!(w.bytes(), 260_140);
+        w.on_delivered_jiffies(1010, 66, 40);
+        assert_eq!(w.bytes(), 264_000);
+        // A tcp_rmem[1] above the maximum starts at the maximum's window.
+        cfg.window = WindowMode::Auto { max_bytes: 200_000 };
+        cfg.receiver_hz = None;
+        assert_eq!(ReceiveWindow::new(&cfg).bytes(), 150_000);
     }
 
     #[test]

@@ -35,6 +35,19 @@ fn out_of_range_values_name_the_flag_and_the_range() {
     refused(&["--buffer", "100"], &["--buffer", "1538"]); // 1500 + Ethernet framing
     // An empty qdisc would hold every send in CWR: the flow would barely move.
     refused(&["--txqueuelen", "0"], &["--txqueuelen", "1.."]);
+    // tcp_rmem[1]: a first window of two segments (8/3 of 1448 B), at most the maximum.
+    refused(
+        &["--rmem-default", "3k"],
+        &["--rmem-default", "3862 to 6291456"],
+    );
+    refused(
+        &["--rmem-default", "7m"],
+        &["--rmem-default", "3862 to 6291456"],
+    );
+    refused(
+        &["--rmem-default", "100k", "-w", "1m"],
+        &["--rmem-default", "-w"],
+    );
     refused(&["fink2011", "--txqueuelen", "0"], &["--txqueuelen", "1.."]);
     // 3/4 of autotuning's largest buffer is the window: two segments of 1448 bytes
     // need 3862 bytes.

@@ -57,3 +57,32 @@ fn todays_kernel_keeps_todays_receiver_in_the_preset() {
         assert_eq!(c.receiver_hz, None);
     }
 }
+
+/// Bytes the autotuned 80 ms no-HyStart run (HZ=250) delivers in its first second when
+/// its receiver starts from a `rmem`-byte buffer (`tcp_rmem[1]`).
+fn first_second_at_80_ms(rmem: u64) -> u64 {
+    let r: &FinkRun = FINK_2011_HZ250
+        .runs
+        .iter()
+        .find(|r| r.rtt_ms == 80 && r.window_mb == 0 && !r.hystart)
+        .unwrap();
+    let mut c = config(r, &FINK_2011_HZ250, Kernel::Linux2635, &calibration());
+    c.rmem_default_bytes = rmem;
+    c.amount = Amount::TimeNs(1_000_000_000);
+    c.interval_ns = None;
+    run(&c, &mut NoProbe).unwrap().bytes
+}
+
+#[test]
+fn a_larger_first_receive_buffer_starts_the_80_ms_ramp_sooner() {
+    // 87380 B (the default) is a first window of 65535 B less one reserved segment:
+    // 6 segments of 8948 B. Four times that buffer starts the window, and so the
+    // doubling that autotuning allows every second epoch, about two round trips on: in
+    // the first second from the first send 2.8 MB becomes 6.4 (nuttcp's first
+    // interval, timed from the first data's arrival: 3.5 and 8.6 MB; docs/simulator.md
+    // has the sweep).
+    let default = first_second_at_80_ms(87_380);
+    let four_times = first_second_at_80_ms(4 * 87_380);
+    assert!((2_500_000..3_200_000).contains(&default), "{default} B");
+    assert!(four_times > 2 * default, "{four_times} against {default} B");
+}

@@ -96,6 +96,7 @@ fn the_preset_host_flags_reach_the_2635_runs_and_only_they_get_the_size_goal() {
         cc: "linux".into(),
         size_goal: "half-window".into(),
         txqueuelen: Some(10_000),
+        rmem_default: Some(349_520),
     };
     let r = &FINK_2011_HZ250.runs[0];
     let era = args.apply_host(config(
@@ -111,4 +112,23 @@ fn the_preset_host_flags_reach_the_2635_runs_and_only_they_get_the_size_goal() {
     let today = args.apply(config(r, &FINK_2011_HZ250, Kernel::Linux6, &calibration()));
     assert_eq!((today.size_goal, today.txqueuelen), (SizeGoal::Gso, 10_000));
     today.validate().unwrap();
+    // --rmem-default reaches every autotuned run, of either kernel, and no -w run.
+    assert_eq!(r.window_mb, 0, "the first run autotunes");
+    assert_eq!(
+        (era.rmem_default_bytes, today.rmem_default_bytes),
+        (349_520, 349_520)
+    );
+    let fixed = FINK_2011_HZ250
+        .runs
+        .iter()
+        .find(|r| r.window_mb > 0)
+        .unwrap();
+    let fixed = args.apply_host(config(
+        fixed,
+        &FINK_2011_HZ250,
+        Kernel::Linux2635,
+        &calibration(),
+    ));
+    assert_eq!(fixed.rmem_default_bytes, 87_380);
+    fixed.validate().unwrap();
 }

@@ -33,8 +33,8 @@
 
 use crate::cli::PresetArgs;
 use crate::config::{
-    Amount, DEFAULT_UPTIME_NS, Kernel, SimConfig, SlowStart, TsoMode, TsqMode, WindowMode,
-    quickacks_for, rcv_ssthresh_growth_for, receiver_hz_for,
+    Amount, DEFAULT_RMEM_BYTES, DEFAULT_UPTIME_NS, Kernel, SimConfig, SlowStart, TsoMode, TsqMode,
+    WindowMode, quickacks_for, rcv_ssthresh_growth_for, receiver_hz_for,
 };
 use crate::presets::seeds::{FINK_2011_HZ250, FINK_2011_HZ1000, FinkRun, FinkTable, NuttcpFigure};
 use crate::presets::{Case, Outcome, plot, print_stats, run_all};
@@ -330,12 +330,18 @@ fn print_model(cal: &Calibration, args: &PresetArgs) {
          fires; with today's, 40 ms)",
         host.txqueuelen
     );
+    let rmem = if host.rmem_default_bytes == DEFAULT_RMEM_BYTES {
+        "the kernel's default; the seed does not give the receivers'"
+    } else {
+        "--rmem-default"
+    };
     crate::say!(
-        "  2.6.35 receiver's autotuning: epochs of its own RTT estimate in whole jiffies at \
-         the table's HZ (tcp_rcv_rtt_measure per window; with timestamps also \
-         tcp_rcv_rtt_measure_ts per segment), no growth before the first sample; its ticks \
-         fall on the first send, the same rule for every run; today's kernel's column: ns, \
-         the sender's smoothed RTT"
+        "  2.6.35 receiver's autotuning: from tcp_rmem[1] = {} B ({rmem}), epochs of its own \
+         RTT estimate in whole jiffies at the table's HZ (tcp_rcv_rtt_measure per window; \
+         with timestamps also tcp_rcv_rtt_measure_ts per segment), no growth before the \
+         first sample; its ticks fall on the first send, the same rule for every run; \
+         today's kernel's column: ns, the sender's smoothed RTT",
+        host.rmem_default_bytes
     );
     crate::say!(
         "  per-second figures as nuttcp's receiver counts them: bytes read, timed from the \

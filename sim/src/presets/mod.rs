@@ -52,8 +52,14 @@ impl Probe for SeriesProbe {
 
 /// Run every case on as many threads as the machine has cores (runs are independent,
 /// so the result is the same as one at a time), each thread taking the next case as it
-/// finishes one; outcomes come back in the given order.
+/// finishes one; outcomes come back in the given order. Every case's configuration is
+/// checked before any runs.
 pub fn run_all(cases: Vec<Case>) -> Result<Vec<Outcome>, String> {
+    // A flag that no run can take (e.g. a --rmem-default outside a run's range) fails
+    // now, not after the runs that could take it.
+    for case in &cases {
+        case.cfg.validate()?;
+    }
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .clamp(1, cases.len().max(1));
