@@ -92,7 +92,7 @@ impl PresetArgs {
             cfg.txqueuelen = q;
         }
         if let (Some(b), WindowMode::Auto { .. }) = (self.rmem_default, cfg.window) {
-            cfg.rmem_default_bytes = b;
+            cfg.rmem_default_bytes = Some(b);
         }
         cfg
     }
@@ -289,7 +289,7 @@ impl RunArgs {
                             buffer instead, so use one or the other"
                     .into());
             }
-            (Some(b), None) => c.rmem_default_bytes = b,
+            (Some(b), None) => c.rmem_default_bytes = Some(b),
             (None, _) => {}
         }
         c.kernel = self.kernel;

@@ -114,10 +114,10 @@ pub struct SimConfig {
     pub app: AppModel,
     /// Socket buffers.
     pub window: WindowMode,
-    /// `tcp_rmem[1]`: the receive buffer an autotuned receiver starts with, bytes
-    /// ([`DEFAULT_RMEM_BYTES`]); 3/4 of it is the first window. Unused with a fixed
-    /// buffer ([`WindowMode::Fixed`]).
-    pub rmem_default_bytes: u64,
+    /// `tcp_rmem[1]`: the receive buffer an autotuned receiver starts with, bytes; 3/4
+    /// of it is the first window. `None`: [`DEFAULT_RMEM_BYTES`], or the maximum's
+    /// window if that is smaller. Unused with a fixed buffer ([`WindowMode::Fixed`]).
+    pub rmem_default_bytes: Option<u64>,
     /// Controller.
     pub cc: CcKind,
     /// Which kernel's Linux-mode profile (`--kernel`); RFC mode has none.
@@ -303,7 +303,7 @@ impl SimConfig {
             window: WindowMode::Auto {
                 max_bytes: DEFAULT_AUTOTUNE_MAX_BYTES,
             },
-            rmem_default_bytes: DEFAULT_RMEM_BYTES,
+            rmem_default_bytes: None,
             cc: CcKind::Linux,
             kernel: Kernel::Linux6,
             hz: DEFAULT_HZ,
@@ -451,16 +451,16 @@ impl SimConfig {
                     .into(),
             );
         }
-        if let WindowMode::Auto { max_bytes } = self.window {
+        if let (WindowMode::Auto { max_bytes }, Some(rmem)) = (self.window, self.rmem_default_bytes)
+        {
             // The first window (3/4 of the buffer) must hold two segments, as for
             // --autotune-max, and autotuning starts at or below its maximum.
             let least = u64::from(self.mss()).saturating_mul(8).div_ceil(3);
-            if !(least..=max_bytes.max(least)).contains(&self.rmem_default_bytes) {
+            if !(least..=max_bytes.max(least)).contains(&rmem) {
                 return Err(format!(
                     "--rmem-default must be {least} to {} bytes (two segments of window, up \
-                     to --autotune-max), not {}",
+                     to --autotune-max), not {rmem}",
                     max_bytes.max(least),
-                    self.rmem_default_bytes
                 ));
             }
         }

@@ -18,7 +18,7 @@
 //!   one segment below the buffer's window (`tcp_init_buffer_space`) and moves only when
 //!   twice the read needs a bigger buffer (`space > sk_rcvbuf`).
 
-use crate::config::{ADV_WIN_SCALE, SKB_OVERHEAD_BYTES, SimConfig, WindowMode};
+use crate::config::{ADV_WIN_SCALE, DEFAULT_RMEM_BYTES, SKB_OVERHEAD_BYTES, SimConfig, WindowMode};
 
 fn usable(buffer_bytes: u64) -> u64 {
     // Linux tcp_win_from_space(): space - space >> tcp_adv_win_scale
@@ -62,13 +62,12 @@ pub fn window_scale_for(space: u64) -> u32 {
 impl ReceiveWindow {
     /// The receive window of `cfg`'s receiver.
     pub fn new(cfg: &SimConfig) -> Self {
+        let rmem = cfg.rmem_default_bytes.unwrap_or(DEFAULT_RMEM_BYTES);
         let (mut start, mut max, autotune) = match cfg.window {
             WindowMode::Fixed(req) => (usable(2 * req), usable(2 * req), false),
-            WindowMode::Auto { max_bytes } => (
-                usable(cfg.rmem_default_bytes).min(usable(max_bytes)),
-                usable(max_bytes),
-                true,
-            ),
+            WindowMode::Auto { max_bytes } => {
+                (usable(rmem).min(usable(max_bytes)), usable(max_bytes), true)
+            }
         };
         let mss = u64::from(cfg.mss());
         if cfg.receiver_hz.is_some() && start > 2 * mss {
@@ -96,7 +95,7 @@ impl ReceiveWindow {
                 WindowMode::Fixed(req) => req,
                 WindowMode::Auto { max_bytes } => max_bytes,
             }),
-            start_buffer_window: usable(cfg.rmem_default_bytes),
+            start_buffer_window: usable(rmem),
         }
     }
 
@@ -221,7 +220,7 @@ mod tests {
         let mut cfg = SimConfig::new();
         cfg.mtu = 2052;
         cfg.window = WindowMode::Auto { max_bytes: 4 << 20 };
-        cfg.rmem_default_bytes = 349_520;
+        cfg.rmem_default_bytes = Some(349_520);
         assert_eq!(ReceiveWindow::new(&cfg).segments(), 131);
         cfg.receiver_hz = Some(250);
         let mut w = ReceiveWindow::new(&cfg);
@@ -233,10 +232,11 @@ mod tests {
         assert_eq!(w.bytes(), 260_140);
         w.on_delivered_jiffies(1010, 66, 40);
         assert_eq!(w.bytes(), 264_000);
-        // A tcp_rmem[1] above the maximum starts at the maximum's window.
-        cfg.window = WindowMode::Auto { max_bytes: 200_000 };
+        // The default tcp_rmem[1] above a smaller maximum starts at the maximum's window.
+        cfg.window = WindowMode::Auto { max_bytes: 80_000 };
         cfg.receiver_hz = None;
-        assert_eq!(ReceiveWindow::new(&cfg).bytes(), 150_000);
+        cfg.rmem_default_bytes = None;
+        assert_eq!(ReceiveWindow::new(&cfg).bytes(), 60_000);
     }
 
     #[test]

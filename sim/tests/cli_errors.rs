@@ -48,6 +48,18 @@ fn out_of_range_values_name_the_flag_and_the_range() {
         &["--rmem-default", "100k", "-w", "1m"],
         &["--rmem-default", "-w"],
     );
+    // Only a tcp_rmem[1] given is held to --autotune-max: the default 87380 B simply
+    // starts at a smaller maximum's window.
+    let out = ccsim(&["--autotune-max", "50000", "-n", "1m"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    refused(
+        &["--autotune-max", "50000", "--rmem-default", "60000"],
+        &["--rmem-default", "3862 to 50000"],
+    );
     refused(&["fink2011", "--txqueuelen", "0"], &["--txqueuelen", "1.."]);
     // 3/4 of autotuning's largest buffer is the window: two segments of 1448 bytes
     // need 3862 bytes.

@@ -67,7 +67,7 @@ fn first_second_at_80_ms(rmem: u64) -> u64 {
         .find(|r| r.rtt_ms == 80 && r.window_mb == 0 && !r.hystart)
         .unwrap();
     let mut c = config(r, &FINK_2011_HZ250, Kernel::Linux2635, &calibration());
-    c.rmem_default_bytes = rmem;
+    c.rmem_default_bytes = Some(rmem);
     c.amount = Amount::TimeNs(1_000_000_000);
     c.interval_ns = None;
     run(&c, &mut NoProbe).unwrap().bytes

@@ -330,10 +330,12 @@ fn print_model(cal: &Calibration, args: &PresetArgs) {
          fires; with today's, 40 ms)",
         host.txqueuelen
     );
-    let rmem = if host.rmem_default_bytes == DEFAULT_RMEM_BYTES {
-        "the kernel's default; the seed does not give the receivers'"
-    } else {
-        "--rmem-default"
+    let (rmem_bytes, rmem) = match host.rmem_default_bytes {
+        None => (
+            DEFAULT_RMEM_BYTES,
+            "the kernel's default; the seed does not give the receivers'",
+        ),
+        Some(b) => (b, "--rmem-default"),
     };
     crate::say!(
         "  2.6.35 receiver's autotuning: from tcp_rmem[1] = {} B ({rmem}), epochs of its own \
@@ -341,7 +343,7 @@ fn print_model(cal: &Calibration, args: &PresetArgs) {
          with timestamps also tcp_rcv_rtt_measure_ts per segment), no growth before the \
          first sample; its ticks fall on the first send, the same rule for every run; \
          today's kernel's column: ns, the sender's smoothed RTT",
-        host.rmem_default_bytes
+        rmem_bytes
     );
     crate::say!(
         "  per-second figures as nuttcp's receiver counts them: bytes read, timed from the \
