@@ -213,13 +213,19 @@ mod tests {
         assert_eq!(w.segments(), 543);
     }
 
+    /// Today's receiver autotuning up to `max_bytes`, MTU 2052 (MSS 2000: round numbers).
+    fn autotuned_mss_2000(max_bytes: u64) -> SimConfig {
+        let mut cfg = SimConfig::new();
+        cfg.mtu = 2052;
+        cfg.window = WindowMode::Auto { max_bytes };
+        cfg
+    }
+
     #[test]
     fn the_first_window_is_three_quarters_of_tcp_rmem_1_and_the_buffer_must_outgrow_it() {
         // MSS 2000, tcp_rmem[1] = 4 x 87380 = 349520 B: a first window of 262140 B, 131
         // segments today; a 2.6.35 receiver reserves one, 260140 B (130 segments).
-        let mut cfg = SimConfig::new();
-        cfg.mtu = 2052;
-        cfg.window = WindowMode::Auto { max_bytes: 4 << 20 };
+        let mut cfg = autotuned_mss_2000(4 << 20);
         cfg.rmem_default_bytes = Some(349_520);
         assert_eq!(ReceiveWindow::new(&cfg).segments(), 131);
         cfg.receiver_hz = Some(250);
@@ -241,11 +247,9 @@ mod tests {
 
     #[test]
     fn a_2635_receiver_reserves_a_segment_and_grows_only_past_its_buffers_window() {
-        // MSS 2000 (MTU 2052), autotuning: tcp_rmem[1] = 87380 B holds a window of
-        // 65535 B (32 segments, today's start); 2.6.35 reserves one segment of it.
-        let mut cfg = SimConfig::new();
-        cfg.mtu = 2052;
-        cfg.window = WindowMode::Auto { max_bytes: 1 << 20 };
+        // MSS 2000, autotuning: tcp_rmem[1] = 87380 B holds a window of 65535 B (32
+        // segments, today's start); 2.6.35 reserves one segment of it.
+        let mut cfg = autotuned_mss_2000(1 << 20);
         assert_eq!(ReceiveWindow::new(&cfg).segments(), 32);
         cfg.receiver_hz = Some(250);
         let mut w = ReceiveWindow::new(&cfg);
