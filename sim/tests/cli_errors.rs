@@ -60,6 +60,18 @@ fn out_of_range_values_name_the_flag_and_the_range() {
         &["--autotune-max", "50000", "--rmem-default", "60000"],
         &["--rmem-default", "3862 to 50000"],
     );
+    // A preset whose runs all set -w has no receiver for it to reach: refused before
+    // any run (exit status 1, as for the preset's other errors).
+    let dir = std::env::temp_dir().join(format!("ccsim-rmem-{}", std::process::id()));
+    let dir = dir.to_str().expect("a UTF-8 temporary directory");
+    let out = ccsim(&["tso2005", "--rmem-default", "200k", "--out", dir]);
+    let _ = std::fs::remove_dir_all(dir);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("--rmem-default") && stderr.contains("-w"),
+        "{stderr}"
+    );
     refused(&["fink2011", "--txqueuelen", "0"], &["--txqueuelen", "1.."]);
     // 3/4 of autotuning's largest buffer is the window: two segments of 1448 bytes
     // need 3862 bytes.

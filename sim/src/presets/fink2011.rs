@@ -243,7 +243,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
             cfg: args.apply(config(r, &FINK_2011_HZ250, Kernel::Linux6, &cal)),
         });
     }
-    let outcomes = run_all(cases)?;
+    let outcomes = run_all(args, cases)?;
     let (swept, today) = outcomes.split_at(16 * TICK_PHASES as usize);
     let bdps = tables.iter().flat_map(|t| {
         t.runs.iter().map(|r| {

@@ -12,7 +12,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
-use crate::config::SimConfig;
+use crate::cli::PresetArgs;
+use crate::config::{SimConfig, WindowMode};
 use crate::plot::write_svg;
 use crate::probe::{Probe, TraceRow};
 use crate::report;
@@ -52,13 +53,17 @@ impl Probe for SeriesProbe {
 
 /// Run every case on as many threads as the machine has cores (runs are independent,
 /// so the result is the same as one at a time), each thread taking the next case as it
-/// finishes one; outcomes come back in the given order. Every case's configuration is
-/// checked before any runs.
-pub fn run_all(cases: Vec<Case>) -> Result<Vec<Outcome>, String> {
+/// finishes one; outcomes come back in the given order. Every case's configuration,
+/// and whether `args` reach any case, is checked before any runs.
+pub fn run_all(args: &PresetArgs, cases: Vec<Case>) -> Result<Vec<Outcome>, String> {
     // A flag that no run can take (e.g. a --rmem-default outside a run's range) fails
     // now, not after the runs that could take it.
     for case in &cases {
         case.cfg.validate()?;
+    }
+    let autotunes = |c: &Case| matches!(c.cfg.window, WindowMode::Auto { .. });
+    if args.rmem_default.is_some() && !cases.iter().any(autotunes) {
+        return Err("--rmem-default: no run of this preset autotunes (each sets -w)".into());
     }
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())

@@ -44,7 +44,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
             });
         }
     }
-    let outcomes = run_all(cases)?;
+    let outcomes = run_all(args, cases)?;
     crate::say!("tso2005: seed 004, Bill Fink / David S. Miller, netdev 15 Dec 2005");
     crate::say!("10 GbE, assumed 1 ms RTT and 1500-byte MTU; sim: 2 s runs\n");
     for &(w, tso, mb, secs, mbps) in TSO_2005.iter() {

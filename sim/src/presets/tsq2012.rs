@@ -73,7 +73,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
             });
         }
     }
-    let outcomes = run_all(cases)?;
+    let outcomes = run_all(args, cases)?;
     let (ten, one) = outcomes.split_at(TSQ_2012_10G.len());
     crate::say!("tsq2012: seed 002, Eric Dumazet, TCP Small Queues v2, 11 Jul 2012");
     crate::say!("one netperf flow, 1500-byte MTU; sim: 2 s runs, 100 us base RTT, NIC = link");
