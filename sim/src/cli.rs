@@ -7,8 +7,8 @@ use clap::{Args, Parser, Subcommand};
 use crate::app::AppModel;
 use crate::config::{
     Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, DEFAULT_HZ, DEFAULT_UPTIME_NS, Kernel, SimConfig,
-    SizeGoal, SlowStart, TsoMode, TsqMode, VALID_HZ, WindowMode, quickacks_for,
-    rcv_ssthresh_growth_for, receiver_hz_for,
+    SizeGoal, SlowStart, TsoMode, TsqMode, VALID_HZ, WindowMode, least_autotuned_buffer,
+    quickacks_for, rcv_ssthresh_growth_for, receiver_hz_for,
 };
 use crate::units::{
     parse_bytes, parse_duration_ns, parse_mtu, parse_positive_duration_ns, parse_probability,
@@ -376,11 +376,10 @@ pub fn parse_hz(text: &str) -> Result<u32, String> {
         .ok_or_else(|| "valid values: 100, 250, 1000".into())
 }
 
-/// Autotuning's largest buffer must leave a window of two segments: the window is 3/4
-/// of the buffer (`tcp_adv_win_scale = 2`), and with less than two segments delayed
-/// ACKs, which wait for a second one, would stall the flow.
+/// Autotuning's largest buffer must leave a window of two segments
+/// ([`least_autotuned_buffer`]).
 fn check_autotune_max(bytes: u64, mss: u64) -> Result<(), String> {
-    let least = (mss.saturating_mul(8)).div_ceil(3);
+    let least = least_autotuned_buffer(mss);
     if bytes < least {
         return Err(format!(
             "--autotune-max: {bytes} bytes is below {least} bytes (MSS {mss}): 3/4 of the \

@@ -285,6 +285,13 @@ pub const MAX_UPTIME_NS: u64 = 20 * 86_400 * 1_000_000_000;
 /// Linux `tcp_rmem[2]` default: 6 MiB.
 pub const DEFAULT_AUTOTUNE_MAX_BYTES: u64 = 6 << 20;
 
+/// The smallest autotuned buffer (`--autotune-max`, `--rmem-default`) at MSS `mss`: its
+/// window, 3/4 of it (`tcp_adv_win_scale = 2`), must hold two segments, or delayed
+/// ACKs, which wait for a second one, would stall the flow.
+pub const fn least_autotuned_buffer(mss: u64) -> u64 {
+    mss.saturating_mul(8).div_ceil(3)
+}
+
 /// Linux `tcp_rmem[1]` default before 4.20 (the seeds' kernels): 87380 B, whose 3/4
 /// is a 65535-B window.
 pub const DEFAULT_RMEM_BYTES: u64 = 87_380;
@@ -455,7 +462,7 @@ impl SimConfig {
         {
             // The first window (3/4 of the buffer) must hold two segments, as for
             // --autotune-max, and autotuning starts at or below its maximum.
-            let least = u64::from(self.mss()).saturating_mul(8).div_ceil(3);
+            let least = least_autotuned_buffer(u64::from(self.mss()));
             if !(least..=max_bytes.max(least)).contains(&rmem) {
                 return Err(format!(
                     "--rmem-default must be {least} to {} bytes (two segments of window, up \

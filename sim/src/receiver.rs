@@ -122,10 +122,16 @@ impl Receiver {
     fn advertising_initial_window(mut self) -> Self {
         // Linux tcp_select_initial_window(): the SYN-ACK's window is whole segments,
         // not rounded to the window scale.
+        self.select_whole_segments();
+        self
+    }
+
+    /// Advertise the window in whole segments: the SYN-ACK's, and every ACK's of
+    /// today's receiver (a 2.6.35 one rounds later ACKs' to its window scale).
+    fn select_whole_segments(&mut self) {
         self.rcv_wnd = self.advertised_window();
         self.rcv_wnd_bytes = u64::from(self.rcv_wnd) * self.window.mss();
         self.rcv_wnd_span = self.rcv_wnd;
-        self
     }
 
     /// The receiver of 2.6.35: its RTT estimate, autotuning and delayed-ACK timer
@@ -179,9 +185,7 @@ impl Receiver {
         if self.clock.is_some() {
             self.select_window_2635();
         } else {
-            self.rcv_wnd = self.advertised_window();
-            self.rcv_wnd_bytes = u64::from(self.rcv_wnd) * self.window.mss();
-            self.rcv_wnd_span = self.rcv_wnd;
+            self.select_whole_segments();
         }
         AckInfo {
             cum: self.rcv_nxt,
