@@ -1,10 +1,35 @@
 //! # congestion-ffi: the C ABI of `congestion`
 //!
-//! Linux-mode CUBIC + HyStart (bit-exact with `tcp_cubic.c`) with the kernel's socket
-//! glue (`congestion_*`), its send path (EDT pacer, TCP Small Queues, TSO autosizing:
-//! `congestion_send_*`), and RFC mode in bytes (RFC 9438 CUBIC + RFC 9406 HyStart++:
-//! `congestion_rfc_*`), behind plain C functions. The header `include/congestion.h` is
-//! generated from this crate by cbindgen.
+//! Two modes behind one vocabulary. Every event and every getter exists in both, named
+//! the same way but for the mode's prefix, with the same arguments:
+//!
+//! | | Linux mode (`congestion_linux_*`) | RFC mode (`congestion_rfc_*`) |
+//! |---|---|---|
+//! | what | CUBIC + HyStart bit-exact with `tcp_cubic.c`, the kernel's socket glue, and its send path (EDT pacer, TCP Small Queues, TSO autosizing: `congestion_linux_send_*`) | RFC 9438 CUBIC or RFC 9002 NewReno (`CongestionRfcConfig.algorithm`), with HyStart++, Linux HyStart or standard slow start |
+//! | amounts | segments | bytes |
+//! | state | [`CongestionLinuxState`] | [`CongestionRfcState`] |
+//!
+//! The events are the controller trait's (`congestion::CongestionController`), one C
+//! function each: `on_sent` (the stack counts what is in flight) or `on_sent_counted`
+//! (the flow counts it), `on_ack`, `on_loss` (lost amount and the newest lost packet
+//! number, or [`CONGESTION_PACKET_UNKNOWN`]), `on_loss_sent_at`,
+//! `on_persistent_congestion`, `on_ecn` (a rise of the CE count), `on_rto`,
+//! `on_discarded`, `on_spurious`, `on_transmit_start`. The getters: `cwnd`, `ssthresh`
+//! ([`CONGESTION_SSTHRESH_NONE`] before there is one), `phase` (`CONGESTION_PHASE_*`,
+//! the same meaning in both modes), `in_flight`, `pacing_rate` (bytes/s), `send_quantum`
+//! (bytes), `mss`.
+//!
+//! ## Recovery periods
+//!
+//! Each flow reduces at most once per recovery period and ignores losses and CE marks of
+//! packets sent before the current period began (RFC 9002 §7.3.2; Linux's `high_seq`):
+//! a stack may report every lost packet, or every loss burst, as its loss detection finds
+//! them, with the newest lost packet number. Persistent congestion and an RTO always act.
+//! Lost and discarded amounts leave the in-flight count at once. A loss reported with
+//! [`CONGESTION_PACKET_UNKNOWN`] is always a new congestion event (the 0.1 behaviour:
+//! the stack decides what one event is).
+//!
+//! ## Memory, pointers, errors
 //!
 //! - **No std, no allocator, no panic.** The crate is `no_std`. On bare-metal targets
 //!   (`thumbv7em-none-eabihf`, `thumbv6m-none-eabi`, `riscv32imc-unknown-none-elf`)
@@ -12,18 +37,18 @@
 //!   `scripts/ffi-nostd.sh` checks its undefined symbols with nm and links every entry
 //!   point with `--gc-sections` to show that no panic path is left. On hosted targets
 //!   the host's `std` is linked only for its panic runtime (which never runs).
-//! - **No allocation.** The caller owns the memory: a [`CongestionState`] of
-//!   [`CONGESTION_STATE_SIZE`] bytes aligned to [`CONGESTION_STATE_ALIGN`] (or a
-//!   [`CongestionRfcState`] of [`CONGESTION_RFC_STATE_SIZE`] /
-//!   [`CONGESTION_RFC_STATE_ALIGN`]), on its stack, in a static, in a connection table.
-//!   [`congestion_init`] / [`congestion_rfc_init`] writes it; a state of one mode passed
-//!   to the other mode's functions is refused with `CONGESTION_ERR_UNINITIALIZED`.
+//! - **The caller owns the memory**: a [`CongestionLinuxState`] of
+//!   [`CONGESTION_LINUX_STATE_SIZE`] bytes or a [`CongestionRfcState`] of
+//!   [`CONGESTION_RFC_STATE_SIZE`] bytes, both aligned to 8 bytes, on its stack, in a
+//!   static, in a connection table. The init functions take the buffer's size and refuse
+//!   a buffer that is too small ([`CONGESTION_ERR_SIZE`]); every function refuses a
+//!   pointer that is not 8-byte aligned ([`CONGESTION_ERR_ALIGNMENT`]) before reading
+//!   anything through it; a state of one mode passed to the other mode's functions is
+//!   refused with [`CONGESTION_ERR_UNINITIALIZED`].
 //! - **Every entry point checks its pointers** and returns a `CONGESTION_*` code
 //!   (0 success, negative failure); results come back through out-pointers.
-//! - **Time is the caller's**: a monotonic `now_us` on every event.
-//! - **Units**: Linux-mode windows and flights in segments, RFC-mode amounts in bytes,
-//!   rates in bytes per second, departure times in nanoseconds on the caller's clock
-//!   (`now_us` × 1000).
+//! - **Time is the caller's**: a monotonic `now_us` (µs) on every event; the one ns
+//!   quantity, a departure time, is named `_ns` (`now_us` × 1000 on the same clock).
 //!
 //! All `unsafe` of the project lives in this crate (and the firmware in `embedded/`);
 //! the library itself forbids it.
@@ -34,40 +59,52 @@
 #[cfg(not(target_os = "none"))]
 extern crate std;
 
-mod config;
-mod events;
-mod getters;
+mod flow;
+mod linux;
+mod linux_config;
+mod linux_events;
+mod linux_snapshot;
 #[cfg(target_os = "none")]
 mod panic;
 mod rfc;
 mod rfc_config;
+mod rfc_events;
 mod send;
 mod state;
 
-pub use config::{CongestionConfig, congestion_config_default};
-pub use events::*;
-pub use getters::*;
+pub use linux::*;
+pub use linux_config::{CongestionLinuxConfig, congestion_linux_config_default};
+pub use linux_events::*;
+pub use linux_snapshot::*;
 pub use rfc::*;
 pub use rfc_config::*;
+pub use rfc_events::*;
 pub use send::*;
 pub use state::{
+    CONGESTION_LINUX_STATE_ALIGN, CONGESTION_LINUX_STATE_SIZE, CONGESTION_LINUX_STATE_WORDS,
     CONGESTION_RFC_STATE_ALIGN, CONGESTION_RFC_STATE_SIZE, CONGESTION_RFC_STATE_WORDS,
-    CONGESTION_STATE_ALIGN, CONGESTION_STATE_SIZE, CONGESTION_STATE_WORDS, CongestionRfcState,
-    CongestionState,
+    CongestionLinuxState, CongestionRfcState,
 };
 
 /// Success.
 pub const CONGESTION_OK: i32 = 0;
 /// The packet was not queued: TCP Small Queues throttled the flow
-/// ([`congestion_send_enqueue`]); wait for a TX completion.
+/// ([`congestion_linux_send_enqueue`]); wait for a TX completion.
 pub const CONGESTION_THROTTLED: i32 = 1;
 /// A pointer argument was NULL.
 pub const CONGESTION_ERR_NULL: i32 = -1;
-/// The state was not initialised by its mode's init function ([`congestion_init`],
-/// [`congestion_rfc_init`]), or was overwritten.
+/// The state was not initialised by its mode's init function
+/// ([`congestion_linux_init`], [`congestion_rfc_init`]), belongs to the other mode, or
+/// was overwritten.
 pub const CONGESTION_ERR_UNINITIALIZED: i32 = -2;
-/// An enumeration argument (such as a `CONGESTION_EVENT_*` code) is out of range.
+/// An enumeration argument is out of range.
 pub const CONGESTION_ERR_ARGUMENT: i32 = -3;
+/// The state pointer is not aligned to 8 bytes (`CONGESTION_*_STATE_ALIGN`). Nothing
+/// was read or written through it.
+pub const CONGESTION_ERR_ALIGNMENT: i32 = -4;
+/// The buffer given to an init function is smaller than `CONGESTION_*_STATE_SIZE`.
+/// Nothing was written.
+pub const CONGESTION_ERR_SIZE: i32 = -5;
 /// Configuration refused: CUBIC β outside `1..=1023` (of 1024).
 pub const CONGESTION_ERR_BETA: i32 = -10;
 /// Configuration refused: `bic_scale` outside `1..=2^20`.
@@ -76,11 +113,12 @@ pub const CONGESTION_ERR_BIC_SCALE: i32 = -11;
 pub const CONGESTION_ERR_HYSTART_DETECT: i32 = -12;
 /// Configuration refused: the window clamp is below 2 segments.
 pub const CONGESTION_ERR_CLAMP: i32 = -13;
-/// Configuration refused: the initial window is 0 or above the clamp.
+/// Configuration refused: the initial window is 0 or above the clamp (Linux mode), or
+/// the initial window or ssthresh is below 2 MSS (RFC mode).
 pub const CONGESTION_ERR_INITIAL_WINDOW: i32 = -14;
 /// Configuration refused: MSS 0.
 pub const CONGESTION_ERR_MSS: i32 = -15;
-/// Configuration refused: a pacing ratio is 0.
+/// Configuration refused: a pacing ratio (or RFC 9002's `N`) is 0 or above 10000 %.
 pub const CONGESTION_ERR_PACING_RATIO: i32 = -16;
 /// Configuration refused: `pacing_status` is not 0, 1 or 2.
 pub const CONGESTION_ERR_PACING_STATUS: i32 = -17;
@@ -96,14 +134,31 @@ pub const CONGESTION_ERR_CUBIC_C: i32 = -21;
 pub const CONGESTION_ERR_MSS_RANGE: i32 = -22;
 /// Configuration refused: `slow_start` is not a `CONGESTION_RFC_SLOW_START_*` value.
 pub const CONGESTION_ERR_SLOW_START: i32 = -23;
+/// Configuration refused: `algorithm` is not a `CONGESTION_RFC_ALGORITHM_*` value.
+pub const CONGESTION_ERR_ALGORITHM: i32 = -24;
+/// Configuration refused: `pacing_formula` is not a `CONGESTION_PACING_FORMULA_*` value.
+pub const CONGESTION_ERR_PACING_FORMULA: i32 = -25;
 
-/// Phase: slow start.
+/// A packet number that names no packet: a loss or ECN report with it is always a new
+/// congestion event. No QUIC packet number (below 2^62) or TCP sequence is this value.
+pub const CONGESTION_PACKET_UNKNOWN: u64 = u64::MAX;
+/// What `congestion_*_ssthresh` (and the configs' initial ssthresh) give for "no
+/// ssthresh yet", in both modes.
+pub const CONGESTION_SSTHRESH_NONE: u64 = u64::MAX;
+/// What `congestion_*_pacing_rate` gives before the first RTT sample: no pacing.
+pub const CONGESTION_RATE_UNLIMITED: u64 = u64::MAX;
+
+/// Phase: slow start (below ssthresh, or none yet, outside a recovery period; also
+/// after an RTO or persistent congestion).
 pub const CONGESTION_PHASE_SLOW_START: u32 = 0;
-/// Phase: RFC 9406 conservative slow start (not used by the Linux mode).
+/// Phase: RFC 9406 conservative slow start (RFC mode with HyStart++ only).
 pub const CONGESTION_PHASE_CONSERVATIVE_SLOW_START: u32 = 1;
-/// Phase: congestion avoidance.
+/// Phase: congestion avoidance (at or above ssthresh, outside a recovery period).
 pub const CONGESTION_PHASE_CONGESTION_AVOIDANCE: u32 = 2;
-/// Phase: recovery (CWR, fast recovery, or loss recovery after an RTO).
+/// Phase: the recovery period of a loss or ECN-CE reduction, in both modes: from the
+/// reduction until the first ACK of a packet sent after it (RFC 9002 §7.3.2; Linux:
+/// until `snd_una` passes `high_seq`). Reports of packets sent before it began do not
+/// reduce again.
 pub const CONGESTION_PHASE_RECOVERY: u32 = 3;
 
 /// Send-path verdict: send a burst of `segments` now.

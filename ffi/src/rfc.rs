@@ -1,62 +1,64 @@
-//! RFC mode through the C ABI (`congestion_rfc_*`): RFC 9438 CUBIC with RFC 9406
-//! HyStart++ (or Linux HyStart, or standard slow start), every amount in bytes, driven
-//! the way a QUIC stack drives it: sent, acked, congestion events.
+//! RFC mode's own calls (`congestion_rfc_*`): init, reconfigure, the MSS, and every
+//! field at once. RFC 9438 CUBIC or RFC 9002 NewReno in bytes, with RFC 9406 HyStart++
+//! (or Linux HyStart, or standard slow start), driven the way a QUIC stack drives it.
 
-use crate::events::with;
-use crate::getters::read;
+use crate::flow::{RfcAlgorithm, at, forward, phase_code, read, ssthresh_code, with};
 use crate::rfc_config::CongestionRfcConfig;
 use crate::state::{self, CongestionRfcState, RfcInner};
 use crate::*;
-use congestion::rfc::RfcFlow;
-use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, SentEvent};
+use congestion::CongestionController;
+use congestion::rfc::{NewRenoFlow, RfcFlow};
 
-/// Congestion event: a loss (packet or time threshold, duplicate ACKs, RACK).
-pub const CONGESTION_EVENT_LOSS: u32 = 0;
-/// Congestion event: an ECN-CE mark echoed by the receiver.
-pub const CONGESTION_EVENT_ECN: u32 = 1;
-/// Congestion event: a TCP retransmission timeout (the window collapses to one MSS).
-pub const CONGESTION_EVENT_RTO: u32 = 2;
-/// Congestion event: QUIC persistent congestion (RFC 9002 §7.6; the minimum window).
-pub const CONGESTION_EVENT_PERSISTENT: u32 = 3;
-
-/// Initialises `*state` from `*config` at `now_us`; nothing is in flight. On error
-/// `*state` is left untouched.
+/// Initialises the state at `state` (a buffer of `state_size` bytes, at least
+/// `CONGESTION_RFC_STATE_SIZE`, 8-byte aligned) from `*config` at `now_us`; nothing is
+/// in flight. On error nothing is written.
 ///
-/// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, or a `CONGESTION_ERR_*` configuration
-/// code naming the refused setting.
+/// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+/// `CONGESTION_ERR_SIZE`, or a `CONGESTION_ERR_*` configuration code naming the
+/// refused setting.
 ///
 /// # Safety
-/// `state` is NULL or valid for writes of `CONGESTION_RFC_STATE_SIZE` bytes aligned to
-/// `CONGESTION_RFC_STATE_ALIGN`; `config` is NULL or points to a readable
-/// `CongestionRfcConfig`.
+/// `state` is NULL or valid for writes of `state_size` bytes; `config` is NULL or points
+/// to a readable `CongestionRfcConfig`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn congestion_rfc_init(
     state: *mut CongestionRfcState,
+    state_size: usize,
     config: *const CongestionRfcConfig,
     now_us: u64,
 ) -> i32 {
-    if state.is_null() || config.is_null() {
+    if config.is_null() {
         return CONGESTION_ERR_NULL;
+    }
+    if let Err(code) = state::check_buffer(state, state_size) {
+        return code;
     }
     // SAFETY: non-null and readable per the contract; the config is plain integers.
     let config = unsafe { config.read() };
-    let flow = match config
-        .to_rust()
-        .and_then(|c| RfcFlow::new(c, Instant::from_micros(now_us)).map_err(crate::config::code))
-    {
-        Ok(f) => f,
+    let (newreno, flow_config) = match config.newreno().and_then(|n| Ok((n, config.to_rust()?))) {
+        Ok(v) => v,
         Err(code) => return code,
     };
-    // SAFETY: non-null, and valid and aligned per the contract.
+    let flow = if newreno {
+        NewRenoFlow::new(flow_config, at(now_us)).map(RfcAlgorithm::NewReno)
+    } else {
+        RfcFlow::new(flow_config, at(now_us)).map(RfcAlgorithm::Cubic)
+    };
+    let flow = match flow {
+        Ok(f) => f,
+        Err(e) => return crate::linux_config::code(e),
+    };
+    // SAFETY: checked above (non-null, aligned, large enough), writable per the contract.
     unsafe { state::write(state, RfcInner::new(flow)) };
     CONGESTION_OK
 }
 
 /// New settings for a running flow (`*config` as for [`congestion_rfc_init`]): CUBIC's
-/// β, ECN β, C, fast convergence, Reno-friendliness and the MSS (as
-/// [`congestion_rfc_set_mss`]) apply from the next event; the flow's state is kept. The
-/// slow-start kind, pacing, initial window and ssthresh only matter to a later init.
-/// All settings are checked first: on error nothing changes.
+/// β, ECN β, C, fast convergence, Reno-friendliness, the MSS (as
+/// [`congestion_rfc_set_mss`]) and the pacing-rate settings apply from the next event;
+/// the flow's state is kept. The algorithm, the slow-start kind, `paced`, the initial
+/// window and ssthresh only matter to a later init. All settings are checked first: on
+/// error nothing changes.
 ///
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently; `config` is
@@ -74,125 +76,23 @@ pub unsafe extern "C" fn congestion_rfc_reconfigure(
         Ok(c) => c,
         Err(code) => return code,
     };
+    let pacing = match config.pacing.validate() {
+        Ok(p) => p,
+        Err(e) => return crate::linux_config::code(e),
+    };
     let mut result = Ok(());
     // SAFETY: forwarded contract.
-    let rc = unsafe { with(state, |s| result = s.flow.set_cubic_config(config.cubic)) };
+    let rc = unsafe {
+        with(state, |s| {
+            result = forward!(&mut s.flow, f => f.set_cubic_config(config.cubic));
+            if result.is_ok() {
+                forward!(&mut s.flow, f => f.set_pacing_params(pacing));
+            }
+        })
+    };
     match result {
         Ok(()) => rc,
-        Err(e) => crate::config::code(e),
-    }
-}
-
-/// The sender handed data to the network: `in_flight_after_bytes` are now in flight and
-/// `largest_sent` is the highest packet number (or byte sequence) sent so far.
-///
-/// # Safety
-/// `state` is NULL or an initialised RFC-mode state not used concurrently.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_sent(
-    state: *mut CongestionRfcState,
-    now_us: u64,
-    in_flight_after_bytes: u64,
-    largest_sent: u64,
-) -> i32 {
-    let sent = SentEvent {
-        in_flight_after: in_flight_after_bytes,
-        largest_sent,
-    };
-    // SAFETY: forwarded contract.
-    unsafe {
-        with(state, |s| {
-            s.flow.on_sent(Instant::from_micros(now_us), &sent)
-        })
-    }
-}
-
-/// An ACK newly acknowledging `acked_bytes` (0 for one carrying only an RTT sample);
-/// `rtt_us` is its RTT sample, or negative for none; `largest_acked` the highest packet
-/// number (or byte sequence) it covers; `app_limited` nonzero when the application, not
-/// the window, limited what was in flight.
-///
-/// # Safety
-/// `state` is NULL or an initialised RFC-mode state not used concurrently.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_ack(
-    state: *mut CongestionRfcState,
-    now_us: u64,
-    acked_bytes: u64,
-    rtt_us: i64,
-    largest_acked: u64,
-    app_limited: u8,
-) -> i32 {
-    let ack = AckEvent {
-        acked: acked_bytes,
-        rtt: u64::try_from(rtt_us).ok().map(Duration::from_micros),
-        largest_acked,
-        app_limited: app_limited != 0,
-    };
-    // SAFETY: forwarded contract.
-    unsafe { with(state, |s| s.flow.on_ack(Instant::from_micros(now_us), &ack)) }
-}
-
-/// A congestion event: `event` is a `CONGESTION_EVENT_*` value. One call per event, not
-/// per lost packet. Returns `CONGESTION_ERR_ARGUMENT` for an unknown `event`.
-///
-/// # Safety
-/// `state` is NULL or an initialised RFC-mode state not used concurrently.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_congestion(
-    state: *mut CongestionRfcState,
-    now_us: u64,
-    event: u32,
-) -> i32 {
-    let event = match event {
-        CONGESTION_EVENT_LOSS => CongestionEvent::Loss,
-        CONGESTION_EVENT_ECN => CongestionEvent::Ecn,
-        CONGESTION_EVENT_RTO => CongestionEvent::RetransmissionTimeout,
-        CONGESTION_EVENT_PERSISTENT => CongestionEvent::PersistentCongestion,
-        _ => return CONGESTION_ERR_ARGUMENT,
-    };
-    // SAFETY: forwarded contract.
-    unsafe {
-        with(state, |s| {
-            s.flow
-                .on_congestion_event(Instant::from_micros(now_us), event)
-        })
-    }
-}
-
-/// The last congestion event was spurious: restore the state before it (RFC 9438
-/// §4.9). Ignored when there is nothing to undo.
-///
-/// # Safety
-/// `state` is NULL or an initialised RFC-mode state not used concurrently.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_spurious(
-    state: *mut CongestionRfcState,
-    now_us: u64,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe {
-        with(state, |s| {
-            s.flow.on_spurious_congestion(Instant::from_micros(now_us))
-        })
-    }
-}
-
-/// Sending starts again after an idle period: the idle time does not count as CUBIC
-/// growth time.
-///
-/// # Safety
-/// `state` is NULL or an initialised RFC-mode state not used concurrently.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_transmit_start(
-    state: *mut CongestionRfcState,
-    now_us: u64,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe {
-        with(state, |s| {
-            s.flow.on_transmit_start(Instant::from_micros(now_us))
-        })
+        Err(e) => crate::linux_config::code(e),
     }
 }
 
@@ -209,24 +109,15 @@ pub unsafe extern "C" fn congestion_rfc_set_mss(
 ) -> i32 {
     let mut result = Ok(());
     // SAFETY: forwarded contract.
-    let rc = unsafe { with(state, |s| result = s.flow.set_mss(mss_bytes)) };
+    let rc = unsafe {
+        with(state, |s| {
+            result = forward!(&mut s.flow, f => f.set_mss(mss_bytes))
+        })
+    };
     match result {
         Ok(()) => rc,
-        Err(e) => crate::config::code(e),
+        Err(e) => crate::linux_config::code(e),
     }
-}
-
-/// `*cwnd_bytes` = the congestion window, bytes.
-///
-/// # Safety
-/// `state` is NULL or an initialised RFC-mode state; `cwnd_bytes` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_cwnd(
-    state: *const CongestionRfcState,
-    cwnd_bytes: *mut u64,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe { read(state, cwnd_bytes, |s| s.flow.cwnd()) }
 }
 
 /// Every field of an RFC-mode flow, as the RFC-mode replay CSV prints them.
@@ -235,20 +126,23 @@ pub unsafe extern "C" fn congestion_rfc_cwnd(
 pub struct CongestionRfcSnapshot {
     /// Congestion window, bytes.
     pub cwnd_bytes: u64,
-    /// Slow-start threshold, bytes (UINT64_MAX: none).
+    /// Slow-start threshold, bytes (`CONGESTION_SSTHRESH_NONE`: none).
     pub ssthresh_bytes: u64,
-    /// CUBIC `W_max`, bytes.
+    /// CUBIC `W_max`, bytes (0 for NewReno).
     pub w_max_bytes: u64,
-    /// CUBIC `K`, µs.
+    /// CUBIC `K`, µs (0 for NewReno).
     pub k_us: u64,
-    /// The Reno-friendly estimate `W_est`, bytes.
+    /// The Reno-friendly estimate `W_est`, bytes (0 for NewReno).
     pub w_est_bytes: u64,
-    /// `cwnd_prior`, bytes.
+    /// `cwnd_prior`, bytes: the window when the last reduction began (both algorithms).
     pub cwnd_prior_bytes: u64,
-    /// Start of the current epoch, µs; -1 when no epoch runs.
+    /// Start of the current CUBIC epoch, µs; -1 when no epoch runs (and for NewReno).
     pub epoch_start_us: i64,
-    /// `cwnd_epoch`, bytes.
+    /// CUBIC `cwnd_epoch`, bytes (0 for NewReno).
     pub cwnd_epoch_bytes: u64,
+    /// NewReno: bytes acknowledged in congestion avoidance towards the next one-MSS
+    /// increase (0 for CUBIC).
+    pub bytes_acked: u64,
     /// Bytes in flight.
     pub in_flight_bytes: u64,
     /// Smoothed RTT, µs.
@@ -263,8 +157,8 @@ pub struct CongestionRfcSnapshot {
     pub cwnd_limited: u32,
     /// HyStart++ conservative-slow-start rounds so far.
     pub css_rounds: u32,
-    /// Reserved, 0.
-    pub reserved: u32,
+    /// The `CONGESTION_RFC_ALGORITHM_*` value the flow runs.
+    pub algorithm: u32,
 }
 
 /// `*out` = every field of the flow.
@@ -280,52 +174,69 @@ pub unsafe extern "C" fn congestion_rfc_snapshot(
     unsafe { read(state, out, |s| snapshot(&s.flow)) }
 }
 
-fn snapshot(f: &RfcFlow) -> CongestionRfcSnapshot {
-    let c = f.cubic();
-    CongestionRfcSnapshot {
+fn snapshot(flow: &RfcAlgorithm) -> CongestionRfcSnapshot {
+    let mut v = forward!(flow, f => CongestionRfcSnapshot {
         cwnd_bytes: f.cwnd(),
-        ssthresh_bytes: f.ssthresh(),
-        w_max_bytes: c.w_max_bytes,
-        k_us: c.k_us,
-        w_est_bytes: c.w_est_bytes,
-        cwnd_prior_bytes: c.cwnd_prior_bytes,
-        epoch_start_us: c
-            .epoch_start
-            .map_or(-1, |e| i64::try_from(e.as_micros()).unwrap_or(i64::MAX)),
-        cwnd_epoch_bytes: c.cwnd_epoch_bytes,
+        ssthresh_bytes: ssthresh_code(f.ssthresh()),
+        epoch_start_us: -1,
         in_flight_bytes: f.in_flight(),
         srtt_us: f.srtt_us(),
         min_rtt_us: f.min_rtt_us(),
         mss_bytes: f.params().mss(),
-        phase: crate::getters::phase_code(f.phase()),
+        phase: phase_code(f.phase()),
         cwnd_limited: u32::from(f.last_ack_cwnd_limited()),
         css_rounds: f.hystart_pp().css_rounds,
-        reserved: 0,
+        ..CongestionRfcSnapshot::default()
+    });
+    match flow {
+        RfcAlgorithm::Cubic(f) => {
+            let c = f.cubic();
+            v.algorithm = u32::from(crate::CONGESTION_RFC_ALGORITHM_CUBIC);
+            v.w_max_bytes = c.w_max_bytes;
+            v.k_us = c.k_us;
+            v.w_est_bytes = c.w_est_bytes;
+            v.cwnd_prior_bytes = c.cwnd_prior_bytes;
+            v.epoch_start_us = c
+                .epoch_start
+                .map_or(-1, |e| i64::try_from(e.as_micros()).unwrap_or(i64::MAX));
+            v.cwnd_epoch_bytes = c.cwnd_epoch_bytes;
+        }
+        RfcAlgorithm::NewReno(f) => {
+            let n = f.growth();
+            v.algorithm = u32::from(crate::CONGESTION_RFC_ALGORITHM_NEWRENO);
+            v.bytes_acked = n.bytes_acked;
+            v.cwnd_prior_bytes = n.cwnd_prior_bytes;
+        }
     }
+    v
 }
 
-/// `*ssthresh_bytes` = the slow-start threshold, bytes (UINT64_MAX: none yet).
-///
-/// # Safety
-/// `state` is NULL or an initialised RFC-mode state; `ssthresh_bytes` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_ssthresh(
-    state: *const CongestionRfcState,
-    ssthresh_bytes: *mut u64,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe { read(state, ssthresh_bytes, |s| s.flow.ssthresh()) }
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// `*phase` = a `CONGESTION_PHASE_*` value.
-///
-/// # Safety
-/// `state` is NULL or an initialised RFC-mode state; `phase` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_phase(
-    state: *const CongestionRfcState,
-    phase: *mut u32,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe { read(state, phase, |s| crate::getters::phase_code(s.flow.phase())) }
+    #[test]
+    fn the_snapshot_of_each_algorithm_names_it() {
+        let mut c = CongestionRfcConfig::rfc_default();
+        for algorithm in [
+            CONGESTION_RFC_ALGORITHM_CUBIC,
+            CONGESTION_RFC_ALGORITHM_NEWRENO,
+        ] {
+            c.algorithm = algorithm;
+            let mut s = CongestionRfcState {
+                opaque: [0; crate::CONGESTION_RFC_STATE_WORDS],
+            };
+            let size = size_of::<CongestionRfcState>();
+            assert_eq!(
+                unsafe { congestion_rfc_init(&mut s, size, &c, 0) },
+                CONGESTION_OK
+            );
+            let mut v = CongestionRfcSnapshot::default();
+            assert_eq!(
+                unsafe { congestion_rfc_snapshot(&s, &mut v) },
+                CONGESTION_OK
+            );
+            assert_eq!(v.algorithm, u32::from(algorithm));
+        }
+    }
 }

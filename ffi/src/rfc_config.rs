@@ -2,6 +2,7 @@
 //! [`congestion_rfc_config_default`].
 
 use crate::*;
+use congestion::pacing::{PacingFormula, PacingRateConfig, RFC9002_PACING_N_PERCENT, Rate};
 use congestion::rfc::{RfcFlowConfig, SlowStartKind};
 
 /// Slow start: standard (RFC 5681 / RFC 9002), no early exit.
@@ -11,9 +12,23 @@ pub const CONGESTION_RFC_SLOW_START_LINUX_HYSTART: u8 = 1;
 /// Slow start: RFC 9406 HyStart++ (the default).
 pub const CONGESTION_RFC_SLOW_START_HYSTART_PLUS_PLUS: u8 = 2;
 
+/// Algorithm: RFC 9438 CUBIC (the default).
+pub const CONGESTION_RFC_ALGORITHM_CUBIC: u8 = 0;
+/// Algorithm: RFC 9002 NewReno (§7, Appendix B): one MSS per window in congestion
+/// avoidance, β = 0.5. It reads none of the CUBIC settings (β, ECN β, C, fast
+/// convergence, Reno-friendliness).
+pub const CONGESTION_RFC_ALGORITHM_NEWRENO: u8 = 1;
+
+/// Pacing rate: Linux's `tcp_update_pacing_rate` in bytes, `ratio · max(cwnd, in
+/// flight) / srtt` with the slow-start ratio while `cwnd < ssthresh / 2` and the
+/// congestion-avoidance ratio after (the default).
+pub const CONGESTION_PACING_FORMULA_LINUX: u8 = 0;
+/// Pacing rate: RFC 9002 §7.7, `N · cwnd / smoothed_rtt` (`pacing_n_percent`).
+pub const CONGESTION_PACING_FORMULA_RFC9002: u8 = 1;
+
 /// An RFC-mode flow's settings, in bytes. Fill it with [`congestion_rfc_config_default`],
 /// change what you need, then call `congestion_rfc_init`. Flags are `uint8_t`: 0 false,
-/// anything else true.
+/// anything else true. No padding: 64 bytes on every target.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct CongestionRfcConfig {
@@ -21,14 +36,23 @@ pub struct CongestionRfcConfig {
     pub mss_bytes: u64,
     /// Initial window, bytes; 0: RFC 9002's `min(10·MSS, max(14720, 2·MSS))` (0).
     pub initial_window_bytes: u64,
-    /// Initial ssthresh, bytes (UINT64_MAX: none).
+    /// Initial ssthresh, bytes (`CONGESTION_SSTHRESH_NONE`, UINT64_MAX: none).
     pub initial_ssthresh_bytes: u64,
+    /// Upper bound on the pacing rate, bytes/s (`CONGESTION_RATE_UNLIMITED`,
+    /// UINT64_MAX: none).
+    pub max_pacing_rate: u64,
     /// CUBIC β after a loss, of 1000 (700).
     pub beta_permille: u32,
     /// CUBIC β after an ECN-CE mark, of 1000 (700).
     pub ecn_beta_permille: u32,
     /// CUBIC C, of 1000 (400).
     pub c_permille: u32,
+    /// Linux pacing formula: the ratio in slow start, percent (200).
+    pub pacing_ss_ratio_percent: u32,
+    /// Linux pacing formula: the ratio otherwise, percent (120).
+    pub pacing_ca_ratio_percent: u32,
+    /// RFC 9002 pacing formula: `N`, percent (125).
+    pub pacing_n_percent: u32,
     /// RFC 9438 §4.7 fast convergence (1).
     pub fast_convergence: u8,
     /// RFC 9438 §4.3 Reno-friendly region (1).
@@ -37,29 +61,72 @@ pub struct CongestionRfcConfig {
     pub slow_start: u8,
     /// The sender paces its packets: HyStart++ then has no per-ACK limit `L` (0).
     pub paced: u8,
+    /// A `CONGESTION_RFC_ALGORITHM_*` value (CUBIC).
+    pub algorithm: u8,
+    /// A `CONGESTION_PACING_FORMULA_*` value (Linux).
+    pub pacing_formula: u8,
+    /// Reserved, set to 0.
+    pub reserved: [u8; 2],
 }
 
+const _: () = assert!(size_of::<CongestionRfcConfig>() == 64);
+
 impl CongestionRfcConfig {
-    /// RFC defaults: RFC 9438 CUBIC, HyStart++, unpaced, RFC 9002 initial window.
+    /// RFC defaults: RFC 9438 CUBIC, HyStart++, unpaced, RFC 9002 initial window,
+    /// Linux's pacing-rate rule.
     pub fn rfc_default() -> Self {
         let f = RfcFlowConfig::new();
         let c = f.cubic;
+        let p = f.pacing;
         CongestionRfcConfig {
             mss_bytes: c.mss_bytes,
             initial_window_bytes: f.initial_window_bytes.unwrap_or(0),
-            initial_ssthresh_bytes: f.initial_ssthresh_bytes,
+            initial_ssthresh_bytes: f.initial_ssthresh_bytes.unwrap_or(CONGESTION_SSTHRESH_NONE),
+            max_pacing_rate: p.max_rate.as_bytes_per_second(),
             beta_permille: c.beta_permille,
             ecn_beta_permille: c.ecn_beta_permille,
             c_permille: c.c_permille,
+            pacing_ss_ratio_percent: p.ss_ratio_percent,
+            pacing_ca_ratio_percent: p.ca_ratio_percent,
+            pacing_n_percent: RFC9002_PACING_N_PERCENT,
             fast_convergence: u8::from(c.fast_convergence),
             reno_friendly: u8::from(c.reno_friendly),
             slow_start: CONGESTION_RFC_SLOW_START_HYSTART_PLUS_PLUS,
             paced: u8::from(f.paced),
+            algorithm: CONGESTION_RFC_ALGORITHM_CUBIC,
+            pacing_formula: CONGESTION_PACING_FORMULA_LINUX,
+            reserved: [0; 2],
         }
+    }
+
+    /// Whether the settings ask for NewReno, or the error code.
+    pub(crate) fn newreno(&self) -> Result<bool, i32> {
+        match self.algorithm {
+            CONGESTION_RFC_ALGORITHM_CUBIC => Ok(false),
+            CONGESTION_RFC_ALGORITHM_NEWRENO => Ok(true),
+            _ => Err(CONGESTION_ERR_ALGORITHM),
+        }
+    }
+
+    /// The pacing-rate settings (validated by the flow, or by [`Self::to_rust`]).
+    fn pacing(&self) -> Result<PacingRateConfig, i32> {
+        let mut p = PacingRateConfig::new();
+        p.formula = match self.pacing_formula {
+            CONGESTION_PACING_FORMULA_LINUX => PacingFormula::Linux,
+            CONGESTION_PACING_FORMULA_RFC9002 => PacingFormula::Rfc9002 {
+                n_percent: self.pacing_n_percent,
+            },
+            _ => return Err(CONGESTION_ERR_PACING_FORMULA),
+        };
+        p.ss_ratio_percent = self.pacing_ss_ratio_percent;
+        p.ca_ratio_percent = self.pacing_ca_ratio_percent;
+        p.max_rate = Rate::from_bytes_per_second(self.max_pacing_rate);
+        Ok(p)
     }
 
     /// The library's settings, validated, or the error code.
     pub(crate) fn to_rust(self) -> Result<RfcFlowConfig, i32> {
+        self.newreno()?;
         let mut f = RfcFlowConfig::new();
         f.slow_start = match self.slow_start {
             CONGESTION_RFC_SLOW_START_STANDARD => SlowStartKind::Standard,
@@ -70,7 +137,9 @@ impl CongestionRfcConfig {
         f.paced = self.paced != 0;
         f.initial_window_bytes =
             (self.initial_window_bytes != 0).then_some(self.initial_window_bytes);
-        f.initial_ssthresh_bytes = self.initial_ssthresh_bytes;
+        f.initial_ssthresh_bytes = (self.initial_ssthresh_bytes != CONGESTION_SSTHRESH_NONE)
+            .then_some(self.initial_ssthresh_bytes);
+        f.pacing = self.pacing()?;
         let c = &mut f.cubic;
         c.mss_bytes = self.mss_bytes;
         c.beta_permille = self.beta_permille;
@@ -78,7 +147,8 @@ impl CongestionRfcConfig {
         c.c_permille = self.c_permille;
         c.fast_convergence = self.fast_convergence != 0;
         c.reno_friendly = self.reno_friendly != 0;
-        f.validate().map_err(crate::config::code)?;
+        f.validate().map_err(crate::linux_config::code)?;
+        f.pacing.validate().map_err(crate::linux_config::code)?;
         Ok(f)
     }
 }

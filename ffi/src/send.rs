@@ -1,27 +1,38 @@
-//! The send path of a Linux-mode flow (`congestion_send_*`): the one-call verdict, the
-//! qdisc hand-off with TCP Small Queues and the EDT stamp, TX completions, and the
-//! pacing rate, next departure time and TSO burst size.
+//! The send path of a Linux-mode flow (`congestion_linux_send_*`), held in the same
+//! state: the one-call verdict, the qdisc hand-off with TCP Small Queues and the EDT
+//! stamp, TX completions, the next departure time, the TSO burst and the TSQ budget.
+//! The ACK's RTT sample reaches it through `congestion_linux_on_ack`; the pacing rate
+//! is `congestion_linux_pacing_rate`.
+//!
+//! Per burst: `congestion_linux_send_poll` (may it go, how many segments), then
+//! `congestion_linux_send_enqueue` (TSQ's verdict and its departure time), then
+//! `congestion_linux_on_sent` (the flow's bookkeeping).
 
-use crate::events::{pacing_rate, with};
-use crate::getters::read;
-use crate::state::CongestionState;
+use crate::flow::{at, read, with};
+use crate::state::{CongestionLinuxState, Inner};
 use crate::*;
-use congestion::Instant;
-use congestion::pacing::{Enqueue, SendContext, SendVerdict};
+use congestion::CongestionController;
+use congestion::pacing::{Enqueue, Rate, SendContext, SendVerdict};
+
+/// The flow's pacing rate (`sk_pacing_rate`).
+fn pacing_rate(s: &Inner) -> Rate {
+    s.flow.pacing_rate()
+}
 
 /// The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
-/// of Linux `tcp_write_xmit`). `*verdict` gets a `CONGESTION_SEND_*` value; `*segments`
+/// of Linux `tcp_write_xmit`), for the flow's window and its own in-flight count;
+/// `retransmit` nonzero when the next packet is a retransmission (TSQ's budget doubles),
+/// `rtx_queue_at_most_one` nonzero when at most one packet is sent and unacknowledged. `*verdict` gets a `CONGESTION_SEND_*` value; `*segments`
 /// the burst size when it is `CONGESTION_SEND_NOW`; `*departure_ns` the time to ask
 /// again when it is `CONGESTION_SEND_WAIT_UNTIL` (both 0 otherwise).
 ///
 /// # Safety
-/// `state` is NULL or an initialised state not used concurrently; the out-pointers are
+/// `state` is NULL or an initialised Linux-mode state not used concurrently; the out-pointers are
 /// NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_send_poll(
-    state: *mut CongestionState,
+pub unsafe extern "C" fn congestion_linux_send_poll(
+    state: *mut CongestionLinuxState,
     now_us: u64,
-    in_flight: u32,
     retransmit: u8,
     rtx_queue_at_most_one: u8,
     verdict: *mut u32,
@@ -36,9 +47,9 @@ pub unsafe extern "C" fn congestion_send_poll(
     let rc = unsafe {
         with(state, |s| {
             let ctx = SendContext {
-                now: Instant::from_micros(now_us),
-                in_flight: u64::from(in_flight),
-                mss: s.flow.socket_config().mss,
+                now: at(now_us),
+                in_flight: s.flow.in_flight(),
+                mss: s.mss(),
                 pacing_rate: pacing_rate(s),
                 retransmit: retransmit != 0,
                 rtx_queue_at_most_one: rtx_queue_at_most_one != 0,
@@ -70,11 +81,11 @@ pub unsafe extern "C" fn congestion_send_poll(
 /// queued, `*departure_ns` = 0) when TSQ holds the flow back until a TX completion.
 ///
 /// # Safety
-/// `state` is NULL or an initialised state not used concurrently; `departure_ns` is NULL
+/// `state` is NULL or an initialised Linux-mode state not used concurrently; `departure_ns` is NULL
 /// or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_send_enqueue(
-    state: *mut CongestionState,
+pub unsafe extern "C" fn congestion_linux_send_enqueue(
+    state: *mut CongestionLinuxState,
     now_us: u64,
     len_bytes: u32,
     segments: u32,
@@ -91,7 +102,7 @@ pub unsafe extern "C" fn congestion_send_enqueue(
         with(state, |s| {
             let rate = pacing_rate(s);
             out = s.send.try_enqueue(
-                Instant::from_micros(now_us),
+                at(now_us),
                 len_bytes,
                 segments,
                 rate,
@@ -116,11 +127,11 @@ pub unsafe extern "C" fn congestion_send_enqueue(
 /// `*reopened` is 1 when this reopened a throttled flow's TSQ budget (poll again), else 0.
 ///
 /// # Safety
-/// `state` is NULL or an initialised state not used concurrently; `reopened` is NULL or
+/// `state` is NULL or an initialised Linux-mode state not used concurrently; `reopened` is NULL or
 /// writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_send_tx_completion(
-    state: *mut CongestionState,
+pub unsafe extern "C" fn congestion_linux_send_tx_completion(
+    state: *mut CongestionLinuxState,
     len_bytes: u32,
     reopened: *mut u8,
 ) -> i32 {
@@ -137,27 +148,14 @@ pub unsafe extern "C" fn congestion_send_tx_completion(
     rc
 }
 
-/// `*rate` = the pacing rate (`sk_pacing_rate`), bytes per second.
-///
-/// # Safety
-/// `state` is NULL or an initialised state; `rate` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_send_pacing_rate(
-    state: *const CongestionState,
-    rate: *mut u64,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe { read(state, rate, |s| s.flow.pacing_rate()) }
-}
-
 /// `*departure_ns` = the earliest departure time of the next packet, ns on the
 /// caller's clock (0 before anything was sent).
 ///
 /// # Safety
-/// `state` is NULL or an initialised state; `departure_ns` is NULL or writable.
+/// `state` is NULL or an initialised Linux-mode state; `departure_ns` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_send_next_departure_ns(
-    state: *const CongestionState,
+pub unsafe extern "C" fn congestion_linux_send_next_departure_ns(
+    state: *const CongestionLinuxState,
     departure_ns: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -168,16 +166,16 @@ pub unsafe extern "C" fn congestion_send_next_departure_ns(
 /// `tcp_tso_segs`, from the pacing rate and the windowed minimum RTT).
 ///
 /// # Safety
-/// `state` is NULL or an initialised state; `segments` is NULL or writable.
+/// `state` is NULL or an initialised Linux-mode state; `segments` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_send_tso_segs(
-    state: *const CongestionState,
+pub unsafe extern "C" fn congestion_linux_send_tso_segs(
+    state: *const CongestionLinuxState,
     segments: *mut u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
     unsafe {
         read(state, segments, |s| {
-            s.send.tso_segs(pacing_rate(s), s.flow.socket_config().mss)
+            s.send.tso_segs(pacing_rate(s), s.mss())
         })
     }
 }
@@ -188,10 +186,10 @@ pub unsafe extern "C" fn congestion_send_tso_segs(
 /// `*throttled` = 1 while the flow waits for a TX completion, else 0.
 ///
 /// # Safety
-/// `state` is NULL or an initialised state; the out-pointers are NULL or writable.
+/// `state` is NULL or an initialised Linux-mode state; the out-pointers are NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_send_tsq(
-    state: *const CongestionState,
+pub unsafe extern "C" fn congestion_linux_send_tsq(
+    state: *const CongestionLinuxState,
     len_bytes: u32,
     queued_bytes: *mut u64,
     limit_bytes: *mut u64,

@@ -1,22 +1,24 @@
 //! The caller-allocated state blobs (one per mode) and the one place that turns a blob
-//! into Rust state.
+//! pointer into Rust state: NULL, misalignment and a missing magic word are refused
+//! there, before anything else is read.
 
+use crate::flow::RfcAlgorithm;
 use congestion::linux::LinuxFlow;
 use congestion::pacing::SendPath;
-use congestion::rfc::RfcFlow;
 
-/// Bytes a [`CongestionState`] occupies: the Linux-mode flow (the kernel's CUBIC,
-/// HyStart and socket fields) and the send path take 336 on 64-bit targets; the rest is
+/// Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (the kernel's CUBIC,
+/// HyStart and socket fields) and its send path take 352 on 64-bit targets; the rest is
 /// room to grow without changing the ABI.
-pub const CONGESTION_STATE_SIZE: usize = 384;
-/// [`CONGESTION_STATE_SIZE`] in 64-bit words.
-pub const CONGESTION_STATE_WORDS: usize = CONGESTION_STATE_SIZE / 8;
-/// Alignment a [`CongestionState`] needs, bytes.
-pub const CONGESTION_STATE_ALIGN: usize = 8;
+pub const CONGESTION_LINUX_STATE_SIZE: usize = 384;
+/// [`CONGESTION_LINUX_STATE_SIZE`] in 64-bit words.
+pub const CONGESTION_LINUX_STATE_WORDS: usize = CONGESTION_LINUX_STATE_SIZE / 8;
+/// Alignment a [`CongestionLinuxState`] needs, bytes.
+pub const CONGESTION_LINUX_STATE_ALIGN: usize = 8;
 
-/// Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow (RFC 9438 CUBIC and RFC
-/// 9406 HyStart++ in bytes, both detectors and the undo snapshot) takes 528 on 64-bit
-/// targets; the rest is room to grow without changing the ABI.
+/// Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
+/// NewReno (RFC 9002), sized for the larger (CUBIC's), with both slow-start detectors,
+/// the pacing settings and the undo snapshot, takes 616 on 64-bit targets; the rest is
+/// room to grow without changing the ABI.
 pub const CONGESTION_RFC_STATE_SIZE: usize = 640;
 /// [`CONGESTION_RFC_STATE_SIZE`] in 64-bit words.
 pub const CONGESTION_RFC_STATE_WORDS: usize = CONGESTION_RFC_STATE_SIZE / 8;
@@ -24,18 +26,18 @@ pub const CONGESTION_RFC_STATE_WORDS: usize = CONGESTION_RFC_STATE_SIZE / 8;
 pub const CONGESTION_RFC_STATE_ALIGN: usize = 8;
 
 /// One Linux-mode flow with its send path, owned by the caller. Opaque: only
-/// `congestion_init` may write it and only the `congestion_*` functions may read it. It
-/// holds no pointers, so a copy (`memcpy`) is a copy of the flow.
+/// `congestion_linux_init` may write it and only the `congestion_linux_*` functions may
+/// read it. It holds no pointers, so a copy (`memcpy`) is a copy of the flow.
 #[repr(C, align(8))]
-pub struct CongestionState {
+pub struct CongestionLinuxState {
     /// Opaque bytes (as 64-bit words, so that C gives the struct the 8-byte alignment
     /// it needs). Never read or write them directly.
-    pub opaque: [u64; CONGESTION_STATE_WORDS],
+    pub opaque: [u64; CONGESTION_LINUX_STATE_WORDS],
 }
 
-/// One RFC-mode flow (bytes), owned by the caller. Opaque: only `congestion_rfc_init`
-/// may write it and only the `congestion_rfc_*` functions may read it. It holds no
-/// pointers, so a copy (`memcpy`) is a copy of the flow.
+/// One RFC-mode flow (bytes; CUBIC or NewReno), owned by the caller. Opaque: only
+/// `congestion_rfc_init` may write it and only the `congestion_rfc_*` functions may
+/// read it. It holds no pointers, so a copy (`memcpy`) is a copy of the flow.
 #[repr(C, align(8))]
 pub struct CongestionRfcState {
     /// Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or write
@@ -57,19 +59,19 @@ pub(crate) struct Inner {
 #[repr(C)]
 pub(crate) struct RfcInner {
     magic: u64,
-    pub(crate) flow: RfcFlow,
+    pub(crate) flow: RfcAlgorithm,
 }
 
 // Each blob must hold its state, at an alignment the blob guarantees (on every target:
 // these asserts run for thumbv6m and riscv32 builds too).
-const _: () = assert!(core::mem::size_of::<Inner>() <= CONGESTION_STATE_SIZE);
-const _: () = assert!(core::mem::align_of::<Inner>() <= CONGESTION_STATE_ALIGN);
-const _: () = assert!(core::mem::size_of::<CongestionState>() == CONGESTION_STATE_SIZE);
-const _: () = assert!(core::mem::align_of::<CongestionState>() == CONGESTION_STATE_ALIGN);
-const _: () = assert!(core::mem::size_of::<RfcInner>() <= CONGESTION_RFC_STATE_SIZE);
-const _: () = assert!(core::mem::align_of::<RfcInner>() <= CONGESTION_RFC_STATE_ALIGN);
-const _: () = assert!(core::mem::size_of::<CongestionRfcState>() == CONGESTION_RFC_STATE_SIZE);
-const _: () = assert!(core::mem::align_of::<CongestionRfcState>() == CONGESTION_RFC_STATE_ALIGN);
+const _: () = assert!(size_of::<Inner>() <= CONGESTION_LINUX_STATE_SIZE);
+const _: () = assert!(align_of::<Inner>() <= CONGESTION_LINUX_STATE_ALIGN);
+const _: () = assert!(size_of::<CongestionLinuxState>() == CONGESTION_LINUX_STATE_SIZE);
+const _: () = assert!(align_of::<CongestionLinuxState>() == CONGESTION_LINUX_STATE_ALIGN);
+const _: () = assert!(size_of::<RfcInner>() <= CONGESTION_RFC_STATE_SIZE);
+const _: () = assert!(align_of::<RfcInner>() <= CONGESTION_RFC_STATE_ALIGN);
+const _: () = assert!(size_of::<CongestionRfcState>() == CONGESTION_RFC_STATE_SIZE);
+const _: () = assert!(align_of::<CongestionRfcState>() == CONGESTION_RFC_STATE_ALIGN);
 
 /// A blob type and the Rust state it holds, told apart by a magic number in the first
 /// word (so a Linux-mode state passed to an RFC-mode function is refused, not misread).
@@ -78,24 +80,32 @@ pub(crate) trait Blob {
     type Inner;
     /// The value of the first word once initialised.
     const MAGIC: u64;
+    /// The blob's size, bytes (what init requires of the caller's buffer).
+    const SIZE: usize;
+    /// The blob's alignment, bytes.
+    const ALIGN: usize;
 }
 
-impl Blob for CongestionState {
+impl Blob for CongestionLinuxState {
     type Inner = Inner;
-    /// "CCUBICv1" in ASCII.
-    const MAGIC: u64 = 0x3176_4349_4255_4343;
+    /// "CCUBICv2" in ASCII (v1, the 0.1 layout, is refused).
+    const MAGIC: u64 = 0x3276_4349_4255_4343;
+    const SIZE: usize = CONGESTION_LINUX_STATE_SIZE;
+    const ALIGN: usize = CONGESTION_LINUX_STATE_ALIGN;
 }
 
 impl Blob for CongestionRfcState {
     type Inner = RfcInner;
-    /// "CRFC9438" in ASCII.
-    const MAGIC: u64 = 0x3833_3439_4346_5243;
+    /// "CRFC9002" in ASCII (the 0.1 layout was "CRFC9438", refused).
+    const MAGIC: u64 = 0x3230_3039_4346_5243;
+    const SIZE: usize = CONGESTION_RFC_STATE_SIZE;
+    const ALIGN: usize = CONGESTION_RFC_STATE_ALIGN;
 }
 
 impl Inner {
     pub(crate) fn new(flow: LinuxFlow, send: SendPath) -> Self {
         Inner {
-            magic: CongestionState::MAGIC,
+            magic: CongestionLinuxState::MAGIC,
             flow,
             send,
         }
@@ -103,7 +113,7 @@ impl Inner {
 }
 
 impl RfcInner {
-    pub(crate) fn new(flow: RfcFlow) -> Self {
+    pub(crate) fn new(flow: RfcAlgorithm) -> Self {
         RfcInner {
             magic: CongestionRfcState::MAGIC,
             flow,
@@ -111,23 +121,54 @@ impl RfcInner {
     }
 }
 
+/// Whether `state` is aligned for its blob. Tested on the address alone: nothing is
+/// read through a misaligned pointer (an 8-byte load there is undefined behaviour, and
+/// a fault on Cortex-M0 and on Cortex-M3/M4 for `ldrd`).
+fn aligned<B: Blob>(state: *const B) -> bool {
+    state.addr() % B::ALIGN == 0
+}
+
+/// The checks init makes before writing: NULL, alignment, the caller's buffer size.
+pub(crate) fn check_buffer<B: Blob>(state: *mut B, size: usize) -> Result<(), i32> {
+    if state.is_null() {
+        Err(crate::CONGESTION_ERR_NULL)
+    } else if !aligned(state) {
+        Err(crate::CONGESTION_ERR_ALIGNMENT)
+    } else if size < B::SIZE {
+        Err(crate::CONGESTION_ERR_SIZE)
+    } else {
+        Ok(())
+    }
+}
+
 /// Writes `inner` into the blob at `state`.
 ///
 /// # Safety
-/// `state` is non-null, aligned and valid for writes of `size_of::<B>()` bytes.
+/// `state` passed [`check_buffer`] and is valid for writes of `B::SIZE` bytes.
 pub(crate) unsafe fn write<B: Blob>(state: *mut B, inner: B::Inner) {
-    // SAFETY: the caller guarantees a valid, aligned blob; Inner fits (asserted above).
+    // SAFETY: the caller guarantees a valid blob; check_buffer showed it aligned; Inner
+    // fits (asserted above).
     unsafe { state.cast::<B::Inner>().write(inner) }
 }
 
-/// The magic word of a non-null blob.
+/// NULL, misalignment or a missing magic word, as the error code; else the pointer
+/// is an initialised blob.
 ///
 /// # Safety
-/// `state` is non-null and valid for reads of its first 8 bytes.
-unsafe fn magic<B: Blob>(state: *const B) -> u64 {
-    // SAFETY: per the contract; read as a plain integer that any bit pattern is valid
-    // for, before anything else is trusted.
-    unsafe { state.cast::<u64>().read() }
+/// `state` is NULL or valid for reads of its first 8 bytes.
+unsafe fn check<B: Blob>(state: *const B) -> Result<(), i32> {
+    if state.is_null() {
+        return Err(crate::CONGESTION_ERR_NULL);
+    }
+    if !aligned(state) {
+        return Err(crate::CONGESTION_ERR_ALIGNMENT);
+    }
+    // SAFETY: non-null, aligned (checked) and readable per the contract; read as a
+    // plain integer that any bit pattern is valid for, before anything else is trusted.
+    if unsafe { state.cast::<u64>().read() } != B::MAGIC {
+        return Err(crate::CONGESTION_ERR_UNINITIALIZED);
+    }
+    Ok(())
 }
 
 /// The Rust state inside an initialised blob, or the error code for why not.
@@ -136,14 +177,9 @@ unsafe fn magic<B: Blob>(state: *const B) -> u64 {
 /// `state` is NULL or points to a blob valid for reads and writes for the returned
 /// lifetime, not used through another reference meanwhile.
 pub(crate) unsafe fn get<'a, B: Blob>(state: *mut B) -> Result<&'a mut B::Inner, i32> {
-    if state.is_null() {
-        return Err(crate::CONGESTION_ERR_NULL);
-    }
-    // SAFETY: non-null and valid per the caller.
-    if unsafe { magic(state) } != B::MAGIC {
-        return Err(crate::CONGESTION_ERR_UNINITIALIZED);
-    }
-    // SAFETY: the magic says the init function wrote a valid Inner here.
+    // SAFETY: forwarded contract.
+    unsafe { check(state) }?;
+    // SAFETY: aligned, and the magic says the init function wrote a valid Inner here.
     Ok(unsafe { &mut *state.cast::<B::Inner>() })
 }
 
@@ -153,13 +189,23 @@ pub(crate) unsafe fn get<'a, B: Blob>(state: *mut B) -> Result<&'a mut B::Inner,
 /// `state` is NULL or points to a blob valid for reads for the returned lifetime, not
 /// written meanwhile.
 pub(crate) unsafe fn get_ref<'a, B: Blob>(state: *const B) -> Result<&'a B::Inner, i32> {
-    if state.is_null() {
-        return Err(crate::CONGESTION_ERR_NULL);
-    }
-    // SAFETY: as in `get`.
-    if unsafe { magic(state) } != B::MAGIC {
-        return Err(crate::CONGESTION_ERR_UNINITIALIZED);
-    }
+    // SAFETY: forwarded contract.
+    unsafe { check(state) }?;
     // SAFETY: as in `get`.
     Ok(unsafe { &*state.cast::<B::Inner>() })
+}
+
+#[cfg(all(test, target_pointer_width = "64"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_documented_sizes_hold_on_64_bit_targets() {
+        // LinuxFlow 248 + SendPath 96 + the magic word 8 = 352 of 384.
+        assert_eq!(size_of::<Inner>(), 352);
+        // The larger flow, CUBIC's (608, NewReno's is 360), + the magic word 8 = 616
+        // of 640: the enum's tag fits in the flows' own padding.
+        assert_eq!(size_of::<congestion::rfc::RfcFlow>(), 608);
+        assert_eq!(size_of::<RfcInner>(), 616);
+    }
 }

@@ -1,18 +1,26 @@
-//! The C configuration struct: every Linux module parameter, socket setting and
-//! send-path setting of a flow, with Linux's defaults from [`congestion_config_default`].
+//! The C configuration of a Linux-mode flow: every module parameter, socket setting and
+//! send-path setting, with Linux's defaults from [`congestion_linux_config_default`].
 
 use crate::*;
+
+const _: () = assert!(size_of::<CongestionLinuxConfig>() == 96);
 use congestion::ConfigError;
 use congestion::cubic::{HystartDetect, LinuxCubicConfig, LinuxCubicParams};
 use congestion::hystart::PacingStatus;
-use congestion::linux::LinuxSocketConfig;
+use congestion::linux::{LinuxSocketConfig, TCP_INFINITE_SSTHRESH};
 use congestion::pacing::{SendPathConfig, SendPathParams};
 
-/// A flow's settings. Fill it with [`congestion_config_default`], change what you need,
-/// then call [`congestion_init`]. Flags are `uint8_t`: 0 false, anything else true.
+/// A Linux-mode flow's settings. Fill it with [`congestion_linux_config_default`], change
+/// what you need, then call [`congestion_linux_init`]. Flags are `uint8_t`: 0 false,
+/// anything else true. No padding: 96 bytes on every target.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct CongestionConfig {
+pub struct CongestionLinuxConfig {
+    /// `sk_max_pacing_rate`, bytes/s (`CONGESTION_RATE_UNLIMITED`, UINT64_MAX: none).
+    pub max_pacing_rate: u64,
+    /// Initial `snd_ssthresh`, segments (`CONGESTION_SSTHRESH_NONE`, UINT64_MAX: none,
+    /// the kernel's `TCP_INFINITE_SSTHRESH`; at most UINT32_MAX otherwise).
+    pub init_ssthresh: u64,
     /// CUBIC β, of 1024 (`beta`, 717).
     pub beta: u32,
     /// CUBIC `bic_scale` (41).
@@ -25,8 +33,6 @@ pub struct CongestionConfig {
     pub initial_ssthresh: u32,
     /// Initial `snd_cwnd`, segments (10).
     pub init_cwnd: u32,
-    /// Initial `snd_ssthresh`, segments (0x7fffffff: none).
-    pub init_ssthresh: u32,
     /// `snd_cwnd_clamp`, segments (0xffffffff).
     pub cwnd_clamp: u32,
     /// MSS, bytes (1448).
@@ -41,8 +47,6 @@ pub struct CongestionConfig {
     pub pacing_ss_ratio: u32,
     /// `tcp_pacing_ca_ratio`, percent (120).
     pub pacing_ca_ratio: u32,
-    /// `sk_max_pacing_rate`, bytes/s (UINT64_MAX: none).
-    pub max_pacing_rate: u64,
     /// `fast_convergence` (1).
     pub fast_convergence: u8,
     /// `tcp_friendliness` (1).
@@ -70,24 +74,26 @@ pub struct CongestionConfig {
     pub min_tso_segs: u32,
     /// Send path: window of the minimum-RTT filter, ms (`tcp_min_rtt_wlen`, 300000).
     pub min_rtt_window_ms: u32,
-    /// Reserved, set to 0.
-    pub reserved: u32,
 }
 
-impl CongestionConfig {
+impl CongestionLinuxConfig {
     /// Linux's defaults.
     pub fn linux_default() -> Self {
         let c = LinuxCubicConfig::new();
         let s = LinuxSocketConfig::new();
         let p = SendPathConfig::new();
-        CongestionConfig {
+        CongestionLinuxConfig {
             beta: c.beta,
             bic_scale: c.bic_scale,
             hystart_low_window: c.hystart_low_window,
             hystart_ack_delta_us: c.hystart_ack_delta_us,
             initial_ssthresh: c.initial_ssthresh,
             init_cwnd: s.init_cwnd,
-            init_ssthresh: s.init_ssthresh,
+            init_ssthresh: if s.init_ssthresh == TCP_INFINITE_SSTHRESH {
+                CONGESTION_SSTHRESH_NONE
+            } else {
+                u64::from(s.init_ssthresh)
+            },
             cwnd_clamp: s.cwnd_clamp,
             mss: s.mss,
             initial_srtt_us: s.initial_srtt_us,
@@ -109,7 +115,6 @@ impl CongestionConfig {
             gso_max_segs: p.gso_max_segs,
             min_tso_segs: p.min_tso_segs,
             min_rtt_window_ms: p.min_rtt_window_ms,
-            reserved: 0,
         }
     }
 
@@ -136,7 +141,10 @@ impl CongestionConfig {
         let params = c.validate().map_err(code)?;
         let mut s = LinuxSocketConfig::new();
         s.init_cwnd = self.init_cwnd;
-        s.init_ssthresh = self.init_ssthresh;
+        s.init_ssthresh = match self.init_ssthresh {
+            CONGESTION_SSTHRESH_NONE => TCP_INFINITE_SSTHRESH,
+            v => u32::try_from(v).map_err(|_| CONGESTION_ERR_INITIAL_WINDOW)?,
+        };
         s.cwnd_clamp = self.cwnd_clamp;
         s.mss = self.mss;
         s.initial_srtt_us = self.initial_srtt_us;
@@ -186,13 +194,15 @@ pub(crate) fn code(e: ConfigError) -> i32 {
 /// Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
 ///
 /// # Safety
-/// `config` is NULL or valid for writing one `CongestionConfig`.
+/// `config` is NULL or valid for writing one `CongestionLinuxConfig`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_config_default(config: *mut CongestionConfig) -> i32 {
+pub unsafe extern "C" fn congestion_linux_config_default(
+    config: *mut CongestionLinuxConfig,
+) -> i32 {
     if config.is_null() {
         return CONGESTION_ERR_NULL;
     }
     // SAFETY: non-null and valid for writes per the contract.
-    unsafe { config.write(CongestionConfig::linux_default()) };
+    unsafe { config.write(CongestionLinuxConfig::linux_default()) };
     CONGESTION_OK
 }

@@ -1,75 +1,10 @@
-//! Getters: each writes one value through its out-pointer and returns a code.
+//! Every field of a Linux-mode flow at once, as the kernel's reference traces print
+//! them (raw kernel values: `snd_ssthresh` 0x7fffffff is "none" here, as in the
+//! kernel; `congestion_linux_ssthresh` gives `CONGESTION_SSTHRESH_NONE`).
 
-use crate::state::{self, Blob, CongestionState, Inner};
-use crate::*;
+use crate::flow::read;
+use crate::state::{CongestionLinuxState, Inner};
 use congestion::hystart::HystartExit;
-use congestion::{CongestionController, Phase};
-
-/// Reads one value from the state into `*out`.
-///
-/// # Safety
-/// `state` as [`state::get_ref`]; `out` NULL or writable.
-pub(crate) unsafe fn read<B: Blob, T>(
-    state: *const B,
-    out: *mut T,
-    f: impl FnOnce(&B::Inner) -> T,
-) -> i32 {
-    if out.is_null() {
-        return CONGESTION_ERR_NULL;
-    }
-    // SAFETY: forwarded contract.
-    match unsafe { state::get_ref(state) } {
-        Ok(inner) => {
-            // SAFETY: non-null and writable per the contract.
-            unsafe { out.write(f(inner)) };
-            CONGESTION_OK
-        }
-        Err(code) => code,
-    }
-}
-
-/// `*cwnd` = the congestion window, segments.
-///
-/// # Safety
-/// `state` is NULL or an initialised state; `cwnd` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_cwnd(state: *const CongestionState, cwnd: *mut u32) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe { read(state, cwnd, |s| s.flow.state().cwnd) }
-}
-
-/// `*ssthresh` = the slow-start threshold, segments (0x7fffffff: none yet).
-///
-/// # Safety
-/// `state` is NULL or an initialised state; `ssthresh` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_ssthresh(
-    state: *const CongestionState,
-    ssthresh: *mut u32,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe { read(state, ssthresh, |s| s.flow.state().ssthresh) }
-}
-
-/// `*phase` = a `CONGESTION_PHASE_*` value.
-///
-/// # Safety
-/// `state` is NULL or an initialised state; `phase` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_phase(state: *const CongestionState, phase: *mut u32) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe { read(state, phase, |s| phase_code(s.flow.phase())) }
-}
-
-/// The `CONGESTION_PHASE_*` value of a phase.
-pub(crate) fn phase_code(phase: Phase) -> u32 {
-    match phase {
-        Phase::SlowStart => CONGESTION_PHASE_SLOW_START,
-        Phase::ConservativeSlowStart => CONGESTION_PHASE_CONSERVATIVE_SLOW_START,
-        Phase::CongestionAvoidance => CONGESTION_PHASE_CONGESTION_AVOIDANCE,
-        Phase::Recovery => CONGESTION_PHASE_RECOVERY,
-    }
-}
 
 /// Every field of a Linux-mode flow, as the reference traces print them.
 #[repr(C)]
@@ -142,10 +77,10 @@ pub struct CongestionLinuxSnapshot {
 /// `*out` = every field of the flow (for tracing, and for replaying the kernel's traces).
 ///
 /// # Safety
-/// `state` is NULL or an initialised state; `out` is NULL or writable.
+/// `state` is NULL or an initialised Linux-mode state; `out` is NULL or writable.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn congestion_linux_snapshot(
-    state: *const CongestionState,
+    state: *const CongestionLinuxState,
     out: *mut CongestionLinuxSnapshot,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -193,6 +128,6 @@ fn snapshot(s: &Inner) -> CongestionLinuxSnapshot {
             Some(HystartExit::DelayIncrease) => 2,
         },
         last_send_jiffies: v.last_send_jiffies,
-        pacing_rate: f.pacing_rate(),
+        pacing_rate: f.sk_pacing_rate(),
     }
 }

@@ -1,0 +1,328 @@
+//! RFC-mode events and getters (`congestion_rfc_*`), the same set with the same
+//! arguments as Linux mode's (`congestion_linux_*`): amounts in bytes. Each is the
+//! library's `CongestionController` call on the RFC-mode flow (CUBIC or NewReno).
+
+use crate::flow::*;
+use crate::state::CongestionRfcState;
+use congestion::{CongestionController, LossEvent, SentEvent};
+
+/// Data was sent: `in_flight_after` bytes are in flight now by the stack's own count (the
+/// flow takes that value, correcting any drift of its own count), and `largest_sent` is
+/// the highest packet number (or sequence) sent so far. A send with nothing in flight
+/// before it is a restart after idle: the idle time earns no growth.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_on_sent(
+    state: *mut CongestionRfcState,
+    now_us: u64,
+    in_flight_after: u64,
+    largest_sent: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with(state, |s| {
+            s.flow
+                .on_sent(at(now_us), &SentEvent::new(in_flight_after, largest_sent))
+        })
+    }
+}
+
+/// Data was sent: `sent` bytes more are in flight, the flow adding them to its own count
+/// (for a stack that lets the flow count, and reads `in_flight` back); otherwise as
+/// `on_sent`.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_on_sent_counted(
+    state: *mut CongestionRfcState,
+    now_us: u64,
+    sent: u64,
+    largest_sent: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with(state, |s| {
+            s.flow
+                .on_sent(at(now_us), &SentEvent::counted(sent, largest_sent))
+        })
+    }
+}
+
+/// An ACK newly acknowledging `acked` bytes (0: one carrying only an RTT sample), which
+/// leave flight; `largest_acked` is the highest packet number (or sequence) it covers;
+/// `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
+/// application, not the window, limited what was in flight.
+///
+/// `largest_acked` ends the recovery period and HyStart++ rounds; 0 (never given)
+/// falls back on counting acknowledged bytes.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_on_ack(
+    state: *mut CongestionRfcState,
+    now_us: u64,
+    acked: u64,
+    largest_acked: u64,
+    rtt_us: i64,
+    app_limited: u8,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with(state, |s| {
+            s.flow.on_ack(
+                at(now_us),
+                &ack_event(acked, largest_acked, rtt_us, app_limited),
+            )
+        })
+    }
+}
+
+/// `lost` bytes were declared lost (one packet, or one burst); `newest_lost` is the
+/// highest packet number (or sequence) among them, or `CONGESTION_PACKET_UNKNOWN`. The
+/// lost amount leaves flight at once. The window is reduced if the packet was sent after
+/// the current recovery period began (or none began yet, or the packet is unknown): report
+/// every lost packet, or every burst, and one episode gives one reduction.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_on_loss(
+    state: *mut CongestionRfcState,
+    now_us: u64,
+    lost: u64,
+    newest_lost: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with(state, |s| {
+            s.flow.on_loss(at(now_us), &loss_event(lost, newest_lost))
+        })
+    }
+}
+
+/// As `on_loss`, the newest lost packet named by the time it was sent (µs, on the
+/// clock of `now_us`): it was sent before the current recovery period if sent at or
+/// before the reduction.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_on_loss_sent_at(
+    state: *mut CongestionRfcState,
+    now_us: u64,
+    lost: u64,
+    newest_sent_at_us: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with(state, |s| {
+            s.flow
+                .on_loss(at(now_us), &LossEvent::sent_at(lost, at(newest_sent_at_us)))
+        })
+    }
+}
+
+/// RFC 9002 §7.6 persistent congestion was established, `lost` bytes being declared
+/// lost with it: the window collapses to the minimum whatever the recovery period, and a
+/// new period begins (the rest of the lost flight reported afterwards does not reduce
+/// again).
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_on_persistent_congestion(
+    state: *mut CongestionRfcState,
+    now_us: u64,
+    lost: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with(state, |s| {
+            s.flow.on_loss(
+                at(now_us),
+                &LossEvent::episode(lost).with_persistent_congestion(true),
+            )
+        })
+    }
+}
+
+/// An ACK raised the ECN-CE count by `ce_increase` (0 is ignored); `largest_acked` is the
+/// largest packet number (or sequence) it acknowledged, or `CONGESTION_PACKET_UNKNOWN`.
+/// Judged like a loss (one reduction per recovery period), without removing anything
+/// from flight.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_on_ecn(
+    state: *mut CongestionRfcState,
+    now_us: u64,
+    ce_increase: u64,
+    largest_acked: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with(state, |s| {
+            s.flow
+                .on_ecn(at(now_us), &ecn_event(ce_increase, largest_acked))
+        })
+    }
+}
+
+/// A retransmission timeout: what was in flight is deemed lost and the window restarts
+/// from one segment (one MSS). Always acts.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_on_rto(state: *mut CongestionRfcState, now_us: u64) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { with(state, |s| s.flow.on_retransmission_timeout(at(now_us))) }
+}
+
+/// `amount` bytes left flight without being acknowledged or lost (RFC 9002 §6.4: keys
+/// discarded). Not a congestion signal.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_on_discarded(
+    state: *mut CongestionRfcState,
+    now_us: u64,
+    amount: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { with(state, |s| s.flow.on_discarded(at(now_us), amount)) }
+}
+
+/// The last reduction was spurious: restore what it took away. Ignored when there is
+/// nothing to undo.
+///
+/// (RFC 9438 §4.9.)
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_on_spurious(
+    state: *mut CongestionRfcState,
+    now_us: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { with(state, |s| s.flow.on_spurious_congestion(at(now_us))) }
+}
+
+/// Sending starts again after having nothing in flight: the idle time is not counted as
+/// window-growth time. `on_sent` into an empty flight already does this.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_on_transmit_start(
+    state: *mut CongestionRfcState,
+    now_us: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { with(state, |s| s.flow.on_transmit_start(at(now_us))) }
+}
+
+/// `*cwnd` = the congestion window, bytes.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state; `cwnd` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_cwnd(
+    state: *const CongestionRfcState,
+    cwnd: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { read(state, cwnd, |s| s.flow.cwnd()) }
+}
+
+/// `*ssthresh` = the slow-start threshold, bytes; `CONGESTION_SSTHRESH_NONE` (UINT64_MAX)
+/// until a congestion event or a slow-start exit sets one.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state; `ssthresh` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_ssthresh(
+    state: *const CongestionRfcState,
+    ssthresh: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { read(state, ssthresh, |s| ssthresh_code(s.flow.ssthresh())) }
+}
+
+/// `*phase` = a `CONGESTION_PHASE_*` value (the same meaning in both modes).
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state; `phase` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_phase(
+    state: *const CongestionRfcState,
+    phase: *mut u32,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { read(state, phase, |s| phase_code(s.flow.phase())) }
+}
+
+/// `*in_flight` = the amount in flight as the flow counts it, bytes.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state; `in_flight` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_in_flight(
+    state: *const CongestionRfcState,
+    in_flight: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { read(state, in_flight, |s| s.flow.in_flight()) }
+}
+
+/// `*bytes_per_second` = the pacing rate, bytes per second; `CONGESTION_RATE_UNLIMITED`
+/// (UINT64_MAX) before the first RTT sample.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state; `bytes_per_second` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_pacing_rate(
+    state: *const CongestionRfcState,
+    bytes_per_second: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read(state, bytes_per_second, |s| {
+            s.flow.pacing_rate().as_bytes_per_second()
+        })
+    }
+}
+
+/// `*bytes` = the largest burst to hand to TSO/GSO at once, bytes (Linux
+/// `tcp_tso_autosize` on the pacing rate and the minimum RTT, two segments at least).
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state; `bytes` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_send_quantum(
+    state: *const CongestionRfcState,
+    bytes: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { read(state, bytes, |s| s.flow.send_quantum_bytes()) }
+}
+
+/// `*bytes` = the segment size (MSS, QUIC max datagram size) the flow works with, bytes.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state; `bytes` is NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_mss(
+    state: *const CongestionRfcState,
+    bytes: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { read(state, bytes, |s| s.flow.mss_bytes()) }
+}
