@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The library running on emulated targets, compared byte for byte with the host:
 #   (a) qemu thumbv7em: the Rust replay firmware (embedded/replay) on a Cortex-M4
-#       (QEMU mps2-an386) replays every shipped trace, Linux mode, RFC mode and the send
-#       path, reading the trace and writing the CSV through semihosting;
+#       (QEMU mps2-an386) replays every shipped trace, Linux mode, RFC mode, NewReno and
+#       the send path, and the v0.2 event traces of ffi/tests/data/, reading the trace
+#       and writing the CSV through semihosting;
 #   (b) qemu riscv32imc: the same firmware on RISC-V (QEMU virt, riscv32imc); and
 #       built for thumbv6m (ARMv6-M, a subset the Cortex-M4 runs) on the same board;
 #   (c) qemu C ABI thumbv7em: a C program (embedded/c/replay.c) built with
@@ -69,7 +70,12 @@ run_riscv() { run_qemu "qemu-system-riscv32 -M virt -bios none" "$@"; }
 
 # ---- host reference ----------------------------------------------------------------
 cargo build --quiet --release --example replay
-traces=(tests/data/linux-cubic/*.events tests/data/rfc9438/*.events tests/data/pacing/*.events)
+# The shipped traces, NewReno's (tests/data/newreno/, when present) and the C ABI's v0.2
+# event traces (ffi/tests/data/: Linux mode, RFC mode and NewReno).
+shopt -s nullglob
+traces=(tests/data/linux-cubic/*.events tests/data/rfc9438/*.events tests/data/newreno/*.events
+  tests/data/pacing/*.events ffi/tests/data/*.events)
+shopt -u nullglob
 mkdir -p "$out/host"
 for t in "${traces[@]}"; do
   ./target/release/examples/replay "$t" >"$out/host/$(basename "$t" .events).csv"

@@ -2,15 +2,17 @@
 //! autosizing) on the fake ACK source.
 //!
 //! Descriptor bits: 0..8 time since the previous descriptor (µs, plus 40), 8..12 segments
-//! acknowledged, 12..28 the RTT sample (ms·16, 0 = none), 28..32 the event: 0..=9 an
-//! ACK, 10 a loss, 11 an ECN mark, 12 a timeout, 13 an undo, 14 a restart after idle,
+//! acknowledged (for a loss: how far past `snd_una` the lost segment is), 12..28 the RTT
+//! sample (ms·16, 0 = none), 28..32 the event: 0..=9 an ACK, 10 the loss of one segment
+//! (named by its sequence: the flow's recovery period decides whether it reduces), 11 a
+//! CE-count rise on the last ACK, 12 a timeout, 13 an undo, 14 a restart after idle,
 //! 15 a re-initialisation.
 
 use crate::registers::{next_descriptor, report_aux, report_cwnd};
 use congestion::hystart::PacingStatus;
 use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
-use congestion::{Duration, Instant, Phase};
+use congestion::{CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase};
 
 /// Build the flow, then serve descriptors forever.
 pub fn run() -> ! {
@@ -43,8 +45,16 @@ pub fn run() -> ! {
                 // The NIC reports the acknowledged segments' buffers as sent.
                 path.on_tx_completion(acked.wrapping_mul(mss));
             }
-            10 => flow.loss(now),
-            11 => flow.ecn(now),
+            10 => {
+                in_flight = in_flight.saturating_sub(1);
+                let snd_una = flow.socket_view().snd_una;
+                let seq = snd_una.wrapping_add(acked);
+                flow.on_loss(now, &LossEvent::packet(1, u64::from(seq)));
+            }
+            11 => {
+                let snd_una = u64::from(flow.socket_view().snd_una);
+                flow.on_ecn(now, &EcnEvent::new(1, snd_una));
+            }
             12 => {
                 in_flight = 1;
                 flow.rto(now, 1);
@@ -54,7 +64,7 @@ pub fn run() -> ! {
             _ => flow.init(now),
         }
         // Send what the window, the pacer, TSQ and TSO allow: one burst per descriptor.
-        let rate = Rate::from_bytes_per_second(flow.pacing_rate());
+        let rate = Rate::from_bytes_per_second(flow.sk_pacing_rate());
         let ctx = SendContext {
             now,
             in_flight: u64::from(in_flight),
@@ -73,12 +83,12 @@ pub fn run() -> ! {
             report_aux(at.as_micros() as u32);
         }
         report_cwnd(flow.state().cwnd);
-        let phase = match congestion::CongestionController::phase(&flow) {
+        let phase = match flow.phase() {
             Phase::SlowStart => 0,
             Phase::ConservativeSlowStart => 1,
             Phase::CongestionAvoidance => 2,
             Phase::Recovery => 3,
         };
-        report_aux(flow.pacing_rate() as u32 ^ phase);
+        report_aux(flow.sk_pacing_rate() as u32 ^ phase);
     }
 }

@@ -1,3 +1,25 @@
+/*
+ * congestion: congestion control in caller-owned memory, no malloc, no std.
+ *
+ * Two modes, the same calls: Linux mode (congestion_linux_*, bit-exact with the kernel's
+ * tcp_cubic.c, amounts in segments, with its send path congestion_linux_send_*) and
+ * RFC mode (congestion_rfc_*, RFC 9438 CUBIC or RFC 9002 NewReno, amounts in bytes).
+ *
+ *   init:    congestion_<mode>_config_default(&cfg); change cfg;
+ *            congestion_<mode>_init(&state, sizeof state, &cfg, now_us);
+ *   events:  _on_sent / _on_sent_counted, _on_ack, _on_loss (every lost packet or burst:
+ *            one reduction per recovery period), _on_loss_sent_at,
+ *            _on_persistent_congestion, _on_ecn, _on_rto, _on_discarded, _on_spurious,
+ *            _on_transmit_start;
+ *   getters: _cwnd, _ssthresh (CONGESTION_SSTHRESH_NONE: none), _phase, _in_flight,
+ *            _pacing_rate (bytes/s), _send_quantum (bytes), _mss.
+ *
+ * Time is now_us (microseconds) everywhere; the one ns quantity is named _ns. Every
+ * function returns CONGESTION_OK (0) or a negative CONGESTION_ERR_*: a NULL pointer, a
+ * state not 8-byte aligned (CONGESTION_ERR_ALIGNMENT), a buffer smaller than the state
+ * (CONGESTION_ERR_SIZE), a state of the other mode (CONGESTION_ERR_UNINITIALIZED).
+ */
+
 #ifndef CONGESTION_H
 #define CONGESTION_H
 
@@ -5,7 +27,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
-/* Alignment of the caller-allocated state (CONGESTION_STATE_ALIGN). */
+/* Alignment of the caller-allocated states (CONGESTION_LINUX_STATE_ALIGN, CONGESTION_RFC_STATE_ALIGN). */
 #if defined(__GNUC__) || defined(__clang__)
 #define CONGESTION_ALIGNED(n) __attribute__((aligned(n)))
 #elif defined(_MSC_VER)
