@@ -28,6 +28,8 @@ pub fn run() -> ! {
     let mss = flow.socket_config().mss;
     let mut now_us: u64 = 0;
     let mut in_flight: u32 = 0;
+    // snd_una as the flow counts it (the initial sequence is 0): for naming a lost segment.
+    let mut snd_una: u32 = 0;
     loop {
         let d = next_descriptor();
         now_us = now_us.wrapping_add(u64::from(40 + (d & 0xff)));
@@ -38,6 +40,7 @@ pub fn run() -> ! {
         match d >> 28 {
             0..=9 => {
                 in_flight = in_flight.saturating_sub(acked);
+                snd_una = snd_una.wrapping_add(acked);
                 flow.ack(now, acked, rtt_us);
                 if let Some(rtt) = rtt_us {
                     path.on_rtt_sample(now, Duration::from_micros(u64::from(rtt)));
@@ -47,21 +50,20 @@ pub fn run() -> ! {
             }
             10 => {
                 in_flight = in_flight.saturating_sub(1);
-                let snd_una = flow.socket_view().snd_una;
                 let seq = snd_una.wrapping_add(acked);
                 flow.on_loss(now, &LossEvent::packet(1, u64::from(seq)));
             }
-            11 => {
-                let snd_una = u64::from(flow.socket_view().snd_una);
-                flow.on_ecn(now, &EcnEvent::new(1, snd_una));
-            }
+            11 => flow.on_ecn(now, &EcnEvent::new(1, u64::from(snd_una))),
             12 => {
                 in_flight = 1;
                 flow.rto(now, 1);
             }
             13 => flow.undo(now),
             14 => flow.transmit_start(now),
-            _ => flow.init(now),
+            _ => {
+                snd_una = 0;
+                flow.init(now);
+            }
         }
         // Send what the window, the pacer, TSQ and TSO allow: one burst per descriptor.
         let rate = Rate::from_bytes_per_second(flow.sk_pacing_rate());
