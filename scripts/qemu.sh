@@ -10,7 +10,8 @@
 #       arm-none-eabi-gcc against ffi/include/congestion.h and the no_std thumbv7em
 #       static library replays the same traces through the C ABI;
 # every CSV is compared with the host's `cargo run --release --example replay`. Then
-#   (d) the C firmware example (embedded/c/example.c) runs its main loop under QEMU;
+#   (d) the C firmware example (embedded/c/example.c) runs its main loop under QEMU, and
+#       the C checks of the v0.2 event model (ffi/tests/c/recovery.c) pass there;
 #   (e) instructions per event on the emulated cores (embedded/replay `cost`, QEMU
 #       -icount shift=0), and flash/RAM per mode (scripts/firmware.sh's images, the
 #       state sizes and stack depths `cost` measures on the target).
@@ -149,6 +150,17 @@ if run_arm "$out/c-example.elf" >"$out/c-example.txt"; then
 else
   echo "error: the C firmware example failed:" >&2
   cat "$out/c-example.txt" >&2
+  fail=1
+fi
+
+# The v0.2 event model checked from C (ffi/tests/c/recovery.c) on the Cortex-M4.
+arm-none-eabi-gcc "${cflags[@]}" "${ldflags[@]}" ffi/tests/c/recovery.c embedded/c/startup.c \
+  "$lib" -o "$out/c-recovery.elf"
+if run_arm "$out/c-recovery.elf" >"$out/c-recovery.txt" 2>&1 && grep -q '^ok ' "$out/c-recovery.txt"; then
+  echo "qemu C event checks thumbv7em: $(tail -n 1 "$out/c-recovery.txt")"
+else
+  echo "error: the C event checks failed on the Cortex-M4:" >&2
+  cat "$out/c-recovery.txt" >&2
   fail=1
 fi
 
