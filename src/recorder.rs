@@ -311,9 +311,7 @@ mod tests {
         let story = format!("{rec:?}");
         assert!(story.contains("last 3 of 4 events"), "{story}");
         assert!(
-            story.contains(
-                "loss 1 of Number(3) -> cwnd 8 ssthresh 8 Recovery (phase changed)"
-            ),
+            story.contains("loss 1 of Number(3) -> cwnd 8 ssthresh 8 Recovery (phase changed)"),
             "{story}"
         );
         // Recording changes nothing about the controller.

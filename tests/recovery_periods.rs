@@ -9,8 +9,8 @@ use congestion::pacing::{PacingRateConfig, Rate};
 use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
 use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
 use congestion::{
-    AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent,
-    Phase, SentEvent,
+    AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
+    SentEvent,
 };
 
 fn t(ms: u64) -> Instant {
@@ -93,7 +93,10 @@ fn rfc_ce_increases_react_once_per_recovery_period() {
     let mut f = rfc_with_ten_sent();
     // CE on the ACK of packet 2, the first congestion signal: ECN β 0.7 on the 14400
     // bytes slow start reached.
-    f.on_ack(t(20), &AckEvent::new(2400, 2, Some(Duration::from_millis(20))));
+    f.on_ack(
+        t(20),
+        &AckEvent::new(2400, 2, Some(Duration::from_millis(20))),
+    );
     let cwnd = f.cwnd();
     f.on_ecn(t(20), &EcnEvent::new(1, 2));
     let reduced = cwnd * 7 / 10;
@@ -155,17 +158,30 @@ fn rfc_a_stack_that_counts_in_flight_itself_overrides_the_flows_count() {
 fn rfc_recovery_ends_with_the_ack_of_a_packet_sent_after_it() {
     let mut f = rfc_with_ten_sent();
     f.on_loss(t(30), &LossEvent::packet(1200, 1));
-    f.on_ack(t(40), &AckEvent::new(1200, 10, Some(Duration::from_millis(20))));
-    assert_eq!(f.phase(), Phase::Recovery, "10 was sent before the reduction");
+    f.on_ack(
+        t(40),
+        &AckEvent::new(1200, 10, Some(Duration::from_millis(20))),
+    );
+    assert_eq!(
+        f.phase(),
+        Phase::Recovery,
+        "10 was sent before the reduction"
+    );
     f.on_sent(t(40), &SentEvent::counted(1200, 11));
-    f.on_ack(t(60), &AckEvent::new(1200, 11, Some(Duration::from_millis(20))));
+    f.on_ack(
+        t(60),
+        &AckEvent::new(1200, 11, Some(Duration::from_millis(20))),
+    );
     assert_eq!(f.phase(), Phase::CongestionAvoidance);
 }
 
 #[test]
 fn rfc_mode_gives_a_pacing_rate_and_a_send_quantum() {
     let mut f = rfc_with_ten_sent();
-    f.on_ack(t(20), &AckEvent::new(2400, 2, Some(Duration::from_millis(20))));
+    f.on_ack(
+        t(20),
+        &AckEvent::new(2400, 2, Some(Duration::from_millis(20))),
+    );
     // Slow start: cwnd 14400, srtt 20 ms. Linux's rule, 200 %:
     // 14400 · 2 / 0.020 s = 1,440,000 B/s.
     assert_eq!(f.pacing_rate(), Rate::from_bytes_per_second(1_440_000));
@@ -179,7 +195,10 @@ fn rfc_mode_gives_a_pacing_rate_and_a_send_quantum() {
     cfg.pacing = PacingRateConfig::rfc9002();
     let mut g = RfcFlow::new(cfg, t(0)).unwrap();
     g.on_sent(t(0), &SentEvent::new(12_000, 10));
-    g.on_ack(t(20), &AckEvent::new(2400, 2, Some(Duration::from_millis(20))));
+    g.on_ack(
+        t(20),
+        &AckEvent::new(2400, 2, Some(Duration::from_millis(20))),
+    );
     assert_eq!(g.pacing_rate(), Rate::from_bytes_per_second(900_000));
     // Before any RTT sample: not paced.
     let h = RfcFlow::new(RfcFlowConfig::quic(1200), t(0)).unwrap();
@@ -263,7 +282,10 @@ fn linux_recovery_ends_when_snd_una_reaches_high_seq() {
     f.on_loss(t(30), &LossEvent::packet(1, 0));
     f.on_ack(t(40), &AckEvent::new(5, 5, Some(Duration::from_millis(20))));
     assert_eq!(f.phase(), Phase::Recovery);
-    f.on_ack(t(50), &AckEvent::new(5, 10, Some(Duration::from_millis(20))));
+    f.on_ack(
+        t(50),
+        &AckEvent::new(5, 10, Some(Duration::from_millis(20))),
+    );
     assert_ne!(f.phase(), Phase::Recovery);
 }
 

@@ -12,8 +12,7 @@
 //! through exactly this code.
 
 use crate::controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
-    WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
 };
 use crate::cubic::{LinuxCubicParams, linux_after};
 use crate::error::ConfigError;

@@ -189,9 +189,9 @@ impl<C: CongestionController> CongestionController for PacedFlow<C> {
             WindowUnit::Segments => (burst.saturating_mul(mss), burst),
             WindowUnit::Bytes => (burst, burst.div_ceil(mss)),
         };
-        self.last_departure_ns = self
-            .path
-            .on_send(now, sat_u32(len_bytes), sat_u32(segments), rate);
+        self.last_departure_ns =
+            self.path
+                .on_send(now, sat_u32(len_bytes), sat_u32(segments), rate);
     }
 
     /// The RTT sample feeds the send path's minimum-RTT filter and the controller.

@@ -2,11 +2,11 @@
 
 use super::{StackEvent, TimedEvent};
 use crate::controller::{AckEvent, EcnEvent, LossEvent, SentEvent, SentPacket};
-use crate::time::Instant;
 use crate::cubic::{HystartDetect, LinuxCubicConfig, LinuxCubicParams, MAX_BIC_SCALE};
 use crate::hystart::PacingStatus;
 use crate::linux::LinuxSocketConfig;
 use crate::time::Duration;
+use crate::time::Instant;
 use proptest::prelude::*;
 use std::vec::Vec;
 

@@ -1,10 +1,9 @@
 //! [`CongestionController`] for the 2.6.35 profile, in segments.
 
-use super::flow::{Linux2635Flow, linux_before};
 use super::config::TCP_INFINITE_SSTHRESH_2635;
+use super::flow::{Linux2635Flow, linux_before};
 use crate::controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
-    WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
 };
 use crate::pacing::Rate;
 use crate::time::Instant;
