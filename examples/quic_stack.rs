@@ -76,7 +76,7 @@ fn run() -> Result<(u32, u64), ConfigError> {
             match flow.poll(now, &NextPacket::default()) {
                 SendVerdict::Send { segments } => {
                     for _ in 0..segments {
-                        flow.on_sent(now, &SentEvent::counted(MTU, next_pn));
+                        flow.on_sent_counted(now, MTU, next_pn);
                         in_flight.push_back(Sent {
                             pn: next_pn,
                             at: now,

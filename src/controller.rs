@@ -12,8 +12,9 @@
 //! For every flow, a stack calls, with a monotonic `now` each time:
 //!
 //! 1. [`on_sent`](CongestionController::on_sent) after it hands data to the network
-//!    ([`SentEvent`]: the amount, the largest packet number or sequence sent, and the
-//!    amount in flight afterwards if the stack keeps that count itself);
+//!    ([`SentEvent`]: the amount in flight afterwards and the largest packet number or
+//!    sequence sent), or [`on_sent_counted`](CongestionController::on_sent_counted)
+//!    with the amount sent, if the controller keeps the count;
 //! 2. [`on_ack`](CongestionController::on_ack) for each ACK (TCP) or ACK frame (QUIC)
 //!    that newly acknowledges data ([`AckEvent`]), then `on_sent` again if it sends in
 //!    response;
@@ -46,10 +47,11 @@
 //!
 //! A flow keeps its own in-flight count from the events: sends add, ACKs, losses and
 //! discards subtract (never below zero). A stack that keeps the count itself (TCP's
-//! `packets_out`, quinn's `in_flight`) passes it in every [`SentEvent::new`], and the
-//! controller takes that value at each send, correcting any drift. A stack that lets the
-//! controller count (s2n-quic's model) sends [`SentEvent::counted`] and reads
-//! [`in_flight`](CongestionController::in_flight) back.
+//! `packets_out`, quinn's `in_flight`) passes it in every [`SentEvent::new`] to
+//! [`on_sent`](CongestionController::on_sent), and the controller takes that value at
+//! each send, correcting any drift. A stack that lets the controller count (s2n-quic's
+//! model) calls [`on_sent_counted`](CongestionController::on_sent_counted) with the
+//! amount of each send and reads [`in_flight`](CongestionController::in_flight) back.
 //!
 //! ```
 //! use congestion::rfc::{RfcFlow, RfcFlowConfig};
@@ -57,7 +59,7 @@
 //!
 //! let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
 //! for pn in 1..=10 {
-//!     flow.on_sent(Instant::ZERO, &SentEvent::counted(1200, pn)); // the flow counts
+//!     flow.on_sent_counted(Instant::ZERO, 1200, pn); // the flow counts
 //! }
 //! assert_eq!(flow.in_flight(), 12_000);
 //! // Packets 1, 2 and 3 are declared lost one by one: one reduction (12000 · 0.7).
@@ -68,7 +70,7 @@
 //! assert_eq!((flow.cwnd(), flow.in_flight()), (8_400, 8_400));
 //! assert_eq!(flow.phase(), Phase::Recovery);
 //! // The ACK of packet 11, sent after the reduction, ends the recovery period.
-//! flow.on_sent(now, &SentEvent::counted(1200, 11));
+//! flow.on_sent_counted(now, 1200, 11);
 //! flow.on_ack(Instant::from_micros(50_000), &AckEvent::new(1200, 11, None));
 //! assert_eq!(flow.phase(), Phase::CongestionAvoidance);
 //! # Ok::<(), congestion::ConfigError>(())
@@ -176,18 +178,18 @@ impl AckEvent {
     }
 }
 
-/// What the sender just handed to the network.
+/// What the sender just handed to the network, as a stack that counts its bytes in
+/// flight reports it. A stack that lets the controller count calls
+/// [`on_sent_counted`](CongestionController::on_sent_counted) instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SentEvent {
-    /// The amount this send put in flight, in the controller's unit. Read only when
-    /// [`in_flight_after`](SentEvent::in_flight_after) is `None`.
-    pub sent: u64,
-    /// The amount in flight after this send as the stack counts it, if it does: the
-    /// controller then takes this value (see "Bytes in flight: who counts" in
-    /// [`crate::controller`]). `None`: the controller adds [`sent`](SentEvent::sent)
-    /// to its own count.
-    pub in_flight_after: Option<u64>,
+    /// The amount in flight after this send, in the controller's unit, as the stack
+    /// counts it: the controller takes this value (see "Bytes in flight: who counts" in
+    /// [`crate::controller`]). Linux mode treats any increase over what it knew as new
+    /// data sent (the kernel's transmit step); an amount equal to or below only
+    /// re-evaluates window use.
+    pub in_flight_after: u64,
     /// The highest sequence (TCP) or packet number (QUIC) sent so far.
     pub largest_sent: u64,
 }
@@ -197,27 +199,8 @@ impl SentEvent {
     /// `largest_sent` being the highest packet number or sequence sent so far.
     pub const fn new(in_flight_after: u64, largest_sent: u64) -> Self {
         SentEvent {
-            sent: 0,
-            in_flight_after: Some(in_flight_after),
+            in_flight_after,
             largest_sent,
-        }
-    }
-
-    /// A send of `sent` (in the controller's unit) that the controller adds to its own
-    /// in-flight count; `largest_sent` is the highest packet number or sequence so far.
-    pub const fn counted(sent: u64, largest_sent: u64) -> Self {
-        SentEvent {
-            sent,
-            in_flight_after: None,
-            largest_sent,
-        }
-    }
-
-    /// The in-flight amount after this send, given the controller's count before it.
-    pub const fn in_flight_given(&self, before: u64) -> u64 {
-        match self.in_flight_after {
-            Some(after) => after,
-            None => before.saturating_add(self.sent),
         }
     }
 }
@@ -344,11 +327,29 @@ pub trait CongestionController {
     /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
     /// # use congestion::*;
     /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent(Instant::ZERO, &SentEvent::counted(1200, 1)); // packet 1, 1200 bytes
+    /// f.on_sent(Instant::ZERO, &SentEvent::new(1200, 1)); // packet 1: 1200 bytes in flight
     /// assert_eq!(f.in_flight(), 1200);
     /// # Ok::<(), ConfigError>(())
     /// ```
     fn on_sent(&mut self, now: Instant, sent: &SentEvent);
+
+    /// `sent` was sent (in the controller's unit), the highest packet number or sequence
+    /// so far being `largest_sent`; the controller adds it to its own in-flight count
+    /// (s2n-quic's model) and proceeds as [`on_sent`](Self::on_sent).
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// f.on_sent_counted(Instant::ZERO, 1200, 1);
+    /// f.on_sent_counted(Instant::ZERO, 1200, 2);
+    /// assert_eq!(f.in_flight(), 2400);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
+    fn on_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) {
+        let after = self.in_flight().saturating_add(sent);
+        self.on_sent(now, &SentEvent::new(after, largest_sent));
+    }
 
     /// An ACK arrived; see [`AckEvent`]. Acknowledged amounts above what is in flight
     /// empty the flight (no underflow).
@@ -416,7 +417,7 @@ pub trait CongestionController {
     /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
     /// # use congestion::*;
     /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent(Instant::ZERO, &SentEvent::counted(2400, 2));
+    /// f.on_sent_counted(Instant::ZERO, 2400, 2);
     /// f.on_discarded(Instant::ZERO, 1200); // the Initial packet number space is dropped
     /// assert_eq!((f.in_flight(), f.cwnd()), (1200, 12_000));
     /// # Ok::<(), ConfigError>(())
@@ -494,7 +495,7 @@ pub trait CongestionController {
     /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
     /// # use congestion::*;
     /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent(Instant::ZERO, &SentEvent::counted(3600, 3));
+    /// f.on_sent_counted(Instant::ZERO, 3600, 3);
     /// f.on_loss(Instant::ZERO, &LossEvent::packet(1200, 1));
     /// assert_eq!(f.in_flight(), 2400);
     /// # Ok::<(), ConfigError>(())

@@ -126,7 +126,7 @@ impl<C: CongestionController, const N: usize> CongestionController for FlightRec
 
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
         let event = RecordedEvent::Sent {
-            in_flight_after: sent.in_flight_given(self.inner.in_flight()),
+            in_flight_after: sent.in_flight_after,
         };
         self.record(now, event, |c| c.on_sent(now, sent));
     }

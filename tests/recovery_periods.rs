@@ -21,7 +21,7 @@ fn t(ms: u64) -> Instant {
 fn rfc_with_ten_sent() -> RfcFlow {
     let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), t(0)).unwrap();
     for pn in 1..=10 {
-        f.on_sent(t(0), &SentEvent::counted(1200, pn));
+        f.on_sent_counted(t(0), 1200, pn);
     }
     assert_eq!(f.in_flight(), 12_000);
     f
@@ -56,7 +56,7 @@ fn rfc_a_loss_of_a_packet_sent_after_recovery_began_reduces_again() {
     assert_eq!(f.cwnd(), 8_400);
     // Packet 11 is sent in the recovery period; its loss is a new congestion event:
     // 8400 · 0.7 = 5880 (fast convergence only moves W_max).
-    f.on_sent(t(31), &SentEvent::counted(1200, 11));
+    f.on_sent_counted(t(31), 1200, 11);
     f.on_loss(t(60), &LossEvent::packet(1200, 11));
     assert_eq!((f.cwnd(), f.ssthresh()), (5_880, Some(5_880)));
     // Packet 2, sent before either reduction, still only leaves flight.
@@ -74,7 +74,7 @@ fn rfc_losses_named_by_send_time_follow_the_same_rule() {
     f.on_loss(t(31), &LossEvent::sent_at(1200, t(0)));
     assert_eq!(f.cwnd(), 8_400);
     // A packet sent at 35 ms, after the period began: 8400 · 0.7 = 5880.
-    f.on_sent(t(35), &SentEvent::counted(1200, 11));
+    f.on_sent_counted(t(35), 1200, 11);
     f.on_loss(t(70), &LossEvent::sent_at(1200, t(35)));
     assert_eq!(f.cwnd(), 5_880);
 }
@@ -107,7 +107,7 @@ fn rfc_ce_increases_react_once_per_recovery_period() {
     f.on_ecn(t(21), &EcnEvent::new(1, 10));
     assert_eq!(f.cwnd(), reduced);
     // A rise of 0 never reduces.
-    f.on_sent(t(22), &SentEvent::counted(1200, 11));
+    f.on_sent_counted(t(22), 1200, 11);
     f.on_ecn(t(40), &EcnEvent::new(0, 11));
     assert_eq!(f.cwnd(), reduced);
     // CE on packet 11, sent after the reduction: a second one.
@@ -167,7 +167,7 @@ fn rfc_recovery_ends_with_the_ack_of_a_packet_sent_after_it() {
         Phase::Recovery,
         "10 was sent before the reduction"
     );
-    f.on_sent(t(40), &SentEvent::counted(1200, 11));
+    f.on_sent_counted(t(40), 1200, 11);
     f.on_ack(
         t(60),
         &AckEvent::new(1200, 11, Some(Duration::from_millis(20))),
@@ -220,17 +220,17 @@ fn rfc_a_bad_pacing_ratio_is_refused_when_the_flow_is_built() {
 fn newreno_halves_once_per_episode_and_again_after_it() {
     let mut f = NewRenoFlow::new(RfcFlowConfig::quic(1200), t(0)).unwrap();
     for pn in 1..=10 {
-        f.on_sent(t(0), &SentEvent::counted(1200, pn));
+        f.on_sent_counted(t(0), 1200, pn);
     }
     f.on_loss(t(30), &LossEvent::packet(1200, 1));
     f.on_loss(t(30), &LossEvent::packet(1200, 2));
     // RFC 9002 B.6: 12000 / 2 = 6000, once.
     assert_eq!((f.cwnd(), f.ssthresh()), (6_000, Some(6_000)));
-    f.on_sent(t(31), &SentEvent::counted(1200, 11));
+    f.on_sent_counted(t(31), 1200, 11);
     f.on_loss(t(60), &LossEvent::packet(1200, 11));
     // 6000 / 2 = 3000, above kMinimumWindow (2400).
     assert_eq!(f.cwnd(), 3_000);
-    f.on_sent(t(61), &SentEvent::counted(1200, 12));
+    f.on_sent_counted(t(61), 1200, 12);
     f.on_loss(t(90), &LossEvent::packet(1200, 12));
     // 3000 / 2 = 1500, floored at kMinimumWindow = 2400.
     assert_eq!((f.cwnd(), f.ssthresh()), (2_400, Some(2_400)));

@@ -232,7 +232,7 @@ impl<'a, G: GrowthColumns> Mode<'a> for RfcReplay<G> {
             "send" => {
                 let bytes: u64 = ev.int(1)?;
                 self.snd_nxt = self.snd_nxt.saturating_add(bytes);
-                flow.on_sent(now, &SentEvent::counted(bytes, self.snd_nxt));
+                flow.on_sent_counted(now, bytes, self.snd_nxt);
             }
             other => return Err(Problem::UnknownEvent(other)),
         }

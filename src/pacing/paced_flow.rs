@@ -44,7 +44,7 @@ pub struct NextPacket {
 /// use congestion::hystart::PacingStatus;
 /// use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
 /// use congestion::rfc::{RfcFlow, RfcFlowConfig};
-/// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
+/// use congestion::{AckEvent, CongestionController, Duration, Instant};
 ///
 /// let cc = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
 /// let mut path = SendPathConfig::new();
@@ -58,7 +58,7 @@ pub struct NextPacket {
 ///         SendVerdict::Send { segments } => {
 ///             pn += u64::from(segments);
 ///             let bytes = u64::from(segments) * 1200;
-///             flow.on_sent(now, &SentEvent::counted(bytes, pn)); // one call feeds both
+///             flow.on_sent_counted(now, bytes, pn); // one call feeds both
 ///         }
 ///         verdict => now = verdict.retry_at().unwrap_or(now),
 ///     }
@@ -180,7 +180,7 @@ impl<C: CongestionController> CongestionController for PacedFlow<C> {
         let before = self.cc.in_flight();
         let rate: Rate = self.cc.pacing_rate();
         self.cc.on_sent(now, sent);
-        let burst = sent.in_flight_given(before).saturating_sub(before);
+        let burst = sent.in_flight_after.saturating_sub(before);
         if burst == 0 {
             return;
         }

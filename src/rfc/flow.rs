@@ -690,7 +690,7 @@ impl<W: WindowAdjustment> CongestionController for Classic<W> {
     /// Records in-flight bytes and the highest packet number / sequence sent. Going from
     /// nothing in flight to something is a restart after idle.
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        let in_flight_after = sent.in_flight_given(self.in_flight);
+        let in_flight_after = sent.in_flight_after;
         if self.in_flight == 0 {
             // Out of line: the common send (data already in flight) tests one field.
             self.on_sent_from_idle(now, in_flight_after);

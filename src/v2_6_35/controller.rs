@@ -41,8 +41,7 @@ impl CongestionController for Linux2635Flow {
     }
 
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        let in_flight = sent.in_flight_given(u64::from(self.packets_out));
-        self.transmit(now, segments(in_flight));
+        self.transmit(now, segments(sent.in_flight_after));
     }
 
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
