@@ -29,6 +29,7 @@ fn single(args: &RunArgs) -> Result<(), String> {
     let wall = started.elapsed();
     rec.finish().map_err(|e| format!("writing the CSV: {e}"))?;
     congestion_sim::say!("{}", report::summary_line(&summary));
+    congestion_sim::say!("{}", report::limits_line(&summary));
     if args.stats {
         eprintln!("{}", report::stats_line(&summary, wall));
     }
