@@ -47,7 +47,8 @@ fn single(args: &RunArgs) -> Result<(), String> {
             cfg.rate_bps / 1_000_000,
             cfg.rtt_ns as f64 / 1e6
         );
-        plot::write_svg(path, &title, &[(String::from("run"), series)], &[])?;
+        let run = plot::PlotRun::nth(0, String::from("run"), series);
+        plot::write_svg(path, &title, &[run], &[])?;
     }
     Ok(())
 }
