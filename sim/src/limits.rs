@@ -114,7 +114,7 @@ impl LimitTimes {
             .map(|&l| (l, self.ns(l)))
             .filter(|&(_, ns)| ns > 0)
             .collect();
-        v.sort_by(|a, b| b.1.cmp(&a.1));
+        v.sort_by_key(|&(_, ns)| std::cmp::Reverse(ns));
         v
     }
 }

@@ -58,7 +58,7 @@ pub fn limits_line(s: &Summary) -> String {
         parts.push((path_ns, "the path", format!(" ({})", inner.join(", "))));
     }
     // Stable: equal times keep the order above.
-    parts.sort_by(|a, b| b.0.cmp(&a.0));
+    parts.sort_by_key(|p| std::cmp::Reverse(p.0));
     let shown: Vec<String> = parts
         .iter()
         .filter(|(ns, _, _)| pct(*ns) >= 0.05)
