@@ -20,12 +20,24 @@ impl Rng {
     }
 }
 
-/// Runs `body` on `cases` random inputs of up to `max_len` bytes.
+/// Runs `body` on `cases` random inputs of up to `max_len` bytes. A failing input is
+/// printed in hex first, to become a regression case or a cargo-fuzz artifact.
 fn drive(body: fn(&[u8]), seed: u64, cases: usize, max_len: usize) {
     let mut rng = Rng(seed);
     for _ in 0..cases {
-        body(&rng.bytes(max_len));
+        let input = rng.bytes(max_len);
+        if std::panic::catch_unwind(|| body(&input)).is_err() {
+            let hex: String = input.iter().map(|b| format!("{b:02x}")).collect();
+            panic!("the input above fails; in hex: {hex}");
+        }
     }
+}
+
+/// Decodes a hex string (a regression input).
+fn unhex(hex: &str) -> Vec<u8> {
+    (0..hex.len() / 2)
+        .map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).expect("hex"))
+        .collect()
 }
 
 #[test]
@@ -59,7 +71,23 @@ fn rfc_flow_survives_random_event_streams() {
 }
 
 #[test]
-fn send_path_survives_random_polls_sends_and_completions() {
+fn classic_flows_survive_empty_and_short_inputs() {
+    for len in 0..64 {
+        for byte in [0x00, 0x01, 0xA5, 0xFF] {
+            fuzz_bodies::rfc::run(&vec![byte; len]);
+            fuzz_bodies::newreno::run(&vec![byte; len]);
+            fuzz_bodies::send_path::run(&vec![byte; len]);
+        }
+    }
+}
+
+#[test]
+fn newreno_flow_survives_random_event_streams() {
+    drive(fuzz_bodies::newreno::run, 0x2545_F491_4F6C_DD1D, 20_000, 600);
+}
+
+#[test]
+fn send_path_and_paced_flows_survive_random_polls_sends_and_completions() {
     drive(
         fuzz_bodies::send_path::run,
         0xD1B5_4A32_D192_ED03,
@@ -98,3 +126,5 @@ fn every_linux_reference_trace_runs_as_a_fuzz_input() {
     }
     assert_eq!(ran, 35);
 }
+
+
