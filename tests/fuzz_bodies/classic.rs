@@ -12,7 +12,7 @@
 use super::bytes::Bytes;
 use super::period::{Numbers, Period};
 use super::phase::{Kind, legal};
-use congestion::pacing::PacingFormula;
+use congestion::pacing::{GSO_MAX_SIZE, PacingFormula};
 use congestion::recorder::FlightRecorder;
 use congestion::rfc::{Classic, RfcFlowConfig, SlowStartKind, WindowAdjustment};
 use congestion::{
@@ -138,8 +138,7 @@ pub fn run<W: WindowAdjustment>(data: &[u8], algo: &mut dyn FnMut(&Step<'_, W>) 
             14 => {
                 // A new MSS (PMTU change): invalid ones are refused and change nothing.
                 let before = *rec.inner();
-                if rec.inner_mut().set_mss(u64::from(b.u16())).is_err() && *rec.inner() != before
-                {
+                if rec.inner_mut().set_mss(u64::from(b.u16())).is_err() && *rec.inner() != before {
                     panic!("a refused MSS changed the flow\n{rec:?}");
                 }
                 check(&rec, &s, Kind::MssChange, &before, false, algo);
@@ -246,7 +245,11 @@ fn loss_episode<W: WindowAdjustment>(
 ) {
     let shape = b.u8();
     let persistent = b.u8() % 16 == 0;
-    let per_packet = if shape & 0x80 != 0 { b.amount(mss) } else { mss };
+    let per_packet = if shape & 0x80 != 0 {
+        b.amount(mss)
+    } else {
+        mss
+    };
     let mut reports: Vec<LossEvent> = Vec::new();
     if s.history.is_empty() || shape % 8 == 7 {
         reports.push(match b.u8() % 5 {
@@ -301,7 +304,14 @@ fn loss_episode<W: WindowAdjustment>(
             judge(rec, s, &before, judged, now, "loss");
             Kind::Loss
         };
-        check(rec, s, kind, &before, judged == Some(false) && kind == Kind::Loss, algo);
+        check(
+            rec,
+            s,
+            kind,
+            &before,
+            judged == Some(false) && kind == Kind::Loss,
+            algo,
+        );
     }
 }
 
@@ -421,12 +431,7 @@ fn check<W: WindowAdjustment>(
 }
 
 /// The invariants of every classic flow after every event.
-fn common<W: WindowAdjustment>(
-    rec: &Rec<W>,
-    s: &Stack,
-    step: &mut Step<'_, W>,
-    algo: Algo<'_, W>,
-) {
+fn common<W: WindowAdjustment>(rec: &Rec<W>, s: &Stack, step: &mut Step<'_, W>, algo: Algo<'_, W>) {
     let (f, before, kind) = (step.after, step.before, step.kind);
     let mss = f.params().mss();
     let fail = |what: &str| -> ! { panic!("invariant broken: {what} (on {kind:?})\n{rec:?}") };
@@ -475,7 +480,8 @@ fn common<W: WindowAdjustment>(
             {
                 fail("cwnd grew during recovery");
             }
-            let slow_start = |p: Phase| matches!(p, Phase::SlowStart | Phase::ConservativeSlowStart);
+            let slow_start =
+                |p: Phase| matches!(p, Phase::SlowStart | Phase::ConservativeSlowStart);
             // Slow start grows by at most the acked bytes and stops at ssthresh; it
             // runs while cwnd is below ssthresh (at ssthresh, as after persistent
             // congestion from a 2-MSS ssthresh, the ACK is congestion avoidance's).
@@ -503,10 +509,8 @@ fn common<W: WindowAdjustment>(
                 fail("a loss reduction sets ssthresh = cwnd");
             }
         }
-        Kind::Ecn if step.new_reduction => {
-            if f.cwnd() > before.cwnd() || f.cwnd() > ssthresh {
-                fail("an ECN reduction gives cwnd at most the old window and ssthresh");
-            }
+        Kind::Ecn if step.new_reduction && (f.cwnd() > before.cwnd() || f.cwnd() > ssthresh) => {
+            fail("an ECN reduction gives cwnd at most the old window and ssthresh")
         }
         Kind::RetransmissionTimeout if f.cwnd() != mss => {
             fail("an RTO restarts from 1 MSS (RFC 5681 §3.1)")
@@ -515,6 +519,16 @@ fn common<W: WindowAdjustment>(
             fail("persistent congestion restarts from 2 MSS (RFC 9002 §7.6.2)")
         }
         _ => {}
+    }
+    // Every mode gives a send quantum (v0.2): Linux's TSO autosizing, at least one
+    // segment and at most a 64 KB burst or two segments. (The pacing rate may round
+    // down to 0 bytes/s with an RTT of an hour and a small window: the kernel reads a
+    // rate of 0 as "do not pace".)
+    let quantum = f.send_quantum_bytes();
+    if quantum < mss || quantum > (2 * mss).max(GSO_MAX_SIZE.into()) {
+        fail(&format!(
+            "send quantum {quantum} outside [MSS, max(2 MSS, 64 KB)]"
+        ));
     }
     let past_recovery_end = f.recovery_end().is_some_and(|end| f.largest_acked() > end);
     if kind == Kind::Ack && past_recovery_end {

@@ -163,16 +163,17 @@ impl SeqModel {
         let per_segment = if shape & 0x80 != 0 { b.amount(1) } else { 1 };
         let persistent = (shape >> 3) & 7 == 7;
         let mut reports = Vec::new();
-        let form = if self.sends.is_empty() && shape % 8 >= 3 { 0 } else { shape % 8 };
+        let form = if self.sends.is_empty() && shape % 8 >= 3 {
+            0
+        } else {
+            shape % 8
+        };
         match form {
             0 => reports.push(LossEvent::episode(b.amount(1))),
             1 => {
                 // The period's edge: the last segment sent before it (ignored), the
                 // first one after (a new period), its start and one µs later.
-                let (mark, start) = self
-                    .period
-                    .current()
-                    .unwrap_or((self.nxt64, now));
+                let (mark, start) = self.period.current().unwrap_or((self.nxt64, now));
                 let t = Instant::from_micros(start.as_micros().saturating_add(1));
                 reports.push(match b.u8() % 4 {
                     0 => LossEvent::packet(per_segment, mark.wrapping_sub(1)),
@@ -184,7 +185,10 @@ impl SeqModel {
             2 => reports.push(match b.u8() % 4 {
                 // Truncated to 32 bits by the flow: a high word means nothing.
                 0 => LossEvent::packet(per_segment, u64::MAX),
-                1 => LossEvent::packet(per_segment, u64::from(b.u32()) << 32 | u64::from(self.snd_una)),
+                1 => LossEvent::packet(
+                    per_segment,
+                    u64::from(b.u32()) << 32 | u64::from(self.snd_una),
+                ),
                 2 => LossEvent::packet(per_segment, u64::from(b.u32())),
                 _ => LossEvent::sent_at(per_segment, Instant::from_micros(u64::from(b.u32()))),
             }),
@@ -223,10 +227,7 @@ impl SeqModel {
         };
         let old = self.ce_count;
         self.ce_count = self.ce_count.saturating_add(raised);
-        let (mark, start) = self
-            .period
-            .current()
-            .unwrap_or((self.una64, now));
+        let (mark, start) = self.period.current().unwrap_or((self.una64, now));
         let newest = match b.u8() % 6 {
             0 => SentPacket::Unknown,
             1 => SentPacket::Number(mark.wrapping_sub(1)),
@@ -276,7 +277,10 @@ pub fn run(data: &[u8]) {
                 let amount = b.amount(1);
                 let sent = m.sent_event(amount, b.u8());
                 rec.on_sent(now, &sent);
-                m.sent(now, segments(sent.in_flight_given(u64::from(m.packets_out))));
+                m.sent(
+                    now,
+                    segments(sent.in_flight_given(u64::from(m.packets_out))),
+                );
                 check(&rec, &m, clamp, Kind::Sent, &before, false);
             }
             9 | 10 => {
@@ -302,7 +306,8 @@ pub fn run(data: &[u8]) {
                 // A report of a segment sent before the period, or of no rise, is not
                 // even looked at; the kernel's tcp_enter_cwr does not reduce during an
                 // RTO's recovery (state Loss), though it forgets prior_ssthresh there.
-                let untouched = ecn.ce_increase == 0 || m.sent_before(ecn.newest_acked) == Some(true);
+                let untouched =
+                    ecn.ce_increase == 0 || m.sent_before(ecn.newest_acked) == Some(true);
                 if super::known::F1_ECN_IN_LOSS_RAISES_CWND
                     && !untouched
                     && before.ca_state() == CaState::Loss
@@ -468,6 +473,15 @@ fn check(
             m.nxt64,
             m.period.current(),
             m.stale
+        ));
+    }
+    // The send quantum: Linux's TSO autosizing, one segment at least, a 64 KB burst or
+    // two segments at most.
+    let mss = f.mss_bytes().clamp(1, 65_535);
+    let quantum = f.send_quantum_bytes();
+    if quantum < mss || quantum > (2 * mss).max(65_536) {
+        fail(&format!(
+            "send quantum {quantum} outside [MSS, max(2 MSS, 64 KB)]"
         ));
     }
     if v.srtt_us_x8 == 0 && f.socket_config().initial_srtt_us != 0 {

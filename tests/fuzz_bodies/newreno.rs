@@ -37,13 +37,11 @@ fn checks(step: &Step<'_, NewReno>, stretch: &mut Option<Stretch>) -> Option<Str
     let mss = f.params().mss();
     let half = (before.cwnd() / 2).max(2 * mss);
     match step.kind {
-        Kind::Loss if step.new_reduction => {
-            if (f.cwnd(), f.ssthresh()) != (half, Some(half)) {
-                return Some(format!(
-                    "a loss halves: cwnd = ssthresh = max({} / 2, 2 MSS) = {half}",
-                    before.cwnd()
-                ));
-            }
+        Kind::Loss if step.new_reduction && (f.cwnd(), f.ssthresh()) != (half, Some(half)) => {
+            return Some(format!(
+                "a loss halves: cwnd = ssthresh = max({} / 2, 2 MSS) = {half}",
+                before.cwnd()
+            ));
         }
         Kind::Ecn if step.new_reduction => {
             let cwnd = (before.cwnd() / 2).max(mss);

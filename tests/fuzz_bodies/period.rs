@@ -118,7 +118,11 @@ impl Period {
             Some(d < 0)
         } else if d > 0 && una <= seq && seq < nxt && nxt - una < 1 << 31 {
             // Known finding F2 (`known.rs`): the flow misjudges exactly this case.
-            if super::known::F2_STALE_HIGH_SEQ { None } else { Some(false) }
+            if super::known::F2_STALE_HIGH_SEQ {
+                None
+            } else {
+                Some(false)
+            }
         } else {
             None
         }

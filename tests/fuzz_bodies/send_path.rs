@@ -19,8 +19,7 @@ use congestion::pacing::{
 };
 use congestion::rfc::{RfcFlow, RfcFlowConfig};
 use congestion::{
-    AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent,
-    WindowUnit,
+    AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent, WindowUnit,
 };
 
 fn path_from(b: &mut Bytes<'_>) -> Option<SendPath> {
@@ -134,10 +133,9 @@ where
                             SentEvent::new(flow.in_flight().saturating_add(segments), pn)
                         }
                         (WindowUnit::Segments, _) => SentEvent::counted(segments, pn),
-                        (WindowUnit::Bytes, 0) => SentEvent::new(
-                            flow.in_flight().saturating_add(segments * mss),
-                            pn,
-                        ),
+                        (WindowUnit::Bytes, 0) => {
+                            SentEvent::new(flow.in_flight().saturating_add(segments * mss), pn)
+                        }
                         (WindowUnit::Bytes, _) => SentEvent::counted(segments * mss, pn),
                     };
                     let adds = sent.in_flight_given(flow.in_flight()) > flow.in_flight();
@@ -154,7 +152,10 @@ where
                         if flow.send_path().pacer().segments_sent() <= pacer.segments_sent()
                             && pacer.segments_sent() != u32::MAX
                         {
-                            fail("a send that added to the flight did not reach the pacer", &flow);
+                            fail(
+                                "a send that added to the flight did not reach the pacer",
+                                &flow,
+                            );
                         }
                         last_departure = flow.last_departure_ns();
                         queued.push(u32::try_from(segments * mss).unwrap_or(u32::MAX));
@@ -167,7 +168,11 @@ where
             }
             3..=5 => {
                 let ack = AckEvent::new(
-                    b.amount(if flow.unit() == WindowUnit::Bytes { mss } else { 1 }),
+                    b.amount(if flow.unit() == WindowUnit::Bytes {
+                        mss
+                    } else {
+                        1
+                    }),
                     pn.saturating_sub(u64::from(b.u8() % 8)),
                     b.rtt_us().map(Duration::from_micros),
                 );
@@ -181,7 +186,11 @@ where
                 }
             }
             6 => {
-                let unit = if flow.unit() == WindowUnit::Bytes { mss } else { 1 };
+                let unit = if flow.unit() == WindowUnit::Bytes {
+                    mss
+                } else {
+                    1
+                };
                 let lost = b.amount(unit);
                 let loss = match b.u8() % 4 {
                     0 => LossEvent::episode(lost),
@@ -241,13 +250,19 @@ where
             }
         }
         if *flow.controller() != twin {
-            fail("the controller inside differs from a bare twin fed the same calls", &flow);
+            fail(
+                "the controller inside differs from a bare twin fed the same calls",
+                &flow,
+            );
         }
         if !sent_now && *flow.send_path().pacer() != pacer {
             fail("the pacer moved on something else than on_sent", &flow);
         }
         if !sent_now && flow.last_departure_ns() != departure {
-            fail("the last departure moved on something else than on_sent", &flow);
+            fail(
+                "the last departure moved on something else than on_sent",
+                &flow,
+            );
         }
         let q = flow.send_path().tsq().queued_bytes();
         if q > queued_bytes && !sent_now {

@@ -78,7 +78,10 @@ pub fn run(data: &[u8]) {
                 let amount = b.amount(1);
                 let sent = m.sent_event(amount, b.u8());
                 rec.on_sent(now, &sent);
-                m.sent(now, segments(sent.in_flight_given(u64::from(m.packets_out))));
+                m.sent(
+                    now,
+                    segments(sent.in_flight_given(u64::from(m.packets_out))),
+                );
                 check(&rec, &m, Kind::Sent, &before, false);
             }
             9 | 10 => {
@@ -103,7 +106,8 @@ pub fn run(data: &[u8]) {
                 // A report of a segment sent before the period, or of no rise, is not
                 // even looked at; the era's tcp_enter_cwr acts only from Open or
                 // Disorder, though it forgets prior_ssthresh in Loss too.
-                let untouched = ecn.ce_increase == 0 || m.sent_before(ecn.newest_acked) == Some(true);
+                let untouched =
+                    ecn.ce_increase == 0 || m.sent_before(ecn.newest_acked) == Some(true);
                 let judged = if untouched || before.ca_state() == CaState::Loss {
                     Some(true)
                 } else {
@@ -178,7 +182,8 @@ fn judge(
         }
         Some(false) => {
             let outstanding = before32(m.snd_una, m.snd_nxt);
-            if f.socket_view().high_seq != m.snd_nxt || (f.phase() == Phase::Recovery) != outstanding
+            if f.socket_view().high_seq != m.snd_nxt
+                || (f.phase() == Phase::Recovery) != outstanding
             {
                 fail(format!(
                     "a new {what} sets high_seq = snd_nxt = {} and is in Recovery iff snd_una \
@@ -254,6 +259,17 @@ fn check(
             fail("a reduction never raises cwnd")
         }
         _ => {}
+    }
+    // The era's send quantum: one segment, or the whole segments of a GSO burst.
+    let mss = f.mss_bytes();
+    let quantum = f.send_quantum_bytes();
+    if quantum < mss || quantum > mss.max(u64::from(f.config().gso_max_size)) {
+        fail(&format!(
+            "send quantum {quantum} outside [MSS, max(MSS, gso_max_size)]"
+        ));
+    }
+    if f.pacing_rate() != congestion::pacing::Rate::UNLIMITED {
+        fail("2.6.35 does not pace");
     }
     let after = rec.phase();
     // The era's extra edge: a window cut to the flight plus `reordering` (moderation,
