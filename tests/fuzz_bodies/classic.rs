@@ -23,7 +23,8 @@ use congestion::{
 /// The packets the body remembers having sent (a lost one is forgotten).
 const HISTORY: usize = 64;
 
-/// Builds a configuration from the first bytes; `None` when it is (rightly) refused.
+/// Builds a configuration from the first bytes, refused ones included (the flow's
+/// constructor must refuse them).
 pub fn config_from(b: &mut Bytes<'_>) -> RfcFlowConfig {
     let mut c = RfcFlowConfig::new();
     c.cubic.mss_bytes = u64::from(b.u16());
