@@ -2,7 +2,7 @@
 //! bodies: a QUIC-like sender that numbers its packets, remembers when it sent them,
 //! and reports losses packet by packet, burst by burst or as whole episodes, ECN as
 //! CE-count increases, persistent congestion, RTOs and discards, counting bytes in
-//! flight itself ([`SentEvent::new`]) or letting the flow count ([`SentEvent::counted`]).
+//! flight itself ([`SentEvent::new`]) or letting the flow count (`on_sent_counted`).
 //! Hostile values stay: time backwards, huge gaps, absurd amounts, packet numbers out
 //! of nowhere.
 //!
@@ -12,6 +12,7 @@
 use super::bytes::Bytes;
 use super::period::{Numbers, Period};
 use super::phase::{Kind, legal};
+use super::send::Send;
 use congestion::pacing::{GSO_MAX_SIZE, PacingFormula};
 use congestion::recorder::FlightRecorder;
 use congestion::rfc::{Classic, RfcFlowConfig, SlowStartKind, WindowAdjustment};
@@ -214,20 +215,21 @@ fn send<W: WindowAdjustment>(
     let largest = s.next_pn.saturating_add(packets).saturating_sub(1);
     s.next_pn = s.next_pn.saturating_add(packets);
     let bytes = packets.saturating_mul(mss);
+    let counted = |sent: u64, largest_sent: u64| Send::Counted { sent, largest_sent };
     let sent = match b.u8() % 8 {
         // The stack's own count, absurd or not.
-        0 => SentEvent::new(b.amount(mss), largest),
+        0 => Send::Stack(SentEvent::new(b.amount(mss), largest)),
         // An absurd amount for the flow to count.
-        1 => SentEvent::counted(b.amount(mss), largest),
+        1 => counted(b.amount(mss), largest),
         // A hostile largest packet number, backwards or far ahead.
-        2 => SentEvent::counted(bytes, u64::from(b.u32())),
-        3..=5 => SentEvent::new(s.flight.saturating_add(bytes), largest),
-        _ => SentEvent::counted(bytes, largest),
+        2 => counted(bytes, u64::from(b.u32())),
+        3..=5 => Send::Stack(SentEvent::new(s.flight.saturating_add(bytes), largest)),
+        _ => counted(bytes, largest),
     };
     let before = *rec.inner();
-    rec.on_sent(now, &sent);
-    s.flight = sent.in_flight_given(s.flight);
-    s.largest_sent = s.largest_sent.max(sent.largest_sent);
+    sent.apply(rec, now);
+    s.flight = sent.in_flight_after(s.flight);
+    s.largest_sent = s.largest_sent.max(sent.largest_sent());
     s.next_pn = s.next_pn.max(s.largest_sent.saturating_add(1));
     check(rec, s, Kind::Sent, &before, false, algo);
 }

@@ -7,11 +7,12 @@
 //! burst by burst (newest sequence or send time), as unnamed episodes, at the recovery
 //! period's very edge, or with sequences out of nowhere; ECN as CE-count increases;
 //! persistent congestion, RTOs and discards too; sends as the stack's count
-//! ([`SentEvent::new`]) or for the flow to count ([`SentEvent::counted`]).
+//! ([`SentEvent::new`]) or for the flow to count (`on_sent_counted`).
 
 use super::bytes::Bytes;
 use super::period::{Numbers, Period, before32};
 use super::phase::{Kind, legal};
+use super::send::Send;
 use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::PacingStatus;
 use congestion::linux::{CaState, LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
@@ -81,7 +82,9 @@ pub struct SeqModel {
 }
 
 impl SeqModel {
-    pub fn new(iss: u32) -> Self {
+    /// A fresh stack at `iss`; `time32`: the flow compares send times on the 32-bit µs
+    /// clock (today's Linux mode), else in full (2.6.35).
+    pub fn new(iss: u32, time32: bool) -> Self {
         SeqModel {
             snd_una: iss,
             snd_nxt: iss,
@@ -91,7 +94,7 @@ impl SeqModel {
             nxt64: (1 << 32) + u64::from(iss),
             sends: Vec::new(),
             ce_count: 0,
-            period: Period::new(Numbers::Linux64),
+            period: Period::with_time32(Numbers::Linux64, time32),
             stale: false,
             wide: false,
         }
@@ -242,12 +245,16 @@ impl SeqModel {
         }
     }
 
-    /// The send for op `mode`: the stack's own count or the flow's.
-    pub fn sent_event(&self, amount: u64, mode: u8) -> SentEvent {
-        let largest = u64::from(self.snd_nxt);
+    /// The send for op `mode`: the stack's own count of what is in flight afterwards,
+    /// or an amount sent for the flow to count.
+    pub fn sent_event(&self, amount: u64, mode: u8) -> Send {
+        let largest_sent = self.nxt64;
         match mode % 4 {
-            0 => SentEvent::counted(amount, largest),
-            _ => SentEvent::new(amount, largest),
+            0 => Send::Counted {
+                sent: amount,
+                largest_sent,
+            },
+            _ => Send::Stack(SentEvent::new(amount, largest_sent)),
         }
     }
 }
@@ -259,7 +266,7 @@ pub fn run(data: &[u8]) {
     let Some((flow, clamp)) = flow_from(&mut b, Instant::from_micros(now_us)) else {
         return;
     };
-    let mut m = SeqModel::new(flow.socket_view().snd_una);
+    let mut m = SeqModel::new(flow.socket_view().snd_una, true);
     let mut rec: FlightRecorder<LinuxFlow, 32> = FlightRecorder::new(flow);
     while !b.is_empty() {
         now_us = now_us.saturating_add_signed(b.time_step_us());
@@ -276,10 +283,10 @@ pub fn run(data: &[u8]) {
             6..=8 => {
                 let amount = b.amount(1);
                 let sent = m.sent_event(amount, b.u8());
-                rec.on_sent(now, &sent);
+                sent.apply(&mut rec, now);
                 m.sent(
                     now,
-                    segments(sent.in_flight_given(u64::from(m.packets_out))),
+                    segments(sent.in_flight_after(u64::from(m.packets_out))),
                 );
                 check(&rec, &m, clamp, Kind::Sent, &before, false);
             }

@@ -15,5 +15,6 @@ pub mod newreno;
 pub mod period;
 pub mod phase;
 pub mod rfc;
+pub mod send;
 pub mod send_path;
 pub mod v2_6_35;

@@ -22,6 +22,9 @@ pub enum Numbers {
 #[derive(Clone, Copy, Debug)]
 pub struct Period {
     numbers: Numbers,
+    /// Send times are compared as Linux mode compares them: on the kernel's 32-bit µs
+    /// clock with wrap-around (valid within 2^31 µs, 35 minutes, of the period's start).
+    time32: bool,
     /// `(mark, start)` of the current period: the largest sent (RFC) or `snd_nxt`
     /// (Linux) at the reduction, and its time. `None` before the first.
     current: Option<(u64, Instant)>,
@@ -47,10 +50,16 @@ pub const fn before32(a: u32, b: u32) -> bool {
 }
 
 impl Period {
-    /// No period yet.
+    /// No period yet; send times compared in full.
     pub const fn new(numbers: Numbers) -> Self {
+        Period::with_time32(numbers, false)
+    }
+
+    /// No period yet; send times compared on the 32-bit µs clock if `time32`.
+    pub const fn with_time32(numbers: Numbers, time32: bool) -> Self {
         Period {
             numbers,
+            time32,
             current: None,
             known: true,
             max_mark: 0,
@@ -80,9 +89,23 @@ impl Period {
             };
             return Some(match packet {
                 SentPacket::Number(n) => n <= mark,
+                SentPacket::SentAt(t) if self.time32 => {
+                    // Within 35 minutes of the start the 32-bit clock agrees with the
+                    // full one; beyond, the flow cannot tell (undecided).
+                    let d = i128::from(t.as_micros()) - i128::from(start.as_micros());
+                    if d.abs() >= 1 << 31 {
+                        return None;
+                    }
+                    d <= 0
+                }
                 SentPacket::SentAt(t) => t <= start,
                 SentPacket::Unknown => false,
             });
+        }
+        if self.time32 {
+            if let SentPacket::SentAt(_) = packet {
+                return None;
+            }
         }
         // Undecided, unless the report is new against every period there has been.
         let new = match packet {

@@ -11,6 +11,7 @@
 //!   past; the TSQ charge moves only on sends and completions.
 
 use super::bytes::Bytes;
+use super::send::Send;
 use congestion::hystart::PacingStatus;
 use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::pacing::{
@@ -128,19 +129,21 @@ where
                 };
                 if segments > 0 {
                     pn = pn.saturating_add(segments);
-                    let sent = match (flow.unit(), b.u8() % 2) {
-                        (WindowUnit::Segments, 0) => {
-                            SentEvent::new(flow.in_flight().saturating_add(segments), pn)
-                        }
-                        (WindowUnit::Segments, _) => SentEvent::counted(segments, pn),
-                        (WindowUnit::Bytes, 0) => {
-                            SentEvent::new(flow.in_flight().saturating_add(segments * mss), pn)
-                        }
-                        (WindowUnit::Bytes, _) => SentEvent::counted(segments * mss, pn),
+                    let amount = match flow.unit() {
+                        WindowUnit::Segments => segments,
+                        WindowUnit::Bytes => segments * mss,
                     };
-                    let adds = sent.in_flight_given(flow.in_flight()) > flow.in_flight();
-                    flow.on_sent(now, &sent);
-                    twin.on_sent(now, &sent);
+                    let sent = if b.u8() % 2 == 0 {
+                        Send::Stack(SentEvent::new(flow.in_flight().saturating_add(amount), pn))
+                    } else {
+                        Send::Counted {
+                            sent: amount,
+                            largest_sent: pn,
+                        }
+                    };
+                    let adds = sent.in_flight_after(flow.in_flight()) > flow.in_flight();
+                    sent.apply(&mut flow, now);
+                    sent.apply(&mut twin, now);
                     sent_now = true;
                     if adds {
                         if flow.last_departure_ns() < last_departure {

@@ -53,7 +53,7 @@ pub fn run(data: &[u8]) {
     let Some(flow) = flow_from(&mut b, Instant::from_micros(now_us)) else {
         return;
     };
-    let mut m = SeqModel::new(flow.socket_view().snd_una);
+    let mut m = SeqModel::new(flow.socket_view().snd_una, false);
     let mut rec: FlightRecorder<Linux2635Flow, 32> = FlightRecorder::new(flow);
     while !b.is_empty() {
         now_us = now_us.saturating_add_signed(b.time_step_us());
@@ -77,10 +77,10 @@ pub fn run(data: &[u8]) {
             6..=8 => {
                 let amount = b.amount(1);
                 let sent = m.sent_event(amount, b.u8());
-                rec.on_sent(now, &sent);
+                sent.apply(&mut rec, now);
                 m.sent(
                     now,
-                    segments(sent.in_flight_given(u64::from(m.packets_out))),
+                    segments(sent.in_flight_after(u64::from(m.packets_out))),
                 );
                 check(&rec, &m, Kind::Sent, &before, false);
             }
