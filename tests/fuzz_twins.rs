@@ -142,7 +142,6 @@ mod findings {
     }
 
     #[test]
-    #[ignore = "finding F1 (fuzz_bodies/known.rs): not fixed yet"]
     fn f1_a_ce_mark_during_an_rtos_recovery_leaves_the_window_alone() {
         let mut f = LinuxFlow::new(LinuxFlowConfig::new(), at(0)).unwrap();
         f.on_sent(at(0), &SentEvent::new(10, 0));

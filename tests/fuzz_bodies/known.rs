@@ -8,9 +8,9 @@
 /// state `Loss` alone but still runs `end_cwnd_reduction`: with `undo_marker` set by the
 /// RTO, cwnd jumps from the RTO's 1 segment (plus slow start) to ssthresh. The kernel's
 /// `tcp_enter_cwr` does nothing in `Loss` but zero `prior_ssthresh`, and
-/// `tcp_end_cwnd_reduction` only runs when CWR or Recovery ends. While on, the Linux
-/// body sends no such report.
-pub const F1_ECN_IN_LOSS_RAISES_CWND: bool = true;
+/// `tcp_end_cwnd_reduction` only runs when CWR or Recovery ends. Fixed: the trait's
+/// `on_ecn` does nothing in state `Loss`. While on, the Linux body sends no such report.
+pub const F1_ECN_IN_LOSS_RAISES_CWND: bool = false;
 
 /// F2, both Linux modes: `loss_recovery` is never cleared when `snd_una` reaches
 /// `high_seq`, and `recovery_start` / `high_seq` are consulted forever after, in 32-bit
