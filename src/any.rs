@@ -1,14 +1,30 @@
 //! Run-time choice of controller without allocation or `dyn`.
 
 use crate::controller::{
-    AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
 };
 use crate::linux::LinuxFlow;
-use crate::rfc::RfcFlow;
+use crate::pacing::Rate;
+use crate::rfc::{NewRenoFlow, RfcFlow};
 use crate::time::Instant;
 use crate::v2_6_35::Linux2635Flow;
 
 /// Any controller this crate offers, chosen at run time; forwards every call.
+///
+/// ```
+/// use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
+/// use congestion::{AnyController, CongestionController, Instant};
+///
+/// let config = RfcFlowConfig::quic(1200);
+/// let use_newreno = true; // from the stack's configuration
+/// let flow = if use_newreno {
+///     AnyController::NewReno(NewRenoFlow::new(config, Instant::ZERO)?)
+/// } else {
+///     AnyController::Rfc(RfcFlow::new(config, Instant::ZERO)?)
+/// };
+/// assert_eq!(flow.cwnd(), 12_000);
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -21,6 +37,8 @@ pub enum AnyController {
     Linux(LinuxFlow),
     /// RFC-mode CUBIC (RFC 9438) with a chosen slow start, in bytes.
     Rfc(RfcFlow),
+    /// RFC 9002 NewReno with a chosen slow start, in bytes.
+    NewReno(NewRenoFlow),
     /// The Linux 2.6.35 profile (CUBIC v2.3 with jiffies HyStart), in segments.
     Linux2635(Linux2635Flow),
 }
@@ -31,6 +49,7 @@ macro_rules! forward {
         match $self {
             AnyController::Linux($c) => $call,
             AnyController::Rfc($c) => $call,
+            AnyController::NewReno($c) => $call,
             AnyController::Linux2635($c) => $call,
         }
     };
@@ -46,8 +65,17 @@ impl CongestionController for AnyController {
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         forward!(self, c => c.on_ack(now, ack))
     }
-    fn on_congestion_event(&mut self, now: Instant, event: CongestionEvent) {
-        forward!(self, c => c.on_congestion_event(now, event))
+    fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
+        forward!(self, c => c.on_loss(now, loss))
+    }
+    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+        forward!(self, c => c.on_ecn(now, ecn))
+    }
+    fn on_retransmission_timeout(&mut self, now: Instant) {
+        forward!(self, c => c.on_retransmission_timeout(now))
+    }
+    fn on_discarded(&mut self, now: Instant, amount: u64) {
+        forward!(self, c => c.on_discarded(now, amount))
     }
     fn on_spurious_congestion(&mut self, now: Instant) {
         forward!(self, c => c.on_spurious_congestion(now))
@@ -58,10 +86,22 @@ impl CongestionController for AnyController {
     fn cwnd(&self) -> u64 {
         forward!(self, c => c.cwnd())
     }
-    fn ssthresh(&self) -> u64 {
+    fn ssthresh(&self) -> Option<u64> {
         forward!(self, c => c.ssthresh())
     }
     fn phase(&self) -> Phase {
         forward!(self, c => c.phase())
+    }
+    fn in_flight(&self) -> u64 {
+        forward!(self, c => c.in_flight())
+    }
+    fn pacing_rate(&self) -> Rate {
+        forward!(self, c => c.pacing_rate())
+    }
+    fn mss_bytes(&self) -> u64 {
+        forward!(self, c => c.mss_bytes())
+    }
+    fn send_quantum_bytes(&self) -> u64 {
+        forward!(self, c => c.send_quantum_bytes())
     }
 }

@@ -1,32 +1,80 @@
 //! The controller API that TCP and QUIC stacks program against.
 //!
-//! One small trait, [`CongestionController`], with plain event structs. A TCP stack that
-//! counts segments and a QUIC stack that counts bytes use the same trait: each controller
-//! states its [`WindowUnit`] once, and every amount passed in or read out is in that unit.
+//! One small trait, [`CongestionController`], with plain event structs shaped after what
+//! a stack's loss recovery already knows (RFC 9002 §6–§7, s2n-quic's and quinn's
+//! controller traits, Linux's `tcp_congestion_ops`). A TCP stack that counts segments
+//! and a QUIC stack that counts bytes use the same trait: each controller states its
+//! [`WindowUnit`] once, and every amount passed in or read out is in that unit, except
+//! where a name ends in `_bytes`.
 //!
 //! # Call order
 //!
 //! For every flow, a stack calls, with a monotonic `now` each time:
 //!
-//! 1. [`on_sent`](CongestionController::on_sent) after it hands data to the network,
-//!    with the amount in flight afterwards (this is how the controller learns whether the
-//!    flow is limited by its window or by the application);
+//! 1. [`on_sent`](CongestionController::on_sent) after it hands data to the network
+//!    ([`SentEvent`]: the amount, the largest packet number or sequence sent, and the
+//!    amount in flight afterwards if the stack keeps that count itself);
 //! 2. [`on_ack`](CongestionController::on_ack) for each ACK (TCP) or ACK frame (QUIC)
-//!    that newly acknowledges data, then `on_sent` again if it sends in response;
-//! 3. [`on_congestion_event`](CongestionController::on_congestion_event) once per
-//!    congestion event (one per round trip for losses, as RFC 9438 §4.6 and Linux do:
-//!    the stack's loss detection decides what is one event);
-//! 4. [`on_spurious_congestion`](CongestionController::on_spurious_congestion) when the
-//!    last congestion event turns out to be spurious (DSACK, F-RTO, a QUIC ACK of a packet
+//!    that newly acknowledges data ([`AckEvent`]), then `on_sent` again if it sends in
+//!    response;
+//! 3. [`on_loss`](CongestionController::on_loss) for every lost packet or every loss
+//!    burst, as the stack's loss detection finds them ([`LossEvent`]: the lost amount
+//!    and the newest lost packet). The controller reduces at most once per recovery
+//!    period and ignores losses of packets sent before the current one began
+//!    (RFC 9002 §7.3.2; Linux's recovery point `high_seq`), so the stack needs no
+//!    filter of its own. Persistent congestion (RFC 9002 §7.6) always acts;
+//! 4. [`on_ecn`](CongestionController::on_ecn) when an ACK raises the count of
+//!    ECN-CE-marked packets ([`EcnEvent`]), judged by the same rule;
+//! 5. [`on_retransmission_timeout`](CongestionController::on_retransmission_timeout)
+//!    on a TCP RTO, which always acts;
+//! 6. [`on_discarded`](CongestionController::on_discarded) when packets leave flight
+//!    without being acknowledged or lost (a QUIC packet number space dropped);
+//! 7. [`on_spurious_congestion`](CongestionController::on_spurious_congestion) when the
+//!    last reduction turns out to be spurious (DSACK, F-RTO, a QUIC ACK of a packet
 //!    declared lost);
-//! 5. [`on_transmit_start`](CongestionController::on_transmit_start) only if the stack
+//! 8. [`on_transmit_start`](CongestionController::on_transmit_start) only if the stack
 //!    wants to signal restart after idle explicitly; `on_sent` with nothing previously in
 //!    flight already does.
 //!
 //! Then it reads [`cwnd`](CongestionController::cwnd),
-//! [`ssthresh`](CongestionController::ssthresh) and [`phase`](CongestionController::phase).
-//! No call allocates, blocks, reads a clock or panics.
+//! [`in_flight`](CongestionController::in_flight),
+//! [`pacing_rate`](CongestionController::pacing_rate) and
+//! [`send_quantum_bytes`](CongestionController::send_quantum_bytes). No call allocates,
+//! blocks, reads a clock or panics.
+//!
+//! # Bytes in flight: who counts
+//!
+//! A flow keeps its own in-flight count from the events: sends add, ACKs, losses and
+//! discards subtract (never below zero). A stack that keeps the count itself (TCP's
+//! `packets_out`, quinn's `in_flight`) passes it in every [`SentEvent::new`], and the
+//! controller takes that value at each send, correcting any drift. A stack that lets the
+//! controller count (s2n-quic's model) sends [`SentEvent::counted`] and reads
+//! [`in_flight`](CongestionController::in_flight) back.
+//!
+//! ```
+//! use congestion::rfc::{RfcFlow, RfcFlowConfig};
+//! use congestion::{AckEvent, CongestionController, Instant, LossEvent, Phase, SentEvent};
+//!
+//! let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+//! for pn in 1..=10 {
+//!     flow.on_sent(Instant::ZERO, &SentEvent::counted(1200, pn)); // the flow counts
+//! }
+//! assert_eq!(flow.in_flight(), 12_000);
+//! // Packets 1, 2 and 3 are declared lost one by one: one reduction (12000 · 0.7).
+//! let now = Instant::from_micros(30_000);
+//! for pn in 1..=3 {
+//!     flow.on_loss(now, &LossEvent::packet(1200, pn));
+//! }
+//! assert_eq!((flow.cwnd(), flow.in_flight()), (8_400, 8_400));
+//! assert_eq!(flow.phase(), Phase::Recovery);
+//! // The ACK of packet 11, sent after the reduction, ends the recovery period.
+//! flow.on_sent(now, &SentEvent::counted(1200, 11));
+//! flow.on_ack(Instant::from_micros(50_000), &AckEvent::new(1200, 11, None));
+//! assert_eq!(flow.phase(), Phase::CongestionAvoidance);
+//! # Ok::<(), congestion::ConfigError>(())
+//! ```
 
+use crate::pacing::Rate;
 use crate::time::{Duration, Instant};
 
 /// The unit a controller counts its window in.
@@ -39,38 +87,66 @@ pub enum WindowUnit {
     Bytes,
 }
 
-/// Where the flow is in its congestion-control life.
+/// Where the flow is in its congestion-control life. Every controller gives the same
+/// meaning to each variant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum Phase {
-    /// Exponential growth: cwnd below ssthresh, no congestion seen in this phase.
+    /// Below ssthresh (or with none yet) and not in a recovery period: the window grows
+    /// by what is acknowledged. Also the state after a retransmission timeout or
+    /// persistent congestion, which restart slow start from a small window.
     SlowStart,
     /// RFC 9406 Conservative Slow Start: growth slowed by `CSS_GROWTH_DIVISOR` after an
     /// RTT increase, for up to `CSS_ROUNDS` rounds.
     ConservativeSlowStart,
-    /// Window growth by the CUBIC (or Reno-friendly) curve.
+    /// At or above ssthresh, not in a recovery period: growth by the algorithm's curve
+    /// (CUBIC, Reno-friendly, or NewReno's one MSS per window).
     CongestionAvoidance,
-    /// Reacting to a congestion event: fast recovery, CWR, or recovery after a
-    /// retransmission timeout, until the stack's recovery ends.
+    /// The recovery period of a loss or ECN-CE reduction: from the reduction until the
+    /// first ACK of a packet sent after it (RFC 9002 §7.3.2; Linux: until `snd_una`
+    /// passes `high_seq`). Losses and CE marks of packets sent before it began do not
+    /// reduce again. RFC-mode windows do not grow in it; Linux mode's window has
+    /// already landed on ssthresh (the stack's PRR runs the real recovery) and follows
+    /// the kernel's hooks, which may grow it.
     Recovery,
+}
+
+/// Which packet an event is about, as the stack knows it: its packet number (QUIC) or
+/// sequence (TCP, in the controller's unit), or the time it was sent.
+///
+/// The controller compares it with the start of its current recovery period: a packet
+/// numbered at or below the largest sent when the period began, or sent at or before
+/// the moment it began, was sent before it (RFC 9002 §7.3.2 `InCongestionRecovery`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum SentPacket {
+    /// The packet number (QUIC) or sequence (TCP, in the controller's unit; Linux mode
+    /// compares its low 32 bits with wrap-around, as `before()` does).
+    Number(u64),
+    /// The time the packet was sent, on the same clock as `now`.
+    SentAt(Instant),
+    /// Not known: the event is judged a new congestion event every time, so the stack
+    /// decides what one event is (the 0.1 behaviour).
+    #[default]
+    Unknown,
 }
 
 /// What the network told the sender in one ACK (TCP) or ACK frame (QUIC).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct AckEvent {
-    /// Newly acknowledged amount, in the controller's [`WindowUnit`]. Zero is allowed
-    /// (a duplicate ACK carrying only an RTT sample).
+    /// Newly acknowledged amount, in the controller's [`WindowUnit`]; it leaves the
+    /// in-flight count. Zero is allowed (a duplicate ACK carrying only an RTT sample).
     pub acked: u64,
     /// The RTT sample this ACK produced, if any.
     pub rtt: Option<Duration>,
     /// The highest sequence (TCP, in the controller's unit) or packet number (QUIC) this
     /// ACK covers: round-trip rounds end when it passes the mark taken at round start,
-    /// and RFC mode's recovery ends when it passes the largest sent at the event. Left at
-    /// 0, RFC mode still ends recovery once the bytes in flight at the event have been
-    /// acknowledged, and judges window use by the last send (see
-    /// [`RfcFlow`](crate::rfc::RfcFlow)). Linux mode keeps its own `snd_una` and ignores
-    /// this field.
+    /// and the recovery period ends when it passes the largest sent at the reduction.
+    /// Left at 0, RFC mode still ends recovery once the bytes in flight at the
+    /// reduction have been acknowledged, and judges window use by the last send (see
+    /// [`RfcFlow`](crate::rfc::RfcFlow)). Linux mode keeps its own `snd_una` and
+    /// ignores this field.
     pub largest_acked: u64,
     /// True when the sender had less in flight than its window allowed because the
     /// application had nothing to send. Linux mode derives this itself from `on_sent`
@@ -104,55 +180,180 @@ impl AckEvent {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SentEvent {
-    /// Total amount in flight after this send, in the controller's unit. Linux mode
-    /// treats any increase over what it knew as new data sent (the kernel's transmit
-    /// step); an amount equal to or below only re-evaluates window use.
-    pub in_flight_after: u64,
+    /// The amount this send put in flight, in the controller's unit. Read only when
+    /// [`in_flight_after`](SentEvent::in_flight_after) is `None`.
+    pub sent: u64,
+    /// The amount in flight after this send as the stack counts it, if it does: the
+    /// controller then takes this value (see "Bytes in flight: who counts" in
+    /// [`crate::controller`]). `None`: the controller adds [`sent`](SentEvent::sent)
+    /// to its own count.
+    pub in_flight_after: Option<u64>,
     /// The highest sequence (TCP) or packet number (QUIC) sent so far.
     pub largest_sent: u64,
 }
 
 impl SentEvent {
-    /// A send after which `in_flight_after` is in flight, `largest_sent` being the
-    /// highest packet number or sequence sent so far.
+    /// A send after which `in_flight_after` is in flight by the stack's own count,
+    /// `largest_sent` being the highest packet number or sequence sent so far.
     pub const fn new(in_flight_after: u64, largest_sent: u64) -> Self {
         SentEvent {
-            in_flight_after,
+            sent: 0,
+            in_flight_after: Some(in_flight_after),
             largest_sent,
+        }
+    }
+
+    /// A send of `sent` (in the controller's unit) that the controller adds to its own
+    /// in-flight count; `largest_sent` is the highest packet number or sequence so far.
+    pub const fn counted(sent: u64, largest_sent: u64) -> Self {
+        SentEvent {
+            sent,
+            in_flight_after: None,
+            largest_sent,
+        }
+    }
+
+    /// The in-flight amount after this send, given the controller's count before it.
+    pub const fn in_flight_given(&self, before: u64) -> u64 {
+        match self.in_flight_after {
+            Some(after) => after,
+            None => before.saturating_add(self.sent),
         }
     }
 }
 
-/// A congestion signal, one per event (not one per lost packet).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Packets declared lost: one packet, or one burst of contiguous losses.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub enum CongestionEvent {
-    /// Loss found by duplicate ACKs, SACK, RACK or QUIC's packet/time threshold.
-    Loss,
-    /// An ECN-CE mark echoed by the receiver.
-    Ecn,
-    /// A retransmission timeout (TCP RTO): the window collapses to one segment.
-    RetransmissionTimeout,
-    /// QUIC persistent congestion (RFC 9002 §7.6): the window collapses to the minimum.
-    PersistentCongestion,
+pub struct LossEvent {
+    /// The amount lost, in the controller's unit; it leaves the in-flight count at once.
+    pub lost: u64,
+    /// The newest packet among those lost (the highest packet number or sequence, or
+    /// the latest send time): it decides whether this loss starts a new recovery period.
+    pub newest_lost: SentPacket,
+    /// RFC 9002 §7.6 persistent congestion was established: the window collapses to the
+    /// minimum whatever the recovery period.
+    pub persistent_congestion: bool,
+}
+
+impl LossEvent {
+    /// `lost` declared lost, the newest of them numbered `newest_lost` (packet number
+    /// or sequence).
+    pub const fn packet(lost: u64, newest_lost: u64) -> Self {
+        LossEvent {
+            lost,
+            newest_lost: SentPacket::Number(newest_lost),
+            persistent_congestion: false,
+        }
+    }
+
+    /// `lost` declared lost, the newest of them sent at `sent_at`.
+    pub const fn sent_at(lost: u64, sent_at: Instant) -> Self {
+        LossEvent {
+            lost,
+            newest_lost: SentPacket::SentAt(sent_at),
+            persistent_congestion: false,
+        }
+    }
+
+    /// `lost` declared lost without naming the packet: the report is judged a new
+    /// congestion event on its own (the stack's loss detection decided it is one).
+    pub const fn episode(lost: u64) -> Self {
+        LossEvent {
+            lost,
+            newest_lost: SentPacket::Unknown,
+            persistent_congestion: false,
+        }
+    }
+
+    /// The same loss, with persistent congestion established (`true`) or not.
+    pub const fn with_persistent_congestion(mut self, persistent: bool) -> Self {
+        self.persistent_congestion = persistent;
+        self
+    }
+}
+
+/// An ACK raised the count of ECN-CE-marked packets (RFC 9002 §7.1, Appendix B.7).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct EcnEvent {
+    /// By how much the CE count rose; 0 is ignored.
+    pub ce_increase: u64,
+    /// The largest packet that ACK acknowledged: a CE mark on a packet sent before the
+    /// current recovery period began does not reduce again.
+    pub newest_acked: SentPacket,
+}
+
+impl EcnEvent {
+    /// The CE count rose by `ce_increase` without naming the packet: judged a new
+    /// congestion event on its own.
+    pub const fn episode(ce_increase: u64) -> Self {
+        EcnEvent {
+            ce_increase,
+            newest_acked: SentPacket::Unknown,
+        }
+    }
+
+    /// The CE count rose by `ce_increase` in the ACK of packet number (or sequence)
+    /// `largest_acked`.
+    pub const fn new(ce_increase: u64, largest_acked: u64) -> Self {
+        EcnEvent {
+            ce_increase,
+            newest_acked: SentPacket::Number(largest_acked),
+        }
+    }
 }
 
 /// The trait stacks program against. Statically dispatched; see [`crate::AnyController`]
-/// for a run-time choice without allocation.
+/// for a run-time choice without allocation, and [`crate::pacing::PacedFlow`] for a
+/// controller that also owns its send path. The call order is in [`crate::controller`].
+///
+/// ```
+/// use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+/// use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, SentEvent};
+///
+/// // A stack that is generic over its controller.
+/// fn on_ack_frame<C: CongestionController>(cc: &mut C, now: Instant, acked: u64, pn: u64) {
+///     cc.on_ack(now, &AckEvent::new(acked, pn, Some(Duration::from_millis(20))));
+/// }
+///
+/// let mut flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
+/// flow.on_sent(Instant::ZERO, &SentEvent::new(10, 10)); // segments
+/// on_ack_frame(&mut flow, Instant::from_micros(20_000), 2, 2);
+/// assert_eq!((flow.cwnd(), flow.in_flight()), (12, 8));
+/// flow.on_loss(Instant::from_micros(21_000), &LossEvent::packet(1, 3));
+/// assert_eq!(flow.ssthresh(), Some(8)); // 12 · 717/1024
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 pub trait CongestionController {
-    /// The unit of every amount this controller takes and returns.
+    /// The unit of every amount this controller takes and returns (but `_bytes` names).
     fn unit(&self) -> WindowUnit;
 
-    /// Data was sent; see [`SentEvent`].
+    /// Data was sent; see [`SentEvent`]. A send with nothing in flight before it is a
+    /// restart after idle: idle time earns no growth.
     fn on_sent(&mut self, now: Instant, sent: &SentEvent);
 
-    /// An ACK arrived; see [`AckEvent`].
+    /// An ACK arrived; see [`AckEvent`]. Acknowledged amounts above what is in flight
+    /// empty the flight (no underflow).
     fn on_ack(&mut self, now: Instant, ack: &AckEvent);
 
-    /// One congestion event.
-    fn on_congestion_event(&mut self, now: Instant, event: CongestionEvent);
+    /// Packets were declared lost; see [`LossEvent`]. At most one reduction per
+    /// recovery period; the lost amount always leaves the in-flight count.
+    fn on_loss(&mut self, now: Instant, loss: &LossEvent);
 
-    /// The last congestion event was spurious: restore what it took away.
+    /// The ECN-CE count rose; see [`EcnEvent`]. Judged like a loss, without removing
+    /// anything from flight.
+    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent);
+
+    /// A TCP retransmission timeout: everything in flight is deemed lost and the
+    /// window restarts from one segment (or one MSS). Always acts.
+    fn on_retransmission_timeout(&mut self, now: Instant);
+
+    /// `amount` left flight without being acknowledged or lost (RFC 9002 §6.4: keys
+    /// discarded). Not a congestion signal.
+    fn on_discarded(&mut self, now: Instant, amount: u64);
+
+    /// The last reduction was spurious: restore what it took away.
     /// Ignored when there is nothing to undo.
     fn on_spurious_congestion(&mut self, now: Instant);
 
@@ -163,10 +364,27 @@ pub trait CongestionController {
     /// The congestion window, in [`unit`](CongestionController::unit)s.
     fn cwnd(&self) -> u64;
 
-    /// The slow-start threshold, in [`unit`](CongestionController::unit)s
-    /// (`u32::MAX >> 1` segments or `u64::MAX` bytes mean "none yet").
-    fn ssthresh(&self) -> u64;
+    /// The slow-start threshold, in [`unit`](CongestionController::unit)s; `None` until
+    /// a congestion event or a slow-start exit sets one.
+    fn ssthresh(&self) -> Option<u64>;
 
-    /// The current phase.
+    /// The current phase; the same meaning in every mode (see [`Phase`]).
     fn phase(&self) -> Phase;
+
+    /// The amount in flight as the controller counts it (see "Bytes in flight: who
+    /// counts" in [`crate::controller`]).
+    fn in_flight(&self) -> u64;
+
+    /// The rate to pace at, bytes per second behind [`Rate`]: Linux's
+    /// `sk_pacing_rate` rule by default. [`Rate::UNLIMITED`] before any RTT sample.
+    fn pacing_rate(&self) -> Rate;
+
+    /// The segment size (TCP MSS, QUIC max datagram size) the controller works with,
+    /// bytes.
+    fn mss_bytes(&self) -> u64;
+
+    /// The largest burst, bytes, to hand to TSO/GSO at once: Linux's
+    /// `tcp_tso_autosize` on the controller's own pacing rate and minimum RTT (two
+    /// segments at least), except in the 2.6.35 profile, which predates autosizing.
+    fn send_quantum_bytes(&self) -> u64;
 }

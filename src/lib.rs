@@ -32,7 +32,7 @@
 //! use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 //!
 //! let mut flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
-//! flow.on_sent(Instant::ZERO, &SentEvent { in_flight_after: 10, largest_sent: 10 });
+//! flow.on_sent(Instant::ZERO, &SentEvent::new(10, 10));
 //!
 //! // Two segments acknowledged 20 ms later: slow start grows the window by two.
 //! let now = Instant::from_micros(20_000);
@@ -84,7 +84,8 @@ mod any;
 
 pub use any::AnyController;
 pub use controller::{
-    AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
+    WindowUnit,
 };
 pub use error::ConfigError;
 pub use time::{Clock, Duration, Instant};

@@ -7,8 +7,9 @@
 //! without the `flight-recorder` feature this module is not even compiled.
 
 use crate::controller::{
-    AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
 };
+use crate::pacing::Rate;
 use crate::time::Instant;
 use heapless::HistoryBuf;
 
@@ -18,7 +19,7 @@ use heapless::HistoryBuf;
 pub enum RecordedEvent {
     /// `on_sent` with the amount in flight afterwards.
     Sent {
-        /// In flight after the send, in the controller's unit.
+        /// In flight after the send (as the controller counts it), in its unit.
         in_flight_after: u64,
     },
     /// `on_ack`.
@@ -28,8 +29,14 @@ pub enum RecordedEvent {
         /// The RTT sample in µs, if any.
         rtt_us: Option<u64>,
     },
-    /// `on_congestion_event`.
-    Congestion(CongestionEvent),
+    /// `on_loss`.
+    Loss(LossEvent),
+    /// `on_ecn`.
+    Ecn(EcnEvent),
+    /// `on_retransmission_timeout`.
+    RetransmissionTimeout,
+    /// `on_discarded`, with the amount.
+    Discarded(u64),
     /// `on_spurious_congestion`.
     Spurious,
     /// `on_transmit_start`.
@@ -48,8 +55,8 @@ pub struct Record {
     pub event: RecordedEvent,
     /// cwnd afterwards.
     pub cwnd: u64,
-    /// ssthresh afterwards.
-    pub ssthresh: u64,
+    /// ssthresh afterwards (`None`: none yet).
+    pub ssthresh: Option<u64>,
     /// Phase afterwards.
     pub phase: Phase,
     /// Whether this event changed the phase.
@@ -119,7 +126,7 @@ impl<C: CongestionController, const N: usize> CongestionController for FlightRec
 
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
         let event = RecordedEvent::Sent {
-            in_flight_after: sent.in_flight_after,
+            in_flight_after: sent.in_flight_given(self.inner.in_flight()),
         };
         self.record(now, event, |c| c.on_sent(now, sent));
     }
@@ -132,9 +139,23 @@ impl<C: CongestionController, const N: usize> CongestionController for FlightRec
         self.record(now, event, |c| c.on_ack(now, ack));
     }
 
-    fn on_congestion_event(&mut self, now: Instant, event: CongestionEvent) {
-        self.record(now, RecordedEvent::Congestion(event), |c| {
-            c.on_congestion_event(now, event)
+    fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
+        self.record(now, RecordedEvent::Loss(*loss), |c| c.on_loss(now, loss));
+    }
+
+    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+        self.record(now, RecordedEvent::Ecn(*ecn), |c| c.on_ecn(now, ecn));
+    }
+
+    fn on_retransmission_timeout(&mut self, now: Instant) {
+        self.record(now, RecordedEvent::RetransmissionTimeout, |c| {
+            c.on_retransmission_timeout(now)
+        });
+    }
+
+    fn on_discarded(&mut self, now: Instant, amount: u64) {
+        self.record(now, RecordedEvent::Discarded(amount), |c| {
+            c.on_discarded(now, amount)
         });
     }
 
@@ -154,12 +175,28 @@ impl<C: CongestionController, const N: usize> CongestionController for FlightRec
         self.inner.cwnd()
     }
 
-    fn ssthresh(&self) -> u64 {
+    fn ssthresh(&self) -> Option<u64> {
         self.inner.ssthresh()
     }
 
     fn phase(&self) -> Phase {
         self.inner.phase()
+    }
+
+    fn in_flight(&self) -> u64 {
+        self.inner.in_flight()
+    }
+
+    fn pacing_rate(&self) -> Rate {
+        self.inner.pacing_rate()
+    }
+
+    fn mss_bytes(&self) -> u64 {
+        self.inner.mss_bytes()
+    }
+
+    fn send_quantum_bytes(&self) -> u64 {
+        self.inner.send_quantum_bytes()
     }
 }
 
@@ -178,15 +215,29 @@ impl core::fmt::Display for Record {
                 acked,
                 rtt_us: None,
             } => write!(f, "ack {acked}, no rtt")?,
-            RecordedEvent::Congestion(e) => write!(f, "congestion {e:?}")?,
+            RecordedEvent::Loss(l) => write!(
+                f,
+                "loss {} of {:?}{}",
+                l.lost,
+                l.newest_lost,
+                if l.persistent_congestion {
+                    ", persistent congestion"
+                } else {
+                    ""
+                }
+            )?,
+            RecordedEvent::Ecn(e) => write!(f, "ecn +{} at {:?}", e.ce_increase, e.newest_acked)?,
+            RecordedEvent::RetransmissionTimeout => f.write_str("retransmission timeout")?,
+            RecordedEvent::Discarded(n) => write!(f, "discarded {n}")?,
             RecordedEvent::Spurious => f.write_str("undo (spurious)")?,
             RecordedEvent::TransmitStart => f.write_str("transmit start after idle")?,
         }
-        write!(
-            f,
-            " -> cwnd {} ssthresh {} {:?}",
-            self.cwnd, self.ssthresh, self.phase
-        )?;
+        write!(f, " -> cwnd {} ssthresh ", self.cwnd)?;
+        match self.ssthresh {
+            Some(s) => write!(f, "{s}")?,
+            None => f.write_str("none")?,
+        }
+        write!(f, " {:?}", self.phase)?;
         if self.phase_changed {
             f.write_str(" (phase changed)")?;
         }
@@ -237,36 +288,31 @@ mod tests {
     fn the_ring_keeps_the_last_n_events_and_tells_the_story() {
         let flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
         let mut rec: FlightRecorder<_, 3> = FlightRecorder::new(flow);
-        rec.on_sent(
-            Instant::ZERO,
-            &SentEvent {
-                in_flight_after: 10,
-                largest_sent: 10,
-            },
-        );
+        rec.on_sent(Instant::ZERO, &SentEvent::new(10, 10));
         let ack = AckEvent {
             acked: 2,
             rtt: Some(Duration::from_millis(20)),
             ..AckEvent::default()
         };
         rec.on_ack(Instant::from_micros(20_000), &ack);
-        rec.on_congestion_event(Instant::from_micros(21_000), CongestionEvent::Loss);
+        rec.on_loss(Instant::from_micros(21_000), &LossEvent::packet(1, 3));
         rec.on_ack(Instant::from_micros(40_000), &ack);
 
         assert_eq!(rec.events_seen(), 4);
         let seqs: std::vec::Vec<u64> = rec.records().map(|r| r.seq).collect();
         assert_eq!(seqs, [2, 3, 4]);
-        // The loss: cwnd 12 -> 12 * 717 / 1024 = 8, into congestion avoidance.
+        // The loss: cwnd 12 -> 12 * 717 / 1024 = 8, a recovery period until snd_una
+        // passes high_seq (12).
         let loss = rec.records().nth(1).unwrap();
         assert_eq!(
             (loss.cwnd, loss.ssthresh, loss.phase, loss.phase_changed),
-            (8, 8, Phase::CongestionAvoidance, true)
+            (8, Some(8), Phase::Recovery, true)
         );
         let story = format!("{rec:?}");
         assert!(story.contains("last 3 of 4 events"), "{story}");
         assert!(
             story.contains(
-                "congestion Loss -> cwnd 8 ssthresh 8 CongestionAvoidance (phase changed)"
+                "loss 1 of Number(3) -> cwnd 8 ssthresh 8 Recovery (phase changed)"
             ),
             "{story}"
         );

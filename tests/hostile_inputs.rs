@@ -6,7 +6,7 @@
 use congestion::cubic::LinuxCubicConfig;
 use congestion::linux::{CaState, LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use congestion::{
-    AckEvent, ConfigError, CongestionController, CongestionEvent, Duration, Instant, SentEvent,
+    AckEvent, ConfigError, CongestionController, EcnEvent, LossEvent, Duration, Instant, SentEvent,
 };
 
 fn flow_at(t_us: u64) -> LinuxFlow {
@@ -98,13 +98,13 @@ fn a_loss_right_after_a_loss_reduces_again_from_the_reduced_window() {
     f.set_cwnd(100);
     f.loss(Instant::from_micros(10));
     // 100 * 717 / 1024 = 70
-    assert_eq!(f.ssthresh(), 70);
+    assert_eq!(f.ssthresh().unwrap_or(u64::MAX), 70);
     assert_eq!(f.ca_state(), CaState::Open);
     // Recovery ended at once, so a second loss is a new event: 70 * 717 / 1024 = 49;
     // fast convergence: Wmax = 70 * 1741 / 2048 = 59.
     f.loss(Instant::from_micros(20));
     assert_eq!(
-        (f.state().cwnd, f.ssthresh(), f.state().cubic.last_max_cwnd),
+        (f.state().cwnd, f.ssthresh().unwrap_or(u64::MAX), f.state().cubic.last_max_cwnd),
         (49, 49, 59)
     );
 }
@@ -194,11 +194,11 @@ fn repeated_timeouts_compute_ssthresh_only_once_per_episode() {
     let mut f = flow_at(0);
     f.set_cwnd(100);
     f.rto(Instant::from_micros(10), 1);
-    assert_eq!(f.ssthresh(), 70);
+    assert_eq!(f.ssthresh().unwrap_or(u64::MAX), 70);
     // Still in Loss with a retransmission outstanding: ssthresh stays.
     f.rto(Instant::from_micros(20), 1);
     f.rto(Instant::from_micros(30), 1);
-    assert_eq!((f.state().cwnd, f.ssthresh()), (1, 70));
+    assert_eq!((f.state().cwnd, f.ssthresh().unwrap_or(u64::MAX)), (1, 70));
 }
 
 #[test]
@@ -206,10 +206,7 @@ fn an_in_flight_beyond_u32_saturates() {
     let mut f = flow_at(0);
     f.on_sent(
         Instant::from_micros(10),
-        &SentEvent {
-            in_flight_after: u64::MAX,
-            largest_sent: 0,
-        },
+        &SentEvent::new(u64::MAX, 0),
     );
     assert_eq!(f.socket_view().packets_out, u32::MAX);
     assert!(f.socket_view().is_cwnd_limited);
@@ -232,12 +229,9 @@ fn a_transmit_start_with_the_last_send_in_the_future_does_not_move_the_epoch() {
 fn persistent_congestion_in_linux_mode_is_a_retransmission_timeout() {
     let mut f = flow_at(0);
     f.set_cwnd(100);
-    f.on_congestion_event(
-        Instant::from_micros(10),
-        CongestionEvent::PersistentCongestion,
-    );
+    f.on_loss(Instant::from_micros(10), &LossEvent::episode(0).with_persistent_congestion(true));
     assert_eq!(
-        (f.state().cwnd, f.ssthresh(), f.ca_state()),
+        (f.state().cwnd, f.ssthresh().unwrap_or(u64::MAX), f.ca_state()),
         (1, 70, CaState::Loss)
     );
 }
@@ -260,7 +254,7 @@ fn a_gap_of_fifty_days_wraps_jiffies_like_the_kernel_and_keeps_the_window_sane()
 mod rfc {
     use congestion::rfc::{RfcFlow, RfcFlowConfig};
     use congestion::{
-        AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent,
+        AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, Phase, SentEvent,
     };
 
     const MSS: u64 = 1200;
@@ -271,10 +265,7 @@ mod rfc {
         let mut f = RfcFlow::new(c, Instant::ZERO).unwrap();
         f.on_sent(
             Instant::ZERO,
-            &SentEvent {
-                in_flight_after: 12_000,
-                largest_sent: 10,
-            },
+            &SentEvent::new(12_000, 10),
         );
         f
     }
@@ -319,15 +310,12 @@ mod rfc {
         assert!(f.set_mss(0).is_err());
         assert!(f.set_mss(1 << 20).is_err());
         assert_eq!(f, before);
-        f.on_congestion_event(
-            Instant::from_micros(10),
-            CongestionEvent::RetransmissionTimeout,
-        );
+        f.on_retransmission_timeout(Instant::from_micros(10));
         assert_eq!(f.cwnd(), MSS);
         f.set_mss(9000).unwrap();
         // cwnd and ssthresh keep their bytes but are raised to the new minimum, 2 * 9000.
         assert_eq!(f.cwnd(), 18_000);
-        assert!(f.ssthresh() >= 18_000);
+        assert!(f.ssthresh().unwrap_or(u64::MAX) >= 18_000);
     }
 
     #[test]
@@ -342,36 +330,30 @@ mod rfc {
     fn rfc_ecn_may_take_cwnd_to_one_mss_but_loss_stops_at_two() {
         let mut f = flow();
         for i in 0..20 {
-            f.on_congestion_event(Instant::from_micros(i), CongestionEvent::Ecn);
+            f.on_ecn(Instant::from_micros(i), &EcnEvent::episode(1));
         }
-        assert_eq!((f.cwnd(), f.ssthresh()), (MSS, 2 * MSS));
+        assert_eq!((f.cwnd(), f.ssthresh().unwrap_or(u64::MAX)), (MSS, 2 * MSS));
         let mut g = flow();
         for i in 0..20 {
-            g.on_congestion_event(Instant::from_micros(i), CongestionEvent::Loss);
+            g.on_loss(Instant::from_micros(i), &LossEvent::episode(0));
         }
-        assert_eq!((g.cwnd(), g.ssthresh()), (2 * MSS, 2 * MSS));
+        assert_eq!((g.cwnd(), g.ssthresh().unwrap_or(u64::MAX)), (2 * MSS, 2 * MSS));
     }
 
     #[test]
     fn rfc_time_going_backwards_counts_as_no_time() {
         let mut f = flow();
-        f.on_congestion_event(Instant::from_micros(1_000_000), CongestionEvent::Loss);
+        f.on_loss(Instant::from_micros(1_000_000), &LossEvent::episode(0));
         f.on_sent(
             Instant::from_micros(1_000_000),
-            &SentEvent {
-                in_flight_after: f.cwnd(),
-                largest_sent: 20,
-            },
+            &SentEvent::new(f.cwnd(), 20),
         );
         f.on_ack(Instant::from_micros(1_100_000), &ack(MSS, Some(20_000), 21));
         let cwnd = f.cwnd();
         // An ACK stamped an hour earlier: elapsed time saturates at 0, growth stays tiny.
         f.on_sent(
             Instant::from_micros(1_100_000),
-            &SentEvent {
-                in_flight_after: f.cwnd(),
-                largest_sent: 30,
-            },
+            &SentEvent::new(f.cwnd(), 30),
         );
         f.on_ack(Instant::ZERO, &ack(MSS, Some(20_000), 22));
         assert!(f.cwnd() >= cwnd && f.cwnd() <= cwnd + MSS);

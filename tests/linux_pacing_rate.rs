@@ -22,19 +22,19 @@ fn check_rate_stays_where_the_last_event_left_it(hystart: bool) {
     // Slow start: cwnd 10 + 2 = 12, 8 in flight, srtt = 8 * 20 ms.
     // 1448 B * 80,000 * 200 % * max(12, 8) / 160,000 = 1,737,600 B/s.
     assert_eq!(f.state().cwnd, 12);
-    assert_eq!(f.pacing_rate(), 1_737_600);
+    assert_eq!(f.sk_pacing_rate(), 1_737_600);
     // More in flight than cwnd after the send: the kernel's rate is still the ACK's.
     f.transmit(t, 20);
-    assert_eq!(f.pacing_rate(), 1_737_600);
+    assert_eq!(f.sk_pacing_rate(), 1_737_600);
     // A setter writes the window, not sk_pacing_rate.
     f.set_cwnd(100);
     f.set_ssthresh(150);
-    assert_eq!(f.pacing_rate(), 1_737_600);
+    assert_eq!(f.sk_pacing_rate(), 1_737_600);
     // The next ACK recomputes: 19 in flight, cwnd 100 + 1 = 101 >= 150 / 2 so the
     // CA ratio: 1448 * 80,000 * 120 * 101 / (160,000 + 20,000 - 20,000) = 8,774,880.
     f.ack(Instant::from_micros(20_040), 1, Some(20_000));
     assert_eq!(f.state().cwnd, 101);
-    assert_eq!(f.pacing_rate(), 8_774_880);
+    assert_eq!(f.sk_pacing_rate(), 8_774_880);
 }
 
 #[test]
@@ -55,7 +55,7 @@ fn turning_pacing_off_keeps_the_last_rate() {
     socket.model_pacing = false;
     f.set_socket_config(socket).unwrap();
     f.ack(Instant::from_micros(20_040), 2, Some(20_000));
-    assert_eq!(f.pacing_rate(), 1_737_600);
+    assert_eq!(f.sk_pacing_rate(), 1_737_600);
 }
 
 mod against_the_eager_kernel_rule {
@@ -135,7 +135,7 @@ mod against_the_eager_kernel_rule {
             let mut now = 1_000_000u64;
             let mut f = LinuxFlow::new(config, Instant::from_micros(now)).unwrap();
             let mut model = eager(&f);
-            prop_assert_eq!(f.pacing_rate(), model);
+            prop_assert_eq!(f.sk_pacing_rate(), model);
             for s in steps {
                 let t = Instant::from_micros(now);
                 match s {
@@ -173,7 +173,7 @@ mod against_the_eager_kernel_rule {
                         f.set_socket_config(s).unwrap();
                     }
                 }
-                prop_assert_eq!(f.pacing_rate(), model, "after {:?}", s);
+                prop_assert_eq!(f.sk_pacing_rate(), model, "after {:?}", s);
             }
         }
     }

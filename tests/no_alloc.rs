@@ -8,7 +8,7 @@
 
 use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::{
-    AckEvent, AnyController, CongestionController, CongestionEvent, Duration, Instant, SentEvent,
+    AckEvent, AnyController, CongestionController, EcnEvent, LossEvent, Duration, Instant, SentEvent,
 };
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use std::alloc::System;
@@ -25,10 +25,7 @@ fn drive(c: &mut impl CongestionController, acks: u64) -> u64 {
     let mut in_flight = c.cwnd();
     c.on_sent(
         Instant::from_micros(now_us),
-        &SentEvent {
-            in_flight_after: in_flight,
-            largest_sent: in_flight,
-        },
+        &SentEvent::new(in_flight, in_flight),
     );
     let mut largest = in_flight;
     let mut checksum = 0u64;
@@ -45,14 +42,14 @@ fn drive(c: &mut impl CongestionController, acks: u64) -> u64 {
         };
         c.on_ack(now, black_box(&ack));
         if i % 10_000 == 0 {
-            c.on_congestion_event(now, CongestionEvent::Loss);
+            c.on_loss(now, &LossEvent::episode(0));
         }
         if i % 50_000 == 0 {
-            c.on_congestion_event(now, CongestionEvent::Ecn);
+            c.on_ecn(now, &EcnEvent::episode(1));
             c.on_spurious_congestion(now);
-            c.on_congestion_event(now, CongestionEvent::RetransmissionTimeout);
+            c.on_retransmission_timeout(now);
             in_flight = 1;
-            c.on_congestion_event(now, CongestionEvent::PersistentCongestion);
+            c.on_loss(now, &LossEvent::episode(0).with_persistent_congestion(true));
             c.on_transmit_start(now);
         }
         let cwnd = c.cwnd();
@@ -61,14 +58,11 @@ fn drive(c: &mut impl CongestionController, acks: u64) -> u64 {
             in_flight = cwnd;
             c.on_sent(
                 now,
-                &SentEvent {
-                    in_flight_after: in_flight,
-                    largest_sent: largest,
-                },
+                &SentEvent::new(in_flight, largest),
             );
         }
         checksum = checksum
-            .wrapping_add(cwnd ^ c.ssthresh())
+            .wrapping_add(cwnd ^ c.ssthresh().unwrap_or(u64::MAX))
             .wrapping_add(c.phase() as u64);
     }
     checksum

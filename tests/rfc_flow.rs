@@ -4,7 +4,7 @@
 use congestion::hystart::{CSS_ROUNDS, L};
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
 use congestion::{
-    AckEvent, AnyController, CongestionController, CongestionEvent, Duration, Instant, Phase,
+    AckEvent, AnyController, CongestionController, EcnEvent, LossEvent, Duration, Instant, Phase,
     SentEvent, WindowUnit,
 };
 
@@ -37,10 +37,7 @@ impl Sender {
         let w = flow.cwnd();
         flow.on_sent(
             Instant::ZERO,
-            &SentEvent {
-                in_flight_after: w,
-                largest_sent: w,
-            },
+            &SentEvent::new(w, w),
         );
         Sender {
             flow,
@@ -72,10 +69,7 @@ impl Sender {
         };
         self.flow.on_ack(now, &ack);
         self.snd_nxt = self.snd_nxt.max(self.snd_una + self.flow.cwnd());
-        let sent = SentEvent {
-            in_flight_after: self.snd_nxt - self.snd_una,
-            largest_sent: self.snd_nxt,
-        };
+        let sent = SentEvent::new(self.snd_nxt - self.snd_una, self.snd_nxt);
         self.flow.on_sent(now, &sent);
         self.round
     }
@@ -156,7 +150,7 @@ fn css_rounds_of_css_end_in_congestion_avoidance_with_ssthresh_at_cwnd() {
     // CSS began in round 4 (partial round counts), so rounds 4..=8 are the CSS_ROUNDS
     // rounds and the ACK that ends round 8 (starting round 9) exits.
     assert_eq!(last.0, 4 + CSS_ROUNDS);
-    assert_eq!(s.flow.ssthresh(), s.flow.cwnd());
+    assert_eq!(s.flow.ssthresh().unwrap_or(u64::MAX), s.flow.cwnd());
     // RFC 9438 §4.10: no loss yet, so cwnd_prior = cwnd and the first epoch has K = 0.
     assert_eq!(s.flow.cubic().cwnd_prior_bytes, s.flow.cwnd());
     s.ack(MSS, &rtt);
@@ -197,7 +191,7 @@ fn linux_hystart_in_bytes_exits_on_a_delay_increase() {
     let last = log.last().unwrap();
     assert_eq!(last.1, Phase::CongestionAvoidance);
     assert_eq!(last.0, 3);
-    assert_eq!(s.flow.ssthresh(), s.flow.cwnd());
+    assert_eq!(s.flow.ssthresh().unwrap_or(u64::MAX), s.flow.cwnd());
 }
 
 #[test]
@@ -222,32 +216,32 @@ fn loss_ecn_and_rto_reductions() {
     let mut f = RfcFlow::new(cfg, Instant::ZERO).unwrap();
     assert_eq!(f.unit(), WindowUnit::Bytes);
     // ECN-CE with RFC 8511's β = 0.85: 100000 -> 85000.
-    f.on_congestion_event(Instant::ZERO, CongestionEvent::Ecn);
+    f.on_ecn(Instant::ZERO, &EcnEvent::episode(1));
     assert_eq!(
-        (f.cwnd(), f.ssthresh(), f.phase()),
+        (f.cwnd(), f.ssthresh().unwrap_or(u64::MAX), f.phase()),
         (85_000, 85_000, Phase::Recovery)
     );
     // Loss with β = 0.7: 85000 -> 59500; fast convergence: W_max = 85000·0.85 = 72250.
-    f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
-    assert_eq!((f.cwnd(), f.ssthresh()), (59_500, 59_500));
+    f.on_loss(Instant::ZERO, &LossEvent::episode(0));
+    assert_eq!((f.cwnd(), f.ssthresh().unwrap_or(u64::MAX)), (59_500, 59_500));
     assert_eq!(f.cubic().w_max_bytes, 72_250);
     // RTO: ssthresh = 0.7 · 59500 = 41650, cwnd = 1 MSS, slow start.
-    f.on_congestion_event(Instant::ZERO, CongestionEvent::RetransmissionTimeout);
+    f.on_retransmission_timeout(Instant::ZERO);
     assert_eq!(
-        (f.cwnd(), f.ssthresh(), f.phase()),
+        (f.cwnd(), f.ssthresh().unwrap_or(u64::MAX), f.phase()),
         (1000, 41_650, Phase::SlowStart)
     );
     // Persistent congestion: cwnd = 2 MSS, ssthresh = max(0.7 · 1000, 2 MSS) = 2000.
-    f.on_congestion_event(Instant::ZERO, CongestionEvent::PersistentCongestion);
-    assert_eq!((f.cwnd(), f.ssthresh()), (2000, 2000));
+    f.on_loss(Instant::ZERO, &LossEvent::episode(0).with_persistent_congestion(true));
+    assert_eq!((f.cwnd(), f.ssthresh().unwrap_or(u64::MAX)), (2000, 2000));
     // Minimum window: a loss at 2 MSS stays at 2 MSS.
-    f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
-    assert_eq!((f.cwnd(), f.ssthresh()), (2000, 2000));
+    f.on_loss(Instant::ZERO, &LossEvent::episode(0));
+    assert_eq!((f.cwnd(), f.ssthresh().unwrap_or(u64::MAX)), (2000, 2000));
     // RFC 9438 §4.6: ECE keeps reducing cwnd down to 1 MSS (ssthresh stays >= 2 MSS):
     // 2000 -> 1700 -> 1445 -> 1228 -> 1043 -> 1000 (floor), ⌊0.85 · x⌋ each time.
     for want in [1700, 1445, 1228, 1043, 1000, 1000] {
-        f.on_congestion_event(Instant::ZERO, CongestionEvent::Ecn);
-        assert_eq!((f.cwnd(), f.ssthresh()), (want, 2000));
+        f.on_ecn(Instant::ZERO, &EcnEvent::episode(1));
+        assert_eq!((f.cwnd(), f.ssthresh().unwrap_or(u64::MAX)), (want, 2000));
     }
 }
 
@@ -258,7 +252,7 @@ fn undo_is_skipped_once_cwnd_has_regrown_past_cwnd_prior() {
     let mut s = Sender::new(cfg);
     // Loss in slow start at 20000: cwnd 14000, cwnd_prior 20000, ssthresh 14000.
     s.flow
-        .on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+        .on_loss(Instant::ZERO, &LossEvent::episode(0));
     // Recovery ends, CA grows the window past 20000 (large ACKs, long time).
     for _ in 0..400 {
         s.gap_us = 50_000;
@@ -269,7 +263,7 @@ fn undo_is_skipped_once_cwnd_has_regrown_past_cwnd_prior() {
     // RFC 9438 §4.9.2: cwnd >= cwnd_prior, so the late undo keeps the current state.
     s.flow.on_spurious_congestion(Instant::from_micros(s.t_us));
     assert_eq!(s.flow.cwnd(), now.cwnd());
-    assert_eq!(s.flow.ssthresh(), 14_000);
+    assert_eq!(s.flow.ssthresh().unwrap_or(u64::MAX), 14_000);
     assert_eq!(s.flow.cubic(), now.cubic());
 }
 
@@ -277,10 +271,10 @@ fn undo_is_skipped_once_cwnd_has_regrown_past_cwnd_prior() {
 fn undo_restores_cwnd_ssthresh_w_max_k_and_the_epoch() {
     let mut cfg = config(SlowStartKind::Standard);
     cfg.initial_window_bytes = Some(100 * MSS);
-    cfg.initial_ssthresh_bytes = 100 * MSS;
+    cfg.initial_ssthresh_bytes = Some(100 * MSS);
     let mut s = Sender::new(cfg);
     s.flow
-        .on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+        .on_loss(Instant::ZERO, &LossEvent::episode(0));
     for _ in 0..300 {
         s.ack(MSS, &|_| 50_000);
     }
@@ -288,12 +282,12 @@ fn undo_restores_cwnd_ssthresh_w_max_k_and_the_epoch() {
     assert_eq!(before.phase(), Phase::CongestionAvoidance);
     assert!(before.cubic().k_us > 0 && before.cubic().epoch_start.is_some());
     s.flow
-        .on_congestion_event(Instant::from_micros(s.t_us), CongestionEvent::Loss);
+        .on_loss(Instant::from_micros(s.t_us), &LossEvent::episode(0));
     assert_ne!(s.flow.cwnd(), before.cwnd());
     assert_ne!(s.flow.cubic(), before.cubic());
     s.flow.on_spurious_congestion(Instant::from_micros(s.t_us));
     assert_eq!(s.flow.cwnd(), before.cwnd());
-    assert_eq!(s.flow.ssthresh(), before.ssthresh());
+    assert_eq!(s.flow.ssthresh().unwrap_or(u64::MAX), before.ssthresh().unwrap_or(u64::MAX));
     assert_eq!(s.flow.phase(), before.phase());
     assert_eq!(s.flow.cubic(), before.cubic());
     // A second undo has nothing to restore.
@@ -328,10 +322,7 @@ fn no_growth_while_not_cwnd_limited() {
     // 2 MSS in flight against a 10 MSS window: 2000 + 1000 < 10000, not cwnd-limited.
     f.on_sent(
         Instant::ZERO,
-        &SentEvent {
-            in_flight_after: 2000,
-            largest_sent: 2000,
-        },
+        &SentEvent::new(2000, 2000),
     );
     let ack = AckEvent {
         acked: 1000,
@@ -345,10 +336,7 @@ fn no_growth_while_not_cwnd_limited() {
     // 9 MSS in flight: 9000 + 1000 >= 10000, cwnd-limited: slow start adds 1000.
     f.on_sent(
         Instant::ZERO,
-        &SentEvent {
-            in_flight_after: 9000,
-            largest_sent: 10_000,
-        },
+        &SentEvent::new(9000, 10_000),
     );
     f.on_ack(
         Instant::from_micros(20_000),
@@ -361,10 +349,7 @@ fn no_growth_while_not_cwnd_limited() {
     // The stack's app_limited flag wins.
     f.on_sent(
         Instant::ZERO,
-        &SentEvent {
-            in_flight_after: 11_000,
-            largest_sent: 12_000,
-        },
+        &SentEvent::new(11_000, 12_000),
     );
     f.on_ack(
         Instant::from_micros(30_000),
@@ -381,11 +366,11 @@ fn no_growth_while_not_cwnd_limited() {
 fn mss_change_keeps_bytes_raises_the_floor_and_restarts_the_epoch() {
     let mut cfg = config(SlowStartKind::Standard);
     cfg.initial_window_bytes = Some(2 * MSS);
-    cfg.initial_ssthresh_bytes = 2 * MSS;
+    cfg.initial_ssthresh_bytes = Some(2 * MSS);
     let mut f = RfcFlow::new(cfg, Instant::ZERO).unwrap();
     f.set_mss(1500).unwrap();
     // 2 · 1500 = 3000 is the new minimum window.
-    assert_eq!((f.cwnd(), f.ssthresh()), (3000, 3000));
+    assert_eq!((f.cwnd(), f.ssthresh().unwrap_or(u64::MAX)), (3000, 3000));
     assert_eq!(f.params().mss(), 1500);
     assert!(f.set_mss(0).is_err());
     assert_eq!(f.params().mss(), 1500);
@@ -396,7 +381,7 @@ fn any_controller_forwards_to_the_rfc_flow() {
     let f = RfcFlow::new(config(SlowStartKind::HystartPlusPlus), Instant::ZERO).unwrap();
     let mut any = AnyController::Rfc(f);
     assert_eq!(any.unit(), WindowUnit::Bytes);
-    any.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+    any.on_loss(Instant::ZERO, &LossEvent::episode(0));
     assert_eq!(any.cwnd(), 7000);
 }
 
@@ -405,7 +390,7 @@ fn default_initial_window_is_rfc_9002s() {
     // min(10 · 1200, max(14720, 2 · 1200)) = 12000 bytes.
     let f = RfcFlow::new(RfcFlowConfig::new(), Instant::ZERO).unwrap();
     assert_eq!(f.cwnd(), 12_000);
-    assert_eq!(f.ssthresh(), u64::MAX);
+    assert_eq!(f.ssthresh().unwrap_or(u64::MAX), u64::MAX);
     let mut bad = RfcFlowConfig::new();
     bad.initial_window_bytes = Some(100);
     assert!(RfcFlow::new(bad, Instant::ZERO).is_err());
@@ -417,9 +402,9 @@ fn without_fast_convergence_w_max_is_the_window_before_reduction() {
     cfg.initial_window_bytes = Some(100 * MSS);
     cfg.cubic.fast_convergence = false;
     let mut f = RfcFlow::new(cfg, Instant::ZERO).unwrap();
-    f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+    f.on_loss(Instant::ZERO, &LossEvent::episode(0));
     // Second loss at 70000 < W_max 100000: W_max = 70000, not 70000 · 0.85 = 59500.
-    f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+    f.on_loss(Instant::ZERO, &LossEvent::episode(0));
     assert_eq!((f.cubic().w_max_bytes, f.cwnd()), (70_000, 49_000));
 }
 
@@ -429,11 +414,11 @@ fn first_ca_stage_after_a_timeout_has_k_zero_and_w_est_at_cwnd_epoch() {
     cfg.initial_window_bytes = Some(40 * MSS);
     let mut s = Sender::new(cfg);
     s.flow
-        .on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+        .on_loss(Instant::ZERO, &LossEvent::episode(0));
     // RTO at cwnd 28000: ssthresh = 0.7 · 28000 = 19600, cwnd = 1 MSS.
     s.flow
-        .on_congestion_event(Instant::ZERO, CongestionEvent::RetransmissionTimeout);
-    assert_eq!((s.flow.cwnd(), s.flow.ssthresh()), (1000, 19_600));
+        .on_retransmission_timeout(Instant::ZERO);
+    assert_eq!((s.flow.cwnd(), s.flow.ssthresh().unwrap_or(u64::MAX)), (1000, 19_600));
     // RFC 9406 §4.3: standard slow start after the initial one: a 20-segment stretch
     // ACK adds all 20 MSS (no L), capped at ssthresh.
     s.ack(20 * MSS, &|_| 50_000);
@@ -464,9 +449,9 @@ fn loss_during_css_ends_slow_start_for_good() {
     );
     let before = s.flow.cwnd();
     s.flow
-        .on_congestion_event(Instant::from_micros(s.t_us), CongestionEvent::Loss);
+        .on_loss(Instant::from_micros(s.t_us), &LossEvent::episode(0));
     assert_eq!(s.flow.phase(), Phase::Recovery);
-    assert_eq!(s.flow.ssthresh(), before * 7 / 10);
+    assert_eq!(s.flow.ssthresh().unwrap_or(u64::MAX), before * 7 / 10);
     assert!(!s.flow.hystart_pp().in_css);
 }
 
@@ -492,20 +477,14 @@ fn undoing_a_timeout_does_not_reopen_a_recovery_that_has_ended() {
     let t = Instant::from_micros;
     flow.on_sent(
         t(0),
-        &SentEvent {
-            in_flight_after: 10 * MSS,
-            largest_sent: 10,
-        },
+        &SentEvent::new(10 * MSS, 10),
     );
-    flow.on_congestion_event(t(1), CongestionEvent::Loss); // recovery ends after packet 10
-    flow.on_congestion_event(t(2), CongestionEvent::RetransmissionTimeout);
+    flow.on_loss(t(1), &LossEvent::episode(0)); // recovery ends after packet 10
+    flow.on_retransmission_timeout(t(2));
     assert_eq!(flow.phase(), Phase::SlowStart);
     flow.on_sent(
         t(3),
-        &SentEvent {
-            in_flight_after: MSS,
-            largest_sent: 11,
-        },
+        &SentEvent::new(MSS, 11),
     );
     let ack = AckEvent {
         acked: MSS,
@@ -525,13 +504,10 @@ fn undoing_a_timeout_inside_an_open_recovery_returns_to_it() {
     let t = Instant::from_micros;
     flow.on_sent(
         t(0),
-        &SentEvent {
-            in_flight_after: 10 * MSS,
-            largest_sent: 10,
-        },
+        &SentEvent::new(10 * MSS, 10),
     );
-    flow.on_congestion_event(t(1), CongestionEvent::Loss);
-    flow.on_congestion_event(t(2), CongestionEvent::RetransmissionTimeout);
+    flow.on_loss(t(1), &LossEvent::episode(0));
+    flow.on_retransmission_timeout(t(2));
     flow.on_spurious_congestion(t(3));
     // Nothing sent after the loss was acked: the loss's recovery is still open.
     assert_eq!(
@@ -553,12 +529,9 @@ fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
     for (i, seq) in [(1u64, 10u64), (2, 20), (3, 30)] {
         flow.on_sent(
             t(i),
-            &SentEvent {
-                in_flight_after: flow.cwnd(),
-                largest_sent: seq,
-            },
+            &SentEvent::new(flow.cwnd(), seq),
         );
-        flow.on_congestion_event(t(i), CongestionEvent::Loss);
+        flow.on_loss(t(i), &LossEvent::episode(0));
     }
     assert_eq!((flow.cwnd(), flow.cubic().w_max_bytes), (2 * MSS, 1_700));
     let mut now = 1_000u64;
@@ -567,10 +540,7 @@ fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
         let cwnd = flow.cwnd();
         flow.on_sent(
             t(now),
-            &SentEvent {
-                in_flight_after: cwnd,
-                largest_sent: seq,
-            },
+            &SentEvent::new(cwnd, seq),
         );
         let ack = AckEvent {
             acked: MSS,
@@ -597,18 +567,12 @@ fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
     let t = Instant::from_micros;
     flow.on_sent(
         t(0),
-        &SentEvent {
-            in_flight_after: 10 * MSS,
-            largest_sent: 10,
-        },
+        &SentEvent::new(10 * MSS, 10),
     );
-    flow.on_congestion_event(t(1), CongestionEvent::Loss);
+    flow.on_loss(t(1), &LossEvent::episode(0));
     flow.on_sent(
         t(2),
-        &SentEvent {
-            in_flight_after: flow.cwnd(),
-            largest_sent: 20,
-        },
+        &SentEvent::new(flow.cwnd(), 20),
     );
     let ack = AckEvent {
         acked: MSS,
@@ -618,7 +582,7 @@ fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
     };
     flow.on_ack(t(3), &ack); // ends recovery and starts an epoch with MSS 1000
     assert!(flow.cubic().epoch_start.is_some());
-    flow.on_congestion_event(t(4), CongestionEvent::Loss); // saves that epoch for undo
+    flow.on_loss(t(4), &LossEvent::episode(0)); // saves that epoch for undo
     flow.set_mss(1500).expect("valid MSS");
     flow.on_spurious_congestion(t(5));
     assert!(
@@ -633,7 +597,7 @@ fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
 fn recovery_ends_without_packet_numbers_once_the_flight_at_the_event_is_acked() {
     let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
     f.on_sent(Instant::ZERO, &SentEvent::new(10_000, 10));
-    f.on_congestion_event(Instant::from_micros(5_000), CongestionEvent::Loss);
+    f.on_loss(Instant::from_micros(5_000), &LossEvent::episode(0));
     assert_eq!(f.phase(), Phase::Recovery);
     // 10 MSS were in flight at the loss; β = 0.7 -> cwnd 7000.
     assert_eq!(f.cwnd(), 7_000);
@@ -671,7 +635,7 @@ fn recovery_ends_without_packet_numbers_once_the_flight_at_the_event_is_acked() 
 fn with_packet_numbers_recovery_waits_for_a_packet_sent_after_the_event() {
     let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
     f.on_sent(Instant::ZERO, &SentEvent::new(10_000, 10));
-    f.on_congestion_event(Instant::from_micros(5_000), CongestionEvent::Loss);
+    f.on_loss(Instant::from_micros(5_000), &LossEvent::episode(0));
     // 12 ACKs of 1000 bytes, all for packets 1..=10 (the stack coalesced them): more
     // bytes than were in flight, but no packet above 10.
     for i in 0..12u64 {

@@ -7,7 +7,7 @@
 )]
 
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
-use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, SentEvent};
+use congestion::{AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, SentEvent};
 use proptest::prelude::*;
 
 const MSS: f64 = 1000.0;
@@ -115,7 +115,7 @@ fn flow(cwnd_bytes: u64) -> RfcFlow {
     cfg.slow_start = SlowStartKind::Standard;
     cfg.initial_window_bytes = Some(cwnd_bytes);
     // ssthresh = initial window: congestion avoidance from the first ACK.
-    cfg.initial_ssthresh_bytes = cwnd_bytes;
+    cfg.initial_ssthresh_bytes = Some(cwnd_bytes);
     RfcFlow::new(cfg, Instant::ZERO).expect("valid config")
 }
 
@@ -133,7 +133,7 @@ proptest! {
         let mut seq = 1u64;
         // The sender refills the window at once after every ACK (never idle), so every
         // ACK finds the whole window in flight: always cwnd-limited.
-        f.on_sent(Instant::ZERO, &SentEvent { in_flight_after: f.cwnd(), largest_sent: seq });
+        f.on_sent(Instant::ZERO, &SentEvent::new(f.cwnd(), seq));
         for s in steps {
             match s {
                 Step::Ack { gap_us, segments } => {
@@ -147,19 +147,19 @@ proptest! {
                     };
                     f.on_ack(now, &ack);
                     seq += 1;
-                    f.on_sent(now, &SentEvent { in_flight_after: f.cwnd(), largest_sent: seq });
+                    f.on_sent(now, &SentEvent::new(f.cwnd(), seq));
                     m.ack(now_us as f64 / 1e6, segments as f64, rtt_us as f64 / 1e6);
                 }
                 Step::Loss => {
                     let library_fc = f.cwnd() < f.cubic().w_max_bytes;
                     let model_fc = m.cwnd < m.w_max;
                     let near = (m.cwnd - m.w_max).abs() * MSS <= (m.cwnd * MSS * 0.01).max(MSS);
-                    f.on_congestion_event(Instant::from_micros(now_us), CongestionEvent::Loss);
+                    f.on_loss(Instant::from_micros(now_us), &LossEvent::episode(0));
                     m.loss(if near { library_fc } else { model_fc });
                     // A packet sent after the loss: its ACK (the next one) ends recovery,
                     // as the model assumes.
                     seq += 1;
-                    f.on_sent(Instant::from_micros(now_us), &SentEvent { in_flight_after: f.cwnd(), largest_sent: seq });
+                    f.on_sent(Instant::from_micros(now_us), &SentEvent::new(f.cwnd(), seq));
                 }
             }
             let model_bytes = m.cwnd * MSS;
@@ -178,7 +178,7 @@ fn model_and_library_agree_on_a_hand_worked_epoch() {
     // cwnd 100 segments, loss: W_max 100, cwnd 70, K = cbrt(30/0.4) = 4.2172 s.
     let mut f = flow(100_000);
     let mut m = Model::new(100.0);
-    f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+    f.on_loss(Instant::ZERO, &LossEvent::episode(0));
     m.loss(false);
     assert_eq!(f.cwnd(), 70_000);
     for i in 1..=400u64 {
@@ -186,10 +186,7 @@ fn model_and_library_agree_on_a_hand_worked_epoch() {
         let seq = i;
         f.on_sent(
             now,
-            &SentEvent {
-                in_flight_after: f.cwnd(),
-                largest_sent: seq,
-            },
+            &SentEvent::new(f.cwnd(), seq),
         );
         let ack = AckEvent {
             acked: 1000,
@@ -223,7 +220,7 @@ fn dense_acks_with_the_cached_target_track_the_model_across_k() {
     // 10000 segments, loss: W_max 10000, cwnd 7000, K = cbrt(3000/0.4) = 19.57 s.
     let mut f = flow(10_000_000);
     let mut m = Model::new(10_000.0);
-    f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+    f.on_loss(Instant::ZERO, &LossEvent::episode(0));
     m.loss(false);
     for i in 1..=550_000u64 {
         let now_us = i * 40;

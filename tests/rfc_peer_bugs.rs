@@ -4,7 +4,7 @@
 use congestion::cubic::{RfcCubic, RfcCubicConfig, exact_cube_root};
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
 use congestion::{
-    AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, Phase, SentEvent,
 };
 
 const MSS: u64 = 1000;
@@ -14,7 +14,7 @@ fn ca_flow(cwnd: u64) -> RfcFlow {
     cfg.cubic.mss_bytes = MSS;
     cfg.slow_start = SlowStartKind::Standard;
     cfg.initial_window_bytes = Some(cwnd);
-    cfg.initial_ssthresh_bytes = cwnd;
+    cfg.initial_ssthresh_bytes = Some(cwnd);
     RfcFlow::new(cfg, Instant::ZERO).expect("valid")
 }
 
@@ -31,10 +31,7 @@ impl Driver {
         let in_flight = in_flight_before.unwrap_or(self.flow.cwnd());
         self.flow.on_sent(
             now,
-            &SentEvent {
-                in_flight_after: in_flight,
-                largest_sent: self.seq,
-            },
+            &SentEvent::new(in_flight, self.seq),
         );
         let ack = AckEvent {
             acked,
@@ -96,18 +93,18 @@ fn fast_convergence_applies_beta_once() {
         seq: 0,
     };
     d.flow
-        .on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+        .on_loss(Instant::ZERO, &LossEvent::episode(0));
     // Get out of recovery and back to a window below W_max, then lose again.
     d.ack(1_000, 1000, None);
     assert_eq!(d.flow.phase(), Phase::CongestionAvoidance);
     let before = d.flow.cwnd();
     assert!(before < 100_000);
     d.flow
-        .on_congestion_event(Instant::from_micros(2_000), CongestionEvent::Loss);
+        .on_loss(Instant::from_micros(2_000), &LossEvent::episode(0));
     // cwnd = 0.7 · before (not 0.7 · 0.85 · before = 59.5 %), W_max = 0.85 · before.
     assert_eq!(d.flow.cwnd(), before * 7 / 10);
     assert_eq!(d.flow.cubic().w_max_bytes, before * 17 / 20);
-    assert_eq!(d.flow.ssthresh(), before * 7 / 10);
+    assert_eq!(d.flow.ssthresh().unwrap_or(u64::MAX), before * 7 / 10);
 }
 
 /// Runs an epoch with `gap_us` of idle (or app-limited) time injected after 2 s of
@@ -118,7 +115,7 @@ fn cwnds_after_gap(gap_us: u64, app_limited_acks: bool) -> Vec<u64> {
         seq: 0,
     };
     d.flow
-        .on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+        .on_loss(Instant::ZERO, &LossEvent::episode(0));
     let mut t = 0;
     for _ in 0..200 {
         t += 10_000;
@@ -137,10 +134,7 @@ fn cwnds_after_gap(gap_us: u64, app_limited_acks: bool) -> Vec<u64> {
             // Nothing in flight, then transmit start after idle.
             d.flow.on_sent(
                 Instant::from_micros(t),
-                &SentEvent {
-                    in_flight_after: 0,
-                    largest_sent: d.seq,
-                },
+                &SentEvent::new(0, d.seq),
             );
             t += gap_us;
             d.flow.on_transmit_start(Instant::from_micros(t));
@@ -225,16 +219,13 @@ fn thirty_days_without_loss_at_100_gbit_per_s() {
     cfg.cubic.mss_bytes = 1500;
     cfg.slow_start = SlowStartKind::Standard;
     cfg.initial_window_bytes = Some(1_250_000_000);
-    cfg.initial_ssthresh_bytes = 1_250_000_000;
+    cfg.initial_ssthresh_bytes = Some(1_250_000_000);
     let mut f = RfcFlow::new(cfg, Instant::ZERO).unwrap();
     f.on_sent(
         Instant::ZERO,
-        &SentEvent {
-            in_flight_after: f.cwnd(),
-            largest_sent: 0,
-        },
+        &SentEvent::new(f.cwnd(), 0),
     );
-    f.on_congestion_event(Instant::ZERO, CongestionEvent::Loss);
+    f.on_loss(Instant::ZERO, &LossEvent::episode(0));
     // Fast-forward: one ACK every 100 s for 30 days (25920 ACKs), each acknowledging
     // what 100 Gbit/s delivers in 100 s, with the window refilled at once (a real
     // sender sends on the ACK; sending later would count as restart after idle).
@@ -256,10 +247,7 @@ fn thirty_days_without_loss_at_100_gbit_per_s() {
         f.on_ack(now, &ack);
         f.on_sent(
             now,
-            &SentEvent {
-                in_flight_after: f.cwnd(),
-                largest_sent: seq,
-            },
+            &SentEvent::new(f.cwnd(), seq),
         );
         let cwnd = f.cwnd();
         // Never shrinks without loss, never grows by more than half a window per ACK.

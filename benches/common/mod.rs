@@ -293,10 +293,7 @@ impl StreamController for OursLinux {
     fn send(&mut self, now_us: u64, packets: u32) {
         use congestion::CongestionController;
         self.in_flight += packets;
-        let sent = congestion::SentEvent {
-            in_flight_after: u64::from(self.in_flight),
-            largest_sent: 0,
-        };
+        let sent = congestion::SentEvent::new(u64::from(self.in_flight), 0);
         self.flow
             .on_sent(congestion::Instant::from_micros(now_us), &sent);
     }
@@ -304,19 +301,13 @@ impl StreamController for OursLinux {
     fn loss(&mut self, now_us: u64) {
         use congestion::CongestionController;
         self.in_flight -= 1;
-        self.flow.on_congestion_event(
-            congestion::Instant::from_micros(now_us),
-            congestion::CongestionEvent::Loss,
-        );
+        self.flow.on_loss(congestion::Instant::from_micros(now_us), &LossEvent::episode(0));
     }
 
     fn rto(&mut self, now_us: u64) {
         use congestion::CongestionController;
         self.in_flight = 1;
-        self.flow.on_congestion_event(
-            congestion::Instant::from_micros(now_us),
-            congestion::CongestionEvent::RetransmissionTimeout,
-        );
+        self.flow.on_retransmission_timeout(congestion::Instant::from_micros(now_us));
     }
 
     #[inline(always)]
@@ -523,10 +514,7 @@ impl OursRfc {
 
     #[inline(always)]
     fn sent_event(&self) -> congestion::SentEvent {
-        congestion::SentEvent {
-            in_flight_after: u64::from(self.in_flight) * u64::from(PACKET_BYTES),
-            largest_sent: self.largest_sent,
-        }
+        congestion::SentEvent::new(u64::from(self.in_flight) * u64::from(PACKET_BYTES), self.largest_sent)
     }
 }
 
@@ -569,17 +557,14 @@ impl StreamController for OursRfc {
     fn loss(&mut self, now_us: u64) {
         use congestion::CongestionController;
         self.in_flight -= 1;
-        self.flow.on_congestion_event(
-            congestion::Instant::from_micros(now_us),
-            congestion::CongestionEvent::Loss,
-        );
+        self.flow.on_loss(congestion::Instant::from_micros(now_us), &LossEvent::episode(0));
     }
 
     fn rto(&mut self, now_us: u64) {
         use congestion::CongestionController;
         let now = congestion::Instant::from_micros(now_us);
         self.flow
-            .on_congestion_event(now, congestion::CongestionEvent::PersistentCongestion);
+            .on_loss(now, &LossEvent::episode(0).with_persistent_congestion(true));
         self.in_flight = 1;
         self.largest_sent += 1;
         let sent = self.sent_event();

@@ -8,7 +8,7 @@
 //!
 //! Modes: Linux mode (the default, `shared/conformance/linux-cubic`, with the send-path
 //! columns when a trace uses the send path's events or keys), RFC mode (`set mode
-//! rfc9438`) and the Linux 2.6.35 profile ([`Kernel::V2_6_35`], `--kernel 2.6.35`). Nothing here knows any particular trace.
+//! rfc9438`), NewReno (`set mode newreno`) and the Linux 2.6.35 profile ([`Kernel::V2_6_35`], `--kernel 2.6.35`). Nothing here knows any particular trace.
 #![no_std]
 #![forbid(unsafe_code)]
 
@@ -23,6 +23,8 @@ pub use error::{Error, Problem};
 pub use trace::{Event, MAX_ARGS, parse, requested_mode, set_u32};
 
 use congestion::Instant;
+use congestion::cubic::RfcCubic;
+use congestion::rfc::NewReno;
 use core::fmt::{self, Write};
 
 /// Which kernel's Linux mode a replay runs (`--kernel` of the replay tool).
@@ -121,8 +123,8 @@ fn apply<'a, M: Mode<'a>>(mode: &mut M, ev: &Event<'a>, now_us: u64) -> Result<u
 
 /// Replays `text` on `kernel` into `out`: the header, then one row per event.
 ///
-/// `set mode rfc9438` selects RFC mode, `set mode linux` (or none) Linux mode; the
-/// 2.6.35 profile has one mode only.
+/// `set mode rfc9438` selects RFC mode, `set mode newreno` RFC-mode NewReno, `set mode
+/// linux` (or none) Linux mode; the 2.6.35 profile has one mode only.
 pub fn replay<'a, W: Write>(text: &'a str, kernel: Kernel, out: &mut W) -> Result<(), Error<'a>> {
     if kernel == Kernel::V2_6_35 {
         return run(v2_6_35::Replay2635::new(), text, out);
@@ -135,7 +137,8 @@ pub fn replay<'a, W: Write>(text: &'a str, kernel: Kernel, out: &mut W) -> Resul
             })?;
             run(linux, text, out)
         }
-        Some((_, "rfc9438")) => run(rfc::RfcReplay::new(), text, out),
+        Some((_, "rfc9438")) => run(rfc::RfcReplay::<RfcCubic>::new(), text, out),
+        Some((_, "newreno")) => run(rfc::RfcReplay::<NewReno>::new(), text, out),
         Some((line, other)) => Err(Error {
             line,
             problem: Problem::UnknownMode(other),

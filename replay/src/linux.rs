@@ -6,7 +6,7 @@ use crate::{Event, Mode, Problem, Row, running, set_u32, zeros_after};
 use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
 use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
-use congestion::{ConfigError, Instant};
+use congestion::{CongestionController, ConfigError, Instant, LossEvent};
 use core::fmt::{self, Write};
 
 /// Replay state: the configuration being built by `set`, and the flow once `init` ran.
@@ -143,8 +143,27 @@ impl<'a> Mode<'a> for LinuxReplay {
                 }
                 flow.transmit(now, in_flight);
             }
-            "loss" => flow.loss(now),
-            "ecn" => flow.ecn(now),
+            // `loss T` is the kernel's fast-retransmit step; with LOST [SEQ] the trait's
+            // loss report (lost segments leave flight; SEQ before high_seq is ignored).
+            "loss" => match ev.loss_args()? {
+                None => flow.loss(now),
+                Some(loss) => flow.on_loss(now, &loss),
+            },
+            "ecn" => {
+                let snd_una = u64::from(flow.socket_view().snd_una);
+                match ev.ecn_args(snd_una)? {
+                    None => flow.ecn(now),
+                    Some(ecn) => flow.on_ecn(now, &ecn),
+                }
+            }
+            "persistent" => {
+                let loss = ev.loss_args()?.unwrap_or(LossEvent {
+                    persistent_congestion: true,
+                    ..LossEvent::default()
+                });
+                flow.on_loss(now, &loss);
+            }
+            "discard" => flow.on_discarded(now, ev.int(1)?),
             "rto" => flow.rto(now, ev.opt_int(1)?.unwrap_or(1)),
             "undo" => flow.undo(now),
             "idle" => {
@@ -217,7 +236,7 @@ impl<'a> Mode<'a> for LinuxReplay {
             u8::from(v.is_cwnd_limited),
             v.max_packets_out,
             v.srtt_us_x8,
-            f.pacing_rate(),
+            f.sk_pacing_rate(),
             v.prior_cwnd,
             v.prior_ssthresh,
         )?;

@@ -166,5 +166,5 @@ impl PacingReplay {
 
 /// The flow's `sk_pacing_rate` as a [`Rate`].
 fn rate_of(flow: &LinuxFlow) -> Rate {
-    Rate::from_bytes_per_second(flow.pacing_rate())
+    Rate::from_bytes_per_second(flow.sk_pacing_rate())
 }

@@ -1,5 +1,6 @@
 //! RFC mode (`set mode rfc9438`): the trace language driving `congestion::rfc::RfcFlow`,
-//! in bytes.
+//! in bytes; `set mode newreno` drives `congestion::rfc::NewRenoFlow` with the same
+//! settings (NewReno reads no CUBIC key) and the same events.
 //!
 //! Settings (`set KEY VALUE`; before `init`, except where noted):
 //! - `mss BYTES` (default 1200; after `init` it changes the running flow's MSS),
@@ -14,8 +15,12 @@
 //!
 //! Events: `init T [BYTES]` builds the flow and sends BYTES (default: the initial
 //! window); `ack T ACKED_BYTES RTT_US INFLIGHT_AFTER_BYTES` (RTT −1: no sample);
-//! `loss T`, `ecn T`, `rto T`, `persistent T` (QUIC persistent congestion), `undo T`,
-//! `idle T` (transmit start after idle), `send T BYTES`. Any event before `init`
+//! `loss T [LOST_BYTES [PN]]` (without PN the loss is always a new congestion event;
+//! with it, a loss of a packet sent before the current recovery began only leaves
+//! flight), `ecn T [CE_INCREASE]` (with it: judged by the last acknowledged byte),
+//! `rto T`, `persistent T [LOST_BYTES]` (QUIC persistent congestion), `discard T BYTES`,
+//! `undo T`, `idle T` (transmit start after idle), `send T BYTES`. Packet numbers are
+//! the replay's byte sequence (`snd_nxt` after the packet). Any event before `init`
 //! initialises the flow at its time first.
 //!
 //! Sequence model: the replay counts bytes sent (`snd_nxt`) and acked (`snd_una`).
@@ -34,30 +39,62 @@
 //! `cwnd_limited` column shows the verdict of the last ACK.
 //!
 //! CSV columns: `idx,ev,t_us,cwnd,ssthresh,phase` (phase `ss`, `css`, `ca`, `recovery`),
-//! then `w_max,k_us,w_est,cwnd_prior,t_epoch_us` (−1 = no epoch), `cwnd_epoch,
-//! in_flight,srtt_us,min_rtt_us` (−1 = none), `cwnd_limited,css_rounds,mss`.
-//! ssthresh "none" prints as 18446744073709551615 (`u64::MAX`).
+//! then CUBIC's `w_max,k_us,w_est,cwnd_prior,t_epoch_us` (−1 = no epoch), `cwnd_epoch`
+//! (NewReno: `bytes_acked,cwnd_prior`), then `in_flight,srtt_us,min_rtt_us` (−1 =
+//! none), `cwnd_limited,css_rounds,mss`. ssthresh "none" prints as
+//! 18446744073709551615 (`u64::MAX`).
 
 use crate::{Event, Mode, Problem, Row, running, set_u32};
-use congestion::cubic::RfcCubicConfig;
-use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
-use congestion::{
-    AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent,
-};
+use congestion::cubic::{RfcCubic, RfcCubicConfig};
+use congestion::rfc::{Classic, NewReno, RfcFlowConfig, SlowStartKind, WindowAdjustment};
+use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent};
 use core::fmt::{self, Write};
 
-/// Replay state for RFC mode.
-pub struct RfcReplay {
+/// What a growth algorithm adds to the CSV: its name in `set mode`, its columns
+/// between `phase` and `in_flight`, and their values.
+pub trait GrowthColumns: WindowAdjustment {
+    /// The `set mode` name.
+    const MODE: &'static str;
+    /// The whole CSV header.
+    const HEADER: &'static str;
+    /// The row before any flow, after `idx,ev`.
+    const ZERO_ROW: &'static str;
+    /// Writes this algorithm's columns, each preceded by a comma.
+    fn write_columns<W: Write>(&self, out: &mut W) -> fmt::Result;
+}
+
+impl GrowthColumns for RfcCubic {
+    const MODE: &'static str = "rfc9438";
+    const HEADER: &'static str = "idx,ev,t_us,cwnd,ssthresh,phase,w_max,k_us,w_est,cwnd_prior,t_epoch_us,cwnd_epoch,in_flight,srtt_us,min_rtt_us,cwnd_limited,css_rounds,mss";
+    const ZERO_ROW: &'static str = "0,0,0,ss,0,0,0,0,-1,0,0,0,-1,0,0,0";
+    fn write_columns<W: Write>(&self, out: &mut W) -> fmt::Result {
+        let t_epoch = self.epoch_start.map_or(-1, |e| e.as_micros() as i128);
+        write!(
+            out,
+            ",{},{},{},{},{t_epoch},{}",
+            self.w_max_bytes, self.k_us, self.w_est_bytes, self.cwnd_prior_bytes, self.cwnd_epoch_bytes,
+        )
+    }
+}
+
+impl GrowthColumns for NewReno {
+    const MODE: &'static str = "newreno";
+    const HEADER: &'static str = "idx,ev,t_us,cwnd,ssthresh,phase,bytes_acked,cwnd_prior,in_flight,srtt_us,min_rtt_us,cwnd_limited,css_rounds,mss";
+    const ZERO_ROW: &'static str = "0,0,0,ss,0,0,0,0,-1,0,0,0";
+    fn write_columns<W: Write>(&self, out: &mut W) -> fmt::Result {
+        write!(out, ",{},{}", self.bytes_acked, self.cwnd_prior_bytes)
+    }
+}
+
+/// Replay state for RFC mode (`G` = [`RfcCubic`]) or NewReno (`G` = [`NewReno`]).
+pub struct RfcReplay<G: GrowthColumns> {
     config: RfcFlowConfig,
-    flow: Option<RfcFlow>,
+    flow: Option<Classic<G>>,
     snd_una: u64,
     snd_nxt: u64,
 }
 
-impl RfcReplay {
-    /// The CSV header of RFC mode.
-    pub const HEADER: &'static str = "idx,ev,t_us,cwnd,ssthresh,phase,w_max,k_us,w_est,cwnd_prior,t_epoch_us,cwnd_epoch,in_flight,srtt_us,min_rtt_us,cwnd_limited,css_rounds,mss";
-
+impl<G: GrowthColumns> RfcReplay<G> {
     /// Before any event: RFC defaults.
     pub(crate) fn new() -> Self {
         RfcReplay {
@@ -69,9 +106,9 @@ impl RfcReplay {
     }
 }
 
-impl<'a> Mode<'a> for RfcReplay {
+impl<'a, G: GrowthColumns> Mode<'a> for RfcReplay<G> {
     fn write_header<W: Write>(&self, out: &mut W) -> fmt::Result {
-        out.write_str(Self::HEADER)?;
+        out.write_str(G::HEADER)?;
         out.write_str("\n")
     }
 
@@ -84,12 +121,13 @@ impl<'a> Mode<'a> for RfcReplay {
         })?;
         match key {
             "mode" => {
-                return match word {
-                    "rfc9438" => Ok(()),
-                    _ => Err(Problem::BadChoice {
+                return if word == G::MODE {
+                    Ok(())
+                } else {
+                    Err(Problem::BadChoice {
                         key,
-                        expected: "another mode inside an rfc9438 trace",
-                    }),
+                        expected: "the trace's first mode, set once",
+                    })
                 };
             }
             "slow_start" => {
@@ -122,7 +160,7 @@ impl<'a> Mode<'a> for RfcReplay {
             }
             "paced" => self.config.paced = value != 0,
             "init_cwnd" => self.config.initial_window_bytes = Some(value),
-            "init_ssthresh" => self.config.initial_ssthresh_bytes = value,
+            "init_ssthresh" => self.config.initial_ssthresh_bytes = Some(value),
             "beta" => c.beta_permille = set_u32(key, value)?,
             "ecn_beta" => c.ecn_beta_permille = set_u32(key, value)?,
             "c" => c.c_permille = set_u32(key, value)?,
@@ -139,17 +177,11 @@ impl<'a> Mode<'a> for RfcReplay {
 
     fn init(&mut self, now: Instant, ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
         let bytes = ev.map_or(Ok(None), |ev| ev.opt_int::<u64>(1))?;
-        let mut flow = RfcFlow::new(self.config, now).map_err(Problem::Config)?;
+        let mut flow = Classic::<G>::new(self.config, now).map_err(Problem::Config)?;
         let bytes = bytes.unwrap_or(flow.cwnd());
         self.snd_una = 0;
         self.snd_nxt = bytes;
-        flow.on_sent(
-            now,
-            &SentEvent {
-                in_flight_after: bytes,
-                largest_sent: bytes,
-            },
-        );
+        flow.on_sent(now, &SentEvent::new(bytes, bytes));
         self.flow = Some(flow);
         Ok(())
     }
@@ -169,26 +201,31 @@ impl<'a> Mode<'a> for RfcReplay {
                 };
                 flow.on_ack(now, &ack);
                 self.snd_nxt = self.snd_nxt.max(self.snd_una.saturating_add(in_flight));
-                let sent = SentEvent {
-                    in_flight_after: in_flight,
-                    largest_sent: self.snd_nxt,
-                };
-                flow.on_sent(now, &sent);
+                flow.on_sent(now, &SentEvent::new(in_flight, self.snd_nxt));
             }
-            "loss" => flow.on_congestion_event(now, CongestionEvent::Loss),
-            "ecn" => flow.on_congestion_event(now, CongestionEvent::Ecn),
-            "rto" => flow.on_congestion_event(now, CongestionEvent::RetransmissionTimeout),
-            "persistent" => flow.on_congestion_event(now, CongestionEvent::PersistentCongestion),
+            "loss" | "persistent" => {
+                let loss = ev.loss_args()?.unwrap_or(LossEvent {
+                    persistent_congestion: ev.keyword == "persistent",
+                    ..LossEvent::default()
+                });
+                flow.on_loss(now, &loss);
+            }
+            "ecn" => match ev.ecn_args(self.snd_una)? {
+                Some(ecn) => flow.on_ecn(now, &ecn),
+                // `ecn T`: a CE mark judged as a new congestion event, as before.
+                None => flow.on_ecn(now, &congestion::EcnEvent {
+                    ce_increase: 1,
+                    newest_acked: congestion::SentPacket::Unknown,
+                }),
+            },
+            "rto" => flow.on_retransmission_timeout(now),
+            "discard" => flow.on_discarded(now, ev.int(1)?),
             "undo" => flow.on_spurious_congestion(now),
             "idle" => flow.on_transmit_start(now),
             "send" => {
                 let bytes: u64 = ev.int(1)?;
                 self.snd_nxt = self.snd_nxt.saturating_add(bytes);
-                let sent = SentEvent {
-                    in_flight_after: flow.in_flight().saturating_add(bytes),
-                    largest_sent: self.snd_nxt,
-                };
-                flow.on_sent(now, &sent);
+                flow.on_sent(now, &SentEvent::counted(bytes, self.snd_nxt));
             }
             other => return Err(Problem::UnknownEvent(other)),
         }
@@ -199,7 +236,7 @@ impl<'a> Mode<'a> for RfcReplay {
     fn write_row<W: Write>(&mut self, out: &mut W, row: Row<'_>) -> fmt::Result {
         let Row { idx, keyword, t_us } = row;
         let Some(f) = self.flow.as_ref() else {
-            return writeln!(out, "{idx},{keyword},0,0,0,ss,0,0,0,0,-1,0,0,0,-1,0,0,0");
+            return writeln!(out, "{idx},{keyword},{}", G::ZERO_ROW);
         };
         let phase = match f.phase() {
             Phase::SlowStart => "ss",
@@ -207,24 +244,22 @@ impl<'a> Mode<'a> for RfcReplay {
             Phase::CongestionAvoidance => "ca",
             Phase::Recovery => "recovery",
         };
-        let c = f.cubic();
-        let t_epoch = c.epoch_start.map_or(-1, |e| e.as_micros() as i128);
         let min_rtt = if f.min_rtt_us() == u64::MAX {
             -1
         } else {
             f.min_rtt_us() as i128
         };
-        writeln!(
+        write!(
             out,
-            "{idx},{keyword},{},{},{},{phase},{},{},{},{},{t_epoch},{},{},{},{min_rtt},{},{},{}",
+            "{idx},{keyword},{},{},{},{phase}",
             t_us,
             f.cwnd(),
-            f.ssthresh(),
-            c.w_max_bytes,
-            c.k_us,
-            c.w_est_bytes,
-            c.cwnd_prior_bytes,
-            c.cwnd_epoch_bytes,
+            f.ssthresh().unwrap_or(u64::MAX),
+        )?;
+        f.growth().write_columns(out)?;
+        writeln!(
+            out,
+            ",{},{},{min_rtt},{},{},{}",
             f.in_flight(),
             f.srtt_us(),
             u8::from(f.last_ack_cwnd_limited()),

@@ -2,6 +2,7 @@
 //! separated by white space; at most [`MAX_ARGS`] arguments, so no allocation.
 
 use crate::error::Problem;
+use congestion::{EcnEvent, LossEvent, SentPacket};
 use core::str::FromStr;
 
 /// Arguments an event may carry (the longest, `ack`, has four).
@@ -56,6 +57,35 @@ impl<'a> Event<'a> {
     /// no sample).
     pub fn ack_args<T: FromStr>(&self) -> Result<(T, i64, T), Problem<'a>> {
         Ok((self.int(1)?, self.int(2)?, self.int(3)?))
+    }
+
+    /// The optional arguments of `loss T [LOST [NEWEST]]` (and `persistent T [LOST]`):
+    /// the amount lost (default 0) and the sequence (Linux mode, segments) or packet
+    /// number (RFC mode, the replay's byte sequence) of the newest lost packet. Without
+    /// NEWEST the packet is unknown, so the loss is always a new congestion event (what
+    /// `loss T` has always meant). `None` when the line has no argument after `T`.
+    pub fn loss_args(&self) -> Result<Option<LossEvent>, Problem<'a>> {
+        let Some(lost) = self.opt_int::<u64>(1)? else {
+            return Ok(None);
+        };
+        let newest_lost = match self.opt_int::<u64>(2)? {
+            Some(n) => SentPacket::Number(n),
+            None => SentPacket::Unknown,
+        };
+        Ok(Some(LossEvent {
+            lost,
+            newest_lost,
+            persistent_congestion: self.keyword == "persistent",
+        }))
+    }
+
+    /// The optional argument of `ecn T [CE_INCREASE]`: a rise of the CE count in the ACK
+    /// of `largest_acked` (what the replay last acknowledged). `None` without it: the
+    /// mark is always a new congestion event (what `ecn T` has always meant).
+    pub fn ecn_args(&self, largest_acked: u64) -> Result<Option<EcnEvent>, Problem<'a>> {
+        Ok(self
+            .opt_int::<u64>(1)?
+            .map(|ce| EcnEvent::new(ce, largest_acked)))
     }
 
     /// Whether this is `set KEY ...`.

@@ -20,8 +20,7 @@ pub(crate) use linux::after as linux_after;
 pub use linux_config::{
     BICTCP_BETA_SCALE, BICTCP_HZ, HystartDetect, LinuxCubicConfig, LinuxCubicParams, MAX_BIC_SCALE,
 };
-pub(crate) use rfc::CubicUndo;
-pub use rfc::RfcCubic;
+pub use rfc::{CubicUndo, RfcCubic};
 pub use rfc_config::{
     ABE_BETA_PERMILLE, BETA_CUBIC_PERMILLE, C_PERMILLE, MAX_C_PERMILLE, MAX_MSS_BYTES, RFC_SCALE,
     RfcCubicConfig, RfcCubicParams,

@@ -86,7 +86,7 @@ pub struct RfcCubic {
 #[cfg(target_pointer_width = "64")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub(crate) struct CubicUndo {
+pub struct CubicUndo {
     w_max_bytes: u64,
     cwnd_prior_bytes: u64,
     k_us: u64,
@@ -101,7 +101,7 @@ pub(crate) struct CubicUndo {
 
 /// What an undo brings back of [`RfcCubic`]: all of it, on targets narrower than 64 bits.
 #[cfg(not(target_pointer_width = "64"))]
-pub(crate) type CubicUndo = RfcCubic;
+pub type CubicUndo = RfcCubic;
 
 #[cfg(target_pointer_width = "64")]
 impl CubicUndo {

@@ -12,7 +12,8 @@
 //! through exactly this code.
 
 use crate::controller::{
-    AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
+    WindowUnit,
 };
 use crate::cubic::{LinuxCubicParams, linux_after};
 use crate::error::ConfigError;
@@ -20,7 +21,7 @@ use crate::hystart::{HystartExit, HystartInput};
 use crate::linux::flow_config::LinuxFlowConfig;
 use crate::linux::socket_config::LinuxSocketConfig;
 use crate::linux::state::{LinuxCubicState, TCP_INFINITE_SSTHRESH};
-use crate::pacing::{LinuxPacingInput, linux_pacing_rate};
+use crate::pacing::{LinuxPacingInput, Rate, default_send_quantum_bytes, linux_pacing_rate};
 use crate::time::Instant;
 
 /// The kernel's congestion-avoidance state machine (`icsk_ca_state`).
@@ -64,7 +65,7 @@ pub enum CaState {
 /// use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 ///
 /// let mut flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
-/// flow.on_sent(Instant::ZERO, &SentEvent { in_flight_after: 10, largest_sent: 10 });
+/// flow.on_sent(Instant::ZERO, &SentEvent::new(10, 10));
 /// let ack = AckEvent { acked: 2, rtt: Some(Duration::from_millis(20)), ..AckEvent::default() };
 /// flow.on_ack(Instant::from_micros(20_000), &ack);
 /// assert_eq!(flow.cwnd(), 12);
@@ -104,8 +105,14 @@ pub struct LinuxFlow {
     pacing_rate_fresh: bool,
     is_cwnd_limited: bool,
     undo_marker: bool,
+    /// A loss or ECN-CE reduction set `high_seq`, and no RTO or undo has ended its
+    /// recovery period since: [`Phase::Recovery`] while `snd_una` is before `high_seq`.
+    loss_recovery: bool,
     ca_state: CaState,
     hystart_exit: Option<HystartExit>,
+    /// When the current recovery period began (the last loss, ECN-CE or RTO reduction);
+    /// `None` before the first.
+    recovery_start: Option<Instant>,
 }
 
 impl LinuxFlow {
@@ -136,8 +143,10 @@ impl LinuxFlow {
             pacing_rate_fresh: true,
             is_cwnd_limited: false,
             undo_marker: false,
+            loss_recovery: false,
             ca_state: CaState::Open,
             hystart_exit: None,
+            recovery_start: None,
         };
         flow.init(now);
         Ok(flow)
@@ -167,6 +176,8 @@ impl LinuxFlow {
         self.high_seq = 0;
         self.retransmits = 0;
         self.undo_marker = false;
+        self.loss_recovery = false;
+        self.recovery_start = None;
         self.hystart_exit = None;
         self.pacing_rate = 0;
         self.pacing_rate_fresh = true;
@@ -320,7 +331,7 @@ impl LinuxFlow {
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
             cwnd: self.state.cwnd,
-            pacing_rate: self.pacing_rate(),
+            pacing_rate: self.sk_pacing_rate(),
             pacing_status: self.socket.pacing_status,
             gso_max_size: self.socket.gso_max_size,
         };
@@ -399,12 +410,13 @@ impl LinuxFlow {
     /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_input.c tcp_enter_recovery(), tcp_end_cwnd_reduction()
     #[doc(hidden)]
-    pub fn loss(&mut self, _now: Instant) {
+    pub fn loss(&mut self, now: Instant) {
         self.prior_ssthresh = 0;
         self.undo_marker = true;
         if !matches!(self.ca_state, CaState::Cwr | CaState::Recovery) {
             self.prior_ssthresh = self.current_ssthresh();
             self.init_cwnd_reduction();
+            self.begin_recovery_period(now);
         }
         // set_state(Recovery) then set_state(Open): CUBIC reacts to neither.
         self.ca_state = CaState::Open;
@@ -418,7 +430,7 @@ impl LinuxFlow {
     /// `embedded/`; stacks use [`CongestionController`].
     // Linux net/ipv4/tcp_input.c tcp_enter_cwr(), tcp_end_cwnd_reduction()
     #[doc(hidden)]
-    pub fn ecn(&mut self, _now: Instant) {
+    pub fn ecn(&mut self, now: Instant) {
         self.prior_ssthresh = 0;
         if !matches!(
             self.ca_state,
@@ -426,6 +438,7 @@ impl LinuxFlow {
         ) {
             self.undo_marker = false;
             self.init_cwnd_reduction();
+            self.begin_recovery_period(now);
             self.ca_state = CaState::Cwr;
         }
         self.end_cwnd_reduction();
@@ -466,6 +479,10 @@ impl LinuxFlow {
         self.state.hystart.start_round(now.micros32(), self.snd_nxt);
         self.hystart_exit = None;
         self.high_seq = self.snd_nxt;
+        // The RTO's recovery (state Loss) reports slow start, but older losses still
+        // belong to it (tcp_process_loss keeps Loss until high_seq).
+        self.loss_recovery = false;
+        self.recovery_start = Some(now);
         self.packets_out = retransmitted;
         if retransmitted > 0 {
             self.last_send_jiffies = now.jiffies32();
@@ -492,11 +509,35 @@ impl LinuxFlow {
             }
         }
         self.undo_marker = false;
+        self.loss_recovery = false;
         if self.ca_state != CaState::Open {
             self.retransmits = 0;
             self.ca_state = CaState::Open;
         }
         self.pacing_inputs_changed();
+    }
+
+    /// A loss or ECN-CE reduction just set `high_seq`: its recovery period starts.
+    fn begin_recovery_period(&mut self, now: Instant) {
+        self.loss_recovery = true;
+        self.recovery_start = Some(now);
+    }
+
+    /// Whether `packet` was sent before the current recovery period began: a sequence
+    /// before `high_seq` (32-bit wrap-around, as the kernel's `before()`), or a send time
+    /// at or before the reduction. Never for [`SentPacket::Unknown`], nor before the
+    /// first reduction.
+    // Linux net/ipv4/tcp_input.c tcp_fastretrans_alert(): no new recovery before high_seq
+    fn sent_before_recovery(&self, packet: SentPacket) -> bool {
+        let Some(start) = self.recovery_start else {
+            return false;
+        };
+        match packet {
+            // Truncation to the kernel's 32-bit sequence space, on purpose.
+            SentPacket::Number(seq) => linux_after(self.high_seq, seq as u32),
+            SentPacket::SentAt(sent) => sent <= start,
+            SentPacket::Unknown => false,
+        }
     }
 
     /// An explicit `CA_EVENT_TX_START`: the epoch shifts by the idle time since the
@@ -645,7 +686,9 @@ impl LinuxFlow {
 
     /// `sk_pacing_rate`, bytes per second, as the last event left it (computed here
     /// unless an event or a setter already fixed it; the transmit step does not move it).
-    pub const fn pacing_rate(&self) -> u64 {
+    /// The trait's [`pacing_rate`](CongestionController::pacing_rate) is the same value
+    /// as a [`Rate`].
+    pub const fn sk_pacing_rate(&self) -> u64 {
         if self.pacing_rate_fresh || !self.socket.model_pacing {
             self.pacing_rate
         } else {
@@ -715,7 +758,8 @@ impl CongestionController for LinuxFlow {
 
     #[inline]
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        self.transmit(now, segments(sent.in_flight_after));
+        let in_flight = sent.in_flight_given(u64::from(self.packets_out));
+        self.transmit(now, segments(in_flight));
     }
 
     #[inline]
@@ -724,15 +768,37 @@ impl CongestionController for LinuxFlow {
         self.ack(now, segments(ack.acked), rtt);
     }
 
-    fn on_congestion_event(&mut self, now: Instant, event: CongestionEvent) {
-        match event {
-            CongestionEvent::Loss => self.loss(now),
-            CongestionEvent::Ecn => self.ecn(now),
+    /// The lost segments leave `packets_out`; persistent congestion is an RTO with one
+    /// retransmit; otherwise a loss of a segment at or after `high_seq` (or of an
+    /// unknown one) is a fast-retransmit reduction (`tcp_enter_recovery`).
+    fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
+        self.packets_out = self.packets_out.saturating_sub(segments(loss.lost));
+        if loss.persistent_congestion {
             // The kernel retransmits the head at once on an RTO.
-            CongestionEvent::RetransmissionTimeout | CongestionEvent::PersistentCongestion => {
-                self.rto(now, 1)
-            }
+            self.rto(now, 1);
+        } else if !self.sent_before_recovery(loss.newest_lost) {
+            self.loss(now);
+        } else {
+            self.pacing_inputs_changed();
         }
+    }
+
+    /// `tcp_enter_cwr` for a CE rise above 0 on a segment at or after `high_seq`; the
+    /// kernel's own rule also ignores CE during an RTO's recovery (state Loss).
+    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+        if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {
+            self.ecn(now);
+        }
+    }
+
+    /// `tcp_enter_loss` with the head retransmitted at once.
+    fn on_retransmission_timeout(&mut self, now: Instant) {
+        self.rto(now, 1);
+    }
+
+    fn on_discarded(&mut self, _now: Instant, amount: u64) {
+        self.packets_out = self.packets_out.saturating_sub(segments(amount));
+        self.pacing_inputs_changed();
     }
 
     fn on_spurious_congestion(&mut self, now: Instant) {
@@ -747,15 +813,48 @@ impl CongestionController for LinuxFlow {
         u64::from(self.state.cwnd)
     }
 
-    fn ssthresh(&self) -> u64 {
-        u64::from(self.state.ssthresh)
+    /// `None` while `snd_ssthresh` is the kernel's `TCP_INFINITE_SSTHRESH` or above.
+    fn ssthresh(&self) -> Option<u64> {
+        let s = self.state.ssthresh;
+        if s >= TCP_INFINITE_SSTHRESH {
+            None
+        } else {
+            Some(u64::from(s))
+        }
     }
 
+    /// [`Phase::Recovery`] after a loss or ECN-CE reduction until `snd_una` reaches
+    /// `high_seq`; after an RTO, slow start (state Loss grows by slow start).
     fn phase(&self) -> Phase {
-        match self.ca_state {
-            CaState::Cwr | CaState::Recovery | CaState::Loss => Phase::Recovery,
-            CaState::Open | CaState::Disorder if self.state.in_slow_start() => Phase::SlowStart,
-            CaState::Open | CaState::Disorder => Phase::CongestionAvoidance,
+        if self.loss_recovery && linux_after(self.high_seq, self.snd_una) {
+            Phase::Recovery
+        } else if self.state.in_slow_start() {
+            Phase::SlowStart
+        } else {
+            Phase::CongestionAvoidance
         }
+    }
+
+    /// `packets_out`.
+    fn in_flight(&self) -> u64 {
+        u64::from(self.packets_out)
+    }
+
+    /// `sk_pacing_rate` ([`sk_pacing_rate`](LinuxFlow::sk_pacing_rate)).
+    fn pacing_rate(&self) -> Rate {
+        Rate::from_bytes_per_second(self.sk_pacing_rate())
+    }
+
+    fn mss_bytes(&self) -> u64 {
+        u64::from(self.socket.mss)
+    }
+
+    /// `tcp_tso_autosize` on `sk_pacing_rate`, with CUBIC's `delay_min` standing in for
+    /// the kernel's windowed `tcp_min_rtt` (a [`PacedFlow`](crate::pacing::PacedFlow)
+    /// keeps the windowed one).
+    fn send_quantum_bytes(&self) -> u64 {
+        let delay_min = self.state.cubic.delay_min;
+        let min_rtt = if delay_min == 0 { u32::MAX } else { delay_min };
+        default_send_quantum_bytes(self.pacing_rate(), min_rtt, u64::from(self.socket.mss))
     }
 }

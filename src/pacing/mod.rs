@@ -5,7 +5,8 @@
 //! - [`EdtPacer`]: each packet's earliest departure time (Linux EDT pacing).
 //! - [`TsqBudget`]: TCP Small Queues, bytes a flow may keep in the host queues.
 //! - [`tso_segs`]: TSO/GSO autosizing; [`MinRttFilter`]: the windowed minimum RTT it reads.
-//! - [`SendPath`]: all of the above and the congestion window in one call.
+//! - [`SendPath`]: all of the above and the congestion window in one call;
+//!   [`PacedFlow`]: a controller and its send path in one object, fed once per event.
 //!
 //! ## The send path in one call
 //!
@@ -53,6 +54,7 @@ mod bandwidth;
 mod bytes_rate;
 mod edt;
 mod min_rtt;
+mod paced_flow;
 mod rate;
 mod send_config;
 mod send_path;
@@ -61,18 +63,20 @@ mod tsq;
 
 pub use bandwidth::{MAX_TIMED_LEN_BYTES, Rate};
 pub use bytes_rate::{
-    BytesPacingInput, MAX_PACING_RATIO_PERCENT, PacingRateConfig, PacingRateParams,
-    pacing_rate_bytes,
+    BytesPacingInput, MAX_PACING_RATIO_PERCENT, PacingFormula, PacingRateConfig,
+    PacingRateParams, RFC9002_PACING_N_PERCENT, pacing_rate_bytes,
 };
 pub use edt::{EdtPacer, UNPACED_SEGMENTS};
 pub use min_rtt::{MIN_RTT_WINDOW_MS, MinRttFilter};
+pub use paced_flow::{NextPacket, PacedFlow};
 pub use rate::{
     LinuxPacingInput, PACING_CA_RATIO_PERCENT, PACING_SS_RATIO_PERCENT, linux_pacing_rate,
 };
 pub use send_config::{SendPathConfig, SendPathParams};
 pub use send_path::{Enqueue, SendContext, SendPath, SendVerdict};
 pub use tso::{
-    GSO_MAX_SEGS, GSO_MAX_SIZE, MIN_TSO_SEGS, TSO_RTT_LOG, TsoInput, tso_autosize_bytes, tso_segs,
+    GSO_MAX_SEGS, GSO_MAX_SIZE, MIN_TSO_SEGS, TSO_RTT_LOG, TsoInput, default_send_quantum_bytes,
+    tso_autosize_bytes, tso_segs,
 };
 pub use tsq::{
     LIMIT_OUTPUT_BYTES, LIMIT_OUTPUT_BYTES_ORIGINAL, PACING_SHIFT, TsqBudget, TsqLimitInput,

@@ -292,7 +292,7 @@ fn window_quota(unit: WindowUnit, cwnd: u64, in_flight: u64, mss: u32) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::controller::{AckEvent, CongestionEvent, Phase, SentEvent};
+    use crate::controller::{AckEvent, EcnEvent, LossEvent, Phase, SentEvent};
     use crate::pacing::send_config::SendPathConfig;
 
     /// A fixed window, to test the send path alone.

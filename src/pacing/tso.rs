@@ -91,6 +91,33 @@ pub const fn tso_segs(i: &TsoInput) -> u32 {
     }
 }
 
+/// The send quantum a bare controller reports
+/// ([`send_quantum_bytes`](crate::CongestionController::send_quantum_bytes)):
+/// [`tso_segs`] with Linux's defaults ([`PACING_SHIFT`](crate::pacing::PACING_SHIFT),
+/// [`TSO_RTT_LOG`], [`GSO_MAX_SIZE`], [`GSO_MAX_SEGS`], [`MIN_TSO_SEGS`]) on the
+/// controller's pacing rate and minimum RTT (µs, `u32::MAX` before any sample), times
+/// the MSS (`mss_bytes` above 65535 counts as 65535, 0 as 1). At least two segments.
+pub const fn default_send_quantum_bytes(pacing_rate: Rate, min_rtt_us: u32, mss_bytes: u64) -> u64 {
+    let mss = if mss_bytes > 65_535 {
+        65_535
+    } else if mss_bytes == 0 {
+        1
+    } else {
+        mss_bytes as u32
+    };
+    let segs = tso_segs(&TsoInput {
+        pacing_rate,
+        pacing_shift: crate::pacing::PACING_SHIFT,
+        min_rtt_us,
+        tso_rtt_log: TSO_RTT_LOG,
+        gso_max_size: GSO_MAX_SIZE,
+        gso_max_segs: GSO_MAX_SEGS,
+        min_tso_segs: MIN_TSO_SEGS,
+        mss,
+    });
+    segs as u64 * mss as u64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,7 @@
 
 use crate::cubic::{RfcCubicConfig, RfcCubicParams};
 use crate::error::ConfigError;
+use crate::pacing::PacingRateConfig;
 
 /// Which slow-start algorithm an [`RfcFlow`](super::RfcFlow) runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -33,8 +34,12 @@ pub struct RfcFlowConfig {
     /// The initial window in bytes; `None`: RFC 9002 §7.2's
     /// `min(10·MSS, max(14720, 2·MSS))`.
     pub initial_window_bytes: Option<u64>,
-    /// The initial ssthresh in bytes (`u64::MAX`: none).
-    pub initial_ssthresh_bytes: u64,
+    /// The initial ssthresh in bytes; `None`: none until the first congestion event or
+    /// slow-start exit.
+    pub initial_ssthresh_bytes: Option<u64>,
+    /// How the pacing rate is computed (Linux's rule in bytes by default;
+    /// [`PacingRateConfig::rfc9002`] for RFC 9002 §7.7's).
+    pub pacing: PacingRateConfig,
 }
 
 impl Default for RfcFlowConfig {
@@ -51,7 +56,8 @@ impl RfcFlowConfig {
             slow_start: SlowStartKind::HystartPlusPlus,
             paced: false,
             initial_window_bytes: None,
-            initial_ssthresh_bytes: u64::MAX,
+            initial_ssthresh_bytes: None,
+            pacing: PacingRateConfig::new(),
         }
     }
 
@@ -66,7 +72,8 @@ impl RfcFlowConfig {
     }
 
     /// Validates the CUBIC part and the initial values: the initial window must lie in
-    /// `2·MSS..=2^62` bytes and the initial ssthresh must be at least `2·MSS`.
+    /// `2·MSS..=2^62` bytes and the initial ssthresh, if given, at least `2·MSS`.
+    /// The pacing settings are validated by the flow's constructor.
     pub const fn validate(&self) -> Result<(RfcCubicParams, u64), ConfigError> {
         let params = match self.cubic.validate() {
             Ok(p) => p,
@@ -84,8 +91,10 @@ impl RfcFlowConfig {
         if initial < params.min_window() || initial > (1 << 62) {
             return Err(ConfigError::InitialWindowOutOfRange);
         }
-        if self.initial_ssthresh_bytes < params.min_window() {
-            return Err(ConfigError::InitialWindowOutOfRange);
+        if let Some(ssthresh) = self.initial_ssthresh_bytes {
+            if ssthresh < params.min_window() {
+                return Err(ConfigError::InitialWindowOutOfRange);
+            }
         }
         Ok((params, initial))
     }

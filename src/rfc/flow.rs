@@ -1,12 +1,20 @@
-//! [`RfcFlow`]: cwnd, ssthresh, phase and recovery in bytes, driving RFC 9438 CUBIC and
-//! a slow-start strategy. The rules a stack must know are on [`RfcFlow`] itself.
+//! [`Classic`]: cwnd, ssthresh, phase, recovery periods, window use and pacing in
+//! bytes, driving one [`WindowAdjustment`] (CUBIC: [`RfcFlow`]; NewReno:
+//! [`NewRenoFlow`]) and a slow-start strategy. The rules a stack must know are on
+//! [`RfcFlow`].
 
 use crate::controller::{
-    AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
+    WindowUnit,
 };
-use crate::cubic::{CubicUndo, RfcCubic, RfcCubicConfig, RfcCubicParams};
+use crate::cubic::{RfcCubic, RfcCubicConfig, RfcCubicParams};
 use crate::error::ConfigError;
 use crate::hystart::{HystartPlusPlus, LinuxHystart};
+use crate::pacing::{
+    BytesPacingInput, PacingRateParams, Rate, default_send_quantum_bytes, pacing_rate_bytes,
+};
+use crate::rfc::NewReno;
+use crate::rfc::adjustment::WindowAdjustment;
 use crate::rfc::config::{RfcFlowConfig, SlowStartKind};
 use crate::time::{Duration, Instant};
 
@@ -19,49 +27,49 @@ mod slow_start;
 /// value is a `memcpy` call, whose routine alone is about 900 bytes of firmware flash.
 #[derive(Clone, Copy, Debug, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-struct Undo {
+struct Undo<U> {
     /// Whether a congestion event saved the fields below and no undo used them yet.
     saved: bool,
     cwnd: u64,
     ssthresh: u64,
     phase: Phase,
-    cubic: CubicUndo,
+    growth: U,
     /// The one HyStart++ field an event changes (it leaves CSS); nothing else in
     /// HyStart++ moves between an event and its undo, the detector being off.
     in_css: bool,
     detector_active: bool,
     recovery_end: u64,
     recovery_flight_left: u64,
+    recovery_start: Option<Instant>,
 }
 
-impl Undo {
+impl<U: Copy> Undo<U> {
     /// Nothing saved. Every byte zero (the fields are never read before a save
     /// overwrites them), so that a new flow clears it instead of copying a constant.
-    const NONE: Undo = {
-        let mut cubic = RfcCubic::new();
-        cubic.w_max_from_epoch = false;
+    const fn none(growth: U) -> Undo<U> {
         Undo {
             saved: false,
             cwnd: 0,
             ssthresh: 0,
             phase: Phase::SlowStart,
-            cubic: cubic.undo_point(),
+            growth,
             in_css: false,
             detector_active: false,
             recovery_end: 0,
             recovery_flight_left: 0,
+            recovery_start: None,
         }
-    };
+    }
 
     /// The saved snapshot, if there is one (as `Option::as_mut` on `Option<Undo>`).
-    fn as_mut(&mut self) -> Option<&mut Undo> {
+    fn as_mut(&mut self) -> Option<&mut Undo<U>> {
         if self.saved { Some(self) } else { None }
     }
 }
 
 /// Snapshots compare as the `Option` they stand for: stale fields of a used or never
 /// taken snapshot do not count.
-impl PartialEq for Undo {
+impl<U: PartialEq> PartialEq for Undo<U> {
     fn eq(&self, other: &Self) -> bool {
         match (self.saved, other.saved) {
             (false, false) => true,
@@ -69,11 +77,12 @@ impl PartialEq for Undo {
                 self.cwnd == other.cwnd
                     && self.ssthresh == other.ssthresh
                     && self.phase == other.phase
-                    && self.cubic == other.cubic
+                    && self.growth == other.growth
                     && self.in_css == other.in_css
                     && self.detector_active == other.detector_active
                     && self.recovery_end == other.recovery_end
                     && self.recovery_flight_left == other.recovery_flight_left
+                    && self.recovery_start == other.recovery_start
             }
             _ => false,
         }
@@ -82,13 +91,14 @@ impl PartialEq for Undo {
 
 /// One RFC-mode flow, in bytes: RFC 9438 CUBIC with standard slow start, Linux HyStart
 /// or RFC 9406 HyStart++, for QUIC stacks (RFC 9002) and RFC-following TCP stacks.
-/// Plain `Copy` data (`cargo run --example sizes` prints its size).
+/// Plain `Copy` data (`cargo run --example sizes` prints its size). [`NewRenoFlow`] is
+/// the same driver with NewReno's growth and reduction.
 ///
 /// # Quick start (QUIC)
 ///
 /// ```
 /// use congestion::rfc::{RfcFlow, RfcFlowConfig};
-/// use congestion::{AckEvent, CongestionController, CongestionEvent, Instant, Phase, SentEvent};
+/// use congestion::{AckEvent, CongestionController, Instant, LossEvent, Phase, SentEvent};
 ///
 /// // 1200-byte datagrams; RFC 9002's initial window: 10 · 1200 = 12000 bytes.
 /// let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
@@ -101,21 +111,25 @@ impl PartialEq for Undo {
 /// flow.on_ack(now, &AckEvent::new(2_400, 2, Some(rtt.into())));
 /// assert_eq!(flow.cwnd(), 14_400);
 ///
-/// // Packet 3 declared lost: one congestion event, cwnd = β · cwnd (β = 0.7).
-/// flow.on_congestion_event(now, CongestionEvent::Loss);
-/// assert_eq!(flow.cwnd(), 10_080);
+/// // Packets 3 and 4 declared lost, one report each: one reduction, cwnd = β · cwnd.
+/// flow.on_loss(now, &LossEvent::packet(1_200, 3));
+/// flow.on_loss(now, &LossEvent::packet(1_200, 4));
+/// assert_eq!((flow.cwnd(), flow.in_flight()), (10_080, 7_200));
 /// assert_eq!(flow.phase(), Phase::Recovery);
+/// // Pace at Linux's rate (120 % of cwnd per srtt in congestion avoidance).
+/// assert_eq!(flow.pacing_rate().as_bytes_per_second(), 604_800);
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
 ///
 /// # Call order
 ///
 /// As for every controller ([`crate::controller`]): [`on_sent`](CongestionController::on_sent)
-/// after each send with the bytes in flight afterwards and the largest packet number sent;
+/// after each send with the bytes in flight afterwards (or the bytes sent, for the flow
+/// to count) and the largest packet number sent;
 /// [`on_ack`](CongestionController::on_ack) per ACK frame with the newly acknowledged
 /// bytes, the largest packet number it acknowledges and its RTT sample
-/// ([`AckEvent::new`] takes all three, so none is forgotten); one
-/// [`on_congestion_event`](CongestionController::on_congestion_event) per congestion event.
+/// ([`AckEvent::new`] takes all three, so none is forgotten);
+/// [`on_loss`](CongestionController::on_loss) per lost packet or loss burst.
 ///
 /// # Window use (when the window may grow)
 ///
@@ -139,15 +153,34 @@ impl PartialEq for Undo {
 /// # Recovery
 ///
 /// A loss or ECN-CE event reduces at once (ssthresh = β·cwnd, at least 2·MSS; cwnd =
-/// β·cwnd, at least 2·MSS on loss and 1·MSS on ECN-CE, RFC 9438 §4.6) and enters
-/// [`Phase::Recovery`], where nothing grows. Recovery ends with the first ACK whose
-/// `largest_acked` is above the `largest_sent` at the event (a packet sent after it,
-/// RFC 9002 §7.3.2); that ACK already counts for growth. If no ACK has carried a packet
-/// number yet (`largest_acked` still 0), recovery also ends once as many bytes as were in
-/// flight at the event have been acknowledged, so a stack that leaves the field at its
-/// default never freezes the flow. Every call is one event: the stack decides what one
-/// congestion event is (one per round trip, RFC 9002 §7.3.2). A timeout or persistent
-/// congestion goes to slow start from 1 or 2 MSS instead.
+/// β·cwnd, at least 2·MSS on loss and 1·MSS on ECN-CE, RFC 9438 §4.6) and starts a
+/// recovery period, [`Phase::Recovery`], where nothing grows. Losses and CE marks of
+/// packets sent before the period began do not reduce again (RFC 9002 §7.3.2): a packet
+/// numbered at or below the largest sent at the reduction, or sent at or before it
+/// ([`SentPacket`](crate::SentPacket)); a loss report of
+/// [`SentPacket::Unknown`](crate::SentPacket::Unknown) always reduces, so a stack that
+/// does not say which packet was lost decides itself what one event is. The period
+/// ends with the first ACK whose `largest_acked` is above the `largest_sent` at the
+/// reduction (a packet sent after it, RFC 9002 §7.3.2); that ACK already counts for
+/// growth. If no ACK has carried a packet number yet (`largest_acked` still 0), it also
+/// ends once as many bytes as were in flight after the reduction have been acknowledged,
+/// so a stack that leaves the field at its default never freezes the flow.
+///
+/// A retransmission timeout or persistent congestion (a [`LossEvent`] with
+/// `persistent_congestion`) always acts: slow start from 1 MSS or 2 MSS (RFC 5681 §3.1,
+/// RFC 9002 §7.6.2). Unlike RFC 9002's pseudocode, which forgets the recovery start
+/// there, it starts a recovery period too, so that the other packets of the lost flight,
+/// reported one by one afterwards, do not reduce again from the minimum window.
+///
+/// Lost and discarded bytes leave the in-flight count at once.
+///
+/// # Pacing
+///
+/// [`pacing_rate`](CongestionController::pacing_rate) follows the configured
+/// [`PacingFormula`](crate::pacing::PacingFormula) (Linux's `tcp_update_pacing_rate` in
+/// bytes by default, or RFC 9002 §7.7); `send_quantum_bytes` is Linux's TSO autosizing
+/// on that rate and the minimum RTT. A stack that wants the EDT pacer, TSQ and the
+/// windowed minimum RTT as well wraps the flow in a [`PacedFlow`](crate::pacing::PacedFlow).
 ///
 /// # Linux HyStart in bytes
 ///
@@ -166,13 +199,40 @@ impl PartialEq for Undo {
 /// `3·C·MSS·(|t + RTT − K| + 1 ms)²·1 ms` bytes (9 bytes 2.5 s from `K` with C = 0.4,
 /// MSS = 1200). The Reno-friendly test `W_cubic(t) < W_est` reuses curve points already
 /// computed in the epoch whenever they decide it.
+pub type RfcFlow = Classic<RfcCubic>;
+
+/// One NewReno flow in bytes (RFC 9002 §7 and Appendix B): slow start (standard,
+/// HyStart++ or Linux HyStart), congestion avoidance of one MSS per window of
+/// acknowledged bytes, β = 0.5 on loss and on ECN-CE, a minimum window of 2 MSS, the
+/// recovery period, persistent congestion, and no growth while application-limited.
+/// Everything but the growth and the reduction is [`RfcFlow`]'s, documented there; the
+/// configuration is the same [`RfcFlowConfig`], whose CUBIC-only settings (β, C, fast
+/// convergence, Reno-friendliness) NewReno does not read.
+///
+/// ```
+/// use congestion::rfc::{NewRenoFlow, RfcFlowConfig};
+/// use congestion::{AckEvent, CongestionController, Instant, LossEvent, SentEvent};
+///
+/// let mut flow = NewRenoFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+/// flow.on_loss(Instant::from_micros(30_000), &LossEvent::packet(1_200, 1));
+/// assert_eq!((flow.cwnd(), flow.ssthresh()), (6_000, Some(6_000)));
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
+pub type NewRenoFlow = Classic<NewReno>;
+
+/// The classic driver shared by [`RfcFlow`] (CUBIC) and [`NewRenoFlow`]: it owns cwnd,
+/// ssthresh, the phase, slow start and its exit, recovery periods, window use, bytes in
+/// flight, the RTT estimates, pacing and undo; `W` grows and reduces the window. Use it
+/// through those two names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct RfcFlow {
+pub struct Classic<W: WindowAdjustment> {
     params: RfcCubicParams,
+    pacing: PacingRateParams,
     slow_start: SlowStartKind,
     paced: bool,
-    cubic: RfcCubic,
+    growth: W,
     hystart_pp: HystartPlusPlus,
     linux_hystart: LinuxHystart,
     /// HyStart / HyStart++ run only in the initial slow start (RFC 9406 §4.3).
@@ -183,10 +243,14 @@ pub struct RfcFlow {
     in_flight: u64,
     largest_sent: u64,
     largest_acked: u64,
+    /// `largest_sent` at the last reduction: packets numbered up to it were sent before
+    /// the current recovery period, and an ACK above it ends the period.
     recovery_end: u64,
-    /// Bytes in flight at the congestion event not yet matched by acknowledged bytes:
+    /// Bytes in flight after the reduction not yet matched by acknowledged bytes:
     /// recovery also ends when this reaches zero (for stacks that give no packet numbers).
     recovery_flight_left: u64,
+    /// When the current recovery period began; `None` before the first reduction.
+    recovery_start: Option<Instant>,
     /// `largest_sent` when the current window-use round was recorded: the round ends
     /// when `largest_acked` reaches it.
     usage_mark: u64,
@@ -196,24 +260,18 @@ pub struct RfcFlow {
     min_rtt_us: u64,
     last_activity: Instant,
     last_ack_cwnd_limited: bool,
-    undo: Undo,
+    undo: Undo<W::Undo>,
 }
 
-/// A fresh flow's CUBIC and HyStart++ state.
-const FRESH_CUBIC: RfcCubic = RfcCubic::new();
+/// A fresh flow's HyStart++ state.
 const FRESH_HYSTART_PP: HystartPlusPlus = HystartPlusPlus::new();
 
-/// The same with their non-zero fields set to zero: [`RfcFlow::new`] builds the flow from
-/// these, then makes its CUBIC and HyStart++ state fresh in place (one field, and the
-/// 56-byte HyStart++ state as a whole). Why: on 32-bit firmware all-zero parts are
-/// cleared into place and a copy of at most 64 bytes is a few loads and stores, while
-/// building the flow from the fresh constants directly copied its parts through a
-/// temporary with `memcpy`, a routine of about 900 bytes there (scripts/firmware.sh).
-const FRESH_CUBIC_ZEROED: RfcCubic = {
-    let mut c = FRESH_CUBIC;
-    c.w_max_from_epoch = false;
-    c
-};
+/// The same with its non-zero fields set to zero: [`Classic::new`] builds the flow from
+/// it (and the algorithm's [`WindowAdjustment::ZEROED`]), then makes both fresh in
+/// place. Why: on 32-bit firmware all-zero parts are cleared into place and a copy of at
+/// most 64 bytes is a few loads and stores, while building the flow from the fresh
+/// constants directly copied its parts through a temporary with `memcpy`, a routine of
+/// about 900 bytes there (scripts/firmware.sh).
 const FRESH_HYSTART_PP_ZEROED: HystartPlusPlus = {
     let mut h = FRESH_HYSTART_PP;
     h.last_round_min_rtt_us = 0;
@@ -222,23 +280,29 @@ const FRESH_HYSTART_PP_ZEROED: HystartPlusPlus = {
     h
 };
 
-impl RfcFlow {
+impl<W: WindowAdjustment> Classic<W> {
     /// A new flow at `now`, in slow start with the configured initial window.
     pub fn new(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
         let (params, initial) = config.validate()?;
+        let pacing = config.pacing.validate()?;
+        let initial_ssthresh = match config.initial_ssthresh_bytes {
+            Some(s) => s,
+            None => u64::MAX,
+        };
         // Built inside the `Result` and completed there: a flow completed first and then
         // wrapped in `Ok` is moved, a `memcpy` of 528 bytes on 32-bit firmware.
-        let mut built = Ok(RfcFlow {
+        let mut built = Ok(Classic {
             params,
+            pacing,
             slow_start: config.slow_start,
             paced: config.paced,
-            cubic: FRESH_CUBIC_ZEROED,
+            growth: W::ZEROED,
             hystart_pp: FRESH_HYSTART_PP_ZEROED,
             linux_hystart: LinuxHystart::default(),
             detector_active: !matches!(config.slow_start, SlowStartKind::Standard),
             cwnd: initial,
-            ssthresh: config.initial_ssthresh_bytes,
-            phase: if initial < config.initial_ssthresh_bytes {
+            ssthresh: initial_ssthresh,
+            phase: if initial < initial_ssthresh {
                 Phase::SlowStart
             } else {
                 Phase::CongestionAvoidance
@@ -248,41 +312,48 @@ impl RfcFlow {
             largest_acked: 0,
             recovery_end: 0,
             recovery_flight_left: 0,
+            recovery_start: None,
             usage_mark: 0,
             round_cwnd_limited: false,
             srtt_us: 0,
             min_rtt_us: u64::MAX,
             last_activity: now,
             last_ack_cwnd_limited: false,
-            undo: Undo::NONE,
+            undo: Undo::none(W::UNDO_NONE),
         });
         if let Ok(flow) = &mut built {
-            // What FRESH_*_ZEROED cleared: now equal to RfcCubic::new() and
-            // HystartPlusPlus::new() (tests/rfc_flow.rs checks).
-            flow.cubic.w_max_from_epoch = FRESH_CUBIC.w_max_from_epoch;
+            // What the zeroed constants cleared: now equal to the fresh states
+            // (tests/rfc_flow.rs checks).
+            flow.growth.finish_fresh();
             flow.hystart_pp = FRESH_HYSTART_PP;
         }
         built
     }
 
-    /// The validated CUBIC parameters (MSS included).
+    /// The validated parameters (MSS included; NewReno reads only the MSS).
     pub const fn params(&self) -> &RfcCubicParams {
         &self.params
     }
 
-    /// The CUBIC state (`W_max`, `K`, epoch, `W_est`, ...).
-    pub const fn cubic(&self) -> &RfcCubic {
-        &self.cubic
+    /// The algorithm's state (CUBIC's `W_max`, `K`, epoch, `W_est`, ...; NewReno's
+    /// byte count).
+    pub const fn growth(&self) -> &W {
+        &self.growth
+    }
+
+    /// The validated pacing-rate settings.
+    pub const fn pacing_params(&self) -> &PacingRateParams {
+        &self.pacing
+    }
+
+    /// Replaces the pacing-rate settings; they apply from the next read.
+    pub fn set_pacing_params(&mut self, pacing: PacingRateParams) {
+        self.pacing = pacing;
     }
 
     /// The HyStart++ state (meaningful with [`SlowStartKind::HystartPlusPlus`]).
     pub const fn hystart_pp(&self) -> &HystartPlusPlus {
         &self.hystart_pp
-    }
-
-    /// Bytes in flight as last reported, minus bytes acked since.
-    pub const fn in_flight(&self) -> u64 {
-        self.in_flight
     }
 
     /// Smoothed RTT (RFC 6298 weights), µs; 0 before the first sample.
@@ -323,11 +394,11 @@ impl RfcFlow {
         let min = self.params.min_window();
         self.cwnd = self.cwnd.max(min);
         self.ssthresh = self.ssthresh.max(min);
-        self.cubic.on_mss_change();
+        self.growth.on_mss_change();
         // A saved epoch's K was computed with the old C·MSS: an undo must not bring it
         // back, so the restored state starts a fresh epoch too (found by fuzzing).
         if let Some(u) = self.undo.as_mut() {
-            u.cubic.on_mss_change();
+            W::undo_on_mss_change(&mut u.growth);
         }
         Ok(())
     }
@@ -339,10 +410,9 @@ impl RfcFlow {
         let params = cubic.validate()?;
         let mss_changed = params.mss() != self.params.mss();
         self.params = params;
-        // Curve points computed with the old C must not be reused with the new one.
-        self.cubic.forget_curve_points();
+        self.growth.on_params_change();
         if let Some(u) = self.undo.as_mut() {
-            u.cubic.forget_curve_points();
+            W::undo_on_params_change(&mut u.growth);
         }
         if mss_changed {
             self.set_mss(cubic.mss_bytes)?;
@@ -376,11 +446,12 @@ impl RfcFlow {
         u.cwnd = self.cwnd;
         u.ssthresh = self.ssthresh;
         u.phase = self.phase;
-        self.cubic.save_undo_into(&mut u.cubic);
+        self.growth.save_undo_into(&mut u.growth);
         u.in_css = self.hystart_pp.in_css;
         u.detector_active = self.detector_active;
         u.recovery_end = self.recovery_end;
         u.recovery_flight_left = self.recovery_flight_left;
+        u.recovery_start = self.recovery_start;
     }
 
     /// Whether the current recovery has ended (see "Recovery" on [`RfcFlow`]).
@@ -400,7 +471,7 @@ impl RfcFlow {
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
     fn steady_ack(&mut self, ack: &AckEvent) {
-        match self.cubic.on_steady_ack(
+        match self.growth.on_steady_ack(
             &self.params,
             self.last_activity,
             self.cwnd,
@@ -513,11 +584,11 @@ impl RfcFlow {
         self.phase = Phase::CongestionAvoidance;
         if cwnd_limited {
             self.cwnd = self
-                .cubic
+                .growth
                 .on_ack(&self.params, now, self.cwnd, ack.acked, self.srtt_us);
         } else {
             // RFC 9438 §5.8: no growth, and no growth credit, while application-limited
-            self.cubic.pause(now);
+            self.growth.pause(now);
         }
     }
 
@@ -534,12 +605,87 @@ impl RfcFlow {
     /// Idle from the last activity until `now`: no growth credit for it.
     fn restart_after_idle(&mut self, now: Instant) {
         // RFC 9438 §5.8: idle periods are not part of t
-        self.cubic.pause(self.last_activity);
-        self.cubic.resume(now);
+        self.growth.pause(self.last_activity);
+        self.growth.resume(now);
     }
 }
 
-impl CongestionController for RfcFlow {
+impl Classic<RfcCubic> {
+    /// The CUBIC state (`W_max`, `K`, epoch, `W_est`, ...).
+    pub const fn cubic(&self) -> &RfcCubic {
+        &self.growth
+    }
+}
+
+impl<W: WindowAdjustment> Classic<W> {
+    /// Whether `packet` was sent before the current recovery period began (RFC 9002
+    /// §7.3.2 `InCongestionRecovery`): numbered at or below the largest sent at the
+    /// reduction, or sent at or before it. Never for [`SentPacket::Unknown`], nor before
+    /// the first reduction.
+    fn sent_before_recovery(&self, packet: SentPacket) -> bool {
+        let Some(start) = self.recovery_start else {
+            return false;
+        };
+        match packet {
+            SentPacket::Number(pn) => pn <= self.recovery_end,
+            SentPacket::SentAt(sent) => sent <= start,
+            SentPacket::Unknown => false,
+        }
+    }
+
+    /// Starts a recovery period at `now`: what every reduction records first.
+    fn begin_reduction(&mut self, now: Instant) {
+        self.save_undo();
+        // RFC 9406 §4.3: HyStart++ only in the initial slow start
+        self.detector_active = false;
+        self.hystart_pp.in_css = false;
+        self.recovery_end = self.largest_sent;
+        self.recovery_flight_left = self.in_flight;
+        self.recovery_start = Some(now);
+    }
+
+    /// A loss (`ecn == false`) or ECN-CE reduction: cwnd and ssthresh to β·cwnd.
+    fn reduce(&mut self, now: Instant, ecn: bool) {
+        self.begin_reduction(now);
+        let reduced = self.growth.on_congestion(&self.params, self.cwnd, ecn);
+        // RFC 9438 §4.6: ssthresh = max(ssthresh, 2)
+        self.ssthresh = reduced.max(self.params.min_window());
+        self.cwnd = if ecn {
+            // RFC 9438 §4.6: reduction on ECE, cwnd = max(ssthresh, 1)
+            reduced.max(self.params.mss())
+        } else {
+            // RFC 9438 §4.6: reduction on loss, cwnd = max(ssthresh, 2)
+            reduced.max(self.params.min_window())
+        };
+        self.phase = Phase::Recovery;
+    }
+
+    /// A retransmission timeout (`timeout`) or persistent congestion: slow start again
+    /// from 1 MSS or the minimum window.
+    fn collapse(&mut self, now: Instant, timeout: bool) {
+        self.begin_reduction(now);
+        let reduced = self.growth.on_timeout(&self.params, self.cwnd);
+        // RFC 9438 §4.8: ssthresh as in §4.6, at least 2 MSS
+        self.ssthresh = reduced.max(self.params.min_window());
+        self.cwnd = if timeout {
+            // RFC 5681 §3.1 (RFC 9438 §4.8 follows Reno): loss window = 1 SMSS
+            self.params.mss()
+        } else {
+            // RFC 9002 §7.6.2: cwnd = kMinimumWindow = 2 * max_datagram_size
+            self.params.min_window()
+        };
+        self.phase = Phase::SlowStart;
+    }
+
+    /// `amount` left flight without being acknowledged: neither the in-flight count nor
+    /// the byte fallback of the recovery period waits for it any more.
+    fn leave_flight(&mut self, amount: u64) {
+        self.in_flight = self.in_flight.saturating_sub(amount);
+        self.recovery_flight_left = self.recovery_flight_left.saturating_sub(amount);
+    }
+}
+
+impl<W: WindowAdjustment> CongestionController for Classic<W> {
     fn unit(&self) -> WindowUnit {
         WindowUnit::Bytes
     }
@@ -547,11 +693,12 @@ impl CongestionController for RfcFlow {
     /// Records in-flight bytes and the highest packet number / sequence sent. Going from
     /// nothing in flight to something is a restart after idle.
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        let in_flight_after = sent.in_flight_given(self.in_flight);
         if self.in_flight == 0 {
             // Out of line: the common send (data already in flight) tests one field.
-            self.on_sent_from_idle(now, sent.in_flight_after);
+            self.on_sent_from_idle(now, in_flight_after);
         }
-        self.in_flight = sent.in_flight_after;
+        self.in_flight = in_flight_after;
         self.largest_sent = self.largest_sent.max(sent.largest_sent);
         self.last_activity = now;
         // Linux tcp_cwnd_validate(): a send that fills the window marks the whole round
@@ -564,7 +711,7 @@ impl CongestionController for RfcFlow {
         // in_flight_after + MSS >= cwnd exactly when MSS >= cwnd - in_flight_after, also
         // where the sum would pass u64::MAX (MSS is then above any room). One subtraction,
         // a branch and a comparison, without the saturating add's constant and select.
-        let filled = match self.cwnd.checked_sub(sent.in_flight_after) {
+        let filled = match self.cwnd.checked_sub(in_flight_after) {
             None => true,
             Some(room) => room <= self.params.mss(),
         };
@@ -597,48 +744,33 @@ impl CongestionController for RfcFlow {
         self.on_ack_judged_now(now, ack);
     }
 
-    fn on_congestion_event(&mut self, _now: Instant, event: CongestionEvent) {
-        self.save_undo();
-        // RFC 9406 §4.3: HyStart++ only in the initial slow start
-        self.detector_active = false;
-        self.hystart_pp.in_css = false;
-        self.recovery_end = self.largest_sent;
-        self.recovery_flight_left = self.in_flight;
-        let cfg = self.params.config();
-        match event {
-            CongestionEvent::Loss | CongestionEvent::Ecn => {
-                let ecn = event == CongestionEvent::Ecn;
-                let beta = if ecn {
-                    cfg.ecn_beta_permille
-                } else {
-                    cfg.beta_permille
-                };
-                let reduced = self.cubic.on_congestion(&self.params, self.cwnd, beta);
-                // RFC 9438 §4.6: ssthresh = max(ssthresh, 2)
-                self.ssthresh = reduced.max(self.params.min_window());
-                self.cwnd = if ecn {
-                    // RFC 9438 §4.6: reduction on ECE, cwnd = max(ssthresh, 1)
-                    reduced.max(self.params.mss())
-                } else {
-                    // RFC 9438 §4.6: reduction on loss, cwnd = max(ssthresh, 2)
-                    reduced.max(self.params.min_window())
-                };
-                self.phase = Phase::Recovery;
-            }
-            CongestionEvent::RetransmissionTimeout | CongestionEvent::PersistentCongestion => {
-                let reduced = self.cubic.on_timeout(&self.params, self.cwnd);
-                // RFC 9438 §4.8: ssthresh as in §4.6, at least 2 MSS
-                self.ssthresh = reduced.max(self.params.min_window());
-                self.cwnd = if event == CongestionEvent::RetransmissionTimeout {
-                    // RFC 5681 §3.1 (RFC 9438 §4.8 follows Reno): loss window = 1 SMSS
-                    self.params.mss()
-                } else {
-                    // RFC 9002 §7.6.2: cwnd = kMinimumWindow = 2 * max_datagram_size
-                    self.params.min_window()
-                };
-                self.phase = Phase::SlowStart;
-            }
+    /// The lost bytes leave flight; then persistent congestion collapses the window, and
+    /// a loss of a packet sent after the current recovery period began (or of an
+    /// unknown one) reduces it (see "Recovery" on [`RfcFlow`]). Lost bytes above what is
+    /// in flight empty the flight.
+    fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
+        self.leave_flight(loss.lost);
+        if loss.persistent_congestion {
+            self.collapse(now, false);
+        } else if !self.sent_before_recovery(loss.newest_lost) {
+            self.reduce(now, false);
         }
+    }
+
+    /// A rise of 0 is ignored; otherwise judged as a loss, with ECN's β and cwnd floor.
+    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+        if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {
+            self.reduce(now, true);
+        }
+    }
+
+    fn on_retransmission_timeout(&mut self, now: Instant) {
+        self.collapse(now, true);
+    }
+
+    /// More than is in flight empties the flight.
+    fn on_discarded(&mut self, _now: Instant, amount: u64) {
+        self.leave_flight(amount);
     }
 
     fn on_spurious_congestion(&mut self, _now: Instant) {
@@ -648,7 +780,7 @@ impl CongestionController for RfcFlow {
             return;
         }
         self.undo.saved = false;
-        if self.cwnd < self.cubic.cwnd_prior_bytes {
+        if self.cwnd < self.growth.cwnd_prior() {
             let u = &self.undo;
             // An MSS raised since the event may have raised the minimum window: the
             // restored values respect the current one.
@@ -656,11 +788,12 @@ impl CongestionController for RfcFlow {
             self.cwnd = u.cwnd.max(min);
             self.ssthresh = u.ssthresh.max(min);
             self.phase = u.phase;
-            self.cubic.restore_undo_from(&u.cubic);
+            self.growth.restore_undo_from(&u.growth);
             self.hystart_pp.in_css = u.in_css;
             self.detector_active = u.detector_active;
             self.recovery_end = u.recovery_end;
             self.recovery_flight_left = u.recovery_flight_left;
+            self.recovery_start = u.recovery_start;
             // The undone event may have interrupted an earlier recovery that has ended
             // since (a packet sent after it was acked): then the flow is out of it.
             // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
@@ -683,11 +816,42 @@ impl CongestionController for RfcFlow {
         self.cwnd
     }
 
-    fn ssthresh(&self) -> u64 {
-        self.ssthresh
+    fn ssthresh(&self) -> Option<u64> {
+        if self.ssthresh == u64::MAX {
+            None
+        } else {
+            Some(self.ssthresh)
+        }
     }
 
     fn phase(&self) -> Phase {
         self.phase
+    }
+
+    /// Bytes in flight: the stack's count at its last send, minus what was acked, lost
+    /// or discarded since.
+    fn in_flight(&self) -> u64 {
+        self.in_flight
+    }
+
+    fn pacing_rate(&self) -> Rate {
+        pacing_rate_bytes(
+            &self.pacing,
+            &BytesPacingInput {
+                cwnd_bytes: self.cwnd,
+                ssthresh_bytes: self.ssthresh,
+                in_flight_bytes: self.in_flight,
+                srtt_us: self.srtt_us,
+            },
+        )
+    }
+
+    fn mss_bytes(&self) -> u64 {
+        self.params.mss()
+    }
+
+    fn send_quantum_bytes(&self) -> u64 {
+        let min_rtt = u32::try_from(self.min_rtt_us).unwrap_or(u32::MAX);
+        default_send_quantum_bytes(self.pacing_rate(), min_rtt, self.params.mss())
     }
 }

@@ -1,12 +1,17 @@
-//! RFC mode: a byte-counting flow for QUIC (and RFC-following TCP) stacks, composed of
-//! RFC 9438 CUBIC window growth ([`crate::cubic::RfcCubic`]) and a slow-start strategy
-//! (standard, Linux HyStart, or RFC 9406 HyStart++).
+//! RFC mode: byte-counting flows for QUIC (and RFC-following TCP) stacks. One classic
+//! driver ([`Classic`]) owns slow start (standard, Linux HyStart, or RFC 9406
+//! HyStart++), recovery periods, window use and pacing; a [`WindowAdjustment`] grows and
+//! reduces the window: RFC 9438 CUBIC ([`RfcFlow`]) or RFC 9002 NewReno ([`NewRenoFlow`]).
 //!
 //! See `docs/compliance.md` for every MUST, SHOULD and MAY of RFC 9438 §4–§5 and
 //! RFC 9406 §4, with the code and the test behind each.
 
+mod adjustment;
 mod config;
 mod flow;
+mod newreno;
 
+pub use adjustment::WindowAdjustment;
 pub use config::{RfcFlowConfig, SlowStartKind};
-pub use flow::RfcFlow;
+pub use flow::{Classic, NewRenoFlow, RfcFlow};
+pub use newreno::NewReno;

@@ -1,7 +1,8 @@
 //! `arbitrary::Arbitrary` for the events and for valid Linux-mode configurations.
 
 use super::{StackEvent, TimedEvent};
-use crate::controller::{AckEvent, CongestionEvent, SentEvent};
+use crate::controller::{AckEvent, EcnEvent, LossEvent, SentEvent, SentPacket};
+use crate::time::Instant;
 use crate::cubic::{HystartDetect, LinuxCubicConfig, LinuxCubicParams};
 use crate::hystart::PacingStatus;
 use crate::linux::LinuxSocketConfig;
@@ -10,7 +11,7 @@ use arbitrary::{Arbitrary, Result, Unstructured};
 
 impl<'a> Arbitrary<'a> for StackEvent {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        Ok(match u.int_in_range(0u8..=9)? {
+        Ok(match u.int_in_range(0u8..=12)? {
             0..=3 => StackEvent::Ack(AckEvent {
                 acked: u.arbitrary()?,
                 rtt: Option::<u64>::arbitrary(u)?.map(Duration::from_micros),
@@ -18,19 +19,34 @@ impl<'a> Arbitrary<'a> for StackEvent {
                 app_limited: u.arbitrary()?,
             }),
             4 | 5 => StackEvent::Sent(SentEvent {
+                sent: u.arbitrary()?,
                 in_flight_after: u.arbitrary()?,
                 largest_sent: u.arbitrary()?,
             }),
-            6 => StackEvent::Congestion(*u.choose(&[
-                CongestionEvent::Loss,
-                CongestionEvent::Ecn,
-                CongestionEvent::RetransmissionTimeout,
-                CongestionEvent::PersistentCongestion,
-            ])?),
-            7 => StackEvent::Spurious,
+            6 | 7 => StackEvent::Loss(LossEvent {
+                lost: u.arbitrary()?,
+                newest_lost: sent_packet(u)?,
+                persistent_congestion: u.arbitrary()?,
+            }),
+            8 => StackEvent::Ecn(EcnEvent {
+                ce_increase: u.arbitrary()?,
+                newest_acked: sent_packet(u)?,
+            }),
+            9 => StackEvent::RetransmissionTimeout,
+            10 => StackEvent::Discarded(u.arbitrary()?),
+            11 => StackEvent::Spurious,
             _ => StackEvent::TransmitStart,
         })
     }
+}
+
+/// A packet named by number, by send time, or not at all.
+fn sent_packet(u: &mut Unstructured<'_>) -> Result<SentPacket> {
+    Ok(match u.int_in_range(0u8..=2)? {
+        0 => SentPacket::Number(u.arbitrary()?),
+        1 => SentPacket::SentAt(Instant::from_micros(u.arbitrary()?)),
+        _ => SentPacket::Unknown,
+    })
 }
 
 impl<'a> Arbitrary<'a> for TimedEvent {

@@ -33,7 +33,7 @@ pub mod strategies;
 #[cfg(feature = "arbitrary")]
 pub use arbitrary_impls::{ArbitraryLinuxConfig, ArbitraryRfcConfig};
 
-use crate::controller::{AckEvent, CongestionController, CongestionEvent, SentEvent};
+use crate::controller::{AckEvent, CongestionController, EcnEvent, LossEvent, SentEvent};
 use crate::time::Instant;
 
 /// One call a stack can make on a controller.
@@ -43,8 +43,14 @@ pub enum StackEvent {
     Sent(SentEvent),
     /// [`CongestionController::on_ack`].
     Ack(AckEvent),
-    /// [`CongestionController::on_congestion_event`].
-    Congestion(CongestionEvent),
+    /// [`CongestionController::on_loss`].
+    Loss(LossEvent),
+    /// [`CongestionController::on_ecn`].
+    Ecn(EcnEvent),
+    /// [`CongestionController::on_retransmission_timeout`].
+    RetransmissionTimeout,
+    /// [`CongestionController::on_discarded`].
+    Discarded(u64),
     /// [`CongestionController::on_spurious_congestion`].
     Spurious,
     /// [`CongestionController::on_transmit_start`].
@@ -57,7 +63,10 @@ impl StackEvent {
         match self {
             StackEvent::Sent(s) => controller.on_sent(now, s),
             StackEvent::Ack(a) => controller.on_ack(now, a),
-            StackEvent::Congestion(e) => controller.on_congestion_event(now, *e),
+            StackEvent::Loss(l) => controller.on_loss(now, l),
+            StackEvent::Ecn(e) => controller.on_ecn(now, e),
+            StackEvent::RetransmissionTimeout => controller.on_retransmission_timeout(now),
+            StackEvent::Discarded(n) => controller.on_discarded(now, *n),
             StackEvent::Spurious => controller.on_spurious_congestion(now),
             StackEvent::TransmitStart => controller.on_transmit_start(now),
         }

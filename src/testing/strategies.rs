@@ -1,7 +1,8 @@
 //! proptest strategies: valid configurations and hostile event streams.
 
 use super::{StackEvent, TimedEvent};
-use crate::controller::{AckEvent, CongestionEvent, SentEvent};
+use crate::controller::{AckEvent, EcnEvent, LossEvent, SentEvent, SentPacket};
+use crate::time::Instant;
 use crate::cubic::{HystartDetect, LinuxCubicConfig, LinuxCubicParams, MAX_BIC_SCALE};
 use crate::hystart::PacingStatus;
 use crate::linux::LinuxSocketConfig;
@@ -21,6 +22,16 @@ pub fn rtt() -> impl Strategy<Value = Option<Duration>> {
     ]
 }
 
+/// Which packet an event names: a number, a send time, or none.
+pub fn sent_packet() -> impl Strategy<Value = SentPacket> {
+    prop_oneof![
+        4 => any::<u64>().prop_map(SentPacket::Number),
+        4 => (0u64..1_000_000).prop_map(SentPacket::Number),
+        2 => any::<u64>().prop_map(|us| SentPacket::SentAt(Instant::from_micros(us))),
+        1 => Just(SentPacket::Unknown),
+    ]
+}
+
 /// One stack event, hostile values included.
 pub fn stack_event() -> impl Strategy<Value = StackEvent> {
     let amount = prop_oneof![8 => 0u64..100_000, 1 => Just(0u64), 1 => Just(u64::MAX)];
@@ -28,15 +39,17 @@ pub fn stack_event() -> impl Strategy<Value = StackEvent> {
         8 => (amount.clone(), rtt(), any::<u64>(), any::<bool>()).prop_map(|(acked, rtt, largest_acked, app_limited)| {
             StackEvent::Ack(AckEvent { acked, rtt, largest_acked, app_limited })
         }),
-        4 => (amount, any::<u64>()).prop_map(|(in_flight_after, largest_sent)| {
-            StackEvent::Sent(SentEvent { in_flight_after, largest_sent })
+        4 => (amount.clone(), proptest::option::of(amount.clone()), any::<u64>()).prop_map(|(sent, in_flight_after, largest_sent)| {
+            StackEvent::Sent(SentEvent { sent, in_flight_after, largest_sent })
         }),
-        2 => prop_oneof![
-            Just(CongestionEvent::Loss),
-            Just(CongestionEvent::Ecn),
-            Just(CongestionEvent::RetransmissionTimeout),
-            Just(CongestionEvent::PersistentCongestion),
-        ].prop_map(StackEvent::Congestion),
+        3 => (amount.clone(), sent_packet(), any::<bool>()).prop_map(|(lost, newest_lost, persistent_congestion)| {
+            StackEvent::Loss(LossEvent { lost, newest_lost, persistent_congestion })
+        }),
+        1 => (amount.clone(), sent_packet()).prop_map(|(ce_increase, newest_acked)| {
+            StackEvent::Ecn(EcnEvent { ce_increase, newest_acked })
+        }),
+        1 => Just(StackEvent::RetransmissionTimeout),
+        1 => amount.prop_map(StackEvent::Discarded),
         1 => Just(StackEvent::Spurious),
         1 => Just(StackEvent::TransmitStart),
     ]

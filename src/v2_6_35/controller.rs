@@ -1,10 +1,12 @@
 //! [`CongestionController`] for the 2.6.35 profile, in segments.
 
-use super::flow::Linux2635Flow;
+use super::flow::{Linux2635Flow, linux_before};
+use super::config::TCP_INFINITE_SSTHRESH_2635;
 use crate::controller::{
-    AckEvent, CongestionController, CongestionEvent, Phase, SentEvent, WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
+    WindowUnit,
 };
-use crate::linux::CaState;
+use crate::pacing::Rate;
 use crate::time::Instant;
 
 /// Saturating conversion from the trait's `u64` amounts to the kernel's `u32` segments.
@@ -12,31 +14,63 @@ fn segments(amount: u64) -> u32 {
     u32::try_from(amount).unwrap_or(u32::MAX)
 }
 
+impl Linux2635Flow {
+    /// Whether `packet` was sent before the current recovery period began: a sequence
+    /// before `high_seq` (32-bit wrap-around), or a send time at or before the
+    /// reduction. Never for [`SentPacket::Unknown`], nor before the first reduction.
+    fn sent_before_recovery(&self, packet: SentPacket) -> bool {
+        let Some(start) = self.recovery_start else {
+            return false;
+        };
+        match packet {
+            // Truncation to the kernel's 32-bit sequence space, on purpose.
+            SentPacket::Number(seq) => linux_before(seq as u32, self.high_seq),
+            SentPacket::SentAt(sent) => sent <= start,
+            SentPacket::Unknown => false,
+        }
+    }
+}
+
 /// The trait in segments, mapped as [`crate::linux::LinuxFlow`] maps it: `on_sent` is
 /// the transmit step, `on_ack` an ACK (its `rtt` the path RTT of the newest covered
-/// segment), a loss or ECN mark or RTO the matching event (persistent congestion as an
-/// RTO with one retransmit), and `on_spurious_congestion` an undo.
+/// segment), a loss of a segment at or after `high_seq` (or of an unknown one) a fast
+/// retransmit, an ECN rise a CWR, persistent congestion and RTO an RTO with one
+/// retransmit, and `on_spurious_congestion` an undo.
 impl CongestionController for Linux2635Flow {
     fn unit(&self) -> WindowUnit {
         WindowUnit::Segments
     }
 
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        self.transmit(now, segments(sent.in_flight_after));
+        let in_flight = sent.in_flight_given(u64::from(self.packets_out));
+        self.transmit(now, segments(in_flight));
     }
 
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         self.ack(now, segments(ack.acked), ack.rtt);
     }
 
-    fn on_congestion_event(&mut self, now: Instant, event: CongestionEvent) {
-        match event {
-            CongestionEvent::Loss => self.loss(now),
-            CongestionEvent::Ecn => self.ecn(now),
-            CongestionEvent::RetransmissionTimeout | CongestionEvent::PersistentCongestion => {
-                self.rto(now, 1)
-            }
+    fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
+        self.packets_out = self.packets_out.saturating_sub(segments(loss.lost));
+        if loss.persistent_congestion {
+            self.rto(now, 1);
+        } else if !self.sent_before_recovery(loss.newest_lost) {
+            self.loss(now);
         }
+    }
+
+    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+        if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {
+            self.ecn(now);
+        }
+    }
+
+    fn on_retransmission_timeout(&mut self, now: Instant) {
+        self.rto(now, 1);
+    }
+
+    fn on_discarded(&mut self, _now: Instant, amount: u64) {
+        self.packets_out = self.packets_out.saturating_sub(segments(amount));
     }
 
     fn on_spurious_congestion(&mut self, now: Instant) {
@@ -52,25 +86,56 @@ impl CongestionController for Linux2635Flow {
         u64::from(self.state.cwnd)
     }
 
-    fn ssthresh(&self) -> u64 {
-        u64::from(self.state.ssthresh)
+    /// `None` while ssthresh is the era's "infinite" value or above.
+    fn ssthresh(&self) -> Option<u64> {
+        let s = self.state.ssthresh;
+        if s >= TCP_INFINITE_SSTHRESH_2635 {
+            None
+        } else {
+            Some(u64::from(s))
+        }
     }
 
-    /// Loss (after an RTO) is Recovery; otherwise slow start while cwnd is below
-    /// ssthresh, congestion avoidance from ssthresh on. The era's own test,
-    /// `cwnd <= ssthresh`, also gives the ACK that finds cwnd exactly at ssthresh one
-    /// slow-start step (after every loss and on HyStart's exit ACK); the phase already
-    /// counts that window as having reached the threshold. Unlike today's kernel, an
-    /// ACK in Disorder can move the flow back to slow start: `tcp_moderate_cwnd` may cut
-    /// cwnd below ssthresh.
+    /// Recovery after a loss or ECN-CE reduction until `snd_una` reaches `high_seq`;
+    /// otherwise slow start while cwnd is below ssthresh, congestion avoidance from
+    /// ssthresh on (after an RTO too, whose state Loss grows by slow start). The era's
+    /// own test, `cwnd <= ssthresh`, also gives the ACK that finds cwnd exactly at
+    /// ssthresh one slow-start step (after every loss and on HyStart's exit ACK); the
+    /// phase already counts that window as having reached the threshold. Unlike today's
+    /// kernel, an ACK in Disorder can move the flow back to slow start:
+    /// `tcp_moderate_cwnd` may cut cwnd below ssthresh.
     fn phase(&self) -> Phase {
-        match self.ca_state {
-            CaState::Cwr | CaState::Recovery | CaState::Loss => Phase::Recovery,
-            CaState::Open | CaState::Disorder if self.state.cwnd < self.state.ssthresh => {
-                Phase::SlowStart
-            }
-            CaState::Open | CaState::Disorder => Phase::CongestionAvoidance,
+        if self.loss_recovery && linux_before(self.snd_una, self.high_seq) {
+            Phase::Recovery
+        } else if self.state.cwnd < self.state.ssthresh {
+            Phase::SlowStart
+        } else {
+            Phase::CongestionAvoidance
         }
+    }
+
+    fn in_flight(&self) -> u64 {
+        u64::from(self.packets_out)
+    }
+
+    /// [`Rate::UNLIMITED`]: 2.6.35 did not pace (`sk_pacing_rate` came with 3.12).
+    fn pacing_rate(&self) -> Rate {
+        Rate::UNLIMITED
+    }
+
+    fn mss_bytes(&self) -> u64 {
+        u64::from(self.config.mss)
+    }
+
+    /// With GSO, the whole segments of one `gso_max_size` burst (at least one), as the
+    /// era's TSO sent without autosizing; without, one segment.
+    fn send_quantum_bytes(&self) -> u64 {
+        let mss = u64::from(self.config.mss);
+        if !self.config.gso || mss == 0 {
+            return mss;
+        }
+        let segs = (u64::from(self.config.gso_max_size) / mss).max(1);
+        segs * mss
     }
 }
 
@@ -90,10 +155,7 @@ mod tests {
         assert_eq!(f.unit(), WindowUnit::Segments);
         f.on_sent(
             start,
-            &SentEvent {
-                in_flight_after: 2,
-                largest_sent: 2,
-            },
+            &SentEvent::new(2, 2),
         );
         assert_eq!(f.socket_view().snd_nxt, 2);
         assert_eq!(f.phase(), Phase::SlowStart);
@@ -102,7 +164,7 @@ mod tests {
         f.on_transmit_start(at_us(2_000_000_000));
         assert_eq!(f, before);
         // RTO: cwnd 1, Loss (reported as recovery), one segment resent.
-        f.on_congestion_event(at_us(1_000_300_000), CongestionEvent::RetransmissionTimeout);
+        f.on_retransmission_timeout(at_us(1_000_300_000));
         assert_eq!(
             (f.cwnd(), f.ssthresh(), f.ca_state()),
             (1, 2, CaState::Loss)

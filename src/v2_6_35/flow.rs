@@ -45,6 +45,11 @@ pub struct Linux2635Flow {
     pub(super) undo_marker: bool,
     pub(super) ca_state: CaState,
     pub(super) hystart_exit: Option<HystartExit2635>,
+    /// A loss or ECN-CE reduction set `high_seq` and no RTO or undo has ended its
+    /// recovery period since: `Phase::Recovery` while `snd_una` is before `high_seq`.
+    pub(super) loss_recovery: bool,
+    /// When the current recovery period began; `None` before the first reduction.
+    pub(super) recovery_start: Option<Instant>,
 }
 
 impl Linux2635Flow {
@@ -66,6 +71,8 @@ impl Linux2635Flow {
             undo_marker: false,
             ca_state: CaState::Open,
             hystart_exit: None,
+            loss_recovery: false,
+            recovery_start: None,
         };
         flow.init(now);
         Ok(flow)
@@ -94,6 +101,8 @@ impl Linux2635Flow {
         self.undo_marker = false;
         self.ca_state = CaState::Open;
         self.hystart_exit = None;
+        self.loss_recovery = false;
+        self.recovery_start = None;
         self.state.bictcp.reset();
         if c.hystart {
             self.state
@@ -313,7 +322,7 @@ impl Linux2635Flow {
 }
 
 /// Linux `before(a, b)` on 32-bit sequence numbers.
-const fn linux_before(a: u32, b: u32) -> bool {
+pub(super) const fn linux_before(a: u32, b: u32) -> bool {
     linux_after(b, a)
 }
 

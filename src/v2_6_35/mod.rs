@@ -24,7 +24,7 @@
 //! config.hz = 250;
 //! let start = Instant::from_micros(1_000_000_000);
 //! let mut flow = Linux2635Flow::new(config, start)?;
-//! flow.on_sent(start, &SentEvent { in_flight_after: 2, largest_sent: 2 });
+//! flow.on_sent(start, &SentEvent::new(2, 2));
 //! // One segment acknowledged 18 ms later: +1 per ACK in the era's slow start.
 //! let now = Instant::from_micros(1_000_018_000);
 //! flow.on_ack(now, &AckEvent { acked: 1, rtt: Some(Duration::from_millis(18)), ..AckEvent::default() });

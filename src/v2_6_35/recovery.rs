@@ -47,8 +47,10 @@ impl Linux2635Flow {
     /// restore). Then `tcp_complete_cwr` (`cwnd = min(cwnd, ssthresh)`), Disorder until
     /// the ACKs pass `snd_nxt`, and `tcp_moderate_cwnd`.
     // Linux 2.6.35 tcp_input.c tcp_fastretrans_alert(), tcp_complete_cwr(), tcp_try_keep_open()
-    pub fn loss(&mut self, _now: Instant) {
+    pub fn loss(&mut self, now: Instant) {
         self.high_seq = self.snd_nxt;
+        self.loss_recovery = true;
+        self.recovery_start = Some(now);
         self.prior_ssthresh = 0;
         self.undo_marker = true;
         if matches!(self.ca_state, CaState::Open | CaState::Disorder) {
@@ -67,9 +69,11 @@ impl Linux2635Flow {
     /// Disorder, no undo, CUBIC's ssthresh, `cwnd = min(cwnd, in_flight + 1)`, then
     /// `cwnd = min(cwnd, ssthresh)` and Open. Not covered by the reference traces.
     // Linux 2.6.35 tcp_input.c tcp_enter_cwr(), tcp_complete_cwr()
-    pub fn ecn(&mut self, _now: Instant) {
+    pub fn ecn(&mut self, now: Instant) {
         self.prior_ssthresh = 0;
         if matches!(self.ca_state, CaState::Open | CaState::Disorder) {
+            self.loss_recovery = true;
+            self.recovery_start = Some(now);
             self.undo_marker = false;
             self.state.ssthresh = self.recalc_ssthresh();
             let limit = self.packets_out.saturating_add(1);
@@ -122,6 +126,8 @@ impl Linux2635Flow {
         self.state.bictcp.hystart_reset(jiffies, self.snd_nxt);
         self.hystart_exit = None;
         self.high_seq = self.snd_nxt;
+        self.loss_recovery = false;
+        self.recovery_start = Some(now);
         self.packets_out = retransmitted;
         self.retransmits = self.retransmits.wrapping_add(1);
     }
@@ -147,6 +153,7 @@ impl Linux2635Flow {
         }
         self.moderate_cwnd();
         self.undo_marker = false;
+        self.loss_recovery = false;
         if self.ca_state == CaState::Loss {
             self.retransmits = 0;
             self.ca_state = CaState::Open;

@@ -7,7 +7,7 @@ use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::PacingStatus;
 use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use congestion::recorder::FlightRecorder;
-use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, SentEvent};
+use congestion::{AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, SentEvent};
 
 /// Builds a configuration from the first bytes; `None` when it is (rightly) refused.
 fn flow_from(b: &mut Bytes<'_>, now: Instant) -> Option<(LinuxFlow, u32)> {
@@ -68,10 +68,7 @@ pub fn run(data: &[u8]) {
                 in_flight = b.amount(1);
                 rec.on_sent(
                     now,
-                    &SentEvent {
-                        in_flight_after: in_flight,
-                        largest_sent: 0,
-                    },
+                    &SentEvent::new(in_flight, 0),
                 );
                 Kind::Sent
             }

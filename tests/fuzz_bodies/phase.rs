@@ -1,6 +1,6 @@
 //! Which phase changes an event may cause: the legal edges of the phase machine.
 
-use congestion::{CongestionEvent, Phase};
+use congestion::{EcnEvent, LossEvent, Phase};
 
 /// The kind of event, for the edge table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@ use congestion::linux::CaState;
 use congestion::recorder::FlightRecorder;
 use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
 use congestion::{
-    AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, Phase, SentEvent,
 };
 
 /// Builds a configuration from the first bytes; `None` when it is (rightly) refused.
@@ -68,10 +68,7 @@ pub fn run(data: &[u8]) {
                 Kind::Ack
             }
             4 | 5 => {
-                let sent = SentEvent {
-                    in_flight_after: b.amount(1),
-                    largest_sent: 0,
-                };
+                let sent = SentEvent::new(b.amount(1), 0);
                 rec.on_sent(now, &sent);
                 Kind::Sent
             }

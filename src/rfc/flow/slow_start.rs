@@ -1,7 +1,8 @@
-//! Slow start for [`RfcFlow`]: standard, Linux HyStart in bytes, or HyStart++
+//! Slow start for the classic driver ([`Classic`]): standard, Linux HyStart in bytes, or HyStart++
 //! (RFC 9406), all growing the flow's cwnd until ssthresh or a detector's exit.
 
-use super::RfcFlow;
+use super::Classic;
+use crate::rfc::adjustment::WindowAdjustment;
 use crate::controller::{AckEvent, Phase};
 use crate::cubic::{LinuxCubicParams, div_floor};
 use crate::hystart::{HystartInput, HystartPpVerdict, PacingStatus};
@@ -11,7 +12,7 @@ use crate::time::Instant;
 /// `sk_gso_max_size` assumed for Linux HyStart in bytes mode (unused without a rate).
 const GSO_MAX_SIZE: u32 = 65_536;
 
-impl RfcFlow {
+impl<W: WindowAdjustment> Classic<W> {
     /// Grows cwnd by `bytes` in slow start, stopping at ssthresh.
     pub(super) fn slow_start_grow(&mut self, bytes: u64) {
         // RFC 5681 §3.1: slow start while cwnd < ssthresh; the excess is not carried over
@@ -29,7 +30,7 @@ impl RfcFlow {
     pub(super) fn exit_slow_start(&mut self) {
         // RFC 9406 §4.2: enter congestion avoidance by setting ssthresh = cwnd
         self.ssthresh = self.cwnd;
-        self.cubic.on_slow_start_exit(self.cwnd);
+        self.growth.on_slow_start_exit(self.cwnd);
         self.phase = Phase::CongestionAvoidance;
         self.detector_active = false;
     }

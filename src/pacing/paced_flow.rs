@@ -1,0 +1,260 @@
+//! [`PacedFlow`]: a controller together with its send path, fed once per event.
+
+use crate::controller::{
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
+};
+use crate::hystart::PacingStatus;
+use crate::pacing::bandwidth::Rate;
+use crate::pacing::send_config::SendPathParams;
+use crate::pacing::send_path::{SendContext, SendPath, SendVerdict};
+use crate::time::Instant;
+
+/// What the stack knows about the packet it wants to send next; `Default` is a new-data
+/// packet with more than one packet unacknowledged.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct NextPacket {
+    /// The packet is a retransmission (TSQ's budget doubles for it).
+    pub retransmit: bool,
+    /// At most one packet is sent and unacknowledged: such a flow always passes TSQ.
+    pub rtx_queue_at_most_one: bool,
+}
+
+/// A flow that paces: any [`CongestionController`] and its [`SendPath`] (EDT pacer, TCP
+/// Small Queues, TSO autosizing, windowed minimum RTT) in one object, so that one
+/// `on_sent` and one `on_ack` feed both and each RTT sample is given once.
+///
+/// - [`poll`](PacedFlow::poll) before sending: a burst size, or when to ask again;
+/// - [`on_sent`](CongestionController::on_sent) after sending: the controller's
+///   bookkeeping, the burst's departure time and its TSQ charge;
+///   [`last_departure_ns`](PacedFlow::last_departure_ns) is that departure, for the
+///   packet's timestamp (fq's `skb->tstamp`, `SO_TXTIME`);
+/// - [`on_tx_completion`](PacedFlow::on_tx_completion) when the NIC reports a packet
+///   sent;
+/// - [`next_departure`](PacedFlow::next_departure) for a stack that asks for the
+///   earliest departure time before each packet (s2n-quic's model).
+///
+/// Every other event goes to the controller as it is; [`send_quantum_bytes`] uses the
+/// send path's windowed minimum RTT and its GSO limits. A stack whose own pacer only
+/// needs a rate and a quantum can use the bare controller instead.
+///
+/// [`send_quantum_bytes`]: CongestionController::send_quantum_bytes
+///
+/// ```
+/// use congestion::hystart::PacingStatus;
+/// use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
+/// use congestion::rfc::{RfcFlow, RfcFlowConfig};
+/// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
+///
+/// let cc = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// let mut path = SendPathConfig::new();
+/// path.pacing_status = PacingStatus::Needed; // the stack waits for each departure
+/// let mut flow = PacedFlow::new(cc, path.validate()?);
+///
+/// let mut now = Instant::ZERO;
+/// let mut pn = 0;
+/// for _ in 0..3 {
+///     match flow.poll(now, &NextPacket::default()) {
+///         SendVerdict::Send { segments } => {
+///             pn += u64::from(segments);
+///             let bytes = u64::from(segments) * 1200;
+///             flow.on_sent(now, &SentEvent::counted(bytes, pn)); // one call feeds both
+///         }
+///         verdict => now = verdict.retry_at().unwrap_or(now),
+///     }
+/// }
+/// // IW10 leaves in bursts of at most half the window, unpaced (fq's first 10 MSS).
+/// assert_eq!((flow.in_flight(), pn), (12_000, 10));
+/// flow.on_ack(
+///     Instant::from_micros(20_000),
+///     &AckEvent::new(2_400, 2, Some(Duration::from_millis(20))),
+/// );
+/// assert_eq!(flow.send_path().min_rtt_us(), 20_000); // the RTT, given once
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PacedFlow<C> {
+    cc: C,
+    path: SendPath,
+    last_departure_ns: u64,
+}
+
+/// Saturating `u64` to `u32`.
+const fn sat_u32(v: u64) -> u32 {
+    if v > u32::MAX as u64 {
+        u32::MAX
+    } else {
+        v as u32
+    }
+}
+
+impl<C: CongestionController> PacedFlow<C> {
+    /// The controller `cc` with a fresh send path of settings `path`.
+    pub const fn new(cc: C, path: SendPathParams) -> Self {
+        PacedFlow {
+            cc,
+            path: SendPath::new(path),
+            last_departure_ns: 0,
+        }
+    }
+
+    /// The controller.
+    pub const fn controller(&self) -> &C {
+        &self.cc
+    }
+
+    /// The controller, mutably (for its own setters; events sent to it directly do
+    /// not reach the send path).
+    pub fn controller_mut(&mut self) -> &mut C {
+        &mut self.cc
+    }
+
+    /// The send path.
+    pub const fn send_path(&self) -> &SendPath {
+        &self.path
+    }
+
+    /// The send path, mutably (for its settings).
+    pub fn send_path_mut(&mut self) -> &mut SendPath {
+        &mut self.path
+    }
+
+    /// The MSS in bytes as the send path takes it (at most `u32::MAX`).
+    fn mss(&self) -> u32 {
+        sat_u32(self.cc.mss_bytes())
+    }
+
+    /// May the flow send now, and how many segments? [`SendPath::poll`] with the
+    /// controller's window, flight, MSS and pacing rate.
+    pub fn poll(&mut self, now: Instant, next: &NextPacket) -> SendVerdict {
+        let ctx = SendContext {
+            now,
+            in_flight: self.cc.in_flight(),
+            mss: self.mss(),
+            pacing_rate: self.cc.pacing_rate(),
+            retransmit: next.retransmit,
+            rtx_queue_at_most_one: next.rtx_queue_at_most_one,
+        };
+        self.path.poll(&self.cc, &ctx)
+    }
+
+    /// The departure time of the last send, ns on the caller's clock (µs × 1000).
+    pub const fn last_departure_ns(&self) -> u64 {
+        self.last_departure_ns
+    }
+
+    /// When the next packet may leave, if the flow paces itself
+    /// (`PacingStatus::Needed`) and that time lies after `now`; `None`: it may leave
+    /// now. Rounded up to the µs, so a timer set for it never fires early.
+    pub fn next_departure(&self, now: Instant) -> Option<Instant> {
+        let paces_itself = matches!(
+            self.path.params().config().pacing_status,
+            PacingStatus::Needed
+        );
+        let next_ns = self.path.pacer().next_departure_ns();
+        if !paces_itself || next_ns <= now.as_nanos() {
+            return None;
+        }
+        SendVerdict::WaitUntil {
+            departure_ns: next_ns,
+        }
+        .retry_at()
+    }
+
+    /// TX completion of a packet of `len_bytes` sent earlier. True when it reopened the
+    /// budget of a throttled flow: poll again.
+    pub fn on_tx_completion(&mut self, len_bytes: u32) -> bool {
+        self.path.on_tx_completion(len_bytes)
+    }
+}
+
+impl<C: CongestionController> CongestionController for PacedFlow<C> {
+    fn unit(&self) -> WindowUnit {
+        self.cc.unit()
+    }
+
+    /// The controller's send, then the burst (what the send added to the flight) is
+    /// stamped by the pacer and charged to TSQ at the rate in force before it.
+    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        let before = self.cc.in_flight();
+        let rate: Rate = self.cc.pacing_rate();
+        self.cc.on_sent(now, sent);
+        let burst = sent.in_flight_given(before).saturating_sub(before);
+        if burst == 0 {
+            return;
+        }
+        let mss = u64::from(self.mss().max(1));
+        let (len_bytes, segments) = match self.cc.unit() {
+            WindowUnit::Segments => (burst.saturating_mul(mss), burst),
+            WindowUnit::Bytes => (burst, burst.div_ceil(mss)),
+        };
+        self.last_departure_ns = self
+            .path
+            .on_send(now, sat_u32(len_bytes), sat_u32(segments), rate);
+    }
+
+    /// The RTT sample feeds the send path's minimum-RTT filter and the controller.
+    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
+        if let Some(rtt) = ack.rtt {
+            self.path.on_rtt_sample(now, rtt);
+        }
+        self.cc.on_ack(now, ack);
+    }
+
+    fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
+        self.cc.on_loss(now, loss);
+    }
+
+    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+        self.cc.on_ecn(now, ecn);
+    }
+
+    fn on_retransmission_timeout(&mut self, now: Instant) {
+        self.cc.on_retransmission_timeout(now);
+    }
+
+    fn on_discarded(&mut self, now: Instant, amount: u64) {
+        self.cc.on_discarded(now, amount);
+    }
+
+    fn on_spurious_congestion(&mut self, now: Instant) {
+        self.cc.on_spurious_congestion(now);
+    }
+
+    fn on_transmit_start(&mut self, now: Instant) {
+        self.cc.on_transmit_start(now);
+    }
+
+    fn cwnd(&self) -> u64 {
+        self.cc.cwnd()
+    }
+
+    fn ssthresh(&self) -> Option<u64> {
+        self.cc.ssthresh()
+    }
+
+    fn phase(&self) -> Phase {
+        self.cc.phase()
+    }
+
+    fn in_flight(&self) -> u64 {
+        self.cc.in_flight()
+    }
+
+    fn pacing_rate(&self) -> Rate {
+        self.cc.pacing_rate()
+    }
+
+    fn mss_bytes(&self) -> u64 {
+        self.cc.mss_bytes()
+    }
+
+    /// `tcp_tso_segs` of the send path (its windowed minimum RTT and GSO limits) on the
+    /// controller's pacing rate, in bytes.
+    fn send_quantum_bytes(&self) -> u64 {
+        let mss = self.mss();
+        let segs = self.path.tso_segs(self.cc.pacing_rate(), mss);
+        u64::from(segs) * u64::from(mss)
+    }
+}

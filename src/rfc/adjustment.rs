@@ -1,0 +1,203 @@
+//! The seam between the classic driver ([`Classic`](super::Classic)) and an algorithm:
+//! what grows the window in congestion avoidance and what a congestion event reduces it
+//! to. Slow start, recovery periods, window use, pacing and undo bookkeeping are the
+//! driver's, shared by every algorithm (neqo's `WindowAdjustment` has the same shape).
+
+use crate::cubic::{CubicUndo, RfcCubic, RfcCubicParams};
+use crate::time::Instant;
+
+/// A congestion-avoidance algorithm in bytes: CUBIC ([`RfcCubic`]) or NewReno
+/// ([`NewReno`](super::NewReno)). Implemented by this crate only; the trait is public so
+/// that [`Classic`](super::Classic) can name it in its bounds.
+pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::Sealed {
+    /// What an undo brings back of this algorithm's state.
+    type Undo: Copy + core::fmt::Debug + PartialEq + Eq;
+
+    /// A fresh state with every non-zero field cleared (see
+    /// [`finish_fresh`](Self::finish_fresh)): on 32-bit firmware an all-zero part is
+    /// cleared in place instead of copied through `memcpy`.
+    const ZEROED: Self;
+
+    /// An undo snapshot that was never taken, all zero for the same reason.
+    const UNDO_NONE: Self::Undo;
+
+    /// Sets the fields [`ZEROED`](Self::ZEROED) cleared to their fresh values.
+    fn finish_fresh(&mut self);
+
+    /// One congestion-avoidance ACK of `acked` bytes that may grow the window; returns
+    /// the new window.
+    fn on_ack(
+        &mut self,
+        p: &RfcCubicParams,
+        now: Instant,
+        cwnd: u64,
+        acked: u64,
+        srtt_us: u64,
+    ) -> u64;
+
+    /// The same ACK through a shorter path when the state already knows everything it
+    /// needs; `None` sends the driver to [`on_ack`](Self::on_ack). Same result.
+    fn on_steady_ack(
+        &mut self,
+        p: &RfcCubicParams,
+        now: Instant,
+        cwnd: u64,
+        acked: u64,
+        srtt_us: u64,
+    ) -> Option<u64>;
+
+    /// A loss (`ecn == false`) or ECN-CE reduction at window `cwnd`: returns the new
+    /// ssthresh before the driver's floors (2·MSS for ssthresh and for cwnd on loss,
+    /// 1·MSS for cwnd on ECN-CE).
+    fn on_congestion(&mut self, p: &RfcCubicParams, cwnd: u64, ecn: bool) -> u64;
+
+    /// A retransmission timeout or persistent congestion at window `cwnd`: returns the
+    /// new ssthresh before the driver's 2·MSS floor.
+    fn on_timeout(&mut self, p: &RfcCubicParams, cwnd: u64) -> u64;
+
+    /// A delay detector ended slow start at window `cwnd`.
+    fn on_slow_start_exit(&mut self, cwnd: u64);
+
+    /// Growth stops counting time at `now` (application-limited or idle).
+    fn pause(&mut self, now: Instant);
+
+    /// Growth counts time again from `now`.
+    fn resume(&mut self, now: Instant);
+
+    /// The MSS changed.
+    fn on_mss_change(&mut self);
+
+    /// The parameters changed: forget anything computed with the old ones.
+    fn on_params_change(&mut self);
+
+    /// The window before the last reduction (RFC 9438 §4.9's `cwnd_prior`): an undo
+    /// restores only while cwnd is below it.
+    fn cwnd_prior(&self) -> u64;
+
+    /// Writes what an undo brings back into `saved`, in place.
+    fn save_undo_into(&self, saved: &mut Self::Undo);
+
+    /// Brings back what [`save_undo_into`](Self::save_undo_into) wrote.
+    fn restore_undo_from(&mut self, saved: &Self::Undo);
+
+    /// As [`on_mss_change`](Self::on_mss_change), on a saved snapshot.
+    fn undo_on_mss_change(saved: &mut Self::Undo);
+
+    /// As [`on_params_change`](Self::on_params_change), on a saved snapshot.
+    fn undo_on_params_change(saved: &mut Self::Undo);
+}
+
+mod sealed {
+    /// Only this crate's algorithms implement [`WindowAdjustment`](super::WindowAdjustment).
+    pub trait Sealed {}
+    impl Sealed for crate::cubic::RfcCubic {}
+    impl Sealed for crate::rfc::NewReno {}
+}
+
+impl WindowAdjustment for RfcCubic {
+    type Undo = CubicUndo;
+
+    const ZEROED: Self = {
+        let mut c = RfcCubic::new();
+        c.w_max_from_epoch = false;
+        c
+    };
+
+    const UNDO_NONE: CubicUndo = {
+        let mut c = RfcCubic::new();
+        c.w_max_from_epoch = false;
+        c.undo_point()
+    };
+
+    fn finish_fresh(&mut self) {
+        self.w_max_from_epoch = RfcCubic::new().w_max_from_epoch;
+    }
+
+    #[inline(always)]
+    fn on_ack(
+        &mut self,
+        p: &RfcCubicParams,
+        now: Instant,
+        cwnd: u64,
+        acked: u64,
+        srtt_us: u64,
+    ) -> u64 {
+        RfcCubic::on_ack(self, p, now, cwnd, acked, srtt_us)
+    }
+
+    #[inline(always)]
+    fn on_steady_ack(
+        &mut self,
+        p: &RfcCubicParams,
+        now: Instant,
+        cwnd: u64,
+        acked: u64,
+        srtt_us: u64,
+    ) -> Option<u64> {
+        #[cfg(target_pointer_width = "64")]
+        {
+            RfcCubic::on_steady_ack(self, p, now, cwnd, acked, srtt_us)
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            let _ = (p, now, cwnd, acked, srtt_us);
+            None
+        }
+    }
+
+    fn on_congestion(&mut self, p: &RfcCubicParams, cwnd: u64, ecn: bool) -> u64 {
+        let cfg = p.config();
+        let beta = if ecn {
+            cfg.ecn_beta_permille
+        } else {
+            cfg.beta_permille
+        };
+        RfcCubic::on_congestion(self, p, cwnd, beta)
+    }
+
+    fn on_timeout(&mut self, p: &RfcCubicParams, cwnd: u64) -> u64 {
+        RfcCubic::on_timeout(self, p, cwnd)
+    }
+
+    fn on_slow_start_exit(&mut self, cwnd: u64) {
+        RfcCubic::on_slow_start_exit(self, cwnd)
+    }
+
+    #[inline(always)]
+    fn pause(&mut self, now: Instant) {
+        RfcCubic::pause(self, now)
+    }
+
+    fn resume(&mut self, now: Instant) {
+        RfcCubic::resume(self, now)
+    }
+
+    fn on_mss_change(&mut self) {
+        RfcCubic::on_mss_change(self)
+    }
+
+    fn on_params_change(&mut self) {
+        // Curve points computed with the old C must not be reused with the new one.
+        self.forget_curve_points();
+    }
+
+    fn cwnd_prior(&self) -> u64 {
+        self.cwnd_prior_bytes
+    }
+
+    fn save_undo_into(&self, saved: &mut CubicUndo) {
+        RfcCubic::save_undo_into(self, saved)
+    }
+
+    fn restore_undo_from(&mut self, saved: &CubicUndo) {
+        RfcCubic::restore_undo_from(self, saved)
+    }
+
+    fn undo_on_mss_change(saved: &mut CubicUndo) {
+        saved.on_mss_change();
+    }
+
+    fn undo_on_params_change(saved: &mut CubicUndo) {
+        saved.forget_curve_points();
+    }
+}

@@ -1,0 +1,164 @@
+//! NewReno window adjustment in bytes, as RFC 9002 §7.3 and Appendix B specify it for
+//! QUIC: one maximum datagram size per window of acknowledged bytes in congestion
+//! avoidance, and the window halved on a congestion event.
+
+use super::adjustment::WindowAdjustment;
+use crate::cubic::RfcCubicParams;
+use crate::time::Instant;
+
+/// NewReno's congestion-avoidance state: the bytes acknowledged towards the next
+/// one-MSS increase. Plain `Copy` data, 16 bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct NewReno {
+    /// Bytes acknowledged in congestion avoidance since the window last grew.
+    pub bytes_acked: u64,
+    /// The window when the last reduction began (what an undo may restore).
+    pub cwnd_prior_bytes: u64,
+}
+
+impl NewReno {
+    /// No bytes counted, no reduction yet.
+    pub const fn new() -> Self {
+        NewReno {
+            bytes_acked: 0,
+            cwnd_prior_bytes: 0,
+        }
+    }
+}
+
+impl WindowAdjustment for NewReno {
+    type Undo = NewReno;
+
+    const ZEROED: Self = NewReno::new();
+    const UNDO_NONE: NewReno = NewReno::new();
+
+    fn finish_fresh(&mut self) {}
+
+    #[inline(always)]
+    fn on_ack(
+        &mut self,
+        p: &RfcCubicParams,
+        _now: Instant,
+        cwnd: u64,
+        acked: u64,
+        _srtt_us: u64,
+    ) -> u64 {
+        // RFC 9002 §7.3.3: cwnd += max_datagram_size * acked / cwnd, counted exactly:
+        // one MSS each time a whole window of bytes has been acknowledged.
+        self.bytes_acked = self.bytes_acked.saturating_add(acked);
+        if cwnd == 0 || self.bytes_acked < cwnd {
+            return cwnd;
+        }
+        // A single ACK can cover more than a window (a stack that acks rarely): every
+        // whole window in it earns one MSS, without a loop.
+        let windows = self.bytes_acked / cwnd;
+        self.bytes_acked %= cwnd;
+        cwnd.saturating_add(windows.saturating_mul(p.mss()))
+    }
+
+    #[inline(always)]
+    fn on_steady_ack(
+        &mut self,
+        p: &RfcCubicParams,
+        now: Instant,
+        cwnd: u64,
+        acked: u64,
+        srtt_us: u64,
+    ) -> Option<u64> {
+        Some(self.on_ack(p, now, cwnd, acked, srtt_us))
+    }
+
+    fn on_congestion(&mut self, _p: &RfcCubicParams, cwnd: u64, _ecn: bool) -> u64 {
+        self.cwnd_prior_bytes = cwnd;
+        self.bytes_acked = 0;
+        // RFC 9002 Appendix B.6: ssthresh = congestion_window * kLossReductionFactor (0.5)
+        cwnd / 2
+    }
+
+    fn on_timeout(&mut self, p: &RfcCubicParams, cwnd: u64) -> u64 {
+        self.on_congestion(p, cwnd, false)
+    }
+
+    fn on_slow_start_exit(&mut self, cwnd: u64) {
+        self.cwnd_prior_bytes = cwnd;
+        self.bytes_acked = 0;
+    }
+
+    // NewReno's growth is per acknowledged byte, not per unit of time: pauses and idle
+    // periods need no bookkeeping (the driver already stops calling on_ack).
+    fn pause(&mut self, _now: Instant) {}
+
+    fn resume(&mut self, _now: Instant) {}
+
+    fn on_mss_change(&mut self) {}
+
+    fn on_params_change(&mut self) {}
+
+    fn cwnd_prior(&self) -> u64 {
+        self.cwnd_prior_bytes
+    }
+
+    fn save_undo_into(&self, saved: &mut NewReno) {
+        *saved = *self;
+    }
+
+    fn restore_undo_from(&mut self, saved: &NewReno) {
+        *self = *saved;
+    }
+
+    fn undo_on_mss_change(_saved: &mut NewReno) {}
+
+    fn undo_on_params_change(_saved: &mut NewReno) {}
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cubic::RfcCubicConfig;
+
+    fn params(mss: u64) -> RfcCubicParams {
+        let mut c = RfcCubicConfig::new();
+        c.mss_bytes = mss;
+        match c.validate() {
+            Ok(p) => p,
+            Err(_) => unreachable!(),
+        }
+    }
+
+    #[test]
+    fn a_whole_window_of_acked_bytes_adds_one_mss() {
+        let p = params(1200);
+        let mut r = NewReno::new();
+        let t = Instant::ZERO;
+        // cwnd 12000: nine ACKs of 1200 bytes (10800) do not reach a window ...
+        let mut cwnd = 12_000;
+        for _ in 0..9 {
+            cwnd = r.on_ack(&p, t, cwnd, 1_200, 0);
+        }
+        assert_eq!((cwnd, r.bytes_acked), (12_000, 10_800));
+        // ... the tenth does: 12000 + 1200, and nothing is carried over.
+        cwnd = r.on_ack(&p, t, cwnd, 1_200, 0);
+        assert_eq!((cwnd, r.bytes_acked), (13_200, 0));
+    }
+
+    #[test]
+    fn an_ack_of_two_and_a_half_windows_adds_two_mss_and_keeps_the_half() {
+        let p = params(1000);
+        let mut r = NewReno::new();
+        // 25000 acked on a 10000-byte window: 2 windows, 5000 left towards the next.
+        let cwnd = r.on_ack(&p, Instant::ZERO, 10_000, 25_000, 0);
+        assert_eq!((cwnd, r.bytes_acked), (12_000, 5_000));
+    }
+
+    #[test]
+    fn a_reduction_halves_the_window_and_forgets_the_count() {
+        let p = params(1200);
+        let mut r = NewReno::new();
+        r.bytes_acked = 7_000;
+        // RFC 9002 B.6: 13201 / 2 = 6600 (floor).
+        assert_eq!(r.on_congestion(&p, 13_201, false), 6_600);
+        assert_eq!((r.bytes_acked, r.cwnd_prior_bytes), (0, 13_201));
+        assert_eq!(r.on_congestion(&p, 13_200, true), 6_600);
+    }
+}
