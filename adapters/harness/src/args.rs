@@ -158,7 +158,14 @@ mod tests {
         .unwrap();
         assert_eq!(
             (a.rate, a.rtt, a.buffer, a.bytes, a.loss, a.seed),
-            (50_000_000, Duration::from_millis(40), 256_000, 30_000_000, 5_000, 7)
+            (
+                50_000_000,
+                Duration::from_millis(40),
+                256_000,
+                30_000_000,
+                5_000,
+                7
+            )
         );
         // 256k is 2^10-based, 0.5% is a percentage.
         let b = parse(&["--buffer", "256k", "--loss", "0.5%"]).unwrap();
@@ -166,7 +173,10 @@ mod tests {
         let relay = a.relay_config();
         assert_eq!(relay.forward.delay, Duration::from_millis(20));
         assert_eq!((relay.forward.loss_ppm, relay.reverse.loss_ppm), (5_000, 0));
-        assert_eq!((relay.seed, relay.max_lifetime), (7, Duration::from_secs(310)));
+        assert_eq!(
+            (relay.seed, relay.max_lifetime),
+            (7, Duration::from_secs(310))
+        );
     }
 
     #[test]

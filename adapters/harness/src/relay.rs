@@ -335,22 +335,34 @@ mod tests {
         config.idle_timeout = Duration::from_secs(1);
         config.max_lifetime = Duration::from_secs(5);
         let server = UdpSocket::bind("127.0.0.1:0").await.unwrap();
-        let relay = Relay::start(server.local_addr().unwrap(), config).await.unwrap();
+        let relay = Relay::start(server.local_addr().unwrap(), config)
+            .await
+            .unwrap();
         let client = UdpSocket::bind("127.0.0.1:0").await.unwrap();
         let sent_at = Instant::now();
         // Three 1200-byte packets at once: two fit the 3000-byte buffer, the third is
         // dropped at the tail.
         for _ in 0..3 {
-            client.send_to(&[7u8; 1200], relay.client_facing).await.unwrap();
+            client
+                .send_to(&[7u8; 1200], relay.client_facing)
+                .await
+                .unwrap();
         }
         let mut buf = [0u8; 2000];
         let (n, _) = server.recv_from(&mut buf).await.unwrap();
         assert_eq!(n, 1200);
         // 1.2 ms serialisation + 10 ms delay.
-        assert!(sent_at.elapsed() >= Duration::from_millis(11), "{:?}", sent_at.elapsed());
+        assert!(
+            sent_at.elapsed() >= Duration::from_millis(11),
+            "{:?}",
+            sent_at.elapsed()
+        );
         server.recv_from(&mut buf).await.unwrap();
         let third = tokio::time::timeout(Duration::from_millis(100), server.recv_from(&mut buf));
-        assert!(third.await.is_err(), "the third packet crossed a full buffer");
+        assert!(
+            third.await.is_err(),
+            "the third packet crossed a full buffer"
+        );
         assert_eq!(relay.forward.tail_drops.load(Ordering::Relaxed), 1);
         relay.stop().await;
     }

@@ -4,9 +4,9 @@
 //! example and the CI test.
 #![allow(dead_code, reason = "each includer uses a different part")]
 
-use congestion_harness::relay::{Relay, RelayConfig};
 use congestion::linux::LinuxFlow;
 use congestion::rfc::{RfcFlow, SlowStartKind};
+use congestion_harness::relay::{Relay, RelayConfig};
 use congestion_quinn::{AdapterStats, CubicFactory, QuinnController};
 use quinn::congestion::{Controller, ControllerFactory, CubicConfig};
 use quinn::{ClientConfig, Endpoint, ServerConfig, TransportConfig};
