@@ -141,10 +141,14 @@ proptest! {
             prop_assert!(f.state().ssthresh >= 2 || f.state().ssthresh == socket.init_ssthresh);
             prop_assert!(f.state().ssthresh <= TCP_INFINITE_SSTHRESH.max(socket.cwnd_clamp));
             prop_assert!(f.state().cubic.cnt >= 2 || f.state().cubic.cnt == 0);
+            // v0.2: Recovery is the loss/ECN recovery period (something sent before the
+            // reduction still unacknowledged); after an RTO (state Loss) the flow reports
+            // slow start or congestion avoidance by its window.
+            let v = f.socket_view();
             let phase_ok = match f.phase() {
                 Phase::SlowStart => f.state().cwnd < f.state().ssthresh,
                 Phase::CongestionAvoidance => f.state().cwnd >= f.state().ssthresh,
-                Phase::Recovery => f.ca_state() == CaState::Loss,
+                Phase::Recovery => f.ca_state() != CaState::Loss && v.snd_una != v.snd_nxt,
                 Phase::ConservativeSlowStart => false,
             };
             prop_assert!(phase_ok, "phase {:?} with cwnd {} ssthresh {}", f.phase(), cwnd, f.state().ssthresh);

@@ -9,7 +9,7 @@ use congestion::pacing::{
     tso_autosize_bytes, tso_segs, tsq_limit_bytes,
 };
 use congestion::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Instant, Phase, SentEvent, WindowUnit,
+    AckEvent, CongestionController, EcnEvent, Instant, LossEvent, Phase, SentEvent, WindowUnit,
 };
 use proptest::prelude::*;
 
@@ -118,7 +118,7 @@ proptest! {
     #[test]
     fn the_bytes_mode_rate_matches_a_wide_reference_or_saturates(
         cwnd in any::<u64>(), flight in any::<u64>(), ssthresh in any::<u64>(),
-        srtt in 1u32..=HOUR_US,
+        srtt in 1u64..=u64::from(HOUR_US),
     ) {
         let Ok(p) = PacingRateConfig::new().validate() else { unreachable!() };
         let got = pacing_rate_bytes(&p, &BytesPacingInput {
@@ -195,16 +195,31 @@ impl CongestionController for Fixed {
     }
     fn on_sent(&mut self, _: Instant, _: &SentEvent) {}
     fn on_ack(&mut self, _: Instant, _: &AckEvent) {}
-    fn on_congestion_event(&mut self, _: Instant, _: CongestionEvent) {}
+    fn on_loss(&mut self, _: Instant, _: &LossEvent) {}
+    fn on_ecn(&mut self, _: Instant, _: &EcnEvent) {}
+    fn on_retransmission_timeout(&mut self, _: Instant) {}
+    fn on_discarded(&mut self, _: Instant, _: u64) {}
     fn on_spurious_congestion(&mut self, _: Instant) {}
     fn on_transmit_start(&mut self, _: Instant) {}
     fn cwnd(&self) -> u64 {
         self.1
     }
-    fn ssthresh(&self) -> u64 {
-        u64::MAX
+    fn ssthresh(&self) -> Option<u64> {
+        None
     }
     fn phase(&self) -> Phase {
         Phase::CongestionAvoidance
+    }
+    fn in_flight(&self) -> u64 {
+        0
+    }
+    fn pacing_rate(&self) -> Rate {
+        Rate::UNLIMITED
+    }
+    fn mss_bytes(&self) -> u64 {
+        1
+    }
+    fn send_quantum_bytes(&self) -> u64 {
+        1
     }
 }

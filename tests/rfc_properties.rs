@@ -3,7 +3,7 @@
 
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
 use congestion::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, Phase, SentEvent,
+    AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
 };
 use proptest::prelude::*;
 
@@ -83,13 +83,13 @@ proptest! {
                     f.on_ack(Instant::from_micros(now), &ack);
                 }
                 Ev::Congestion(k) => {
-                    let ev = [
-                        CongestionEvent::Loss,
-                        CongestionEvent::Ecn,
-                        CongestionEvent::RetransmissionTimeout,
-                        CongestionEvent::PersistentCongestion,
-                    ][usize::from(k % 4)];
-                    f.on_congestion_event(Instant::from_micros(now), ev);
+                    let t = Instant::from_micros(now);
+                    match k % 4 {
+                        0 => f.on_loss(t, &LossEvent::episode(0)),
+                        1 => f.on_ecn(t, &EcnEvent::episode(1)),
+                        2 => f.on_retransmission_timeout(t),
+                        _ => f.on_loss(t, &LossEvent::episode(0).with_persistent_congestion(true)),
+                    }
                 }
                 Ev::Undo => f.on_spurious_congestion(Instant::from_micros(now)),
                 Ev::TransmitStart { dt } => {

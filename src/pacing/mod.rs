@@ -11,13 +11,15 @@
 //! ## The send path in one call
 //!
 //! Before each transmission the stack asks [`SendPath::poll`]; it answers with a burst
-//! size or with when to ask again. The library never sleeps and owns no timer.
+//! size or with when to ask again. The library never sleeps and owns no timer. A stack
+//! that keeps the controller and its send path together uses [`PacedFlow`], which feeds
+//! both from one `on_sent` and one `on_ack`; the example below drives the parts by hand.
 //!
 //! ```
 //! use congestion::{CongestionController, Instant};
 //! use congestion::hystart::PacingStatus;
 //! use congestion::linux::{LinuxFlow, LinuxFlowConfig};
-//! use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
+//! use congestion::pacing::{SendContext, SendPath, SendPathConfig, SendVerdict};
 //!
 //! let flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
 //! let mut config = SendPathConfig::new();
@@ -29,7 +31,7 @@
 //!     now,
 //!     in_flight: 0, // segments, the flow's unit
 //!     mss: 1448,
-//!     pacing_rate: Rate::from_bytes_per_second(flow.pacing_rate()),
+//!     pacing_rate: flow.pacing_rate(),
 //!     retransmit: false,
 //!     rtx_queue_at_most_one: true,
 //! };
@@ -63,8 +65,8 @@ mod tsq;
 
 pub use bandwidth::{MAX_TIMED_LEN_BYTES, Rate};
 pub use bytes_rate::{
-    BytesPacingInput, MAX_PACING_RATIO_PERCENT, PacingFormula, PacingRateConfig,
-    PacingRateParams, RFC9002_PACING_N_PERCENT, pacing_rate_bytes,
+    BytesPacingInput, MAX_PACING_RATIO_PERCENT, PacingFormula, PacingRateConfig, PacingRateParams,
+    RFC9002_PACING_N_PERCENT, pacing_rate_bytes,
 };
 pub use edt::{EdtPacer, UNPACED_SEGMENTS};
 pub use min_rtt::{MIN_RTT_WINDOW_MS, MinRttFilter};

@@ -85,6 +85,30 @@ pub enum Enqueue {
 
 /// A flow's send-path state: pacer (16 bytes), TSQ budget (24), minimum-RTT filter
 /// (24) and the validated settings (28): 96 bytes with padding, `Copy`.
+///
+/// Fed by hand beside a controller (a stack that keeps the two apart); most stacks use
+/// [`PacedFlow`](crate::pacing::PacedFlow), which feeds both from one call.
+///
+/// ```
+/// use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
+/// use congestion::rfc::{RfcFlow, RfcFlowConfig};
+/// use congestion::{CongestionController, Instant};
+///
+/// let flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// let mut path = SendPath::new(SendPathConfig::new().validate()?);
+/// let ctx = SendContext {
+///     now: Instant::ZERO,
+///     in_flight: 0,
+///     mss: 1200,
+///     pacing_rate: Rate::from_bytes_per_second(1_250_000), // 10 Mbit/s
+///     retransmit: false,
+///     rtx_queue_at_most_one: false,
+/// };
+/// // The window allows 5 packets (half of IW10, tcp_cwnd_test); TSO autosizing at
+/// // 10 Mbit/s allows 1 ms of the rate (1220 bytes), at least 2 segments: 2.
+/// assert_eq!(path.poll(&flow, &ctx), SendVerdict::Send { segments: 2 });
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SendPath {
@@ -304,17 +328,32 @@ mod tests {
         }
         fn on_sent(&mut self, _: Instant, _: &SentEvent) {}
         fn on_ack(&mut self, _: Instant, _: &AckEvent) {}
-        fn on_congestion_event(&mut self, _: Instant, _: CongestionEvent) {}
+        fn on_loss(&mut self, _: Instant, _: &LossEvent) {}
+        fn on_ecn(&mut self, _: Instant, _: &EcnEvent) {}
+        fn on_retransmission_timeout(&mut self, _: Instant) {}
+        fn on_discarded(&mut self, _: Instant, _: u64) {}
         fn on_spurious_congestion(&mut self, _: Instant) {}
         fn on_transmit_start(&mut self, _: Instant) {}
         fn cwnd(&self) -> u64 {
             self.1
         }
-        fn ssthresh(&self) -> u64 {
-            u64::MAX
+        fn ssthresh(&self) -> Option<u64> {
+            None
         }
         fn phase(&self) -> Phase {
             Phase::CongestionAvoidance
+        }
+        fn in_flight(&self) -> u64 {
+            0
+        }
+        fn pacing_rate(&self) -> Rate {
+            Rate::UNLIMITED
+        }
+        fn mss_bytes(&self) -> u64 {
+            1
+        }
+        fn send_quantum_bytes(&self) -> u64 {
+            1
         }
     }
 

@@ -1,0 +1,88 @@
+//! `PacedFlow`: a controller and its send path fed by one call per event, in both modes.
+
+use congestion::hystart::PacingStatus;
+use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
+use congestion::rfc::{RfcFlow, RfcFlowConfig};
+use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, SentEvent};
+
+fn paced(status: PacingStatus) -> congestion::pacing::SendPathParams {
+    let mut c = SendPathConfig::new();
+    c.pacing_status = status;
+    c.validate().unwrap()
+}
+
+#[test]
+fn one_on_ack_feeds_the_controller_and_the_min_rtt_filter() {
+    let cc = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+    let mut f = PacedFlow::new(cc, paced(PacingStatus::Fq));
+    f.on_sent(Instant::ZERO, &SentEvent::new(10, 10));
+    let rtt = Duration::from_millis(30);
+    f.on_ack(
+        Instant::from_micros(30_000),
+        &AckEvent::new(2, 2, Some(rtt)),
+    );
+    // The controller saw the ACK (slow start: 10 + 2) and the RTT (srtt·8 = 240000) ...
+    assert_eq!(f.cwnd(), 12);
+    assert_eq!(f.controller().socket_view().srtt_us_x8, 240_000);
+    // ... and so did the send path, from the same call.
+    assert_eq!(f.send_path().min_rtt_us(), 30_000);
+}
+
+#[test]
+fn one_on_sent_feeds_the_controller_the_pacer_and_tsq() {
+    let cc = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+    let mut f = PacedFlow::new(cc, paced(PacingStatus::Fq));
+    f.on_sent(Instant::ZERO, &SentEvent::new(4, 4));
+    // 4 segments of the default MSS (1448): the controller's flight, the pacer's
+    // count and the TSQ charge all moved by the same burst.
+    assert_eq!(f.in_flight(), 4);
+    assert_eq!(f.send_path().pacer().segments_sent(), 4);
+    assert_eq!(f.send_path().tsq().queued_bytes(), 4 * 1448);
+    // A send that adds nothing (the flight shrank) stamps nothing.
+    f.on_sent(Instant::ZERO, &SentEvent::new(3, 4));
+    assert_eq!(f.send_path().pacer().segments_sent(), 4);
+}
+
+#[test]
+fn a_self_pacing_rfc_flow_waits_for_its_departures_once_past_the_first_ten_segments() {
+    let cc = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO).unwrap();
+    let mut f = PacedFlow::new(cc, paced(PacingStatus::Needed));
+    let mut pn = 0;
+    // IW10 leaves unpaced (sch_fq's first 10 MSS).
+    while let SendVerdict::Send { segments } = f.poll(Instant::ZERO, &NextPacket::default()) {
+        pn += u64::from(segments);
+        f.on_sent_counted(Instant::ZERO, u64::from(segments) * 1200, pn);
+    }
+    assert_eq!(pn, 10);
+    // The NIC sent them: TSQ's budget (about 1 ms of the rate) is free again.
+    for _ in 0..10 {
+        f.on_tx_completion(1_200);
+    }
+    // The ACK of 2 packets: cwnd 14400, srtt 20 ms, rate 1,440,000 B/s.
+    let now = Instant::from_micros(20_000);
+    f.on_ack(
+        now,
+        &AckEvent::new(2_400, 2, Some(Duration::from_millis(20))),
+    );
+    let verdict = f.poll(now, &NextPacket::default());
+    let SendVerdict::Send { segments } = verdict else {
+        panic!("the window has room: {verdict:?}");
+    };
+    // The send quantum: 2 segments (see rfc_mode_gives_a_pacing_rate_and_a_send_quantum).
+    assert_eq!(segments, 2);
+    assert_eq!(f.send_quantum_bytes(), 2_400);
+    f.on_sent_counted(now, 2_400, 12);
+    // 2400 B at 1,440,000 B/s = 1666.67 µs; the sender comes back late (the last
+    // departure was at 0), so half of that is forgiven (EdtPacer): 833.33 µs, and the
+    // next departure, rounded up to the µs, is 20834 µs.
+    assert_eq!(f.next_departure(now), Some(Instant::from_micros(20_834)));
+    assert!(matches!(
+        f.poll(now, &NextPacket::default()),
+        SendVerdict::WaitUntil { .. }
+    ));
+    assert_eq!(f.last_departure_ns(), 20_000_000);
+    // Losses reach the controller through the same object.
+    f.on_loss(now, &LossEvent::packet(1_200, 3));
+    assert_eq!(f.cwnd(), 14_400 * 7 / 10);
+}
