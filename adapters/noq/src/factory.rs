@@ -60,3 +60,45 @@ impl<F: NoqFlow> ControllerFactory for NoqFactory<F> {
         Box::new(NoqController::new(flow, now))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use congestion::CongestionController;
+    use congestion::rfc::{NewRenoFlow, RfcFlow};
+
+    #[test]
+    fn controllers_start_at_the_paths_mtu_with_rfc_9002s_initial_window() {
+        let factory = Arc::new(NoqFactory::<RfcFlow>::quic(SlowStartKind::LinuxHystart).unwrap());
+        assert!(factory.config().paced);
+        let controller = factory.build(NoqInstant::now(), 1452);
+        // min(10 · 1452, max(14720, 2 · 1452)) = 14,520 bytes.
+        assert_eq!(
+            (controller.window(), controller.initial_window()),
+            (14_520, 14_520)
+        );
+        let c = controller
+            .into_any()
+            .downcast::<NoqController<RfcFlow>>()
+            .unwrap();
+        assert_eq!(c.flow().mss_bytes(), 1452);
+
+        let reno = Arc::new(NoqFactory::<NewRenoFlow>::quic(SlowStartKind::Standard).unwrap());
+        let controller = reno.build(NoqInstant::now(), 1200);
+        assert_eq!(controller.window(), 12_000);
+        assert!(
+            controller
+                .into_any()
+                .downcast::<NoqController<NewRenoFlow>>()
+                .is_ok()
+        );
+    }
+
+    #[test]
+    fn bad_settings_are_refused_when_the_factory_is_built() {
+        let mut config = RfcFlowConfig::new();
+        config.initial_window_bytes = Some(100); // below 2 · MSS
+        assert!(NoqFactory::<RfcFlow>::new(config).is_err());
+        assert!(NoqFactory::<NewRenoFlow>::new(config).is_err());
+    }
+}
