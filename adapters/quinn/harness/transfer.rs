@@ -1,10 +1,12 @@
-//! One bulk transfer between two quinn endpoints on 127.0.0.1 through the [`relay`]:
-//! the client opens a bidirectional stream, writes N bytes and finishes; the server
-//! counts them and answers one byte. Shared by the `transfer` example and the CI test.
+//! One bulk transfer between two quinn endpoints on 127.0.0.1 through the shared relay
+//! (`congestion-harness`): the client opens a bidirectional stream, writes N bytes and
+//! finishes; the server counts them and answers one byte. Shared by the `transfer`
+//! example and the CI test.
+#![allow(dead_code, reason = "each includer uses a different part")]
 
-use super::relay::{Relay, RelayConfig};
 use congestion::linux::LinuxFlow;
 use congestion::rfc::{RfcFlow, SlowStartKind};
+use congestion_harness::relay::{Relay, RelayConfig};
 use congestion_quinn::{AdapterStats, CubicFactory, QuinnController};
 use quinn::congestion::{Controller, ControllerFactory, CubicConfig};
 use quinn::{ClientConfig, Endpoint, ServerConfig, TransportConfig};
@@ -109,7 +111,7 @@ pub struct TransferReport {
 impl TransferReport {
     /// Application bytes per second over `elapsed`, in Mbit/s.
     pub fn goodput_mbit(&self) -> f64 {
-        self.bytes as f64 * 8.0 / self.elapsed.as_secs_f64().max(1e-9) / 1e6
+        congestion_harness::args::goodput_mbit(self.bytes, self.elapsed)
     }
 }
 

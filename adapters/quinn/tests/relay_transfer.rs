@@ -1,12 +1,12 @@
 //! A short real QUIC transfer through the relay with our controller: it completes,
 //! the window grows in slow start, and it falls after the relay's buffer overflows.
 
-#[path = "../harness/mod.rs"]
-mod harness;
+#[path = "../harness/transfer.rs"]
+mod transfer;
 
-use harness::relay::RelayConfig;
-use harness::transfer::{Cc, TransferConfig, run};
+use congestion_harness::relay::RelayConfig;
 use std::time::Duration;
+use transfer::{Cc, TransferConfig, run};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_short_transfer_grows_in_slow_start_and_backs_off_after_loss() {

@@ -8,7 +8,8 @@
 //! buffer (drop-tail) or by the loss draw (forward direction only); otherwise it leaves
 //! the queue at `max(t, previous departure) + len / rate` and is delivered one delay later.
 //!
-//! Every loop is bounded: it stops when the relay is stopped, or when `max_lifetime`
+//! It sends only to 127.0.0.1 (its sockets are bound there; [`Relay::start`] refuses a
+//! server elsewhere). Every loop is bounded: it stops when the relay is stopped, or when `max_lifetime`
 //! has passed, or after `idle_timeout` without any packet, whichever comes first.
 
 use std::collections::VecDeque;
@@ -95,8 +96,15 @@ pub struct Relay {
 }
 
 impl Relay {
-    /// Starts a relay in front of `server`.
+    /// Starts a relay in front of `server`, which must be a loopback address: the relay
+    /// sends nowhere else.
     pub async fn start(server: SocketAddr, config: RelayConfig) -> std::io::Result<Relay> {
+        if !server.ip().is_loopback() {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                format!("the relay only forwards to loopback, not to {server}"),
+            ));
+        }
         let a = Arc::new(bind().await?);
         let b = Arc::new(bind().await?);
         let client_facing = a.local_addr()?;
@@ -302,8 +310,60 @@ async fn egress(
             Dest::Fixed(a) => Some(*a),
             Dest::Learned(a) => *a.lock().await,
         };
-        if let Some(to) = to {
+        // Only loopback: the sockets are bound to 127.0.0.1, and the check keeps it so.
+        if let Some(to) = to.filter(|a| a.ip().is_loopback()) {
             let _ = socket.send_to(&packet, to).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_server_off_loopback_is_refused() {
+        let config = RelayConfig::symmetric(1_000_000, Duration::from_millis(10), 10_000, 0);
+        let elsewhere: SocketAddr = "192.0.2.1:4433".parse().unwrap();
+        assert!(Relay::start(elsewhere, config).await.is_err());
+    }
+
+    #[tokio::test]
+    async fn packets_cross_after_the_delay_and_a_full_buffer_drops_the_tail() {
+        // 8 Mbit/s (1 µs per byte), 10 ms one way, a 3000-byte buffer.
+        let mut config = RelayConfig::symmetric(8_000_000, Duration::from_millis(20), 3_000, 0);
+        config.idle_timeout = Duration::from_secs(1);
+        config.max_lifetime = Duration::from_secs(5);
+        let server = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        let relay = Relay::start(server.local_addr().unwrap(), config)
+            .await
+            .unwrap();
+        let client = UdpSocket::bind("127.0.0.1:0").await.unwrap();
+        let sent_at = Instant::now();
+        // Three 1200-byte packets at once: two fit the 3000-byte buffer, the third is
+        // dropped at the tail.
+        for _ in 0..3 {
+            client
+                .send_to(&[7u8; 1200], relay.client_facing)
+                .await
+                .unwrap();
+        }
+        let mut buf = [0u8; 2000];
+        let (n, _) = server.recv_from(&mut buf).await.unwrap();
+        assert_eq!(n, 1200);
+        // 1.2 ms serialisation + 10 ms delay.
+        assert!(
+            sent_at.elapsed() >= Duration::from_millis(11),
+            "{:?}",
+            sent_at.elapsed()
+        );
+        server.recv_from(&mut buf).await.unwrap();
+        let third = tokio::time::timeout(Duration::from_millis(100), server.recv_from(&mut buf));
+        assert!(
+            third.await.is_err(),
+            "the third packet crossed a full buffer"
+        );
+        assert_eq!(relay.forward.tail_drops.load(Ordering::Relaxed), 1);
+        relay.stop().await;
     }
 }

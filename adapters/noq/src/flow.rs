@@ -1,0 +1,53 @@
+//! What a flow must offer to sit behind noq: the crate's [`CongestionController`] in
+//! bytes, plus construction at noq's MTU and MTU changes.
+
+use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
+use congestion::{ConfigError, CongestionController, Instant};
+
+/// A flow the noq adapter can drive. noq counts bytes and the adapter converts nothing,
+/// so an implementor must count bytes too
+/// ([`WindowUnit::Bytes`](congestion::WindowUnit::Bytes)): the RFC-mode flows. (The
+/// Linux-mode flow counts segments; `adapters/quinn` converts for it.)
+pub trait NoqFlow: CongestionController + Clone + Send + Sync + core::fmt::Debug + 'static {
+    /// Everything needed to build one flow, except the MTU noq picks per path.
+    type Config: Clone + Send + Sync + core::fmt::Debug + 'static;
+
+    /// A new flow at `now` for a path whose datagrams carry `mtu_bytes`.
+    fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError>;
+
+    /// noq's path MTU changed (PLPMTUD found a larger one, or a black hole a smaller).
+    fn set_mtu(&mut self, mtu_bytes: u16);
+}
+
+/// RFC 9438 CUBIC with the configured slow start (RFC 9406 HyStart++ by default, Linux
+/// HyStart, or standard), the MSS set to noq's MTU.
+impl NoqFlow for RfcFlow {
+    type Config = RfcFlowConfig;
+
+    fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError> {
+        let mut config = *config;
+        config.cubic.mss_bytes = u64::from(mtu_bytes);
+        RfcFlow::new(config, now)
+    }
+
+    fn set_mtu(&mut self, mtu_bytes: u16) {
+        // A refused MSS (0, or above 65535) changes nothing; noq's MTU is 1200..65527.
+        let _ = self.set_mss(u64::from(mtu_bytes));
+    }
+}
+
+/// RFC 9002 NewReno (one MSS per window in congestion avoidance, halving on loss) on
+/// the same slow starts and recovery as [`RfcFlow`], the MSS set to noq's MTU.
+impl NoqFlow for NewRenoFlow {
+    type Config = RfcFlowConfig;
+
+    fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError> {
+        let mut config = *config;
+        config.cubic.mss_bytes = u64::from(mtu_bytes);
+        NewRenoFlow::new(config, now)
+    }
+
+    fn set_mtu(&mut self, mtu_bytes: u16) {
+        let _ = self.set_mss(u64::from(mtu_bytes));
+    }
+}
