@@ -33,7 +33,7 @@ struct Args {
 
 fn cc(text: &str) -> Result<Cc, String> {
     Cc::parse(text)
-        .ok_or_else(|| format!("`{text}` is not one of ours, ours-linux-hystart, linux, quinn"))
+        .ok_or_else(|| format!("`{text}` is not one of ours, ours-linux-hystart, linux, ours-newreno, cubic (or quinn), newreno"))
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

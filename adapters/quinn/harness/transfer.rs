@@ -5,10 +5,10 @@
 #![allow(dead_code, reason = "each includer uses a different part")]
 
 use congestion::linux::LinuxFlow;
-use congestion::rfc::{RfcFlow, SlowStartKind};
+use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig, SlowStartKind};
 use congestion_harness::relay::{Relay, RelayConfig};
 use congestion_quinn::{AdapterStats, CubicFactory, QuinnController};
-use quinn::congestion::{Controller, ControllerFactory, CubicConfig};
+use quinn::congestion::{Controller, ControllerFactory, CubicConfig, NewRenoConfig};
 use quinn::{ClientConfig, Endpoint, ServerConfig, TransportConfig};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -24,8 +24,12 @@ pub enum Cc {
     OursLinuxHystart,
     /// This crate's Linux-mode CUBIC + HyStart (segments, bit-exact with the kernel).
     Linux,
-    /// quinn-proto's own `Cubic`.
+    /// This crate's RFC 9002 NewReno + HyStart++, bytes.
+    OursNewReno,
+    /// quinn-proto's own `Cubic` (`--cc cubic`, or `quinn` as before).
     Quinn,
+    /// quinn-proto's own `NewReno`.
+    QuinnNewReno,
 }
 
 impl Cc {
@@ -35,17 +39,23 @@ impl Cc {
             Cc::Ours => "ours",
             Cc::OursLinuxHystart => "ours-linux-hystart",
             Cc::Linux => "linux",
-            Cc::Quinn => "quinn",
+            Cc::OursNewReno => "ours-newreno",
+            Cc::Quinn => "cubic",
+            Cc::QuinnNewReno => "newreno",
         }
     }
 
-    /// Parses `ours`, `ours-linux-hystart`, `linux` or `quinn`.
+    /// Parses `ours`, `ours-linux-hystart`, `linux`, `ours-newreno`, `cubic` (or
+    /// `quinn`) and `newreno`: the stack's own controllers under the names every
+    /// adapter's `transfer` uses.
     pub fn parse(s: &str) -> Option<Cc> {
         match s {
             "ours" => Some(Cc::Ours),
             "ours-linux-hystart" => Some(Cc::OursLinuxHystart),
             "linux" => Some(Cc::Linux),
-            "quinn" => Some(Cc::Quinn),
+            "ours-newreno" => Some(Cc::OursNewReno),
+            "cubic" | "quinn" => Some(Cc::Quinn),
+            "newreno" => Some(Cc::QuinnNewReno),
             _ => None,
         }
     }
@@ -134,7 +144,12 @@ fn transport(cc: Cc) -> TransportConfig {
         Cc::Ours => ours_factory(SlowStartKind::HystartPlusPlus),
         Cc::OursLinuxHystart => ours_factory(SlowStartKind::LinuxHystart),
         Cc::Linux => linux_factory(),
+        Cc::OursNewReno => Arc::new(
+            CubicFactory::<NewRenoFlow>::new(RfcFlowConfig::new())
+                .expect("default settings are valid"),
+        ),
         Cc::Quinn => Arc::new(CubicConfig::default()),
+        Cc::QuinnNewReno => Arc::new(NewRenoConfig::default()),
     };
     t.congestion_controller_factory(factory);
     // Flow control must never be what limits the sender: the controller must.
@@ -261,11 +276,15 @@ pub async fn run(config: TransferConfig) -> Result<TransferReport, Box<dyn std::
 
 /// The adapter's counters, if the connection runs one of ours.
 fn adapter_stats(state: Box<dyn Controller>) -> Option<AdapterStats> {
-    match state.into_any().downcast::<QuinnController<RfcFlow>>() {
-        Ok(c) => Some(c.stats()),
-        Err(any) => any
-            .downcast::<QuinnController<LinuxFlow>>()
-            .ok()
-            .map(|c| c.stats()),
-    }
+    let any = match state.into_any().downcast::<QuinnController<RfcFlow>>() {
+        Ok(c) => return Some(c.stats()),
+        Err(any) => any,
+    };
+    let any = match any.downcast::<QuinnController<NewRenoFlow>>() {
+        Ok(c) => return Some(c.stats()),
+        Err(any) => any,
+    };
+    any.downcast::<QuinnController<LinuxFlow>>()
+        .ok()
+        .map(|c| c.stats())
 }
