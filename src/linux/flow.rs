@@ -53,11 +53,16 @@ pub enum CaState {
 ///    in flight after it (`largest_sent` is not read: the flow keeps `snd_nxt`).
 /// 3. Per ACK: [`on_ack`](CongestionController::on_ack) with the newly acknowledged
 ///    segments and the RTT sample, then send what the window allows, then `on_sent`.
-/// 4. [`on_congestion_event`](CongestionController::on_congestion_event) for a fast
-///    retransmit (`Loss`), an ECN echo (`Ecn`) or a timeout; `on_spurious_congestion`
-///    when a reduction proves spurious (undo); `on_transmit_start` after idle.
+/// 4. [`on_loss`](CongestionController::on_loss) for every lost segment or burst (a
+///    segment before `high_seq` does not reduce again), [`on_ecn`](CongestionController::on_ecn)
+///    for an ECN echo, [`on_retransmission_timeout`](CongestionController::on_retransmission_timeout);
+///    `on_spurious_congestion` when a reduction proves spurious (undo);
+///    `on_transmit_start` after idle. Name lost segments by send time
+///    ([`LossEvent::sent_at`](crate::LossEvent::sent_at)) when the stack sends after
+///    losses: the flow's `snd_nxt` follows `snd_una` plus the flight, which lost
+///    segments have left, so a sequence the stack names may lie ahead of it.
 /// 5. Read [`cwnd`](CongestionController::cwnd), [`phase`](CongestionController::phase)
-///    and [`pacing_rate`](LinuxFlow::pacing_rate) for the next sends.
+///    and [`pacing_rate`](CongestionController::pacing_rate) for the next sends.
 ///
 /// ```
 /// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
