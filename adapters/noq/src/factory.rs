@@ -95,6 +95,29 @@ mod tests {
     }
 
     #[test]
+    fn any_controller_is_the_run_time_choice_between_cubic_and_newreno() {
+        use crate::flow::AnyRfcConfig;
+        use congestion::AnyController;
+        let mut config = RfcFlowConfig::new();
+        config.paced = true;
+        for (choice, is_newreno) in [
+            (AnyRfcConfig::Cubic(config), false),
+            (AnyRfcConfig::NewReno(config), true),
+        ] {
+            let factory = Arc::new(NoqFactory::<AnyController>::new(choice).unwrap());
+            let mut controller = factory.build(NoqInstant::now(), 1200);
+            assert_eq!(controller.window(), 12_000);
+            controller.on_mtu_update(1452);
+            let c = controller
+                .into_any()
+                .downcast::<NoqController<AnyController>>()
+                .unwrap();
+            assert_eq!(c.flow().mss_bytes(), 1452);
+            assert_eq!(matches!(c.flow(), AnyController::NewReno(_)), is_newreno);
+        }
+    }
+
+    #[test]
     fn bad_settings_are_refused_when_the_factory_is_built() {
         let mut config = RfcFlowConfig::new();
         config.initial_window_bytes = Some(100); // below 2 · MSS

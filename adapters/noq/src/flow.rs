@@ -2,7 +2,7 @@
 //! bytes, plus construction at noq's MTU and MTU changes.
 
 use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
-use congestion::{ConfigError, CongestionController, Instant};
+use congestion::{AnyController, ConfigError, CongestionController, Instant};
 
 /// A flow the noq adapter can drive. noq counts bytes and the adapter converts nothing,
 /// so an implementor must count bytes too
@@ -49,5 +49,39 @@ impl NoqFlow for NewRenoFlow {
 
     fn set_mtu(&mut self, mtu_bytes: u16) {
         let _ = self.set_mss(u64::from(mtu_bytes));
+    }
+}
+
+/// Which byte-counting flow an [`AnyController`] behind noq runs: the run-time choice
+/// between CUBIC and NewReno with one controller type (`NoqController<AnyController>`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnyRfcConfig {
+    /// RFC 9438 CUBIC ([`RfcFlow`]).
+    Cubic(RfcFlowConfig),
+    /// RFC 9002 NewReno ([`NewRenoFlow`]).
+    NewReno(RfcFlowConfig),
+}
+
+/// [`AnyController`] holding one of the RFC-mode flows, chosen by [`AnyRfcConfig`]. Only
+/// those two variants are ever built, so the flow always counts bytes.
+impl NoqFlow for AnyController {
+    type Config = AnyRfcConfig;
+
+    fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError> {
+        match config {
+            AnyRfcConfig::Cubic(c) => RfcFlow::build(c, mtu_bytes, now).map(AnyController::Rfc),
+            AnyRfcConfig::NewReno(c) => {
+                NewRenoFlow::build(c, mtu_bytes, now).map(AnyController::NewReno)
+            }
+        }
+    }
+
+    fn set_mtu(&mut self, mtu_bytes: u16) {
+        match self {
+            AnyController::Rfc(flow) => flow.set_mtu(mtu_bytes),
+            AnyController::NewReno(flow) => flow.set_mtu(mtu_bytes),
+            // Never built by `build` above; the segment-counting flows have no byte MSS.
+            _ => {}
+        }
     }
 }

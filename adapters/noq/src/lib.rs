@@ -22,6 +22,9 @@
 //! # Ok::<(), congestion::ConfigError>(())
 //! ```
 //!
+//! For a choice at run time with one controller type, `NoqFactory::<AnyController>` takes
+//! an [`AnyRfcConfig`] (CUBIC or NewReno).
+//!
 //! See [`controller`] for how each of noq's calls maps onto the crate's
 //! [`CongestionController`](congestion::CongestionController).
 //!
@@ -33,4 +36,4 @@ pub mod flow;
 
 pub use controller::{AdapterStats, NoqController};
 pub use factory::NoqFactory;
-pub use flow::NoqFlow;
+pub use flow::{AnyRfcConfig, NoqFlow};
