@@ -37,9 +37,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 if HERE not in sys.path:
     sys.path.insert(0, HERE)
 
-from aioquic.asyncio import QuicConnectionProtocol, connect, serve  # noqa: E402
+from aioquic.asyncio import QuicConnectionProtocol, serve  # noqa: E402
 from aioquic.quic import events  # noqa: E402
 from aioquic.quic.configuration import QuicConfiguration  # noqa: E402
+from aioquic.quic.connection import QuicConnection  # noqa: E402
 from aioquic.quic.recovery import QuicPacketRecovery  # noqa: E402
 
 import congestion_aioquic  # noqa: E402,F401  (registers congestion-cubic, congestion-newreno)
@@ -276,8 +277,16 @@ async def _client(cfg: TransferConfig, port: int, cafile: str):
     config.load_verify_locations(cafile)
     config.verify_mode = ssl.CERT_REQUIRED
     loop = asyncio.get_running_loop()
-    async with connect("127.0.0.1", port, configuration=config, create_protocol=_Client) as client:
-        _grow_socket_buffers(client._transport)
+    # aioquic's connect() binds "::" (every interface) and waits out the closing
+    # period; this binds 127.0.0.1 only and waits at most a second for the close.
+    connection = QuicConnection(configuration=config)
+    transport, client = await loop.create_datagram_endpoint(
+        lambda: _Client(connection), local_addr=("127.0.0.1", 0)
+    )
+    try:
+        _grow_socket_buffers(transport)
+        client.connect(("127.0.0.1", port), transmit=True)
+        await asyncio.wait_for(client.wait_connected(), 30)
         quic = client._quic
         cc = quic._loss._cc
         start = loop.time()
@@ -308,9 +317,14 @@ async def _client(cfg: TransferConfig, port: int, cafile: str):
             except asyncio.TimeoutError:
                 pass
         elapsed = loop.time() - start
-        sent = quic._packet_number  # application space packets sent
+        sent = quic._packet_number  # packets the client sent (all spaces)
+    finally:
         client.close()
-        await client.wait_closed()
+        try:
+            await asyncio.wait_for(client.wait_closed(), 1.0)
+        except asyncio.TimeoutError:
+            pass
+        transport.close()
     return elapsed, samples, cc, sent
 
 

@@ -10,13 +10,14 @@ packet numbers and amounts, and counts calls.
 Times: aioquic's times are seconds (float, the event loop's clock); the C ABI's
 `now_us` is µs from a per-connection epoch, the first time this controller sees.
 
-Packet numbers: aioquic numbers packets per packet-number space (Initial, Handshake,
-application), all starting at 0, while one controller serves the whole connection. So
-every in-flight packet gets a connection-wide sequence number at `on_packet_sent`
-(1, 2, 3, ... in send order; 0 means "not given" to the C ABI), and ACKs and losses
-report that number. The C ABI's recovery periods (one reduction per episode, RFC 9002
-§7.3.2) then compare packets across spaces correctly; the adapter has no recovery
-filter of its own.
+Packet numbers: one controller serves the whole connection, but QUIC numbers packets
+per packet-number space (Initial, Handshake, application). aioquic 1.x happens to draw
+all spaces' numbers from one connection counter, which it resets to 0 after version
+negotiation; neither is promised. So every in-flight packet gets a connection-wide
+sequence number at `on_packet_sent` (1, 2, 3, ... in send order; 0 means "not given"
+to the C ABI), and ACKs and losses report that number: the C ABI's recovery periods
+(one reduction per episode, RFC 9002 §7.3.2) then compare packets correctly whatever
+the numbering. The adapter has no recovery filter of its own.
 """
 
 from __future__ import annotations
