@@ -33,7 +33,7 @@ mod common;
 
 use common::{NullController, Regime, Stream, StreamController};
 use congestion::rfc::RfcFlow;
-use congestion::{AckEvent, CongestionController, EcnEvent, LossEvent, Instant, SentEvent};
+use congestion::{AckEvent, CongestionController, Instant, LossEvent, SentEvent};
 use std::hint::black_box;
 use std::process::ExitCode;
 
@@ -82,7 +82,10 @@ impl Rfc {
     fn send(&mut self, now_us: u64, packets: u32) {
         self.in_flight += packets;
         self.largest_sent += u64::from(packets);
-        let sent = SentEvent::new(u64::from(self.in_flight) * u64::from(common::PACKET_BYTES), self.largest_sent);
+        let sent = SentEvent::new(
+            u64::from(self.in_flight) * u64::from(common::PACKET_BYTES),
+            self.largest_sent,
+        );
         self.flow.on_sent(Instant::from_micros(now_us), &sent);
     }
 

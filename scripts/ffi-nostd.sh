@@ -8,7 +8,8 @@
 #   2. no panic path: linking every exported `congestion_*` function as a root with
 #      --gc-sections keeps no panic routine (the archive does hold one, the panic
 #      handler, so the check would see it if any entry point could reach it).
-# Prints the size of that image: the whole C ABI, both modes and the send path.
+# Prints the size of that image: the whole C ABI, both modes (CUBIC and NewReno in RFC
+# mode) and the send path.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=${TARGETS:-"thumbv7em-none-eabihf thumbv6m-none-eabi riscv32imc-unknown-none-elf"}
@@ -37,7 +38,7 @@ for t in $targets; do
   roots=$(echo "$defined" | grep '^congestion_' | sed 's/^/--undefined=/')
   image="$target_dir/$t/release/congestion-ffi-entry-points.elf"
   # shellcheck disable=SC2086
-  "$bin/rust-lld" -flavor gnu --gc-sections --no-undefined -e congestion_init $roots \
+  "$bin/rust-lld" -flavor gnu --gc-sections --no-undefined -e congestion_linux_init $roots \
     "$lib" -o "$image"
   panics=$("$bin/llvm-nm" -j "$image" | grep -iE 'panic|rust_begin_unwind' || true)
   if [ -n "$panics" ]; then

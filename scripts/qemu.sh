@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # The library running on emulated targets, compared byte for byte with the host:
 #   (a) qemu thumbv7em: the Rust replay firmware (embedded/replay) on a Cortex-M4
-#       (QEMU mps2-an386) replays every shipped trace, Linux mode, RFC mode and the send
-#       path, reading the trace and writing the CSV through semihosting;
+#       (QEMU mps2-an386) replays every shipped trace, Linux mode, RFC mode, NewReno and
+#       the send path, and the v0.2 event traces of ffi/tests/data/, reading the trace
+#       and writing the CSV through semihosting;
 #   (b) qemu riscv32imc: the same firmware on RISC-V (QEMU virt, riscv32imc); and
 #       built for thumbv6m (ARMv6-M, a subset the Cortex-M4 runs) on the same board;
 #   (c) qemu C ABI thumbv7em: a C program (embedded/c/replay.c) built with
 #       arm-none-eabi-gcc against ffi/include/congestion.h and the no_std thumbv7em
 #       static library replays the same traces through the C ABI;
 # every CSV is compared with the host's `cargo run --release --example replay`. Then
-#   (d) the C firmware example (embedded/c/example.c) runs its main loop under QEMU;
+#   (d) the C firmware example (embedded/c/example.c) runs its main loop under QEMU, and
+#       the C checks of the v0.2 event model (ffi/tests/c/recovery.c) pass there;
 #   (e) instructions per event on the emulated cores (embedded/replay `cost`, QEMU
 #       -icount shift=0), and flash/RAM per mode (scripts/firmware.sh's images, the
 #       state sizes and stack depths `cost` measures on the target).
@@ -69,7 +71,12 @@ run_riscv() { run_qemu "qemu-system-riscv32 -M virt -bios none" "$@"; }
 
 # ---- host reference ----------------------------------------------------------------
 cargo build --quiet --release --example replay
-traces=(tests/data/linux-cubic/*.events tests/data/rfc9438/*.events tests/data/pacing/*.events)
+# The shipped traces, NewReno's (tests/data/newreno/, when present) and the C ABI's v0.2
+# event traces (ffi/tests/data/: Linux mode, RFC mode and NewReno).
+shopt -s nullglob
+traces=(tests/data/linux-cubic/*.events tests/data/rfc9438/*.events tests/data/newreno/*.events
+  tests/data/pacing/*.events ffi/tests/data/*.events)
+shopt -u nullglob
 mkdir -p "$out/host"
 for t in "${traces[@]}"; do
   ./target/release/examples/replay "$t" >"$out/host/$(basename "$t" .events).csv"
@@ -143,6 +150,17 @@ if run_arm "$out/c-example.elf" >"$out/c-example.txt"; then
 else
   echo "error: the C firmware example failed:" >&2
   cat "$out/c-example.txt" >&2
+  fail=1
+fi
+
+# The v0.2 event model checked from C (ffi/tests/c/recovery.c) on the Cortex-M4.
+arm-none-eabi-gcc "${cflags[@]}" "${ldflags[@]}" ffi/tests/c/recovery.c embedded/c/startup.c \
+  "$lib" -o "$out/c-recovery.elf"
+if run_arm "$out/c-recovery.elf" >"$out/c-recovery.txt" 2>&1 && grep -q '^ok ' "$out/c-recovery.txt"; then
+  echo "qemu C event checks thumbv7em: $(tail -n 1 "$out/c-recovery.txt")"
+else
+  echo "error: the C event checks failed on the Cortex-M4:" >&2
+  cat "$out/c-recovery.txt" >&2
   fail=1
 fi
 

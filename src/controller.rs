@@ -12,8 +12,9 @@
 //! For every flow, a stack calls, with a monotonic `now` each time:
 //!
 //! 1. [`on_sent`](CongestionController::on_sent) after it hands data to the network
-//!    ([`SentEvent`]: the amount, the largest packet number or sequence sent, and the
-//!    amount in flight afterwards if the stack keeps that count itself);
+//!    ([`SentEvent`]: the amount in flight afterwards and the largest packet number or
+//!    sequence sent), or [`on_sent_counted`](CongestionController::on_sent_counted)
+//!    with the amount sent, if the controller keeps the count;
 //! 2. [`on_ack`](CongestionController::on_ack) for each ACK (TCP) or ACK frame (QUIC)
 //!    that newly acknowledges data ([`AckEvent`]), then `on_sent` again if it sends in
 //!    response;
@@ -46,10 +47,11 @@
 //!
 //! A flow keeps its own in-flight count from the events: sends add, ACKs, losses and
 //! discards subtract (never below zero). A stack that keeps the count itself (TCP's
-//! `packets_out`, quinn's `in_flight`) passes it in every [`SentEvent::new`], and the
-//! controller takes that value at each send, correcting any drift. A stack that lets the
-//! controller count (s2n-quic's model) sends [`SentEvent::counted`] and reads
-//! [`in_flight`](CongestionController::in_flight) back.
+//! `packets_out`, quinn's `in_flight`) passes it in every [`SentEvent::new`] to
+//! [`on_sent`](CongestionController::on_sent), and the controller takes that value at
+//! each send, correcting any drift. A stack that lets the controller count (s2n-quic's
+//! model) calls [`on_sent_counted`](CongestionController::on_sent_counted) with the
+//! amount of each send and reads [`in_flight`](CongestionController::in_flight) back.
 //!
 //! ```
 //! use congestion::rfc::{RfcFlow, RfcFlowConfig};
@@ -57,7 +59,7 @@
 //!
 //! let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
 //! for pn in 1..=10 {
-//!     flow.on_sent(Instant::ZERO, &SentEvent::counted(1200, pn)); // the flow counts
+//!     flow.on_sent_counted(Instant::ZERO, 1200, pn); // the flow counts
 //! }
 //! assert_eq!(flow.in_flight(), 12_000);
 //! // Packets 1, 2 and 3 are declared lost one by one: one reduction (12000 · 0.7).
@@ -68,7 +70,7 @@
 //! assert_eq!((flow.cwnd(), flow.in_flight()), (8_400, 8_400));
 //! assert_eq!(flow.phase(), Phase::Recovery);
 //! // The ACK of packet 11, sent after the reduction, ends the recovery period.
-//! flow.on_sent(now, &SentEvent::counted(1200, 11));
+//! flow.on_sent_counted(now, 1200, 11);
 //! flow.on_ack(Instant::from_micros(50_000), &AckEvent::new(1200, 11, None));
 //! assert_eq!(flow.phase(), Phase::CongestionAvoidance);
 //! # Ok::<(), congestion::ConfigError>(())
@@ -176,18 +178,18 @@ impl AckEvent {
     }
 }
 
-/// What the sender just handed to the network.
+/// What the sender just handed to the network, as a stack that counts its bytes in
+/// flight reports it. A stack that lets the controller count calls
+/// [`on_sent_counted`](CongestionController::on_sent_counted) instead.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SentEvent {
-    /// The amount this send put in flight, in the controller's unit. Read only when
-    /// [`in_flight_after`](SentEvent::in_flight_after) is `None`.
-    pub sent: u64,
-    /// The amount in flight after this send as the stack counts it, if it does: the
-    /// controller then takes this value (see "Bytes in flight: who counts" in
-    /// [`crate::controller`]). `None`: the controller adds [`sent`](SentEvent::sent)
-    /// to its own count.
-    pub in_flight_after: Option<u64>,
+    /// The amount in flight after this send, in the controller's unit, as the stack
+    /// counts it: the controller takes this value (see "Bytes in flight: who counts" in
+    /// [`crate::controller`]). Linux mode treats any increase over what it knew as new
+    /// data sent (the kernel's transmit step); an amount equal to or below only
+    /// re-evaluates window use.
+    pub in_flight_after: u64,
     /// The highest sequence (TCP) or packet number (QUIC) sent so far.
     pub largest_sent: u64,
 }
@@ -197,27 +199,8 @@ impl SentEvent {
     /// `largest_sent` being the highest packet number or sequence sent so far.
     pub const fn new(in_flight_after: u64, largest_sent: u64) -> Self {
         SentEvent {
-            sent: 0,
-            in_flight_after: Some(in_flight_after),
+            in_flight_after,
             largest_sent,
-        }
-    }
-
-    /// A send of `sent` (in the controller's unit) that the controller adds to its own
-    /// in-flight count; `largest_sent` is the highest packet number or sequence so far.
-    pub const fn counted(sent: u64, largest_sent: u64) -> Self {
-        SentEvent {
-            sent,
-            in_flight_after: None,
-            largest_sent,
-        }
-    }
-
-    /// The in-flight amount after this send, given the controller's count before it.
-    pub const fn in_flight_given(&self, before: u64) -> u64 {
-        match self.in_flight_after {
-            Some(after) => after,
-            None => before.saturating_add(self.sent),
         }
     }
 }
@@ -327,64 +310,238 @@ impl EcnEvent {
 /// ```
 pub trait CongestionController {
     /// The unit of every amount this controller takes and returns (but `_bytes` names).
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// assert_eq!(f.unit(), WindowUnit::Bytes);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn unit(&self) -> WindowUnit;
 
     /// Data was sent; see [`SentEvent`]. A send with nothing in flight before it is a
     /// restart after idle: idle time earns no growth.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// f.on_sent(Instant::ZERO, &SentEvent::new(1200, 1)); // packet 1: 1200 bytes in flight
+    /// assert_eq!(f.in_flight(), 1200);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn on_sent(&mut self, now: Instant, sent: &SentEvent);
+
+    /// `sent` was sent (in the controller's unit), the highest packet number or sequence
+    /// so far being `largest_sent`; the controller adds it to its own in-flight count
+    /// (s2n-quic's model) and proceeds as [`on_sent`](Self::on_sent).
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// f.on_sent_counted(Instant::ZERO, 1200, 1);
+    /// f.on_sent_counted(Instant::ZERO, 1200, 2);
+    /// assert_eq!(f.in_flight(), 2400);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
+    fn on_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) {
+        let after = self.in_flight().saturating_add(sent);
+        self.on_sent(now, &SentEvent::new(after, largest_sent));
+    }
 
     /// An ACK arrived; see [`AckEvent`]. Acknowledged amounts above what is in flight
     /// empty the flight (no underflow).
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+    /// let rtt = Some(Duration::from_millis(30));
+    /// f.on_ack(Instant::from_micros(30_000), &AckEvent::new(1200, 1, rtt));
+    /// assert_eq!((f.cwnd(), f.in_flight()), (13_200, 10_800)); // slow start
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn on_ack(&mut self, now: Instant, ack: &AckEvent);
 
     /// Packets were declared lost; see [`LossEvent`]. At most one reduction per
     /// recovery period; the lost amount always leaves the in-flight count.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+    /// let now = Instant::from_micros(50_000);
+    /// f.on_loss(now, &LossEvent::packet(1200, 4)); // reduces: 12000 · 0.7
+    /// f.on_loss(now, &LossEvent::packet(1200, 5)); // same episode: only leaves flight
+    /// assert_eq!((f.cwnd(), f.in_flight()), (8_400, 9_600));
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn on_loss(&mut self, now: Instant, loss: &LossEvent);
 
     /// The ECN-CE count rose; see [`EcnEvent`]. Judged like a loss, without removing
     /// anything from flight.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+    /// f.on_ecn(Instant::from_micros(30_000), &EcnEvent::new(1, 2)); // CE on the ACK of 2
+    /// assert_eq!(f.cwnd(), 8_400);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent);
 
     /// A TCP retransmission timeout: everything in flight is deemed lost and the
     /// window restarts from one segment (or one MSS). Always acts.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+    /// f.on_retransmission_timeout(Instant::from_micros(1_000_000));
+    /// assert_eq!((f.cwnd(), f.phase()), (1_200, Phase::SlowStart));
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn on_retransmission_timeout(&mut self, now: Instant);
 
     /// `amount` left flight without being acknowledged or lost (RFC 9002 §6.4: keys
     /// discarded). Not a congestion signal.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// f.on_sent_counted(Instant::ZERO, 2400, 2);
+    /// f.on_discarded(Instant::ZERO, 1200); // the Initial packet number space is dropped
+    /// assert_eq!((f.in_flight(), f.cwnd()), (1200, 12_000));
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn on_discarded(&mut self, now: Instant, amount: u64);
 
     /// The last reduction was spurious: restore what it took away.
     /// Ignored when there is nothing to undo.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+    /// f.on_loss(Instant::from_micros(50_000), &LossEvent::packet(1200, 1));
+    /// f.on_spurious_congestion(Instant::from_micros(60_000)); // packet 1 was acked after all
+    /// assert_eq!(f.cwnd(), 12_000);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn on_spurious_congestion(&mut self, now: Instant);
 
     /// The sender starts transmitting again after having nothing in flight. Idle time
     /// is not counted as window-growth time.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// f.on_transmit_start(Instant::from_micros(5_000_000)); // after 5 s with nothing to send
+    /// assert_eq!(f.cwnd(), 12_000);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn on_transmit_start(&mut self, now: Instant);
 
     /// The congestion window, in [`unit`](CongestionController::unit)s.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// assert_eq!(f.cwnd(), 12_000); // RFC 9002's initial window at 1200 bytes
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn cwnd(&self) -> u64;
 
     /// The slow-start threshold, in [`unit`](CongestionController::unit)s; `None` until
     /// a congestion event or a slow-start exit sets one.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// assert_eq!(f.ssthresh(), None);
+    /// f.on_loss(Instant::ZERO, &LossEvent::episode(0));
+    /// assert_eq!(f.ssthresh(), Some(8_400));
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn ssthresh(&self) -> Option<u64>;
 
     /// The current phase; the same meaning in every mode (see [`Phase`]).
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// assert_eq!(f.phase(), Phase::SlowStart);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn phase(&self) -> Phase;
 
     /// The amount in flight as the controller counts it (see "Bytes in flight: who
     /// counts" in [`crate::controller`]).
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// f.on_sent_counted(Instant::ZERO, 3600, 3);
+    /// f.on_loss(Instant::ZERO, &LossEvent::packet(1200, 1));
+    /// assert_eq!(f.in_flight(), 2400);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn in_flight(&self) -> u64;
 
     /// The rate to pace at, bytes per second behind [`Rate`]: Linux's
     /// `sk_pacing_rate` rule by default. [`Rate::UNLIMITED`] before any RTT sample.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// use congestion::pacing::Rate;
+    /// assert_eq!(f.pacing_rate(), Rate::UNLIMITED); // no RTT sample yet
+    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+    /// f.on_ack(Instant::from_micros(20_000), &AckEvent::new(1200, 1, Some(Duration::from_millis(20))));
+    /// // 200 % of 13200 bytes per 20 ms in slow start.
+    /// assert_eq!(f.pacing_rate().as_bytes_per_second(), 1_320_000);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn pacing_rate(&self) -> Rate;
 
     /// The segment size (TCP MSS, QUIC max datagram size) the controller works with,
     /// bytes.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// assert_eq!(f.mss_bytes(), 1200);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn mss_bytes(&self) -> u64;
 
     /// The largest burst, bytes, to hand to TSO/GSO at once: Linux's
     /// `tcp_tso_autosize` on the controller's own pacing rate and minimum RTT (two
     /// segments at least), except in the 2.6.35 profile, which predates autosizing.
+    ///
+    /// ```
+    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::*;
+    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// assert_eq!(f.send_quantum_bytes() % 1200, 0); // whole datagrams
+    /// assert!(f.send_quantum_bytes() >= 2 * 1200);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
     fn send_quantum_bytes(&self) -> u64;
 }

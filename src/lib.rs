@@ -84,8 +84,7 @@ mod any;
 
 pub use any::AnyController;
 pub use controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
-    WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
 };
 pub use error::ConfigError;
 pub use time::{Clock, Duration, Instant};

@@ -126,7 +126,7 @@ impl<C: CongestionController, const N: usize> CongestionController for FlightRec
 
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
         let event = RecordedEvent::Sent {
-            in_flight_after: sent.in_flight_given(self.inner.in_flight()),
+            in_flight_after: sent.in_flight_after,
         };
         self.record(now, event, |c| c.on_sent(now, sent));
     }
@@ -311,9 +311,7 @@ mod tests {
         let story = format!("{rec:?}");
         assert!(story.contains("last 3 of 4 events"), "{story}");
         assert!(
-            story.contains(
-                "loss 1 of Number(3) -> cwnd 8 ssthresh 8 Recovery (phase changed)"
-            ),
+            story.contains("loss 1 of Number(3) -> cwnd 8 ssthresh 8 Recovery (phase changed)"),
             "{story}"
         );
         // Recording changes nothing about the controller.

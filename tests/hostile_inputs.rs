@@ -6,7 +6,7 @@
 use congestion::cubic::LinuxCubicConfig;
 use congestion::linux::{CaState, LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use congestion::{
-    AckEvent, ConfigError, CongestionController, EcnEvent, LossEvent, Duration, Instant, SentEvent,
+    AckEvent, ConfigError, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent,
 };
 
 fn flow_at(t_us: u64) -> LinuxFlow {
@@ -104,7 +104,11 @@ fn a_loss_right_after_a_loss_reduces_again_from_the_reduced_window() {
     // fast convergence: Wmax = 70 * 1741 / 2048 = 59.
     f.loss(Instant::from_micros(20));
     assert_eq!(
-        (f.state().cwnd, f.ssthresh().unwrap_or(u64::MAX), f.state().cubic.last_max_cwnd),
+        (
+            f.state().cwnd,
+            f.ssthresh().unwrap_or(u64::MAX),
+            f.state().cubic.last_max_cwnd
+        ),
         (49, 49, 59)
     );
 }
@@ -204,10 +208,7 @@ fn repeated_timeouts_compute_ssthresh_only_once_per_episode() {
 #[test]
 fn an_in_flight_beyond_u32_saturates() {
     let mut f = flow_at(0);
-    f.on_sent(
-        Instant::from_micros(10),
-        &SentEvent::new(u64::MAX, 0),
-    );
+    f.on_sent(Instant::from_micros(10), &SentEvent::new(u64::MAX, 0));
     assert_eq!(f.socket_view().packets_out, u32::MAX);
     assert!(f.socket_view().is_cwnd_limited);
 }
@@ -229,9 +230,16 @@ fn a_transmit_start_with_the_last_send_in_the_future_does_not_move_the_epoch() {
 fn persistent_congestion_in_linux_mode_is_a_retransmission_timeout() {
     let mut f = flow_at(0);
     f.set_cwnd(100);
-    f.on_loss(Instant::from_micros(10), &LossEvent::episode(0).with_persistent_congestion(true));
+    f.on_loss(
+        Instant::from_micros(10),
+        &LossEvent::episode(0).with_persistent_congestion(true),
+    );
     assert_eq!(
-        (f.state().cwnd, f.ssthresh().unwrap_or(u64::MAX), f.ca_state()),
+        (
+            f.state().cwnd,
+            f.ssthresh().unwrap_or(u64::MAX),
+            f.ca_state()
+        ),
         (1, 70, CaState::Loss)
     );
 }
@@ -254,7 +262,7 @@ fn a_gap_of_fifty_days_wraps_jiffies_like_the_kernel_and_keeps_the_window_sane()
 mod rfc {
     use congestion::rfc::{RfcFlow, RfcFlowConfig};
     use congestion::{
-        AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, Phase, SentEvent,
+        AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
     };
 
     const MSS: u64 = 1200;
@@ -263,10 +271,7 @@ mod rfc {
         let mut c = RfcFlowConfig::new();
         c.cubic.mss_bytes = MSS;
         let mut f = RfcFlow::new(c, Instant::ZERO).unwrap();
-        f.on_sent(
-            Instant::ZERO,
-            &SentEvent::new(12_000, 10),
-        );
+        f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
         f
     }
 
@@ -337,7 +342,10 @@ mod rfc {
         for i in 0..20 {
             g.on_loss(Instant::from_micros(i), &LossEvent::episode(0));
         }
-        assert_eq!((g.cwnd(), g.ssthresh().unwrap_or(u64::MAX)), (2 * MSS, 2 * MSS));
+        assert_eq!(
+            (g.cwnd(), g.ssthresh().unwrap_or(u64::MAX)),
+            (2 * MSS, 2 * MSS)
+        );
     }
 
     #[test]

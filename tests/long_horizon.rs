@@ -143,7 +143,7 @@ fn a_hundred_million_events_leave_no_drift_in_the_state() {
 /// A slow start, a loss and a stretch of congestion avoidance, at `base_us` onwards;
 /// returns (cwnd, ssthresh) after every event.
 fn windows_of<C: CongestionController>(flow: &mut C, base_us: u64, mss: u64) -> Vec<(u64, u64)> {
-    use congestion::{AckEvent, EcnEvent, LossEvent, Duration, SentEvent};
+    use congestion::{AckEvent, Duration, LossEvent, SentEvent};
     let mut out = Vec::new();
     let mut seq = 0u64;
     for i in 1..=3000u64 {
@@ -151,10 +151,7 @@ fn windows_of<C: CongestionController>(flow: &mut C, base_us: u64, mss: u64) -> 
         let now = Instant::from_micros(base_us + i * 3_000);
         let cwnd = flow.cwnd();
         seq += 2;
-        flow.on_sent(
-            now,
-            &SentEvent::new(cwnd, seq + cwnd / mss),
-        );
+        flow.on_sent(now, &SentEvent::new(cwnd, seq + cwnd / mss));
         let ack = AckEvent {
             acked: 2 * mss,
             rtt: Some(Duration::from_millis(20)),

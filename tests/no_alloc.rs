@@ -8,7 +8,8 @@
 
 use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::{
-    AckEvent, AnyController, CongestionController, EcnEvent, LossEvent, Duration, Instant, SentEvent,
+    AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent,
+    SentEvent,
 };
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 use std::alloc::System;
@@ -56,10 +57,7 @@ fn drive(c: &mut impl CongestionController, acks: u64) -> u64 {
         if cwnd > in_flight {
             largest += cwnd - in_flight;
             in_flight = cwnd;
-            c.on_sent(
-                now,
-                &SentEvent::new(in_flight, largest),
-            );
+            c.on_sent(now, &SentEvent::new(in_flight, largest));
         }
         checksum = checksum
             .wrapping_add(cwnd ^ c.ssthresh().unwrap_or(u64::MAX))

@@ -18,7 +18,10 @@ fn one_on_ack_feeds_the_controller_and_the_min_rtt_filter() {
     let mut f = PacedFlow::new(cc, paced(PacingStatus::Fq));
     f.on_sent(Instant::ZERO, &SentEvent::new(10, 10));
     let rtt = Duration::from_millis(30);
-    f.on_ack(Instant::from_micros(30_000), &AckEvent::new(2, 2, Some(rtt)));
+    f.on_ack(
+        Instant::from_micros(30_000),
+        &AckEvent::new(2, 2, Some(rtt)),
+    );
     // The controller saw the ACK (slow start: 10 + 2) and the RTT (srtt·8 = 240000) ...
     assert_eq!(f.cwnd(), 12);
     assert_eq!(f.controller().socket_view().srtt_us_x8, 240_000);
@@ -49,7 +52,7 @@ fn a_self_pacing_rfc_flow_waits_for_its_departures_once_past_the_first_ten_segme
     // IW10 leaves unpaced (sch_fq's first 10 MSS).
     while let SendVerdict::Send { segments } = f.poll(Instant::ZERO, &NextPacket::default()) {
         pn += u64::from(segments);
-        f.on_sent(Instant::ZERO, &SentEvent::counted(u64::from(segments) * 1200, pn));
+        f.on_sent_counted(Instant::ZERO, u64::from(segments) * 1200, pn);
     }
     assert_eq!(pn, 10);
     // The NIC sent them: TSQ's budget (about 1 ms of the rate) is free again.
@@ -58,7 +61,10 @@ fn a_self_pacing_rfc_flow_waits_for_its_departures_once_past_the_first_ten_segme
     }
     // The ACK of 2 packets: cwnd 14400, srtt 20 ms, rate 1,440,000 B/s.
     let now = Instant::from_micros(20_000);
-    f.on_ack(now, &AckEvent::new(2_400, 2, Some(Duration::from_millis(20))));
+    f.on_ack(
+        now,
+        &AckEvent::new(2_400, 2, Some(Duration::from_millis(20))),
+    );
     let verdict = f.poll(now, &NextPacket::default());
     let SendVerdict::Send { segments } = verdict else {
         panic!("the window has room: {verdict:?}");
@@ -66,7 +72,7 @@ fn a_self_pacing_rfc_flow_waits_for_its_departures_once_past_the_first_ten_segme
     // The send quantum: 2 segments (see rfc_mode_gives_a_pacing_rate_and_a_send_quantum).
     assert_eq!(segments, 2);
     assert_eq!(f.send_quantum_bytes(), 2_400);
-    f.on_sent(now, &SentEvent::counted(2_400, 12));
+    f.on_sent_counted(now, 2_400, 12);
     // 2400 B at 1,440,000 B/s = 1666.67 µs; the sender comes back late (the last
     // departure was at 0), so half of that is forgiven (EdtPacer): 833.33 µs, and the
     // next departure, rounded up to the µs, is 20834 µs.

@@ -9,7 +9,7 @@ use congestion::pacing::{
     tso_autosize_bytes, tso_segs, tsq_limit_bytes,
 };
 use congestion::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Instant, Phase, SentEvent, WindowUnit,
+    AckEvent, CongestionController, EcnEvent, Instant, LossEvent, Phase, SentEvent, WindowUnit,
 };
 use proptest::prelude::*;
 

@@ -9,8 +9,8 @@ use congestion::pacing::{PacingRateConfig, Rate};
 use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
 use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
 use congestion::{
-    AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent,
-    Phase, SentEvent,
+    AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
+    SentEvent,
 };
 
 fn t(ms: u64) -> Instant {
@@ -21,7 +21,7 @@ fn t(ms: u64) -> Instant {
 fn rfc_with_ten_sent() -> RfcFlow {
     let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), t(0)).unwrap();
     for pn in 1..=10 {
-        f.on_sent(t(0), &SentEvent::counted(1200, pn));
+        f.on_sent_counted(t(0), 1200, pn);
     }
     assert_eq!(f.in_flight(), 12_000);
     f
@@ -56,7 +56,7 @@ fn rfc_a_loss_of_a_packet_sent_after_recovery_began_reduces_again() {
     assert_eq!(f.cwnd(), 8_400);
     // Packet 11 is sent in the recovery period; its loss is a new congestion event:
     // 8400 · 0.7 = 5880 (fast convergence only moves W_max).
-    f.on_sent(t(31), &SentEvent::counted(1200, 11));
+    f.on_sent_counted(t(31), 1200, 11);
     f.on_loss(t(60), &LossEvent::packet(1200, 11));
     assert_eq!((f.cwnd(), f.ssthresh()), (5_880, Some(5_880)));
     // Packet 2, sent before either reduction, still only leaves flight.
@@ -74,7 +74,7 @@ fn rfc_losses_named_by_send_time_follow_the_same_rule() {
     f.on_loss(t(31), &LossEvent::sent_at(1200, t(0)));
     assert_eq!(f.cwnd(), 8_400);
     // A packet sent at 35 ms, after the period began: 8400 · 0.7 = 5880.
-    f.on_sent(t(35), &SentEvent::counted(1200, 11));
+    f.on_sent_counted(t(35), 1200, 11);
     f.on_loss(t(70), &LossEvent::sent_at(1200, t(35)));
     assert_eq!(f.cwnd(), 5_880);
 }
@@ -93,7 +93,10 @@ fn rfc_ce_increases_react_once_per_recovery_period() {
     let mut f = rfc_with_ten_sent();
     // CE on the ACK of packet 2, the first congestion signal: ECN β 0.7 on the 14400
     // bytes slow start reached.
-    f.on_ack(t(20), &AckEvent::new(2400, 2, Some(Duration::from_millis(20))));
+    f.on_ack(
+        t(20),
+        &AckEvent::new(2400, 2, Some(Duration::from_millis(20))),
+    );
     let cwnd = f.cwnd();
     f.on_ecn(t(20), &EcnEvent::new(1, 2));
     let reduced = cwnd * 7 / 10;
@@ -104,7 +107,7 @@ fn rfc_ce_increases_react_once_per_recovery_period() {
     f.on_ecn(t(21), &EcnEvent::new(1, 10));
     assert_eq!(f.cwnd(), reduced);
     // A rise of 0 never reduces.
-    f.on_sent(t(22), &SentEvent::counted(1200, 11));
+    f.on_sent_counted(t(22), 1200, 11);
     f.on_ecn(t(40), &EcnEvent::new(0, 11));
     assert_eq!(f.cwnd(), reduced);
     // CE on packet 11, sent after the reduction: a second one.
@@ -155,17 +158,30 @@ fn rfc_a_stack_that_counts_in_flight_itself_overrides_the_flows_count() {
 fn rfc_recovery_ends_with_the_ack_of_a_packet_sent_after_it() {
     let mut f = rfc_with_ten_sent();
     f.on_loss(t(30), &LossEvent::packet(1200, 1));
-    f.on_ack(t(40), &AckEvent::new(1200, 10, Some(Duration::from_millis(20))));
-    assert_eq!(f.phase(), Phase::Recovery, "10 was sent before the reduction");
-    f.on_sent(t(40), &SentEvent::counted(1200, 11));
-    f.on_ack(t(60), &AckEvent::new(1200, 11, Some(Duration::from_millis(20))));
+    f.on_ack(
+        t(40),
+        &AckEvent::new(1200, 10, Some(Duration::from_millis(20))),
+    );
+    assert_eq!(
+        f.phase(),
+        Phase::Recovery,
+        "10 was sent before the reduction"
+    );
+    f.on_sent_counted(t(40), 1200, 11);
+    f.on_ack(
+        t(60),
+        &AckEvent::new(1200, 11, Some(Duration::from_millis(20))),
+    );
     assert_eq!(f.phase(), Phase::CongestionAvoidance);
 }
 
 #[test]
 fn rfc_mode_gives_a_pacing_rate_and_a_send_quantum() {
     let mut f = rfc_with_ten_sent();
-    f.on_ack(t(20), &AckEvent::new(2400, 2, Some(Duration::from_millis(20))));
+    f.on_ack(
+        t(20),
+        &AckEvent::new(2400, 2, Some(Duration::from_millis(20))),
+    );
     // Slow start: cwnd 14400, srtt 20 ms. Linux's rule, 200 %:
     // 14400 · 2 / 0.020 s = 1,440,000 B/s.
     assert_eq!(f.pacing_rate(), Rate::from_bytes_per_second(1_440_000));
@@ -179,7 +195,10 @@ fn rfc_mode_gives_a_pacing_rate_and_a_send_quantum() {
     cfg.pacing = PacingRateConfig::rfc9002();
     let mut g = RfcFlow::new(cfg, t(0)).unwrap();
     g.on_sent(t(0), &SentEvent::new(12_000, 10));
-    g.on_ack(t(20), &AckEvent::new(2400, 2, Some(Duration::from_millis(20))));
+    g.on_ack(
+        t(20),
+        &AckEvent::new(2400, 2, Some(Duration::from_millis(20))),
+    );
     assert_eq!(g.pacing_rate(), Rate::from_bytes_per_second(900_000));
     // Before any RTT sample: not paced.
     let h = RfcFlow::new(RfcFlowConfig::quic(1200), t(0)).unwrap();
@@ -201,17 +220,17 @@ fn rfc_a_bad_pacing_ratio_is_refused_when_the_flow_is_built() {
 fn newreno_halves_once_per_episode_and_again_after_it() {
     let mut f = NewRenoFlow::new(RfcFlowConfig::quic(1200), t(0)).unwrap();
     for pn in 1..=10 {
-        f.on_sent(t(0), &SentEvent::counted(1200, pn));
+        f.on_sent_counted(t(0), 1200, pn);
     }
     f.on_loss(t(30), &LossEvent::packet(1200, 1));
     f.on_loss(t(30), &LossEvent::packet(1200, 2));
     // RFC 9002 B.6: 12000 / 2 = 6000, once.
     assert_eq!((f.cwnd(), f.ssthresh()), (6_000, Some(6_000)));
-    f.on_sent(t(31), &SentEvent::counted(1200, 11));
+    f.on_sent_counted(t(31), 1200, 11);
     f.on_loss(t(60), &LossEvent::packet(1200, 11));
     // 6000 / 2 = 3000, above kMinimumWindow (2400).
     assert_eq!(f.cwnd(), 3_000);
-    f.on_sent(t(61), &SentEvent::counted(1200, 12));
+    f.on_sent_counted(t(61), 1200, 12);
     f.on_loss(t(90), &LossEvent::packet(1200, 12));
     // 3000 / 2 = 1500, floored at kMinimumWindow = 2400.
     assert_eq!((f.cwnd(), f.ssthresh()), (2_400, Some(2_400)));
@@ -263,7 +282,10 @@ fn linux_recovery_ends_when_snd_una_reaches_high_seq() {
     f.on_loss(t(30), &LossEvent::packet(1, 0));
     f.on_ack(t(40), &AckEvent::new(5, 5, Some(Duration::from_millis(20))));
     assert_eq!(f.phase(), Phase::Recovery);
-    f.on_ack(t(50), &AckEvent::new(5, 10, Some(Duration::from_millis(20))));
+    f.on_ack(
+        t(50),
+        &AckEvent::new(5, 10, Some(Duration::from_millis(20))),
+    );
     assert_ne!(f.phase(), Phase::Recovery);
 }
 

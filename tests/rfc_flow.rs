@@ -4,7 +4,7 @@
 use congestion::hystart::{CSS_ROUNDS, L};
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
 use congestion::{
-    AckEvent, AnyController, CongestionController, EcnEvent, LossEvent, Duration, Instant, Phase,
+    AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
     SentEvent, WindowUnit,
 };
 
@@ -35,10 +35,7 @@ impl Sender {
     fn new(cfg: RfcFlowConfig) -> Self {
         let mut flow = RfcFlow::new(cfg, Instant::ZERO).expect("valid");
         let w = flow.cwnd();
-        flow.on_sent(
-            Instant::ZERO,
-            &SentEvent::new(w, w),
-        );
+        flow.on_sent(Instant::ZERO, &SentEvent::new(w, w));
         Sender {
             flow,
             snd_una: 0,
@@ -223,7 +220,10 @@ fn loss_ecn_and_rto_reductions() {
     );
     // Loss with β = 0.7: 85000 -> 59500; fast convergence: W_max = 85000·0.85 = 72250.
     f.on_loss(Instant::ZERO, &LossEvent::episode(0));
-    assert_eq!((f.cwnd(), f.ssthresh().unwrap_or(u64::MAX)), (59_500, 59_500));
+    assert_eq!(
+        (f.cwnd(), f.ssthresh().unwrap_or(u64::MAX)),
+        (59_500, 59_500)
+    );
     assert_eq!(f.cubic().w_max_bytes, 72_250);
     // RTO: ssthresh = 0.7 · 59500 = 41650, cwnd = 1 MSS, slow start.
     f.on_retransmission_timeout(Instant::ZERO);
@@ -232,7 +232,10 @@ fn loss_ecn_and_rto_reductions() {
         (1000, 41_650, Phase::SlowStart)
     );
     // Persistent congestion: cwnd = 2 MSS, ssthresh = max(0.7 · 1000, 2 MSS) = 2000.
-    f.on_loss(Instant::ZERO, &LossEvent::episode(0).with_persistent_congestion(true));
+    f.on_loss(
+        Instant::ZERO,
+        &LossEvent::episode(0).with_persistent_congestion(true),
+    );
     assert_eq!((f.cwnd(), f.ssthresh().unwrap_or(u64::MAX)), (2000, 2000));
     // Minimum window: a loss at 2 MSS stays at 2 MSS.
     f.on_loss(Instant::ZERO, &LossEvent::episode(0));
@@ -251,8 +254,7 @@ fn undo_is_skipped_once_cwnd_has_regrown_past_cwnd_prior() {
     cfg.initial_window_bytes = Some(20 * MSS);
     let mut s = Sender::new(cfg);
     // Loss in slow start at 20000: cwnd 14000, cwnd_prior 20000, ssthresh 14000.
-    s.flow
-        .on_loss(Instant::ZERO, &LossEvent::episode(0));
+    s.flow.on_loss(Instant::ZERO, &LossEvent::episode(0));
     // Recovery ends, CA grows the window past 20000 (large ACKs, long time).
     for _ in 0..400 {
         s.gap_us = 50_000;
@@ -273,8 +275,7 @@ fn undo_restores_cwnd_ssthresh_w_max_k_and_the_epoch() {
     cfg.initial_window_bytes = Some(100 * MSS);
     cfg.initial_ssthresh_bytes = Some(100 * MSS);
     let mut s = Sender::new(cfg);
-    s.flow
-        .on_loss(Instant::ZERO, &LossEvent::episode(0));
+    s.flow.on_loss(Instant::ZERO, &LossEvent::episode(0));
     for _ in 0..300 {
         s.ack(MSS, &|_| 50_000);
     }
@@ -287,7 +288,10 @@ fn undo_restores_cwnd_ssthresh_w_max_k_and_the_epoch() {
     assert_ne!(s.flow.cubic(), before.cubic());
     s.flow.on_spurious_congestion(Instant::from_micros(s.t_us));
     assert_eq!(s.flow.cwnd(), before.cwnd());
-    assert_eq!(s.flow.ssthresh().unwrap_or(u64::MAX), before.ssthresh().unwrap_or(u64::MAX));
+    assert_eq!(
+        s.flow.ssthresh().unwrap_or(u64::MAX),
+        before.ssthresh().unwrap_or(u64::MAX)
+    );
     assert_eq!(s.flow.phase(), before.phase());
     assert_eq!(s.flow.cubic(), before.cubic());
     // A second undo has nothing to restore.
@@ -320,10 +324,7 @@ fn a_new_flow_starts_from_fresh_cubic_and_hystart_pp_state() {
 fn no_growth_while_not_cwnd_limited() {
     let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
     // 2 MSS in flight against a 10 MSS window: 2000 + 1000 < 10000, not cwnd-limited.
-    f.on_sent(
-        Instant::ZERO,
-        &SentEvent::new(2000, 2000),
-    );
+    f.on_sent(Instant::ZERO, &SentEvent::new(2000, 2000));
     let ack = AckEvent {
         acked: 1000,
         rtt: Some(Duration::from_millis(10)),
@@ -334,10 +335,7 @@ fn no_growth_while_not_cwnd_limited() {
     assert_eq!(f.cwnd(), 10_000);
     assert!(!f.last_ack_cwnd_limited());
     // 9 MSS in flight: 9000 + 1000 >= 10000, cwnd-limited: slow start adds 1000.
-    f.on_sent(
-        Instant::ZERO,
-        &SentEvent::new(9000, 10_000),
-    );
+    f.on_sent(Instant::ZERO, &SentEvent::new(9000, 10_000));
     f.on_ack(
         Instant::from_micros(20_000),
         &AckEvent {
@@ -347,10 +345,7 @@ fn no_growth_while_not_cwnd_limited() {
     );
     assert_eq!(f.cwnd(), 11_000);
     // The stack's app_limited flag wins.
-    f.on_sent(
-        Instant::ZERO,
-        &SentEvent::new(11_000, 12_000),
-    );
+    f.on_sent(Instant::ZERO, &SentEvent::new(11_000, 12_000));
     f.on_ack(
         Instant::from_micros(30_000),
         &AckEvent {
@@ -413,12 +408,13 @@ fn first_ca_stage_after_a_timeout_has_k_zero_and_w_est_at_cwnd_epoch() {
     let mut cfg = config(SlowStartKind::HystartPlusPlus);
     cfg.initial_window_bytes = Some(40 * MSS);
     let mut s = Sender::new(cfg);
-    s.flow
-        .on_loss(Instant::ZERO, &LossEvent::episode(0));
+    s.flow.on_loss(Instant::ZERO, &LossEvent::episode(0));
     // RTO at cwnd 28000: ssthresh = 0.7 · 28000 = 19600, cwnd = 1 MSS.
-    s.flow
-        .on_retransmission_timeout(Instant::ZERO);
-    assert_eq!((s.flow.cwnd(), s.flow.ssthresh().unwrap_or(u64::MAX)), (1000, 19_600));
+    s.flow.on_retransmission_timeout(Instant::ZERO);
+    assert_eq!(
+        (s.flow.cwnd(), s.flow.ssthresh().unwrap_or(u64::MAX)),
+        (1000, 19_600)
+    );
     // RFC 9406 §4.3: standard slow start after the initial one: a 20-segment stretch
     // ACK adds all 20 MSS (no L), capped at ssthresh.
     s.ack(20 * MSS, &|_| 50_000);
@@ -475,17 +471,11 @@ fn hystart_pp_constants_are_the_rfc_recommendations() {
 fn undoing_a_timeout_does_not_reopen_a_recovery_that_has_ended() {
     let mut flow = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
     let t = Instant::from_micros;
-    flow.on_sent(
-        t(0),
-        &SentEvent::new(10 * MSS, 10),
-    );
+    flow.on_sent(t(0), &SentEvent::new(10 * MSS, 10));
     flow.on_loss(t(1), &LossEvent::episode(0)); // recovery ends after packet 10
     flow.on_retransmission_timeout(t(2));
     assert_eq!(flow.phase(), Phase::SlowStart);
-    flow.on_sent(
-        t(3),
-        &SentEvent::new(MSS, 11),
-    );
+    flow.on_sent(t(3), &SentEvent::new(MSS, 11));
     let ack = AckEvent {
         acked: MSS,
         rtt: None,
@@ -502,10 +492,7 @@ fn undoing_a_timeout_does_not_reopen_a_recovery_that_has_ended() {
 fn undoing_a_timeout_inside_an_open_recovery_returns_to_it() {
     let mut flow = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
     let t = Instant::from_micros;
-    flow.on_sent(
-        t(0),
-        &SentEvent::new(10 * MSS, 10),
-    );
+    flow.on_sent(t(0), &SentEvent::new(10 * MSS, 10));
     flow.on_loss(t(1), &LossEvent::episode(0));
     flow.on_retransmission_timeout(t(2));
     flow.on_spurious_congestion(t(3));
@@ -527,10 +514,7 @@ fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
     let t = Instant::from_micros;
     // Losses at 4000 (W_max 4000), 2800 (W_max 2800·0.85 = 2380), 2000 (W_max 1700).
     for (i, seq) in [(1u64, 10u64), (2, 20), (3, 30)] {
-        flow.on_sent(
-            t(i),
-            &SentEvent::new(flow.cwnd(), seq),
-        );
+        flow.on_sent(t(i), &SentEvent::new(flow.cwnd(), seq));
         flow.on_loss(t(i), &LossEvent::episode(0));
     }
     assert_eq!((flow.cwnd(), flow.cubic().w_max_bytes), (2 * MSS, 1_700));
@@ -538,10 +522,7 @@ fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
     for seq in 31..231u64 {
         now += 10_000;
         let cwnd = flow.cwnd();
-        flow.on_sent(
-            t(now),
-            &SentEvent::new(cwnd, seq),
-        );
+        flow.on_sent(t(now), &SentEvent::new(cwnd, seq));
         let ack = AckEvent {
             acked: MSS,
             rtt: Some(Duration::from_millis(10)),
@@ -565,15 +546,9 @@ fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
 fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
     let mut flow = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
     let t = Instant::from_micros;
-    flow.on_sent(
-        t(0),
-        &SentEvent::new(10 * MSS, 10),
-    );
+    flow.on_sent(t(0), &SentEvent::new(10 * MSS, 10));
     flow.on_loss(t(1), &LossEvent::episode(0));
-    flow.on_sent(
-        t(2),
-        &SentEvent::new(flow.cwnd(), 20),
-    );
+    flow.on_sent(t(2), &SentEvent::new(flow.cwnd(), 20));
     let ack = AckEvent {
         acked: MSS,
         rtt: Some(Duration::from_millis(10)),

@@ -7,7 +7,7 @@
 )]
 
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
-use congestion::{AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, SentEvent};
+use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, SentEvent};
 use proptest::prelude::*;
 
 const MSS: f64 = 1000.0;
@@ -184,10 +184,7 @@ fn model_and_library_agree_on_a_hand_worked_epoch() {
     for i in 1..=400u64 {
         let now = Instant::from_micros(i * 10_000);
         let seq = i;
-        f.on_sent(
-            now,
-            &SentEvent::new(f.cwnd(), seq),
-        );
+        f.on_sent(now, &SentEvent::new(f.cwnd(), seq));
         let ack = AckEvent {
             acked: 1000,
             rtt: Some(Duration::from_millis(50)),

@@ -3,9 +3,7 @@
 
 use congestion::cubic::{RfcCubic, RfcCubicConfig, exact_cube_root};
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
-use congestion::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, Phase, SentEvent,
-};
+use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent};
 
 const MSS: u64 = 1000;
 
@@ -29,10 +27,7 @@ impl Driver {
         let now = Instant::from_micros(t_us);
         self.seq += 1;
         let in_flight = in_flight_before.unwrap_or(self.flow.cwnd());
-        self.flow.on_sent(
-            now,
-            &SentEvent::new(in_flight, self.seq),
-        );
+        self.flow.on_sent(now, &SentEvent::new(in_flight, self.seq));
         let ack = AckEvent {
             acked,
             rtt: Some(Duration::from_millis(100)),
@@ -92,8 +87,7 @@ fn fast_convergence_applies_beta_once() {
         flow: ca_flow(100_000),
         seq: 0,
     };
-    d.flow
-        .on_loss(Instant::ZERO, &LossEvent::episode(0));
+    d.flow.on_loss(Instant::ZERO, &LossEvent::episode(0));
     // Get out of recovery and back to a window below W_max, then lose again.
     d.ack(1_000, 1000, None);
     assert_eq!(d.flow.phase(), Phase::CongestionAvoidance);
@@ -114,8 +108,7 @@ fn cwnds_after_gap(gap_us: u64, app_limited_acks: bool) -> Vec<u64> {
         flow: ca_flow(100_000),
         seq: 0,
     };
-    d.flow
-        .on_loss(Instant::ZERO, &LossEvent::episode(0));
+    d.flow.on_loss(Instant::ZERO, &LossEvent::episode(0));
     let mut t = 0;
     for _ in 0..200 {
         t += 10_000;
@@ -132,10 +125,8 @@ fn cwnds_after_gap(gap_us: u64, app_limited_acks: bool) -> Vec<u64> {
             t = end;
         } else {
             // Nothing in flight, then transmit start after idle.
-            d.flow.on_sent(
-                Instant::from_micros(t),
-                &SentEvent::new(0, d.seq),
-            );
+            d.flow
+                .on_sent(Instant::from_micros(t), &SentEvent::new(0, d.seq));
             t += gap_us;
             d.flow.on_transmit_start(Instant::from_micros(t));
         }
@@ -221,10 +212,7 @@ fn thirty_days_without_loss_at_100_gbit_per_s() {
     cfg.initial_window_bytes = Some(1_250_000_000);
     cfg.initial_ssthresh_bytes = Some(1_250_000_000);
     let mut f = RfcFlow::new(cfg, Instant::ZERO).unwrap();
-    f.on_sent(
-        Instant::ZERO,
-        &SentEvent::new(f.cwnd(), 0),
-    );
+    f.on_sent(Instant::ZERO, &SentEvent::new(f.cwnd(), 0));
     f.on_loss(Instant::ZERO, &LossEvent::episode(0));
     // Fast-forward: one ACK every 100 s for 30 days (25920 ACKs), each acknowledging
     // what 100 Gbit/s delivers in 100 s, with the window refilled at once (a real
@@ -245,10 +233,7 @@ fn thirty_days_without_loss_at_100_gbit_per_s() {
             app_limited: false,
         };
         f.on_ack(now, &ack);
-        f.on_sent(
-            now,
-            &SentEvent::new(f.cwnd(), seq),
-        );
+        f.on_sent(now, &SentEvent::new(f.cwnd(), seq));
         let cwnd = f.cwnd();
         // Never shrinks without loss, never grows by more than half a window per ACK.
         assert!(

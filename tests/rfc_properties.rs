@@ -3,7 +3,7 @@
 
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
 use congestion::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, Phase, SentEvent,
+    AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
 };
 use proptest::prelude::*;
 

@@ -235,3 +235,30 @@ fn u64_settings_take_values_wider_than_32_bits_and_u32_ones_name_their_range() {
         "{err}"
     );
 }
+
+#[test]
+fn losses_reported_packet_by_packet_reduce_once_per_recovery_period() {
+    let r = run("loss_per_packet");
+    // Three reports of one episode (rows 9-11): one reduction, 0.7 · 20000 = 14000;
+    // each report takes 1000 bytes out of flight, and so does the discard (row 12).
+    for row in 9..=11 {
+        assert_eq!(
+            (num(&r, row, "cwnd"), num(&r, row, "ssthresh")),
+            (14_000, 14_000)
+        );
+    }
+    let flights: Vec<u64> = (8..=12).map(|row| num(&r, row, "in_flight")).collect();
+    assert_eq!(flights, [20_000, 19_000, 18_000, 17_000, 16_000]);
+    assert_eq!(cell(&r, 12, "phase"), "recovery");
+    // The ACK of byte 31000 ends the recovery and grows by Reno-friendliness:
+    // W_est = 14000 + ⌊21000 · 900 · 1000 / 1700⌋ / 14000 = 14000 + 794 = 14794.
+    assert_eq!((num(&r, 13, "cwnd"), cell(&r, 13, "phase")), (14_794, "ca"));
+    // A packet sent after the first reduction: 0.7 · 14794 = 10355; fast convergence
+    // W_max = 14794 · 1.7 / 2 = 12574.
+    assert_eq!(
+        (num(&r, 14, "cwnd"), num(&r, 14, "w_max")),
+        (10_355, 12_574)
+    );
+    // `loss T` with no packet named keeps its 0.1 meaning: 0.7 · 10355 = 7248.
+    assert_eq!(num(&r, 15, "cwnd"), 7_248);
+}

@@ -301,13 +301,17 @@ impl StreamController for OursLinux {
     fn loss(&mut self, now_us: u64) {
         use congestion::CongestionController;
         self.in_flight -= 1;
-        self.flow.on_loss(congestion::Instant::from_micros(now_us), &LossEvent::episode(0));
+        self.flow.on_loss(
+            congestion::Instant::from_micros(now_us),
+            &congestion::LossEvent::episode(0),
+        );
     }
 
     fn rto(&mut self, now_us: u64) {
         use congestion::CongestionController;
         self.in_flight = 1;
-        self.flow.on_retransmission_timeout(congestion::Instant::from_micros(now_us));
+        self.flow
+            .on_retransmission_timeout(congestion::Instant::from_micros(now_us));
     }
 
     #[inline(always)]
@@ -514,7 +518,10 @@ impl OursRfc {
 
     #[inline(always)]
     fn sent_event(&self) -> congestion::SentEvent {
-        congestion::SentEvent::new(u64::from(self.in_flight) * u64::from(PACKET_BYTES), self.largest_sent)
+        congestion::SentEvent::new(
+            u64::from(self.in_flight) * u64::from(PACKET_BYTES),
+            self.largest_sent,
+        )
     }
 }
 
@@ -557,14 +564,19 @@ impl StreamController for OursRfc {
     fn loss(&mut self, now_us: u64) {
         use congestion::CongestionController;
         self.in_flight -= 1;
-        self.flow.on_loss(congestion::Instant::from_micros(now_us), &LossEvent::episode(0));
+        self.flow.on_loss(
+            congestion::Instant::from_micros(now_us),
+            &congestion::LossEvent::episode(0),
+        );
     }
 
     fn rto(&mut self, now_us: u64) {
         use congestion::CongestionController;
         let now = congestion::Instant::from_micros(now_us);
-        self.flow
-            .on_loss(now, &LossEvent::episode(0).with_persistent_congestion(true));
+        self.flow.on_loss(
+            now,
+            &congestion::LossEvent::episode(0).with_persistent_congestion(true),
+        );
         self.in_flight = 1;
         self.largest_sent += 1;
         let sent = self.sent_event();
@@ -596,29 +608,16 @@ pub trait OursPacingRate {
 impl OursPacingRate for OursLinux {
     #[inline(always)]
     fn pacing_rate_bytes_per_second(&self) -> u64 {
-        self.flow.pacing_rate()
+        self.flow.sk_pacing_rate()
     }
 }
 
-/// RFC mode has no rate of its own: a QUIC stack computes it from the flow with
-/// `pacing_rate_bytes` (Linux's formula in bytes).
-const RFC_PACING: congestion::pacing::PacingRateParams =
-    match congestion::pacing::PacingRateConfig::new().validate() {
-        Ok(p) => p,
-        Err(_) => panic!("Linux pacing defaults are valid"),
-    };
-
+/// RFC mode's own rate (Linux's formula in bytes, the default), through the trait.
 impl OursPacingRate for OursRfc {
     #[inline(always)]
     fn pacing_rate_bytes_per_second(&self) -> u64 {
         use congestion::CongestionController;
-        let input = congestion::pacing::BytesPacingInput {
-            cwnd_bytes: self.flow.cwnd(),
-            ssthresh_bytes: self.flow.ssthresh(),
-            in_flight_bytes: self.flow.in_flight(),
-            srtt_us: u32::try_from(self.flow.srtt_us()).unwrap_or(u32::MAX),
-        };
-        congestion::pacing::pacing_rate_bytes(&RFC_PACING, &input).as_bytes_per_second()
+        self.flow.pacing_rate().as_bytes_per_second()
     }
 }
 

@@ -64,7 +64,7 @@ impl SendStream {
             path,
             pacer: EdtPacer::new(),
             tsq: TsqBudget::new(),
-            rate: Rate::from_bytes_per_second(flow.pacing_rate()),
+            rate: Rate::from_bytes_per_second(flow.sk_pacing_rate()),
             now_ns: START_US * 1000,
         }
     }

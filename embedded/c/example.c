@@ -1,8 +1,11 @@
 /*
  * A firmware main loop a C team can copy: one TCP-like flow paced and windowed by the
- * congestion library's C ABI, with no heap and no std. It feeds the library the three
- * kinds of events a NIC core sees (ACKs, timers, TX completions) and asks the send-path
- * verdict before every transmission.
+ * congestion library's C ABI (Linux mode, `congestion_linux_*`), with no heap and no
+ * std. It feeds the library the events a NIC core sees (sends, ACKs, losses, timers, TX
+ * completions) and asks the send-path verdict before every transmission. Every lost
+ * segment is reported on its own: the flow reduces once per recovery period and ignores
+ * losses of segments sent before the current one began, so the stack keeps no recovery
+ * filter of its own. The flow also keeps the count of segments in flight.
  *
  * The "NIC" here is a model so that the program runs anywhere (scripts/qemu.sh runs it
  * on an emulated Cortex-M4): a 50 Mbit/s bottleneck with a 10 ms round trip and a
@@ -44,40 +47,42 @@ static void path_send(uint64_t now_us) {
 }
 
 int main(void) {
-    static CongestionState flow;     /* caller-owned: a static, a table slot, the stack */
-    CongestionConfig cfg;
-    congestion_config_default(&cfg); /* Linux defaults: IW10, HyStart, CUBIC */
+    static CongestionLinuxState flow; /* caller-owned: a static, a table slot, the stack */
+    CongestionLinuxConfig cfg;
+    congestion_linux_config_default(&cfg); /* Linux defaults: IW10, HyStart, CUBIC */
     cfg.mss = MSS;
     cfg.pacing_status = 1;           /* this firmware paces (EDT), no fq qdisc below */
-    if (congestion_init(&flow, &cfg, 0) != CONGESTION_OK) return 1;
+    if (congestion_linux_init(&flow, sizeof flow, &cfg, 0) != CONGESTION_OK) return 1;
 
-    uint64_t now = 0, wake_at = 0, last_ack_us = 0, recovery_until = 0;
-    uint32_t in_flight = 0, delivered = 0, losses = 0, timeouts = 0;
+    uint64_t now = 0, wake_at = 0, last_ack_us = 0;
+    uint32_t delivered = 0, lost_segments = 0, reductions = 0, timeouts = 0;
     uint64_t next_report = 0;
 
     while (now < RUN_US) {
         /* 1. ACK events: every segment the path resolved by now. */
         while (head != tail && ack_at_us[head % RING] <= now) {
-            uint32_t slot = head++ % RING;
-            in_flight--;
+            uint32_t seq = head++, slot = seq % RING;
             if (lost[slot]) {
-                /* One congestion event per window: later losses of the same window
-                 * fall inside the recovery that the first one started. */
-                if (now >= recovery_until) {
-                    congestion_on_loss(&flow, now);
-                    losses++;
-                    recovery_until = now + PROPAGATION_RTT_US;
-                }
+                /* Report every lost segment, named by its send time: the flow reduces
+                 * once per recovery period, and the lost segment leaves flight. */
+                uint64_t ssthresh_before, ssthresh_after;
+                congestion_linux_ssthresh(&flow, &ssthresh_before);
+                congestion_linux_on_loss_sent_at(&flow, now, 1, sent_at_us[slot]);
+                congestion_linux_ssthresh(&flow, &ssthresh_after);
+                lost_segments++;
+                reductions += ssthresh_after != ssthresh_before; /* a new ssthresh: a reduction */
                 continue;
             }
             delivered++;
             last_ack_us = now;
-            congestion_on_ack(&flow, now, 1, (int64_t)(now - sent_at_us[slot])); /* RTT, us */
-            congestion_on_transmit(&flow, now, in_flight); /* window-use bookkeeping */
+            /* One segment acknowledged, up to sequence seq + 1; the RTT sample, us. */
+            congestion_linux_on_ack(&flow, now, 1, seq + 1, (int64_t)(now - sent_at_us[slot]), 0);
         }
         /* 2. Timer events: the retransmission timeout. */
+        uint64_t in_flight;
+        congestion_linux_in_flight(&flow, &in_flight);
         if (in_flight > 0 && now - last_ack_us > RTO_US) {
-            congestion_on_rto(&flow, now, 1);
+            congestion_linux_on_rto(&flow, now);
             timeouts++;
             last_ack_us = now;
         }
@@ -85,8 +90,9 @@ int main(void) {
         for (;;) {
             uint32_t verdict, segments;
             uint64_t departure_ns;
-            congestion_send_poll(&flow, now, in_flight, 0, in_flight <= 1, &verdict, &segments,
-                                 &departure_ns);
+            congestion_linux_in_flight(&flow, &in_flight);
+            congestion_linux_send_poll(&flow, now, 0, in_flight <= 1, &verdict, &segments,
+                                       &departure_ns);
             if (verdict == CONGESTION_SEND_WAIT_UNTIL) {
                 wake_at = departure_ns / 1000;   /* arm the pacing timer */
                 break;
@@ -94,24 +100,28 @@ int main(void) {
             if (verdict != CONGESTION_SEND_NOW) break; /* wait for an ACK / TX completion */
             if (tail - head + segments > RING) break; /* descriptor ring full */
             uint64_t at_ns;
-            if (congestion_send_enqueue(&flow, now, segments * MSS, segments, 0, in_flight <= 1,
-                                        &at_ns) != CONGESTION_OK)
+            if (congestion_linux_send_enqueue(&flow, now, segments * MSS, segments, 0,
+                                              in_flight <= 1, &at_ns) != CONGESTION_OK)
                 break;                            /* TSQ throttled: wait for completion */
             for (uint32_t i = 0; i < segments; i++) path_send(now);
-            in_flight += segments;
-            congestion_on_transmit(&flow, now, in_flight);
+            /* The flow counts what is in flight: `segments` more, up to sequence tail. */
+            congestion_linux_on_sent_counted(&flow, now, segments, tail);
             uint8_t reopened;                     /* the NIC reports the burst sent */
-            congestion_send_tx_completion(&flow, segments * MSS, &reopened);
+            congestion_linux_send_tx_completion(&flow, segments * MSS, &reopened);
         }
         if (now >= next_report) {
-            uint32_t cwnd, phase;
-            uint64_t rate;
-            congestion_cwnd(&flow, &cwnd);
-            congestion_phase(&flow, &phase);
-            congestion_send_pacing_rate(&flow, &rate);
-            printf("t=%4lu ms cwnd=%4lu phase=%lu in_flight=%4lu pacing=%lu kB/s\n",
+            uint64_t cwnd, rate, quantum;
+            uint32_t phase;
+            congestion_linux_cwnd(&flow, &cwnd);
+            congestion_linux_phase(&flow, &phase);
+            congestion_linux_in_flight(&flow, &in_flight);
+            congestion_linux_pacing_rate(&flow, &rate);
+            congestion_linux_send_quantum(&flow, &quantum);
+            printf("t=%4lu ms cwnd=%4lu phase=%lu in_flight=%4lu pacing=%lu kB/s burst=%lu B\n",
                    (unsigned long)(now / 1000), (unsigned long)cwnd, (unsigned long)phase,
-                   (unsigned long)in_flight, (unsigned long)(rate / 1000));
+                   (unsigned long)in_flight,
+                   (unsigned long)(rate == CONGESTION_RATE_UNLIMITED ? 0 : rate / 1000),
+                   (unsigned long)quantum);
             next_report += 250000;
         }
         /* 4. Sleep until the next event: an ACK, the pacing timer, or 1 ms. */
@@ -121,10 +131,11 @@ int main(void) {
         now = next > now ? next : now + 1;
     }
     uint64_t goodput_kbps = (uint64_t)delivered * MSS * 8 / (RUN_US / 1000);
-    printf("delivered %lu segments (%lu kbit/s of %lu), %lu loss events, %lu timeouts\n",
+    printf("delivered %lu segments (%lu kbit/s of %lu), %lu lost segments in %lu reductions, "
+           "%lu timeouts\n",
            (unsigned long)delivered, (unsigned long)goodput_kbps,
-           (unsigned long)(LINK_BYTES_PER_SEC * 8 / 1000), (unsigned long)losses,
-           (unsigned long)timeouts);
+           (unsigned long)(LINK_BYTES_PER_SEC * 8 / 1000), (unsigned long)lost_segments,
+           (unsigned long)reductions, (unsigned long)timeouts);
     /* A sanity check for CI: the flow filled most of the link and never timed out. */
     return goodput_kbps * 10 >= (uint64_t)LINK_BYTES_PER_SEC * 8 / 1000 * 7 && timeouts == 0 ? 0 : 1;
 }

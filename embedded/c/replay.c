@@ -1,15 +1,19 @@
 /*
  * Replays a trace of the replay/ (congestion-replay) language through the C ABI and
  * writes the same CSV as the host's `cargo run --example replay` (scripts/qemu.sh and
- * ffi/tests/c_firmware.rs compare them byte for byte). Linux mode (`congestion_*`,
- * segments) and RFC mode (`set mode rfc9438`: `congestion_rfc_*`, bytes). Runs on the
- * host or, through newlib's semihosting stdio, on an emulated Cortex-M4.
+ * ffi/tests/c_firmware.rs compare them byte for byte). Linux mode (`congestion_linux_*`,
+ * segments), RFC mode (`set mode rfc9438`: `congestion_rfc_*`, bytes) and NewReno (`set
+ * mode newreno`: the same calls with CONGESTION_RFC_ALGORITHM_NEWRENO). Both modes use
+ * the same event calls: `loss T [LOST [PN]]`, `ecn T [CE]`, `persistent T [LOST]`,
+ * `discard T N`, `rto`, `undo`, `idle`, `send`. Runs on the host or, through newlib's
+ * semihosting stdio, on an emulated Cortex-M4.
  *
  *   replay IN.events OUT.csv
  *
  * Linux-mode traces that use the send path (`xmit`, `txdone`, its `set` keys) get the
- * five send-path columns, through `congestion_send_*`. `set` after `init` reconfigures
- * the running flow (`congestion_reconfigure`, `congestion_rfc_reconfigure`); the live
+ * five send-path columns, through `congestion_linux_send_*`. `set` after `init`
+ * reconfigures the running flow (`congestion_linux_reconfigure`,
+ * `congestion_rfc_reconfigure`); the live
  * `set cwnd|ssthresh|clamp` has no C ABI call and is refused. Exit status 0 on success,
  * 2 on a bad or unsupported trace.
  * No heap of its own: each flow lives in a caller-owned state on the stack.
@@ -84,7 +88,7 @@ static const char LINUX_HEADER[] =
     "round_start,end_seq,last_ack,curr_rtt,snd_una,snd_nxt,packets_out,is_cwnd_limited,"
     "max_packets_out,srtt_us,pacing_rate,prior_cwnd,prior_ssthresh,hs_reason";
 
-static int linux_set(CongestionConfig *c, const char *key, uint64_t v) {
+static int linux_set(CongestionLinuxConfig *c, const char *key, uint64_t v) {
     uint32_t v32 = (uint32_t)v;
     uint8_t flag = v != 0;
     if (v > UINT32_MAX && strcmp(key, "max_pacing_rate") != 0) return -1;
@@ -132,7 +136,7 @@ typedef struct {
     uint32_t last_len;
 } SendColumns;
 
-static void send_columns(FILE *out, int initialised, const CongestionState *s,
+static void send_columns(FILE *out, int initialised, const CongestionLinuxState *s,
                          const SendColumns *c) {
     if (!initialised) {
         fputs(",0,0,0,0,0", out);
@@ -141,14 +145,15 @@ static void send_columns(FILE *out, int initialised, const CongestionState *s,
     uint64_t queued, limit;
     uint8_t throttled;
     uint32_t tso;
-    check(congestion_send_tsq(s, c->last_len, &queued, &limit, &throttled), "congestion_send_tsq");
-    check(congestion_send_tso_segs(s, &tso), "congestion_send_tso_segs");
+    check(congestion_linux_send_tsq(s, c->last_len, &queued, &limit, &throttled),
+          "congestion_linux_send_tsq");
+    check(congestion_linux_send_tso_segs(s, &tso), "congestion_linux_send_tso_segs");
     fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32, c->last_departure_ns, queued,
             limit, (unsigned)throttled, tso);
 }
 
 static void linux_row(FILE *out, long idx, const char *ev, int initialised,
-                      const CongestionState *s, uint64_t t_us, const SendColumns *send) {
+                      const CongestionLinuxState *s, uint64_t t_us, const SendColumns *send) {
     if (!initialised) {
         fprintf(out, "%ld,%s", idx, ev);
         for (int i = 0; i < 32; i++) fputs(",0", out);
@@ -174,20 +179,33 @@ static void linux_row(FILE *out, long idx, const char *ev, int initialised,
     fputc('\n', out);
 }
 
-/* Initialises the flow at `t` and transmits `n` segments (the initial cwnd if n < 0). */
-static void linux_init(CongestionState *s, const CongestionConfig *c, uint64_t t, long long n) {
-    check(congestion_init(s, c, t), "congestion_init");
-    uint32_t cwnd = 0;
-    check(congestion_cwnd(s, &cwnd), "congestion_cwnd");
-    check(congestion_on_transmit(s, t, n < 0 ? cwnd : (uint32_t)n), "congestion_on_transmit");
+/* Initialises the flow at `t` and sends `n` segments (the initial cwnd if n < 0). */
+static void linux_init(CongestionLinuxState *s, const CongestionLinuxConfig *c, uint64_t t,
+                       long long n) {
+    check(congestion_linux_init(s, sizeof *s, c, t), "congestion_linux_init");
+    uint64_t cwnd = 0;
+    check(congestion_linux_cwnd(s, &cwnd), "congestion_linux_cwnd");
+    uint64_t sent = n < 0 ? cwnd : (uint32_t)n;
+    check(congestion_linux_on_sent(s, t, sent, sent), "congestion_linux_on_sent");
+}
+
+/* The optional arguments of `loss T [LOST [NEWEST]]`, `ecn T [CE]`, `persistent T [LOST]`:
+ * the amount (0 without one) and the newest packet (unknown without one). */
+static uint64_t amount_arg(const Event *ev) {
+    if (ev->nums >= 2 && ev->num[1] < 0) die("a negative amount");
+    return ev->nums >= 2 ? (uint64_t)ev->num[1] : 0;
+}
+static uint64_t newest_arg(const Event *ev) {
+    if (ev->nums >= 3 && ev->num[2] < 0) die("a negative packet number");
+    return ev->nums >= 3 ? (uint64_t)ev->num[2] : CONGESTION_PACKET_UNKNOWN;
 }
 
 static void replay_linux(FILE *in, FILE *out, int send_path) {
-    CongestionConfig config;
-    CongestionState state;
+    CongestionLinuxConfig config;
+    CongestionLinuxState state;
     SendColumns columns = {0, 0};
     const SendColumns *send = send_path ? &columns : NULL;
-    check(congestion_config_default(&config), "congestion_config_default");
+    check(congestion_linux_config_default(&config), "congestion_linux_config_default");
     int initialised = 0;
     uint64_t now = 0;
     long idx = 0;
@@ -203,7 +221,8 @@ static void replay_linux(FILE *in, FILE *out, int send_path) {
             unsigned long long v;
             if (sscanf(ev.a2, "%llu", &v) != 1) die("set needs a value");
             if (linux_set(&config, ev.a1, v) != 0) die("unknown set key");
-            if (initialised) check(congestion_reconfigure(&state, &config), "congestion_reconfigure");
+            if (initialised)
+                check(congestion_linux_reconfigure(&state, &config), "congestion_linux_reconfigure");
         } else {
             if (ev.nums < 1 || x[0] < 0) die("event needs a time");
             now = (uint64_t)x[0];
@@ -218,30 +237,49 @@ static void replay_linux(FILE *in, FILE *out, int send_path) {
                 if (!strcmp(ev.kw, "ack")) {
                     if (ev.nums < 4) die("ack needs T ACKED RTT INFLIGHT");
                     int64_t rtt = (int32_t)x[2]; /* RTT -1 (any negative s32): no sample */
-                    check(congestion_on_ack(&state, now, (uint32_t)x[1], rtt < 0 ? -1 : rtt),
-                          "congestion_on_ack");
-                    check(congestion_on_transmit(&state, now, (uint32_t)x[3]),
-                          "congestion_on_transmit");
+                    /* Linux mode keeps its own snd_una: no largest_acked needed (0). */
+                    check(congestion_linux_on_ack(&state, now, (uint32_t)x[1], 0, rtt < 0 ? -1 : rtt, 0),
+                          "congestion_linux_on_ack");
+                    check(congestion_linux_on_sent(&state, now, (uint32_t)x[3], 0),
+                          "congestion_linux_on_sent");
                 } else if (!strcmp(ev.kw, "loss")) {
-                    check(congestion_on_loss(&state, now), "congestion_on_loss");
+                    /* `loss T` alone: one congestion event (the kernel's fast retransmit). */
+                    check(congestion_linux_on_loss(&state, now, amount_arg(&ev), newest_arg(&ev)),
+                          "congestion_linux_on_loss");
                 } else if (!strcmp(ev.kw, "ecn")) {
-                    check(congestion_on_ecn(&state, now), "congestion_on_ecn");
+                    if (ev.nums < 2) {
+                        check(congestion_linux_on_ecn(&state, now, 1, CONGESTION_PACKET_UNKNOWN),
+                              "congestion_linux_on_ecn");
+                    } else { /* judged by the last acknowledged sequence, snd_una */
+                        CongestionLinuxSnapshot v;
+                        check(congestion_linux_snapshot(&state, &v), "congestion_linux_snapshot");
+                        check(congestion_linux_on_ecn(&state, now, amount_arg(&ev), v.snd_una),
+                              "congestion_linux_on_ecn");
+                    }
+                } else if (!strcmp(ev.kw, "persistent")) {
+                    check(congestion_linux_on_persistent_congestion(&state, now, amount_arg(&ev)),
+                          "congestion_linux_on_persistent_congestion");
+                } else if (!strcmp(ev.kw, "discard")) {
+                    if (ev.nums < 2) die("discard needs T N");
+                    check(congestion_linux_on_discarded(&state, now, amount_arg(&ev)),
+                          "congestion_linux_on_discarded");
                 } else if (!strcmp(ev.kw, "rto")) {
-                    check(congestion_on_rto(&state, now, ev.nums >= 2 ? (uint32_t)x[1] : 1),
-                          "congestion_on_rto");
+                    check(congestion_linux_on_rto_retransmitted(&state, now,
+                                                                ev.nums >= 2 ? (uint32_t)x[1] : 1),
+                          "congestion_linux_on_rto_retransmitted");
                 } else if (!strcmp(ev.kw, "undo")) {
-                    check(congestion_on_undo(&state, now), "congestion_on_undo");
+                    check(congestion_linux_on_spurious(&state, now), "congestion_linux_on_spurious");
                 } else if (!strcmp(ev.kw, "idle")) {
                     if (ev.nums >= 2)
-                        check(congestion_set_last_send_jiffies(&state, (uint32_t)((uint64_t)x[1] / 1000)),
-                              "congestion_set_last_send_jiffies");
-                    check(congestion_on_transmit_start(&state, now), "congestion_on_transmit_start");
+                        check(congestion_linux_set_last_send_jiffies(&state,
+                                                                     (uint32_t)((uint64_t)x[1] / 1000)),
+                              "congestion_linux_set_last_send_jiffies");
+                    check(congestion_linux_on_transmit_start(&state, now),
+                          "congestion_linux_on_transmit_start");
                 } else if (!strcmp(ev.kw, "send")) {
-                    CongestionLinuxSnapshot v;
                     if (ev.nums < 2) die("send needs N");
-                    check(congestion_linux_snapshot(&state, &v), "congestion_linux_snapshot");
-                    check(congestion_on_transmit(&state, now, v.packets_out + (uint32_t)x[1]),
-                          "congestion_on_transmit");
+                    check(congestion_linux_on_sent_counted(&state, now, (uint32_t)x[1], 0),
+                          "congestion_linux_on_sent_counted");
                 } else if (send_path && !strcmp(ev.kw, "xmit")) {
                     CongestionLinuxSnapshot v;
                     if (ev.nums < 2 || x[1] < 0 || x[1] > UINT32_MAX) die("xmit needs BYTES");
@@ -249,16 +287,16 @@ static void replay_linux(FILE *in, FILE *out, int send_path) {
                     uint32_t len = (uint32_t)x[1], mss = config.mss ? config.mss : 1;
                     uint32_t segments = len / mss + (len % mss != 0); /* tcp_skb_pcount */
                     uint64_t departure_ns;
-                    int32_t rc = congestion_send_enqueue(&state, now, len, segments ? segments : 1, 0,
-                                                         v.packets_out <= 1, &departure_ns);
+                    int32_t rc = congestion_linux_send_enqueue(&state, now, len, segments ? segments : 1,
+                                                               0, v.packets_out <= 1, &departure_ns);
                     if (rc == CONGESTION_OK) columns.last_departure_ns = departure_ns;
-                    else if (rc != CONGESTION_THROTTLED) check(rc, "congestion_send_enqueue");
+                    else if (rc != CONGESTION_THROTTLED) check(rc, "congestion_linux_send_enqueue");
                     columns.last_len = len;
                 } else if (send_path && !strcmp(ev.kw, "txdone")) {
                     uint8_t reopened;
                     if (ev.nums < 2 || x[1] < 0 || x[1] > UINT32_MAX) die("txdone needs BYTES");
-                    check(congestion_send_tx_completion(&state, (uint32_t)x[1], &reopened),
-                          "congestion_send_tx_completion");
+                    check(congestion_linux_send_tx_completion(&state, (uint32_t)x[1], &reopened),
+                          "congestion_linux_send_tx_completion");
                 } else {
                     die("unknown event");
                 }
@@ -268,26 +306,36 @@ static void replay_linux(FILE *in, FILE *out, int send_path) {
     }
 }
 
-/* ---- RFC mode ------------------------------------------------------------------ */
+/* ---- RFC mode (CUBIC or NewReno) ------------------------------------------------ */
 
 static const char RFC_HEADER[] =
     "idx,ev,t_us,cwnd,ssthresh,phase,w_max,k_us,w_est,cwnd_prior,t_epoch_us,cwnd_epoch,"
     "in_flight,srtt_us,min_rtt_us,cwnd_limited,css_rounds,mss";
+/* NewReno's own columns (bytes_acked, cwnd_prior) stand where CUBIC's six do. */
+static const char NEWRENO_HEADER[] =
+    "idx,ev,t_us,cwnd,ssthresh,phase,bytes_acked,cwnd_prior,"
+    "in_flight,srtt_us,min_rtt_us,cwnd_limited,css_rounds,mss";
 
-static void rfc_row(FILE *out, long idx, const char *ev, int initialised,
+static void rfc_row(FILE *out, long idx, const char *ev, int initialised, int newreno,
                     const CongestionRfcState *s, uint64_t t_us) {
     static const char *const phases[] = {"ss", "css", "ca", "recovery"};
     if (!initialised) {
-        fprintf(out, "%ld,%s,0,0,0,ss,0,0,0,0,-1,0,0,0,-1,0,0,0\n", idx, ev);
+        fprintf(out, "%ld,%s,0,0,0,ss,%s0,0,-1,0,0,0\n", idx, ev,
+                newreno ? "0,0," : "0,0,0,0,-1,0,");
         return;
     }
     CongestionRfcSnapshot v;
     check(congestion_rfc_snapshot(s, &v), "congestion_rfc_snapshot");
-    fprintf(out, "%ld,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64
-                 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",",
-            idx, ev, t_us, v.cwnd_bytes, v.ssthresh_bytes, phases[v.phase & 3], v.w_max_bytes,
-            v.k_us, v.w_est_bytes, v.cwnd_prior_bytes, v.epoch_start_us, v.cwnd_epoch_bytes,
-            v.in_flight_bytes, v.srtt_us);
+    /* ssthresh "none" prints as CONGESTION_SSTHRESH_NONE, 18446744073709551615. */
+    fprintf(out, "%ld,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,", idx, ev, t_us, v.cwnd_bytes,
+            v.ssthresh_bytes, phases[v.phase & 3]);
+    if (newreno)
+        fprintf(out, "%" PRIu64 ",%" PRIu64 ",", v.bytes_acked, v.cwnd_prior_bytes);
+    else
+        fprintf(out, "%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%" PRIu64 ",",
+                v.w_max_bytes, v.k_us, v.w_est_bytes, v.cwnd_prior_bytes, v.epoch_start_us,
+                v.cwnd_epoch_bytes);
+    fprintf(out, "%" PRIu64 ",%" PRIu64 ",", v.in_flight_bytes, v.srtt_us);
     if (v.min_rtt_us == UINT64_MAX) fputs("-1", out);
     else fprintf(out, "%" PRIu64, v.min_rtt_us);
     fprintf(out, ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n", v.cwnd_limited, v.css_rounds, v.mss_bytes);
@@ -324,7 +372,7 @@ typedef struct {
 
 /* Initialises the flow at `t` and sends `bytes` (the initial window if bytes < 0). */
 static void rfc_init(RfcReplay *r, const CongestionRfcConfig *c, uint64_t t, long long bytes) {
-    check(congestion_rfc_init(&r->state, c, t), "congestion_rfc_init");
+    check(congestion_rfc_init(&r->state, sizeof r->state, c, t), "congestion_rfc_init");
     uint64_t n = 0;
     check(congestion_rfc_cwnd(&r->state, &n), "congestion_rfc_cwnd");
     if (bytes >= 0) n = (uint64_t)bytes;
@@ -333,15 +381,18 @@ static void rfc_init(RfcReplay *r, const CongestionRfcConfig *c, uint64_t t, lon
     check(congestion_rfc_on_sent(&r->state, t, n, n), "congestion_rfc_on_sent");
 }
 
-static void replay_rfc(FILE *in, FILE *out) {
+static uint64_t saturating_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+static void replay_rfc(FILE *in, FILE *out, int newreno) {
     CongestionRfcConfig config;
     RfcReplay r;
     check(congestion_rfc_config_default(&config), "congestion_rfc_config_default");
+    config.algorithm = newreno ? CONGESTION_RFC_ALGORITHM_NEWRENO : CONGESTION_RFC_ALGORITHM_CUBIC;
     int initialised = 0;
     uint64_t now = 0;
     long idx = 0;
     Event ev;
-    fprintf(out, "%s\n", RFC_HEADER);
+    fprintf(out, "%s\n", newreno ? NEWRENO_HEADER : RFC_HEADER);
     while (next_event(in, &ev)) {
         idx++;
         long long *x = ev.num;
@@ -366,37 +417,46 @@ static void replay_rfc(FILE *in, FILE *out) {
                 if (!strcmp(ev.kw, "ack")) {
                     if (ev.nums < 4 || x[1] < 0 || x[3] < 0) die("ack needs T ACKED RTT INFLIGHT");
                     uint64_t acked = (uint64_t)x[1], in_flight = (uint64_t)x[3];
-                    r.snd_una = r.snd_una + acked < r.snd_una ? UINT64_MAX : r.snd_una + acked;
-                    check(congestion_rfc_on_ack(s, now, acked, x[2], r.snd_una, 0), "congestion_rfc_on_ack");
-                    uint64_t end = r.snd_una + in_flight < r.snd_una ? UINT64_MAX : r.snd_una + in_flight;
+                    r.snd_una = saturating_add(r.snd_una, acked);
+                    check(congestion_rfc_on_ack(s, now, acked, r.snd_una, x[2], 0), "congestion_rfc_on_ack");
+                    uint64_t end = saturating_add(r.snd_una, in_flight);
                     if (end > r.snd_nxt) r.snd_nxt = end;
                     check(congestion_rfc_on_sent(s, now, in_flight, r.snd_nxt), "congestion_rfc_on_sent");
                 } else if (!strcmp(ev.kw, "loss")) {
-                    check(congestion_rfc_on_congestion(s, now, CONGESTION_EVENT_LOSS), "congestion_rfc_on_congestion");
+                    /* `loss T` alone: one congestion event, as it always meant. */
+                    check(congestion_rfc_on_loss(s, now, amount_arg(&ev), newest_arg(&ev)),
+                          "congestion_rfc_on_loss");
                 } else if (!strcmp(ev.kw, "ecn")) {
-                    check(congestion_rfc_on_congestion(s, now, CONGESTION_EVENT_ECN), "congestion_rfc_on_congestion");
+                    /* `ecn T`: one CE mark, a new event; `ecn T CE`: judged by snd_una. */
+                    if (ev.nums < 2)
+                        check(congestion_rfc_on_ecn(s, now, 1, CONGESTION_PACKET_UNKNOWN),
+                              "congestion_rfc_on_ecn");
+                    else
+                        check(congestion_rfc_on_ecn(s, now, amount_arg(&ev), r.snd_una),
+                              "congestion_rfc_on_ecn");
                 } else if (!strcmp(ev.kw, "rto")) {
-                    check(congestion_rfc_on_congestion(s, now, CONGESTION_EVENT_RTO), "congestion_rfc_on_congestion");
+                    check(congestion_rfc_on_rto(s, now), "congestion_rfc_on_rto");
                 } else if (!strcmp(ev.kw, "persistent")) {
-                    check(congestion_rfc_on_congestion(s, now, CONGESTION_EVENT_PERSISTENT),
-                          "congestion_rfc_on_congestion");
+                    check(congestion_rfc_on_persistent_congestion(s, now, amount_arg(&ev)),
+                          "congestion_rfc_on_persistent_congestion");
+                } else if (!strcmp(ev.kw, "discard")) {
+                    if (ev.nums < 2) die("discard needs T BYTES");
+                    check(congestion_rfc_on_discarded(s, now, amount_arg(&ev)), "congestion_rfc_on_discarded");
                 } else if (!strcmp(ev.kw, "undo")) {
                     check(congestion_rfc_on_spurious(s, now), "congestion_rfc_on_spurious");
                 } else if (!strcmp(ev.kw, "idle")) {
                     check(congestion_rfc_on_transmit_start(s, now), "congestion_rfc_on_transmit_start");
                 } else if (!strcmp(ev.kw, "send")) {
-                    CongestionRfcSnapshot v;
                     if (ev.nums < 2 || x[1] < 0) die("send needs BYTES");
-                    check(congestion_rfc_snapshot(s, &v), "congestion_rfc_snapshot");
-                    r.snd_nxt += (uint64_t)x[1];
-                    check(congestion_rfc_on_sent(s, now, v.in_flight_bytes + (uint64_t)x[1], r.snd_nxt),
-                          "congestion_rfc_on_sent");
+                    r.snd_nxt = saturating_add(r.snd_nxt, (uint64_t)x[1]);
+                    check(congestion_rfc_on_sent_counted(s, now, (uint64_t)x[1], r.snd_nxt),
+                          "congestion_rfc_on_sent_counted");
                 } else {
                     die("unknown event");
                 }
             }
         }
-        rfc_row(out, idx, ev.kw, initialised, &r.state, now);
+        rfc_row(out, idx, ev.kw, initialised, newreno, &r.state, now);
     }
 }
 
@@ -416,18 +476,19 @@ int main(int argc, char **argv) {
     /* The first `set mode NAME` chooses the mode, Linux by default; send-path events
      * anywhere add the send-path columns. */
     Event ev;
-    int rfc = 0, mode_seen = 0, send_path = 0;
+    int rfc = 0, newreno = 0, mode_seen = 0, send_path = 0;
     while (next_event(in, &ev)) {
         if (!mode_seen && is_set(&ev, "mode")) {
             mode_seen = 1;
             if (!strcmp(ev.a2, "rfc9438")) rfc = 1;
-            else if (strcmp(ev.a2, "linux") != 0) die("unknown mode: linux or rfc9438");
+            else if (!strcmp(ev.a2, "newreno")) rfc = newreno = 1;
+            else if (strcmp(ev.a2, "linux") != 0) die("unknown mode: linux, rfc9438 or newreno");
         }
         send_path |= is_send_path(&ev);
     }
     rewind(in);
     line_no = 0;
-    if (rfc) replay_rfc(in, out);
+    if (rfc) replay_rfc(in, out, newreno);
     else replay_linux(in, out, send_path);
     if (fclose(out) != 0) return 2;
     fclose(in);

@@ -2,15 +2,17 @@
 //! autosizing) on the fake ACK source.
 //!
 //! Descriptor bits: 0..8 time since the previous descriptor (µs, plus 40), 8..12 segments
-//! acknowledged, 12..28 the RTT sample (ms·16, 0 = none), 28..32 the event: 0..=9 an
-//! ACK, 10 a loss, 11 an ECN mark, 12 a timeout, 13 an undo, 14 a restart after idle,
+//! acknowledged (for a loss: how far past `snd_una` the lost segment is), 12..28 the RTT
+//! sample (ms·16, 0 = none), 28..32 the event: 0..=9 an ACK, 10 the loss of one segment
+//! (named by its sequence: the flow's recovery period decides whether it reduces), 11 a
+//! CE-count rise on the last ACK, 12 a timeout, 13 an undo, 14 a restart after idle,
 //! 15 a re-initialisation.
 
 use crate::registers::{next_descriptor, report_aux, report_cwnd};
 use congestion::hystart::PacingStatus;
 use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
-use congestion::{Duration, Instant, Phase};
+use congestion::{CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase};
 
 /// Build the flow, then serve descriptors forever.
 pub fn run() -> ! {
@@ -26,6 +28,8 @@ pub fn run() -> ! {
     let mss = flow.socket_config().mss;
     let mut now_us: u64 = 0;
     let mut in_flight: u32 = 0;
+    // snd_una as the flow counts it (the initial sequence is 0): for naming a lost segment.
+    let mut snd_una: u32 = 0;
     loop {
         let d = next_descriptor();
         now_us = now_us.wrapping_add(u64::from(40 + (d & 0xff)));
@@ -36,6 +40,7 @@ pub fn run() -> ! {
         match d >> 28 {
             0..=9 => {
                 in_flight = in_flight.saturating_sub(acked);
+                snd_una = snd_una.wrapping_add(acked);
                 flow.ack(now, acked, rtt_us);
                 if let Some(rtt) = rtt_us {
                     path.on_rtt_sample(now, Duration::from_micros(u64::from(rtt)));
@@ -43,18 +48,25 @@ pub fn run() -> ! {
                 // The NIC reports the acknowledged segments' buffers as sent.
                 path.on_tx_completion(acked.wrapping_mul(mss));
             }
-            10 => flow.loss(now),
-            11 => flow.ecn(now),
+            10 => {
+                in_flight = in_flight.saturating_sub(1);
+                let seq = snd_una.wrapping_add(acked);
+                flow.on_loss(now, &LossEvent::packet(1, u64::from(seq)));
+            }
+            11 => flow.on_ecn(now, &EcnEvent::new(1, u64::from(snd_una))),
             12 => {
                 in_flight = 1;
                 flow.rto(now, 1);
             }
             13 => flow.undo(now),
             14 => flow.transmit_start(now),
-            _ => flow.init(now),
+            _ => {
+                snd_una = 0;
+                flow.init(now);
+            }
         }
         // Send what the window, the pacer, TSQ and TSO allow: one burst per descriptor.
-        let rate = Rate::from_bytes_per_second(flow.pacing_rate());
+        let rate = Rate::from_bytes_per_second(flow.sk_pacing_rate());
         let ctx = SendContext {
             now,
             in_flight: u64::from(in_flight),
@@ -73,12 +85,12 @@ pub fn run() -> ! {
             report_aux(at.as_micros() as u32);
         }
         report_cwnd(flow.state().cwnd);
-        let phase = match congestion::CongestionController::phase(&flow) {
+        let phase = match flow.phase() {
             Phase::SlowStart => 0,
             Phase::ConservativeSlowStart => 1,
             Phase::CongestionAvoidance => 2,
             Phase::Recovery => 3,
         };
-        report_aux(flow.pacing_rate() as u32 ^ phase);
+        report_aux(flow.sk_pacing_rate() as u32 ^ phase);
     }
 }

@@ -1,15 +1,19 @@
 //! RFC-mode CUBIC + HyStart++ (`RfcFlow`, bytes) on the fake ACK source, through the
 //! `CongestionController` trait a QUIC stack uses.
 //!
-//! Descriptor bits as in `linux.rs`: 0..8 time step, 8..12 packets acknowledged,
-//! 12..28 the RTT sample, 28..32 the event: 0..=9 an ACK, 10 a loss, 11 ECN-CE,
-//! 12 persistent congestion, 13 a spurious-loss undo, 14 a restart after idle,
-//! 15 an application-limited ACK.
+//! Descriptor bits as in `linux.rs`: 0..8 time step, 8..12 packets acknowledged (for a
+//! loss: how far past the last acknowledged packet the lost one is), 12..28 the RTT
+//! sample, 28..32 the event: 0..=9 an ACK, 10 the loss of one packet (named by its
+//! packet number, so the flow's recovery period decides whether it reduces), 11 a
+//! CE-count rise on the last ACK, 12 persistent congestion, 13 a spurious-loss undo,
+//! 14 a restart after idle, 15 an application-limited ACK.
 
 use crate::registers::{next_descriptor, report_aux, report_cwnd};
 use congestion::cubic::div_rem_floor;
 use congestion::rfc::{RfcFlow, RfcFlowConfig};
-use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, SentEvent};
+use congestion::{
+    AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent,
+};
 use core::num::NonZeroU64;
 
 /// Packet size, bytes.
@@ -20,7 +24,7 @@ const MSS_NON_ZERO: NonZeroU64 = NonZeroU64::new(MSS).unwrap();
 pub fn run() -> ! {
     let mut config = RfcFlowConfig::new();
     config.cubic.mss_bytes = MSS;
-    // The flow stays where `new` built it, inside its `Result`: moving its 528 bytes out
+    // The flow stays where `new` built it, inside its `Result`: moving its 608 bytes out
     // would be a `memcpy` call (a routine of about 900 bytes on this core).
     let mut built = RfcFlow::new(config, Instant::ZERO);
     let Ok(flow) = &mut built else { crate::halt() };
@@ -40,18 +44,19 @@ pub fn run() -> ! {
                 let acked = (packets * MSS).min(in_flight);
                 in_flight -= acked;
                 largest_acked = largest_acked.wrapping_add(packets);
-                let ack = AckEvent {
-                    acked,
-                    rtt,
-                    largest_acked,
-                    app_limited: event == 15,
-                };
+                let ack = AckEvent::new(acked, largest_acked, rtt).with_app_limited(event == 15);
                 flow.on_ack(now, &ack);
             }
-            10 => flow.on_congestion_event(now, CongestionEvent::Loss),
-            11 => flow.on_congestion_event(now, CongestionEvent::Ecn),
+            10 => {
+                let lost = MSS.min(in_flight);
+                in_flight -= lost;
+                let pn = largest_acked.wrapping_add(packets).wrapping_add(1);
+                flow.on_loss(now, &LossEvent::packet(lost, pn));
+            }
+            11 => flow.on_ecn(now, &EcnEvent::new(1, largest_acked)),
             12 => {
-                flow.on_congestion_event(now, CongestionEvent::PersistentCongestion);
+                let lost = LossEvent::episode(in_flight).with_persistent_congestion(true);
+                flow.on_loss(now, &lost);
                 in_flight = 0;
             }
             13 => flow.on_spurious_congestion(now),
@@ -67,13 +72,10 @@ pub fn run() -> ! {
             let packets = whole + u64::from(part != 0);
             largest_sent = largest_sent.wrapping_add(packets);
             in_flight = cwnd;
-            let sent = SentEvent {
-                in_flight_after: in_flight,
-                largest_sent,
-            };
-            flow.on_sent(now, &sent);
+            flow.on_sent(now, &SentEvent::new(in_flight, largest_sent));
         }
         report_cwnd(flow.cwnd() as u32);
-        report_aux(flow.ssthresh() as u32 ^ flow.phase() as u32);
+        let ssthresh = flow.ssthresh().unwrap_or(u64::MAX);
+        report_aux(ssthresh as u32 ^ flow.phase() as u32);
     }
 }

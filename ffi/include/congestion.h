@@ -1,3 +1,25 @@
+/*
+ * congestion: congestion control in caller-owned memory, no malloc, no std.
+ *
+ * Two modes, the same calls: Linux mode (congestion_linux_*, bit-exact with the kernel's
+ * tcp_cubic.c, amounts in segments, with its send path congestion_linux_send_*) and
+ * RFC mode (congestion_rfc_*, RFC 9438 CUBIC or RFC 9002 NewReno, amounts in bytes).
+ *
+ *   init:    congestion_<mode>_config_default(&cfg); change cfg;
+ *            congestion_<mode>_init(&state, sizeof state, &cfg, now_us);
+ *   events:  _on_sent / _on_sent_counted, _on_ack, _on_loss (every lost packet or burst:
+ *            one reduction per recovery period), _on_loss_sent_at,
+ *            _on_persistent_congestion, _on_ecn, _on_rto, _on_discarded, _on_spurious,
+ *            _on_transmit_start;
+ *   getters: _cwnd, _ssthresh (CONGESTION_SSTHRESH_NONE: none), _phase, _in_flight,
+ *            _pacing_rate (bytes/s), _send_quantum (bytes), _mss.
+ *
+ * Time is now_us (microseconds) everywhere; the one ns quantity is named _ns. Every
+ * function returns CONGESTION_OK (0) or a negative CONGESTION_ERR_*: a NULL pointer, a
+ * state not 8-byte aligned (CONGESTION_ERR_ALIGNMENT), a buffer smaller than the state
+ * (CONGESTION_ERR_SIZE), a state of the other mode (CONGESTION_ERR_UNINITIALIZED).
+ */
+
 #ifndef CONGESTION_H
 #define CONGESTION_H
 
@@ -5,7 +27,7 @@
 
 #include <stdint.h>
 #include <stddef.h>
-/* Alignment of the caller-allocated state (CONGESTION_STATE_ALIGN). */
+/* Alignment of the caller-allocated states (CONGESTION_LINUX_STATE_ALIGN, CONGESTION_RFC_STATE_ALIGN). */
 #if defined(__GNUC__) || defined(__clang__)
 #define CONGESTION_ALIGNED(n) __attribute__((aligned(n)))
 #elif defined(_MSC_VER)
@@ -22,7 +44,7 @@
 
 /*
  The packet was not queued: TCP Small Queues throttled the flow
- ([`congestion_send_enqueue`]); wait for a TX completion.
+ ([`congestion_linux_send_enqueue`]); wait for a TX completion.
  */
 #define CONGESTION_THROTTLED 1
 
@@ -32,15 +54,28 @@
 #define CONGESTION_ERR_NULL -1
 
 /*
- The state was not initialised by its mode's init function ([`congestion_init`],
- [`congestion_rfc_init`]), or was overwritten.
+ The state was not initialised by its mode's init function
+ ([`congestion_linux_init`], [`congestion_rfc_init`]), belongs to the other mode, or
+ was overwritten.
  */
 #define CONGESTION_ERR_UNINITIALIZED -2
 
 /*
- An enumeration argument (such as a `CONGESTION_EVENT_*` code) is out of range.
+ An enumeration argument is out of range.
  */
 #define CONGESTION_ERR_ARGUMENT -3
+
+/*
+ The state pointer is not aligned to 8 bytes (`CONGESTION_*_STATE_ALIGN`). Nothing
+ was read or written through it.
+ */
+#define CONGESTION_ERR_ALIGNMENT -4
+
+/*
+ The buffer given to an init function is smaller than `CONGESTION_*_STATE_SIZE`.
+ Nothing was written.
+ */
+#define CONGESTION_ERR_SIZE -5
 
 /*
  Configuration refused: CUBIC β outside `1..=1023` (of 1024).
@@ -63,7 +98,8 @@
 #define CONGESTION_ERR_CLAMP -13
 
 /*
- Configuration refused: the initial window is 0 or above the clamp.
+ Configuration refused: the initial window is 0 or above the clamp (Linux mode), or
+ the initial window or ssthresh is below 2 MSS (RFC mode).
  */
 #define CONGESTION_ERR_INITIAL_WINDOW -14
 
@@ -73,7 +109,7 @@
 #define CONGESTION_ERR_MSS -15
 
 /*
- Configuration refused: a pacing ratio is 0.
+ Configuration refused: a pacing ratio (or RFC 9002's `N`) is 0 or above 10000 %.
  */
 #define CONGESTION_ERR_PACING_RATIO -16
 
@@ -113,22 +149,53 @@
 #define CONGESTION_ERR_SLOW_START -23
 
 /*
- Phase: slow start.
+ Configuration refused: `algorithm` is not a `CONGESTION_RFC_ALGORITHM_*` value.
+ */
+#define CONGESTION_ERR_ALGORITHM -24
+
+/*
+ Configuration refused: `pacing_formula` is not a `CONGESTION_PACING_FORMULA_*` value.
+ */
+#define CONGESTION_ERR_PACING_FORMULA -25
+
+/*
+ A packet number that names no packet: a loss or ECN report with it is always a new
+ congestion event. No QUIC packet number (below 2^62) or TCP sequence is this value.
+ */
+#define CONGESTION_PACKET_UNKNOWN UINT64_MAX
+
+/*
+ What `congestion_*_ssthresh` (and the configs' initial ssthresh) give for "no
+ ssthresh yet", in both modes.
+ */
+#define CONGESTION_SSTHRESH_NONE UINT64_MAX
+
+/*
+ What `congestion_*_pacing_rate` gives before the first RTT sample: no pacing.
+ */
+#define CONGESTION_RATE_UNLIMITED UINT64_MAX
+
+/*
+ Phase: slow start (below ssthresh, or none yet, outside a recovery period; also
+ after an RTO or persistent congestion).
  */
 #define CONGESTION_PHASE_SLOW_START 0
 
 /*
- Phase: RFC 9406 conservative slow start (not used by the Linux mode).
+ Phase: RFC 9406 conservative slow start (RFC mode with HyStart++ only).
  */
 #define CONGESTION_PHASE_CONSERVATIVE_SLOW_START 1
 
 /*
- Phase: congestion avoidance.
+ Phase: congestion avoidance (at or above ssthresh, outside a recovery period).
  */
 #define CONGESTION_PHASE_CONGESTION_AVOIDANCE 2
 
 /*
- Phase: recovery (CWR, fast recovery, or loss recovery after an RTO).
+ Phase: the recovery period of a loss or ECN-CE reduction, in both modes: from the
+ reduction until the first ACK of a packet sent after it (RFC 9002 §7.3.2; Linux:
+ until `snd_una` passes `high_seq`). Reports of packets sent before it began do not
+ reduce again.
  */
 #define CONGESTION_PHASE_RECOVERY 3
 
@@ -153,26 +220,6 @@
 #define CONGESTION_SEND_WAIT_FOR_TX_COMPLETION 3
 
 /*
- Congestion event: a loss (packet or time threshold, duplicate ACKs, RACK).
- */
-#define CONGESTION_EVENT_LOSS 0
-
-/*
- Congestion event: an ECN-CE mark echoed by the receiver.
- */
-#define CONGESTION_EVENT_ECN 1
-
-/*
- Congestion event: a TCP retransmission timeout (the window collapses to one MSS).
- */
-#define CONGESTION_EVENT_RTO 2
-
-/*
- Congestion event: QUIC persistent congestion (RFC 9002 §7.6; the minimum window).
- */
-#define CONGESTION_EVENT_PERSISTENT 3
-
-/*
  Slow start: standard (RFC 5681 / RFC 9002), no early exit.
  */
 #define CONGESTION_RFC_SLOW_START_STANDARD 0
@@ -188,26 +235,51 @@
 #define CONGESTION_RFC_SLOW_START_HYSTART_PLUS_PLUS 2
 
 /*
- Bytes a [`CongestionState`] occupies: the Linux-mode flow (the kernel's CUBIC,
- HyStart and socket fields) and the send path take 336 on 64-bit targets; the rest is
+ Algorithm: RFC 9438 CUBIC (the default).
+ */
+#define CONGESTION_RFC_ALGORITHM_CUBIC 0
+
+/*
+ Algorithm: RFC 9002 NewReno (§7, Appendix B): one MSS per window in congestion
+ avoidance, β = 0.5. It reads none of the CUBIC settings (β, ECN β, C, fast
+ convergence, Reno-friendliness).
+ */
+#define CONGESTION_RFC_ALGORITHM_NEWRENO 1
+
+/*
+ Pacing rate: Linux's `tcp_update_pacing_rate` in bytes, `ratio · max(cwnd, in
+ flight) / srtt` with the slow-start ratio while `cwnd < ssthresh / 2` and the
+ congestion-avoidance ratio after (the default).
+ */
+#define CONGESTION_PACING_FORMULA_LINUX 0
+
+/*
+ Pacing rate: RFC 9002 §7.7, `N · cwnd / smoothed_rtt` (`pacing_n_percent`).
+ */
+#define CONGESTION_PACING_FORMULA_RFC9002 1
+
+/*
+ Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (the kernel's CUBIC,
+ HyStart and socket fields) and its send path take 352 on 64-bit targets; the rest is
  room to grow without changing the ABI.
  */
-#define CONGESTION_STATE_SIZE 384
+#define CONGESTION_LINUX_STATE_SIZE 384
 
 /*
- [`CONGESTION_STATE_SIZE`] in 64-bit words.
+ [`CONGESTION_LINUX_STATE_SIZE`] in 64-bit words.
  */
-#define CONGESTION_STATE_WORDS (CONGESTION_STATE_SIZE / 8)
+#define CONGESTION_LINUX_STATE_WORDS (CONGESTION_LINUX_STATE_SIZE / 8)
 
 /*
- Alignment a [`CongestionState`] needs, bytes.
+ Alignment a [`CongestionLinuxState`] needs, bytes.
  */
-#define CONGESTION_STATE_ALIGN 8
+#define CONGESTION_LINUX_STATE_ALIGN 8
 
 /*
- Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow (RFC 9438 CUBIC and RFC
- 9406 HyStart++ in bytes, both detectors and the undo snapshot) takes 528 on 64-bit
- targets; the rest is room to grow without changing the ABI.
+ Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
+ NewReno (RFC 9002), sized for the larger (CUBIC's), with both slow-start detectors,
+ the pacing settings and the undo snapshot, takes 616 on 64-bit targets; the rest is
+ room to grow without changing the ABI.
  */
 #define CONGESTION_RFC_STATE_SIZE 640
 
@@ -222,10 +294,33 @@
 #define CONGESTION_RFC_STATE_ALIGN 8
 
 /*
- A flow's settings. Fill it with [`congestion_config_default`], change what you need,
- then call [`congestion_init`]. Flags are `uint8_t`: 0 false, anything else true.
+ One Linux-mode flow with its send path, owned by the caller. Opaque: only
+ `congestion_linux_init` may write it and only the `congestion_linux_*` functions may
+ read it. It holds no pointers, so a copy (`memcpy`) is a copy of the flow.
+ */
+typedef struct CONGESTION_ALIGNED(8) {
+  /*
+   Opaque bytes (as 64-bit words, so that C gives the struct the 8-byte alignment
+   it needs). Never read or write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_STATE_WORDS];
+} CongestionLinuxState;
+
+/*
+ A Linux-mode flow's settings. Fill it with [`congestion_linux_config_default`], change
+ what you need, then call [`congestion_linux_init`]. Flags are `uint8_t`: 0 false,
+ anything else true. No padding: 96 bytes on every target.
  */
 typedef struct {
+  /*
+   `sk_max_pacing_rate`, bytes/s (`CONGESTION_RATE_UNLIMITED`, UINT64_MAX: none).
+   */
+  uint64_t max_pacing_rate;
+  /*
+   Initial `snd_ssthresh`, segments (`CONGESTION_SSTHRESH_NONE`, UINT64_MAX: none,
+   the kernel's `TCP_INFINITE_SSTHRESH`; at most UINT32_MAX otherwise).
+   */
+  uint64_t init_ssthresh;
   /*
    CUBIC β, of 1024 (`beta`, 717).
    */
@@ -250,10 +345,6 @@ typedef struct {
    Initial `snd_cwnd`, segments (10).
    */
   uint32_t init_cwnd;
-  /*
-   Initial `snd_ssthresh`, segments (0x7fffffff: none).
-   */
-  uint32_t init_ssthresh;
   /*
    `snd_cwnd_clamp`, segments (0xffffffff).
    */
@@ -282,10 +373,6 @@ typedef struct {
    `tcp_pacing_ca_ratio`, percent (120).
    */
   uint32_t pacing_ca_ratio;
-  /*
-   `sk_max_pacing_rate`, bytes/s (UINT64_MAX: none).
-   */
-  uint64_t max_pacing_rate;
   /*
    `fast_convergence` (1).
    */
@@ -339,24 +426,7 @@ typedef struct {
    Send path: window of the minimum-RTT filter, ms (`tcp_min_rtt_wlen`, 300000).
    */
   uint32_t min_rtt_window_ms;
-  /*
-   Reserved, set to 0.
-   */
-  uint32_t reserved;
-} CongestionConfig;
-
-/*
- One Linux-mode flow with its send path, owned by the caller. Opaque: only
- `congestion_init` may write it and only the `congestion_*` functions may read it. It
- holds no pointers, so a copy (`memcpy`) is a copy of the flow.
- */
-typedef struct CONGESTION_ALIGNED(8) {
-  /*
-   Opaque bytes (as 64-bit words, so that C gives the struct the 8-byte alignment
-   it needs). Never read or write them directly.
-   */
-  uint64_t opaque[CONGESTION_STATE_WORDS];
-} CongestionState;
+} CongestionLinuxConfig;
 
 /*
  Every field of a Linux-mode flow, as the reference traces print them.
@@ -489,9 +559,9 @@ typedef struct {
 } CongestionLinuxSnapshot;
 
 /*
- One RFC-mode flow (bytes), owned by the caller. Opaque: only `congestion_rfc_init`
- may write it and only the `congestion_rfc_*` functions may read it. It holds no
- pointers, so a copy (`memcpy`) is a copy of the flow.
+ One RFC-mode flow (bytes; CUBIC or NewReno), owned by the caller. Opaque: only
+ `congestion_rfc_init` may write it and only the `congestion_rfc_*` functions may
+ read it. It holds no pointers, so a copy (`memcpy`) is a copy of the flow.
  */
 typedef struct CONGESTION_ALIGNED(8) {
   /*
@@ -504,7 +574,7 @@ typedef struct CONGESTION_ALIGNED(8) {
 /*
  An RFC-mode flow's settings, in bytes. Fill it with [`congestion_rfc_config_default`],
  change what you need, then call `congestion_rfc_init`. Flags are `uint8_t`: 0 false,
- anything else true.
+ anything else true. No padding: 64 bytes on every target.
  */
 typedef struct {
   /*
@@ -516,9 +586,14 @@ typedef struct {
    */
   uint64_t initial_window_bytes;
   /*
-   Initial ssthresh, bytes (UINT64_MAX: none).
+   Initial ssthresh, bytes (`CONGESTION_SSTHRESH_NONE`, UINT64_MAX: none).
    */
   uint64_t initial_ssthresh_bytes;
+  /*
+   Upper bound on the pacing rate, bytes/s (`CONGESTION_RATE_UNLIMITED`,
+   UINT64_MAX: none).
+   */
+  uint64_t max_pacing_rate;
   /*
    CUBIC β after a loss, of 1000 (700).
    */
@@ -531,6 +606,18 @@ typedef struct {
    CUBIC C, of 1000 (400).
    */
   uint32_t c_permille;
+  /*
+   Linux pacing formula: the ratio in slow start, percent (200).
+   */
+  uint32_t pacing_ss_ratio_percent;
+  /*
+   Linux pacing formula: the ratio otherwise, percent (120).
+   */
+  uint32_t pacing_ca_ratio_percent;
+  /*
+   RFC 9002 pacing formula: `N`, percent (125).
+   */
+  uint32_t pacing_n_percent;
   /*
    RFC 9438 §4.7 fast convergence (1).
    */
@@ -547,6 +634,18 @@ typedef struct {
    The sender paces its packets: HyStart++ then has no per-ACK limit `L` (0).
    */
   uint8_t paced;
+  /*
+   A `CONGESTION_RFC_ALGORITHM_*` value (CUBIC).
+   */
+  uint8_t algorithm;
+  /*
+   A `CONGESTION_PACING_FORMULA_*` value (Linux).
+   */
+  uint8_t pacing_formula;
+  /*
+   Reserved, set to 0.
+   */
+  uint8_t reserved[2];
 } CongestionRfcConfig;
 
 /*
@@ -558,33 +657,38 @@ typedef struct {
    */
   uint64_t cwnd_bytes;
   /*
-   Slow-start threshold, bytes (UINT64_MAX: none).
+   Slow-start threshold, bytes (`CONGESTION_SSTHRESH_NONE`: none).
    */
   uint64_t ssthresh_bytes;
   /*
-   CUBIC `W_max`, bytes.
+   CUBIC `W_max`, bytes (0 for NewReno).
    */
   uint64_t w_max_bytes;
   /*
-   CUBIC `K`, µs.
+   CUBIC `K`, µs (0 for NewReno).
    */
   uint64_t k_us;
   /*
-   The Reno-friendly estimate `W_est`, bytes.
+   The Reno-friendly estimate `W_est`, bytes (0 for NewReno).
    */
   uint64_t w_est_bytes;
   /*
-   `cwnd_prior`, bytes.
+   `cwnd_prior`, bytes: the window when the last reduction began (both algorithms).
    */
   uint64_t cwnd_prior_bytes;
   /*
-   Start of the current epoch, µs; -1 when no epoch runs.
+   Start of the current CUBIC epoch, µs; -1 when no epoch runs (and for NewReno).
    */
   int64_t epoch_start_us;
   /*
-   `cwnd_epoch`, bytes.
+   CUBIC `cwnd_epoch`, bytes (0 for NewReno).
    */
   uint64_t cwnd_epoch_bytes;
+  /*
+   NewReno: bytes acknowledged in congestion avoidance towards the next one-MSS
+   increase (0 for CUBIC).
+   */
+  uint64_t bytes_acked;
   /*
    Bytes in flight.
    */
@@ -614,10 +718,62 @@ typedef struct {
    */
   uint32_t css_rounds;
   /*
-   Reserved, 0.
+   The `CONGESTION_RFC_ALGORITHM_*` value the flow runs.
    */
-  uint32_t reserved;
+  uint32_t algorithm;
 } CongestionRfcSnapshot;
+
+/*
+ Initialises the state at `state` (a buffer of `state_size` bytes, at least
+ `CONGESTION_LINUX_STATE_SIZE`, 8-byte aligned) from `*config` at `now_us` (Linux
+ `tcp_init_congestion_control`); nothing is in flight. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or a `CONGESTION_ERR_*` configuration code naming the
+ refused setting.
+
+ # Safety
+ `state` is NULL or valid for writes of `state_size` bytes; `config` is NULL or
+ points to a readable `CongestionLinuxConfig`.
+ */
+int32_t congestion_linux_init(CongestionLinuxState *state,
+                              size_t state_size,
+                              const CongestionLinuxConfig *config,
+                              uint64_t now_us);
+
+/*
+ New settings for a running flow (`*config` as for [`congestion_linux_init`]): CUBIC
+ and HyStart parameters, socket settings and send-path settings apply from the next
+ event; the flow's state is kept (the initial window and ssthresh only matter to a
+ later init). All settings are checked first: on error nothing changes.
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state not used concurrently; `config`
+ is NULL or points to a readable `CongestionLinuxConfig`.
+ */
+int32_t congestion_linux_reconfigure(CongestionLinuxState *state,
+                                     const CongestionLinuxConfig *config);
+
+/*
+ A retransmission timeout after which `retransmitted` segments are in flight (the
+ kernel's `tcp_enter_loss` and its retransmissions, as a kernel trace records them);
+ [`congestion_linux_on_rto`] is this with 1.
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
+ */
+int32_t congestion_linux_on_rto_retransmitted(CongestionLinuxState *state,
+                                              uint64_t now_us,
+                                              uint32_t retransmitted);
+
+/*
+ Overrides the time of the last send (`lsndtime`), in jiffies (ms), for stacks whose
+ own bookkeeping owns it.
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
+ */
+int32_t congestion_linux_set_last_send_jiffies(CongestionLinuxState *state, uint32_t jiffies);
 
 /*
  Fills `*config` with Linux's defaults.
@@ -625,223 +781,265 @@ typedef struct {
  Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
 
  # Safety
- `config` is NULL or valid for writing one `CongestionConfig`.
+ `config` is NULL or valid for writing one `CongestionLinuxConfig`.
  */
-int32_t congestion_config_default(CongestionConfig *config);
+int32_t congestion_linux_config_default(CongestionLinuxConfig *config);
 
 /*
- Initialises `*state` from `*config` at `now_us` (Linux `tcp_init_congestion_control`);
- nothing is in flight. On error `*state` is left untouched.
+ Data was sent: `in_flight_after` segments are in flight now by the stack's own count (the
+ flow takes that value, correcting any drift of its own count), and `largest_sent` is
+ the highest packet number (or sequence) sent so far. A send with nothing in flight
+ before it is a restart after idle: the idle time earns no growth.
 
- Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, or a `CONGESTION_ERR_*` configuration
- code naming the refused setting.
+ Linux mode keeps its own `snd_nxt` and ignores `largest_sent` (Linux
+ `tcp_event_data_sent` + `tcp_cwnd_validate`).
 
  # Safety
- `state` is NULL or valid for writes of `CONGESTION_STATE_SIZE` bytes aligned to
- `CONGESTION_STATE_ALIGN`; `config` is NULL or points to a readable `CongestionConfig`.
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_init(CongestionState *state, const CongestionConfig *config, uint64_t now_us);
+int32_t congestion_linux_on_sent(CongestionLinuxState *state,
+                                 uint64_t now_us,
+                                 uint64_t in_flight_after,
+                                 uint64_t largest_sent);
 
 /*
- New settings for a running flow (`*config` as for [`congestion_init`]): CUBIC and
- HyStart parameters, socket settings and send-path settings apply from the next
- event; the flow's state is kept (the initial window and ssthresh only matter to a
- later `congestion_init`). All settings are checked first: on error nothing changes.
+ Data was sent: `sent` segments more are in flight, the flow adding them to its own count
+ (for a stack that lets the flow count, and reads `in_flight` back); otherwise as
+ `on_sent`.
 
- Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_UNINITIALIZED`, or a
- `CONGESTION_ERR_*` configuration code naming the refused setting.
+ Linux mode ignores `largest_sent`.
 
  # Safety
- `state` is NULL or an initialised state not used concurrently; `config` is NULL or
- points to a readable `CongestionConfig`.
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_reconfigure(CongestionState *state, const CongestionConfig *config);
+int32_t congestion_linux_on_sent_counted(CongestionLinuxState *state,
+                                         uint64_t now_us,
+                                         uint64_t sent,
+                                         uint64_t largest_sent);
 
 /*
- The transmit step: after sending, `in_flight` segments are outstanding (Linux
- `tcp_event_data_sent` + `tcp_cwnd_validate`). Call after every send, and after the
- sends an ACK allowed.
+ An ACK newly acknowledging `acked` segments (0: one carrying only an RTT sample), which
+ leave flight; `largest_acked` is the highest packet number (or sequence) it covers;
+ `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
+ application, not the window, limited what was in flight.
+
+ Linux mode keeps its own `snd_una` and judges window use itself, so it ignores
+ `largest_acked` and `app_limited`; the RTT sample (clamped to 2^31 - 1 µs, the
+ kernel's `s32`) also feeds the send path's windowed minimum RTT.
 
  # Safety
- `state` is NULL or an initialised state not used concurrently.
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_on_transmit(CongestionState *state, uint64_t now_us, uint32_t in_flight);
+int32_t congestion_linux_on_ack(CongestionLinuxState *state,
+                                uint64_t now_us,
+                                uint64_t acked,
+                                uint64_t largest_acked,
+                                int64_t rtt_us,
+                                uint8_t app_limited);
 
 /*
- An ACK for `acked` segments; `rtt_us` is its RTT sample, or negative for none.
- Samples above 2^31 - 1 µs are clamped to it.
+ `lost` segments were declared lost (one packet, or one burst); `newest_lost` is the
+ highest packet number (or sequence) among them, or `CONGESTION_PACKET_UNKNOWN`. The
+ lost amount leaves flight at once. The window is reduced if the packet was sent after
+ the current recovery period began (or none began yet, or the packet is unknown): report
+ every lost packet, or every burst, and one episode gives one reduction.
+
+ `newest_lost` is a segment sequence, compared in 32 bits with wrap-around as the
+ kernel's `before()` does. The reduction is the kernel's fast-retransmit step
+ (`tcp_enter_recovery`; PRR is the stack's).
 
  # Safety
- `state` is NULL or an initialised state not used concurrently.
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_on_ack(CongestionState *state, uint64_t now_us, uint32_t acked, int64_t rtt_us);
+int32_t congestion_linux_on_loss(CongestionLinuxState *state,
+                                 uint64_t now_us,
+                                 uint64_t lost,
+                                 uint64_t newest_lost);
 
 /*
- A fast-retransmit loss event (recovery entered and left at once; PRR is the stack's).
+ As `on_loss`, the newest lost packet named by the time it was sent (µs, on the
+ clock of `now_us`): it was sent before the current recovery period if sent at or
+ before the reduction.
 
  # Safety
- `state` is NULL or an initialised state not used concurrently.
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_on_loss(CongestionState *state, uint64_t now_us);
+int32_t congestion_linux_on_loss_sent_at(CongestionLinuxState *state,
+                                         uint64_t now_us,
+                                         uint64_t lost,
+                                         uint64_t newest_sent_at_us);
 
 /*
- An ECN-CE echo: the loss reduction through CWR, without undo.
+ RFC 9002 §7.6 persistent congestion was established, `lost` segments being declared
+ lost with it: the window collapses to the minimum whatever the recovery period, and a
+ new period begins (the rest of the lost flight reported afterwards does not reduce
+ again).
 
  # Safety
- `state` is NULL or an initialised state not used concurrently.
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_on_ecn(CongestionState *state, uint64_t now_us);
+int32_t congestion_linux_on_persistent_congestion(CongestionLinuxState *state,
+                                                  uint64_t now_us,
+                                                  uint64_t lost);
 
 /*
- A retransmission timeout; `retransmitted` segments (usually 1) go out again.
+ An ACK raised the ECN-CE count by `ce_increase` (0 is ignored); `largest_acked` is the
+ largest packet number (or sequence) it acknowledged, or `CONGESTION_PACKET_UNKNOWN`.
+ Judged like a loss (one reduction per recovery period), without removing anything
+ from flight.
 
  # Safety
- `state` is NULL or an initialised state not used concurrently.
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_on_rto(CongestionState *state, uint64_t now_us, uint32_t retransmitted);
+int32_t congestion_linux_on_ecn(CongestionLinuxState *state,
+                                uint64_t now_us,
+                                uint64_t ce_increase,
+                                uint64_t largest_acked);
 
 /*
- The last reduction was spurious (DSACK, F-RTO): undo it. Ignored if nothing to undo.
+ A retransmission timeout: what was in flight is deemed lost and the window restarts
+ from one segment (one MSS). Always acts.
+
+ The head segment is retransmitted at once (`tcp_enter_loss`): one segment in
+ flight afterwards; `congestion_linux_on_rto_retransmitted` names another count.
 
  # Safety
- `state` is NULL or an initialised state not used concurrently.
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_on_undo(CongestionState *state, uint64_t now_us);
+int32_t congestion_linux_on_rto(CongestionLinuxState *state, uint64_t now_us);
 
 /*
- An explicit transmit start after idle (`CA_EVENT_TX_START`): the CUBIC epoch moves
- by the idle time since the last send. [`congestion_on_transmit`] already does this
- when sending into an empty pipe.
+ `amount` segments left flight without being acknowledged or lost (RFC 9002 §6.4: keys
+ discarded). Not a congestion signal.
 
  # Safety
- `state` is NULL or an initialised state not used concurrently.
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_on_transmit_start(CongestionState *state, uint64_t now_us);
+int32_t congestion_linux_on_discarded(CongestionLinuxState *state,
+                                      uint64_t now_us,
+                                      uint64_t amount);
 
 /*
- Overrides the time of the last send (`lsndtime`), in jiffies (ms), for stacks whose
- own bookkeeping owns it.
+ The last reduction was spurious: restore what it took away. Ignored when there is
+ nothing to undo.
+
+ (DSACK, F-RTO: `tcp_undo_cwnd_reduction`.)
 
  # Safety
- `state` is NULL or an initialised state not used concurrently.
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_set_last_send_jiffies(CongestionState *state, uint32_t jiffies);
+int32_t congestion_linux_on_spurious(CongestionLinuxState *state, uint64_t now_us);
+
+/*
+ Sending starts again after having nothing in flight: the idle time is not counted as
+ window-growth time. `on_sent` into an empty flight already does this.
+
+ (`CA_EVENT_TX_START`: the CUBIC epoch moves by the idle time since the last
+ send.)
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
+ */
+int32_t congestion_linux_on_transmit_start(CongestionLinuxState *state, uint64_t now_us);
 
 /*
  `*cwnd` = the congestion window, segments.
 
  # Safety
- `state` is NULL or an initialised state; `cwnd` is NULL or writable.
+ `state` is NULL or an initialised Linux-mode state; `cwnd` is NULL or writable.
  */
-int32_t congestion_cwnd(const CongestionState *state, uint32_t *cwnd);
+int32_t congestion_linux_cwnd(const CongestionLinuxState *state, uint64_t *cwnd);
 
 /*
- `*ssthresh` = the slow-start threshold, segments (0x7fffffff: none yet).
+ `*ssthresh` = the slow-start threshold, segments; `CONGESTION_SSTHRESH_NONE` (UINT64_MAX)
+ until a congestion event or a slow-start exit sets one.
 
  # Safety
- `state` is NULL or an initialised state; `ssthresh` is NULL or writable.
+ `state` is NULL or an initialised Linux-mode state; `ssthresh` is NULL or writable.
  */
-int32_t congestion_ssthresh(const CongestionState *state, uint32_t *ssthresh);
+int32_t congestion_linux_ssthresh(const CongestionLinuxState *state, uint64_t *ssthresh);
 
 /*
- `*phase` = a `CONGESTION_PHASE_*` value.
+ `*phase` = a `CONGESTION_PHASE_*` value (the same meaning in both modes).
 
  # Safety
- `state` is NULL or an initialised state; `phase` is NULL or writable.
+ `state` is NULL or an initialised Linux-mode state; `phase` is NULL or writable.
  */
-int32_t congestion_phase(const CongestionState *state, uint32_t *phase);
+int32_t congestion_linux_phase(const CongestionLinuxState *state, uint32_t *phase);
+
+/*
+ `*in_flight` = the amount in flight as the flow counts it, segments.
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state; `in_flight` is NULL or writable.
+ */
+int32_t congestion_linux_in_flight(const CongestionLinuxState *state, uint64_t *in_flight);
+
+/*
+ `*bytes_per_second` = the pacing rate, bytes per second; `CONGESTION_RATE_UNLIMITED`
+ (UINT64_MAX) before the first RTT sample.
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state; `bytes_per_second` is NULL or writable.
+ */
+int32_t congestion_linux_pacing_rate(const CongestionLinuxState *state, uint64_t *bytes_per_second);
+
+/*
+ `*bytes` = the largest burst to hand to TSO/GSO at once, bytes (Linux
+ `tcp_tso_autosize` on the pacing rate and the minimum RTT, two segments at least).
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state; `bytes` is NULL or writable.
+ */
+int32_t congestion_linux_send_quantum(const CongestionLinuxState *state, uint64_t *bytes);
+
+/*
+ `*bytes` = the segment size (MSS, QUIC max datagram size) the flow works with, bytes.
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state; `bytes` is NULL or writable.
+ */
+int32_t congestion_linux_mss(const CongestionLinuxState *state, uint64_t *bytes);
 
 /*
  `*out` = every field of the flow (for tracing, and for replaying the kernel's traces).
 
  # Safety
- `state` is NULL or an initialised state; `out` is NULL or writable.
+ `state` is NULL or an initialised Linux-mode state; `out` is NULL or writable.
  */
-int32_t congestion_linux_snapshot(const CongestionState *state, CongestionLinuxSnapshot *out);
+int32_t congestion_linux_snapshot(const CongestionLinuxState *state, CongestionLinuxSnapshot *out);
 
 /*
- Initialises `*state` from `*config` at `now_us`; nothing is in flight. On error
- `*state` is left untouched.
+ Initialises the state at `state` (a buffer of `state_size` bytes, at least
+ `CONGESTION_RFC_STATE_SIZE`, 8-byte aligned) from `*config` at `now_us`; nothing is
+ in flight. On error nothing is written.
 
- Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, or a `CONGESTION_ERR_*` configuration
- code naming the refused setting.
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or a `CONGESTION_ERR_*` configuration code naming the
+ refused setting.
 
  # Safety
- `state` is NULL or valid for writes of `CONGESTION_RFC_STATE_SIZE` bytes aligned to
- `CONGESTION_RFC_STATE_ALIGN`; `config` is NULL or points to a readable
- `CongestionRfcConfig`.
+ `state` is NULL or valid for writes of `state_size` bytes; `config` is NULL or points
+ to a readable `CongestionRfcConfig`.
  */
 int32_t congestion_rfc_init(CongestionRfcState *state,
+                            size_t state_size,
                             const CongestionRfcConfig *config,
                             uint64_t now_us);
 
 /*
  New settings for a running flow (`*config` as for [`congestion_rfc_init`]): CUBIC's
- β, ECN β, C, fast convergence, Reno-friendliness and the MSS (as
- [`congestion_rfc_set_mss`]) apply from the next event; the flow's state is kept. The
- slow-start kind, pacing, initial window and ssthresh only matter to a later init.
- All settings are checked first: on error nothing changes.
+ β, ECN β, C, fast convergence, Reno-friendliness, the MSS (as
+ [`congestion_rfc_set_mss`]) and the pacing-rate settings apply from the next event;
+ the flow's state is kept. The algorithm, the slow-start kind, `paced`, the initial
+ window and ssthresh only matter to a later init. All settings are checked first: on
+ error nothing changes.
 
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently; `config` is
  NULL or points to a readable `CongestionRfcConfig`.
  */
 int32_t congestion_rfc_reconfigure(CongestionRfcState *state, const CongestionRfcConfig *config);
-
-/*
- The sender handed data to the network: `in_flight_after_bytes` are now in flight and
- `largest_sent` is the highest packet number (or byte sequence) sent so far.
-
- # Safety
- `state` is NULL or an initialised RFC-mode state not used concurrently.
- */
-int32_t congestion_rfc_on_sent(CongestionRfcState *state,
-                               uint64_t now_us,
-                               uint64_t in_flight_after_bytes,
-                               uint64_t largest_sent);
-
-/*
- An ACK newly acknowledging `acked_bytes` (0 for one carrying only an RTT sample);
- `rtt_us` is its RTT sample, or negative for none; `largest_acked` the highest packet
- number (or byte sequence) it covers; `app_limited` nonzero when the application, not
- the window, limited what was in flight.
-
- # Safety
- `state` is NULL or an initialised RFC-mode state not used concurrently.
- */
-int32_t congestion_rfc_on_ack(CongestionRfcState *state,
-                              uint64_t now_us,
-                              uint64_t acked_bytes,
-                              int64_t rtt_us,
-                              uint64_t largest_acked,
-                              uint8_t app_limited);
-
-/*
- A congestion event: `event` is a `CONGESTION_EVENT_*` value. One call per event, not
- per lost packet. Returns `CONGESTION_ERR_ARGUMENT` for an unknown `event`.
-
- # Safety
- `state` is NULL or an initialised RFC-mode state not used concurrently.
- */
-int32_t congestion_rfc_on_congestion(CongestionRfcState *state, uint64_t now_us, uint32_t event);
-
-/*
- The last congestion event was spurious: restore the state before it (RFC 9438
- §4.9). Ignored when there is nothing to undo.
-
- # Safety
- `state` is NULL or an initialised RFC-mode state not used concurrently.
- */
-int32_t congestion_rfc_on_spurious(CongestionRfcState *state, uint64_t now_us);
-
-/*
- Sending starts again after an idle period: the idle time does not count as CUBIC
- growth time.
-
- # Safety
- `state` is NULL or an initialised RFC-mode state not used concurrently.
- */
-int32_t congestion_rfc_on_transmit_start(CongestionRfcState *state, uint64_t now_us);
 
 /*
  The path MTU changed: the flow counts in `mss_bytes` from now on. Returns
@@ -854,36 +1052,12 @@ int32_t congestion_rfc_on_transmit_start(CongestionRfcState *state, uint64_t now
 int32_t congestion_rfc_set_mss(CongestionRfcState *state, uint64_t mss_bytes);
 
 /*
- `*cwnd_bytes` = the congestion window, bytes.
-
- # Safety
- `state` is NULL or an initialised RFC-mode state; `cwnd_bytes` is NULL or writable.
- */
-int32_t congestion_rfc_cwnd(const CongestionRfcState *state, uint64_t *cwnd_bytes);
-
-/*
  `*out` = every field of the flow.
 
  # Safety
  `state` is NULL or an initialised RFC-mode state; `out` is NULL or writable.
  */
 int32_t congestion_rfc_snapshot(const CongestionRfcState *state, CongestionRfcSnapshot *out);
-
-/*
- `*ssthresh_bytes` = the slow-start threshold, bytes (UINT64_MAX: none yet).
-
- # Safety
- `state` is NULL or an initialised RFC-mode state; `ssthresh_bytes` is NULL or writable.
- */
-int32_t congestion_rfc_ssthresh(const CongestionRfcState *state, uint64_t *ssthresh_bytes);
-
-/*
- `*phase` = a `CONGESTION_PHASE_*` value.
-
- # Safety
- `state` is NULL or an initialised RFC-mode state; `phase` is NULL or writable.
- */
-int32_t congestion_rfc_phase(const CongestionRfcState *state, uint32_t *phase);
 
 /*
  Fills `*config` with the RFC defaults.
@@ -896,23 +1070,222 @@ int32_t congestion_rfc_phase(const CongestionRfcState *state, uint32_t *phase);
 int32_t congestion_rfc_config_default(CongestionRfcConfig *config);
 
 /*
+ Data was sent: `in_flight_after` bytes are in flight now by the stack's own count (the
+ flow takes that value, correcting any drift of its own count), and `largest_sent` is
+ the highest packet number (or sequence) sent so far. A send with nothing in flight
+ before it is a restart after idle: the idle time earns no growth.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_sent(CongestionRfcState *state,
+                               uint64_t now_us,
+                               uint64_t in_flight_after,
+                               uint64_t largest_sent);
+
+/*
+ Data was sent: `sent` bytes more are in flight, the flow adding them to its own count
+ (for a stack that lets the flow count, and reads `in_flight` back); otherwise as
+ `on_sent`.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_sent_counted(CongestionRfcState *state,
+                                       uint64_t now_us,
+                                       uint64_t sent,
+                                       uint64_t largest_sent);
+
+/*
+ An ACK newly acknowledging `acked` bytes (0: one carrying only an RTT sample), which
+ leave flight; `largest_acked` is the highest packet number (or sequence) it covers;
+ `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
+ application, not the window, limited what was in flight.
+
+ `largest_acked` ends the recovery period and HyStart++ rounds; 0 (never given)
+ falls back on counting acknowledged bytes.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_ack(CongestionRfcState *state,
+                              uint64_t now_us,
+                              uint64_t acked,
+                              uint64_t largest_acked,
+                              int64_t rtt_us,
+                              uint8_t app_limited);
+
+/*
+ `lost` bytes were declared lost (one packet, or one burst); `newest_lost` is the
+ highest packet number (or sequence) among them, or `CONGESTION_PACKET_UNKNOWN`. The
+ lost amount leaves flight at once. The window is reduced if the packet was sent after
+ the current recovery period began (or none began yet, or the packet is unknown): report
+ every lost packet, or every burst, and one episode gives one reduction.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_loss(CongestionRfcState *state,
+                               uint64_t now_us,
+                               uint64_t lost,
+                               uint64_t newest_lost);
+
+/*
+ As `on_loss`, the newest lost packet named by the time it was sent (µs, on the
+ clock of `now_us`): it was sent before the current recovery period if sent at or
+ before the reduction.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_loss_sent_at(CongestionRfcState *state,
+                                       uint64_t now_us,
+                                       uint64_t lost,
+                                       uint64_t newest_sent_at_us);
+
+/*
+ RFC 9002 §7.6 persistent congestion was established, `lost` bytes being declared
+ lost with it: the window collapses to the minimum whatever the recovery period, and a
+ new period begins (the rest of the lost flight reported afterwards does not reduce
+ again).
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_persistent_congestion(CongestionRfcState *state,
+                                                uint64_t now_us,
+                                                uint64_t lost);
+
+/*
+ An ACK raised the ECN-CE count by `ce_increase` (0 is ignored); `largest_acked` is the
+ largest packet number (or sequence) it acknowledged, or `CONGESTION_PACKET_UNKNOWN`.
+ Judged like a loss (one reduction per recovery period), without removing anything
+ from flight.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_ecn(CongestionRfcState *state,
+                              uint64_t now_us,
+                              uint64_t ce_increase,
+                              uint64_t largest_acked);
+
+/*
+ A retransmission timeout: what was in flight is deemed lost and the window restarts
+ from one segment (one MSS). Always acts.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_rto(CongestionRfcState *state, uint64_t now_us);
+
+/*
+ `amount` bytes left flight without being acknowledged or lost (RFC 9002 §6.4: keys
+ discarded). Not a congestion signal.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_discarded(CongestionRfcState *state, uint64_t now_us, uint64_t amount);
+
+/*
+ The last reduction was spurious: restore what it took away. Ignored when there is
+ nothing to undo.
+
+ (RFC 9438 §4.9.)
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_spurious(CongestionRfcState *state, uint64_t now_us);
+
+/*
+ Sending starts again after having nothing in flight: the idle time is not counted as
+ window-growth time. `on_sent` into an empty flight already does this.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_on_transmit_start(CongestionRfcState *state, uint64_t now_us);
+
+/*
+ `*cwnd` = the congestion window, bytes.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state; `cwnd` is NULL or writable.
+ */
+int32_t congestion_rfc_cwnd(const CongestionRfcState *state, uint64_t *cwnd);
+
+/*
+ `*ssthresh` = the slow-start threshold, bytes; `CONGESTION_SSTHRESH_NONE` (UINT64_MAX)
+ until a congestion event or a slow-start exit sets one.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state; `ssthresh` is NULL or writable.
+ */
+int32_t congestion_rfc_ssthresh(const CongestionRfcState *state, uint64_t *ssthresh);
+
+/*
+ `*phase` = a `CONGESTION_PHASE_*` value (the same meaning in both modes).
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state; `phase` is NULL or writable.
+ */
+int32_t congestion_rfc_phase(const CongestionRfcState *state, uint32_t *phase);
+
+/*
+ `*in_flight` = the amount in flight as the flow counts it, bytes.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state; `in_flight` is NULL or writable.
+ */
+int32_t congestion_rfc_in_flight(const CongestionRfcState *state, uint64_t *in_flight);
+
+/*
+ `*bytes_per_second` = the pacing rate, bytes per second; `CONGESTION_RATE_UNLIMITED`
+ (UINT64_MAX) before the first RTT sample.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state; `bytes_per_second` is NULL or writable.
+ */
+int32_t congestion_rfc_pacing_rate(const CongestionRfcState *state, uint64_t *bytes_per_second);
+
+/*
+ `*bytes` = the largest burst to hand to TSO/GSO at once, bytes (Linux
+ `tcp_tso_autosize` on the pacing rate and the minimum RTT, two segments at least).
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state; `bytes` is NULL or writable.
+ */
+int32_t congestion_rfc_send_quantum(const CongestionRfcState *state, uint64_t *bytes);
+
+/*
+ `*bytes` = the segment size (MSS, QUIC max datagram size) the flow works with, bytes.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state; `bytes` is NULL or writable.
+ */
+int32_t congestion_rfc_mss(const CongestionRfcState *state, uint64_t *bytes);
+
+/*
  The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
- of Linux `tcp_write_xmit`). `*verdict` gets a `CONGESTION_SEND_*` value; `*segments`
+ of Linux `tcp_write_xmit`), for the flow's window and its own in-flight count;
+ `retransmit` nonzero when the next packet is a retransmission (TSQ's budget doubles),
+ `rtx_queue_at_most_one` nonzero when at most one packet is sent and unacknowledged. `*verdict` gets a `CONGESTION_SEND_*` value; `*segments`
  the burst size when it is `CONGESTION_SEND_NOW`; `*departure_ns` the time to ask
  again when it is `CONGESTION_SEND_WAIT_UNTIL` (both 0 otherwise).
 
  # Safety
- `state` is NULL or an initialised state not used concurrently; the out-pointers are
+ `state` is NULL or an initialised Linux-mode state not used concurrently; the out-pointers are
  NULL or writable.
  */
-int32_t congestion_send_poll(CongestionState *state,
-                             uint64_t now_us,
-                             uint32_t in_flight,
-                             uint8_t retransmit,
-                             uint8_t rtx_queue_at_most_one,
-                             uint32_t *verdict,
-                             uint32_t *segments,
-                             uint64_t *departure_ns);
+int32_t congestion_linux_send_poll(CongestionLinuxState *state,
+                                   uint64_t now_us,
+                                   uint8_t retransmit,
+                                   uint8_t rtx_queue_at_most_one,
+                                   uint32_t *verdict,
+                                   uint32_t *segments,
+                                   uint64_t *departure_ns);
 
 /*
  A packet of `len_bytes` carrying `segments` segments is handed to the qdisc/NIC
@@ -921,54 +1294,47 @@ int32_t congestion_send_poll(CongestionState *state,
  queued, `*departure_ns` = 0) when TSQ holds the flow back until a TX completion.
 
  # Safety
- `state` is NULL or an initialised state not used concurrently; `departure_ns` is NULL
+ `state` is NULL or an initialised Linux-mode state not used concurrently; `departure_ns` is NULL
  or writable.
  */
-int32_t congestion_send_enqueue(CongestionState *state,
-                                uint64_t now_us,
-                                uint32_t len_bytes,
-                                uint32_t segments,
-                                uint8_t retransmit,
-                                uint8_t rtx_queue_at_most_one,
-                                uint64_t *departure_ns);
+int32_t congestion_linux_send_enqueue(CongestionLinuxState *state,
+                                      uint64_t now_us,
+                                      uint32_t len_bytes,
+                                      uint32_t segments,
+                                      uint8_t retransmit,
+                                      uint8_t rtx_queue_at_most_one,
+                                      uint64_t *departure_ns);
 
 /*
  The NIC finished sending a packet of `len_bytes` queued earlier (Linux `tcp_wfree`).
  `*reopened` is 1 when this reopened a throttled flow's TSQ budget (poll again), else 0.
 
  # Safety
- `state` is NULL or an initialised state not used concurrently; `reopened` is NULL or
+ `state` is NULL or an initialised Linux-mode state not used concurrently; `reopened` is NULL or
  writable.
  */
-int32_t congestion_send_tx_completion(CongestionState *state,
-                                      uint32_t len_bytes,
-                                      uint8_t *reopened);
-
-/*
- `*rate` = the pacing rate (`sk_pacing_rate`), bytes per second.
-
- # Safety
- `state` is NULL or an initialised state; `rate` is NULL or writable.
- */
-int32_t congestion_send_pacing_rate(const CongestionState *state, uint64_t *rate);
+int32_t congestion_linux_send_tx_completion(CongestionLinuxState *state,
+                                            uint32_t len_bytes,
+                                            uint8_t *reopened);
 
 /*
  `*departure_ns` = the earliest departure time of the next packet, ns on the
  caller's clock (0 before anything was sent).
 
  # Safety
- `state` is NULL or an initialised state; `departure_ns` is NULL or writable.
+ `state` is NULL or an initialised Linux-mode state; `departure_ns` is NULL or writable.
  */
-int32_t congestion_send_next_departure_ns(const CongestionState *state, uint64_t *departure_ns);
+int32_t congestion_linux_send_next_departure_ns(const CongestionLinuxState *state,
+                                                uint64_t *departure_ns);
 
 /*
  `*segments` = how many segments one TSO/GSO burst may carry now (Linux
  `tcp_tso_segs`, from the pacing rate and the windowed minimum RTT).
 
  # Safety
- `state` is NULL or an initialised state; `segments` is NULL or writable.
+ `state` is NULL or an initialised Linux-mode state; `segments` is NULL or writable.
  */
-int32_t congestion_send_tso_segs(const CongestionState *state, uint32_t *segments);
+int32_t congestion_linux_send_tso_segs(const CongestionLinuxState *state, uint32_t *segments);
 
 /*
  The TCP Small Queues budget: `*queued_bytes` = the truesize bytes now in the
@@ -977,12 +1343,12 @@ int32_t congestion_send_tso_segs(const CongestionState *state, uint32_t *segment
  `*throttled` = 1 while the flow waits for a TX completion, else 0.
 
  # Safety
- `state` is NULL or an initialised state; the out-pointers are NULL or writable.
+ `state` is NULL or an initialised Linux-mode state; the out-pointers are NULL or writable.
  */
-int32_t congestion_send_tsq(const CongestionState *state,
-                            uint32_t len_bytes,
-                            uint64_t *queued_bytes,
-                            uint64_t *limit_bytes,
-                            uint8_t *throttled);
+int32_t congestion_linux_send_tsq(const CongestionLinuxState *state,
+                                  uint32_t len_bytes,
+                                  uint64_t *queued_bytes,
+                                  uint64_t *limit_bytes,
+                                  uint8_t *throttled);
 
 #endif  /* CONGESTION_H */

@@ -128,6 +128,9 @@ impl CongestionController for RfcAlgorithm {
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
         forward!(self, f => f.on_sent(now, sent))
     }
+    fn on_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) {
+        forward!(self, f => f.on_sent_counted(now, sent, largest_sent))
+    }
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         forward!(self, f => f.on_ack(now, ack))
     }
@@ -188,6 +191,9 @@ impl CongestionController for Inner {
     }
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
         self.flow.on_sent(now, sent);
+    }
+    fn on_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) {
+        self.flow.on_sent_counted(now, sent, largest_sent);
     }
     /// The kernel's RTT is an `s32` of µs: samples above `i32::MAX` are clamped to it,
     /// for the flow and the send path alike.

@@ -48,11 +48,7 @@ pub unsafe extern "C" fn congestion_linux_on_sent_counted(
     largest_sent: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with(state, |s| {
-            s.on_sent(at(now_us), &SentEvent::counted(sent, largest_sent))
-        })
-    }
+    unsafe { with(state, |s| s.on_sent_counted(at(now_us), sent, largest_sent)) }
 }
 
 /// An ACK newly acknowledging `acked` segments (0: one carrying only an RTT sample), which

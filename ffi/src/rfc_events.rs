@@ -45,8 +45,7 @@ pub unsafe extern "C" fn congestion_rfc_on_sent_counted(
     // SAFETY: forwarded contract.
     unsafe {
         with(state, |s| {
-            s.flow
-                .on_sent(at(now_us), &SentEvent::counted(sent, largest_sent))
+            s.flow.on_sent_counted(at(now_us), sent, largest_sent)
         })
     }
 }

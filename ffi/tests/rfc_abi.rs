@@ -1,43 +1,22 @@
 //! RFC mode through the C ABI, called as a C caller would: blob size, null and
-//! wrong-mode checks, refused settings, and congestion events with hand-computed windows.
+//! wrong-mode checks, refused settings, and congestion events with hand-computed windows,
+//! for CUBIC and NewReno.
+
+#[path = "common/flows.rs"]
+mod flows;
 
 use congestion_ffi::*;
+use flows::{get, phase_of, rfc_config as config, rfc_state as state};
 use std::mem::MaybeUninit;
 use std::ptr;
 
-fn config() -> CongestionRfcConfig {
-    let mut c = MaybeUninit::<CongestionRfcConfig>::uninit();
-    assert_eq!(
-        unsafe { congestion_rfc_config_default(c.as_mut_ptr()) },
-        CONGESTION_OK
-    );
-    unsafe { c.assume_init() }
-}
-
-fn state(cfg: &CongestionRfcConfig) -> Box<CongestionRfcState> {
-    let mut s = Box::new(MaybeUninit::<CongestionRfcState>::zeroed());
-    assert_eq!(
-        unsafe { congestion_rfc_init(s.as_mut_ptr(), cfg, 0) },
-        CONGESTION_OK
-    );
-    unsafe { Box::from_raw(Box::into_raw(s).cast()) }
-}
-
 fn cwnd(s: &CongestionRfcState) -> u64 {
-    let mut v = 0;
-    assert_eq!(unsafe { congestion_rfc_cwnd(s, &mut v) }, CONGESTION_OK);
-    v
-}
-
-fn phase(s: &CongestionRfcState) -> u32 {
-    let mut v = 0;
-    assert_eq!(unsafe { congestion_rfc_phase(s, &mut v) }, CONGESTION_OK);
-    v
+    get(s, congestion_rfc_cwnd)
 }
 
 /// A default flow (MSS 1200) with its whole initial window in flight.
-fn flow_with_window_sent() -> Box<CongestionRfcState> {
-    let mut s = state(&config());
+fn flow_with_window_sent(cfg: &CongestionRfcConfig) -> Box<CongestionRfcState> {
+    let mut s = state(cfg);
     // RFC 9002 §7.2: min(10 * 1200, max(14720, 2 * 1200)) = 12000 bytes.
     assert_eq!(cwnd(&s), 12_000);
     assert_eq!(
@@ -48,38 +27,73 @@ fn flow_with_window_sent() -> Box<CongestionRfcState> {
 }
 
 #[test]
-fn the_blob_is_the_size_and_alignment_the_header_states() {
+fn the_blob_and_the_config_are_the_sizes_the_header_states() {
     assert_eq!(size_of::<CongestionRfcState>(), CONGESTION_RFC_STATE_SIZE);
     assert_eq!(align_of::<CongestionRfcState>(), CONGESTION_RFC_STATE_ALIGN);
+    assert_eq!(size_of::<CongestionRfcConfig>(), 64);
 }
 
 #[test]
 fn null_pointers_and_a_state_of_the_other_mode_are_refused() {
     let cfg = config();
     let null = ptr::null_mut::<CongestionRfcState>();
-    let mut v = 0u64;
+    let size = CONGESTION_RFC_STATE_SIZE;
+    let unknown = CONGESTION_PACKET_UNKNOWN;
+    let (mut v, mut phase) = (0u64, 0u32);
     unsafe {
         assert_eq!(
             congestion_rfc_config_default(ptr::null_mut()),
             CONGESTION_ERR_NULL
         );
-        assert_eq!(congestion_rfc_init(null, &cfg, 0), CONGESTION_ERR_NULL);
+        assert_eq!(
+            congestion_rfc_init(null, size, &cfg, 0),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(congestion_rfc_reconfigure(null, &cfg), CONGESTION_ERR_NULL);
         assert_eq!(congestion_rfc_on_sent(null, 0, 1, 1), CONGESTION_ERR_NULL);
         assert_eq!(
-            congestion_rfc_on_ack(null, 0, 1, 10, 1, 0),
+            congestion_rfc_on_sent_counted(null, 0, 1, 1),
             CONGESTION_ERR_NULL
         );
         assert_eq!(
-            congestion_rfc_on_congestion(null, 0, 0),
+            congestion_rfc_on_ack(null, 0, 1, 1, 10, 0),
             CONGESTION_ERR_NULL
         );
+        assert_eq!(
+            congestion_rfc_on_loss(null, 0, 1, unknown),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(
+            congestion_rfc_on_loss_sent_at(null, 0, 1, 0),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(
+            congestion_rfc_on_persistent_congestion(null, 0, 1),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(
+            congestion_rfc_on_ecn(null, 0, 1, unknown),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(congestion_rfc_on_rto(null, 0), CONGESTION_ERR_NULL);
+        assert_eq!(congestion_rfc_on_discarded(null, 0, 1), CONGESTION_ERR_NULL);
         assert_eq!(congestion_rfc_on_spurious(null, 0), CONGESTION_ERR_NULL);
         assert_eq!(
             congestion_rfc_on_transmit_start(null, 0),
             CONGESTION_ERR_NULL
         );
         assert_eq!(congestion_rfc_set_mss(null, 1000), CONGESTION_ERR_NULL);
-        assert_eq!(congestion_rfc_cwnd(null, &mut v), CONGESTION_ERR_NULL);
+        for getter in [
+            congestion_rfc_cwnd,
+            congestion_rfc_ssthresh,
+            congestion_rfc_in_flight,
+            congestion_rfc_pacing_rate,
+            congestion_rfc_send_quantum,
+            congestion_rfc_mss,
+        ] {
+            assert_eq!(getter(null, &mut v), CONGESTION_ERR_NULL);
+        }
+        assert_eq!(congestion_rfc_phase(null, &mut phase), CONGESTION_ERR_NULL);
         assert_eq!(
             congestion_rfc_snapshot(null, ptr::null_mut()),
             CONGESTION_ERR_NULL
@@ -88,7 +102,7 @@ fn null_pointers_and_a_state_of_the_other_mode_are_refused() {
     let mut s = state(&cfg);
     unsafe {
         assert_eq!(
-            congestion_rfc_init(&mut *s, ptr::null(), 0),
+            congestion_rfc_init(&mut *s, size, ptr::null(), 0),
             CONGESTION_ERR_NULL
         );
         assert_eq!(
@@ -98,17 +112,16 @@ fn null_pointers_and_a_state_of_the_other_mode_are_refused() {
     }
     // A zeroed blob, and a Linux-mode state reinterpreted as an RFC-mode one.
     let mut zeroed = Box::new(MaybeUninit::<CongestionRfcState>::zeroed());
-    let mut linux_cfg = MaybeUninit::<CongestionConfig>::uninit();
-    let mut linux = Box::new(MaybeUninit::<[u64; 64]>::zeroed());
+    let linux_cfg = flows::linux_config();
+    let mut linux = Box::new(MaybeUninit::<[u64; CONGESTION_RFC_STATE_WORDS]>::zeroed());
     unsafe {
         assert_eq!(
             congestion_rfc_cwnd(zeroed.as_mut_ptr(), &mut v),
             CONGESTION_ERR_UNINITIALIZED
         );
-        congestion_config_default(linux_cfg.as_mut_ptr());
-        let linux_state = linux.as_mut_ptr().cast::<CongestionState>();
+        let linux_state = linux.as_mut_ptr().cast::<CongestionLinuxState>();
         assert_eq!(
-            congestion_init(linux_state, linux_cfg.as_ptr(), 0),
+            congestion_linux_init(linux_state, CONGESTION_LINUX_STATE_SIZE, &linux_cfg, 0),
             CONGESTION_OK
         );
         assert_eq!(
@@ -119,37 +132,46 @@ fn null_pointers_and_a_state_of_the_other_mode_are_refused() {
 }
 
 #[test]
-fn bad_settings_and_arguments_return_their_codes() {
+fn bad_settings_return_their_codes() {
     let mut s = Box::new(MaybeUninit::<CongestionRfcState>::zeroed());
     let init = |s: *mut CongestionRfcState, c: CongestionRfcConfig| unsafe {
-        congestion_rfc_init(s, &c, 0)
+        congestion_rfc_init(s, CONGESTION_RFC_STATE_SIZE, &c, 0)
     };
-    let mut c = config();
-    c.slow_start = 3;
-    assert_eq!(init(s.as_mut_ptr(), c), CONGESTION_ERR_SLOW_START);
-    let mut c = config();
-    c.mss_bytes = 0;
-    assert_eq!(init(s.as_mut_ptr(), c), CONGESTION_ERR_MSS);
-    c.mss_bytes = 65_536;
-    assert_eq!(init(s.as_mut_ptr(), c), CONGESTION_ERR_MSS_RANGE);
-    let mut c = config();
-    c.c_permille = 0;
-    assert_eq!(init(s.as_mut_ptr(), c), CONGESTION_ERR_CUBIC_C);
-    let mut c = config();
-    c.beta_permille = 1000;
-    assert_eq!(init(s.as_mut_ptr(), c), CONGESTION_ERR_BETA);
+    type Breaker = fn(&mut CongestionRfcConfig);
+    let cases: [(Breaker, i32); 9] = [
+        (|c| c.slow_start = 3, CONGESTION_ERR_SLOW_START),
+        (|c| c.mss_bytes = 0, CONGESTION_ERR_MSS),
+        (|c| c.mss_bytes = 65_536, CONGESTION_ERR_MSS_RANGE),
+        (|c| c.c_permille = 0, CONGESTION_ERR_CUBIC_C),
+        (|c| c.beta_permille = 1000, CONGESTION_ERR_BETA),
+        (|c| c.algorithm = 2, CONGESTION_ERR_ALGORITHM),
+        (|c| c.pacing_formula = 2, CONGESTION_ERR_PACING_FORMULA),
+        (
+            |c| {
+                c.pacing_formula = CONGESTION_PACING_FORMULA_RFC9002;
+                c.pacing_n_percent = 0;
+            },
+            CONGESTION_ERR_PACING_RATIO,
+        ),
+        // Below 2 MSS.
+        (
+            |c| c.initial_ssthresh_bytes = 2_399,
+            CONGESTION_ERR_INITIAL_WINDOW,
+        ),
+    ];
+    for (break_it, want) in cases {
+        let mut c = config();
+        break_it(&mut c);
+        assert_eq!(init(s.as_mut_ptr(), c), want);
+    }
     // Nothing was written by the refused inits.
     let mut v = 0;
     assert_eq!(
         unsafe { congestion_rfc_cwnd(s.as_mut_ptr(), &mut v) },
         CONGESTION_ERR_UNINITIALIZED
     );
-    let mut s = flow_with_window_sent();
+    let mut s = flow_with_window_sent(&config());
     unsafe {
-        assert_eq!(
-            congestion_rfc_on_congestion(&mut *s, 2_000, 4),
-            CONGESTION_ERR_ARGUMENT
-        );
         assert_eq!(congestion_rfc_set_mss(&mut *s, 0), CONGESTION_ERR_MSS);
         assert_eq!(
             congestion_rfc_set_mss(&mut *s, 70_000),
@@ -161,12 +183,19 @@ fn bad_settings_and_arguments_return_their_codes() {
 
 #[test]
 fn a_loss_multiplies_the_window_by_beta_and_an_undo_restores_it() {
-    let mut s = flow_with_window_sent();
-    assert_eq!(phase(&s), CONGESTION_PHASE_SLOW_START);
-    unsafe { congestion_rfc_on_congestion(&mut *s, 2_000, CONGESTION_EVENT_LOSS) };
+    let mut s = flow_with_window_sent(&config());
+    assert_eq!(
+        phase_of(&*s, congestion_rfc_phase),
+        CONGESTION_PHASE_SLOW_START
+    );
+    assert_eq!(get(&*s, congestion_rfc_ssthresh), CONGESTION_SSTHRESH_NONE);
+    unsafe { congestion_rfc_on_loss(&mut *s, 2_000, 1_200, 1) };
     // RFC 9438 §4.6: cwnd = cwnd * β_cubic = 12000 * 0.7 = 8400 bytes.
     assert_eq!(cwnd(&s), 8_400);
-    assert_eq!(phase(&s), CONGESTION_PHASE_RECOVERY);
+    assert_eq!(
+        phase_of(&*s, congestion_rfc_phase),
+        CONGESTION_PHASE_RECOVERY
+    );
     let mut snap = CongestionRfcSnapshot::default();
     assert_eq!(
         unsafe { congestion_rfc_snapshot(&*s, &mut snap) },
@@ -175,6 +204,8 @@ fn a_loss_multiplies_the_window_by_beta_and_an_undo_restores_it() {
     assert_eq!(snap.ssthresh_bytes, 8_400);
     assert_eq!(snap.w_max_bytes, 12_000);
     assert_eq!(snap.mss_bytes, 1_200);
+    assert_eq!(snap.in_flight_bytes, 12_000 - 1_200);
+    assert_eq!(snap.algorithm, u32::from(CONGESTION_RFC_ALGORITHM_CUBIC));
     unsafe { congestion_rfc_on_spurious(&mut *s, 3_000) };
     assert_eq!(cwnd(&s), 12_000);
 }
@@ -183,16 +214,22 @@ fn a_loss_multiplies_the_window_by_beta_and_an_undo_restores_it() {
 fn ecn_uses_its_own_beta_and_persistent_congestion_the_minimum_window() {
     let mut c = config();
     c.ecn_beta_permille = 850;
-    let mut s = state(&c);
-    unsafe {
-        congestion_rfc_on_sent(&mut *s, 1_000, 12_000, 10);
-        congestion_rfc_on_congestion(&mut *s, 2_000, CONGESTION_EVENT_ECN);
-    }
-    // 12000 * 0.85 = 10200 bytes.
+    let mut s = flow_with_window_sent(&c);
+    unsafe { congestion_rfc_on_ecn(&mut *s, 2_000, 1, CONGESTION_PACKET_UNKNOWN) };
+    // 12000 * 0.85 = 10200 bytes; nothing left flight.
     assert_eq!(cwnd(&s), 10_200);
-    unsafe { congestion_rfc_on_congestion(&mut *s, 3_000, CONGESTION_EVENT_PERSISTENT) };
+    assert_eq!(get(&*s, congestion_rfc_in_flight), 12_000);
+    unsafe { congestion_rfc_on_persistent_congestion(&mut *s, 3_000, 12_000) };
     // RFC 9002 §7.2: the minimum window is 2 * max_datagram_size = 2400 bytes.
     assert_eq!(cwnd(&s), 2_400);
+    assert_eq!(get(&*s, congestion_rfc_in_flight), 0);
+    assert_eq!(
+        phase_of(&*s, congestion_rfc_phase),
+        CONGESTION_PHASE_SLOW_START
+    );
+    // An RTO: one MSS.
+    unsafe { congestion_rfc_on_rto(&mut *s, 4_000) };
+    assert_eq!(cwnd(&s), 1_200);
 }
 
 #[test]
@@ -203,7 +240,7 @@ fn acks_in_slow_start_grow_the_window_by_the_acked_bytes() {
     unsafe {
         congestion_rfc_on_sent(&mut *s, 0, 12_000, 10);
         // One ACK for 2400 bytes with a 20 ms sample, the window still full before it.
-        congestion_rfc_on_ack(&mut *s, 20_000, 2_400, 20_000, 2, 0);
+        congestion_rfc_on_ack(&mut *s, 20_000, 2_400, 2, 20_000, 0);
     }
     assert_eq!(cwnd(&s), 14_400);
     let mut snap = CongestionRfcSnapshot::default();
@@ -215,7 +252,7 @@ fn acks_in_slow_start_grow_the_window_by_the_acked_bytes() {
 
 #[test]
 fn reconfiguring_a_running_flow_changes_beta_and_refuses_bad_settings_whole() {
-    let mut s = flow_with_window_sent();
+    let mut s = flow_with_window_sent(&config());
     let mut c = config();
     c.beta_permille = 500;
     c.c_permille = 0;
@@ -232,7 +269,28 @@ fn reconfiguring_a_running_flow_changes_beta_and_refuses_bad_settings_whole() {
         unsafe { congestion_rfc_reconfigure(&mut *s, &c) },
         CONGESTION_OK
     );
-    unsafe { congestion_rfc_on_congestion(&mut *s, 2_000, CONGESTION_EVENT_LOSS) };
+    unsafe { congestion_rfc_on_loss(&mut *s, 2_000, 0, CONGESTION_PACKET_UNKNOWN) };
     // β = 0.5 now: 12000 * 0.5 = 6000 bytes.
     assert_eq!(cwnd(&s), 6_000);
+}
+
+#[test]
+fn newreno_is_chosen_in_the_config_and_halves_the_window() {
+    let mut c = config();
+    c.algorithm = CONGESTION_RFC_ALGORITHM_NEWRENO;
+    let mut s = flow_with_window_sent(&c);
+    unsafe { congestion_rfc_on_loss(&mut *s, 30_000, 1_200, 1) };
+    // RFC 9002 §7.3.2 / B.6: 12000 / 2 = 6000, ssthresh the same.
+    assert_eq!(
+        (cwnd(&s), get(&*s, congestion_rfc_ssthresh)),
+        (6_000, 6_000)
+    );
+    let mut snap = CongestionRfcSnapshot::default();
+    unsafe { congestion_rfc_snapshot(&*s, &mut snap) };
+    assert_eq!(snap.algorithm, u32::from(CONGESTION_RFC_ALGORITHM_NEWRENO));
+    assert_eq!(snap.cwnd_prior_bytes, 12_000);
+    assert_eq!((snap.w_max_bytes, snap.epoch_start_us), (0, -1));
+    // Undo restores the window before the reduction.
+    unsafe { congestion_rfc_on_spurious(&mut *s, 31_000) };
+    assert_eq!(cwnd(&s), 12_000);
 }

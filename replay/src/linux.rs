@@ -6,7 +6,7 @@ use crate::{Event, Mode, Problem, Row, running, set_u32, zeros_after};
 use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
 use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
-use congestion::{CongestionController, ConfigError, Instant, LossEvent};
+use congestion::{ConfigError, CongestionController, Instant, LossEvent};
 use core::fmt::{self, Write};
 
 /// Replay state: the configuration being built by `set`, and the flow once `init` ran.

@@ -72,7 +72,11 @@ impl GrowthColumns for RfcCubic {
         write!(
             out,
             ",{},{},{},{},{t_epoch},{}",
-            self.w_max_bytes, self.k_us, self.w_est_bytes, self.cwnd_prior_bytes, self.cwnd_epoch_bytes,
+            self.w_max_bytes,
+            self.k_us,
+            self.w_est_bytes,
+            self.cwnd_prior_bytes,
+            self.cwnd_epoch_bytes,
         )
     }
 }
@@ -213,10 +217,13 @@ impl<'a, G: GrowthColumns> Mode<'a> for RfcReplay<G> {
             "ecn" => match ev.ecn_args(self.snd_una)? {
                 Some(ecn) => flow.on_ecn(now, &ecn),
                 // `ecn T`: a CE mark judged as a new congestion event, as before.
-                None => flow.on_ecn(now, &congestion::EcnEvent {
-                    ce_increase: 1,
-                    newest_acked: congestion::SentPacket::Unknown,
-                }),
+                None => flow.on_ecn(
+                    now,
+                    &congestion::EcnEvent {
+                        ce_increase: 1,
+                        newest_acked: congestion::SentPacket::Unknown,
+                    },
+                ),
             },
             "rto" => flow.on_retransmission_timeout(now),
             "discard" => flow.on_discarded(now, ev.int(1)?),
@@ -225,7 +232,7 @@ impl<'a, G: GrowthColumns> Mode<'a> for RfcReplay<G> {
             "send" => {
                 let bytes: u64 = ev.int(1)?;
                 self.snd_nxt = self.snd_nxt.saturating_add(bytes);
-                flow.on_sent(now, &SentEvent::counted(bytes, self.snd_nxt));
+                flow.on_sent_counted(now, bytes, self.snd_nxt);
             }
             other => return Err(Problem::UnknownEvent(other)),
         }

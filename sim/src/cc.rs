@@ -28,7 +28,7 @@ use congestion::pacing::{
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
 use congestion::v2_6_35::{HystartExit2635, Linux2635Config, Linux2635Flow};
 use congestion::{
-    AckEvent, AnyController, CongestionController, CongestionEvent, Duration, Instant, Phase,
+    AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
     SentEvent, WindowUnit,
 };
 
@@ -205,10 +205,7 @@ impl SimController {
     /// After a send: `in_flight` segments are outstanding and `snd_nxt` is the next
     /// new segment.
     pub fn on_transmit(&mut self, now_ns: u64, in_flight: u32, snd_nxt: u32) {
-        let sent = SentEvent {
-            in_flight_after: self.amount(in_flight),
-            largest_sent: self.amount(snd_nxt),
-        };
+        let sent = SentEvent::new(self.amount(in_flight), self.amount(snd_nxt));
         let now = self.instant(now_ns);
         self.any.on_sent(now, &sent);
     }
@@ -273,24 +270,25 @@ impl SimController {
         matches!(self.any, AnyController::Linux(_))
     }
 
-    /// One loss event (fast retransmit); the caller calls it once per window.
+    /// One loss event (fast retransmit); the caller calls it once per window (its own
+    /// fast-recovery model decides what one event is, as the kernels it models do), so
+    /// the report names no packet.
     pub fn on_loss(&mut self, now_ns: u64) {
         let now = self.instant(now_ns);
-        self.any.on_congestion_event(now, CongestionEvent::Loss);
+        self.any.on_loss(now, &LossEvent::episode(0));
     }
 
     /// Local congestion (the qdisc refused a packet): Linux enters CWR, the same
     /// reduction as an ECN echo.
     pub fn on_local_congestion(&mut self, now_ns: u64) {
         let now = self.instant(now_ns);
-        self.any.on_congestion_event(now, CongestionEvent::Ecn);
+        self.any.on_ecn(now, &EcnEvent::episode(1));
     }
 
     /// A retransmission timeout; the head segment is resent at once.
     pub fn on_rto(&mut self, now_ns: u64) {
         let now = self.instant(now_ns);
-        self.any
-            .on_congestion_event(now, CongestionEvent::RetransmissionTimeout);
+        self.any.on_retransmission_timeout(now);
     }
 
     /// Congestion window, whole segments.
@@ -300,7 +298,7 @@ impl SimController {
 
     /// Slow-start threshold, whole segments (saturating).
     pub fn ssthresh_segments(&self) -> u32 {
-        self.segments(self.any.ssthresh())
+        self.segments(self.any.ssthresh().unwrap_or(u64::MAX))
     }
 
     /// The controller's phase.
@@ -324,14 +322,14 @@ impl SimController {
     /// The pacing rate, bytes/s (0: none yet; `u64::MAX`: unlimited).
     pub fn pacing_rate(&self) -> u64 {
         match &self.any {
-            AnyController::Linux(f) => f.pacing_rate(),
+            AnyController::Linux(f) => f.sk_pacing_rate(),
             AnyController::Rfc(flow) => pacing_rate_bytes(
                 &self.pacing,
                 &BytesPacingInput {
                     cwnd_bytes: flow.cwnd(),
-                    ssthresh_bytes: flow.ssthresh(),
+                    ssthresh_bytes: flow.ssthresh().unwrap_or(u64::MAX),
                     in_flight_bytes: flow.in_flight(),
-                    srtt_us: flow.srtt_us().min(u64::from(u32::MAX)) as u32,
+                    srtt_us: flow.srtt_us(),
                 },
             )
             .as_bytes_per_second(),

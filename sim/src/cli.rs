@@ -122,8 +122,8 @@ pub struct RunArgs {
     /// bottleneck's queue, as in the TSQ seed).
     #[arg(long, value_parser = parse_rate, allow_hyphen_values = true)]
     pub nic_rate: Option<u64>,
-    /// Base round-trip time, above 0 and at most 1 h, with its unit: e.g. 80ms, 500us
-    /// (half each way).
+    /// Base round-trip time, above 0 and at most 1 h, with its unit: e.g. 80ms, 500us,
+    /// 1h (half each way).
     #[arg(long, default_value = "20ms", value_parser = parse_rtt_ns, allow_hyphen_values = true)]
     pub rtt: u64,
     /// IP MTU, 68 to 65535 bytes (MSS = MTU - 52 with TCP timestamps).
@@ -147,12 +147,14 @@ pub struct RunArgs {
     /// 200ms,1s (each off period makes the flow idle and restart).
     #[arg(long)]
     pub on_off: Option<String>,
-    /// Socket buffer, bytes, as nuttcp -w (Linux doubles it), at least 2·MSS; absent:
-    /// autotuning.
+    /// Socket buffer, bytes, as nuttcp -w (Linux doubles it, 3/4 of that is window),
+    /// 2·MSS to 715816960 (682.7 MiB, whose window is the largest window scale 14
+    /// advertises); absent: autotuning.
     #[arg(short = 'w', value_parser = parse_bytes, allow_hyphen_values = true)]
     pub window: Option<u64>,
-    /// Autotuning's largest socket buffer (`tcp_rmem[2]`/`tcp_wmem[2]`), bytes; at least
-    /// 8/3·MSS, so that its window (3/4 of it) holds two segments.
+    /// Autotuning's largest socket buffer (`tcp_rmem[2]`/`tcp_wmem[2]`), bytes: 8/3·MSS
+    /// (its window, 3/4 of it, holds two segments) to 1431633920 (1365.3 MiB, whose
+    /// window is the largest window scale 14 advertises).
     #[arg(long, default_value_t = DEFAULT_AUTOTUNE_MAX_BYTES, value_parser = parse_bytes, allow_hyphen_values = true)]
     pub autotune_max: u64,
     /// The receive buffer autotuning starts from (`tcp_rmem[1]`), bytes: 3/4 of it is
@@ -174,7 +176,7 @@ pub struct RunArgs {
     #[arg(long, value_parser = parse_hz)]
     pub hz: Option<u32>,
     /// How long the --kernel 2.6.35 host has been up when the transfer starts, e.g.
-    /// 1000s, 1000.002s (0 s to 20 days; default 1000 s, the first send on a tick): sets
+    /// 1000s, 1000.002s, 3d (0 s to 20 days; default 1000 s, the first send on a tick): sets
     /// the phase of its jiffies ticks, which its HyStart and TSO deferral count.
     #[arg(long, value_parser = parse_duration_ns)]
     pub uptime: Option<u64>,
@@ -222,7 +224,8 @@ pub struct RunArgs {
     /// PRNG seed for loss and jitter.
     #[arg(long, default_value_t = 1, allow_hyphen_values = true)]
     pub seed: u64,
-    /// Report interval with its unit (nuttcp -i), e.g. 1s.
+    /// Report interval with its unit (nuttcp -i), e.g. 1s; at least 10ms (the lines
+    /// print hundredths of a second).
     #[arg(short = 'i', value_parser = parse_positive_duration_ns, allow_hyphen_values = true)]
     pub interval: Option<u64>,
     /// Write a per-ACK trace as CSV: time, cwnd, ssthresh, phase, segments in flight, RTT

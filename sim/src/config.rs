@@ -282,6 +282,24 @@ pub const DEFAULT_UPTIME_NS: u64 = 1_000_000_000_000;
 /// which 2.6.35's HyStart drops every sample.
 pub const MAX_UPTIME_NS: u64 = 20 * 86_400 * 1_000_000_000;
 
+/// The largest receive window TCP can advertise: a 16-bit window field shifted by the
+/// window scale, which is at most 14 (65535 << 14 = 1,073,725,440 bytes).
+// RFC 7323 §2.3; Linux net/ipv4/tcp_output.c tcp_select_initial_window()
+// (TCP_MAX_WSCALE = 14)
+pub const MAX_WINDOW_BYTES: u64 = 65_535 << 14;
+
+/// The largest `-w`: Linux doubles the request and 3/4 of that is window
+/// (`ceil(3w/2)` bytes), which must fit in [`MAX_WINDOW_BYTES`]: 715,816,960 bytes.
+pub const MAX_FIXED_BUFFER_BYTES: u64 = MAX_WINDOW_BYTES * 2 / 3;
+
+/// The largest `--autotune-max`: 3/4 of it (`ceil(3b/4)` bytes) is the window it can
+/// grow to, which must fit in [`MAX_WINDOW_BYTES`]: 1,431,633,920 bytes.
+pub const MAX_AUTOTUNE_BYTES: u64 = MAX_WINDOW_BYTES * 4 / 3;
+
+/// The shortest `-i`: the interval lines print seconds with two decimals (nuttcp's
+/// `%.2f sec`), so a shorter interval would print as `0.00 sec`.
+pub const MIN_INTERVAL_NS: u64 = 10_000_000;
+
 /// Linux `tcp_rmem[2]` default: 6 MiB.
 pub const DEFAULT_AUTOTUNE_MAX_BYTES: u64 = 6 << 20;
 
@@ -471,11 +489,33 @@ impl SimConfig {
                 ));
             }
         }
+        // The receiver could not advertise a larger window: past this the model would
+        // hand the sender a window no TCP header carries.
+        match self.window {
+            WindowMode::Fixed(w) if w > MAX_FIXED_BUFFER_BYTES => {
+                return Err(format!(
+                    "-w must be 2·MSS to {MAX_FIXED_BUFFER_BYTES} bytes (682.7 MiB), not {w}: \
+                     Linux doubles it and 3/4 is window, and window scale 14 advertises at \
+                     most 65535 << 14 = {MAX_WINDOW_BYTES} bytes"
+                ));
+            }
+            WindowMode::Auto { max_bytes } if max_bytes > MAX_AUTOTUNE_BYTES => {
+                return Err(format!(
+                    "--autotune-max must be 8/3·MSS to {MAX_AUTOTUNE_BYTES} bytes (1365.3 \
+                     MiB), not {max_bytes}: 3/4 of it is window, and window scale 14 \
+                     advertises at most 65535 << 14 = {MAX_WINDOW_BYTES} bytes"
+                ));
+            }
+            _ => {}
+        }
         if let TsoMode::Segs(0) = self.tso {
             return Err("--tso needs at least 1 segment".into());
         }
-        if self.interval_ns == Some(0) {
-            return Err("-i must be above 0".into());
+        if let Some(iv) = self.interval_ns.filter(|&iv| iv < MIN_INTERVAL_NS) {
+            return Err(format!(
+                "-i must be at least 10ms (interval lines print hundredths of a second), \
+                 not {iv} ns"
+            ));
         }
         match self.amount {
             Amount::Bytes(0) | Amount::TimeNs(0) => Err("nothing to send".into()),
@@ -506,5 +546,26 @@ mod tests {
         // Without timestamps the SYN is 8 bytes shorter: 90 B = 720 bits.
         c.timestamps = false;
         assert_eq!(c.handshake_rtt_ns(), 20_000_000 + 720_000 + 72);
+    }
+
+    #[test]
+    fn the_largest_buffers_give_exactly_the_largest_window_scale_14_expresses() {
+        // usable(2w) = 2w - (2w >> 2): 1431633920 - 357908480 = 1073725440.
+        let w = MAX_FIXED_BUFFER_BYTES;
+        assert_eq!(w, 715_816_960);
+        assert_eq!(2 * w - ((2 * w) >> ADV_WIN_SCALE), MAX_WINDOW_BYTES);
+        assert!(2 * (w + 1) - ((2 * (w + 1)) >> ADV_WIN_SCALE) > MAX_WINDOW_BYTES);
+        let b = MAX_AUTOTUNE_BYTES;
+        assert_eq!(b - (b >> ADV_WIN_SCALE), MAX_WINDOW_BYTES);
+        assert!((b + 1) - ((b + 1) >> ADV_WIN_SCALE) > MAX_WINDOW_BYTES);
+        let mut c = SimConfig::new();
+        c.window = WindowMode::Fixed(w);
+        assert!(c.validate().is_ok());
+        c.window = WindowMode::Fixed(w + 1);
+        assert!(c.validate().unwrap_err().contains("715816960"));
+        c.window = WindowMode::Auto { max_bytes: b };
+        assert!(c.validate().is_ok());
+        c.window = WindowMode::Auto { max_bytes: b + 1 };
+        assert!(c.validate().unwrap_err().contains("1431633920"));
     }
 }

@@ -14,6 +14,7 @@ pub mod config;
 pub mod delack;
 pub mod event;
 pub mod host;
+pub mod limits;
 pub mod link;
 pub mod plot;
 pub mod presets;

@@ -29,6 +29,7 @@ fn single(args: &RunArgs) -> Result<(), String> {
     let wall = started.elapsed();
     rec.finish().map_err(|e| format!("writing the CSV: {e}"))?;
     congestion_sim::say!("{}", report::summary_line(&summary));
+    congestion_sim::say!("{}", report::limits_line(&summary));
     if args.stats {
         eprintln!("{}", report::stats_line(&summary, wall));
     }
@@ -46,7 +47,8 @@ fn single(args: &RunArgs) -> Result<(), String> {
             cfg.rate_bps / 1_000_000,
             cfg.rtt_ns as f64 / 1e6
         );
-        plot::write_svg(path, &title, &[(String::from("run"), series)], &[])?;
+        let run = plot::PlotRun::nth(0, String::from("run"), series);
+        plot::write_svg(path, &title, &[run], &[])?;
     }
     Ok(())
 }

@@ -30,6 +30,47 @@ pub fn summary_line(s: &Summary) -> String {
     )
 }
 
+/// `limited by: WHAT P % of the time, WHAT P %, ...`: what held the sender back (see
+/// [`crate::limits`]), longest first, as shares of the time it had data to send: the
+/// receive window, the send buffer, the application, or the path, whose own reasons
+/// (congestion window, pacing, TSQ, qdisc, TSO deferral) follow in parentheses.
+/// Shares under 0.05 % are left out.
+pub fn limits_line(s: &Summary) -> String {
+    let ranked = s.limits.ranked();
+    let total: u64 = ranked.iter().map(|&(_, ns)| ns).sum();
+    if total == 0 {
+        return "limited by: nothing (no time with data to send)".into();
+    }
+    let pct = |ns: u64| ns as f64 * 100.0 / total as f64;
+    let path: Vec<_> = ranked.iter().filter(|(l, _)| l.is_path()).collect();
+    let path_ns: u64 = path.iter().map(|&&(_, ns)| ns).sum();
+    let mut parts: Vec<(u64, &str, String)> = ranked
+        .iter()
+        .filter(|(l, _)| !l.is_path())
+        .map(|&(l, ns)| (ns, l.describe(), String::new()))
+        .collect();
+    if path_ns > 0 {
+        let inner: Vec<String> = path
+            .iter()
+            .filter(|&&&(_, ns)| pct(ns) >= 0.05)
+            .map(|&&(l, ns)| format!("{} {:.1} %", l.describe(), pct(ns)))
+            .collect();
+        parts.push((path_ns, "the path", format!(" ({})", inner.join(", "))));
+    }
+    // Stable: equal times keep the order above.
+    parts.sort_by_key(|p| std::cmp::Reverse(p.0));
+    let shown: Vec<String> = parts
+        .iter()
+        .filter(|(ns, _, _)| pct(*ns) >= 0.05)
+        .enumerate()
+        .map(|(i, (ns, name, detail))| {
+            let of_the_time = if i == 0 { " of the time" } else { "" };
+            format!("{name} {:.1} %{of_the_time}{detail}", pct(*ns))
+        })
+        .collect();
+    format!("limited by: {}", shown.join(", "))
+}
+
 /// Megabits per second.
 pub fn mbps(bytes: u64, duration_ns: u64) -> f64 {
     if duration_ns == 0 {

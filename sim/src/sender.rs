@@ -8,6 +8,7 @@ use crate::config::{
 };
 use crate::event::{Event, EventQueue};
 use crate::host::Host;
+use crate::limits::{Limit, LimitTimes};
 use crate::link::Link;
 use crate::rtt::RttEstimator;
 use crate::scoreboard::Scoreboard;
@@ -69,6 +70,8 @@ pub struct Sender {
     pub stats: SenderStats,
     /// TSval of the latest ACK (`ts_recent`), echoed as TSecr in every segment sent.
     pub ts_recent: u32,
+    /// How long each reason held the transmit loop back.
+    pub limits: LimitTimes,
     total_segs: u32,
     app: AppModel,
     app_open: bool,
@@ -142,6 +145,7 @@ impl Sender {
             rtt: RttEstimator::new(),
             stats: SenderStats::default(),
             ts_recent: 0,
+            limits: LimitTimes::default(),
             total_segs,
             app: cfg.app,
             app_open: true,
@@ -377,6 +381,30 @@ impl Sender {
         true
     }
 
+    /// Why the transmit loop found no room for new data: a full congestion window
+    /// first (Linux's `tcp_write_xmit()` tests cwnd before the receive window), then
+    /// an application that has not written more, then the window, the receiver's or
+    /// the send buffer's, whichever is smaller.
+    fn no_room_limit(&self, snd_nxt: u32, written: u32, window_end: u32) -> Limit {
+        if !self.app_open || snd_nxt >= self.total_segs {
+            Limit::Done
+        } else if self.sb.in_flight() >= self.cc.cwnd_segments() {
+            Limit::Cwnd
+        } else if written < window_end && written <= snd_nxt {
+            // A bulk writer with its write queue modelled stops writing only when the
+            // send buffer is full; other writers have written all they have so far.
+            if self.wq.is_some() {
+                Limit::SendBuffer
+            } else {
+                Limit::Application
+            }
+        } else if self.rwnd <= self.sndbuf_segs {
+            Limit::ReceiveWindow
+        } else {
+            Limit::SendBuffer
+        }
+    }
+
     /// Send what the window, pacer, TSQ and qdisc allow at `now_ns`, and, with the
     /// write queue modelled, let a bulk writer that can write do so and push it.
     pub fn try_send(&mut self, now_ns: u64, net: &mut Net) {
@@ -400,7 +428,7 @@ impl Sender {
     /// library's send path decides each burst.
     // Linux net/ipv4/tcp_output.c tcp_write_xmit()
     fn transmit(&mut self, now_ns: u64, net: &mut Net) {
-        loop {
+        let stopped_for = loop {
             let retransmit = self.sb.next_retransmit();
             let snd_nxt = self.sb.snd_nxt();
             let window_end = self.sb.snd_una() + self.rwnd.min(self.sndbuf_segs);
@@ -424,7 +452,7 @@ impl Sender {
                         self.wake(at, &mut net.queue);
                     }
                 }
-                break;
+                break self.no_room_limit(snd_nxt, written, window_end);
             }
             // Where the send path can only say "send" or "cwnd full" (no pacer, no TSQ:
             // the 2.6.35 host), the TSO deferral is decided first, so that the most
@@ -434,7 +462,7 @@ impl Sender {
                 && self.path.says_only_send_or_cwnd_full()
                 && self.cc.cwnd_segments() > self.sb.in_flight();
             if deferral_first && self.defers(now_ns, written, window_end, head) {
-                break;
+                break Limit::TsoDeferral;
             }
             let decision = self.path.poll(
                 &self.cc,
@@ -460,15 +488,16 @@ impl Sender {
                     let segs = head.map_or(n, |(len, _)| n.min(len)).min(new_room);
                     // Not twice: a call that ends an expired deferral starts a new one.
                     if !deferral_first && self.defers(now_ns, written, window_end, head) {
-                        break;
+                        break Limit::TsoDeferral;
                     }
                     segs
                 }
                 Decision::WaitUntil(t) => {
                     self.wake(t, &mut net.queue);
-                    break;
+                    break Limit::Pacing;
                 }
-                Decision::WaitForAck | Decision::WaitForTxCompletion => break,
+                Decision::WaitForAck => break Limit::Cwnd,
+                Decision::WaitForTxCompletion => break Limit::Tsq,
             };
             if let Some(head_done) = net.host.full_until(now_ns) {
                 // Linux: the qdisc drops, tcp_transmit_skb() enters CWR, the skb stays queued.
@@ -478,7 +507,7 @@ impl Sender {
                     self.cc.on_local_congestion(now_ns);
                 }
                 self.wake(head_done, &mut net.queue);
-                break;
+                break Limit::Qdisc;
             }
             let first = match retransmit {
                 Some(seq) => {
@@ -522,7 +551,8 @@ impl Sender {
                 // RFC 6298 §5.1: start the timer when sending with none running.
                 self.arm_rto(now_ns, &mut net.queue);
             }
-        }
+        };
+        self.limits.note(now_ns, stopped_for);
         // Linux tcp_cwnd_validate(): window use is re-evaluated even when nothing left.
         self.cc
             .on_transmit(now_ns, self.sb.in_flight(), self.sb.snd_nxt());

@@ -73,6 +73,8 @@ pub struct Summary {
     pub hystart_exit_detail: Option<HystartExitDetail>,
     /// False when a transfer by size gave up after [`GIVE_UP_NS`].
     pub complete: bool,
+    /// How long each reason held the sender back.
+    pub limits: crate::limits::LimitTimes,
 }
 
 impl Summary {
@@ -283,6 +285,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
     }
     let delivered = (receiver.delivered * mss).min(total_bytes);
     iv.flush(end_ns, delivered, sender.stats.retransmits, probe);
+    sender.limits.close(end_ns);
     Ok(Summary {
         bytes: delivered,
         duration_ns: end_ns,
@@ -300,5 +303,6 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         hystart_exit_at,
         hystart_exit_detail,
         complete,
+        limits: sender.limits,
     })
 }

@@ -127,3 +127,65 @@ fn decimals_are_read_exactly() {
     );
     assert!(stdout.starts_with("0.5000 MB / "), "{stdout}");
 }
+
+/// Runs `args`, expects success, returns stdout.
+fn accepted(args: &[&str]) -> String {
+    let out = ccsim(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn a_window_the_window_scale_cannot_advertise_is_refused() {
+    // Window scale 14 advertises at most 65535 << 14 = 1073725440 bytes; -w is doubled
+    // and 3/4 of it is window, so the largest -w is 2/3 of that: 715816960 bytes.
+    accepted(&["-w", "715816960", "-n", "1m"]);
+    refused(
+        &["-w", "715816961"],
+        &["-w", "2·MSS to 715816960", "1073725440"],
+    );
+    // The transfer that used to stall at 10 segments.
+    refused(&["-w", "5t"], &["-w", "715816960"]);
+    // Autotuning's maximum: 3/4 of it is window, at most 4/3 of 1073725440.
+    accepted(&["--autotune-max", "1431633920", "-n", "1m"]);
+    refused(
+        &["--autotune-max", "1431633921"],
+        &["--autotune-max", "1431633920"],
+    );
+}
+
+#[test]
+fn hours_and_days_are_read_where_the_help_promises_them() {
+    // An RTT of up to an hour: 1h is the limit itself, one minute more is refused.
+    let out = accepted(&["--rtt", "1h", "-n", "64k"]);
+    assert!(out.contains("3600000.00 msRTT"), "{out}");
+    accepted(&["--rtt", "0.5h", "-n", "64k"]);
+    refused(&["--rtt", "61min"], &["--rtt", "at most 1 h"]);
+    // An uptime of up to 20 days.
+    accepted(&["--kernel", "2.6.35", "--uptime", "20d", "-n", "1m"]);
+    accepted(&["--kernel", "2.6.35", "--uptime", "1.5d", "-n", "1m"]);
+    refused(
+        &["--kernel", "2.6.35", "--uptime", "21d"],
+        &["--uptime", "0 s and 20 days"],
+    );
+    // `m` alone is minutes to some and milliseconds to others: refused, both offered.
+    refused(&["--rtt", "5m"], &["--rtt", "5min or 5ms"]);
+    // -T reads the same units: its 2d parses, so the error is the -w one.
+    refused(&["-T", "2d", "--rtt", "1h", "-w", "1t"], &["-w"]);
+}
+
+#[test]
+fn the_report_interval_is_at_least_ten_milliseconds() {
+    refused(&["-i", "1ns"], &["-i", "at least 10ms"]);
+    refused(&["-i", "9.999ms"], &["-i", "at least 10ms"]);
+    // 10ms is the shortest interval a line can print ("0.01 sec"): 100 ms of run
+    // gives 9 whole intervals (the first starts one way, 10 ms, after the first send)
+    // and the summary.
+    let out = accepted(&["-T", "100ms", "-i", "10ms"]);
+    let intervals = out.lines().filter(|l| l.contains(" / 0.01 sec = ")).count();
+    assert_eq!(intervals, 9, "{out}");
+}

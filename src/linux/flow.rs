@@ -12,8 +12,7 @@
 //! through exactly this code.
 
 use crate::controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
-    WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
 };
 use crate::cubic::{LinuxCubicParams, linux_after};
 use crate::error::ConfigError;
@@ -758,8 +757,7 @@ impl CongestionController for LinuxFlow {
 
     #[inline]
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        let in_flight = sent.in_flight_given(u64::from(self.packets_out));
-        self.transmit(now, segments(in_flight));
+        self.transmit(now, segments(sent.in_flight_after));
     }
 
     #[inline]

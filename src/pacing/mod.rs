@@ -65,8 +65,8 @@ mod tsq;
 
 pub use bandwidth::{MAX_TIMED_LEN_BYTES, Rate};
 pub use bytes_rate::{
-    BytesPacingInput, MAX_PACING_RATIO_PERCENT, PacingFormula, PacingRateConfig,
-    PacingRateParams, RFC9002_PACING_N_PERCENT, pacing_rate_bytes,
+    BytesPacingInput, MAX_PACING_RATIO_PERCENT, PacingFormula, PacingRateConfig, PacingRateParams,
+    RFC9002_PACING_N_PERCENT, pacing_rate_bytes,
 };
 pub use edt::{EdtPacer, UNPACED_SEGMENTS};
 pub use min_rtt::{MIN_RTT_WINDOW_MS, MinRttFilter};

@@ -44,7 +44,7 @@ pub struct NextPacket {
 /// use congestion::hystart::PacingStatus;
 /// use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
 /// use congestion::rfc::{RfcFlow, RfcFlowConfig};
-/// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
+/// use congestion::{AckEvent, CongestionController, Duration, Instant};
 ///
 /// let cc = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
 /// let mut path = SendPathConfig::new();
@@ -58,7 +58,7 @@ pub struct NextPacket {
 ///         SendVerdict::Send { segments } => {
 ///             pn += u64::from(segments);
 ///             let bytes = u64::from(segments) * 1200;
-///             flow.on_sent(now, &SentEvent::counted(bytes, pn)); // one call feeds both
+///             flow.on_sent_counted(now, bytes, pn); // one call feeds both
 ///         }
 ///         verdict => now = verdict.retry_at().unwrap_or(now),
 ///     }
@@ -180,7 +180,7 @@ impl<C: CongestionController> CongestionController for PacedFlow<C> {
         let before = self.cc.in_flight();
         let rate: Rate = self.cc.pacing_rate();
         self.cc.on_sent(now, sent);
-        let burst = sent.in_flight_given(before).saturating_sub(before);
+        let burst = sent.in_flight_after.saturating_sub(before);
         if burst == 0 {
             return;
         }
@@ -189,9 +189,9 @@ impl<C: CongestionController> CongestionController for PacedFlow<C> {
             WindowUnit::Segments => (burst.saturating_mul(mss), burst),
             WindowUnit::Bytes => (burst, burst.div_ceil(mss)),
         };
-        self.last_departure_ns = self
-            .path
-            .on_send(now, sat_u32(len_bytes), sat_u32(segments), rate);
+        self.last_departure_ns =
+            self.path
+                .on_send(now, sat_u32(len_bytes), sat_u32(segments), rate);
     }
 
     /// The RTT sample feeds the send path's minimum-RTT filter and the controller.

@@ -85,6 +85,30 @@ pub enum Enqueue {
 
 /// A flow's send-path state: pacer (16 bytes), TSQ budget (24), minimum-RTT filter
 /// (24) and the validated settings (28): 96 bytes with padding, `Copy`.
+///
+/// Fed by hand beside a controller (a stack that keeps the two apart); most stacks use
+/// [`PacedFlow`](crate::pacing::PacedFlow), which feeds both from one call.
+///
+/// ```
+/// use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
+/// use congestion::rfc::{RfcFlow, RfcFlowConfig};
+/// use congestion::{CongestionController, Instant};
+///
+/// let flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// let mut path = SendPath::new(SendPathConfig::new().validate()?);
+/// let ctx = SendContext {
+///     now: Instant::ZERO,
+///     in_flight: 0,
+///     mss: 1200,
+///     pacing_rate: Rate::from_bytes_per_second(1_250_000), // 10 Mbit/s
+///     retransmit: false,
+///     rtx_queue_at_most_one: false,
+/// };
+/// // The window allows 5 packets (half of IW10, tcp_cwnd_test); TSO autosizing at
+/// // 10 Mbit/s allows 1 ms of the rate (1220 bytes), at least 2 segments: 2.
+/// assert_eq!(path.poll(&flow, &ctx), SendVerdict::Send { segments: 2 });
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SendPath {

@@ -20,7 +20,7 @@ pub const PACING_SHIFT: u8 = 10;
 pub const LIMIT_OUTPUT_BYTES: u32 = 4 << 20;
 
 /// `tcp_limit_output_bytes` of the original 2012 TSQ patch: 128 KiB.
-// TSQ seed (shared/seeds/002): "allowing no more than ~128KB per tcp socket"
+// The 2012 TSQ patch (the TSQ seed thread): "allowing no more than ~128KB per tcp socket"
 pub const LIMIT_OUTPUT_BYTES_ORIGINAL: u32 = 128 << 10;
 
 /// What goes into one TSQ limit.

@@ -4,8 +4,7 @@
 //! [`RfcFlow`].
 
 use crate::controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
-    WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
 };
 use crate::cubic::{RfcCubic, RfcCubicConfig, RfcCubicParams};
 use crate::error::ConfigError;
@@ -285,10 +284,8 @@ impl<W: WindowAdjustment> Classic<W> {
     pub fn new(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
         let (params, initial) = config.validate()?;
         let pacing = config.pacing.validate()?;
-        let initial_ssthresh = match config.initial_ssthresh_bytes {
-            Some(s) => s,
-            None => u64::MAX,
-        };
+        // "None yet" is u64::MAX inside the flow; the trait reports it as None.
+        let initial_ssthresh = config.initial_ssthresh_bytes.unwrap_or(u64::MAX);
         // Built inside the `Result` and completed there: a flow completed first and then
         // wrapped in `Ok` is moved, a `memcpy` of 528 bytes on 32-bit firmware.
         let mut built = Ok(Classic {
@@ -693,7 +690,7 @@ impl<W: WindowAdjustment> CongestionController for Classic<W> {
     /// Records in-flight bytes and the highest packet number / sequence sent. Going from
     /// nothing in flight to something is a restart after idle.
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        let in_flight_after = sent.in_flight_given(self.in_flight);
+        let in_flight_after = sent.in_flight_after;
         if self.in_flight == 0 {
             // Out of line: the common send (data already in flight) tests one field.
             self.on_sent_from_idle(now, in_flight_after);

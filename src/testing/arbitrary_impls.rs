@@ -2,11 +2,11 @@
 
 use super::{StackEvent, TimedEvent};
 use crate::controller::{AckEvent, EcnEvent, LossEvent, SentEvent, SentPacket};
-use crate::time::Instant;
 use crate::cubic::{HystartDetect, LinuxCubicConfig, LinuxCubicParams};
 use crate::hystart::PacingStatus;
 use crate::linux::LinuxSocketConfig;
 use crate::time::Duration;
+use crate::time::Instant;
 use arbitrary::{Arbitrary, Result, Unstructured};
 
 impl<'a> Arbitrary<'a> for StackEvent {
@@ -18,11 +18,14 @@ impl<'a> Arbitrary<'a> for StackEvent {
                 largest_acked: u.arbitrary()?,
                 app_limited: u.arbitrary()?,
             }),
-            4 | 5 => StackEvent::Sent(SentEvent {
-                sent: u.arbitrary()?,
+            4 => StackEvent::Sent(SentEvent {
                 in_flight_after: u.arbitrary()?,
                 largest_sent: u.arbitrary()?,
             }),
+            5 => StackEvent::SentCounted {
+                sent: u.arbitrary()?,
+                largest_sent: u.arbitrary()?,
+            },
             6 | 7 => StackEvent::Loss(LossEvent {
                 lost: u.arbitrary()?,
                 newest_lost: sent_packet(u)?,

@@ -43,6 +43,13 @@ pub enum StackEvent {
     Sent(SentEvent),
     /// [`CongestionController::on_ack`].
     Ack(AckEvent),
+    /// [`CongestionController::on_sent_counted`].
+    SentCounted {
+        /// The amount sent.
+        sent: u64,
+        /// The largest packet number or sequence sent so far.
+        largest_sent: u64,
+    },
     /// [`CongestionController::on_loss`].
     Loss(LossEvent),
     /// [`CongestionController::on_ecn`].
@@ -63,6 +70,9 @@ impl StackEvent {
         match self {
             StackEvent::Sent(s) => controller.on_sent(now, s),
             StackEvent::Ack(a) => controller.on_ack(now, a),
+            StackEvent::SentCounted { sent, largest_sent } => {
+                controller.on_sent_counted(now, *sent, *largest_sent)
+            }
             StackEvent::Loss(l) => controller.on_loss(now, l),
             StackEvent::Ecn(e) => controller.on_ecn(now, e),
             StackEvent::RetransmissionTimeout => controller.on_retransmission_timeout(now),

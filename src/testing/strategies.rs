@@ -2,11 +2,11 @@
 
 use super::{StackEvent, TimedEvent};
 use crate::controller::{AckEvent, EcnEvent, LossEvent, SentEvent, SentPacket};
-use crate::time::Instant;
 use crate::cubic::{HystartDetect, LinuxCubicConfig, LinuxCubicParams, MAX_BIC_SCALE};
 use crate::hystart::PacingStatus;
 use crate::linux::LinuxSocketConfig;
 use crate::time::Duration;
+use crate::time::Instant;
 use proptest::prelude::*;
 use std::vec::Vec;
 
@@ -39,8 +39,11 @@ pub fn stack_event() -> impl Strategy<Value = StackEvent> {
         8 => (amount.clone(), rtt(), any::<u64>(), any::<bool>()).prop_map(|(acked, rtt, largest_acked, app_limited)| {
             StackEvent::Ack(AckEvent { acked, rtt, largest_acked, app_limited })
         }),
-        4 => (amount.clone(), proptest::option::of(amount.clone()), any::<u64>()).prop_map(|(sent, in_flight_after, largest_sent)| {
-            StackEvent::Sent(SentEvent { sent, in_flight_after, largest_sent })
+        4 => (amount.clone(), any::<u64>()).prop_map(|(in_flight_after, largest_sent)| {
+            StackEvent::Sent(SentEvent { in_flight_after, largest_sent })
+        }),
+        2 => (amount.clone(), any::<u64>()).prop_map(|(sent, largest_sent)| {
+            StackEvent::SentCounted { sent, largest_sent }
         }),
         3 => (amount.clone(), sent_packet(), any::<bool>()).prop_map(|(lost, newest_lost, persistent_congestion)| {
             StackEvent::Loss(LossEvent { lost, newest_lost, persistent_congestion })

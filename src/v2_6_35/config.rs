@@ -10,7 +10,7 @@ use crate::error::ConfigError;
 pub const TCP_INFINITE_SSTHRESH_2635: u32 = 0x7fff_ffff;
 
 /// Everything a 2.6.35 flow is configured with, with the defaults of that kernel and of
-/// the reference traces (`shared/conformance/linux-2.6.35/README.md`).
+/// the reference traces (`tests/data/linux-2.6.35/README.md`).
 ///
 /// A plain struct: build with [`new`](Linux2635Config::new) or `Default`, change fields,
 /// then hand it to [`Linux2635Flow::new`](super::Linux2635Flow::new), which calls

@@ -1,10 +1,9 @@
 //! [`CongestionController`] for the 2.6.35 profile, in segments.
 
-use super::flow::{Linux2635Flow, linux_before};
 use super::config::TCP_INFINITE_SSTHRESH_2635;
+use super::flow::{Linux2635Flow, linux_before};
 use crate::controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
-    WindowUnit,
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
 };
 use crate::pacing::Rate;
 use crate::time::Instant;
@@ -42,8 +41,7 @@ impl CongestionController for Linux2635Flow {
     }
 
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        let in_flight = sent.in_flight_given(u64::from(self.packets_out));
-        self.transmit(now, segments(in_flight));
+        self.transmit(now, segments(sent.in_flight_after));
     }
 
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {

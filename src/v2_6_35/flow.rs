@@ -1,6 +1,6 @@
 //! A 2.6.35 flow: the era's CUBIC and HyStart driven through a model of the 2.6.35
 //! socket glue (`tcp_ack` → `tcp_clean_rtx_queue` → `tcp_cong_avoid` →
-//! `tcp_fastretrans_alert`), as `shared/conformance/linux-2.6.35/README.md` specifies it.
+//! `tcp_fastretrans_alert`), as `tests/data/linux-2.6.35/README.md` specifies it.
 //!
 //! The socket model counts sequence numbers in segments and has no SACK, lost or
 //! retransmitted-segment accounting, so segments in flight are `packets_out`. Fast
@@ -28,6 +28,21 @@ use crate::time::{Duration, Instant};
 /// flight after the stack's reply; [`loss`](Self::loss), [`rto`](Self::rto),
 /// [`undo`](Self::undo), [`ecn`](Self::ecn) as the stack detects them. The
 /// [`CongestionController`](crate::CongestionController) methods map onto these.
+///
+/// ```
+/// use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
+/// use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, SentEvent};
+///
+/// let start = Instant::from_micros(1_000_000_000);
+/// let mut flow = Linux2635Flow::new(Linux2635Config::new(), start)?;
+/// flow.on_sent(start, &SentEvent::new(2, 2)); // the era's initial window: 2 segments
+/// let later = Instant::from_micros(1_000_050_000);
+/// flow.on_ack(later, &AckEvent::new(1, 1, Some(Duration::from_millis(50))));
+/// assert_eq!(flow.cwnd(), 3); // slow start, +1 per ACK (tcp_abc = 0)
+/// flow.on_loss(later, &LossEvent::packet(1, 1));
+/// assert_eq!(flow.ssthresh(), Some(2)); // max(3 · 819 / 1024, 2)
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Linux2635Flow {

@@ -6,7 +6,7 @@
 //! building a [`Linux2635Flow`] (or [`crate::AnyController::Linux2635`]). It is what the
 //! 2011 measurements this crate's simulator replays were made on. What differs from
 //! today's kernel, and why each difference is a separate copy of the function, is in
-//! `shared/conformance/linux-2.6.35/DIFFERENCES-FROM-6.x.md`; in short: HyStart on
+//! `tests/data/linux-2.6.35/DIFFERENCES-FROM-6.x.md`; in short: HyStart on
 //! `jiffies` at a configurable `HZ` with whole-jiffy RTTs, slow start +1 per ACK
 //! (`tcp_abc = 0`), additive increase one step per ACK, `cnt` scaled by the era's
 //! `delayed_ack` estimate with no 5 %-per-RTT clamp, `cwnd <= ssthresh` as the slow-start

@@ -7,7 +7,9 @@ use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::PacingStatus;
 use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use congestion::recorder::FlightRecorder;
-use congestion::{AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, SentEvent};
+use congestion::{
+    AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent,
+};
 
 /// Builds a configuration from the first bytes; `None` when it is (rightly) refused.
 fn flow_from(b: &mut Bytes<'_>, now: Instant) -> Option<(LinuxFlow, u32)> {
@@ -66,10 +68,7 @@ pub fn run(data: &[u8]) {
             }
             4 | 5 => {
                 in_flight = b.amount(1);
-                rec.on_sent(
-                    now,
-                    &SentEvent::new(in_flight, 0),
-                );
+                rec.on_sent(now, &SentEvent::new(in_flight, 0));
                 Kind::Sent
             }
             6 => congestion(&mut rec, now, CongestionEvent::Loss),

@@ -5,7 +5,9 @@ use super::bytes::Bytes;
 use super::phase::{Kind, legal};
 use congestion::recorder::FlightRecorder;
 use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
-use congestion::{AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, SentEvent};
+use congestion::{
+    AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent,
+};
 
 /// Builds a configuration from the first bytes; `None` when it is (rightly) refused.
 fn flow_from(b: &mut Bytes<'_>, now: Instant) -> Option<RfcFlow> {
@@ -114,7 +116,9 @@ fn check(rec: &FlightRecorder<RfcFlow, 32>, kind: Kind, before: congestion::Phas
     }
     // The steady-ACK path of RfcFlow relies on it: congestion avoidance only at or above
     // ssthresh (RFC 5681 §3.1: slow start while cwnd < ssthresh).
-    if f.phase() == congestion::Phase::CongestionAvoidance && f.cwnd() < f.ssthresh().unwrap_or(u64::MAX) {
+    if f.phase() == congestion::Phase::CongestionAvoidance
+        && f.cwnd() < f.ssthresh().unwrap_or(u64::MAX)
+    {
         fail("congestion avoidance below ssthresh");
     }
     // RFC 9438 §4.2: K is chosen so that the curve starts at the stage's own window.

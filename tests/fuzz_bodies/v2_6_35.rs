@@ -8,7 +8,7 @@ use congestion::linux::CaState;
 use congestion::recorder::FlightRecorder;
 use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
 use congestion::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Duration, Instant, Phase, SentEvent,
+    AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
 };
 
 /// Builds a configuration from the first bytes; `None` when it is (rightly) refused.

@@ -85,6 +85,8 @@ mod tests {
     fn rtt_is_above_zero_and_at_most_an_hour() {
         assert_eq!(rtt("80ms"), Ok(Duration::from_millis(80)));
         assert_eq!(rtt("3600s"), Ok(RTT_MAX));
+        assert_eq!(rtt("1h"), Ok(RTT_MAX));
+        assert!(rtt("1.01h").unwrap_err().0.contains("at most 1 h"));
         assert!(rtt("0ms").is_err());
         assert!(rtt("3600.000001s").is_err());
         assert!(rtt("5").unwrap_err().0.contains("no unit"));

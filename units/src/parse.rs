@@ -8,7 +8,8 @@ use crate::number::{scaled, split_number};
 
 const RATE_FORMS: &str = "a rate in bit/s such as 10g, 2.5g, 100mbit, 1Gbit/s or 50Mbps (k, m, g, t = 10^3, 10^6, 10^9, 10^12)";
 const SIZE_FORMS: &str = "a size in bytes such as 9000, 64k, 1.5g or 64KiB (k, m, g, t = 2^10, 2^20, 2^30, 2^40), or 256kB, 100MB (SI: 10^3, 10^6)";
-const DURATION_FORMS: &str = "a duration with its unit such as 80ms, 500us, 1.5s or 250ns";
+const DURATION_FORMS: &str =
+    "a duration with its unit such as 80ms, 500us, 1.5s, 250ns, 10min, 1h or 20d";
 const PROBABILITY_FORMS: &str =
     "a probability in [0, 1) such as 0.001, or a percentage below 100 such as 0.5%";
 
@@ -88,8 +89,9 @@ pub fn size_bytes(text: &str) -> Result<u64, UnitError> {
     scaled(number, scale, text).map_err(|e| with_forms(e, SIZE_FORMS))
 }
 
-/// A duration: a number and a unit (`ns`, `us` or `µs`, `ms`, `s`). A bare number is
-/// refused: `--rtt 5` has meant 5 s in one tool and 5 ms in another.
+/// A duration: a number and a unit (`ns`, `us` or `µs`, `ms`, `s`, `min`, `h`, `d`).
+/// A bare number is refused: `--rtt 5` has meant 5 s in one tool and 5 ms in another;
+/// so is `m`, which reads as minutes to some and milliseconds to others.
 pub fn duration(text: &str) -> Result<Duration, UnitError> {
     let t = unsigned(text, DURATION_FORMS)?;
     let (number, unit) = split_number(t);
@@ -98,6 +100,14 @@ pub fn duration(text: &str) -> Result<Duration, UnitError> {
         "us" | "µs" => 1_000,
         "ms" => 1_000_000,
         "s" => 1_000_000_000,
+        "min" => 60 * 1_000_000_000,
+        "h" => 3_600 * 1_000_000_000,
+        "d" => 86_400 * 1_000_000_000,
+        "m" => {
+            return Err(UnitError(format!(
+                "`{text}`: m is minutes to some tools and milliseconds to others; write {number}min or {number}ms"
+            )));
+        }
         "" => {
             return Err(UnitError(format!(
                 "`{text}` has no unit; expected {DURATION_FORMS}"
@@ -194,7 +204,13 @@ mod tests {
         assert!(duration("5").unwrap_err().0.contains("no unit"));
         assert!(duration("-5ms").unwrap_err().0.contains("negative"));
         assert!(duration("5 min").is_err());
-        assert!(duration("1h").is_err());
+        assert_eq!(duration("10min"), Ok(Duration::from_secs(600)));
+        assert_eq!(duration("1h"), Ok(Duration::from_secs(3600)));
+        assert_eq!(duration("0.5h"), Ok(Duration::from_secs(1800)));
+        assert_eq!(duration("20d"), Ok(Duration::from_secs(20 * 86_400)));
+        assert_eq!(duration("1.5d"), Ok(Duration::from_secs(129_600)));
+        assert!(duration("5m").unwrap_err().0.contains("5min or 5ms"));
+        assert!(duration("1hr").is_err());
     }
 
     #[test]

@@ -4,10 +4,10 @@
 //!
 //! | quinn-proto 0.11 | here |
 //! |---|---|
-//! | `on_sent(now, bytes, pn)` once per packet | in-flight estimate grows by the packet; `SentEvent { in_flight_after, largest_sent: pn }` |
+//! | `on_sent(now, bytes, pn)` once per packet | in-flight estimate grows by the packet; `SentEvent::new(in_flight_after, pn)` |
 //! | `on_ack(now, sent, bytes, app_limited, rtt)` once per newly acked packet | accumulated, nothing delivered yet |
 //! | `on_end_acks(now, in_flight, app_limited, largest)` once per ACK frame | one `AckEvent` for the whole frame: the summed bytes, `largest_acked` = largest packet number (round tracking), `app_limited`, and an RTT sample |
-//! | `on_congestion_event(now, sent, persistent, lost_bytes)` | `Loss`, `Ecn` (quinn passes `lost_bytes == 0` for ECN-CE), or `PersistentCongestion`; one per recovery period |
+//! | `on_congestion_event(now, sent, persistent, lost_bytes)` | `on_loss(LossEvent::sent_at(lost, sent))`, with persistent congestion when quinn says so; `on_ecn(EcnEvent { newest_acked: SentAt(sent) })` for ECN-CE (quinn passes `lost_bytes == 0`); the flow keeps one reduction per recovery period |
 //! | `on_mtu_update(mtu)` | [`QuinnFlow::set_mtu`] and the byte/segment conversion |
 //! | `window()`, `initial_window()`, `metrics()` | cwnd, the initial cwnd, and cwnd + ssthresh + pacing rate |
 //!
@@ -26,8 +26,9 @@
 //!   estimate to quinn's exact `in_flight` at every `on_end_acks`.
 //! - **One reduction per recovery period** (RFC 9002 §7.3.2): quinn calls
 //!   `on_congestion_event` once per loss-detection pass, with the send time of the
-//!   newest lost packet. Events for packets sent before the current recovery started
-//!   are ignored, as quinn's own controllers do; persistent congestion always applies.
+//!   newest lost packet. The adapter passes that time on; the flow itself ignores
+//!   events for packets sent before its current recovery started, and persistent
+//!   congestion always applies. The adapter keeps no recovery state of its own.
 //! - **Window-limited or not.** quinn's `app_limited` is true only when the sender
 //!   had nothing to send; a sender held back by the window *or by quinn's pacer* is not
 //!   app-limited. quinn 0.11 paces at `1.25 · window / srtt` with a token bucket whose
@@ -39,12 +40,12 @@
 //!   such call), so [`QuinnController::on_spurious_congestion_event`] exists for stacks
 //!   that detect it themselves and is otherwise unused.
 //! - **Pacing.** quinn 0.11's pacer computes its own rate from the window and smoothed
-//!   RTT; `metrics().pacing_rate` reports the flow's rate (qlog) but quinn does not pace
-//!   by it.
+//!   RTT; `metrics().pacing_rate` reports the flow's rate (qlog, from the crate's
+//!   `pacing_rate()`) but quinn does not pace by it.
 
 use crate::flow::QuinnFlow;
 use crate::units::Units;
-use congestion::{AckEvent, CongestionEvent, Duration, Instant, SentEvent};
+use congestion::{AckEvent, Duration, EcnEvent, Instant, LossEvent, SentEvent, SentPacket};
 use quinn_proto::RttEstimator;
 use quinn_proto::congestion::{Controller, ControllerMetrics};
 use std::any::Any;
@@ -63,10 +64,10 @@ struct PendingAcks {
 pub struct AdapterStats {
     /// `AckEvent`s delivered (one per ACK frame that acknowledged something in flight).
     pub ack_frames: u64,
-    /// Congestion events delivered to the flow.
+    /// quinn's congestion events that reduced the flow's window or threshold.
     pub congestion_events: u64,
-    /// Congestion events ignored because the lost packet was sent before the current
-    /// recovery period began.
+    /// quinn's congestion events the flow judged part of its current recovery period
+    /// (the packet was sent before it began): nothing but the in-flight count changed.
     pub congestion_events_in_recovery: u64,
     /// ACK frames quinn flagged application-limited.
     pub app_limited_ack_frames: u64,
@@ -89,7 +90,6 @@ pub struct QuinnController<F: QuinnFlow> {
     last_buffer: (QuinnInstant, u64),
     largest_acked: Option<u64>,
     largest_sent: u64,
-    recovery_start: Option<QuinnInstant>,
     stats: AdapterStats,
 }
 
@@ -107,7 +107,6 @@ impl<F: QuinnFlow> QuinnController<F> {
             last_buffer: (now, 0),
             largest_acked: None,
             largest_sent: 0,
-            recovery_start: None,
             stats: AdapterStats::default(),
         }
     }
@@ -140,7 +139,6 @@ impl<F: QuinnFlow> QuinnController<F> {
     pub fn on_spurious_congestion_event(&mut self, now: QuinnInstant) {
         let t = self.time(now);
         self.flow.on_spurious_congestion(t);
-        self.recovery_start = None;
     }
 
     /// One packet of the current ACK frame was acknowledged (quinn's `on_ack`).
@@ -153,11 +151,9 @@ impl<F: QuinnFlow> QuinnController<F> {
 
     /// Tells the flow what is in flight now.
     fn report_in_flight(&mut self, now: Instant) {
-        let sent = SentEvent {
-            in_flight_after: self.units.in_flight(self.in_flight_bytes, self.flow.cwnd()),
-            largest_sent: self.largest_sent,
-        };
-        self.flow.on_sent(now, &sent);
+        let in_flight = self.units.in_flight(self.in_flight_bytes, self.flow.cwnd());
+        self.flow
+            .on_sent(now, &SentEvent::new(in_flight, self.largest_sent));
     }
 }
 
@@ -253,29 +249,29 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
         lost_bytes: u64,
     ) {
         let t = self.time(now);
-        if is_persistent_congestion {
-            // RFC 9002 §7.6.2: persistent congestion collapses the window whatever the
-            // recovery state; the next loss starts a new recovery period.
-            self.flow
-                .on_congestion_event(t, CongestionEvent::PersistentCongestion);
-            self.recovery_start = None;
-            self.stats.congestion_events += 1;
-            return;
-        }
-        // RFC 9002 §7.3.2: no new reduction for packets sent before recovery started.
-        if self.recovery_start.is_some_and(|start| sent <= start) {
-            self.stats.congestion_events_in_recovery += 1;
-            return;
-        }
-        self.recovery_start = Some(now);
-        // quinn reports ECN-CE as a congestion event with no lost bytes.
-        let event = if lost_bytes == 0 {
-            CongestionEvent::Ecn
+        let newest = SentPacket::SentAt(self.time(sent));
+        let before = (self.flow.cwnd(), self.flow.ssthresh());
+        if lost_bytes == 0 && !is_persistent_congestion {
+            // quinn reports ECN-CE as a congestion event with no lost bytes.
+            let ecn = EcnEvent {
+                ce_increase: 1,
+                newest_acked: newest,
+            };
+            self.flow.on_ecn(t, &ecn);
         } else {
-            CongestionEvent::Loss
-        };
-        self.flow.on_congestion_event(t, event);
-        self.stats.congestion_events += 1;
+            let loss = LossEvent {
+                lost: self.units.acked(lost_bytes),
+                newest_lost: newest,
+                persistent_congestion: is_persistent_congestion,
+            };
+            self.flow.on_loss(t, &loss);
+            self.in_flight_bytes = self.in_flight_bytes.saturating_sub(lost_bytes);
+        }
+        if (self.flow.cwnd(), self.flow.ssthresh()) == before {
+            self.stats.congestion_events_in_recovery += 1;
+        } else {
+            self.stats.congestion_events += 1;
+        }
     }
 
     fn on_mtu_update(&mut self, new_mtu: u16) {
@@ -288,14 +284,12 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
     }
 
     fn metrics(&self) -> ControllerMetrics {
-        let ssthresh = self.flow.ssthresh();
         let mut m = ControllerMetrics::default();
         m.congestion_window = self.window();
-        m.ssthresh = (!self.units.is_infinite(ssthresh)).then(|| self.units.to_bytes(ssthresh));
-        m.pacing_rate = self
-            .flow
-            .pacing_rate_bytes_per_second()
-            .map(|bytes| bytes.saturating_mul(8));
+        m.ssthresh = self.flow.ssthresh().map(|s| self.units.to_bytes(s));
+        // No RTT estimate yet means "not paced": report nothing rather than infinity.
+        let rate = self.flow.pacing_rate();
+        m.pacing_rate = rate.is_pacing().then(|| rate.as_bits_per_second());
         m
     }
 

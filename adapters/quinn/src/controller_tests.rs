@@ -4,9 +4,10 @@
 
 use super::QuinnController;
 use crate::flow::QuinnFlow;
+use congestion::pacing::Rate;
 use congestion::{
-    AckEvent, ConfigError, CongestionController, CongestionEvent, Duration, Instant, Phase,
-    SentEvent, WindowUnit,
+    AckEvent, ConfigError, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
+    SentEvent, SentPacket, WindowUnit,
 };
 use quinn_proto::congestion::Controller;
 use std::time::{Duration as StdDuration, Instant as StdInstant};
@@ -16,7 +17,8 @@ use std::time::{Duration as StdDuration, Instant as StdInstant};
 enum Seen {
     Sent(u64, SentEvent),
     Ack(u64, AckEvent),
-    Congestion(u64, CongestionEvent),
+    Loss(u64, LossEvent),
+    Ecn(u64, EcnEvent),
     Mtu(u16),
 }
 
@@ -25,7 +27,7 @@ enum Seen {
 struct Recorder {
     unit: WindowUnit,
     cwnd: u64,
-    ssthresh: u64,
+    ssthresh: Option<u64>,
     seen: Vec<Seen>,
 }
 
@@ -39,19 +41,36 @@ impl CongestionController for Recorder {
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         self.seen.push(Seen::Ack(now.as_micros(), *ack));
     }
-    fn on_congestion_event(&mut self, now: Instant, event: CongestionEvent) {
-        self.seen.push(Seen::Congestion(now.as_micros(), event));
+    fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
+        self.seen.push(Seen::Loss(now.as_micros(), *loss));
     }
+    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+        self.seen.push(Seen::Ecn(now.as_micros(), *ecn));
+    }
+    fn on_retransmission_timeout(&mut self, _: Instant) {}
+    fn on_discarded(&mut self, _: Instant, _: u64) {}
     fn on_spurious_congestion(&mut self, _: Instant) {}
     fn on_transmit_start(&mut self, _: Instant) {}
     fn cwnd(&self) -> u64 {
         self.cwnd
     }
-    fn ssthresh(&self) -> u64 {
+    fn ssthresh(&self) -> Option<u64> {
         self.ssthresh
     }
     fn phase(&self) -> Phase {
         Phase::SlowStart
+    }
+    fn in_flight(&self) -> u64 {
+        0
+    }
+    fn pacing_rate(&self) -> Rate {
+        Rate::from_bytes_per_second(1_000_000)
+    }
+    fn mss_bytes(&self) -> u64 {
+        1200
+    }
+    fn send_quantum_bytes(&self) -> u64 {
+        2400
     }
 }
 
@@ -66,15 +85,12 @@ impl QuinnFlow for Recorder {
         Ok(Recorder {
             unit: *unit,
             cwnd,
-            ssthresh: u64::MAX,
+            ssthresh: None,
             seen: Vec::new(),
         })
     }
     fn set_mtu(&mut self, mtu: u16) {
         self.seen.push(Seen::Mtu(mtu));
-    }
-    fn pacing_rate_bytes_per_second(&self) -> Option<u64> {
-        Some(1_000_000)
     }
 }
 
@@ -124,13 +140,11 @@ fn per_packet_acks_become_one_ack_event_per_frame() {
     );
     // The frame's in-flight report before the ACK: quinn's 1200 + 2400 acked, raised to
     // the 12,000-byte window because quinn did not call the sender app-limited.
-    assert!(c.flow().seen.contains(&Seen::Sent(
-        40_000,
-        SentEvent {
-            in_flight_after: 12_000,
-            largest_sent: 2
-        }
-    )));
+    assert!(
+        c.flow()
+            .seen
+            .contains(&Seen::Sent(40_000, SentEvent::new(12_000, 2)))
+    );
     assert_eq!(c.in_flight_bytes(), 1200);
 }
 
@@ -156,42 +170,73 @@ fn a_frame_that_does_not_raise_the_largest_acked_gives_no_rtt_sample() {
     assert_eq!(acks[1].rtt, None);
     assert!(acks[0].app_limited && acks[1].app_limited);
     // App-limited frames report the exact flight (0 + 1200), not the window.
-    assert!(c.flow().seen.contains(&Seen::Sent(
-        60_000,
-        SentEvent {
-            in_flight_after: 1200,
-            largest_sent: 0
-        }
-    )));
+    assert!(
+        c.flow()
+            .seen
+            .contains(&Seen::Sent(60_000, SentEvent::new(1200, 0)))
+    );
 }
 
 #[test]
-fn one_reduction_per_recovery_period_ecn_and_persistent_congestion() {
+fn congestion_events_pass_on_with_the_send_time_and_the_flow_filters_them() {
     let (mut c, t0) = controller(WindowUnit::Bytes);
-    // Loss of a packet sent at 10 ms, detected at 100 ms: a reduction, recovery starts.
     c.on_congestion_event(ms(t0, 100), ms(t0, 10), false, 1200);
-    // More losses of packets sent before 100 ms: same recovery period, ignored.
-    c.on_congestion_event(ms(t0, 110), ms(t0, 90), false, 2400);
-    c.on_congestion_event(ms(t0, 120), ms(t0, 100), false, 1200);
-    // ECN-CE (quinn passes no lost bytes) for a packet sent after recovery started.
+    // ECN-CE (quinn passes no lost bytes): judged by the same send time.
     c.on_congestion_event(ms(t0, 200), ms(t0, 150), false, 0);
-    // Persistent congestion applies even inside the new recovery period.
     c.on_congestion_event(ms(t0, 210), ms(t0, 160), true, 9600);
     let events: Vec<_> = c
         .flow()
         .seen
         .iter()
-        .filter(|s| matches!(s, Seen::Congestion(..)))
+        .filter(|s| matches!(s, Seen::Loss(..) | Seen::Ecn(..)))
         .cloned()
         .collect();
+    let at = |ms: u64| SentPacket::SentAt(Instant::from_micros(ms * 1000));
     assert_eq!(
         events,
         [
-            Seen::Congestion(100_000, CongestionEvent::Loss),
-            Seen::Congestion(200_000, CongestionEvent::Ecn),
-            Seen::Congestion(210_000, CongestionEvent::PersistentCongestion),
+            Seen::Loss(
+                100_000,
+                LossEvent::sent_at(1200, Instant::from_micros(10_000))
+            ),
+            Seen::Ecn(
+                200_000,
+                EcnEvent {
+                    ce_increase: 1,
+                    newest_acked: at(150)
+                }
+            ),
+            Seen::Loss(
+                210_000,
+                LossEvent::sent_at(9600, Instant::from_micros(160_000))
+                    .with_persistent_congestion(true)
+            ),
         ]
     );
+}
+
+#[test]
+fn one_reduction_per_recovery_period_comes_from_the_flow_not_the_adapter() {
+    use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    let t0 = StdInstant::now();
+    let flow = RfcFlow::build(&RfcFlowConfig::new(), 1200, Instant::ZERO).expect("valid");
+    let mut c = QuinnController::new(flow, t0, 1200);
+    for pn in 0..10u64 {
+        c.on_sent(ms(t0, pn), 1200, pn);
+    }
+    // Loss of a packet sent at 5 ms, detected at 100 ms: 12,000 -> 8,400.
+    c.on_congestion_event(ms(t0, 100), ms(t0, 5), false, 1200);
+    // More losses of packets sent before 100 ms: the same recovery period.
+    c.on_congestion_event(ms(t0, 110), ms(t0, 9), false, 2400);
+    c.on_congestion_event(ms(t0, 120), ms(t0, 100), false, 1200);
+    assert_eq!(c.window(), 8_400);
+    // A packet sent at 130 ms, after the period began, lost: 8,400 -> 5,880.
+    c.on_sent(ms(t0, 130), 1200, 10);
+    c.on_congestion_event(ms(t0, 200), ms(t0, 130), false, 1200);
+    assert_eq!(c.window(), 5_880);
+    // Persistent congestion applies even inside the new period: 2 MSS.
+    c.on_congestion_event(ms(t0, 210), ms(t0, 131), true, 1200);
+    assert_eq!(c.window(), 2_400);
     let s = c.stats();
     assert_eq!(
         (s.congestion_events, s.congestion_events_in_recovery),
@@ -210,13 +255,11 @@ fn gso_buffers_count_each_packet_once() {
     // A new buffer at a later time starts from its own length.
     c.on_sent(ms(t0, 2), 1200, 3);
     assert_eq!(c.in_flight_bytes(), 4800);
-    assert!(c.flow().seen.contains(&Seen::Sent(
-        2000,
-        SentEvent {
-            in_flight_after: 4800,
-            largest_sent: 3
-        }
-    )));
+    assert!(
+        c.flow()
+            .seen
+            .contains(&Seen::Sent(2000, SentEvent::new(4800, 3)))
+    );
 }
 
 #[test]
@@ -247,9 +290,9 @@ fn metrics_report_window_threshold_and_pacing_rate_in_bits() {
     let (mut c, _) = controller(WindowUnit::Bytes);
     let m = c.metrics();
     assert_eq!(m.congestion_window, 12_000);
-    assert_eq!(m.ssthresh, None, "u64::MAX bytes means no threshold yet");
+    assert_eq!(m.ssthresh, None, "no threshold yet");
     assert_eq!(m.pacing_rate, Some(8_000_000), "1 MB/s is 8 Mbit/s");
-    c.flow.ssthresh = 8400;
+    c.flow.ssthresh = Some(8400);
     assert_eq!(c.metrics().ssthresh, Some(8400));
 }
 

@@ -1,9 +1,8 @@
 //! What a flow must offer to sit behind quinn: the crate's [`CongestionController`]
-//! plus construction at quinn's MTU, MTU changes and a pacing rate.
+//! plus construction at quinn's MTU and MTU changes.
 
 use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
-use congestion::pacing::{BytesPacingInput, PacingRateConfig, pacing_rate_bytes};
-use congestion::rfc::{RfcFlow, RfcFlowConfig};
+use congestion::rfc::{Classic, RfcFlowConfig, WindowAdjustment};
 use congestion::{ConfigError, CongestionController, Instant};
 
 /// A flow the quinn adapter can drive. Implemented for the crate's flows; the adapter
@@ -17,9 +16,6 @@ pub trait QuinnFlow: CongestionController + Clone + Send + Sync + 'static {
 
     /// quinn's path MTU changed (PLPMTUD found a larger one, or a black hole a smaller).
     fn set_mtu(&mut self, mtu_bytes: u16);
-
-    /// The flow's pacing rate in bytes per second, if it computes one.
-    fn pacing_rate_bytes_per_second(&self) -> Option<u64>;
 }
 
 /// Linux mode (segments): CUBIC + Linux HyStart with the kernel's socket glue, the MSS
@@ -40,42 +36,25 @@ impl QuinnFlow for LinuxFlow {
         // settings stay in force if that ever changed.
         let _ = self.set_socket_config(socket);
     }
-
-    fn pacing_rate_bytes_per_second(&self) -> Option<u64> {
-        Some(self.pacing_rate()).filter(|&r| r != 0)
-    }
 }
 
-/// RFC mode (bytes): RFC 9438 CUBIC with the configured slow start (RFC 9406
-/// HyStart++ by default, or Linux HyStart, or standard), the MSS set to quinn's MTU. Its
-/// pacing rate is the bytes-mode `tcp_update_pacing_rate` (200 % of cwnd/srtt in slow
-/// start, 120 % after) from the flow's smoothed RTT.
-impl QuinnFlow for RfcFlow {
+/// RFC mode (bytes): RFC 9438 CUBIC (`RfcFlow`) or RFC 9002 NewReno (`NewRenoFlow`)
+/// with the configured slow start (RFC 9406 HyStart++ by default, or Linux HyStart, or
+/// standard), the MSS set to quinn's MTU.
+impl<W: WindowAdjustment + Send + Sync + 'static> QuinnFlow for Classic<W>
+where
+    W::Undo: Send + Sync,
+{
     type Config = RfcFlowConfig;
 
     fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError> {
         let mut config = *config;
         config.cubic.mss_bytes = u64::from(mtu_bytes);
-        RfcFlow::new(config, now)
+        Classic::new(config, now)
     }
 
     fn set_mtu(&mut self, mtu_bytes: u16) {
         // A refused MSS (0, or above 65535) changes nothing; quinn's MTU is 1200..65527.
         let _ = self.set_mss(u64::from(mtu_bytes));
-    }
-
-    fn pacing_rate_bytes_per_second(&self) -> Option<u64> {
-        let params = PacingRateConfig::new().validate().ok()?;
-        let rate = pacing_rate_bytes(
-            &params,
-            &BytesPacingInput {
-                cwnd_bytes: self.cwnd(),
-                ssthresh_bytes: self.ssthresh(),
-                in_flight_bytes: self.in_flight(),
-                srtt_us: u32::try_from(self.srtt_us()).unwrap_or(u32::MAX),
-            },
-        );
-        // No RTT estimate yet means "not paced": report nothing rather than infinity.
-        rate.is_pacing().then(|| rate.as_bytes_per_second())
     }
 }

@@ -8,7 +8,7 @@
 
 use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::rfc::{RfcFlow, RfcFlowConfig};
-use congestion::{AckEvent, CongestionController, CongestionEvent, Duration, Instant, SentEvent};
+use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, SentEvent};
 use core::hint::black_box;
 
 /// Round-trip time of the path, µs.
@@ -191,10 +191,10 @@ impl Rfc {
 
     #[inline(always)]
     fn sent(&self) -> SentEvent {
-        SentEvent {
-            in_flight_after: u64::from(self.in_flight) * u64::from(PACKET_BYTES),
-            largest_sent: self.largest_sent,
-        }
+        SentEvent::new(
+            u64::from(self.in_flight) * u64::from(PACKET_BYTES),
+            self.largest_sent,
+        )
     }
 }
 
@@ -203,12 +203,11 @@ impl Driven for Rfc {
     fn ack(&mut self, now_us: u64, packets: u32, rtt_us: u64) {
         self.in_flight -= packets;
         self.largest_acked += u64::from(packets);
-        let ack = AckEvent {
-            acked: u64::from(packets * PACKET_BYTES),
-            rtt: Some(Duration::from_micros(rtt_us)),
-            largest_acked: self.largest_acked,
-            app_limited: false,
-        };
+        let ack = AckEvent::new(
+            u64::from(packets * PACKET_BYTES),
+            self.largest_acked,
+            Some(Duration::from_micros(rtt_us)),
+        );
         self.flow.on_ack(Instant::from_micros(now_us), &ack);
     }
     #[inline(always)]
@@ -220,13 +219,14 @@ impl Driven for Rfc {
     }
     fn loss(&mut self, now_us: u64) {
         self.in_flight -= 1;
-        self.flow
-            .on_congestion_event(Instant::from_micros(now_us), CongestionEvent::Loss);
+        // Unnamed: a congestion event every time, so each one costs a reduction.
+        let loss = LossEvent::episode(u64::from(PACKET_BYTES));
+        self.flow.on_loss(Instant::from_micros(now_us), &loss);
     }
     fn rto(&mut self, now_us: u64) {
         let now = Instant::from_micros(now_us);
-        self.flow
-            .on_congestion_event(now, CongestionEvent::PersistentCongestion);
+        let loss = LossEvent::episode(0).with_persistent_congestion(true);
+        self.flow.on_loss(now, &loss);
         self.in_flight = 1;
         self.largest_sent += 1;
         let sent = self.sent();

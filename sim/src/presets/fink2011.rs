@@ -36,8 +36,9 @@ use crate::config::{
     Amount, DEFAULT_RMEM_BYTES, DEFAULT_UPTIME_NS, Kernel, SimConfig, SlowStart, TsoMode, TsqMode,
     WindowMode, quickacks_for, rcv_ssthresh_growth_for, receiver_hz_for,
 };
+use crate::plot::PlotRun;
 use crate::presets::seeds::{FINK_2011_HZ250, FINK_2011_HZ1000, FinkRun, FinkTable, NuttcpFigure};
-use crate::presets::{Case, Outcome, plot, print_stats, run_all};
+use crate::presets::{Case, Outcome, plot_runs, print_stats, run_all};
 use crate::report::{mbps, summary_line};
 use crate::series::Points;
 use congestion::hystart::HystartExit;
@@ -305,7 +306,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
     for f in findings.iter().flatten() {
         crate::say!("{f}");
     }
-    write_plots(args, &tables, &era)?;
+    write_plots(args, &tables, &era, today)?;
     if args.stats {
         print_stats(&outcomes);
     }
@@ -702,13 +703,40 @@ fn verdicts(t: &FinkTable, era: &[Sweep], today: &[Outcome]) -> Vec<String> {
     out
 }
 
-fn write_plots(args: &PresetArgs, tables: &[&FinkTable], era: &[Sweep]) -> Result<(), String> {
+/// One figure per table and path: the 2.6.35 runs (median phase) as solid lines, today's
+/// kernel's on the same path dashed, the seed's per-second figures as crosses; one
+/// colour per experiment (window, HyStart), so its three series read together.
+fn write_plots(
+    args: &PresetArgs,
+    tables: &[&FinkTable],
+    era: &[Sweep],
+    today: &[Outcome],
+) -> Result<(), String> {
     for (t, outs) in tables.iter().zip(era.chunks(8)) {
         for rtt in [18u32, 80] {
             let idx: Vec<usize> = (0..t.runs.len())
                 .filter(|&i| t.runs[i].rtt_ms == rtt)
                 .collect();
-            let picked: Vec<&Outcome> = idx.iter().map(|&i| outs[i].median()).collect();
+            let mut runs: Vec<PlotRun> = idx
+                .iter()
+                .enumerate()
+                .map(|(k, &i)| PlotRun {
+                    label: format!("2.6.35: {}", label(&t.runs[i])),
+                    series: &outs[i].median().series,
+                    colour: k,
+                    dashed: false,
+                })
+                .collect();
+            // Today's column runs once, on the HZ=250 table's path, for both tables
+            // (as in the text report): the same experiments in the same order.
+            runs.extend(idx.iter().enumerate().filter_map(|(k, &i)| {
+                today.get(i).map(|o| PlotRun {
+                    label: o.label.clone(),
+                    series: &o.series,
+                    colour: k,
+                    dashed: true,
+                })
+            }));
             let measured: Vec<(String, Points, usize)> = idx
                 .iter()
                 .enumerate()
@@ -728,14 +756,15 @@ fn write_plots(args: &PresetArgs, tables: &[&FinkTable], era: &[Sweep]) -> Resul
             } else {
                 format!("fink2011-hz{}-{rtt}ms.svg", t.hz)
             };
-            plot(
+            plot_runs(
                 &args.out,
                 &file,
                 &format!(
-                    "seed 000, HZ={}: 8 GB, 10 GbE, {rtt} ms; lines: 2.6.35 simulated (median of {TICK_PHASES} tick phases), crosses: measured",
+                    "seed 000, HZ={}: 8 GB, 10 GbE, {rtt} ms; solid: 2.6.35 simulated (median of \
+                     {TICK_PHASES} tick phases), dashed: today's kernel, crosses: measured",
                     t.hz
                 ),
-                &picked,
+                &runs,
                 &measured,
             )?;
         }

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use crate::cli::PresetArgs;
 use crate::config::{SimConfig, WindowMode};
-use crate::plot::write_svg;
+use crate::plot::{PlotRun, write_svg};
 use crate::probe::{Probe, TraceRow};
 use crate::report;
 use crate::series::Series;
@@ -103,8 +103,9 @@ pub fn run_all(args: &PresetArgs, cases: Vec<Case>) -> Result<Vec<Outcome>, Stri
         .collect()
 }
 
-/// Write one SVG of the given outcomes into `dir`, with `measured` seed figures
-/// `(label, points, index of the outcome they belong to)` in the throughput panel.
+/// Write one SVG of the given outcomes into `dir`, each in its own colour, with
+/// `measured` seed figures `(label, points, index of the outcome they belong to)` in
+/// the throughput panel.
 pub fn plot(
     dir: &Path,
     file: &str,
@@ -112,13 +113,26 @@ pub fn plot(
     outcomes: &[&Outcome],
     measured: &[(String, crate::series::Points, usize)],
 ) -> Result<(), String> {
-    std::fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
-    let runs: Vec<(String, &Series)> = outcomes
+    let runs: Vec<PlotRun> = outcomes
         .iter()
-        .map(|o| (o.label.clone(), &o.series))
+        .enumerate()
+        .map(|(i, o)| PlotRun::nth(i, o.label.clone(), &o.series))
         .collect();
+    plot_runs(dir, file, title, &runs, measured)
+}
+
+/// Write one SVG of `runs` into `dir`, drawn as each says, with `measured` seed
+/// figures `(label, points, colour index)` in the throughput panel.
+pub fn plot_runs(
+    dir: &Path,
+    file: &str,
+    title: &str,
+    runs: &[PlotRun],
+    measured: &[(String, crate::series::Points, usize)],
+) -> Result<(), String> {
+    std::fs::create_dir_all(dir).map_err(|e| format!("--out {}: {e}", dir.display()))?;
     let path = dir.join(file);
-    write_svg(&path, title, &runs, measured)?;
+    write_svg(&path, title, runs, measured)?;
     crate::say!("wrote {}", path.display());
     Ok(())
 }

@@ -56,7 +56,7 @@ const fn f(
     }
 }
 
-/// Seed 000 (shared/seeds/000): Bill Fink, "Re: \[PATCH\] Make CUBIC Hystart more robust
+/// Seed 000: Bill Fink, "Re: \[PATCH\] Make CUBIC Hystart more robust
 /// to RTT variations", netdev, 10 Mar 2011; 2.6.35 sender, `nuttcp -n8g -i1
 /// [-w40m|-w100m]`, 9000-byte frames, 10 GbE. The rerun with HZ=250 and
 /// `tcp_timestamps` on (the 80 ms `-w100m` HyStart run twice, without HyStart three times).
@@ -381,7 +381,7 @@ pub const FINK_2011_HZ1000: FinkTable = FinkTable {
 /// One netperf run of seed 002: (tcp_limit_output_bytes, Mbit/s, tcpi_rtt µs).
 pub type TsqRun = (u64, f64, u32);
 
-/// Seed 002 (shared/seeds/002): Eric Dumazet, "[RFC PATCH v2] tcp: TCP Small Queues",
+/// Seed 002: Eric Dumazet, "[RFC PATCH v2] tcp: TCP Small Queues",
 /// 11 Jul 2012; single netperf TCP flow, 20 s, 1500-byte MTU, "Tests on 10Gbit links".
 pub const TSQ_2012_10G: [TsqRun; 16] = [
     (16_384, 1389.53, 1875),
@@ -425,7 +425,7 @@ pub const TSQ_2012_1G: [TsqRun; 16] = [
 /// One nuttcp run of seed 004: (nuttcp -w MB, TSO on, MB, seconds, Mbit/s).
 pub type TsoRun = (u32, bool, f64, f64, f64);
 
-/// Seed 004 (shared/seeds/004): Bill Fink replying to David S. Miller, netdev, 15 Dec
+/// Seed 004: Bill Fink replying to David S. Miller, netdev, 15 Dec
 /// 2005; 10 GbE, about 1 ms RTT, transmitter-side figures. The -w2m run had TSO off
 /// ("Re-enable TSO"), the -w5m run TSO on.
 pub const TSO_2005: [TsoRun; 2] = [

@@ -2,10 +2,10 @@
 //! (RFC 9406), all growing the flow's cwnd until ssthresh or a detector's exit.
 
 use super::Classic;
-use crate::rfc::adjustment::WindowAdjustment;
 use crate::controller::{AckEvent, Phase};
 use crate::cubic::{LinuxCubicParams, div_floor};
 use crate::hystart::{HystartInput, HystartPpVerdict, PacingStatus};
+use crate::rfc::adjustment::WindowAdjustment;
 use crate::rfc::config::SlowStartKind;
 use crate::time::Instant;
 

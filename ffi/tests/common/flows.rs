@@ -1,0 +1,63 @@
+#![allow(dead_code, reason = "each test file uses a different part")]
+
+//! Flows built through the C ABI as a C caller would: default configs, states on the
+//! heap (zeroed first, so a refused init leaves a recognisably blank state).
+
+use congestion_ffi::*;
+use std::mem::MaybeUninit;
+
+/// Linux's defaults.
+pub fn linux_config() -> CongestionLinuxConfig {
+    let mut c = MaybeUninit::<CongestionLinuxConfig>::uninit();
+    assert_eq!(
+        unsafe { congestion_linux_config_default(c.as_mut_ptr()) },
+        CONGESTION_OK
+    );
+    unsafe { c.assume_init() }
+}
+
+/// The RFC defaults (CUBIC, HyStart++, MSS 1200).
+pub fn rfc_config() -> CongestionRfcConfig {
+    let mut c = MaybeUninit::<CongestionRfcConfig>::uninit();
+    assert_eq!(
+        unsafe { congestion_rfc_config_default(c.as_mut_ptr()) },
+        CONGESTION_OK
+    );
+    unsafe { c.assume_init() }
+}
+
+/// A Linux-mode flow initialised from `cfg` at `now_us`.
+pub fn linux_state(cfg: &CongestionLinuxConfig, now_us: u64) -> Box<CongestionLinuxState> {
+    let mut s = Box::new(MaybeUninit::<CongestionLinuxState>::zeroed());
+    let size = size_of::<CongestionLinuxState>();
+    assert_eq!(
+        unsafe { congestion_linux_init(s.as_mut_ptr(), size, cfg, now_us) },
+        CONGESTION_OK
+    );
+    unsafe { Box::from_raw(Box::into_raw(s).cast()) }
+}
+
+/// An RFC-mode flow initialised from `cfg` at 0.
+pub fn rfc_state(cfg: &CongestionRfcConfig) -> Box<CongestionRfcState> {
+    let mut s = Box::new(MaybeUninit::<CongestionRfcState>::zeroed());
+    let size = size_of::<CongestionRfcState>();
+    assert_eq!(
+        unsafe { congestion_rfc_init(s.as_mut_ptr(), size, cfg, 0) },
+        CONGESTION_OK
+    );
+    unsafe { Box::from_raw(Box::into_raw(s).cast()) }
+}
+
+/// One `uint64_t` getter's value, asserting it succeeded.
+pub fn get<S>(s: &S, getter: unsafe extern "C" fn(*const S, *mut u64) -> i32) -> u64 {
+    let mut v = 0;
+    assert_eq!(unsafe { getter(s, &mut v) }, CONGESTION_OK);
+    v
+}
+
+/// A `CONGESTION_PHASE_*` getter's value.
+pub fn phase_of<S>(s: &S, getter: unsafe extern "C" fn(*const S, *mut u32) -> i32) -> u32 {
+    let mut v = 99;
+    assert_eq!(unsafe { getter(s, &mut v) }, CONGESTION_OK);
+    v
+}
