@@ -5,7 +5,8 @@ numbers (integer arithmetic, so 2.5g is exactly 2,500,000,000) with
 - rates in bit/s, k/m/g/t = 10^3/10^6/10^9/10^12, optional bit, bit/s, bps, b/s;
 - sizes in bytes, k/m/g/t (K/M/G/T, KiB/MiB/GiB/TiB) = powers of 2, kB/MB/GB/TB =
   powers of 10, "KB" refused as ambiguous;
-- durations with a unit: ns, us, µs, ms, s;
+- durations with a unit: ns, us, µs, ms, s, min, h, d ("m" refused: minutes or
+  milliseconds?);
 - probabilities in [0, 1), or a percentage with %.
 
 Each parser raises `argparse.ArgumentTypeError` with a sentence naming the accepted
@@ -18,7 +19,7 @@ import argparse
 
 RATE_FORMS = "a rate in bit/s such as 10g, 2.5g, 100mbit, 1Gbit/s or 50Mbps (k, m, g, t = 10^3, 10^6, 10^9, 10^12)"
 SIZE_FORMS = "a size in bytes such as 9000, 64k, 1.5g or 64KiB (k, m, g, t = 2^10, 2^20, 2^30, 2^40), or 256kB, 100MB (SI: 10^3, 10^6)"
-DURATION_FORMS = "a duration with its unit such as 80ms, 500us, 1.5s or 250ns"
+DURATION_FORMS = "a duration with its unit such as 80ms, 500us, 1.5s, 250ns, 10min, 1h or 20d"
 PROBABILITY_FORMS = "a probability in [0, 1) such as 0.001, or a percentage below 100 such as 0.5%"
 
 MAX_DIGITS = 20
@@ -125,7 +126,12 @@ def size_bytes(text: str) -> int:
 def duration_ns(text: str) -> int:
     t = _unsigned(text, DURATION_FORMS)
     number, unit = _split(t)
-    scales = {"ns": 1, "us": 10**3, "µs": 10**3, "ms": 10**6, "s": 10**9}
+    scales = {"ns": 1, "us": 10**3, "µs": 10**3, "ms": 10**6, "s": 10**9,
+              "min": 60 * 10**9, "h": 3600 * 10**9, "d": 86400 * 10**9}
+    if unit == "m":
+        raise UnitError(
+            f"`{text}`: m is minutes to some tools and milliseconds to others; write {number}min or {number}ms"
+        )
     if unit == "":
         raise UnitError(f"`{text}` has no unit; expected {DURATION_FORMS}")
     if unit not in scales:
@@ -158,9 +164,9 @@ def rtt_s(text: str) -> float:
     """A round-trip time above 0 and at most 1 h, in seconds."""
     ns = duration_ns(text)
     if ns == 0:
-        raise UnitError(f"`{text}`: the RTT must be above 0")
+        raise UnitError(f"`{text}`: an RTT is above 0 and at most 1 h (3600s)")
     if ns > 3600 * 10**9:
-        raise UnitError(f"`{text}`: the RTT must be at most 1 h")
+        raise UnitError(f"`{text}`: an RTT is above 0 and at most 1 h (3600s)")
     return ns / 1e9
 
 

@@ -241,8 +241,9 @@ def test_units_read_like_the_quinn_transfer():
     assert units.size_bytes("30m") == 30 << 20
     assert units.size_bytes("100MB") == 100_000_000
     assert units.rtt_s("40ms") == 0.04
+    assert units.rtt_s("1h") == 3600.0 and units.positive_duration_s("5min") == 300.0
     assert units.loss_ppm("0.005") == 5000 and units.loss_ppm("0.5%") == 5000
     for bad, f in [("64KB", units.size_bytes), ("5", units.rtt_s), ("10MB/s", units.rate_bps),
-                   ("1000", units.buffer_bytes), ("1", units.probability), ("0", units.rate_bps)]:
+                   ("1000", units.buffer_bytes), ("5m", units.rtt_s), ("1.01h", units.rtt_s), ("1", units.probability), ("0", units.rate_bps)]:
         with pytest.raises(units.UnitError):
             f(bad)
