@@ -76,7 +76,7 @@ int main(void) {
             delivered++;
             last_ack_us = now;
             /* One segment acknowledged, up to sequence seq + 1; the RTT sample, us. */
-            congestion_linux_on_ack(&flow, now, 1, seq + 1, (int64_t)(now - sent_at_us[slot]), 0);
+            congestion_linux_on_ack(&flow, now, 1, (int64_t)(now - sent_at_us[slot]), seq + 1, 0);
         }
         /* 2. Timer events: the retransmission timeout. */
         uint64_t in_flight;

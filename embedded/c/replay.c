@@ -238,7 +238,7 @@ static void replay_linux(FILE *in, FILE *out, int send_path) {
                     if (ev.nums < 4) die("ack needs T ACKED RTT INFLIGHT");
                     int64_t rtt = (int32_t)x[2]; /* RTT -1 (any negative s32): no sample */
                     /* Linux mode keeps its own snd_una: no largest_acked needed (0). */
-                    check(congestion_linux_on_ack(&state, now, (uint32_t)x[1], 0, rtt < 0 ? -1 : rtt, 0),
+                    check(congestion_linux_on_ack(&state, now, (uint32_t)x[1], rtt < 0 ? -1 : rtt, 0, 0),
                           "congestion_linux_on_ack");
                     check(congestion_linux_on_sent(&state, now, (uint32_t)x[3], 0),
                           "congestion_linux_on_sent");
@@ -418,7 +418,7 @@ static void replay_rfc(FILE *in, FILE *out, int newreno) {
                     if (ev.nums < 4 || x[1] < 0 || x[3] < 0) die("ack needs T ACKED RTT INFLIGHT");
                     uint64_t acked = (uint64_t)x[1], in_flight = (uint64_t)x[3];
                     r.snd_una = saturating_add(r.snd_una, acked);
-                    check(congestion_rfc_on_ack(s, now, acked, r.snd_una, x[2], 0), "congestion_rfc_on_ack");
+                    check(congestion_rfc_on_ack(s, now, acked, x[2], r.snd_una, 0), "congestion_rfc_on_ack");
                     uint64_t end = saturating_add(r.snd_una, in_flight);
                     if (end > r.snd_nxt) r.snd_nxt = end;
                     check(congestion_rfc_on_sent(s, now, in_flight, r.snd_nxt), "congestion_rfc_on_sent");

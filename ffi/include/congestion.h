@@ -260,7 +260,7 @@
 
 /*
  Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (the kernel's CUBIC,
- HyStart and socket fields) and its send path take 352 on 64-bit targets; the rest is
+ HyStart and socket fields) and its send path take 336 on 64-bit targets; the rest is
  room to grow without changing the ABI.
  */
 #define CONGESTION_LINUX_STATE_SIZE 384
@@ -819,9 +819,9 @@ int32_t congestion_linux_on_sent_counted(CongestionLinuxState *state,
 
 /*
  An ACK newly acknowledging `acked` segments (0: one carrying only an RTT sample), which
- leave flight; `largest_acked` is the highest packet number (or sequence) it covers;
- `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
- application, not the window, limited what was in flight.
+ leave flight; `rtt_us` is its RTT sample, negative for none; `largest_acked` the
+ highest packet number (or sequence) it covers; `app_limited` nonzero when the
+ application, not the window, limited what was in flight (0.1's argument order).
 
  Linux mode keeps its own `snd_una` and judges window use itself, so it ignores
  `largest_acked` and `app_limited`; the RTT sample (clamped to 2^31 - 1 µs, the
@@ -833,8 +833,8 @@ int32_t congestion_linux_on_sent_counted(CongestionLinuxState *state,
 int32_t congestion_linux_on_ack(CongestionLinuxState *state,
                                 uint64_t now_us,
                                 uint64_t acked,
-                                uint64_t largest_acked,
                                 int64_t rtt_us,
+                                uint64_t largest_acked,
                                 uint8_t app_limited);
 
 /*
@@ -1098,9 +1098,9 @@ int32_t congestion_rfc_on_sent_counted(CongestionRfcState *state,
 
 /*
  An ACK newly acknowledging `acked` bytes (0: one carrying only an RTT sample), which
- leave flight; `largest_acked` is the highest packet number (or sequence) it covers;
- `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
- application, not the window, limited what was in flight.
+ leave flight; `rtt_us` is its RTT sample, negative for none; `largest_acked` the
+ highest packet number (or sequence) it covers; `app_limited` nonzero when the
+ application, not the window, limited what was in flight (0.1's argument order).
 
  `largest_acked` ends the recovery period and HyStart++ rounds; 0 (never given)
  falls back on counting acknowledged bytes.
@@ -1111,8 +1111,8 @@ int32_t congestion_rfc_on_sent_counted(CongestionRfcState *state,
 int32_t congestion_rfc_on_ack(CongestionRfcState *state,
                               uint64_t now_us,
                               uint64_t acked,
-                              uint64_t largest_acked,
                               int64_t rtt_us,
+                              uint64_t largest_acked,
                               uint8_t app_limited);
 
 /*

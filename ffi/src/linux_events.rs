@@ -52,9 +52,9 @@ pub unsafe extern "C" fn congestion_linux_on_sent_counted(
 }
 
 /// An ACK newly acknowledging `acked` segments (0: one carrying only an RTT sample), which
-/// leave flight; `largest_acked` is the highest packet number (or sequence) it covers;
-/// `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
-/// application, not the window, limited what was in flight.
+/// leave flight; `rtt_us` is its RTT sample, negative for none; `largest_acked` the
+/// highest packet number (or sequence) it covers; `app_limited` nonzero when the
+/// application, not the window, limited what was in flight (0.1's argument order).
 ///
 /// Linux mode keeps its own `snd_una` and judges window use itself, so it ignores
 /// `largest_acked` and `app_limited`; the RTT sample (clamped to 2^31 - 1 µs, the
@@ -67,8 +67,8 @@ pub unsafe extern "C" fn congestion_linux_on_ack(
     state: *mut CongestionLinuxState,
     now_us: u64,
     acked: u64,
-    largest_acked: u64,
     rtt_us: i64,
+    largest_acked: u64,
     app_limited: u8,
 ) -> i32 {
     // SAFETY: forwarded contract.

@@ -51,9 +51,9 @@ pub unsafe extern "C" fn congestion_rfc_on_sent_counted(
 }
 
 /// An ACK newly acknowledging `acked` bytes (0: one carrying only an RTT sample), which
-/// leave flight; `largest_acked` is the highest packet number (or sequence) it covers;
-/// `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
-/// application, not the window, limited what was in flight.
+/// leave flight; `rtt_us` is its RTT sample, negative for none; `largest_acked` the
+/// highest packet number (or sequence) it covers; `app_limited` nonzero when the
+/// application, not the window, limited what was in flight (0.1's argument order).
 ///
 /// `largest_acked` ends the recovery period and HyStart++ rounds; 0 (never given)
 /// falls back on counting acknowledged bytes.
@@ -65,8 +65,8 @@ pub unsafe extern "C" fn congestion_rfc_on_ack(
     state: *mut CongestionRfcState,
     now_us: u64,
     acked: u64,
-    largest_acked: u64,
     rtt_us: i64,
+    largest_acked: u64,
     app_limited: u8,
 ) -> i32 {
     // SAFETY: forwarded contract.

@@ -59,7 +59,7 @@ fn every_entry_point_refuses_null_pointers() {
             CONGESTION_ERR_NULL
         );
         assert_eq!(
-            congestion_linux_on_ack(null, 0, 1, 1, 10, 0),
+            congestion_linux_on_ack(null, 0, 1, 10, 1, 0),
             CONGESTION_ERR_NULL
         );
         assert_eq!(
@@ -230,7 +230,7 @@ fn slow_start_then_a_loss_through_the_abi() {
         assert_eq!(congestion_linux_on_sent(st, 0, 10, 10), CONGESTION_OK);
         // 10 acked in slow start at 20 ms: cwnd 10 + 10 = 20 (tcp_slow_start).
         assert_eq!(
-            congestion_linux_on_ack(st, 20_000, 10, 10, 20_000, 0),
+            congestion_linux_on_ack(st, 20_000, 10, 20_000, 10, 0),
             CONGESTION_OK
         );
     }
@@ -292,7 +292,7 @@ fn tsq_throttles_and_a_completion_reopens() {
     unsafe {
         congestion_linux_on_sent(st, 0, 10, 10);
         // As above: pacing rate 2,896,000 B/s after one 20 ms sample and cwnd 20.
-        congestion_linux_on_ack(st, 20_000, 10, 10, 20_000, 0);
+        congestion_linux_on_ack(st, 20_000, 10, 20_000, 10, 0);
     }
     // TSQ limit = max(2 * 65,536, 2,896,000 >> 10 = 2,828) = 131,072 bytes; a packet
     // may go while the bytes already queued are at most that: 0, 65,536 and 131,072
@@ -349,7 +349,7 @@ fn reconfigure_applies_to_the_running_flow_or_changes_nothing() {
     let st: *mut CongestionLinuxState = &mut *s;
     unsafe {
         congestion_linux_on_sent(st, 0, 10, 10);
-        congestion_linux_on_ack(st, 20_000, 10, 10, 20_000, 0);
+        congestion_linux_on_ack(st, 20_000, 10, 20_000, 10, 0);
     }
     let limit = |s: &CongestionLinuxState| {
         let (mut q, mut l, mut t) = (0u64, 0u64, 0u8);

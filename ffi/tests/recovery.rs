@@ -222,7 +222,7 @@ fn ce_count_increases_react_once_per_recovery() {
     let mut r = rfc_with_ten_sent(&rfc_config());
     unsafe {
         // Slow start: 12000 + 2400 acked = 14400; CE on the ACK of packet 2.
-        congestion_rfc_on_ack(&mut *r, 20 * MS, 2_400, 2, 20_000, 0);
+        congestion_rfc_on_ack(&mut *r, 20 * MS, 2_400, 20_000, 2, 0);
         congestion_rfc_on_ecn(&mut *r, 20 * MS, 1, 2);
     }
     // ECN β 0.7: 14400 · 0.7 = 10080.
@@ -273,13 +273,13 @@ fn recovery_ends_with_the_ack_of_a_packet_sent_after_it_in_both_modes() {
     let mut l = linux_with_ten_sent();
     unsafe {
         congestion_linux_on_loss(&mut *l, 30 * MS, 0, UNKNOWN);
-        congestion_linux_on_ack(&mut *l, 40 * MS, 5, 5, 20_000, 0);
+        congestion_linux_on_ack(&mut *l, 40 * MS, 5, 20_000, 5, 0);
     }
     assert_eq!(
         phase_of(&*l, congestion_linux_phase),
         CONGESTION_PHASE_RECOVERY
     );
-    unsafe { congestion_linux_on_ack(&mut *l, 50 * MS, 5, 10, 20_000, 0) };
+    unsafe { congestion_linux_on_ack(&mut *l, 50 * MS, 5, 20_000, 10, 0) };
     // snd_una 10 reached high_seq 10: congestion avoidance at cwnd = ssthresh = 7.
     assert_eq!(
         phase_of(&*l, congestion_linux_phase),
@@ -289,7 +289,7 @@ fn recovery_ends_with_the_ack_of_a_packet_sent_after_it_in_both_modes() {
     let mut r = rfc_with_ten_sent(&rfc_config());
     unsafe {
         congestion_rfc_on_loss(&mut *r, 30 * MS, 1_200, 1);
-        congestion_rfc_on_ack(&mut *r, 40 * MS, 1_200, 10, 20_000, 0);
+        congestion_rfc_on_ack(&mut *r, 40 * MS, 1_200, 20_000, 10, 0);
     }
     assert_eq!(
         phase_of(&*r, congestion_rfc_phase),
@@ -297,7 +297,7 @@ fn recovery_ends_with_the_ack_of_a_packet_sent_after_it_in_both_modes() {
     );
     unsafe {
         congestion_rfc_on_sent_counted(&mut *r, 40 * MS, 1_200, 11);
-        congestion_rfc_on_ack(&mut *r, 60 * MS, 1_200, 11, 20_000, 0);
+        congestion_rfc_on_ack(&mut *r, 60 * MS, 1_200, 20_000, 11, 0);
     }
     assert_eq!(
         phase_of(&*r, congestion_rfc_phase),
@@ -314,7 +314,7 @@ fn an_rfc_mode_flow_gives_a_pacing_rate_and_a_send_quantum() {
             get(&*r, congestion_rfc_pacing_rate),
             CONGESTION_RATE_UNLIMITED
         );
-        unsafe { congestion_rfc_on_ack(&mut *r, 20 * MS, 2_400, 2, 20_000, 0) };
+        unsafe { congestion_rfc_on_ack(&mut *r, 20 * MS, 2_400, 20_000, 2, 0) };
         // Slow start: cwnd 14400, srtt 20 ms; Linux's rule at 200 %:
         // 14400 · 2 / 0.020 s = 1,440,000 B/s.
         assert_eq!(get(&*r, congestion_rfc_cwnd), 14_400);
@@ -328,7 +328,7 @@ fn an_rfc_mode_flow_gives_a_pacing_rate_and_a_send_quantum() {
     let mut c = rfc_config();
     c.pacing_formula = CONGESTION_PACING_FORMULA_RFC9002;
     let mut r = rfc_with_ten_sent(&c);
-    unsafe { congestion_rfc_on_ack(&mut *r, 20 * MS, 2_400, 2, 20_000, 0) };
+    unsafe { congestion_rfc_on_ack(&mut *r, 20 * MS, 2_400, 20_000, 2, 0) };
     assert_eq!(get(&*r, congestion_rfc_pacing_rate), 900_000);
     // A cap applies (sk_max_pacing_rate's role): 500,000 B/s.
     c.max_pacing_rate = 500_000;

@@ -56,7 +56,7 @@ fn null_pointers_and_a_state_of_the_other_mode_are_refused() {
             CONGESTION_ERR_NULL
         );
         assert_eq!(
-            congestion_rfc_on_ack(null, 0, 1, 1, 10, 0),
+            congestion_rfc_on_ack(null, 0, 1, 10, 1, 0),
             CONGESTION_ERR_NULL
         );
         assert_eq!(
@@ -240,7 +240,7 @@ fn acks_in_slow_start_grow_the_window_by_the_acked_bytes() {
     unsafe {
         congestion_rfc_on_sent(&mut *s, 0, 12_000, 10);
         // One ACK for 2400 bytes with a 20 ms sample, the window still full before it.
-        congestion_rfc_on_ack(&mut *s, 20_000, 2_400, 2, 20_000, 0);
+        congestion_rfc_on_ack(&mut *s, 20_000, 2_400, 20_000, 2, 0);
     }
     assert_eq!(cwnd(&s), 14_400);
     let mut snap = CongestionRfcSnapshot::default();

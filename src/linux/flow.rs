@@ -109,9 +109,12 @@ pub struct LinuxFlow {
     loss_recovery: bool,
     ca_state: CaState,
     hystart_exit: Option<HystartExit>,
-    /// When the current recovery period began (the last loss, ECN-CE or RTO reduction);
-    /// `None` before the first.
-    recovery_start: Option<Instant>,
+    /// Whether a loss, ECN-CE or RTO reduction has begun a recovery period yet.
+    recovery_armed: bool,
+    /// When the current recovery period began, as the kernel's 32-bit µs clock
+    /// (`tcp_mstamp` truncated, [`Instant::micros32`]): send times are compared with it
+    /// with wrap-around, like every 32-bit kernel clock (valid within 35 minutes).
+    recovery_start_us32: u32,
 }
 
 impl LinuxFlow {
@@ -145,7 +148,8 @@ impl LinuxFlow {
             loss_recovery: false,
             ca_state: CaState::Open,
             hystart_exit: None,
-            recovery_start: None,
+            recovery_armed: false,
+            recovery_start_us32: 0,
         };
         flow.init(now);
         Ok(flow)
@@ -176,7 +180,7 @@ impl LinuxFlow {
         self.retransmits = 0;
         self.undo_marker = false;
         self.loss_recovery = false;
-        self.recovery_start = None;
+        self.recovery_armed = false;
         self.hystart_exit = None;
         self.pacing_rate = 0;
         self.pacing_rate_fresh = true;
@@ -481,7 +485,8 @@ impl LinuxFlow {
         // The RTO's recovery (state Loss) reports slow start, but older losses still
         // belong to it (tcp_process_loss keeps Loss until high_seq).
         self.loss_recovery = false;
-        self.recovery_start = Some(now);
+        self.recovery_armed = true;
+        self.recovery_start_us32 = now.micros32();
         self.packets_out = retransmitted;
         if retransmitted > 0 {
             self.last_send_jiffies = now.jiffies32();
@@ -519,22 +524,24 @@ impl LinuxFlow {
     /// A loss or ECN-CE reduction just set `high_seq`: its recovery period starts.
     fn begin_recovery_period(&mut self, now: Instant) {
         self.loss_recovery = true;
-        self.recovery_start = Some(now);
+        self.recovery_armed = true;
+        self.recovery_start_us32 = now.micros32();
     }
 
     /// Whether `packet` was sent before the current recovery period began: a sequence
     /// before `high_seq` (32-bit wrap-around, as the kernel's `before()`), or a send time
-    /// at or before the reduction. Never for [`SentPacket::Unknown`], nor before the
+    /// at or before the reduction (on the 32-bit µs clock, with wrap-around). Never for [`SentPacket::Unknown`], nor before the
     /// first reduction.
     // Linux net/ipv4/tcp_input.c tcp_fastretrans_alert(): no new recovery before high_seq
     fn sent_before_recovery(&self, packet: SentPacket) -> bool {
-        let Some(start) = self.recovery_start else {
+        if !self.recovery_armed {
             return false;
-        };
+        }
         match packet {
             // Truncation to the kernel's 32-bit sequence space, on purpose.
             SentPacket::Number(seq) => linux_after(self.high_seq, seq as u32),
-            SentPacket::SentAt(sent) => sent <= start,
+            // At or before the start: not after it, on the 32-bit µs clock.
+            SentPacket::SentAt(sent) => !linux_after(sent.micros32(), self.recovery_start_us32),
             SentPacket::Unknown => false,
         }
     }
@@ -769,6 +776,10 @@ impl CongestionController for LinuxFlow {
     /// The lost segments leave `packets_out`; persistent congestion is an RTO with one
     /// retransmit; otherwise a loss of a segment at or after `high_seq` (or of an
     /// unknown one) is a fast-retransmit reduction (`tcp_enter_recovery`).
+    // Cold and out of line: congestion events are rare, and inlined into a stack's ACK
+    // loop they cost that loop registers (2 instructions per ACK under callgrind).
+    #[cold]
+    #[inline(never)]
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
         self.packets_out = self.packets_out.saturating_sub(segments(loss.lost));
         if loss.persistent_congestion {
@@ -783,17 +794,35 @@ impl CongestionController for LinuxFlow {
 
     /// `tcp_enter_cwr` for a CE rise above 0 on a segment at or after `high_seq`; the
     /// kernel's own rule also ignores CE during an RTO's recovery (state Loss).
+    // Cold and out of line: congestion events are rare, and inlined into a stack's ACK
+    // loop they cost that loop registers (2 instructions per ACK under callgrind).
+    #[cold]
+    #[inline(never)]
     fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+        // tcp_enter_cwr() does nothing in state Loss (an RTO's recovery): no reduction,
+        // and no end of a CWR that never began (the kernel-style `ecn` models the
+        // harness, which ends CWR whatever the state).
+        if self.ca_state == CaState::Loss {
+            return;
+        }
         if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {
             self.ecn(now);
         }
     }
 
     /// `tcp_enter_loss` with the head retransmitted at once.
+    // Cold and out of line: congestion events are rare, and inlined into a stack's ACK
+    // loop they cost that loop registers (2 instructions per ACK under callgrind).
+    #[cold]
+    #[inline(never)]
     fn on_retransmission_timeout(&mut self, now: Instant) {
         self.rto(now, 1);
     }
 
+    // Cold and out of line: congestion events are rare, and inlined into a stack's ACK
+    // loop they cost that loop registers (2 instructions per ACK under callgrind).
+    #[cold]
+    #[inline(never)]
     fn on_discarded(&mut self, _now: Instant, amount: u64) {
         self.packets_out = self.packets_out.saturating_sub(segments(amount));
         self.pacing_inputs_changed();

@@ -4,7 +4,7 @@
 
 /// Default-configured prefix: beta 717, bic_scale 41, fast convergence, friendliness,
 /// HyStart with both detectors, low window 16, no initial_ssthresh, no clamp, IW10,
-/// srtt 20 ms, no pacing, MSS 1448. Byte layout as `linux::flow_from` reads it.
+/// srtt 20 ms, no pacing, MSS 1448, ISS 0. Byte layout as `linux::flow_from` reads it.
 fn config_prefix() -> Vec<u8> {
     let mut v = Vec::new();
     v.extend_from_slice(&717u16.to_le_bytes());
@@ -17,6 +17,7 @@ fn config_prefix() -> Vec<u8> {
     v.extend_from_slice(&2500u16.to_le_bytes()); // 2500 * 8 = 20 ms
     v.push(0);
     v.extend_from_slice(&1448u16.to_le_bytes());
+    v.extend_from_slice(&0u32.to_le_bytes());
     v
 }
 
@@ -79,24 +80,30 @@ pub fn from_trace(text: &str) -> Vec<u8> {
         let t = u64::try_from(num(0)).unwrap_or(0);
         time_step(&mut out, t.saturating_sub(last_t));
         last_t = t;
+        // Op codes as `linux::run` decodes them (the byte modulo 16).
         match kw {
             "ack" => {
                 out.push(0);
                 amount(&mut out, num(1) as u64);
                 rtt(&mut out, num(2));
-                // The response: what is in flight afterwards, at the same instant.
+                // The response: what is in flight afterwards, at the same instant, as
+                // the stack counts it (`SentEvent::new`).
                 time_step(&mut out, 0);
-                out.push(4);
+                out.push(6);
                 amount(&mut out, num(3) as u64);
+                out.push(1);
             }
             "init" | "send" => {
-                out.push(4);
+                out.push(6);
                 amount(&mut out, num(1).max(10) as u64);
+                out.push(1);
             }
-            "loss" => out.push(6),
-            "rto" => out.extend_from_slice(&[7, 1]),
-            "undo" => out.push(8),
-            _ => out.push(9),
+            // One unnamed congestion event of nothing lost (`LossEvent::episode(0)`),
+            // as a bare `loss T` line replays.
+            "loss" => out.extend_from_slice(&[9, 0, 0]),
+            "rto" => out.push(12),
+            "undo" => out.push(14),
+            _ => out.push(15),
         }
     }
     out

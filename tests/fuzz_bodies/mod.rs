@@ -7,9 +7,14 @@
 #![allow(dead_code, reason = "each includer uses a different part")]
 
 pub mod bytes;
+pub mod classic;
 pub mod corpus;
+pub mod known;
 pub mod linux;
+pub mod newreno;
+pub mod period;
 pub mod phase;
 pub mod rfc;
+pub mod send;
 pub mod send_path;
 pub mod v2_6_35;

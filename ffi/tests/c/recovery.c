@@ -89,7 +89,7 @@ static int linux_mode(void) {
      * 1448 * 20 * 200 % / 20 ms = 2,896,000 B/s; tcp_tso_autosize gives 2 segments. */
     if (linux_ten(&s)) return 1;
     CHECK(lget(&s, congestion_linux_ssthresh) == CONGESTION_SSTHRESH_NONE);
-    OK(congestion_linux_on_ack(&s, 20 * MS, 10, 10, 20000, 0));
+    OK(congestion_linux_on_ack(&s, 20 * MS, 10, 20000, 10, 0));
     CHECK(lget(&s, congestion_linux_cwnd) == 20);
     CHECK(lget(&s, congestion_linux_pacing_rate) == 2896000);
     CHECK(lget(&s, congestion_linux_send_quantum) == 2 * 1448);
@@ -122,7 +122,7 @@ static int rfc_mode(void) {
          * start's 14400 * 200 % / 20 ms = 1,440,000 B/s and a burst of 2 * 1200 bytes. */
         if (rfc_ten(&s, algorithms[a])) return 1;
         CHECK(rget(&s, congestion_rfc_pacing_rate) == CONGESTION_RATE_UNLIMITED);
-        OK(congestion_rfc_on_ack(&s, 20 * MS, 2400, 2, 20000, 0));
+        OK(congestion_rfc_on_ack(&s, 20 * MS, 2400, 20000, 2, 0));
         CHECK(rget(&s, congestion_rfc_cwnd) == 14400);
         CHECK(rget(&s, congestion_rfc_pacing_rate) == 1440000);
         CHECK(rget(&s, congestion_rfc_send_quantum) == 2400);
@@ -130,7 +130,7 @@ static int rfc_mode(void) {
     /* CE once per recovery: 14400 * 0.7 = 10080; marks on packets up to 10 do not cut
      * again; a mark on packet 11, sent after the reduction, does: 10080 * 0.7 = 7056. */
     if (rfc_ten(&s, CONGESTION_RFC_ALGORITHM_CUBIC)) return 1;
-    OK(congestion_rfc_on_ack(&s, 20 * MS, 2400, 2, 20000, 0));
+    OK(congestion_rfc_on_ack(&s, 20 * MS, 2400, 20000, 2, 0));
     OK(congestion_rfc_on_ecn(&s, 20 * MS, 1, 2));
     OK(congestion_rfc_on_ecn(&s, 21 * MS, 2, 10));
     CHECK(rget(&s, congestion_rfc_cwnd) == 10080);
