@@ -99,8 +99,8 @@ PROTOTYPES: dict[str, list] = {
     "congestion_rfc_on_sent": [_ptr, _u64, _u64, _u64],
     # state, now_us, sent, largest_sent
     "congestion_rfc_on_sent_counted": [_ptr, _u64, _u64, _u64],
-    # state, now_us, acked, largest_acked, rtt_us (negative: none), app_limited
-    "congestion_rfc_on_ack": [_ptr, _u64, _u64, _u64, _i64, _u8],
+    # state, now_us, acked, rtt_us (negative: none), largest_acked, app_limited
+    "congestion_rfc_on_ack": [_ptr, _u64, _u64, _i64, _u64, _u8],
     # state, now_us, lost, newest_lost
     "congestion_rfc_on_loss": [_ptr, _u64, _u64, _u64],
     # state, now_us, lost, newest_sent_at_us
