@@ -77,7 +77,6 @@ class TransferConfig:
 class Sample:
     t_s: float
     cwnd: int
-    lost_packets: int
     srtt_s: float
 
 
@@ -310,7 +309,7 @@ async def _client(cfg: TransferConfig, port: int, cafile: str):
                     quic.send_stream_data(stream_id, chunk[:n] if n < CHUNK else chunk, end_stream=left == 0)
                 client.transmit()
             if now >= next_sample:
-                samples.append(Sample(now - start, cc.congestion_window, 0, quic._loss._rtt_smoothed))
+                samples.append(Sample(now - start, cc.congestion_window, quic._loss._rtt_smoothed))
                 next_sample += cfg.sample_s
             try:
                 await asyncio.wait_for(client.answered.wait(), 0.01)
