@@ -1,0 +1,178 @@
+"""The C ABI of `congestion-ffi` (RFC mode) through ctypes.
+
+Only what the aioquic adapter uses is declared: the RFC-mode config, init, the events
+and the getters, each with its argument and result types, so that ctypes converts and
+checks every argument. The functions are attributes of one `Lib` object, looked up at
+every call: a test may replace any of them with a wrapper (to count calls) and the
+controller goes through the wrapper.
+
+The shared library is `target/release/libcongestion_ffi.so`, built by
+`cargo rustc -p congestion-ffi --release --crate-type cdylib`; `CONGESTION_FFI_LIB`
+names another file.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+from pathlib import Path
+
+# ffi/src/state.rs (and CONGESTION_RFC_STATE_SIZE / _ALIGN in ffi/include/congestion.h).
+# The C ABI has no call that returns them: they are compile-time constants of the
+# header. congestion_rfc_init refuses a smaller buffer (CONGESTION_ERR_SIZE) and every
+# call a misaligned one (CONGESTION_ERR_ALIGNMENT); the tests check both.
+RFC_STATE_SIZE = 640
+RFC_STATE_ALIGN = 8
+
+# ffi/src/lib.rs
+OK = 0
+ERR_NULL = -1
+ERR_UNINITIALIZED = -2
+ERR_ARGUMENT = -3
+ERR_ALIGNMENT = -4
+ERR_SIZE = -5
+PACKET_UNKNOWN = (1 << 64) - 1
+SSTHRESH_NONE = (1 << 64) - 1
+RATE_UNLIMITED = (1 << 64) - 1
+
+PHASE_SLOW_START = 0
+PHASE_CONSERVATIVE_SLOW_START = 1
+PHASE_CONGESTION_AVOIDANCE = 2
+PHASE_RECOVERY = 3
+PHASE_NAMES = {
+    PHASE_SLOW_START: "slow_start",
+    PHASE_CONSERVATIVE_SLOW_START: "conservative_slow_start",
+    PHASE_CONGESTION_AVOIDANCE: "congestion_avoidance",
+    PHASE_RECOVERY: "recovery",
+}
+
+# ffi/src/rfc_config.rs
+SLOW_START_STANDARD = 0
+SLOW_START_LINUX_HYSTART = 1
+SLOW_START_HYSTART_PLUS_PLUS = 2
+ALGORITHM_CUBIC = 0
+ALGORITHM_NEWRENO = 1
+PACING_FORMULA_LINUX = 0
+PACING_FORMULA_RFC9002 = 1
+
+
+class CongestionRfcConfig(ctypes.Structure):
+    """`CongestionRfcConfig` (64 bytes, no padding)."""
+
+    _fields_ = [
+        ("mss_bytes", ctypes.c_uint64),
+        ("initial_window_bytes", ctypes.c_uint64),
+        ("initial_ssthresh_bytes", ctypes.c_uint64),
+        ("max_pacing_rate", ctypes.c_uint64),
+        ("beta_permille", ctypes.c_uint32),
+        ("ecn_beta_permille", ctypes.c_uint32),
+        ("c_permille", ctypes.c_uint32),
+        ("pacing_ss_ratio_percent", ctypes.c_uint32),
+        ("pacing_ca_ratio_percent", ctypes.c_uint32),
+        ("pacing_n_percent", ctypes.c_uint32),
+        ("fast_convergence", ctypes.c_uint8),
+        ("reno_friendly", ctypes.c_uint8),
+        ("slow_start", ctypes.c_uint8),
+        ("paced", ctypes.c_uint8),
+        ("algorithm", ctypes.c_uint8),
+        ("pacing_formula", ctypes.c_uint8),
+        ("reserved", ctypes.c_uint8 * 2),
+    ]
+
+
+assert ctypes.sizeof(CongestionRfcConfig) == 64
+
+_u8, _u32, _u64, _i64, _i32 = (
+    ctypes.c_uint8,
+    ctypes.c_uint32,
+    ctypes.c_uint64,
+    ctypes.c_int64,
+    ctypes.c_int32,
+)
+_ptr = ctypes.c_void_p
+
+# name: argument types; every function returns int32_t (a CONGESTION_* code).
+PROTOTYPES: dict[str, list] = {
+    "congestion_rfc_config_default": [ctypes.POINTER(CongestionRfcConfig)],
+    "congestion_rfc_init": [_ptr, ctypes.c_size_t, ctypes.POINTER(CongestionRfcConfig), _u64],
+    # state, now_us, in_flight_after, largest_sent
+    "congestion_rfc_on_sent": [_ptr, _u64, _u64, _u64],
+    # state, now_us, sent, largest_sent
+    "congestion_rfc_on_sent_counted": [_ptr, _u64, _u64, _u64],
+    # state, now_us, acked, rtt_us (negative: none), largest_acked, app_limited
+    "congestion_rfc_on_ack": [_ptr, _u64, _u64, _i64, _u64, _u8],
+    # state, now_us, lost, newest_lost
+    "congestion_rfc_on_loss": [_ptr, _u64, _u64, _u64],
+    # state, now_us, lost, newest_sent_at_us
+    "congestion_rfc_on_loss_sent_at": [_ptr, _u64, _u64, _u64],
+    # state, now_us, lost
+    "congestion_rfc_on_persistent_congestion": [_ptr, _u64, _u64],
+    # state, now_us, ce_increase, largest_acked
+    "congestion_rfc_on_ecn": [_ptr, _u64, _u64, _u64],
+    "congestion_rfc_on_rto": [_ptr, _u64],
+    # state, now_us, amount
+    "congestion_rfc_on_discarded": [_ptr, _u64, _u64],
+    "congestion_rfc_on_spurious": [_ptr, _u64],
+    "congestion_rfc_on_transmit_start": [_ptr, _u64],
+    "congestion_rfc_set_mss": [_ptr, _u64],
+    # getters: state, out pointer
+    "congestion_rfc_cwnd": [_ptr, _ptr],
+    "congestion_rfc_ssthresh": [_ptr, _ptr],
+    "congestion_rfc_phase": [_ptr, _ptr],
+    "congestion_rfc_in_flight": [_ptr, _ptr],
+    "congestion_rfc_pacing_rate": [_ptr, _ptr],
+    "congestion_rfc_send_quantum": [_ptr, _ptr],
+    "congestion_rfc_mss": [_ptr, _ptr],
+}
+
+
+class CongestionError(RuntimeError):
+    """A C ABI call returned a negative `CONGESTION_*` code."""
+
+    def __init__(self, function: str, code: int) -> None:
+        super().__init__(f"{function} returned {code}")
+        self.function = function
+        self.code = code
+
+
+class Lib:
+    """The loaded shared library: one attribute per C function of `PROTOTYPES`."""
+
+    def __init__(self, path: str | os.PathLike) -> None:
+        self.path = str(path)
+        self.cdll = ctypes.CDLL(self.path)
+        for name, argtypes in PROTOTYPES.items():
+            f = getattr(self.cdll, name)
+            f.argtypes = argtypes
+            f.restype = _i32
+            setattr(self, name, f)
+
+
+def default_library_path() -> Path:
+    """`CONGESTION_FFI_LIB`, else `target/release/libcongestion_ffi.so` of the
+    repository this package sits in (or of the current directory's)."""
+    env = os.environ.get("CONGESTION_FFI_LIB")
+    if env:
+        return Path(env)
+    name = "libcongestion_ffi.so"
+    starts = [Path(__file__).resolve().parent, Path.cwd().resolve()]
+    for start in starts:
+        for d in [start, *start.parents]:
+            candidate = d / "target" / "release" / name
+            if candidate.is_file():
+                return candidate
+    raise FileNotFoundError(
+        f"{name} not found: build it with `cargo rustc -p congestion-ffi --release "
+        "--crate-type cdylib` or set CONGESTION_FFI_LIB"
+    )
+
+
+_lib: Lib | None = None
+
+
+def load() -> Lib:
+    """The process's `Lib`, loaded on first use."""
+    global _lib
+    if _lib is None:
+        _lib = Lib(default_library_path())
+    return _lib
