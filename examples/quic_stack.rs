@@ -11,7 +11,7 @@ use congestion::hystart::PacingStatus;
 use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
 use congestion::rfc::{RfcFlow, RfcFlowConfig};
 use congestion::{
-    AckEvent, ConfigError, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent,
+    AckEvent, ConfigError, CongestionController, Duration, Instant, LossEvent, Phase,
 };
 use std::collections::VecDeque;
 
@@ -72,24 +72,17 @@ fn run() -> Result<(u32, u64), ConfigError> {
             flow.on_ack(now, &AckEvent::new(acked, pn, Some(RTT)));
         }
         // Send what the window and the pacer allow now.
-        loop {
-            match flow.poll(now, &NextPacket::default()) {
-                SendVerdict::Send { segments } => {
-                    for _ in 0..segments {
-                        flow.on_sent_counted(now, MTU, next_pn);
-                        in_flight.push_back(Sent {
-                            pn: next_pn,
-                            at: now,
-                        });
-                        next_pn += 1;
-                    }
-                    // The NIC takes the burst at once in this toy: TSQ is free again.
-                    flow.on_tx_completion(
-                        u32::try_from(u64::from(segments) * MTU).unwrap_or(u32::MAX),
-                    );
-                }
-                _ => break,
+        while let SendVerdict::Send { segments } = flow.poll(now, &NextPacket::default()) {
+            for _ in 0..segments {
+                flow.on_sent_counted(now, MTU, next_pn);
+                in_flight.push_back(Sent {
+                    pn: next_pn,
+                    at: now,
+                });
+                next_pn += 1;
             }
+            // The NIC takes the burst at once in this toy: TSQ is free again.
+            flow.on_tx_completion(u32::try_from(u64::from(segments) * MTU).unwrap_or(u32::MAX));
         }
         // A line every 500 packets sent.
         if next_pn >= printed_at_pn + 500 && flow.phase() != Phase::Recovery {

@@ -6,7 +6,7 @@
 use congestion::cubic::LinuxCubicConfig;
 use congestion::linux::{CaState, LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
 use congestion::{
-    AckEvent, ConfigError, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent,
+    AckEvent, ConfigError, CongestionController, Duration, Instant, LossEvent, SentEvent,
 };
 
 fn flow_at(t_us: u64) -> LinuxFlow {
