@@ -1,0 +1,113 @@
+//! The flows the endpoint builds, and the send path around them.
+
+use congestion::pacing::PacedFlow;
+use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
+use congestion::{ConfigError, CongestionController, Instant};
+use core::fmt::Debug;
+
+/// An RFC-mode flow (bytes) the endpoint can build from an [`RfcFlowConfig`]: RFC 9438
+/// CUBIC ([`RfcFlow`]) or NewReno ([`NewRenoFlow`]).
+pub trait RfcModeFlow: CongestionController + Clone + Debug + Send + Sized + 'static {
+    /// The name used in reports.
+    const NAME: &'static str;
+
+    /// A new flow at `now`.
+    fn build(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError>;
+
+    /// The max datagram size changed (s2n-quic's `on_mtu_update`).
+    fn set_mss(&mut self, mss_bytes: u64) -> Result<(), ConfigError>;
+}
+
+impl RfcModeFlow for RfcFlow {
+    const NAME: &'static str = "cubic";
+
+    fn build(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
+        RfcFlow::new(config, now)
+    }
+
+    fn set_mss(&mut self, mss_bytes: u64) -> Result<(), ConfigError> {
+        RfcFlow::set_mss(self, mss_bytes)
+    }
+}
+
+impl RfcModeFlow for NewRenoFlow {
+    const NAME: &'static str = "newreno";
+
+    fn build(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
+        NewRenoFlow::new(config, now)
+    }
+
+    fn set_mss(&mut self, mss_bytes: u64) -> Result<(), ConfigError> {
+        NewRenoFlow::set_mss(self, mss_bytes)
+    }
+}
+
+/// A flow with its send path (EDT pacer, TSO/GSO autosizing), or a bare flow.
+#[derive(Clone, Debug)]
+pub(crate) enum Sender<F: RfcModeFlow> {
+    /// The crate's send path decides departures and bursts.
+    Paced(PacedFlow<F>),
+    /// No pacing: s2n-quic sends whenever the window allows.
+    Unpaced(F),
+}
+
+impl<F: RfcModeFlow> Sender<F> {
+    pub(crate) fn new(
+        config: RfcFlowConfig,
+        paced: bool,
+        now: Instant,
+    ) -> Result<Self, ConfigError> {
+        let mut config = config;
+        // HyStart++ drops its per-ACK limit when the sender paces (RFC 9406 §4.3).
+        config.paced = paced;
+        let flow = F::build(config, now)?;
+        Ok(if paced {
+            Sender::Paced(PacedFlow::new(flow))
+        } else {
+            Sender::Unpaced(flow)
+        })
+    }
+
+    /// The controller: the paced flow feeds its send path from the same calls.
+    pub(crate) fn cc(&self) -> &dyn CongestionController {
+        match self {
+            Sender::Paced(p) => p,
+            Sender::Unpaced(f) => f,
+        }
+    }
+
+    /// The controller, mutably.
+    pub(crate) fn cc_mut(&mut self) -> &mut dyn CongestionController {
+        match self {
+            Sender::Paced(p) => p,
+            Sender::Unpaced(f) => f,
+        }
+    }
+
+    /// The next packet's earliest departure time, when paced.
+    pub(crate) fn next_departure(&self) -> Option<Instant> {
+        match self {
+            Sender::Paced(p) => Some(p.next_departure()),
+            Sender::Unpaced(_) => None,
+        }
+    }
+
+    /// The largest burst for GSO, bytes, when paced.
+    pub(crate) fn send_quantum(&self) -> Option<u64> {
+        match self {
+            Sender::Paced(p) => Some(p.send_quantum_bytes()),
+            Sender::Unpaced(_) => None,
+        }
+    }
+
+    pub(crate) fn set_mss(&mut self, mss_bytes: u64) -> Result<(), ConfigError> {
+        match self {
+            Sender::Paced(p) => p.controller_mut().set_mss(mss_bytes),
+            Sender::Unpaced(f) => f.set_mss(mss_bytes),
+        }
+    }
+
+    pub(crate) fn is_paced(&self) -> bool {
+        matches!(self, Sender::Paced(_))
+    }
+}
