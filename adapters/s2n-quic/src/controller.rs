@@ -302,6 +302,7 @@ impl<F: RfcModeFlow> S2nCongestionController for S2nController<F> {
         self.last_send_app_limited = app_limited == Some(true);
         let sent = SentEvent::counted(sent_bytes as u64, number);
         self.sender.cc_mut().on_sent(now, &sent);
+        self.sender.on_left_host(saturate_u32(sent_bytes as u64));
         self.count(|s| &s.sent_packets);
         if let (Some(edt), Some(prev)) = (edt, self.last_sent_at) {
             if edt.as_micros() > prev.as_micros() {
@@ -412,4 +413,5 @@ impl<F: RfcModeFlow> S2nCongestionController for S2nController<F> {
     }
 }
 #[cfg(test)]
-mod controller_tests;
+#[path = "controller_tests.rs"]
+mod tests;

@@ -1,6 +1,7 @@
 //! The flows the endpoint builds, and the send path around them.
 
-use congestion::pacing::PacedFlow;
+use congestion::hystart::PacingStatus;
+use congestion::pacing::{PacedFlow, SendPathConfig};
 use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
 use congestion::{ConfigError, CongestionController, Instant};
 use core::fmt::Debug;
@@ -62,7 +63,10 @@ impl<F: RfcModeFlow> Sender<F> {
         config.paced = paced;
         let flow = F::build(config, now)?;
         Ok(if paced {
-            Sender::Paced(PacedFlow::new(flow))
+            // s2n-quic waits for each departure itself (Linux's internal pacing, not fq).
+            let mut path = SendPathConfig::new();
+            path.pacing_status = PacingStatus::Needed;
+            Sender::Paced(PacedFlow::new(flow, path.validate()?))
         } else {
             Sender::Unpaced(flow)
         })
@@ -84,11 +88,23 @@ impl<F: RfcModeFlow> Sender<F> {
         }
     }
 
-    /// The next packet's earliest departure time, when paced.
+    /// The next packet's earliest departure time, when paced (`None` before the
+    /// first paced send: it may leave at once). s2n-quic asks without saying when it
+    /// asks and compares the answer with its clock itself, so the time is given even
+    /// when it has passed.
     pub(crate) fn next_departure(&self) -> Option<Instant> {
         match self {
-            Sender::Paced(p) => Some(p.next_departure()),
+            Sender::Paced(p) => p.next_departure(Instant::ZERO),
             Sender::Unpaced(_) => None,
+        }
+    }
+
+    /// A send of `len_bytes` left the host at once: s2n-quic reports no TX completion
+    /// and asks only for the departure time, so TCP Small Queues has nothing to hold
+    /// back; the send path's queue count is emptied so it stays meaningful.
+    pub(crate) fn on_left_host(&mut self, len_bytes: u32) {
+        if let Sender::Paced(p) = self {
+            p.on_tx_completion(len_bytes);
         }
     }
 
