@@ -35,17 +35,27 @@ type Error = Box<dyn std::error::Error>;
 /// Runs one transfer to its end (virtual time; the wall time is the CPU's).
 pub fn run(config: SimConfig) -> Result<Report, Error> {
     let stats = Arc::new(AdapterStats::default());
-    match our_endpoint(config.cc, &stats, config.log.as_ref()) {
-        Some(OurEndpoint::Cubic(e)) => run_with(&config, stats, move || e.clone()),
-        Some(OurEndpoint::NewReno(e)) => run_with(&config, stats, move || e.clone()),
-        None => run_with(&config, stats, Cubic::default),
+    // Only the sender (the client) counts and logs; the server runs the same controller.
+    let quiet = Arc::new(AdapterStats::default());
+    match (
+        our_endpoint(config.cc, &stats, config.log.as_ref()),
+        our_endpoint(config.cc, &quiet, None),
+    ) {
+        (Some(OurEndpoint::Cubic(c)), Some(OurEndpoint::Cubic(s))) => {
+            run_with(&config, stats, move || c.clone(), move || s.clone())
+        }
+        (Some(OurEndpoint::NewReno(c)), Some(OurEndpoint::NewReno(s))) => {
+            run_with(&config, stats, move || c.clone(), move || s.clone())
+        }
+        _ => run_with(&config, stats, Cubic::default, Cubic::default),
     }
 }
 
-fn run_with<E: Endpoint>(
+fn run_with<C: Endpoint, S: Endpoint>(
     config: &SimConfig,
     stats: Arc<AdapterStats>,
-    make: impl Fn() -> E,
+    client_cc: impl Fn() -> C,
+    server_cc: impl Fn() -> S,
 ) -> Result<Report, Error> {
     let network = Bottleneck::new(config.link);
     let (cert, key) = certificate();
@@ -62,7 +72,7 @@ fn run_with<E: Endpoint>(
         let mut server = Server::builder()
             .with_io(handle.builder().build()?)?
             .with_tls(server_tls)?
-            .with_congestion_controller(make())?
+            .with_congestion_controller(server_cc())?
             .with_limits(limits())?
             .start()?;
         let addr = server.local_addr()?;
@@ -96,7 +106,7 @@ fn run_with<E: Endpoint>(
         let client = Client::builder()
             .with_io(handle.builder().build()?)?
             .with_tls(client_tls)?
-            .with_congestion_controller(make())?
+            .with_congestion_controller(client_cc())?
             .with_limits(limits())?
             .with_event(counter.clone())?
             .start()?;

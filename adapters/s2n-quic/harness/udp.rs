@@ -36,17 +36,27 @@ type Error = Box<dyn std::error::Error + Send + Sync>;
 /// Runs one transfer.
 pub async fn run(config: UdpConfig) -> Result<Report, Error> {
     let stats = Arc::new(AdapterStats::default());
-    match our_endpoint(config.cc, &stats, None) {
-        Some(OurEndpoint::Cubic(e)) => run_with(config, stats, move || e.clone()).await,
-        Some(OurEndpoint::NewReno(e)) => run_with(config, stats, move || e.clone()).await,
-        None => run_with(config, stats, Cubic::default).await,
+    // Only the sender (the client) counts; the server runs the same controller.
+    let quiet = Arc::new(AdapterStats::default());
+    match (
+        our_endpoint(config.cc, &stats, None),
+        our_endpoint(config.cc, &quiet, None),
+    ) {
+        (Some(OurEndpoint::Cubic(c)), Some(OurEndpoint::Cubic(s))) => {
+            run_with(config, stats, c, s).await
+        }
+        (Some(OurEndpoint::NewReno(c)), Some(OurEndpoint::NewReno(s))) => {
+            run_with(config, stats, c, s).await
+        }
+        _ => run_with(config, stats, Cubic::default(), Cubic::default()).await,
     }
 }
 
-async fn run_with<E: Endpoint>(
+async fn run_with<C: Endpoint, S: Endpoint>(
     config: UdpConfig,
     stats: Arc<AdapterStats>,
-    make: impl Fn() -> E,
+    client_cc: C,
+    server_cc: S,
 ) -> Result<Report, Error> {
     let (cert, key) = certificate();
     let server_tls = tls::Server::builder()
@@ -55,7 +65,7 @@ async fn run_with<E: Endpoint>(
     let mut server = Server::builder()
         .with_io("127.0.0.1:0")?
         .with_tls(server_tls)?
-        .with_congestion_controller(make())?
+        .with_congestion_controller(server_cc)?
         .with_limits(limits())?
         .start()?;
     let server_addr = server.local_addr()?;
@@ -89,7 +99,7 @@ async fn run_with<E: Endpoint>(
     let client = Client::builder()
         .with_io("127.0.0.1:0")?
         .with_tls(client_tls)?
-        .with_congestion_controller(make())?
+        .with_congestion_controller(client_cc)?
         .with_limits(limits())?
         .with_event(counter.clone())?
         .start()?;

@@ -116,11 +116,12 @@ impl State {
     fn admit(&mut self, now: Duration, len: u64, forward: bool) -> Option<Duration> {
         let config = self.config;
         if forward {
-            if let Some((from, lasting)) = config.blackout {
-                if now >= from && now < from + lasting {
-                    self.drops.blackout += 1;
-                    return None;
-                }
+            if let Some((from, lasting)) = config.blackout
+                && now >= from
+                && now < from + lasting
+            {
+                self.drops.blackout += 1;
+                return None;
             }
             if config.loss_ppm > 0 && self.next_random() % 1_000_000 < u64::from(config.loss_ppm) {
                 self.drops.random += 1;

@@ -86,10 +86,10 @@ impl DepartureLog {
     }
 
     fn push(&self, d: Departure) {
-        if let Ok(mut e) = self.entries.lock() {
-            if e.len() < self.capacity {
-                e.push(d);
-            }
+        if let Ok(mut e) = self.entries.lock()
+            && e.len() < self.capacity
+        {
+            e.push(d);
         }
     }
 }
@@ -304,10 +304,10 @@ impl<F: RfcModeFlow> S2nCongestionController for S2nController<F> {
         self.sender.cc_mut().on_sent(now, &sent);
         self.sender.on_left_host(saturate_u32(sent_bytes as u64));
         self.count(|s| &s.sent_packets);
-        if let (Some(edt), Some(prev)) = (edt, self.last_sent_at) {
-            if edt.as_micros() > prev.as_micros() {
-                self.count(|s| &s.paced_packets);
-            }
+        if let (Some(edt), Some(prev)) = (edt, self.last_sent_at)
+            && edt.as_micros() > prev.as_micros()
+        {
+            self.count(|s| &s.paced_packets);
         }
         self.last_sent_at = Some(now);
         if let Some(log) = &self.log {
