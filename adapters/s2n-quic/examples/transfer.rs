@@ -61,6 +61,10 @@ struct Args {
     /// Give up after this long, e.g. 300s (UDP only).
     #[arg(long, default_value = "300s", value_parser = positive_duration, allow_hyphen_values = true)]
     timeout: Duration,
+    /// Our controllers' pacer timer slack, e.g. 1ms (see DEFAULT_TIMER_SLACK); 0ms:
+    /// the EDT pacer's own rule.
+    #[arg(long, default_value = "1ms", value_parser = duration, allow_hyphen_values = true)]
+    timer_slack: Duration,
     /// The network: udp (tokio sockets through the relay) or sim (s2n-quic's
     /// virtual-time network with the same link model).
     #[arg(long, default_value = "udp", value_parser = ["udp", "sim"])]
@@ -81,6 +85,10 @@ fn positive_size(text: &str) -> Result<u64, String> {
 
 fn positive_duration(text: &str) -> Result<Duration, String> {
     limits::positive_duration(text).map_err(|e| e.0)
+}
+
+fn duration(text: &str) -> Result<Duration, String> {
+    congestion_units::duration(text).map_err(|e| e.0)
 }
 
 fn buffer(text: &str) -> Result<u64, String> {
@@ -122,6 +130,7 @@ fn run(args: &Args) -> Result<Report, Box<dyn std::error::Error>> {
         let config = harness::sim::SimConfig {
             cc: args.cc,
             bytes: args.bytes,
+            timer_slack: args.timer_slack.into(),
             link: harness::vnet::LinkConfig {
                 rate_bps: args.rate,
                 delay: args.rtt / 2,
@@ -140,6 +149,7 @@ fn run(args: &Args) -> Result<Report, Box<dyn std::error::Error>> {
     let config = harness::udp::UdpConfig {
         cc: args.cc,
         bytes: args.bytes,
+        timer_slack: args.timer_slack.into(),
         relay,
         sample_every: args.sample,
         timeout: args.timeout,

@@ -75,11 +75,12 @@ pub fn certificate() -> (String, String) {
 /// `stats` and, if given, recording departures into `log`.
 pub fn our_endpoint(
     cc: Cc,
+    timer_slack: congestion::Duration,
     stats: &Arc<AdapterStats>,
     log: Option<&DepartureLog>,
 ) -> Option<OurEndpoint> {
     let with = |e: CongestionEndpoint| {
-        let e = e.with_stats(stats.clone());
+        let e = e.with_stats(stats.clone()).with_timer_slack(timer_slack);
         match log {
             Some(l) => e.with_log(l.clone()),
             None => e,
@@ -97,7 +98,8 @@ pub fn our_endpoint(
         ))),
         Cc::OursNewreno => {
             let e = CongestionEndpoint::newreno(SlowStartKind::HystartPlusPlus)
-                .with_stats(stats.clone());
+                .with_stats(stats.clone())
+                .with_timer_slack(timer_slack);
             Some(OurEndpoint::NewReno(match log {
                 Some(l) => e.with_log(l.clone()),
                 None => e,

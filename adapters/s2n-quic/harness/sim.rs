@@ -24,6 +24,8 @@ pub struct SimConfig {
     pub cc: Cc,
     /// Bytes the client sends.
     pub bytes: u64,
+    /// Our controllers' timer slack (`congestion_s2n_quic::DEFAULT_TIMER_SLACK`).
+    pub timer_slack: congestion::Duration,
     /// The link.
     pub link: LinkConfig,
     /// Where our controllers record their departures, if anywhere.
@@ -38,8 +40,8 @@ pub fn run(config: SimConfig) -> Result<Report, Error> {
     // Only the sender (the client) counts and logs; the server runs the same controller.
     let quiet = Arc::new(AdapterStats::default());
     match (
-        our_endpoint(config.cc, &stats, config.log.as_ref()),
-        our_endpoint(config.cc, &quiet, None),
+        our_endpoint(config.cc, config.timer_slack, &stats, config.log.as_ref()),
+        our_endpoint(config.cc, config.timer_slack, &quiet, None),
     ) {
         (Some(OurEndpoint::Cubic(c)), Some(OurEndpoint::Cubic(s))) => {
             run_with(&config, stats, move || c.clone(), move || s.clone())

@@ -23,6 +23,8 @@ pub struct UdpConfig {
     pub cc: Cc,
     /// Bytes the client sends.
     pub bytes: u64,
+    /// Our controllers' timer slack (`congestion_s2n_quic::DEFAULT_TIMER_SLACK`).
+    pub timer_slack: congestion::Duration,
     /// The link.
     pub relay: RelayConfig,
     /// Period of the cwnd samples.
@@ -39,8 +41,8 @@ pub async fn run(config: UdpConfig) -> Result<Report, Error> {
     // Only the sender (the client) counts; the server runs the same controller.
     let quiet = Arc::new(AdapterStats::default());
     match (
-        our_endpoint(config.cc, &stats, None),
-        our_endpoint(config.cc, &quiet, None),
+        our_endpoint(config.cc, config.timer_slack, &stats, None),
+        our_endpoint(config.cc, config.timer_slack, &quiet, None),
     ) {
         (Some(OurEndpoint::Cubic(c)), Some(OurEndpoint::Cubic(s))) => {
             run_with(config, stats, c, s).await

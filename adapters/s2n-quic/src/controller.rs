@@ -125,6 +125,11 @@ impl AdapterStats {
     }
 }
 
+/// How late a packet may leave after the EDT pacer's departure time without the pacer
+/// losing that time: s2n-quic's timer granularity (`K_GRANULARITY`, 1 ms; its pacing
+/// timer fires on a millisecond wheel). See [`S2nController::with_timer_slack`].
+pub const DEFAULT_TIMER_SLACK: Duration = Duration::from_millis(1);
+
 /// s2n-quic's congestion controller backed by one of this crate's RFC-mode flows.
 #[derive(Clone, Debug)]
 pub struct S2nController<F: RfcModeFlow> {
@@ -140,6 +145,7 @@ pub struct S2nController<F: RfcModeFlow> {
     last_send_app_limited: bool,
     max_datagram_size: u16,
     fast_retransmission: bool,
+    timer_slack: Duration,
     stats: Option<Arc<AdapterStats>>,
     log: Option<DepartureLog>,
 }
@@ -166,9 +172,17 @@ impl<F: RfcModeFlow> S2nController<F> {
             last_send_app_limited: false,
             max_datagram_size,
             fast_retransmission: false,
+            timer_slack: DEFAULT_TIMER_SLACK,
             stats: None,
             log: None,
         })
+    }
+
+    /// How late after its departure time a packet may leave without the pacer losing
+    /// that time (see [`DEFAULT_TIMER_SLACK`]); zero: the EDT pacer's own rule only.
+    pub fn with_timer_slack(mut self, slack: Duration) -> Self {
+        self.timer_slack = slack;
+        self
     }
 
     /// Counts into `stats`.
@@ -301,8 +315,7 @@ impl<F: RfcModeFlow> S2nCongestionController for S2nController<F> {
         self.fast_retransmission = false;
         self.last_send_app_limited = app_limited == Some(true);
         let sent = SentEvent::counted(sent_bytes as u64, number);
-        self.sender.cc_mut().on_sent(now, &sent);
-        self.sender.on_left_host(saturate_u32(sent_bytes as u64));
+        self.sender.on_sent(now, &sent, self.timer_slack);
         self.count(|s| &s.sent_packets);
         if let (Some(edt), Some(prev)) = (edt, self.last_sent_at)
             && edt.as_micros() > prev.as_micros()

@@ -1,10 +1,10 @@
 //! [`CongestionEndpoint`]: the s2n-quic congestion controller provider, one controller
 //! per path.
 
-use crate::controller::{AdapterStats, DepartureLog, S2nController};
+use crate::controller::{AdapterStats, DEFAULT_TIMER_SLACK, DepartureLog, S2nController};
 use crate::flow::RfcModeFlow;
-use congestion::ConfigError;
 use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig, SlowStartKind};
+use congestion::{ConfigError, Duration};
 use s2n_quic::provider::congestion_controller::{Endpoint, PathInfo};
 use std::marker::PhantomData;
 use std::sync::Arc;
@@ -19,6 +19,7 @@ use std::sync::Arc;
 pub struct CongestionEndpoint<F: RfcModeFlow = RfcFlow> {
     config: RfcFlowConfig,
     paced: bool,
+    timer_slack: Duration,
     stats: Option<Arc<AdapterStats>>,
     log: Option<DepartureLog>,
     flow: PhantomData<fn() -> F>,
@@ -29,6 +30,7 @@ impl<F: RfcModeFlow> Clone for CongestionEndpoint<F> {
         CongestionEndpoint {
             config: self.config,
             paced: self.paced,
+            timer_slack: self.timer_slack,
             stats: self.stats.clone(),
             log: self.log.clone(),
             flow: PhantomData,
@@ -63,6 +65,7 @@ impl<F: RfcModeFlow> CongestionEndpoint<F> {
         Ok(CongestionEndpoint {
             config,
             paced: true,
+            timer_slack: DEFAULT_TIMER_SLACK,
             stats: None,
             log: None,
             flow: PhantomData,
@@ -73,6 +76,14 @@ impl<F: RfcModeFlow> CongestionEndpoint<F> {
     /// and `send_quantum` then return `None`: s2n-quic sends as the window allows).
     pub fn with_pacing(mut self, paced: bool) -> Self {
         self.paced = paced;
+        self
+    }
+
+    /// How late after the pacer's departure time a packet may leave without the pacer
+    /// losing that time ([`DEFAULT_TIMER_SLACK`] by default; zero: the EDT pacer's own
+    /// rule, half a packet).
+    pub fn with_timer_slack(mut self, slack: Duration) -> Self {
+        self.timer_slack = slack;
         self
     }
 
@@ -104,6 +115,7 @@ impl<F: RfcModeFlow> Endpoint for CongestionEndpoint<F> {
             // from s2n-quic (at least 1200); fall back to QUIC's minimum all the same.
             .or_else(|_| S2nController::new(self.config, 1200, self.paced))
             .expect("validated when the endpoint was built");
+        let controller = controller.with_timer_slack(self.timer_slack);
         let controller = match &self.stats {
             Some(s) => controller.with_stats(s.clone()),
             None => controller,

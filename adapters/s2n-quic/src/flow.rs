@@ -3,7 +3,7 @@
 use congestion::hystart::PacingStatus;
 use congestion::pacing::{PacedFlow, SendPathConfig};
 use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
-use congestion::{ConfigError, CongestionController, Instant};
+use congestion::{ConfigError, CongestionController, Duration, Instant, SentEvent};
 use core::fmt::Debug;
 
 /// An RFC-mode flow (bytes) the endpoint can build from an [`RfcFlowConfig`]: RFC 9438
@@ -99,13 +99,45 @@ impl<F: RfcModeFlow> Sender<F> {
         }
     }
 
-    /// A send of `len_bytes` left the host at once: s2n-quic reports no TX completion
-    /// and asks only for the departure time, so TCP Small Queues has nothing to hold
-    /// back; the send path's queue count is emptied so it stays meaningful.
-    pub(crate) fn on_left_host(&mut self, len_bytes: u32) {
-        if let Sender::Paced(p) = self {
-            p.on_tx_completion(len_bytes);
+    /// A packet was sent at `now`. Paced, the controller takes it at `now` and the
+    /// EDT pacer at `now − slack`: a sender that comes back up to `slack` after its
+    /// departure time loses none of that time (the schedule goes on from the departure
+    /// time), where the pacer alone forgives at most half a packet (Linux
+    /// `tcp_update_skb_after_send`, made for hrtimers). s2n-quic wakes its pacing timer
+    /// with millisecond resolution, late by up to about a millisecond: forgiving only
+    /// half a packet there paces well below the rate. With `slack` zero this is
+    /// [`PacedFlow`]'s own `on_sent`.
+    ///
+    /// s2n-quic reports no TX completion and asks only for the departure time, so TCP
+    /// Small Queues has nothing to hold back: the send path's queue count is emptied at
+    /// once so it stays meaningful.
+    pub(crate) fn on_sent(&mut self, now: Instant, sent: &SentEvent, slack: Duration) {
+        let flow = match self {
+            Sender::Unpaced(f) => return f.on_sent(now, sent),
+            Sender::Paced(p) => p,
+        };
+        let before = flow.in_flight();
+        if slack.as_micros() == 0 {
+            flow.on_sent(now, sent);
+        } else {
+            // PacedFlow::on_sent, with the pacer's clock moved back by the slack.
+            let rate = flow.pacing_rate();
+            flow.controller_mut().on_sent(now, sent);
+            let len = flow.in_flight().saturating_sub(before);
+            if len > 0 {
+                let mss = flow.mss_bytes().max(1);
+                let pacer_now =
+                    Instant::from_micros(now.as_micros().saturating_sub(slack.as_micros()));
+                flow.send_path_mut().on_send(
+                    pacer_now,
+                    sat_u32(len),
+                    sat_u32(len.div_ceil(mss)),
+                    rate,
+                );
+            }
         }
+        let len = flow.in_flight().saturating_sub(before);
+        flow.on_tx_completion(sat_u32(len));
     }
 
     /// The largest burst for GSO, bytes, when paced.
@@ -126,4 +158,8 @@ impl<F: RfcModeFlow> Sender<F> {
     pub(crate) fn is_paced(&self) -> bool {
         matches!(self, Sender::Paced(_))
     }
+}
+
+fn sat_u32(v: u64) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
 }

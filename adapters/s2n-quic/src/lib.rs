@@ -28,6 +28,8 @@ pub mod controller;
 pub mod endpoint;
 pub mod flow;
 
-pub use controller::{AdapterStats, Departure, DepartureLog, PacketInfo, S2nController};
+pub use controller::{
+    AdapterStats, DEFAULT_TIMER_SLACK, Departure, DepartureLog, PacketInfo, S2nController,
+};
 pub use endpoint::CongestionEndpoint;
 pub use flow::RfcModeFlow;

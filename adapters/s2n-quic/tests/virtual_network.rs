@@ -27,6 +27,7 @@ fn transfer(cc: Cc, bytes: u64, link: LinkConfig, log: Option<DepartureLog>) -> 
     let report = run(SimConfig {
         cc,
         bytes,
+        timer_slack: congestion_s2n_quic::DEFAULT_TIMER_SLACK,
         link,
         log,
     })
