@@ -1,11 +1,11 @@
 //! One bulk transfer between two s2n-quic endpoints (tokio UDP I/O) on 127.0.0.1,
-//! joined through the quinn adapter's UDP relay (`adapters/quinn/harness/relay.rs`,
-//! included, not copied): rate, one-way delay, drop-tail buffer, seeded random loss on
-//! the data direction. The same exchange as [`super::sim`], in real time.
+//! joined through `congestion-harness`'s UDP relay (the one the quinn and noq
+//! transfers use): rate, one-way delay, drop-tail buffer, seeded random loss on the
+//! data direction. The same exchange as [`super::sim`], in real time.
 
 use super::common::{Cc, Counter, OurEndpoint, Report, certificate, limits, our_endpoint};
-use super::relay::{Relay, RelayConfig};
 use bytes::Bytes;
+use congestion_harness::relay::{Relay, RelayConfig};
 use congestion_s2n_quic::AdapterStats;
 use s2n_quic::client::Connect;
 use s2n_quic::provider::congestion_controller::{Cubic, Endpoint};

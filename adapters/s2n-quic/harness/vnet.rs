@@ -1,5 +1,5 @@
 //! A bottleneck link on s2n-quic's virtual-time network (`unstable-provider-io-testing`):
-//! the same model as the UDP relay of `adapters/quinn/harness/relay.rs` (a rate, a
+//! the same model as `congestion-harness`'s UDP relay (a rate, a
 //! one-way delay, a drop-tail buffer in bytes, seeded random loss on the data
 //! direction), run inside s2n-quic's simulated time, plus an optional blackout during
 //! which the data direction drops everything (to make persistent congestion).

@@ -4,7 +4,7 @@
 //!
 //! | s2n-quic 1.91 (`CongestionController`) | the crate |
 //! |---|---|
-//! | `on_packet_sent(time, bytes, app_limited, ..)`, once per packet | the adapter numbers the packet (s2n-quic passes no packet number) and keeps the number in the `PacketInfo`; [`SentEvent::counted`] (the flow keeps bytes in flight, as s2n-quic expects of its controller). A 0-byte packet (ACK only, not congestion controlled) takes the number of the last packet in flight and is not reported |
+//! | `on_packet_sent(time, bytes, app_limited, ..)`, once per packet | the adapter numbers the packet (s2n-quic passes no packet number) and keeps the number in the `PacketInfo`; [`on_sent_counted`](CongestionController::on_sent_counted) (the flow keeps bytes in flight, as s2n-quic expects of its controller). A 0-byte packet (ACK only, not congestion controlled) takes the number of the last packet in flight and is not reported |
 //! | `on_rtt_update`, when an ACK frame newly acknowledges its largest packet | the latest RTT sample, kept for the `on_ack` that follows in the same frame |
 //! | `on_ack(.., bytes, newest PacketInfo, .., receive time)`, once per ACK frame | one [`AckEvent`]: the bytes, the newest acknowledged packet's number, the RTT sample if the frame gave one, app-limited when the last packet sent was (s2n-quic's own judgement: window not full and nothing left to send) |
 //! | `on_packet_lost(bytes, PacketInfo, persistent, new_loss_burst, .., now)`, once per lost packet | [`LossEvent::packet`] with the packet's number, `with_persistent_congestion`; the flow reduces once per recovery period and ignores losses of packets sent before it began (RFC 9002 §7.3.2), so the adapter has no filter of its own and ignores `new_loss_burst` |
@@ -24,7 +24,6 @@ use crate::flow::{RfcModeFlow, Sender};
 use congestion::rfc::RfcFlowConfig;
 use congestion::{
     AckEvent, ConfigError, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
-    SentEvent,
 };
 use s2n_quic::provider::congestion_controller::{
     CongestionController as S2nCongestionController, Publisher, RandomGenerator, RttEstimator,
@@ -314,8 +313,8 @@ impl<F: RfcModeFlow> S2nCongestionController for S2nController<F> {
         let number = self.largest_sent;
         self.fast_retransmission = false;
         self.last_send_app_limited = app_limited == Some(true);
-        let sent = SentEvent::counted(sent_bytes as u64, number);
-        self.sender.on_sent(now, &sent, self.timer_slack);
+        self.sender
+            .on_sent(now, sent_bytes as u64, number, self.timer_slack);
         self.count(|s| &s.sent_packets);
         if let (Some(edt), Some(prev)) = (edt, self.last_sent_at)
             && edt.as_micros() > prev.as_micros()

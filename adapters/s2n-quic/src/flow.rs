@@ -3,7 +3,7 @@
 use congestion::hystart::PacingStatus;
 use congestion::pacing::{PacedFlow, SendPathConfig};
 use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
-use congestion::{ConfigError, CongestionController, Duration, Instant, SentEvent};
+use congestion::{ConfigError, CongestionController, Duration, Instant};
 use core::fmt::Debug;
 
 /// An RFC-mode flow (bytes) the endpoint can build from an [`RfcFlowConfig`]: RFC 9438
@@ -99,30 +99,31 @@ impl<F: RfcModeFlow> Sender<F> {
         }
     }
 
-    /// A packet was sent at `now`. Paced, the controller takes it at `now` and the
+    /// A packet of `bytes` numbered `number` was sent at `now` (the flow counts the
+    /// bytes in flight: `on_sent_counted`). Paced, the controller takes it at `now` and the
     /// EDT pacer at `now − slack`: a sender that comes back up to `slack` after its
     /// departure time loses none of that time (the schedule goes on from the departure
     /// time), where the pacer alone forgives at most half a packet (Linux
     /// `tcp_update_skb_after_send`, made for hrtimers). s2n-quic wakes its pacing timer
     /// with millisecond resolution, late by up to about a millisecond: forgiving only
     /// half a packet there paces well below the rate. With `slack` zero this is
-    /// [`PacedFlow`]'s own `on_sent`.
+    /// [`PacedFlow`]'s own `on_sent_counted`.
     ///
     /// s2n-quic reports no TX completion and asks only for the departure time, so TCP
     /// Small Queues has nothing to hold back: the send path's queue count is emptied at
     /// once so it stays meaningful.
-    pub(crate) fn on_sent(&mut self, now: Instant, sent: &SentEvent, slack: Duration) {
+    pub(crate) fn on_sent(&mut self, now: Instant, bytes: u64, number: u64, slack: Duration) {
         let flow = match self {
-            Sender::Unpaced(f) => return f.on_sent(now, sent),
+            Sender::Unpaced(f) => return f.on_sent_counted(now, bytes, number),
             Sender::Paced(p) => p,
         };
         let before = flow.in_flight();
         if slack.as_micros() == 0 {
-            flow.on_sent(now, sent);
+            flow.on_sent_counted(now, bytes, number);
         } else {
-            // PacedFlow::on_sent, with the pacer's clock moved back by the slack.
+            // PacedFlow's on_sent, with the pacer's clock moved back by the slack.
             let rate = flow.pacing_rate();
-            flow.controller_mut().on_sent(now, sent);
+            flow.controller_mut().on_sent_counted(now, bytes, number);
             let len = flow.in_flight().saturating_sub(before);
             if len > 0 {
                 let mss = flow.mss_bytes().max(1);
