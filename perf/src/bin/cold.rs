@@ -10,13 +10,14 @@
 //!   --only linux,rfc,...      columns to run (the stream is always run)
 //!   --huge                    madvise(MADV_HUGEPAGE) on the flow array
 //!   --seed 27                 the permutation's seed
+//! cold lines [--only ...]     marked steps for scripts/cold-lines.sh (under lackey)
 //! ```
 
 use congestion_perf::cold::arena::{Arena, mem_available_bytes};
 use congestion_perf::cold::flows::{
     Dummy, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcSendPath, S2n,
 };
-use congestion_perf::cold::{ColdFlow, Mode, Template, permutation, run};
+use congestion_perf::cold::{ColdFlow, Mode, Template, lines, permutation, run};
 use std::collections::BTreeMap;
 use std::process::ExitCode;
 use std::time::Duration;
@@ -28,6 +29,8 @@ trait Column {
     fn align(&self) -> usize;
     /// Fills `n` flows from the templates, runs `acks` ACKs, drops the flows.
     fn time(&self, arena: &mut Arena, perm: &[u32], acks: u64, mode: Mode) -> (Duration, u64);
+    /// One marked step on each of 64 flows, for `scripts/cold-lines.sh`.
+    fn lines(&self);
 }
 
 struct Col<F: ColdFlow> {
@@ -67,6 +70,9 @@ impl<F: ColdFlow> Column for Col<F> {
             mode,
         )
     }
+    fn lines(&self) {
+        lines::measure(&self.shared, &self.template);
+    }
 }
 
 /// A column's name for `--only`, and how to build it.
@@ -95,6 +101,7 @@ struct Args {
     only: Option<Vec<String>>,
     huge: bool,
     seed: u64,
+    lines: bool,
 }
 
 fn number(s: &str) -> Result<u64, String> {
@@ -116,6 +123,7 @@ fn parse() -> Result<Args, String> {
         only: None,
         huge: false,
         seed: 27,
+        lines: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -133,6 +141,7 @@ fn parse() -> Result<Args, String> {
             "--only" => a.only = Some(value()?.split(',').map(String::from).collect()),
             "--seed" => a.seed = number(&value()?)?,
             "--huge" => a.huge = true,
+            "lines" => a.lines = true,
             "-h" | "--help" => return Err(String::new()),
             other => return Err(format!("unknown option {other}")),
         }
@@ -165,6 +174,22 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if args.lines {
+        // Under valgrind's lackey (scripts/cold-lines.sh): the markers' calibration
+        // first, then each column's templates (their warm-up is traced too, and
+        // ignored), then the marked steps.
+        lines::calibrate();
+        for (name, make) in all_columns() {
+            if args
+                .only
+                .as_ref()
+                .is_none_or(|o| o.iter().any(|w| w == name))
+            {
+                make().lines();
+            }
+        }
+        return ExitCode::SUCCESS;
+    }
     let wanted = |name: &str| {
         args.only
             .as_ref()

@@ -43,6 +43,7 @@ use std::time::{Duration, Instant};
 
 pub mod arena;
 pub mod flows;
+pub mod lines;
 
 /// Templates one ACK apart; flow `i` starts as template `i % PHASES` (a power of two).
 pub const PHASES: usize = 64;
