@@ -236,13 +236,16 @@ fn main() -> ExitCode {
         max_n
     );
     let mut arena = Arena::new(bytes, args.huge);
+    if args.huge {
+        eprintln!("AnonHugePages of this process: {}", anon_huge_pages());
+    }
 
     let mut modes = vec![("plain", Mode::Plain)];
     if args.burst > 0 {
         modes.push(("batched", Mode::Batched { burst: args.burst }));
     }
-    // (mode, n, column) -> minimum ns per ACK over the runs
-    let mut best: BTreeMap<(&str, usize, &str), f64> = BTreeMap::new();
+    // (mode, n, column) -> ns per ACK of every run, in run order
+    let mut all: BTreeMap<(&str, usize, &str), Vec<f64>> = BTreeMap::new();
     let mut bad_total = 0;
     for &n in &args.flows {
         let perm = permutation(n, args.seed ^ n as u64);
@@ -267,15 +270,20 @@ fn main() -> ExitCode {
                         bad_total += bad;
                     }
                     let ns = t.as_nanos() as f64 / acks as f64;
-                    let e = best
-                        .entry((mode_name, n, c.name()))
-                        .or_insert(f64::INFINITY);
-                    *e = e.min(ns);
+                    all.entry((mode_name, n, c.name())).or_default().push(ns);
                 }
             }
         }
     }
 
+    let best: BTreeMap<_, f64> = all
+        .iter()
+        .map(|(k, v)| (*k, v.iter().copied().fold(f64::INFINITY, f64::min)))
+        .collect();
+    // Run r's net figure: its time minus the stream's in the same run.
+    let net_run = |mode: &str, n: usize, name: &str, r: usize| -> Option<f64> {
+        Some(all.get(&(mode, n, name))?[r] - all.get(&(mode, n, "stream"))?[r])
+    };
     let names: Vec<&str> = columns.iter().map(|c| c.name()).collect();
     let net = |mode: &str, n: usize, name: &str| -> Option<f64> {
         let s = best.get(&(mode, n, "stream"))?;
@@ -326,8 +334,8 @@ fn main() -> ExitCode {
         .collect();
     if !pairs.is_empty() {
         println!(
-            "## Ratios ours / peer: net ns per ACK (above the stream), min of {} runs each, same process, same N, same mode\n",
-            args.runs
+            "## Ratios ours / peer: net ns per ACK (above the stream), min of {} runs each, same process, same N, same mode; in brackets the range of the {} ratios taken within one run (one run measures every cell of that N once, interleaved, within well under a minute)\n",
+            args.runs, args.runs
         );
         let mut header = String::from("| mode | flows |");
         let mut rule = String::from("|---|---|");
@@ -340,8 +348,22 @@ fn main() -> ExitCode {
             for &n in &args.flows {
                 let mut line = format!("| {mode_name} | {} |", fmt_n(n));
                 for (a, b) in &pairs {
+                    let per_run: Vec<f64> = (0..args.runs)
+                        .filter_map(|r| {
+                            let (x, y) =
+                                (net_run(mode_name, n, a, r)?, net_run(mode_name, n, b, r)?);
+                            (y > 0.0).then_some(x / y)
+                        })
+                        .collect();
+                    let range = if per_run.len() > 1 {
+                        let lo = per_run.iter().copied().fold(f64::INFINITY, f64::min);
+                        let hi = per_run.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+                        format!(" ({lo:.2}-{hi:.2})")
+                    } else {
+                        String::new()
+                    };
                     let cell = match (net(mode_name, n, a), net(mode_name, n, b)) {
-                        (Some(x), Some(y)) if y > 0.0 => format!(" {:.2} |", x / y),
+                        (Some(x), Some(y)) if y > 0.0 => format!(" {:.2}{range} |", x / y),
                         _ => " - |".into(),
                     };
                     line += &cell;
@@ -359,4 +381,16 @@ fn main() -> ExitCode {
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// `AnonHugePages` of this process (`/proc/self/smaps_rollup`), as the kernel reports it.
+fn anon_huge_pages() -> String {
+    std::fs::read_to_string("/proc/self/smaps_rollup")
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("AnonHugePages:"))
+                .map(|l| l["AnonHugePages:".len()..].trim().to_string())
+        })
+        .unwrap_or_else(|| "unknown".into())
 }
