@@ -95,6 +95,10 @@ pub trait ColdFlow: Clone {
     fn on_send(&mut self, sh: &Self::Shared, send: &Send) -> bool;
     /// One packet declared lost (`lost_pn`), leaving `in_flight_after` (warm-up only).
     fn on_loss(&mut self, sh: &Self::Shared, now_us: u64, lost_pn: u64, in_flight_after: u32);
+    /// The warm-up has ended (slow start, the loss, 25,000 ACKs): from here on the flow
+    /// runs as measured. A self-paced send path is switched on here; the stream's ACK
+    /// clock (2 packets every 40 µs) is not paced, so in slow start it outruns any pacer.
+    fn warmed(&mut self, _sh: &Self::Shared) {}
     /// Whether the controller says it is in congestion avoidance (not slow start, not
     /// recovery); for the smoke test, which is where the peers' `Debug` output is read.
     fn in_congestion_avoidance(&self, sh: &Self::Shared) -> bool;
@@ -125,6 +129,8 @@ pub struct Driver<F> {
     pub largest_sent: u64,
     /// Highest packet number acknowledged.
     pub largest_acked: u64,
+    /// Sends the flow did not let go (the counts above took them as sent).
+    pub refused: u64,
 }
 
 impl<F: ColdFlow> Driver<F> {
@@ -148,6 +154,7 @@ impl<F: ColdFlow> Driver<F> {
             in_flight: iw,
             largest_sent: u64::from(iw),
             largest_acked: 0,
+            refused: 0,
         }
     }
 
@@ -178,7 +185,7 @@ impl<F: ColdFlow> Driver<F> {
             let n = cwnd - self.in_flight;
             self.in_flight = cwnd;
             self.largest_sent += u64::from(n);
-            return self.flow.on_send(
+            let ok = self.flow.on_send(
                 sh,
                 &Send {
                     now_us,
@@ -187,6 +194,8 @@ impl<F: ColdFlow> Driver<F> {
                     largest_sent: self.largest_sent,
                 },
             );
+            self.refused += u64::from(!ok);
+            return ok;
         }
         true
     }
@@ -243,6 +252,8 @@ impl<F: ColdFlow> Template<F> {
         for _ in 0..WARMUP_AFTER_LOSS_ACKS {
             d.ack(sh);
         }
+        assert_eq!(d.refused, 0, "{}: warm-up sends held back", F::NAME);
+        d.flow.warmed(sh);
         let consts = d.consts(sh);
         let mut phases = Vec::with_capacity(PHASES);
         for p in 0..PHASES {

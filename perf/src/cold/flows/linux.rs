@@ -5,7 +5,9 @@ use crate::cold::{Ack, ColdFlow, Send};
 use crate::common::{PACKET_BYTES, RTT_US, START_US};
 use congestion::hystart::PacingStatus;
 use congestion::linux::{LinuxFlow, LinuxFlowConfig};
-use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
+use congestion::pacing::{
+    Rate, SendContext, SendPath, SendPathConfig, SendPathParams, SendVerdict,
+};
 use congestion::{
     AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent,
 };
@@ -68,11 +70,12 @@ impl ColdFlow for Linux {
     }
 }
 
-/// The send path's settings: self-paced (`PacingStatus::Needed`), Linux defaults.
-pub fn send_path() -> SendPath {
+/// The send path's settings: Linux defaults, paced as `status` says (the warm-up runs
+/// unpaced, the measured stream self-paced: `PacingStatus::Needed`).
+pub fn send_path_params(status: PacingStatus) -> SendPathParams {
     let mut config = SendPathConfig::new();
-    config.pacing_status = PacingStatus::Needed;
-    SendPath::new(config.validate().expect("Linux defaults are valid"))
+    config.pacing_status = status;
+    config.validate().expect("Linux defaults are valid")
 }
 
 /// Sends `s.packets` through `path` as a self-paced stack does: `poll`, then for each
@@ -143,7 +146,7 @@ impl ColdFlow for LinuxSendPath {
     type Shared = ();
     fn shared() {}
     fn fresh(_: &()) -> Self {
-        let mut path = send_path();
+        let mut path = SendPath::new(send_path_params(PacingStatus::None));
         path.on_rtt_sample(
             Instant::from_micros(START_US),
             Duration::from_micros(RTT_US),
@@ -172,6 +175,9 @@ impl ColdFlow for LinuxSendPath {
     }
     fn on_loss(&mut self, _: &(), now_us: u64, _lost_pn: u64, _in_flight_after: u32) {
         loss(&mut self.flow, now_us);
+    }
+    fn warmed(&mut self, _: &()) {
+        self.path.set_params(send_path_params(PacingStatus::Needed));
     }
     fn in_congestion_avoidance(&self, _: &()) -> bool {
         self.flow.phase() == Phase::CongestionAvoidance

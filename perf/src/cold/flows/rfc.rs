@@ -1,9 +1,10 @@
 //! `congestion::rfc::RfcFlow` (bytes), alone and with our send path. Every call into
 //! `congestion` for RFC mode is here (the send path's loop is shared with Linux mode's).
 
-use super::linux::{send_path, send_through};
+use super::linux::{send_path_params, send_through};
 use crate::cold::{Ack, ColdFlow, Send};
 use crate::common::{PACKET_BYTES, RTT_US, START_US};
+use congestion::hystart::PacingStatus;
 use congestion::pacing::{
     BytesPacingInput, PacingRateConfig, PacingRateParams, Rate, SendPath, pacing_rate_bytes,
 };
@@ -110,7 +111,7 @@ impl ColdFlow for RfcSendPath {
     type Shared = ();
     fn shared() {}
     fn fresh(_: &()) -> Self {
-        let mut path = send_path();
+        let mut path = SendPath::new(send_path_params(PacingStatus::None));
         path.on_rtt_sample(
             Instant::from_micros(START_US),
             Duration::from_micros(RTT_US),
@@ -139,6 +140,9 @@ impl ColdFlow for RfcSendPath {
     }
     fn on_loss(&mut self, _: &(), now_us: u64, _lost_pn: u64, _in_flight_after: u32) {
         loss(&mut self.flow, now_us);
+    }
+    fn warmed(&mut self, _: &()) {
+        self.path.set_params(send_path_params(PacingStatus::Needed));
     }
     fn in_congestion_avoidance(&self, _: &()) -> bool {
         self.flow.phase() == Phase::CongestionAvoidance
