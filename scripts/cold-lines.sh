@@ -116,6 +116,6 @@ for name, rows in by_name.items():
         rel = sorted(l - start // 64 for l in ls)
         print(f"| {name} | {part} | {' '.join(map(str, rel)) or '-'} | {ranges(accs, start, size, 'LM')} | {ranges(accs, start, size, 'SM')} |")
 PY
-echo "tracing (valgrind lackey; the warm-ups make this take a minute or two) ..." >&2
+echo "tracing (valgrind lackey; the warm-ups are traced too: about five minutes) ..." >&2
 valgrind --tool=lackey --trace-mem=yes --log-fd=3 "$bin" "${args[@]}" 3>&1 1>"$out/list" 2>"$out/stderr" \
   | grep -v '^I' | python3 "$out/lines.py" "$out/list"
