@@ -13,6 +13,7 @@
 #[path = "../../benches/common/mod.rs"]
 pub mod common;
 
+pub mod cold;
 pub mod quinn;
 pub mod s2n;
 

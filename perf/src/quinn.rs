@@ -19,7 +19,7 @@ struct RttEstimatorFields {
 
 /// An estimator that says `smoothed = latest = min = rtt`, as after a stream of equal
 /// samples. Aborts if quinn's layout differs from the mirror (the getters would lie).
-fn rtt_estimator(rtt: Duration) -> RttEstimator {
+pub(crate) fn rtt_estimator(rtt: Duration) -> RttEstimator {
     let fields = RttEstimatorFields {
         latest: rtt,
         smoothed: Some(rtt),

@@ -13,7 +13,7 @@ use s2n_quic_core::time::Timestamp;
 
 /// An event publisher that drops every event (s2n-quic's own does work per event).
 #[derive(Clone, Copy, Default)]
-struct NoEvents;
+pub(crate) struct NoEvents;
 
 impl Publisher for NoEvents {
     fn on_slow_start_exited(&mut self, _: SlowStartExitCause, _: u32) {}
@@ -23,7 +23,7 @@ impl Publisher for NoEvents {
 }
 
 /// A random source CUBIC never reads.
-struct NoRandom;
+pub(crate) struct NoRandom;
 
 impl random::Generator for NoRandom {
     fn public_random_fill(&mut self, dest: &mut [u8]) {
@@ -34,7 +34,7 @@ impl random::Generator for NoRandom {
     }
 }
 
-fn timestamp(us: u64) -> Timestamp {
+pub(crate) fn timestamp(us: u64) -> Timestamp {
     // SAFETY: s2n's contract is only that timestamps come from one monotonic clock;
     // every timestamp here is an offset from the same origin.
     unsafe { Timestamp::from_duration(Duration::from_micros(us)) }

@@ -1,0 +1,76 @@
+//! The floor and the stream's own cost.
+
+use crate::cold::{Ack, ColdFlow, Send};
+use crate::common::WARMUP_PEAK_PACKETS;
+use std::hint::black_box;
+
+/// A "controller" of `LINES` 64-byte lines (aligned) whose ACK reads and writes one word
+/// in each line, and whose window is a constant 1430 packets (so the warm-up has nothing to do): what touching that many
+/// cold lines per ACK costs, with almost no work. `Dummy<1>` is the floor.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct Dummy<const LINES: usize>(pub [[u64; 8]; LINES]);
+
+impl<const LINES: usize> ColdFlow for Dummy<LINES> {
+    const NAME: &'static str = match LINES {
+        1 => "dummy 1 line",
+        2 => "dummy 2 lines",
+        3 => "dummy 3 lines",
+        _ => "dummy",
+    };
+    type Shared = ();
+    fn shared() {}
+    fn fresh(_: &()) -> Self {
+        Dummy([[0; 8]; LINES])
+    }
+    #[inline(always)]
+    fn cwnd_packets(&self, _: &()) -> u32 {
+        WARMUP_PEAK_PACKETS
+    }
+    #[inline(always)]
+    fn on_ack(&mut self, _: &(), ack: &Ack) {
+        for line in &mut self.0 {
+            line[0] = line[0].wrapping_add(ack.largest_acked);
+        }
+    }
+    #[inline(always)]
+    fn on_send(&mut self, _: &(), send: &Send) -> bool {
+        black_box(send.largest_sent);
+        true
+    }
+    fn on_loss(&mut self, _: &(), _: u64, _: u64, _: u32) {}
+    fn in_congestion_avoidance(&self, _: &()) -> bool {
+        true
+    }
+}
+
+/// No state at all (zero-sized): what the stream itself costs per ACK (the loop, the
+/// permutation read, the clock and packet numbers, the arguments through `black_box`).
+#[derive(Clone, Copy, Default)]
+pub struct Null;
+
+impl ColdFlow for Null {
+    const NAME: &'static str = "stream";
+    type Shared = ();
+    fn shared() {}
+    fn fresh(_: &()) -> Self {
+        Null
+    }
+    #[inline(always)]
+    fn cwnd_packets(&self, _: &()) -> u32 {
+        WARMUP_PEAK_PACKETS
+    }
+    #[inline(always)]
+    fn on_ack(&mut self, _: &(), ack: &Ack) {
+        black_box((ack.now_us, ack.largest_acked));
+    }
+    #[inline(always)]
+    fn on_send(&mut self, _: &(), send: &Send) -> bool {
+        black_box(send.largest_sent);
+        true
+    }
+    fn on_loss(&mut self, _: &(), _: u64, _: u64, _: u32) {}
+    fn in_congestion_avoidance(&self, _: &()) -> bool {
+        true
+    }
+}
