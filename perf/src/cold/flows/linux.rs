@@ -8,9 +8,7 @@ use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::pacing::{
     Rate, SendContext, SendPath, SendPathConfig, SendPathParams, SendVerdict,
 };
-use congestion::{
-    AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent,
-};
+use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent};
 
 fn fresh_flow() -> LinuxFlow {
     let mut config = LinuxFlowConfig::new();
@@ -35,7 +33,7 @@ fn sent(flow: &mut LinuxFlow, s: &Send) {
 }
 
 fn loss(flow: &mut LinuxFlow, now_us: u64) {
-    flow.on_congestion_event(Instant::from_micros(now_us), CongestionEvent::Loss);
+    flow.on_loss(Instant::from_micros(now_us), &LossEvent::episode(0));
 }
 
 /// `LinuxFlow` as a TCP stack drives it: `on_ack` per ACK, `on_sent` per refill.
@@ -170,7 +168,7 @@ impl ColdFlow for LinuxSendPath {
     }
     #[inline(always)]
     fn on_send(&mut self, _: &(), s: &Send) -> bool {
-        let rate = Rate::from_bytes_per_second(self.flow.pacing_rate());
+        let rate = self.flow.pacing_rate();
         send_through(&mut self.path, &mut self.flow, rate, s, sent)
     }
     fn on_loss(&mut self, _: &(), now_us: u64, _lost_pn: u64, _in_flight_after: u32) {

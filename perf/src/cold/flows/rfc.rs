@@ -5,13 +5,9 @@ use super::linux::{send_path_params, send_through};
 use crate::cold::{Ack, ColdFlow, Send};
 use crate::common::{PACKET_BYTES, RTT_US, START_US};
 use congestion::hystart::PacingStatus;
-use congestion::pacing::{
-    BytesPacingInput, PacingRateConfig, PacingRateParams, Rate, SendPath, pacing_rate_bytes,
-};
+use congestion::pacing::{Rate, SendPath};
 use congestion::rfc::{RfcFlow, RfcFlowConfig};
-use congestion::{
-    AckEvent, CongestionController, CongestionEvent, Duration, Instant, Phase, SentEvent,
-};
+use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent};
 
 const MSS: u64 = PACKET_BYTES as u64;
 
@@ -43,26 +39,13 @@ fn sent(flow: &mut RfcFlow, s: &Send) {
 }
 
 fn loss(flow: &mut RfcFlow, now_us: u64) {
-    flow.on_congestion_event(Instant::from_micros(now_us), CongestionEvent::Loss);
+    flow.on_loss(Instant::from_micros(now_us), &LossEvent::episode(0));
 }
 
-/// The pacing rate a QUIC stack computes for RFC mode (Linux's rule in bytes).
-const PACING: PacingRateParams = match PacingRateConfig::new().validate() {
-    Ok(p) => p,
-    Err(_) => panic!("Linux pacing defaults are valid"),
-};
-
+/// RFC mode's own pacing rate (Linux's rule in bytes, the default).
 #[inline(always)]
 fn pacing_rate(flow: &RfcFlow) -> Rate {
-    pacing_rate_bytes(
-        &PACING,
-        &BytesPacingInput {
-            cwnd_bytes: flow.cwnd(),
-            ssthresh_bytes: flow.ssthresh(),
-            in_flight_bytes: flow.in_flight(),
-            srtt_us: u32::try_from(flow.srtt_us()).unwrap_or(u32::MAX),
-        },
-    )
+    flow.pacing_rate()
 }
 
 /// `RfcFlow` as a QUIC stack drives it: `on_ack` per ACK frame, `on_sent` per refill.
