@@ -3,30 +3,10 @@
 
 mod replay;
 
-use std::path::Path;
+use replay::{cell, num};
 
 fn run(name: &str) -> Vec<Vec<String>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/rfc9438");
-    let text = std::fs::read_to_string(dir.join(format!("{name}.events"))).expect("trace");
-    let csv = replay::replay(&text).expect("replay");
-    let want = std::fs::read_to_string(dir.join(format!("{name}.expected.csv"))).expect("csv");
-    assert_eq!(csv, want, "{name}: output differs from {name}.expected.csv");
-    csv.lines()
-        .map(|l| l.split(',').map(str::to_owned).collect())
-        .collect()
-}
-
-/// The cell of row `idx` (1-based event index) in column `col`.
-fn cell<'a>(rows: &'a [Vec<String>], idx: usize, col: &str) -> &'a str {
-    let c = rows[0]
-        .iter()
-        .position(|h| h == col)
-        .unwrap_or_else(|| panic!("column {col}"));
-    &rows[idx][c]
-}
-
-fn num(rows: &[Vec<String>], idx: usize, col: &str) -> u64 {
-    cell(rows, idx, col).parse().expect("number")
+    replay::checked_rows("rfc9438", name)
 }
 
 #[test]

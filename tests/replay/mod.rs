@@ -99,3 +99,31 @@ pub fn replay_folder(folder: &str, names: &[String], kernel: Kernel) -> (usize, 
     }
     (rows, failures)
 }
+
+/// Replays `folder/NAME.events` (today's kernel, or the mode the trace sets), checks the
+/// CSV against `NAME.expected.csv` beside it, and returns its rows split into cells (row
+/// 0 the header): the hand-checked traces of RFC mode and NewReno.
+pub fn checked_rows(folder: &str, name: &str) -> Vec<Vec<String>> {
+    let dir = data_dir(folder);
+    let text = std::fs::read_to_string(dir.join(format!("{name}.events"))).expect("trace");
+    let csv = replay(&text).expect("replay");
+    let want = std::fs::read_to_string(dir.join(format!("{name}.expected.csv"))).expect("csv");
+    assert_eq!(csv, want, "{name}: output differs from {name}.expected.csv");
+    csv.lines()
+        .map(|l| l.split(',').map(str::to_owned).collect())
+        .collect()
+}
+
+/// The cell of row `idx` (1-based event index) in column `col` of [`checked_rows`].
+pub fn cell<'a>(rows: &'a [Vec<String>], idx: usize, col: &str) -> &'a str {
+    let c = rows[0]
+        .iter()
+        .position(|h| h == col)
+        .unwrap_or_else(|| panic!("column {col}"));
+    &rows[idx][c]
+}
+
+/// [`cell`] as a number.
+pub fn num(rows: &[Vec<String>], idx: usize, col: &str) -> u64 {
+    cell(rows, idx, col).parse().expect("number")
+}
