@@ -75,9 +75,10 @@ pub struct SeqModel {
     /// mark, so the flow's stale `high_seq` may misjudge; no judging by sequence until
     /// a fresh period.
     pub stale: bool,
-    /// The window (`snd_nxt - snd_una`) reached 2^31 segments since the period began:
-    /// 32-bit sequence comparisons with `high_seq` are ambiguous for the flow itself
-    /// (hostile sends only), so an ACK may find `snd_una` "before" it again.
+    /// Since the period began, the window (`snd_nxt - snd_una`) reached 2^31 segments or
+    /// an ACK took `snd_una` beyond `snd_nxt` (hostile stacks only): 32-bit sequence
+    /// comparisons with `high_seq` are ambiguous for the flow itself, so an ACK may find
+    /// `snd_una` "before" it again.
     pub wide: bool,
 }
 
@@ -125,6 +126,9 @@ impl SeqModel {
         self.snd_una = self.snd_una.wrapping_add(acked);
         self.una64 += u64::from(acked);
         self.packets_out = self.packets_out.saturating_sub(acked);
+        if self.una64 > self.nxt64 {
+            self.wide = true;
+        }
         if let Some((mark, _)) = self.period.current() {
             if super::known::F2_STALE_HIGH_SEQ && self.una64 >= mark + (1 << 31) {
                 self.stale = true;
@@ -134,7 +138,9 @@ impl SeqModel {
 
     /// Whether `packet` was sent before the current period (see `Period::sent_before_seq`).
     pub fn sent_before(&self, packet: SentPacket) -> Option<bool> {
-        if self.stale {
+        // A stale high_seq (F2), or sequences too far apart for 32 bits: the flow may
+        // judge either way (whether the period is over is itself a 32-bit comparison).
+        if self.stale || self.wide {
             return None;
         }
         self.period.sent_before_seq(packet, self.una64, self.nxt64)
@@ -143,7 +149,7 @@ impl SeqModel {
     /// A period begins now, at `snd_nxt`.
     pub fn begin(&mut self, now: Instant) {
         self.period.begin(self.nxt64, now);
-        self.wide = self.nxt64.saturating_sub(self.una64) >= 1 << 31;
+        self.wide = self.una64.abs_diff(self.nxt64) >= 1 << 31 || self.una64 > self.nxt64;
     }
 
     /// Whether an ACK may put the flow back in `Recovery`: a stale `high_seq` (F2), a
@@ -351,8 +357,10 @@ pub fn run(data: &[u8]) {
                 check(&rec, &m, clamp, Kind::Discarded, &before, false);
             }
             14 => {
-                // Linux's undo keeps high_seq: the period stands.
+                // Back to Open: reports of packets sent before the period are the
+                // flow's to judge (see `Period::lapse`).
                 rec.on_spurious_congestion(now);
+                m.period.lapse();
                 check(&rec, &m, clamp, Kind::Undo, &before, false);
             }
             _ => {

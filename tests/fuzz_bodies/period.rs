@@ -36,6 +36,9 @@ pub struct Period {
     /// report above both starts a new period whichever one an undo restored.
     max_mark: u64,
     max_start: Option<Instant>,
+    /// Linux modes: an undo left the state (Recovery, CWR or Loss) the period filters
+    /// in, so the flow may take the period as over (as the kernel does) or not.
+    lapsed: bool,
 }
 
 /// The unwrapped sequence whose low 32 bits are `low`, nearest `near`.
@@ -64,6 +67,7 @@ impl Period {
             known: true,
             max_mark: 0,
             max_start: None,
+            lapsed: false,
         }
     }
 
@@ -125,9 +129,23 @@ impl Period {
     /// sent and still unacknowledged (`una <= seq < nxt`) in a window below 2^31 it
     /// must start a new one (a stale `high_seq` must not judge it). Otherwise (a segment
     /// not sent yet, or acknowledged long ago) undecided.
+    ///
+    /// Once the mark is acknowledged (`una >= mark`: the period is over, as the kernel
+    /// leaves Recovery or Loss at `high_seq`), every segment sent before the period is
+    /// acknowledged too: a report naming one (by sequence or by a send time at or
+    /// before the start) is a hostile report of acknowledged data, and undecided. A
+    /// flow may ignore it (it was sent before the period) or take it as new (the period
+    /// is over). The same after an undo ([`lapse`](Self::lapse)), which returns the
+    /// kernel to Open.
     pub fn sent_before_seq(&self, packet: SentPacket, una: u64, nxt: u64) -> Option<bool> {
+        let ended = self.lapsed || self.current.is_some_and(|(mark, _)| una >= mark);
         let SentPacket::Number(n) = packet else {
-            return self.sent_before(packet);
+            let judged = self.sent_before(packet);
+            return if ended && judged == Some(true) {
+                None
+            } else {
+                judged
+            };
         };
         if !self.known {
             return None;
@@ -138,7 +156,7 @@ impl Period {
         let seq = unwrap32(n as u32, nxt);
         let d = i128::from(seq) - i128::from(mark);
         if d.abs() < 1 << 31 {
-            Some(d < 0)
+            if d < 0 && ended { None } else { Some(d < 0) }
         } else if d > 0 && una <= seq && seq < nxt && nxt - una < 1 << 31 {
             // Known finding F2 (`known.rs`): the flow misjudges exactly this case.
             if super::known::F2_STALE_HIGH_SEQ {
@@ -162,6 +180,7 @@ impl Period {
     pub fn begin(&mut self, mark: u64, now: Instant) {
         self.current = Some((mark, now));
         self.known = true;
+        self.lapsed = false;
         self.max_mark = self.max_mark.max(mark);
         self.max_start = Some(self.max_start.map_or(now, |s| s.max(now)));
     }
@@ -172,6 +191,12 @@ impl Period {
             self.current = Some((mark, start));
             self.max_mark = self.max_mark.max(mark);
         }
+    }
+
+    /// Linux modes: an undo returned the flow to Open; reports of packets sent before
+    /// the period are undecided from now on.
+    pub fn lapse(&mut self) {
+        self.lapsed = true;
     }
 
     /// Something may have restored an older period.

@@ -138,8 +138,10 @@ pub fn run(data: &[u8]) {
                 check(&rec, &m, Kind::Discarded, &before, false);
             }
             14 => {
-                // The era's undo keeps high_seq: the period stands.
+                // Back to Open: reports of packets sent before the period are the
+                // flow's to judge (see `Period::lapse`).
                 rec.on_spurious_congestion(now);
+                m.period.lapse();
                 check(&rec, &m, Kind::Undo, &before, false);
             }
             _ => {
