@@ -172,7 +172,6 @@ mod findings {
     }
 
     #[test]
-    #[ignore = "finding F2 (fuzz_bodies/known.rs): not fixed yet"]
     fn f2_linux_a_recovery_that_ended_stays_ended_after_2_31_segments() {
         let mut f = LinuxFlow::new(LinuxFlowConfig::new(), at(0)).unwrap();
         f.on_sent(at(0), &SentEvent::new(10, 0));
@@ -195,7 +194,6 @@ mod findings {
     }
 
     #[test]
-    #[ignore = "finding F2 (fuzz_bodies/known.rs): not fixed yet"]
     fn f2_2_6_35_a_recovery_that_ended_stays_ended_after_2_31_segments() {
         let mut f = Linux2635Flow::new(Linux2635Config::new(), at(0)).unwrap();
         f.on_sent(at(0), &SentEvent::new(10, 0));
@@ -208,7 +206,6 @@ mod findings {
     }
 
     #[test]
-    #[ignore = "finding F3 (fuzz_bodies/known.rs): not fixed yet"]
     fn f3_2_6_35_a_segment_sent_after_an_rto_starts_a_new_recovery_when_lost() {
         let mut f = Linux2635Flow::new(Linux2635Config::new(), at(0)).unwrap();
         f.on_sent(at(0), &SentEvent::new(10, 0));

@@ -272,6 +272,9 @@ impl LinuxFlow {
         if !open {
             self.end_rto_recovery_once_acked();
         }
+        if self.loss_recovery {
+            self.end_loss_recovery_once_acked();
+        }
         if acked > 0 {
             self.retransmits = 0;
             // CWR and Recovery do not grow the window.
@@ -289,6 +292,18 @@ impl LinuxFlow {
     fn end_rto_recovery_once_acked(&mut self) {
         if self.ca_state == CaState::Loss && !linux_after(self.high_seq, self.snd_una) {
             self.ca_state = CaState::Open;
+        }
+    }
+
+    /// The recovery period of a loss or ECN-CE reduction ends once `high_seq` is
+    /// acknowledged; cleared here, so that `high_seq` is never compared again 2^31
+    /// segments later, when 32-bit wrap-around would put it ahead once more.
+    // Linux net/ipv4/tcp_input.c tcp_try_undo_recovery(): Recovery ends at high_seq
+    #[cold]
+    #[inline(never)]
+    fn end_loss_recovery_once_acked(&mut self) {
+        if !linux_after(self.high_seq, self.snd_una) {
+            self.loss_recovery = false;
         }
     }
 
@@ -543,10 +558,18 @@ impl LinuxFlow {
             return false;
         }
         match packet {
-            // Truncation to the kernel's 32-bit sequence space, on purpose.
-            SentPacket::Number(seq) => linux_after(self.high_seq, seq as u32),
+            // Truncation to the kernel's 32-bit sequence space, on purpose. Only while the
+            // period lasts (an RTO's Loss state, or a loss/ECN period): once `high_seq` is
+            // acknowledged every loss is of a packet sent after it.
+            SentPacket::Number(seq) => {
+                (self.loss_recovery || self.ca_state == CaState::Loss)
+                    && linux_after(self.high_seq, seq as u32)
+            }
             // At or before the start: not after it, on the 32-bit µs clock.
-            SentPacket::SentAt(sent) => !linux_after(sent.micros32(), self.recovery_start_us32),
+            SentPacket::SentAt(sent) => {
+                (self.loss_recovery || self.ca_state == CaState::Loss)
+                    && !linux_after(sent.micros32(), self.recovery_start_us32)
+            }
             SentPacket::Unknown => false,
         }
     }

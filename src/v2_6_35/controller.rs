@@ -5,6 +5,7 @@ use super::flow::{Linux2635Flow, linux_before};
 use crate::controller::{
     AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
 };
+use crate::linux::CaState;
 use crate::pacing::Rate;
 use crate::time::Instant;
 
@@ -21,10 +22,13 @@ impl Linux2635Flow {
         let Some(start) = self.recovery_start else {
             return false;
         };
+        // Only while the period lasts: a loss/ECN period until its mark is acknowledged,
+        // or an RTO's Loss state.
+        let live = self.loss_recovery || self.ca_state == CaState::Loss;
         match packet {
             // Truncation to the kernel's 32-bit sequence space, on purpose.
-            SentPacket::Number(seq) => linux_before(seq as u32, self.high_seq),
-            SentPacket::SentAt(sent) => sent <= start,
+            SentPacket::Number(seq) => live && linux_before(seq as u32, self.recovery_seq),
+            SentPacket::SentAt(sent) => live && sent <= start,
             SentPacket::Unknown => false,
         }
     }
@@ -103,7 +107,7 @@ impl CongestionController for Linux2635Flow {
     /// kernel, an ACK in Disorder can move the flow back to slow start:
     /// `tcp_moderate_cwnd` may cut cwnd below ssthresh.
     fn phase(&self) -> Phase {
-        if self.loss_recovery && linux_before(self.snd_una, self.high_seq) {
+        if self.loss_recovery && linux_before(self.snd_una, self.recovery_seq) {
             Phase::Recovery
         } else if self.state.cwnd < self.state.ssthresh {
             Phase::SlowStart
@@ -140,7 +144,6 @@ impl CongestionController for Linux2635Flow {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::linux::CaState;
     use crate::v2_6_35::Linux2635Config;
 
     fn at_us(us: u64) -> Instant {

@@ -65,6 +65,10 @@ pub struct Linux2635Flow {
     pub(super) loss_recovery: bool,
     /// When the current recovery period began; `None` before the first reduction.
     pub(super) recovery_start: Option<Instant>,
+    /// `snd_nxt` at the reduction that began the period: the era's `high_seq` moves on
+    /// without a reduction too (`tcp_try_keep_open` when a Loss state ends), so the
+    /// period keeps its own mark.
+    pub(super) recovery_seq: u32,
 }
 
 impl Linux2635Flow {
@@ -88,6 +92,7 @@ impl Linux2635Flow {
             hystart_exit: None,
             loss_recovery: false,
             recovery_start: None,
+            recovery_seq: 0,
         };
         flow.init(now);
         Ok(flow)
@@ -169,6 +174,11 @@ impl Linux2635Flow {
         };
         if acked > 0 {
             self.pkts_acked(jiffies, acked);
+        }
+        if self.loss_recovery && !linux_before(self.snd_una, self.recovery_seq) {
+            // The period ends once its mark is acknowledged: never compared again 2^31
+            // segments later, when wrap-around would put it ahead once more.
+            self.loss_recovery = false;
         }
         let state = self.ca_state;
         if acked > 0 && !matches!(state, CaState::Recovery | CaState::Cwr) {

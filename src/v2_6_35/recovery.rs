@@ -51,6 +51,7 @@ impl Linux2635Flow {
         self.high_seq = self.snd_nxt;
         self.loss_recovery = true;
         self.recovery_start = Some(now);
+        self.recovery_seq = self.snd_nxt;
         self.prior_ssthresh = 0;
         self.undo_marker = true;
         if matches!(self.ca_state, CaState::Open | CaState::Disorder) {
@@ -74,6 +75,7 @@ impl Linux2635Flow {
         if matches!(self.ca_state, CaState::Open | CaState::Disorder) {
             self.loss_recovery = true;
             self.recovery_start = Some(now);
+            self.recovery_seq = self.snd_nxt;
             self.undo_marker = false;
             self.state.ssthresh = self.recalc_ssthresh();
             let limit = self.packets_out.saturating_add(1);
@@ -128,6 +130,7 @@ impl Linux2635Flow {
         self.high_seq = self.snd_nxt;
         self.loss_recovery = false;
         self.recovery_start = Some(now);
+        self.recovery_seq = self.snd_nxt;
         self.packets_out = retransmitted;
         self.retransmits = self.retransmits.wrapping_add(1);
     }

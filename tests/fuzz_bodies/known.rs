@@ -20,13 +20,15 @@ pub const F1_ECN_IN_LOSS_RAISES_CWND: bool = false;
 /// `on_loss` / `on_ecn` judge segments sent long after the period "before `high_seq`"
 /// and ignore them. While on, the Linux bodies stop judging reports by sequence once
 /// `snd_una` is that far past the period's mark (until an RTO or persistent congestion
-/// starts a fresh period) and accept an ACK's entry into `Recovery` then.
-pub const F2_STALE_HIGH_SEQ: bool = true;
+/// starts a fresh period) and accept an ACK's entry into `Recovery` then. Fixed: the
+/// period ends once `high_seq` is acknowledged, and a stale one judges nothing.
+pub const F2_STALE_HIGH_SEQ: bool = false;
 
 /// F3, the 2.6.35 profile: the ACK that ends an RTO's state `Loss` (`snd_una` reaching
 /// `high_seq`) goes through `try_keep_open`, which, with undo still armed, enters
 /// Disorder and moves `high_seq` to the current `snd_nxt` without any reduction. The
 /// recovery period began at the RTO, but from then on `on_loss` / `on_ecn` judge every
 /// segment sent between the RTO and that ACK "before `high_seq`" and ignore its loss.
-/// While on, the 2.6.35 body takes the moved `high_seq` as its period's mark.
-pub const F3_2635_LOSS_EXIT_MOVES_HIGH_SEQ: bool = true;
+/// While on, the 2.6.35 body takes the moved `high_seq` as its period's mark. Fixed: the
+/// period keeps a mark of its own.
+pub const F3_2635_LOSS_EXIT_MOVES_HIGH_SEQ: bool = false;
