@@ -188,9 +188,9 @@ fn a_second_undo_is_ignored() {
     assert_eq!(f.state().cwnd, 100);
     f.loss(Instant::from_micros(30));
     f.undo(Instant::from_micros(40));
-    let after_first = *f.state();
+    let after_first = f.state();
     f.undo(Instant::from_micros(50));
-    assert_eq!(*f.state(), after_first);
+    assert_eq!(f.state(), after_first);
 }
 
 #[test]

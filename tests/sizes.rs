@@ -1,20 +1,36 @@
 //! The per-flow state budget: Linux keeps CUBIC + HyStart in 60 bytes of `struct bictcp`
-//! plus cwnd, ssthresh and cwnd_cnt in `tcp_sock`; ours must fit the same 72 bytes.
+//! plus cwnd, ssthresh and cwnd_cnt in `tcp_sock`; ours must fit the same 72 bytes, and
+//! a whole Linux-mode flow two cache lines, the first holding what a CA ACK touches.
 //! Run with `--nocapture` to see the sizes (or `cargo run --example sizes`).
 
-use congestion::linux::{LinuxCubicState, LinuxFlow};
-use core::mem::size_of;
+use congestion::linux::{KernelDefaults, LinuxCubicState, LinuxFlow, LinuxFlowState, LinuxParams};
+use core::mem::{align_of, size_of};
 
 #[test]
 fn linux_mode_cubic_and_hystart_state_fits_in_72_bytes() {
     let state = size_of::<LinuxCubicState>();
-    let flow = size_of::<LinuxFlow>();
     println!("LinuxCubicState (CUBIC + HyStart + cwnd/ssthresh/cwnd_cnt): {state} bytes");
-    println!("LinuxFlow (full per-flow state with socket glue and config): {flow} bytes");
     assert!(state <= 72, "LinuxCubicState is {state} bytes");
     // The kernel's icsk_ca_priv is 104 bytes; the state must fit it with room to spare.
     assert!(state <= 104);
-    assert!(flow < 256, "LinuxFlow grew to {flow} bytes");
+}
+
+#[test]
+fn a_linux_flow_is_one_hot_line_and_one_cold_line_with_shared_parameters() {
+    let hot = LinuxFlowState::HOT_BYTES;
+    let state = size_of::<LinuxFlowState>();
+    let zero_sized = size_of::<LinuxFlow<KernelDefaults>>();
+    let by_reference = size_of::<LinuxFlow<&'static LinuxParams>>();
+    let owned = size_of::<LinuxFlow>();
+    println!("LinuxFlowState: {state} bytes, hot line {hot}");
+    println!("LinuxFlow<KernelDefaults>: {zero_sized}, <&LinuxParams>: {by_reference}, owned: {owned}");
+    assert!(hot <= 64, "the hot line is {hot} bytes");
+    assert!(state <= 128, "LinuxFlowState is {state} bytes");
+    assert_eq!(align_of::<LinuxFlowState>(), 64);
+    // A zero-sized handle to shared parameters adds nothing.
+    assert_eq!(zero_sized, state);
+    // Owned parameters are the one copy, beside the state.
+    assert!(owned <= state + size_of::<LinuxParams>().next_multiple_of(64));
 }
 
 #[test]

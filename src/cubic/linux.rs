@@ -66,6 +66,41 @@ pub(crate) const fn after(a: u32, b: u32) -> bool {
     (b.wrapping_sub(a) as i32) < 0
 }
 
+/// `bictcp_update`'s early return: cwnd unchanged and less than 1/32 s since the last
+/// recompute (only `ack_cnt` moves).
+// Linux net/ipv4/tcp_cubic.c bictcp_update(): last_cwnd == cwnd && now - last_time <= HZ/32
+#[inline(always)]
+pub(crate) const fn recompute_skipped(last_cwnd: u32, last_time: u32, cwnd: u32, now: u32) -> bool {
+    last_cwnd == cwnd && (now.wrapping_sub(last_time) as i32) <= (HZ / 32) as i32
+}
+
+/// `cubictcp_acked`'s rule: no delay samples within 1 s of an epoch's start.
+// Linux net/ipv4/tcp_cubic.c cubictcp_acked(): epoch_start && now - epoch_start < HZ
+#[inline(always)]
+pub(crate) const fn sample_blackout(epoch_start: u32, now: u32) -> bool {
+    epoch_start != 0 && (now.wrapping_sub(epoch_start) as i32) < HZ as i32
+}
+
+/// `delay_min` after a sample: the first one, or a smaller one, replaces it.
+// Linux net/ipv4/tcp_cubic.c cubictcp_acked(): delay_min == 0 || delay_min > delay
+#[inline(always)]
+pub(crate) const fn lowered_delay_min(delay_min: u32, delay_us: u32) -> u32 {
+    if delay_min == 0 || delay_min > delay_us { delay_us } else { delay_min }
+}
+
+/// `CA_EVENT_TX_START`: the epoch moves on by the idle time since the last send, never
+/// past now.
+// Linux net/ipv4/tcp_cubic.c cubictcp_cwnd_event(): epoch_start += now - lsndtime
+pub(crate) const fn epoch_after_idle(epoch_start: u32, now: u32, last_send: u32) -> u32 {
+    let idle = now.wrapping_sub(last_send) as i32;
+    if epoch_start != 0 && idle > 0 {
+        let shifted = epoch_start.wrapping_add(idle as u32);
+        if after(shifted, now) { now } else { shifted }
+    } else {
+        epoch_start
+    }
+}
+
 impl LinuxCubic {
     /// `bictcp_reset`: forget everything (the HyStart half is reset separately).
     // Linux net/ipv4/tcp_cubic.c bictcp_reset()
@@ -81,8 +116,7 @@ impl LinuxCubic {
     pub fn update(&mut self, p: &LinuxCubicParams, cwnd: u32, acked: u32, now: u32) {
         self.ack_cnt = self.ack_cnt.wrapping_add(acked);
 
-        // At most one recompute per 1/32 s while cwnd stands still.
-        if self.last_cwnd == cwnd && (now.wrapping_sub(self.last_time) as i32) <= (HZ / 32) as i32 {
+        if recompute_skipped(self.last_cwnd, self.last_time, cwnd, now) {
             return;
         }
         self.recompute(p, cwnd, acked, now);
@@ -95,7 +129,7 @@ impl LinuxCubic {
     /// call, and the kernel refuses a program whose subprogram has none.
     #[cfg_attr(not(target_arch = "bpf"), inline(never))]
     #[cfg_attr(target_arch = "bpf", inline(always))]
-    fn recompute(&mut self, p: &LinuxCubicParams, cwnd: u32, acked: u32, now: u32) {
+    pub(crate) fn recompute(&mut self, p: &LinuxCubicParams, cwnd: u32, acked: u32, now: u32) {
         // At most one cubic recompute per jiffy; the Reno-friendly part still runs.
         if !(self.epoch_start != 0 && now == self.last_time) {
             self.update_cubic_target(p, cwnd, acked, now);
@@ -204,13 +238,7 @@ impl LinuxCubic {
     /// `last_send` is the jiffies of the last transmission before the idle period.
     // Linux net/ipv4/tcp_cubic.c cubictcp_cwnd_event()
     pub fn on_transmit_start(&mut self, now: u32, last_send: u32) {
-        let idle = now.wrapping_sub(last_send) as i32;
-        if self.epoch_start != 0 && idle > 0 {
-            self.epoch_start = self.epoch_start.wrapping_add(idle as u32);
-            if after(self.epoch_start, now) {
-                self.epoch_start = now;
-            }
-        }
+        self.epoch_start = epoch_after_idle(self.epoch_start, now, last_send);
     }
 
     /// Whether RTT samples should be ignored: within one second of an epoch's start
@@ -218,16 +246,14 @@ impl LinuxCubic {
     // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
     #[inline(always)]
     pub const fn in_sample_blackout(&self, now: u32) -> bool {
-        self.epoch_start != 0 && (now.wrapping_sub(self.epoch_start) as i32) < HZ as i32
+        sample_blackout(self.epoch_start, now)
     }
 
     /// Feed one RTT sample (µs, already clamped to at least 1) into `delay_min`.
     // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
     #[inline(always)]
     pub fn on_delay_sample(&mut self, delay_us: u32) {
-        if self.delay_min == 0 || self.delay_min > delay_us {
-            self.delay_min = delay_us;
-        }
+        self.delay_min = lowered_delay_min(self.delay_min, delay_us);
     }
 }
 

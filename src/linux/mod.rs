@@ -2,10 +2,15 @@
 
 mod flow;
 mod flow_config;
+mod handle;
+mod layout;
+mod params;
 mod socket_config;
 mod state;
 
-pub use flow::{CaState, LinuxFlow, LinuxSocketView};
+pub use flow::{CaState, LinuxFlowState, LinuxSocketView};
 pub use flow_config::LinuxFlowConfig;
+pub use handle::LinuxFlow;
+pub use params::{KernelDefaults, LinuxParams};
 pub use socket_config::LinuxSocketConfig;
 pub use state::{LinuxCubicState, TCP_INFINITE_SSTHRESH};

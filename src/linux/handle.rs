@@ -1,0 +1,317 @@
+//! [`LinuxFlow`]: one flow's state with the way it reaches its shared parameters, the
+//! type a stack drives through [`CongestionController`].
+
+use core::borrow::{Borrow, BorrowMut};
+use core::ops::Deref;
+
+use crate::controller::{
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
+};
+use crate::cubic::LinuxCubicParams;
+use crate::error::ConfigError;
+use crate::linux::flow::{LinuxFlowState, segments};
+use crate::linux::flow_config::LinuxFlowConfig;
+use crate::linux::params::LinuxParams;
+use crate::linux::socket_config::LinuxSocketConfig;
+use crate::linux::state::TCP_INFINITE_SSTHRESH;
+use crate::pacing::{Rate, default_send_quantum_bytes};
+use crate::time::Instant;
+
+/// One flow in Linux mode: CUBIC + HyStart inside a model of the kernel's socket glue,
+/// so that a stack that is not Linux gets exactly the kernel's window. Plain data: copy
+/// it, store it in an array, put it in a kernel's private area.
+///
+/// `P` is how the flow reaches its [`LinuxParams`], which it never copies: the params
+/// themselves (the default, [`LinuxFlow::new`]), `&'static LinuxParams`, an
+/// `Arc<LinuxParams>` shared by an endpoint's flows, or a zero-sized handle to a
+/// `static` such as [`KernelDefaults`](crate::linux::KernelDefaults). The state is two
+/// 64-byte lines (the first holds everything a congestion-avoidance ACK and the send
+/// after it touch), so a `LinuxFlow<KernelDefaults>` is 128 bytes; a stack that keeps the
+/// parameters itself can store the bare [`LinuxFlowState`] and pass them per call.
+///
+/// # Driving it from a stack
+///
+/// Through [`CongestionController`], in segments:
+///
+/// 1. [`LinuxFlow::new`] with a [`LinuxFlowConfig`] (kernel defaults from
+///    [`LinuxFlowConfig::new`]) and the current time, or [`LinuxFlow::with_params`].
+/// 2. After every send: [`on_sent`](CongestionController::on_sent) with the segments
+///    in flight after it (`largest_sent` is not read: the flow keeps `snd_nxt`).
+/// 3. Per ACK: [`on_ack`](CongestionController::on_ack) with the newly acknowledged
+///    segments and the RTT sample, then send what the window allows, then `on_sent`.
+/// 4. [`on_loss`](CongestionController::on_loss) for every lost segment or burst (a
+///    segment before `high_seq` does not reduce again), [`on_ecn`](CongestionController::on_ecn)
+///    for an ECN echo, [`on_retransmission_timeout`](CongestionController::on_retransmission_timeout);
+///    `on_spurious_congestion` when a reduction proves spurious (undo);
+///    `on_transmit_start` after idle. Name lost segments by send time
+///    ([`LossEvent::sent_at`](crate::LossEvent::sent_at)) when the stack sends after
+///    losses: the flow's `snd_nxt` follows `snd_una` plus the flight, which lost
+///    segments have left, so a sequence the stack names may lie ahead of it.
+/// 5. Read [`cwnd`](CongestionController::cwnd), [`phase`](CongestionController::phase)
+///    and [`pacing_rate`](CongestionController::pacing_rate) for the next sends.
+///
+/// ```
+/// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
+/// use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+///
+/// let mut flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
+/// flow.on_sent(Instant::ZERO, &SentEvent::new(10, 10));
+/// let ack = AckEvent { acked: 2, rtt: Some(Duration::from_millis(20)), ..AckEvent::default() };
+/// flow.on_ack(Instant::from_micros(20_000), &ack);
+/// assert_eq!(flow.cwnd(), 12);
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
+///
+/// The flow also has kernel-style calls in `u32` segments (`ack`, `transmit`, `loss`,
+/// `ecn`, `rto` with a retransmit count, `undo`, and direct writes of `snd_cwnd`,
+/// `snd_ssthresh`, the clamp and `lsndtime`). They are hidden from these docs: they
+/// exist for the kernel-trace replay (`replay/`), the C ABI (`ffi/`) and the
+/// firmware images (`embedded/`), which speak the kernel's terms. Stacks use the trait.
+/// Read-only accessors of the state ([`LinuxFlowState`]) are reached through `Deref`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct LinuxFlow<P: Borrow<LinuxParams> = LinuxParams> {
+    state: LinuxFlowState,
+    params: P,
+}
+
+impl LinuxFlow {
+    /// A new flow owning its parameters, initialised at `now` as the kernel's
+    /// `tcp_init_congestion_control` would (CUBIC `init`, pacing rate). Nothing is in
+    /// flight until the first `on_sent`. Refuses a configuration out of range
+    /// ([`LinuxFlowConfig::validate`]).
+    pub fn new(config: LinuxFlowConfig, now: Instant) -> Result<Self, ConfigError> {
+        Ok(LinuxFlow::with_params(LinuxParams::new(config)?, now))
+    }
+}
+
+impl<P: Borrow<LinuxParams>> LinuxFlow<P> {
+    /// A new flow on parameters validated once ([`LinuxParams::new`]) and reached
+    /// through `params`, initialised at `now`.
+    pub fn with_params(params: P, now: Instant) -> Self {
+        let state = LinuxFlowState::new(params.borrow(), now);
+        LinuxFlow { state, params }
+    }
+
+    /// Re-initialise the socket and CUBIC at `now`, keeping the parameters.
+    pub fn init(&mut self, now: Instant) {
+        self.state.init(self.params.borrow(), now);
+    }
+
+    /// The flow's state, without its parameters.
+    pub const fn flow_state(&self) -> &LinuxFlowState {
+        &self.state
+    }
+
+    /// The shared parameters in force.
+    pub fn linux_params(&self) -> &LinuxParams {
+        self.params.borrow()
+    }
+
+    /// The CUBIC parameters in force.
+    pub fn params(&self) -> &LinuxCubicParams {
+        self.params.borrow().cubic()
+    }
+
+    /// The socket settings in force.
+    pub fn socket_config(&self) -> &LinuxSocketConfig {
+        self.params.borrow().socket()
+    }
+
+    /// `sk_pacing_rate`, bytes per second, as the last event left it (the transmit step
+    /// does not move it). The trait's [`pacing_rate`](CongestionController::pacing_rate)
+    /// is the same value as a [`Rate`].
+    pub fn sk_pacing_rate(&self) -> u64 {
+        self.state.sk_pacing_rate(self.params.borrow())
+    }
+
+    /// Kernel-style transmit step ([`LinuxFlowState::transmit`]).
+    #[doc(hidden)]
+    #[inline]
+    pub fn transmit(&mut self, now: Instant, in_flight: u32) {
+        self.state.transmit(now, in_flight);
+    }
+
+    /// Kernel-style ACK ([`LinuxFlowState::ack`]).
+    #[doc(hidden)]
+    #[inline(always)]
+    pub fn ack(&mut self, now: Instant, acked: u32, rtt_us: Option<u32>) {
+        self.state.ack(self.params.borrow(), now, acked, rtt_us);
+    }
+
+    /// Kernel-style fast-retransmit reduction ([`LinuxFlowState::loss`]).
+    #[doc(hidden)]
+    pub fn loss(&mut self, now: Instant) {
+        self.state.loss(self.params.borrow(), now);
+    }
+
+    /// Kernel-style ECN-CE reduction ([`LinuxFlowState::ecn`]).
+    #[doc(hidden)]
+    pub fn ecn(&mut self, now: Instant) {
+        self.state.ecn(self.params.borrow(), now);
+    }
+
+    /// Kernel-style RTO ([`LinuxFlowState::rto`]).
+    #[doc(hidden)]
+    pub fn rto(&mut self, now: Instant, retransmitted: u32) {
+        self.state.rto(self.params.borrow(), now, retransmitted);
+    }
+
+    /// Kernel-style undo ([`LinuxFlowState::undo`]).
+    #[doc(hidden)]
+    pub fn undo(&mut self, now: Instant) {
+        self.state.undo(self.params.borrow(), now);
+    }
+
+    /// Kernel-style `CA_EVENT_TX_START` ([`LinuxFlowState::transmit_start`]).
+    #[doc(hidden)]
+    pub fn transmit_start(&mut self, now: Instant) {
+        self.state.transmit_start(now);
+    }
+
+    /// Kernel-style write of `lsndtime`, jiffies.
+    #[doc(hidden)]
+    pub fn set_last_send_jiffies(&mut self, jiffies: u32) {
+        self.state.set_last_send_jiffies(jiffies);
+    }
+
+    /// Kernel-style write of `snd_cwnd`; at least 1.
+    #[doc(hidden)]
+    pub fn set_cwnd(&mut self, cwnd: u32) {
+        self.state.set_cwnd(self.params.borrow(), cwnd);
+    }
+
+    /// Kernel-style write of `snd_ssthresh`; at least 1.
+    #[doc(hidden)]
+    pub fn set_ssthresh(&mut self, ssthresh: u32) {
+        self.state.set_ssthresh(self.params.borrow(), ssthresh);
+    }
+
+    /// Kernel-style write of `snd_cwnd_clamp`; at least 1. Applied by the next ACK
+    /// that runs `cong_avoid`, as the kernel applies it.
+    #[doc(hidden)]
+    pub fn set_clamp(&mut self, clamp: u32) {
+        self.state.set_clamp(clamp);
+    }
+}
+
+impl<P: BorrowMut<LinuxParams>> LinuxFlow<P> {
+    /// Replace the CUBIC parameters (as changing the kernel's module parameters would).
+    /// Only for a flow that can write its parameters (owned, or `&mut`); shared ones
+    /// change where they are kept, for every flow at once.
+    pub fn set_params(&mut self, params: LinuxCubicParams) {
+        self.state.freeze_pacing_rate(self.params.borrow());
+        self.params.borrow_mut().set_cubic(params);
+    }
+
+    /// Replace the socket settings; they apply from the next event (init values from
+    /// the next [`init`](LinuxFlow::init)). Refuses them out of range.
+    pub fn set_socket_config(&mut self, socket: LinuxSocketConfig) -> Result<(), ConfigError> {
+        socket.validate()?;
+        self.state.freeze_pacing_rate(self.params.borrow());
+        self.params.borrow_mut().set_socket(socket)
+    }
+}
+
+impl<P: Borrow<LinuxParams>> Deref for LinuxFlow<P> {
+    type Target = LinuxFlowState;
+
+    fn deref(&self) -> &LinuxFlowState {
+        &self.state
+    }
+}
+
+impl<P: Borrow<LinuxParams>> CongestionController for LinuxFlow<P> {
+    fn unit(&self) -> WindowUnit {
+        WindowUnit::Segments
+    }
+
+    #[inline]
+    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        self.state.transmit(now, segments(sent.in_flight_after));
+    }
+
+    #[inline]
+    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
+        let rtt = ack.rtt.map(|d| segments(d.as_micros()));
+        self.state
+            .ack(self.params.borrow(), now, segments(ack.acked), rtt);
+    }
+
+    /// The lost segments leave `packets_out`; persistent congestion is an RTO with one
+    /// retransmit; otherwise a loss of a segment at or after `high_seq` (or of an
+    /// unknown one) is a fast-retransmit reduction (`tcp_enter_recovery`).
+    fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
+        self.state.on_loss(self.params.borrow(), now, loss);
+    }
+
+    /// `tcp_enter_cwr` for a CE rise above 0 on a segment at or after `high_seq`; the
+    /// kernel's own rule also ignores CE during an RTO's recovery (state Loss).
+    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+        self.state.on_ecn(self.params.borrow(), now, ecn);
+    }
+
+    /// `tcp_enter_loss` with the head retransmitted at once.
+    // Cold and out of line: congestion events are rare, and inlined into a stack's ACK
+    // loop they cost that loop registers.
+    #[cold]
+    #[inline(never)]
+    fn on_retransmission_timeout(&mut self, now: Instant) {
+        self.state.rto(self.params.borrow(), now, 1);
+    }
+
+    fn on_discarded(&mut self, _now: Instant, amount: u64) {
+        self.state.on_discarded(self.params.borrow(), amount);
+    }
+
+    fn on_spurious_congestion(&mut self, now: Instant) {
+        self.state.undo(self.params.borrow(), now);
+    }
+
+    fn on_transmit_start(&mut self, now: Instant) {
+        self.state.transmit_start(now);
+    }
+
+    fn cwnd(&self) -> u64 {
+        u64::from(self.state.snd_cwnd())
+    }
+
+    /// `None` while `snd_ssthresh` is the kernel's `TCP_INFINITE_SSTHRESH` or above.
+    fn ssthresh(&self) -> Option<u64> {
+        let s = self.state.snd_ssthresh();
+        if s >= TCP_INFINITE_SSTHRESH {
+            None
+        } else {
+            Some(u64::from(s))
+        }
+    }
+
+    /// [`Phase::Recovery`] after a loss or ECN-CE reduction until `snd_una` reaches
+    /// `high_seq`; after an RTO, slow start (state Loss grows by slow start).
+    fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+
+    /// `packets_out`.
+    fn in_flight(&self) -> u64 {
+        u64::from(self.state.packets_out())
+    }
+
+    /// `sk_pacing_rate` ([`sk_pacing_rate`](LinuxFlow::sk_pacing_rate)).
+    fn pacing_rate(&self) -> Rate {
+        Rate::from_bytes_per_second(self.sk_pacing_rate())
+    }
+
+    fn mss_bytes(&self) -> u64 {
+        u64::from(self.socket_config().mss)
+    }
+
+    /// `tcp_tso_autosize` on `sk_pacing_rate`, with CUBIC's `delay_min` standing in for
+    /// the kernel's windowed `tcp_min_rtt` (a [`PacedFlow`](crate::pacing::PacedFlow)
+    /// keeps the windowed one).
+    fn send_quantum_bytes(&self) -> u64 {
+        let delay_min = self.state.delay_min_us();
+        let min_rtt = if delay_min == 0 { u32::MAX } else { delay_min };
+        default_send_quantum_bytes(self.pacing_rate(), min_rtt, u64::from(self.socket_config().mss))
+    }
+}
