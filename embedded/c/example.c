@@ -47,12 +47,14 @@ static void path_send(uint64_t now_us) {
 }
 
 int main(void) {
+    static CongestionLinuxParams params; /* one block, shared by every flow */
     static CongestionLinuxState flow; /* caller-owned: a static, a table slot, the stack */
     CongestionLinuxConfig cfg;
     congestion_linux_config_default(&cfg); /* Linux defaults: IW10, HyStart, CUBIC */
     cfg.mss = MSS;
     cfg.pacing_status = 1;           /* this firmware paces (EDT), no fq qdisc below */
-    if (congestion_linux_init(&flow, sizeof flow, &cfg, 0) != CONGESTION_OK) return 1;
+    if (congestion_linux_params_init(&params, sizeof params, &cfg) != CONGESTION_OK) return 1;
+    if (congestion_linux_init(&flow, sizeof flow, &params, 0) != CONGESTION_OK) return 1;
 
     uint64_t now = 0, wake_at = 0, last_ack_us = 0;
     uint32_t delivered = 0, lost_segments = 0, reductions = 0, timeouts = 0;

@@ -12,7 +12,7 @@
  *
  * Linux-mode traces that use the send path (`xmit`, `txdone`, its `set` keys) get the
  * five send-path columns, through `congestion_linux_send_*`. `set` after `init`
- * reconfigures the running flow (`congestion_linux_reconfigure`,
+ * reconfigures the running flow (`congestion_linux_reconfigure` on its parameter block,
  * `congestion_rfc_reconfigure`); the live
  * `set cwnd|ssthresh|clamp` has no C ABI call and is refused. Exit status 0 on success,
  * 2 on a bad or unsupported trace.
@@ -179,10 +179,12 @@ static void linux_row(FILE *out, long idx, const char *ev, int initialised,
     fputc('\n', out);
 }
 
-/* Initialises the flow at `t` and sends `n` segments (the initial cwnd if n < 0). */
-static void linux_init(CongestionLinuxState *s, const CongestionLinuxConfig *c, uint64_t t,
-                       long long n) {
-    check(congestion_linux_init(s, sizeof *s, c, t), "congestion_linux_init");
+/* Initialises the flow at `t` on the parameters `c` (validated into `p`, the one block
+ * the flow reads them from) and sends `n` segments (the initial cwnd if n < 0). */
+static void linux_init(CongestionLinuxState *s, CongestionLinuxParams *p,
+                       const CongestionLinuxConfig *c, uint64_t t, long long n) {
+    check(congestion_linux_params_init(p, sizeof *p, c), "congestion_linux_params_init");
+    check(congestion_linux_init(s, sizeof *s, p, t), "congestion_linux_init");
     uint64_t cwnd = 0;
     check(congestion_linux_cwnd(s, &cwnd), "congestion_linux_cwnd");
     uint64_t sent = n < 0 ? cwnd : (uint32_t)n;
@@ -202,6 +204,7 @@ static uint64_t newest_arg(const Event *ev) {
 
 static void replay_linux(FILE *in, FILE *out, int send_path) {
     CongestionLinuxConfig config;
+    CongestionLinuxParams params;
     CongestionLinuxState state;
     SendColumns columns = {0, 0};
     const SendColumns *send = send_path ? &columns : NULL;
@@ -222,16 +225,16 @@ static void replay_linux(FILE *in, FILE *out, int send_path) {
             if (sscanf(ev.a2, "%llu", &v) != 1) die("set needs a value");
             if (linux_set(&config, ev.a1, v) != 0) die("unknown set key");
             if (initialised)
-                check(congestion_linux_reconfigure(&state, &config), "congestion_linux_reconfigure");
+                check(congestion_linux_reconfigure(&params, &config), "congestion_linux_reconfigure");
         } else {
             if (ev.nums < 1 || x[0] < 0) die("event needs a time");
             now = (uint64_t)x[0];
             if (!strcmp(ev.kw, "init")) {
-                linux_init(&state, &config, now, ev.nums >= 2 ? x[1] : -1);
+                linux_init(&state, &params, &config, now, ev.nums >= 2 ? x[1] : -1);
                 initialised = 1;
             } else {
                 if (!initialised) {
-                    linux_init(&state, &config, now, -1);
+                    linux_init(&state, &params, &config, now, -1);
                     initialised = 1;
                 }
                 if (!strcmp(ev.kw, "ack")) {

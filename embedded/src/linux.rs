@@ -10,15 +10,15 @@
 
 use crate::registers::{next_descriptor, report_aux, report_cwnd};
 use congestion::hystart::PacingStatus;
-use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+use congestion::linux::{KernelDefaults, LinuxFlow};
 use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
 use congestion::{CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase};
 
 /// Build the flow, then serve descriptors forever.
 pub fn run() -> ! {
-    let Ok(mut flow) = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO) else {
-        crate::halt()
-    };
+    // The kernel's defaults, validated at compile time and kept once in flash: the flow
+    // holds no copy of them (`KernelDefaults` is a zero-sized handle to that static).
+    let mut flow = LinuxFlow::with_params(KernelDefaults, Instant::ZERO);
     let mut send_config = SendPathConfig::new();
     send_config.pacing_status = PacingStatus::Needed;
     let Ok(send_params) = send_config.validate() else {

@@ -259,11 +259,12 @@
 #define CONGESTION_PACING_FORMULA_RFC9002 1
 
 /*
- Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (the kernel's CUBIC,
- HyStart and socket fields) and its send path take 336 on 64-bit targets; the rest is
- room to grow without changing the ABI.
+ Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (two 64-byte lines: the
+ one a congestion-avoidance ACK touches, and the rest), its send path, the parameter
+ block's address and the magic word take 240 on 64-bit targets; the rest is room to
+ grow without changing the ABI.
  */
-#define CONGESTION_LINUX_STATE_SIZE 384
+#define CONGESTION_LINUX_STATE_SIZE 256
 
 /*
  [`CONGESTION_LINUX_STATE_SIZE`] in 64-bit words.
@@ -271,9 +272,27 @@
 #define CONGESTION_LINUX_STATE_WORDS (CONGESTION_LINUX_STATE_SIZE / 8)
 
 /*
- Alignment a [`CongestionLinuxState`] needs, bytes.
+ Alignment a [`CongestionLinuxState`] needs, bytes: a cache line, so that the flow's
+ hot fields share one.
  */
-#define CONGESTION_LINUX_STATE_ALIGN 8
+#define CONGESTION_LINUX_STATE_ALIGN 64
+
+/*
+ Bytes a [`CongestionLinuxParams`] occupies: CUBIC's module parameters, the socket
+ settings and the send-path settings every flow initialised with it shares (136 on
+ 64-bit targets); the rest is room to grow.
+ */
+#define CONGESTION_LINUX_PARAMS_SIZE 192
+
+/*
+ [`CONGESTION_LINUX_PARAMS_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_LINUX_PARAMS_WORDS (CONGESTION_LINUX_PARAMS_SIZE / 8)
+
+/*
+ Alignment a [`CongestionLinuxParams`] needs, bytes.
+ */
+#define CONGESTION_LINUX_PARAMS_ALIGN 8
 
 /*
  Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
@@ -294,17 +313,18 @@
 #define CONGESTION_RFC_STATE_ALIGN 8
 
 /*
- One Linux-mode flow with its send path, owned by the caller. Opaque: only
- `congestion_linux_init` may write it and only the `congestion_linux_*` functions may
- read it. It holds no pointers, so a copy (`memcpy`) is a copy of the flow.
+ The settings Linux-mode flows share, validated once, owned by the caller: one block
+ for any number of flows (per endpoint, per port, one `static` in firmware), as the
+ kernel's module parameters are. Opaque: only `congestion_linux_params_init` and
+ `congestion_linux_reconfigure` write it.
  */
 typedef struct CONGESTION_ALIGNED(8) {
   /*
-   Opaque bytes (as 64-bit words, so that C gives the struct the 8-byte alignment
-   it needs). Never read or write them directly.
+   Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or write
+   them directly.
    */
-  uint64_t opaque[CONGESTION_LINUX_STATE_WORDS];
-} CongestionLinuxState;
+  uint64_t opaque[CONGESTION_LINUX_PARAMS_WORDS];
+} CongestionLinuxParams;
 
 /*
  A Linux-mode flow's settings. Fill it with [`congestion_linux_config_default`], change
@@ -427,6 +447,19 @@ typedef struct {
    */
   uint32_t min_rtt_window_ms;
 } CongestionLinuxConfig;
+
+/*
+ One Linux-mode flow with its send path, owned by the caller. Opaque: only
+ `congestion_linux_init` may write it and only the `congestion_linux_*` functions may
+ read it. It refers to the [`CongestionLinuxParams`] it was initialised with (which
+ must outlive it); a copy (`memcpy`) is a copy of the flow on the same parameters.
+ */
+typedef struct CONGESTION_ALIGNED(64) {
+  /*
+   Opaque bytes. Never read or write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_STATE_WORDS];
+} CongestionLinuxState;
 
 /*
  Every field of a Linux-mode flow, as the reference traces print them.
@@ -724,34 +757,58 @@ typedef struct {
 } CongestionRfcSnapshot;
 
 /*
- Initialises the state at `state` (a buffer of `state_size` bytes, at least
- `CONGESTION_LINUX_STATE_SIZE`, 8-byte aligned) from `*config` at `now_us` (Linux
- `tcp_init_congestion_control`); nothing is in flight. On error nothing is written.
+ Validates `*config` into the parameter block at `params` (a buffer of `params_size`
+ bytes, at least `CONGESTION_LINUX_PARAMS_SIZE`, 8-byte aligned): CUBIC's module
+ parameters, the socket settings and the send-path settings, shared by every flow
+ later initialised with it. One block serves any number of flows. On error nothing is
+ written.
 
  Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
  `CONGESTION_ERR_SIZE`, or a `CONGESTION_ERR_*` configuration code naming the
  refused setting.
 
  # Safety
- `state` is NULL or valid for writes of `state_size` bytes; `config` is NULL or
- points to a readable `CongestionLinuxConfig`.
+ `params` is NULL or valid for writes of `params_size` bytes, and no flow initialised
+ with it is in a call; `config` is NULL or points to a readable
+ `CongestionLinuxConfig`.
+ */
+int32_t congestion_linux_params_init(CongestionLinuxParams *params,
+                                     size_t params_size,
+                                     const CongestionLinuxConfig *config);
+
+/*
+ Initialises the flow at `state` (a buffer of `state_size` bytes, at least
+ `CONGESTION_LINUX_STATE_SIZE`, aligned to `CONGESTION_LINUX_STATE_ALIGN`, 64) on the
+ parameter block `params` at `now_us` (Linux `tcp_init_congestion_control`); nothing
+ is in flight. The state keeps the block's address: every later call reads the
+ settings there. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` when `params` was not
+ initialised by `congestion_linux_params_init`.
+
+ # Safety
+ `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL or an
+ initialised parameter block that outlives the state (and every copy of it) and is
+ not written while a call on any of its flows runs.
  */
 int32_t congestion_linux_init(CongestionLinuxState *state,
                               size_t state_size,
-                              const CongestionLinuxConfig *config,
+                              const CongestionLinuxParams *params,
                               uint64_t now_us);
 
 /*
- New settings for a running flow (`*config` as for [`congestion_linux_init`]): CUBIC
- and HyStart parameters, socket settings and send-path settings apply from the next
- event; the flow's state is kept (the initial window and ssthresh only matter to a
- later init). All settings are checked first: on error nothing changes.
+ New settings in the parameter block at `params` (`*config` as for
+ [`congestion_linux_params_init`]), for every flow initialised with it: CUBIC and
+ HyStart parameters, socket settings and send-path settings apply from each flow's
+ next event; the flows' state is kept (the initial window and ssthresh only matter to
+ a later init). All settings are checked first: on error nothing changes.
 
  # Safety
- `state` is NULL or an initialised Linux-mode state not used concurrently; `config`
- is NULL or points to a readable `CongestionLinuxConfig`.
+ `params` is NULL or an initialised parameter block, and no call on any of its flows
+ runs meanwhile; `config` is NULL or points to a readable `CongestionLinuxConfig`.
  */
-int32_t congestion_linux_reconfigure(CongestionLinuxState *state,
+int32_t congestion_linux_reconfigure(CongestionLinuxParams *params,
                                      const CongestionLinuxConfig *config);
 
 /*

@@ -5,6 +5,7 @@
 use crate::state::{self, Blob, Inner};
 use crate::*;
 use congestion::pacing::Rate;
+use congestion::linux::{LinuxFlow, LinuxFlowState, LinuxParams, TCP_INFINITE_SSTHRESH};
 use congestion::rfc::{NewRenoFlow, RfcFlow};
 use congestion::{
     AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
@@ -177,8 +178,19 @@ impl CongestionController for RfcAlgorithm {
 
 impl Inner {
     /// The MSS the send path takes, bytes.
-    pub(crate) const fn mss(&self) -> u32 {
-        self.flow.socket_config().mss
+    pub(crate) fn mss(&self) -> u32 {
+        self.params().linux.socket().mss
+    }
+
+    /// The flow as the library's controller, on its parameter block.
+    pub(crate) fn controller(&mut self) -> LinuxFlow<&LinuxParams, &mut LinuxFlowState> {
+        let params = self.params();
+        LinuxFlow::bind(&mut self.flow, &params.linux)
+    }
+
+    /// `sk_pacing_rate` as a [`Rate`].
+    pub(crate) fn pacing_rate(&self) -> Rate {
+        Rate::from_bytes_per_second(self.flow.sk_pacing_rate(&self.params().linux))
     }
 }
 
@@ -190,10 +202,10 @@ impl CongestionController for Inner {
         WindowUnit::Segments
     }
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        self.flow.on_sent(now, sent);
+        self.controller().on_sent(now, sent);
     }
     fn on_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) {
-        self.flow.on_sent_counted(now, sent, largest_sent);
+        self.controller().on_sent_counted(now, sent, largest_sent);
     }
     /// The kernel's RTT is an `s32` of µs: samples above `i32::MAX` are clamped to it,
     /// for the flow and the send path alike.
@@ -206,47 +218,48 @@ impl CongestionController for Inner {
         if let Some(rtt) = ack.rtt {
             self.send.on_rtt_sample(now, rtt);
         }
-        self.flow.on_ack(now, &ack);
+        self.controller().on_ack(now, &ack);
     }
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
-        self.flow.on_loss(now, loss);
+        self.controller().on_loss(now, loss);
     }
     fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
-        self.flow.on_ecn(now, ecn);
+        self.controller().on_ecn(now, ecn);
     }
     fn on_retransmission_timeout(&mut self, now: Instant) {
-        self.flow.on_retransmission_timeout(now);
+        self.controller().on_retransmission_timeout(now);
     }
     fn on_discarded(&mut self, now: Instant, amount: u64) {
-        self.flow.on_discarded(now, amount);
+        self.controller().on_discarded(now, amount);
     }
     fn on_spurious_congestion(&mut self, now: Instant) {
-        self.flow.on_spurious_congestion(now);
+        self.controller().on_spurious_congestion(now);
     }
     fn on_transmit_start(&mut self, now: Instant) {
-        self.flow.on_transmit_start(now);
+        self.controller().on_transmit_start(now);
     }
     fn cwnd(&self) -> u64 {
-        self.flow.cwnd()
+        u64::from(self.flow.snd_cwnd())
     }
     fn ssthresh(&self) -> Option<u64> {
-        self.flow.ssthresh()
+        let s = self.flow.snd_ssthresh();
+        (s < TCP_INFINITE_SSTHRESH).then_some(u64::from(s))
     }
     fn phase(&self) -> Phase {
         self.flow.phase()
     }
     fn in_flight(&self) -> u64 {
-        self.flow.in_flight()
+        u64::from(self.flow.packets_out())
     }
     fn pacing_rate(&self) -> Rate {
-        self.flow.pacing_rate()
+        Inner::pacing_rate(self)
     }
     fn mss_bytes(&self) -> u64 {
-        self.flow.mss_bytes()
+        u64::from(self.mss())
     }
     /// `tcp_tso_segs` of the send path × MSS.
     fn send_quantum_bytes(&self) -> u64 {
         let mss = self.mss();
-        u64::from(self.send.tso_segs(self.flow.pacing_rate(), mss)) * u64::from(mss)
+        u64::from(self.send.tso_segs(Inner::pacing_rate(self), mss)) * u64::from(mss)
     }
 }

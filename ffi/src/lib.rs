@@ -81,9 +81,10 @@ pub use rfc_config::*;
 pub use rfc_events::*;
 pub use send::*;
 pub use state::{
+    CONGESTION_LINUX_PARAMS_ALIGN, CONGESTION_LINUX_PARAMS_SIZE, CONGESTION_LINUX_PARAMS_WORDS,
     CONGESTION_LINUX_STATE_ALIGN, CONGESTION_LINUX_STATE_SIZE, CONGESTION_LINUX_STATE_WORDS,
     CONGESTION_RFC_STATE_ALIGN, CONGESTION_RFC_STATE_SIZE, CONGESTION_RFC_STATE_WORDS,
-    CongestionLinuxState, CongestionRfcState,
+    CongestionLinuxParams, CongestionLinuxState, CongestionRfcState,
 };
 
 /// Success.

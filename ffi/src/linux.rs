@@ -4,62 +4,107 @@
 
 use crate::flow::{at, with};
 use crate::linux_config::CongestionLinuxConfig;
-use crate::state::{self, CongestionLinuxState, Inner};
+use crate::state::{self, CongestionLinuxParams, CongestionLinuxState, Inner, ParamsInner};
 use crate::*;
-use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+use congestion::linux::{LinuxFlowConfig, LinuxFlowState, LinuxParams};
 use congestion::pacing::SendPath;
 
-/// Initialises the state at `state` (a buffer of `state_size` bytes, at least
-/// `CONGESTION_LINUX_STATE_SIZE`, 8-byte aligned) from `*config` at `now_us` (Linux
-/// `tcp_init_congestion_control`); nothing is in flight. On error nothing is written.
+/// The settings of `*config` as a parameter block, or the error code of the first one
+/// refused.
+fn params_from(config: &CongestionLinuxConfig) -> Result<ParamsInner, i32> {
+    let (cubic, socket, send) = config.to_rust()?;
+    let flow_config = LinuxFlowConfig::from_parts(*cubic.config(), socket);
+    let linux = LinuxParams::new(flow_config).map_err(crate::linux_config::code)?;
+    Ok(ParamsInner::new(linux, send))
+}
+
+/// Validates `*config` into the parameter block at `params` (a buffer of `params_size`
+/// bytes, at least `CONGESTION_LINUX_PARAMS_SIZE`, 8-byte aligned): CUBIC's module
+/// parameters, the socket settings and the send-path settings, shared by every flow
+/// later initialised with it. One block serves any number of flows. On error nothing is
+/// written.
 ///
 /// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
 /// `CONGESTION_ERR_SIZE`, or a `CONGESTION_ERR_*` configuration code naming the
 /// refused setting.
 ///
 /// # Safety
-/// `state` is NULL or valid for writes of `state_size` bytes; `config` is NULL or
-/// points to a readable `CongestionLinuxConfig`.
+/// `params` is NULL or valid for writes of `params_size` bytes, and no flow initialised
+/// with it is in a call; `config` is NULL or points to a readable
+/// `CongestionLinuxConfig`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_init(
-    state: *mut CongestionLinuxState,
-    state_size: usize,
+pub unsafe extern "C" fn congestion_linux_params_init(
+    params: *mut CongestionLinuxParams,
+    params_size: usize,
     config: *const CongestionLinuxConfig,
-    now_us: u64,
 ) -> i32 {
     if config.is_null() {
         return CONGESTION_ERR_NULL;
     }
-    if let Err(code) = state::check_buffer(state, state_size) {
+    if let Err(code) = state::check_buffer(params, params_size) {
         return code;
     }
     // SAFETY: non-null and readable per the contract; the config is plain integers.
     let config = unsafe { config.read() };
-    let (params, socket, send) = match config.to_rust() {
-        Ok(v) => v,
+    match params_from(&config) {
+        Ok(inner) => {
+            // SAFETY: checked above (non-null, aligned, large enough), writable per the
+            // contract.
+            unsafe { state::write(params, inner) };
+            CONGESTION_OK
+        }
+        Err(code) => code,
+    }
+}
+
+/// Initialises the flow at `state` (a buffer of `state_size` bytes, at least
+/// `CONGESTION_LINUX_STATE_SIZE`, aligned to `CONGESTION_LINUX_STATE_ALIGN`, 64) on the
+/// parameter block `params` at `now_us` (Linux `tcp_init_congestion_control`); nothing
+/// is in flight. The state keeps the block's address: every later call reads the
+/// settings there. On error nothing is written.
+///
+/// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+/// `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` when `params` was not
+/// initialised by `congestion_linux_params_init`.
+///
+/// # Safety
+/// `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL or an
+/// initialised parameter block that outlives the state (and every copy of it) and is
+/// not written while a call on any of its flows runs.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_init(
+    state: *mut CongestionLinuxState,
+    state_size: usize,
+    params: *const CongestionLinuxParams,
+    now_us: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    let block = match unsafe { state::get_ref(params) } {
+        Ok(block) => block,
         Err(code) => return code,
     };
-    let flow_config = LinuxFlowConfig::from_parts(*params.config(), socket);
-    let flow = match LinuxFlow::new(flow_config, at(now_us)) {
-        Ok(f) => f,
-        Err(e) => return crate::linux_config::code(e),
-    };
+    if let Err(code) = state::check_buffer(state, state_size) {
+        return code;
+    }
+    let flow = LinuxFlowState::new(&block.linux, at(now_us));
+    let inner = Inner::new(flow, SendPath::new(block.send), block);
     // SAFETY: checked above (non-null, aligned, large enough), writable per the contract.
-    unsafe { state::write(state, Inner::new(flow, SendPath::new(send))) };
+    unsafe { state::write(state, inner) };
     CONGESTION_OK
 }
 
-/// New settings for a running flow (`*config` as for [`congestion_linux_init`]): CUBIC
-/// and HyStart parameters, socket settings and send-path settings apply from the next
-/// event; the flow's state is kept (the initial window and ssthresh only matter to a
-/// later init). All settings are checked first: on error nothing changes.
+/// New settings in the parameter block at `params` (`*config` as for
+/// [`congestion_linux_params_init`]), for every flow initialised with it: CUBIC and
+/// HyStart parameters, socket settings and send-path settings apply from each flow's
+/// next event; the flows' state is kept (the initial window and ssthresh only matter to
+/// a later init). All settings are checked first: on error nothing changes.
 ///
 /// # Safety
-/// `state` is NULL or an initialised Linux-mode state not used concurrently; `config`
-/// is NULL or points to a readable `CongestionLinuxConfig`.
+/// `params` is NULL or an initialised parameter block, and no call on any of its flows
+/// runs meanwhile; `config` is NULL or points to a readable `CongestionLinuxConfig`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn congestion_linux_reconfigure(
-    state: *mut CongestionLinuxState,
+    params: *mut CongestionLinuxParams,
     config: *const CongestionLinuxConfig,
 ) -> i32 {
     if config.is_null() {
@@ -67,27 +112,12 @@ pub unsafe extern "C" fn congestion_linux_reconfigure(
     }
     // SAFETY: non-null and readable per the contract; the config is plain integers.
     let config = unsafe { config.read() };
-    let (params, socket, send) = match config.to_rust() {
-        Ok(v) => v,
+    let new = match params_from(&config) {
+        Ok(new) => new,
         Err(code) => return code,
     };
-    let mut result = Ok(());
     // SAFETY: forwarded contract.
-    let rc = unsafe {
-        with(state, |s| {
-            // The socket settings were validated by `to_rust`, so this does not fail;
-            // if it ever did, nothing is changed.
-            result = s.flow.set_socket_config(socket);
-            if result.is_ok() {
-                s.flow.set_params(params);
-                s.send.set_params(send);
-            }
-        })
-    };
-    match result {
-        Ok(()) => rc,
-        Err(e) => crate::linux_config::code(e),
-    }
+    unsafe { with(params, |block| *block = new) }
 }
 
 /// A retransmission timeout after which `retransmitted` segments are in flight (the
@@ -103,7 +133,7 @@ pub unsafe extern "C" fn congestion_linux_on_rto_retransmitted(
     retransmitted: u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with(state, |s| s.flow.rto(at(now_us), retransmitted)) }
+    unsafe { with(state, |s| s.flow.rto(&s.params().linux, at(now_us), retransmitted)) }
 }
 
 /// Overrides the time of the last send (`lsndtime`), in jiffies (ms), for stacks whose

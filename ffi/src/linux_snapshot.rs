@@ -128,6 +128,6 @@ fn snapshot(s: &Inner) -> CongestionLinuxSnapshot {
             Some(HystartExit::DelayIncrease) => 2,
         },
         last_send_jiffies: v.last_send_jiffies,
-        pacing_rate: f.sk_pacing_rate(),
+        pacing_rate: f.sk_pacing_rate(&s.params().linux),
     }
 }

@@ -12,11 +12,12 @@ use crate::flow::{at, read, with};
 use crate::state::{CongestionLinuxState, Inner};
 use crate::*;
 use congestion::CongestionController;
+use congestion::linux::LinuxFlow;
 use congestion::pacing::{Enqueue, Rate, SendContext, SendVerdict};
 
 /// The flow's pacing rate (`sk_pacing_rate`).
 fn pacing_rate(s: &Inner) -> Rate {
-    s.flow.pacing_rate()
+    s.pacing_rate()
 }
 
 /// The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
@@ -48,13 +49,15 @@ pub unsafe extern "C" fn congestion_linux_send_poll(
         with(state, |s| {
             let ctx = SendContext {
                 now: at(now_us),
-                in_flight: s.flow.in_flight(),
+                in_flight: s.in_flight(),
                 mss: s.mss(),
                 pacing_rate: pacing_rate(s),
                 retransmit: retransmit != 0,
                 rtx_queue_at_most_one: rtx_queue_at_most_one != 0,
             };
-            out = match s.send.poll(&s.flow, &ctx) {
+            let params = s.params();
+            let flow = LinuxFlow::bind(&mut s.flow, &params.linux);
+            out = match s.send.poll(&flow, &ctx) {
                 SendVerdict::Send { segments } => (CONGESTION_SEND_NOW, segments, 0),
                 SendVerdict::WaitForAck => (CONGESTION_SEND_WAIT_FOR_ACK, 0, 0),
                 SendVerdict::WaitUntil { departure_ns } => {

@@ -3,17 +3,28 @@
 //! there, before anything else is read.
 
 use crate::flow::RfcAlgorithm;
-use congestion::linux::LinuxFlow;
-use congestion::pacing::SendPath;
+use congestion::linux::{LinuxFlowState, LinuxParams};
+use congestion::pacing::{SendPath, SendPathParams};
 
-/// Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (the kernel's CUBIC,
-/// HyStart and socket fields) and its send path take 336 on 64-bit targets; the rest is
-/// room to grow without changing the ABI.
-pub const CONGESTION_LINUX_STATE_SIZE: usize = 384;
+/// Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (two 64-byte lines: the
+/// one a congestion-avoidance ACK touches, and the rest), its send path, the parameter
+/// block's address and the magic word take 240 on 64-bit targets; the rest is room to
+/// grow without changing the ABI.
+pub const CONGESTION_LINUX_STATE_SIZE: usize = 256;
 /// [`CONGESTION_LINUX_STATE_SIZE`] in 64-bit words.
 pub const CONGESTION_LINUX_STATE_WORDS: usize = CONGESTION_LINUX_STATE_SIZE / 8;
-/// Alignment a [`CongestionLinuxState`] needs, bytes.
-pub const CONGESTION_LINUX_STATE_ALIGN: usize = 8;
+/// Alignment a [`CongestionLinuxState`] needs, bytes: a cache line, so that the flow's
+/// hot fields share one.
+pub const CONGESTION_LINUX_STATE_ALIGN: usize = 64;
+
+/// Bytes a [`CongestionLinuxParams`] occupies: CUBIC's module parameters, the socket
+/// settings and the send-path settings every flow initialised with it shares (128 on
+/// 64-bit targets); the rest is room to grow.
+pub const CONGESTION_LINUX_PARAMS_SIZE: usize = 192;
+/// [`CONGESTION_LINUX_PARAMS_SIZE`] in 64-bit words.
+pub const CONGESTION_LINUX_PARAMS_WORDS: usize = CONGESTION_LINUX_PARAMS_SIZE / 8;
+/// Alignment a [`CongestionLinuxParams`] needs, bytes.
+pub const CONGESTION_LINUX_PARAMS_ALIGN: usize = 8;
 
 /// Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
 /// NewReno (RFC 9002), sized for the larger (CUBIC's), with both slow-start detectors,
@@ -27,12 +38,23 @@ pub const CONGESTION_RFC_STATE_ALIGN: usize = 8;
 
 /// One Linux-mode flow with its send path, owned by the caller. Opaque: only
 /// `congestion_linux_init` may write it and only the `congestion_linux_*` functions may
-/// read it. It holds no pointers, so a copy (`memcpy`) is a copy of the flow.
-#[repr(C, align(8))]
+/// read it. It refers to the [`CongestionLinuxParams`] it was initialised with (which
+/// must outlive it); a copy (`memcpy`) is a copy of the flow on the same parameters.
+#[repr(C, align(64))]
 pub struct CongestionLinuxState {
-    /// Opaque bytes (as 64-bit words, so that C gives the struct the 8-byte alignment
-    /// it needs). Never read or write them directly.
+    /// Opaque bytes. Never read or write them directly.
     pub opaque: [u64; CONGESTION_LINUX_STATE_WORDS],
+}
+
+/// The settings Linux-mode flows share, validated once, owned by the caller: one block
+/// for any number of flows (per endpoint, per port, one `static` in firmware), as the
+/// kernel's module parameters are. Opaque: only `congestion_linux_params_init` and
+/// `congestion_linux_reconfigure` write it.
+#[repr(C, align(8))]
+pub struct CongestionLinuxParams {
+    /// Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or write
+    /// them directly.
+    pub opaque: [u64; CONGESTION_LINUX_PARAMS_WORDS],
 }
 
 /// One RFC-mode flow (bytes; CUBIC or NewReno), owned by the caller. Opaque: only
@@ -45,13 +67,24 @@ pub struct CongestionRfcState {
     pub opaque: [u64; CONGESTION_RFC_STATE_WORDS],
 }
 
-/// What a Linux-mode blob holds.
+/// What a Linux-mode blob holds: the flow first, so that its hot line is the blob's
+/// first; the magic word after what every call touches anyway.
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub(crate) struct Inner {
-    magic: u64,
-    pub(crate) flow: LinuxFlow,
+    pub(crate) flow: LinuxFlowState,
     pub(crate) send: SendPath,
+    params: *const ParamsInner,
+    magic: u64,
+}
+
+/// What a Linux-mode parameter block holds.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct ParamsInner {
+    magic: u64,
+    pub(crate) linux: LinuxParams,
+    pub(crate) send: SendPathParams,
 }
 
 /// What an RFC-mode blob holds.
@@ -65,6 +98,9 @@ pub(crate) struct RfcInner {
 // Each blob must hold its state, at an alignment the blob guarantees (on every target:
 // these asserts run for thumbv6m and riscv32 builds too).
 const _: () = assert!(size_of::<Inner>() <= CONGESTION_LINUX_STATE_SIZE);
+const _: () = assert!(size_of::<ParamsInner>() <= CONGESTION_LINUX_PARAMS_SIZE);
+const _: () = assert!(align_of::<ParamsInner>() <= CONGESTION_LINUX_PARAMS_ALIGN);
+const _: () = assert!(size_of::<CongestionLinuxParams>() == CONGESTION_LINUX_PARAMS_SIZE);
 const _: () = assert!(align_of::<Inner>() <= CONGESTION_LINUX_STATE_ALIGN);
 const _: () = assert!(size_of::<CongestionLinuxState>() == CONGESTION_LINUX_STATE_SIZE);
 const _: () = assert!(align_of::<CongestionLinuxState>() == CONGESTION_LINUX_STATE_ALIGN);
@@ -84,14 +120,25 @@ pub(crate) trait Blob {
     const SIZE: usize;
     /// The blob's alignment, bytes.
     const ALIGN: usize;
+    /// Where the magic word is, bytes from the start.
+    const MAGIC_OFFSET: usize = 0;
 }
 
 impl Blob for CongestionLinuxState {
     type Inner = Inner;
-    /// "CCUBICv2" in ASCII (v1, the 0.1 layout, is refused).
-    const MAGIC: u64 = 0x3276_4349_4255_4343;
+    /// "CCUBICv3" in ASCII (v1 and v2, the 0.1 and 0.2 layouts, are refused).
+    const MAGIC: u64 = 0x3376_4349_4255_4343;
     const SIZE: usize = CONGESTION_LINUX_STATE_SIZE;
     const ALIGN: usize = CONGESTION_LINUX_STATE_ALIGN;
+    const MAGIC_OFFSET: usize = core::mem::offset_of!(Inner, magic);
+}
+
+impl Blob for CongestionLinuxParams {
+    type Inner = ParamsInner;
+    /// "CLPARAM1" in ASCII.
+    const MAGIC: u64 = 0x314d_4152_4150_4c43;
+    const SIZE: usize = CONGESTION_LINUX_PARAMS_SIZE;
+    const ALIGN: usize = CONGESTION_LINUX_PARAMS_ALIGN;
 }
 
 impl Blob for CongestionRfcState {
@@ -103,10 +150,33 @@ impl Blob for CongestionRfcState {
 }
 
 impl Inner {
-    pub(crate) fn new(flow: LinuxFlow, send: SendPath) -> Self {
+    /// A flow on the parameter block at `params`.
+    pub(crate) fn new(flow: LinuxFlowState, send: SendPath, params: *const ParamsInner) -> Self {
         Inner {
-            magic: CongestionLinuxState::MAGIC,
             flow,
+            send,
+            params,
+            magic: CongestionLinuxState::MAGIC,
+        }
+    }
+
+    /// The parameter block the flow was initialised with. The lifetime is the caller's
+    /// promise (`congestion_linux_init`'s contract: the block outlives the state and is
+    /// not written while a call runs), not tied to `self`, so that the flow's state can
+    /// be borrowed mutably beside it.
+    pub(crate) fn params<'a>(&self) -> &'a ParamsInner {
+        // SAFETY: init stored the address of a block it had checked (non-null, aligned,
+        // magic); the contract keeps it alive and unwritten during every call.
+        unsafe { &*self.params }
+    }
+}
+
+impl ParamsInner {
+    /// A parameter block holding `linux` and `send`.
+    pub(crate) fn new(linux: LinuxParams, send: SendPathParams) -> Self {
+        ParamsInner {
+            magic: CongestionLinuxParams::MAGIC,
+            linux,
             send,
         }
     }
@@ -155,7 +225,7 @@ pub(crate) unsafe fn write<B: Blob>(state: *mut B, inner: B::Inner) {
 /// is an initialised blob.
 ///
 /// # Safety
-/// `state` is NULL or valid for reads of its first 8 bytes.
+/// `state` is NULL or valid for reads of `B::SIZE` bytes.
 unsafe fn check<B: Blob>(state: *const B) -> Result<(), i32> {
     if state.is_null() {
         return Err(crate::CONGESTION_ERR_NULL);
@@ -165,7 +235,7 @@ unsafe fn check<B: Blob>(state: *const B) -> Result<(), i32> {
     }
     // SAFETY: non-null, aligned (checked) and readable per the contract; read as a
     // plain integer that any bit pattern is valid for, before anything else is trusted.
-    if unsafe { state.cast::<u64>().read() } != B::MAGIC {
+    if unsafe { state.cast::<u8>().add(B::MAGIC_OFFSET).cast::<u64>().read() } != B::MAGIC {
         return Err(crate::CONGESTION_ERR_UNINITIALIZED);
     }
     Ok(())
@@ -201,8 +271,12 @@ mod tests {
 
     #[test]
     fn the_documented_sizes_hold_on_64_bit_targets() {
-        // LinuxFlow 232 + SendPath 96 + the magic word 8 = 336 of 384.
-        assert_eq!(size_of::<Inner>(), 336);
+        // LinuxFlowState 128 + SendPath 96 + the parameters' address 8 + the magic word
+        // 8 = 240 of 256; the parameter block: the magic word 8 + LinuxParams 88 +
+        // SendPathParams 32 = 128 of 192.
+        assert_eq!(size_of::<Inner>(), 256);
+        assert_eq!(size_of::<congestion::linux::LinuxParams>(), 88);
+        assert_eq!(size_of::<ParamsInner>(), 128);
         // The larger flow, CUBIC's (608, NewReno's is 360), + the magic word 8 = 616
         // of 640: the enum's tag fits in the flows' own padding.
         assert_eq!(size_of::<congestion::rfc::RfcFlow>(), 608);

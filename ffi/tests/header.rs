@@ -26,8 +26,10 @@ fn the_committed_header_matches_the_source() {
         "include/congestion.h is stale: run UPDATE_HEADER=1 cargo test -p congestion-ffi --test header"
     );
     for name in [
-        "CONGESTION_LINUX_STATE_SIZE 384",
-        "CONGESTION_LINUX_STATE_ALIGN 8",
+        "CONGESTION_LINUX_STATE_SIZE 256",
+        "CONGESTION_LINUX_STATE_ALIGN 64",
+        "CONGESTION_LINUX_PARAMS_SIZE 192",
+        "congestion_linux_params_init",
         "CONGESTION_RFC_STATE_SIZE 640",
         "CONGESTION_RFC_STATE_ALIGN 8",
         "CONGESTION_ERR_ALIGNMENT -4",

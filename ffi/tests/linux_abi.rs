@@ -6,7 +6,7 @@
 mod flows;
 
 use congestion_ffi::*;
-use flows::{get, linux_config as config, linux_state as state, phase_of};
+use flows::{get, linux_config as config, linux_params, linux_state as state, linux_state_on, phase_of};
 use std::mem::MaybeUninit;
 use std::ptr;
 
@@ -25,6 +25,35 @@ fn the_blob_and_the_config_are_the_sizes_the_header_states() {
         CONGESTION_LINUX_STATE_ALIGN
     );
     assert_eq!(size_of::<CongestionLinuxConfig>(), 96);
+    assert_eq!(
+        size_of::<CongestionLinuxParams>(),
+        CONGESTION_LINUX_PARAMS_SIZE
+    );
+}
+
+#[test]
+fn flows_on_one_parameter_block_share_it_and_run_apart() {
+    let cfg = config();
+    let params = linux_params(&cfg);
+    let mut a = linux_state_on(params, 0);
+    let mut b = linux_state_on(params, 0);
+    unsafe {
+        congestion_linux_on_sent(&mut *a, 0, 10, 10);
+        congestion_linux_on_ack(&mut *a, 20_000, 4, 20_000, 4, 0);
+    }
+    // Slow start: 10 + 4 for the flow that was acked, the initial 10 for the other.
+    assert_eq!((cwnd(&a), cwnd(&b)), (14, 10));
+    // Reconfigured once, both flows see the new MSS.
+    let mut bigger = cfg;
+    bigger.mss = 9000;
+    assert_eq!(
+        unsafe { congestion_linux_reconfigure(params, &bigger) },
+        CONGESTION_OK
+    );
+    assert_eq!(get(&*a, congestion_linux_mss), 9000);
+    assert_eq!(get(&*b, congestion_linux_mss), 9000);
+    unsafe { congestion_linux_on_sent(&mut *b, 0, 1, 1) };
+    assert_eq!(get(&*b, congestion_linux_in_flight), 1);
 }
 
 #[test]
@@ -41,16 +70,26 @@ fn every_entry_point_refuses_null_pointers() {
             congestion_linux_config_default(ptr::null_mut()),
             CONGESTION_ERR_NULL
         );
+        let params = linux_params(&cfg);
         assert_eq!(
-            congestion_linux_init(null, size, &cfg, 0),
+            congestion_linux_init(null, size, params, 0),
             CONGESTION_ERR_NULL
         );
         assert_eq!(
             congestion_linux_init(st, size, ptr::null(), 0),
             CONGESTION_ERR_NULL
         );
+        let params_size = CONGESTION_LINUX_PARAMS_SIZE;
         assert_eq!(
-            congestion_linux_reconfigure(null, &cfg),
+            congestion_linux_params_init(ptr::null_mut(), params_size, &cfg),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(
+            congestion_linux_params_init(params, params_size, ptr::null()),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(
+            congestion_linux_reconfigure(ptr::null_mut(), &cfg),
             CONGESTION_ERR_NULL
         );
         assert_eq!(congestion_linux_on_sent(null, 0, 1, 1), CONGESTION_ERR_NULL);
@@ -174,7 +213,8 @@ fn a_zeroed_blob_is_reported_uninitialised() {
 type Breaker = fn(&mut CongestionLinuxConfig);
 
 #[test]
-fn bad_configuration_names_the_setting_and_leaves_the_state_alone() {
+fn bad_configuration_names_the_setting_and_leaves_the_block_alone() {
+    let mut p = MaybeUninit::<CongestionLinuxParams>::zeroed();
     let mut s = MaybeUninit::<CongestionLinuxState>::zeroed();
     let cases: [(Breaker, i32); 6] = [
         (|c| c.beta = 1024, CONGESTION_ERR_BETA),
@@ -187,10 +227,16 @@ fn bad_configuration_names_the_setting_and_leaves_the_state_alone() {
     for (break_it, want) in cases {
         let mut cfg = config();
         break_it(&mut cfg);
+        let size = CONGESTION_LINUX_PARAMS_SIZE;
+        assert_eq!(
+            unsafe { congestion_linux_params_init(p.as_mut_ptr(), size, &cfg) },
+            want
+        );
+        // A block never initialised is refused by init, which writes nothing.
         let size = CONGESTION_LINUX_STATE_SIZE;
         assert_eq!(
-            unsafe { congestion_linux_init(s.as_mut_ptr(), size, &cfg, 0) },
-            want
+            unsafe { congestion_linux_init(s.as_mut_ptr(), size, p.as_ptr(), 0) },
+            CONGESTION_ERR_UNINITIALIZED
         );
         let mut v = 0u64;
         assert_eq!(
@@ -343,9 +389,11 @@ fn tsq_throttles_and_a_completion_reopens() {
 }
 
 #[test]
-fn reconfigure_applies_to_the_running_flow_or_changes_nothing() {
+fn reconfigure_applies_to_the_running_flows_or_changes_nothing() {
     let cfg = config();
-    let mut s = state(&cfg, 0);
+    let params = linux_params(&cfg);
+    let params_ptr: *mut CongestionLinuxParams = params;
+    let mut s = linux_state_on(unsafe { &*params_ptr }, 0);
     let st: *mut CongestionLinuxState = &mut *s;
     unsafe {
         congestion_linux_on_sent(st, 0, 10, 10);
@@ -366,7 +414,7 @@ fn reconfigure_applies_to_the_running_flow_or_changes_nothing() {
     bad.tsq_limit_bytes = 100_000;
     bad.beta = 0;
     assert_eq!(
-        unsafe { congestion_linux_reconfigure(st, &bad) },
+        unsafe { congestion_linux_reconfigure(params_ptr, &bad) },
         CONGESTION_ERR_BETA
     );
     assert_eq!(
@@ -375,13 +423,13 @@ fn reconfigure_applies_to_the_running_flow_or_changes_nothing() {
         "a refused configuration changes nothing"
     );
     assert_eq!(
-        unsafe { congestion_linux_reconfigure(st, ptr::null()) },
+        unsafe { congestion_linux_reconfigure(params_ptr, ptr::null()) },
         CONGESTION_ERR_NULL
     );
     let mut good = cfg;
     good.tsq_limit_bytes = 100_000;
     assert_eq!(
-        unsafe { congestion_linux_reconfigure(st, &good) },
+        unsafe { congestion_linux_reconfigure(params_ptr, &good) },
         CONGESTION_OK
     );
     // tcp_limit_output_bytes caps an unpaced flow's budget.

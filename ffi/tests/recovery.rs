@@ -8,7 +8,7 @@
 mod flows;
 
 use congestion_ffi::*;
-use flows::{get, linux_config, linux_state, phase_of, rfc_config, rfc_state};
+use flows::{get, linux_config, linux_params, linux_state, phase_of, rfc_config, rfc_state};
 use std::ptr;
 
 const UNKNOWN: u64 = CONGESTION_PACKET_UNKNOWN;
@@ -353,11 +353,16 @@ fn a_misaligned_state_is_refused_before_anything_is_read_through_it() {
     let size = CONGESTION_LINUX_STATE_SIZE + 8;
     unsafe {
         assert_eq!(
-            congestion_linux_init(l, size, &lc, 0),
+            congestion_linux_init(l, size, linux_params(&lc), 0),
+            CONGESTION_ERR_ALIGNMENT
+        );
+        let lp = misaligned::<CongestionLinuxParams>(&mut buffer);
+        assert_eq!(
+            congestion_linux_params_init(lp, CONGESTION_LINUX_PARAMS_SIZE + 8, &lc),
             CONGESTION_ERR_ALIGNMENT
         );
         assert_eq!(
-            congestion_linux_reconfigure(l, &lc),
+            congestion_linux_reconfigure(lp, &lc),
             CONGESTION_ERR_ALIGNMENT
         );
         assert_eq!(
@@ -428,7 +433,7 @@ fn a_state_buffer_smaller_than_the_state_is_refused_at_init() {
     unsafe {
         for size in [0, CONGESTION_LINUX_STATE_SIZE - 1] {
             assert_eq!(
-                congestion_linux_init(l.as_mut_ptr(), size, &lc, 0),
+                congestion_linux_init(l.as_mut_ptr(), size, linux_params(&lc), 0),
                 CONGESTION_ERR_SIZE
             );
         }

@@ -113,7 +113,7 @@ fn null_pointers_and_a_state_of_the_other_mode_are_refused() {
     // A zeroed blob, and a Linux-mode state reinterpreted as an RFC-mode one.
     let mut zeroed = Box::new(MaybeUninit::<CongestionRfcState>::zeroed());
     let linux_cfg = flows::linux_config();
-    let mut linux = Box::new(MaybeUninit::<[u64; CONGESTION_RFC_STATE_WORDS]>::zeroed());
+    let mut linux = Box::new(MaybeUninit::<CongestionLinuxState>::zeroed());
     unsafe {
         assert_eq!(
             congestion_rfc_cwnd(zeroed.as_mut_ptr(), &mut v),
@@ -121,7 +121,12 @@ fn null_pointers_and_a_state_of_the_other_mode_are_refused() {
         );
         let linux_state = linux.as_mut_ptr().cast::<CongestionLinuxState>();
         assert_eq!(
-            congestion_linux_init(linux_state, CONGESTION_LINUX_STATE_SIZE, &linux_cfg, 0),
+            congestion_linux_init(
+                linux_state,
+                CONGESTION_LINUX_STATE_SIZE,
+                flows::linux_params(&linux_cfg),
+                0
+            ),
             CONGESTION_OK
         );
         assert_eq!(

@@ -113,33 +113,23 @@ impl LinuxFlowState {
     #[inline(always)]
     fn advance_snd_nxt(&mut self, in_flight: u32) -> u32 {
         let h = &mut self.hot;
-        if h.flags & SND_NXT_AHEAD != 0 {
-            return self.advance_stored_snd_nxt(in_flight);
+        // snd_nxt is snd_una + packets_out, and snd_una + in_flight is not before it
+        // (the kernel's `after() || ==`, with its wrap-around): it stays derived.
+        if h.flags & SND_NXT_AHEAD == 0 && (h.packets_out.wrapping_sub(in_flight) as i32) <= 0 {
+            h.packets_out = in_flight;
+            return h.snd_una.wrapping_add(in_flight);
         }
-        let old = h.snd_una.wrapping_add(h.packets_out);
-        let top = h.snd_una.wrapping_add(in_flight);
-        h.packets_out = in_flight;
-        if linux_after(top, old) || top == old {
-            top
-        } else {
-            // Less in flight after a send: snd_nxt stays where it was.
-            self.cold.snd_nxt = old;
-            self.hot.flags |= SND_NXT_AHEAD;
-            old
-        }
+        self.advance_stored_snd_nxt(in_flight)
     }
 
-    /// [`advance_snd_nxt`](Self::advance_snd_nxt) while losses or discards hold
-    /// `snd_nxt` ahead of the flight.
+    /// [`advance_snd_nxt`](Self::advance_snd_nxt) when `snd_nxt` is, or is about to be,
+    /// ahead of the flight (losses or discards left it, or less is in flight after a send).
     #[inline(never)]
     fn advance_stored_snd_nxt(&mut self, in_flight: u32) -> u32 {
+        let before = self.snd_nxt();
         let top = self.hot.snd_una.wrapping_add(in_flight);
         self.hot.packets_out = in_flight;
-        let snd_nxt = if linux_after(top, self.cold.snd_nxt) {
-            top
-        } else {
-            self.cold.snd_nxt
-        };
+        let snd_nxt = if linux_after(top, before) { top } else { before };
         self.store_snd_nxt(snd_nxt);
         snd_nxt
     }
@@ -163,11 +153,11 @@ impl LinuxFlowState {
     #[inline(always)]
     #[doc(hidden)]
     pub fn ack(&mut self, p: &LinuxParams, now: Instant, acked: u32, rtt_us: Option<u32>) {
-        if acked > self.hot.packets_out {
-            self.ack_beyond_the_flight();
+        match self.hot.packets_out.checked_sub(acked) {
+            Some(left) => self.hot.packets_out = left,
+            None => self.ack_beyond_the_flight(),
         }
         self.hot.snd_una = self.hot.snd_una.wrapping_add(acked);
-        self.hot.packets_out = self.hot.packets_out.saturating_sub(acked);
         let jiffies = now.jiffies32();
         if let Some(rtt) = rtt_us {
             let rtt = rtt.min(i32::MAX as u32);
@@ -191,14 +181,15 @@ impl LinuxFlowState {
         self.pacing_inputs_changed(p);
     }
 
-    /// More acknowledged than was in flight moves `snd_una + packets_out` on: keep
-    /// `snd_nxt` where it was (as the kernel's own `snd_nxt` would be).
+    /// More acknowledged than was in flight: the flight empties, and `snd_nxt` stays
+    /// where it was (as the kernel's own `snd_nxt` would), though `snd_una` passes it.
     #[cold]
     #[inline(never)]
     fn ack_beyond_the_flight(&mut self) {
         let snd_nxt = self.snd_nxt();
         self.cold.snd_nxt = snd_nxt;
         self.hot.flags |= SND_NXT_AHEAD;
+        self.hot.packets_out = 0;
     }
 
     /// RTO recovery (`Loss`) ends once `high_seq` is acknowledged. Out of line: it is

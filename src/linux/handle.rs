@@ -70,8 +70,11 @@ use crate::time::Instant;
 /// Read-only accessors of the state ([`LinuxFlowState`]) are reached through `Deref`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct LinuxFlow<P: Borrow<LinuxParams> = LinuxParams> {
-    state: LinuxFlowState,
+pub struct LinuxFlow<
+    P: Borrow<LinuxParams> = LinuxParams,
+    S: BorrowMut<LinuxFlowState> = LinuxFlowState,
+> {
+    state: S,
     params: P,
 }
 
@@ -92,15 +95,36 @@ impl<P: Borrow<LinuxParams>> LinuxFlow<P> {
         let state = LinuxFlowState::new(params.borrow(), now);
         LinuxFlow { state, params }
     }
+}
+
+impl<'a> LinuxFlow<&'a LinuxParams, &'a mut LinuxFlowState> {
+    /// A flow kept as bare state (in a connection table, a C blob) with parameters kept
+    /// elsewhere, bound for one call or a few: everything [`LinuxFlow`] does, on `state`.
+    ///
+    /// ```
+    /// use congestion::{CongestionController, Instant, SentEvent};
+    /// use congestion::linux::{LinuxFlow, LinuxFlowState, LinuxParams};
+    ///
+    /// let params = LinuxParams::KERNEL_DEFAULTS;
+    /// let mut table = [LinuxFlowState::new(&params, Instant::ZERO); 4];
+    /// LinuxFlow::bind(&mut table[2], &params).on_sent(Instant::ZERO, &SentEvent::new(10, 10));
+    /// assert_eq!(table[2].packets_out(), 10);
+    /// ```
+    pub fn bind(state: &'a mut LinuxFlowState, params: &'a LinuxParams) -> Self {
+        LinuxFlow { state, params }
+    }
+}
+
+impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
 
     /// Re-initialise the socket and CUBIC at `now`, keeping the parameters.
     pub fn init(&mut self, now: Instant) {
-        self.state.init(self.params.borrow(), now);
+        self.state.borrow_mut().init(self.params.borrow(), now);
     }
 
     /// The flow's state, without its parameters.
-    pub const fn flow_state(&self) -> &LinuxFlowState {
-        &self.state
+    pub fn flow_state(&self) -> &LinuxFlowState {
+        self.state.borrow()
     }
 
     /// The shared parameters in force.
@@ -122,85 +146,85 @@ impl<P: Borrow<LinuxParams>> LinuxFlow<P> {
     /// does not move it). The trait's [`pacing_rate`](CongestionController::pacing_rate)
     /// is the same value as a [`Rate`].
     pub fn sk_pacing_rate(&self) -> u64 {
-        self.state.sk_pacing_rate(self.params.borrow())
+        self.state.borrow().sk_pacing_rate(self.params.borrow())
     }
 
     /// Kernel-style transmit step ([`LinuxFlowState::transmit`]).
     #[doc(hidden)]
     #[inline]
     pub fn transmit(&mut self, now: Instant, in_flight: u32) {
-        self.state.transmit(now, in_flight);
+        self.state.borrow_mut().transmit(now, in_flight);
     }
 
     /// Kernel-style ACK ([`LinuxFlowState::ack`]).
     #[doc(hidden)]
     #[inline(always)]
     pub fn ack(&mut self, now: Instant, acked: u32, rtt_us: Option<u32>) {
-        self.state.ack(self.params.borrow(), now, acked, rtt_us);
+        self.state.borrow_mut().ack(self.params.borrow(), now, acked, rtt_us);
     }
 
     /// Kernel-style fast-retransmit reduction ([`LinuxFlowState::loss`]).
     #[doc(hidden)]
     pub fn loss(&mut self, now: Instant) {
-        self.state.loss(self.params.borrow(), now);
+        self.state.borrow_mut().loss(self.params.borrow(), now);
     }
 
     /// Kernel-style ECN-CE reduction ([`LinuxFlowState::ecn`]).
     #[doc(hidden)]
     pub fn ecn(&mut self, now: Instant) {
-        self.state.ecn(self.params.borrow(), now);
+        self.state.borrow_mut().ecn(self.params.borrow(), now);
     }
 
     /// Kernel-style RTO ([`LinuxFlowState::rto`]).
     #[doc(hidden)]
     pub fn rto(&mut self, now: Instant, retransmitted: u32) {
-        self.state.rto(self.params.borrow(), now, retransmitted);
+        self.state.borrow_mut().rto(self.params.borrow(), now, retransmitted);
     }
 
     /// Kernel-style undo ([`LinuxFlowState::undo`]).
     #[doc(hidden)]
     pub fn undo(&mut self, now: Instant) {
-        self.state.undo(self.params.borrow(), now);
+        self.state.borrow_mut().undo(self.params.borrow(), now);
     }
 
     /// Kernel-style `CA_EVENT_TX_START` ([`LinuxFlowState::transmit_start`]).
     #[doc(hidden)]
     pub fn transmit_start(&mut self, now: Instant) {
-        self.state.transmit_start(now);
+        self.state.borrow_mut().transmit_start(now);
     }
 
     /// Kernel-style write of `lsndtime`, jiffies.
     #[doc(hidden)]
     pub fn set_last_send_jiffies(&mut self, jiffies: u32) {
-        self.state.set_last_send_jiffies(jiffies);
+        self.state.borrow_mut().set_last_send_jiffies(jiffies);
     }
 
     /// Kernel-style write of `snd_cwnd`; at least 1.
     #[doc(hidden)]
     pub fn set_cwnd(&mut self, cwnd: u32) {
-        self.state.set_cwnd(self.params.borrow(), cwnd);
+        self.state.borrow_mut().set_cwnd(self.params.borrow(), cwnd);
     }
 
     /// Kernel-style write of `snd_ssthresh`; at least 1.
     #[doc(hidden)]
     pub fn set_ssthresh(&mut self, ssthresh: u32) {
-        self.state.set_ssthresh(self.params.borrow(), ssthresh);
+        self.state.borrow_mut().set_ssthresh(self.params.borrow(), ssthresh);
     }
 
     /// Kernel-style write of `snd_cwnd_clamp`; at least 1. Applied by the next ACK
     /// that runs `cong_avoid`, as the kernel applies it.
     #[doc(hidden)]
     pub fn set_clamp(&mut self, clamp: u32) {
-        self.state.set_clamp(clamp);
+        self.state.borrow_mut().set_clamp(clamp);
     }
 }
 
-impl<P: BorrowMut<LinuxParams>> LinuxFlow<P> {
+impl<P: BorrowMut<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
     /// Replace the CUBIC parameters (as changing the kernel's module parameters would).
     /// Only for a flow that can write its parameters (owned, or `&mut`); shared ones
     /// change where they are kept, for every flow at once.
     pub fn set_params(&mut self, params: LinuxCubicParams) {
-        self.state.freeze_pacing_rate(self.params.borrow());
+        self.state.borrow_mut().freeze_pacing_rate(self.params.borrow());
         self.params.borrow_mut().set_cubic(params);
     }
 
@@ -208,33 +232,38 @@ impl<P: BorrowMut<LinuxParams>> LinuxFlow<P> {
     /// the next [`init`](LinuxFlow::init)). Refuses them out of range.
     pub fn set_socket_config(&mut self, socket: LinuxSocketConfig) -> Result<(), ConfigError> {
         socket.validate()?;
-        self.state.freeze_pacing_rate(self.params.borrow());
+        self.state.borrow_mut().freeze_pacing_rate(self.params.borrow());
         self.params.borrow_mut().set_socket(socket)
     }
 }
 
-impl<P: Borrow<LinuxParams>> Deref for LinuxFlow<P> {
+impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> Deref for LinuxFlow<P, S> {
     type Target = LinuxFlowState;
 
     fn deref(&self) -> &LinuxFlowState {
-        &self.state
+        self.state.borrow()
     }
 }
 
-impl<P: Borrow<LinuxParams>> CongestionController for LinuxFlow<P> {
+impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController
+    for LinuxFlow<P, S>
+{
     fn unit(&self) -> WindowUnit {
         WindowUnit::Segments
     }
 
-    #[inline]
+    #[inline(always)]
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        self.state.transmit(now, segments(sent.in_flight_after));
+        self.state.borrow_mut().transmit(now, segments(sent.in_flight_after));
     }
 
-    #[inline]
+    // Always inlined, as the kernel-style `ack` is: a stack's ACK loop keeps the flow in
+    // registers across the call (16 instructions of prologue and epilogue otherwise).
+    #[inline(always)]
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         let rtt = ack.rtt.map(|d| segments(d.as_micros()));
         self.state
+            .borrow_mut()
             .ack(self.params.borrow(), now, segments(ack.acked), rtt);
     }
 
@@ -242,13 +271,13 @@ impl<P: Borrow<LinuxParams>> CongestionController for LinuxFlow<P> {
     /// retransmit; otherwise a loss of a segment at or after `high_seq` (or of an
     /// unknown one) is a fast-retransmit reduction (`tcp_enter_recovery`).
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
-        self.state.on_loss(self.params.borrow(), now, loss);
+        self.state.borrow_mut().on_loss(self.params.borrow(), now, loss);
     }
 
     /// `tcp_enter_cwr` for a CE rise above 0 on a segment at or after `high_seq`; the
     /// kernel's own rule also ignores CE during an RTO's recovery (state Loss).
     fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
-        self.state.on_ecn(self.params.borrow(), now, ecn);
+        self.state.borrow_mut().on_ecn(self.params.borrow(), now, ecn);
     }
 
     /// `tcp_enter_loss` with the head retransmitted at once.
@@ -257,28 +286,28 @@ impl<P: Borrow<LinuxParams>> CongestionController for LinuxFlow<P> {
     #[cold]
     #[inline(never)]
     fn on_retransmission_timeout(&mut self, now: Instant) {
-        self.state.rto(self.params.borrow(), now, 1);
+        self.state.borrow_mut().rto(self.params.borrow(), now, 1);
     }
 
     fn on_discarded(&mut self, _now: Instant, amount: u64) {
-        self.state.on_discarded(self.params.borrow(), amount);
+        self.state.borrow_mut().on_discarded(self.params.borrow(), amount);
     }
 
     fn on_spurious_congestion(&mut self, now: Instant) {
-        self.state.undo(self.params.borrow(), now);
+        self.state.borrow_mut().undo(self.params.borrow(), now);
     }
 
     fn on_transmit_start(&mut self, now: Instant) {
-        self.state.transmit_start(now);
+        self.state.borrow_mut().transmit_start(now);
     }
 
     fn cwnd(&self) -> u64 {
-        u64::from(self.state.snd_cwnd())
+        u64::from(self.state.borrow().snd_cwnd())
     }
 
     /// `None` while `snd_ssthresh` is the kernel's `TCP_INFINITE_SSTHRESH` or above.
     fn ssthresh(&self) -> Option<u64> {
-        let s = self.state.snd_ssthresh();
+        let s = self.state.borrow().snd_ssthresh();
         if s >= TCP_INFINITE_SSTHRESH {
             None
         } else {
@@ -289,12 +318,12 @@ impl<P: Borrow<LinuxParams>> CongestionController for LinuxFlow<P> {
     /// [`Phase::Recovery`] after a loss or ECN-CE reduction until `snd_una` reaches
     /// `high_seq`; after an RTO, slow start (state Loss grows by slow start).
     fn phase(&self) -> Phase {
-        self.state.phase()
+        self.state.borrow().phase()
     }
 
     /// `packets_out`.
     fn in_flight(&self) -> u64 {
-        u64::from(self.state.packets_out())
+        u64::from(self.state.borrow().packets_out())
     }
 
     /// `sk_pacing_rate` ([`sk_pacing_rate`](LinuxFlow::sk_pacing_rate)).
@@ -310,7 +339,7 @@ impl<P: Borrow<LinuxParams>> CongestionController for LinuxFlow<P> {
     /// the kernel's windowed `tcp_min_rtt` (a [`PacedFlow`](crate::pacing::PacedFlow)
     /// keeps the windowed one).
     fn send_quantum_bytes(&self) -> u64 {
-        let delay_min = self.state.delay_min_us();
+        let delay_min = self.state.borrow().delay_min_us();
         let min_rtt = if delay_min == 0 { u32::MAX } else { delay_min };
         default_send_quantum_bytes(self.pacing_rate(), min_rtt, u64::from(self.socket_config().mss))
     }

@@ -66,16 +66,17 @@ const EXIT_MASK: u8 = 0b11 << EXIT_SHIFT;
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C)]
 pub(crate) struct Hot {
-    pub cwnd: u32,
-    pub ssthresh: u32,
-    pub cwnd_cnt: u32,
-    // CUBIC, the fields read on every ACK (the rest are in `Cold::curve`).
+    // CUBIC, the fields read on every ACK (the rest are in `Cold::curve`); first, so that
+    // an RTO's reset clears an 8-aligned block, as init does.
     pub cnt: u32,
     pub ack_cnt: u32,
     pub last_cwnd: u32,
     pub last_time: u32,
     pub delay_min: u32,
     pub epoch_start: u32,
+    pub cwnd: u32,
+    pub ssthresh: u32,
+    pub cwnd_cnt: u32,
     // The socket glue.
     pub snd_una: u32,
     pub packets_out: u32,

@@ -39,11 +39,15 @@ static uint64_t rget(const CongestionRfcState *s,
     return getter(s, &v) == CONGESTION_OK ? v : 0xdeadu;
 }
 
+/* One parameter block for every Linux-mode flow here, as a stack keeps one per endpoint. */
+static CongestionLinuxParams linux_params;
+
 /* Linux mode, the kernel's defaults: segments 0..=9 sent (snd_nxt, the next high_seq, 10). */
 static int linux_ten(CongestionLinuxState *s) {
     CongestionLinuxConfig c;
     OK(congestion_linux_config_default(&c));
-    OK(congestion_linux_init(s, sizeof *s, &c, 0));
+    OK(congestion_linux_params_init(&linux_params, sizeof linux_params, &c));
+    OK(congestion_linux_init(s, sizeof *s, &linux_params, 0));
     OK(congestion_linux_on_sent(s, 0, 10, 10));
     return 0;
 }
@@ -141,7 +145,8 @@ static int rfc_mode(void) {
 }
 
 static int refusals(void) {
-    /* 8-aligned storage; a pointer 4 bytes into it is misaligned for either state. */
+    /* 8-aligned storage; a pointer 4 bytes into it is misaligned for either state
+       (Linux mode's needs 64, RFC mode's 8). */
     static uint64_t buffer[CONGESTION_RFC_STATE_WORDS + 1];
     CongestionLinuxConfig lc;
     CongestionRfcConfig rc;
@@ -150,7 +155,9 @@ static int refusals(void) {
     OK(congestion_rfc_config_default(&rc));
     CongestionLinuxState *l = (CongestionLinuxState *)(void *)((unsigned char *)buffer + 4);
     CongestionRfcState *r = (CongestionRfcState *)(void *)((unsigned char *)buffer + 4);
-    CHECK(congestion_linux_init(l, CONGESTION_LINUX_STATE_SIZE, &lc, 0) == CONGESTION_ERR_ALIGNMENT);
+    OK(congestion_linux_params_init(&linux_params, sizeof linux_params, &lc));
+    CHECK(congestion_linux_init(l, CONGESTION_LINUX_STATE_SIZE, &linux_params, 0) ==
+          CONGESTION_ERR_ALIGNMENT);
     CHECK(congestion_linux_on_loss(l, 0, 1, 1) == CONGESTION_ERR_ALIGNMENT);
     CHECK(congestion_linux_cwnd(l, &v) == CONGESTION_ERR_ALIGNMENT);
     CHECK(congestion_rfc_init(r, CONGESTION_RFC_STATE_SIZE, &rc, 0) == CONGESTION_ERR_ALIGNMENT);
@@ -162,12 +169,12 @@ static int refusals(void) {
     CongestionRfcState rs;
     memset(&ls, 0, sizeof ls);
     memset(&rs, 0, sizeof rs);
-    CHECK(congestion_linux_init(&ls, sizeof ls - 1, &lc, 0) == CONGESTION_ERR_SIZE);
+    CHECK(congestion_linux_init(&ls, sizeof ls - 1, &linux_params, 0) == CONGESTION_ERR_SIZE);
     CHECK(congestion_rfc_init(&rs, CONGESTION_LINUX_STATE_SIZE, &rc, 0) == CONGESTION_ERR_SIZE);
     CHECK(congestion_linux_cwnd(&ls, &v) == CONGESTION_ERR_UNINITIALIZED);
     CHECK(congestion_rfc_cwnd(&rs, &v) == CONGESTION_ERR_UNINITIALIZED);
     /* A state of the other mode. */
-    OK(congestion_linux_init(&ls, sizeof ls, &lc, 0));
+    OK(congestion_linux_init(&ls, sizeof ls, &linux_params, 0));
     CHECK(congestion_rfc_cwnd((const CongestionRfcState *)(const void *)&ls, &v) ==
           CONGESTION_ERR_UNINITIALIZED);
     return 0;

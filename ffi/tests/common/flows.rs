@@ -26,15 +26,32 @@ pub fn rfc_config() -> CongestionRfcConfig {
     unsafe { c.assume_init() }
 }
 
-/// A Linux-mode flow initialised from `cfg` at `now_us`.
-pub fn linux_state(cfg: &CongestionLinuxConfig, now_us: u64) -> Box<CongestionLinuxState> {
+/// A Linux-mode parameter block validated from `cfg`, leaked: it must outlive every
+/// flow initialised with it, and a test's flows live until the process ends.
+pub fn linux_params(cfg: &CongestionLinuxConfig) -> &'static mut CongestionLinuxParams {
+    let mut p = Box::new(MaybeUninit::<CongestionLinuxParams>::zeroed());
+    let size = size_of::<CongestionLinuxParams>();
+    assert_eq!(
+        unsafe { congestion_linux_params_init(p.as_mut_ptr(), size, cfg) },
+        CONGESTION_OK
+    );
+    Box::leak(unsafe { Box::from_raw(Box::into_raw(p).cast()) })
+}
+
+/// A Linux-mode flow on `params` at `now_us`.
+pub fn linux_state_on(params: &CongestionLinuxParams, now_us: u64) -> Box<CongestionLinuxState> {
     let mut s = Box::new(MaybeUninit::<CongestionLinuxState>::zeroed());
     let size = size_of::<CongestionLinuxState>();
     assert_eq!(
-        unsafe { congestion_linux_init(s.as_mut_ptr(), size, cfg, now_us) },
+        unsafe { congestion_linux_init(s.as_mut_ptr(), size, params, now_us) },
         CONGESTION_OK
     );
     unsafe { Box::from_raw(Box::into_raw(s).cast()) }
+}
+
+/// A Linux-mode flow initialised from `cfg` at `now_us`, on a parameter block of its own.
+pub fn linux_state(cfg: &CongestionLinuxConfig, now_us: u64) -> Box<CongestionLinuxState> {
+    linux_state_on(linux_params(cfg), now_us)
 }
 
 /// An RFC-mode flow initialised from `cfg` at 0.
