@@ -17,8 +17,8 @@ use crate::cubic::{
 };
 use crate::hystart::HystartInput;
 use crate::linux::layout::{
-    CLAMP_PENDING, FLIGHT_ABOVE_CWND, Hot, IS_CWND_LIMITED, LOSS_RECOVERY, PACING_FRESH,
-    RECOVERY_ARMED, SND_NXT_AHEAD, UNDO_MARKER,
+    CA_STATE_MASK, CLAMP_PENDING, FLIGHT_ABOVE_CWND, Hot, IS_CWND_LIMITED, LOSS_RECOVERY, PACING_FRESH,
+    PACING_NOT_MODELLED, RECOVERY_ARMED, SND_NXT_AHEAD, UNDO_MARKER,
 };
 use crate::linux::params::LinuxParams;
 use crate::linux::state::TCP_INFINITE_SSTHRESH;
@@ -55,6 +55,7 @@ impl LinuxFlowState {
         h.last_send_jiffies = now.jiffies32();
         self.cold.clamp = s.cwnd_clamp;
         self.set(PACING_FRESH, true);
+        self.set(PACING_NOT_MODELLED, !s.model_pacing);
         // Linux cubictcp_init(): reset, HyStart round, initial_ssthresh without HyStart.
         let cfg = p.cubic().config();
         if cfg.hystart {
@@ -164,19 +165,14 @@ impl LinuxFlowState {
             update_srtt(&mut self.hot, rtt);
             self.pkts_acked(p, now, jiffies, rtt);
         }
-        let open = self.hot.ca_state == CaState::Open;
-        if !open {
-            self.end_rto_recovery_once_acked();
-        }
-        if self.has(LOSS_RECOVERY) {
-            self.end_loss_recovery_once_acked();
-        }
-        if acked > 0 {
-            self.hot.retransmits = 0;
-            // CWR and Recovery do not grow the window.
-            if open || !matches!(self.hot.ca_state, CaState::Cwr | CaState::Recovery) {
+        // One test for both: a state other than Open, or a recovery period running.
+        if self.hot.flags & (CA_STATE_MASK | LOSS_RECOVERY) == 0 {
+            if acked > 0 {
+                self.hot.retransmits = 0;
                 self.cong_avoid(p, jiffies, acked);
             }
+        } else {
+            self.ack_in_recovery(p, jiffies, acked);
         }
         self.pacing_inputs_changed(p);
     }
@@ -192,26 +188,32 @@ impl LinuxFlowState {
         self.hot.packets_out = 0;
     }
 
-    /// RTO recovery (`Loss`) ends once `high_seq` is acknowledged. Out of line: it is
-    /// rare, and the window growth after it stays in one copy (in `ack`).
-    // Linux net/ipv4/tcp_input.c tcp_process_loss(): TCP_CA_Loss ends at high_seq
+    /// The rest of an ACK outside state Open or inside a recovery period: the period may
+    /// end; CWR and Recovery do not grow the window (an RTO's Loss does).
+    #[cold]
     #[inline(never)]
-    fn end_rto_recovery_once_acked(&mut self) {
-        if self.hot.ca_state == CaState::Loss
-            && !linux_after(self.cold.high_seq, self.hot.snd_una)
-        {
-            self.hot.ca_state = CaState::Open;
+    fn ack_in_recovery(&mut self, p: &LinuxParams, jiffies: u32, acked: u32) {
+        self.end_recovery_once_acked();
+        if acked > 0 {
+            self.hot.retransmits = 0;
+            if !matches!(self.ca_state(), CaState::Cwr | CaState::Recovery) {
+                self.cong_avoid(p, jiffies, acked);
+            }
         }
     }
 
-    /// The recovery period of a loss or ECN-CE reduction ends once `high_seq` is
-    /// acknowledged; cleared here, so that `high_seq` is never compared again 2^31
-    /// segments later, when 32-bit wrap-around would put it ahead once more.
-    // Linux net/ipv4/tcp_input.c tcp_try_undo_recovery(): Recovery ends at high_seq
-    #[cold]
-    #[inline(never)]
-    fn end_loss_recovery_once_acked(&mut self) {
-        if !linux_after(self.cold.high_seq, self.hot.snd_una) {
+    /// RTO recovery (`Loss`) ends once `high_seq` is acknowledged; so does the recovery
+    /// period of a loss or ECN-CE reduction, cleared here so that `high_seq` is never
+    /// compared again 2^31 segments later, when 32-bit wrap-around would put it ahead
+    /// once more. Out of line: it is rare, and the window growth after it stays in one
+    /// copy (in `ack`).
+    // Linux net/ipv4/tcp_input.c tcp_process_loss(), tcp_try_undo_recovery(): end at high_seq
+    fn end_recovery_once_acked(&mut self) {
+        let high_seq_acked = !linux_after(self.cold.high_seq, self.hot.snd_una);
+        if self.ca_state() == CaState::Loss && high_seq_acked {
+            self.set_ca_state(CaState::Open);
+        }
+        if self.has(LOSS_RECOVERY) && high_seq_acked {
             self.set(LOSS_RECOVERY, false);
         }
     }
@@ -410,7 +412,7 @@ impl LinuxFlowState {
     // Linux net/ipv4/tcp_input.c tcp_end_cwnd_reduction()
     fn end_cwnd_reduction(&mut self) {
         if self.hot.ssthresh < TCP_INFINITE_SSTHRESH
-            && (self.hot.ca_state == CaState::Cwr || self.has(UNDO_MARKER))
+            && (self.ca_state() == CaState::Cwr || self.has(UNDO_MARKER))
         {
             self.hot.cwnd = self.hot.ssthresh;
             self.note_cwnd_or_clamp_written();
@@ -428,13 +430,13 @@ impl LinuxFlowState {
     pub fn loss(&mut self, p: &LinuxParams, now: Instant) {
         self.cold.prior_ssthresh = 0;
         self.set(UNDO_MARKER, true);
-        if !matches!(self.hot.ca_state, CaState::Cwr | CaState::Recovery) {
+        if !matches!(self.ca_state(), CaState::Cwr | CaState::Recovery) {
             self.cold.prior_ssthresh = self.current_ssthresh();
             self.init_cwnd_reduction(p);
             self.begin_recovery_period(now);
         }
         // set_state(Recovery) then set_state(Open): CUBIC reacts to neither.
-        self.hot.ca_state = CaState::Open;
+        self.set_ca_state(CaState::Open);
         self.end_cwnd_reduction();
         self.pacing_inputs_changed(p);
     }
@@ -448,17 +450,17 @@ impl LinuxFlowState {
     pub fn ecn(&mut self, p: &LinuxParams, now: Instant) {
         self.cold.prior_ssthresh = 0;
         if !matches!(
-            self.hot.ca_state,
+            self.ca_state(),
             CaState::Cwr | CaState::Recovery | CaState::Loss
         ) {
             self.set(UNDO_MARKER, false);
             self.init_cwnd_reduction(p);
             self.begin_recovery_period(now);
-            self.hot.ca_state = CaState::Cwr;
+            self.set_ca_state(CaState::Cwr);
         }
         self.end_cwnd_reduction();
-        if self.hot.ca_state == CaState::Cwr {
-            self.hot.ca_state = CaState::Open;
+        if self.ca_state() == CaState::Cwr {
+            self.set_ca_state(CaState::Open);
         }
         self.pacing_inputs_changed(p);
     }
@@ -473,9 +475,9 @@ impl LinuxFlowState {
     #[doc(hidden)]
     pub fn rto(&mut self, p: &LinuxParams, now: Instant, retransmitted: u32) {
         self.set_packets_out(0);
-        let first_rto = matches!(self.hot.ca_state, CaState::Open | CaState::Disorder)
+        let first_rto = matches!(self.ca_state(), CaState::Open | CaState::Disorder)
             || !linux_after(self.cold.high_seq, self.hot.snd_una)
-            || (self.hot.ca_state == CaState::Loss && self.hot.retransmits == 0);
+            || (self.ca_state() == CaState::Loss && self.hot.retransmits == 0);
         if first_rto {
             self.cold.prior_ssthresh = self.current_ssthresh();
             self.cold.prior_cwnd = self.hot.cwnd;
@@ -486,7 +488,7 @@ impl LinuxFlowState {
         self.hot.cwnd = 1;
         self.hot.cwnd_cnt = 0;
         self.note_cwnd_or_clamp_written();
-        self.hot.ca_state = CaState::Loss;
+        self.set_ca_state(CaState::Loss);
         // bictcp_reset(): the whole CUBIC half, delay_min included.
         self.set_cubic(&crate::cubic::LinuxCubic::default());
         let mut hystart = self.hystart();
@@ -528,9 +530,9 @@ impl LinuxFlowState {
         }
         self.set(UNDO_MARKER, false);
         self.set(LOSS_RECOVERY, false);
-        if self.hot.ca_state != CaState::Open {
+        if self.ca_state() != CaState::Open {
             self.hot.retransmits = 0;
-            self.hot.ca_state = CaState::Open;
+            self.set_ca_state(CaState::Open);
         }
         self.pacing_inputs_changed(p);
     }
@@ -551,7 +553,7 @@ impl LinuxFlowState {
         if !self.has(RECOVERY_ARMED) {
             return false;
         }
-        let in_period = self.has(LOSS_RECOVERY) || self.hot.ca_state == CaState::Loss;
+        let in_period = self.has(LOSS_RECOVERY) || self.ca_state() == CaState::Loss;
         match packet {
             // Truncation to the kernel's 32-bit sequence space, on purpose. Only while the
             // period lasts (an RTO's Loss state, or a loss/ECN period): once `high_seq` is
@@ -601,14 +603,21 @@ impl LinuxFlowState {
     fn pacing_inputs_changed(&mut self, p: &LinuxParams) {
         if self.hystart_reads_the_next_sample(p) {
             self.freeze_pacing_rate_for_hystart(p);
-        } else if p.socket().model_pacing {
-            let h = &mut self.hot;
-            if h.packets_out > h.cwnd {
-                self.cold.pacing = u64::from(h.packets_out);
-                h.flags = (h.flags | FLIGHT_ABOVE_CWND) & !PACING_FRESH;
-            } else {
-                h.flags &= !(FLIGHT_ABOVE_CWND | PACING_FRESH);
-            }
+        } else if self.hot.packets_out > self.hot.cwnd {
+            self.remember_flight_above_cwnd();
+        } else {
+            self.hot.flags &= !(FLIGHT_ABOVE_CWND | PACING_FRESH);
+        }
+    }
+
+    /// The last event left more in flight than cwnd: the rate takes that flight, kept in
+    /// the cold line (unless the rate is not modelled, and the slot keeps it).
+    #[cold]
+    #[inline(never)]
+    fn remember_flight_above_cwnd(&mut self) {
+        if !self.has(PACING_NOT_MODELLED) {
+            self.cold.pacing = u64::from(self.hot.packets_out);
+            self.hot.flags = (self.hot.flags | FLIGHT_ABOVE_CWND) & !PACING_FRESH;
         }
     }
 
@@ -622,14 +631,19 @@ impl LinuxFlowState {
     /// Store the rate for `packets_out` now (unless pacing is not modelled, where it
     /// keeps its last value), so that later changes to its inputs do not move it.
     fn freeze_pacing_rate_at(&mut self, p: &LinuxParams, packets_out: u32) {
-        if p.socket().model_pacing {
+        if !self.has(PACING_NOT_MODELLED) {
             self.cold.pacing = self.pacing_rate_for(p, packets_out);
-        } else if !self.has(PACING_FRESH) {
-            // Never computed since pacing stopped being modelled: the rate is 0.
-            self.cold.pacing = 0;
         }
         self.set(PACING_FRESH, true);
         self.set(FLIGHT_ABOVE_CWND, false);
+    }
+
+    /// Whether the flow models `sk_pacing_rate` from now on (the socket setting
+    /// `model_pacing`, read at init and on reconfiguration). Turned off, the rate keeps
+    /// the value the last event left.
+    pub(crate) fn set_pacing_modelled(&mut self, p: &LinuxParams, modelled: bool) {
+        self.freeze_pacing_rate(p);
+        self.set(PACING_NOT_MODELLED, !modelled);
     }
 
     /// `packets_out` as the last event left it, for the pacing rate: cwnd stands in for
@@ -669,10 +683,8 @@ impl LinuxFlowState {
     /// `sk_pacing_rate`, bytes per second, as the last event left it (computed here
     /// unless an event or a setter already fixed it; the transmit step does not move it).
     pub const fn sk_pacing_rate(&self, p: &LinuxParams) -> u64 {
-        if self.has(PACING_FRESH) {
+        if self.has(PACING_FRESH) || self.has(PACING_NOT_MODELLED) {
             self.cold.pacing
-        } else if !p.socket().model_pacing {
-            0
         } else {
             self.pacing_rate_for(p, self.pacing_packets_out())
         }
@@ -749,7 +761,7 @@ impl LinuxFlowState {
         // tcp_enter_cwr() does nothing in state Loss (an RTO's recovery): no reduction,
         // and no end of a CWR that never began (the kernel-style `ecn` models the
         // harness, which ends CWR whatever the state).
-        if self.hot.ca_state == CaState::Loss {
+        if self.ca_state() == CaState::Loss {
             return;
         }
         if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {

@@ -232,7 +232,9 @@ impl<P: BorrowMut<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
     /// the next [`init`](LinuxFlow::init)). Refuses them out of range.
     pub fn set_socket_config(&mut self, socket: LinuxSocketConfig) -> Result<(), ConfigError> {
         socket.validate()?;
-        self.state.borrow_mut().freeze_pacing_rate(self.params.borrow());
+        self.state
+            .borrow_mut()
+            .set_pacing_modelled(self.params.borrow(), socket.model_pacing);
         self.params.borrow_mut().set_socket(socket)
     }
 }

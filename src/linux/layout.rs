@@ -39,21 +39,28 @@ pub enum CaState {
 }
 
 /// The last transmit was limited by cwnd (`is_cwnd_limited`).
-pub(crate) const IS_CWND_LIMITED: u8 = 1 << 0;
+pub(crate) const IS_CWND_LIMITED: u16 = 1 << 0;
 /// A loss or ECN-CE reduction set `high_seq` and no RTO or undo has ended its period.
-pub(crate) const LOSS_RECOVERY: u8 = 1 << 1;
+pub(crate) const LOSS_RECOVERY: u16 = 1 << 1;
 /// The pacing slot holds `sk_pacing_rate` itself (computed eagerly, or frozen by a setter).
-pub(crate) const PACING_FRESH: u8 = 1 << 2;
+pub(crate) const PACING_FRESH: u16 = 1 << 2;
 /// The last event left more in flight than cwnd; the pacing slot holds that flight.
-pub(crate) const FLIGHT_ABOVE_CWND: u8 = 1 << 3;
+pub(crate) const FLIGHT_ABOVE_CWND: u16 = 1 << 3;
 /// `snd_nxt` is the cold copy, not `snd_una + packets_out`.
-pub(crate) const SND_NXT_AHEAD: u8 = 1 << 4;
+pub(crate) const SND_NXT_AHEAD: u16 = 1 << 4;
 /// A reduction armed undo (`undo_marker`).
-pub(crate) const UNDO_MARKER: u8 = 1 << 5;
+pub(crate) const UNDO_MARKER: u16 = 1 << 5;
 /// A loss, ECN-CE or RTO reduction has begun a recovery period at least once.
-pub(crate) const RECOVERY_ARMED: u8 = 1 << 6;
+pub(crate) const RECOVERY_ARMED: u16 = 1 << 6;
 /// cwnd may lie above the clamp: the next ACK that runs `cong_avoid` applies it.
-pub(crate) const CLAMP_PENDING: u8 = 1 << 7;
+pub(crate) const CLAMP_PENDING: u16 = 1 << 7;
+/// `icsk_ca_state` ([`CaState`]), three bits: nonzero in every state but Open, so one
+/// test of the flags sees both it and [`LOSS_RECOVERY`].
+pub(crate) const CA_STATE_SHIFT: u16 = 8;
+pub(crate) const CA_STATE_MASK: u16 = 0b111 << CA_STATE_SHIFT;
+/// The flow does not model `sk_pacing_rate` (`model_pacing` off when it was initialised
+/// or last reconfigured): the rate keeps its last value, in the pacing slot.
+pub(crate) const PACING_NOT_MODELLED: u16 = 1 << 11;
 
 // HyStart's byte: sample_cnt (0..=8) in the low nibble, then found, then the exit.
 const SAMPLES_MASK: u8 = 0x0f;
@@ -84,8 +91,8 @@ pub(crate) struct Hot {
     pub cwnd_usage_seq: u32,
     pub last_send_jiffies: u32,
     pub srtt_us_x8: u32,
-    pub ca_state: CaState,
-    pub flags: u8,
+    /// The flag bits above, [`CaState`] among them.
+    pub flags: u16,
     /// `icsk_retransmits`, a `u8` in the kernel too (it wraps as the kernel's does).
     pub retransmits: u8,
     /// HyStart's `sample_cnt`, `found` and which detector fired.
@@ -158,12 +165,12 @@ impl LinuxFlowState {
     pub const HOT_BYTES: usize = core::mem::size_of::<Hot>();
 
     #[inline(always)]
-    pub(crate) const fn has(&self, flag: u8) -> bool {
+    pub(crate) const fn has(&self, flag: u16) -> bool {
         self.hot.flags & flag != 0
     }
 
     #[inline(always)]
-    pub(crate) fn set(&mut self, flag: u8, on: bool) {
+    pub(crate) fn set(&mut self, flag: u16, on: bool) {
         if on {
             self.hot.flags |= flag;
         } else {
@@ -306,8 +313,26 @@ impl LinuxFlowState {
     }
 
     /// The kernel's `icsk_ca_state`.
+    #[inline(always)]
     pub const fn ca_state(&self) -> CaState {
-        self.hot.ca_state
+        match (self.hot.flags & CA_STATE_MASK) >> CA_STATE_SHIFT {
+            0 => CaState::Open,
+            1 => CaState::Disorder,
+            2 => CaState::Cwr,
+            3 => CaState::Recovery,
+            _ => CaState::Loss,
+        }
+    }
+
+    /// Whether `icsk_ca_state` is Open.
+    #[inline(always)]
+    pub(crate) const fn is_open(&self) -> bool {
+        self.hot.flags & CA_STATE_MASK == 0
+    }
+
+    pub(crate) fn set_ca_state(&mut self, state: CaState) {
+        let bits = (state as u16) << CA_STATE_SHIFT;
+        self.hot.flags = (self.hot.flags & !CA_STATE_MASK) | bits;
     }
 }
 
