@@ -260,7 +260,7 @@
 
 /*
  Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (the kernel's CUBIC,
- HyStart and socket fields) and its send path take 336 on 64-bit targets; the rest is
+ HyStart and socket fields) and its send path take 328 on 64-bit targets; the rest is
  room to grow without changing the ABI.
  */
 #define CONGESTION_LINUX_STATE_SIZE 384

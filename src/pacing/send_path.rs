@@ -83,8 +83,8 @@ pub enum Enqueue {
     Throttled,
 }
 
-/// A flow's send-path state: pacer (16 bytes), TSQ budget (24), minimum-RTT filter
-/// (24) and the validated settings (28): 96 bytes with padding, `Copy`.
+/// A flow's send-path state: pacer (16 bytes), TSQ budget (16), minimum-RTT filter
+/// (24) and the validated settings (28): 88 bytes with padding, `Copy`.
 ///
 /// Fed by hand beside a controller (a stack that keeps the two apart); most stacks use
 /// [`PacedFlow`](crate::pacing::PacedFlow), which feeds both from one call.
@@ -481,10 +481,10 @@ mod tests {
     #[test]
     fn the_state_is_small_plain_data() {
         assert_eq!(core::mem::size_of::<EdtPacer>(), 16);
-        assert_eq!(core::mem::size_of::<TsqBudget>(), 24);
+        assert_eq!(core::mem::size_of::<TsqBudget>(), 16);
         assert_eq!(core::mem::size_of::<MinRttFilter>(), 24);
         assert_eq!(core::mem::size_of::<SendPathParams>(), 28);
-        // 16 + 24 + 24 + 28 = 92, padded to 8-byte alignment.
-        assert_eq!(core::mem::size_of::<SendPath>(), 96);
+        // 16 + 16 + 24 + 28 = 84, padded to 8-byte alignment.
+        assert_eq!(core::mem::size_of::<SendPath>(), 88);
     }
 }
