@@ -16,8 +16,9 @@
  *
  * Time is now_us (microseconds) everywhere; the one ns quantity is named _ns. Every
  * function returns CONGESTION_OK (0) or a negative CONGESTION_ERR_*: a NULL pointer, a
- * state not 8-byte aligned (CONGESTION_ERR_ALIGNMENT), a buffer smaller than the state
- * (CONGESTION_ERR_SIZE), a state of the other mode (CONGESTION_ERR_UNINITIALIZED).
+ * state not aligned to CONGESTION_*_STATE_ALIGN (CONGESTION_ERR_ALIGNMENT), a buffer
+ * smaller than the state (CONGESTION_ERR_SIZE), a state of the other mode
+ * (CONGESTION_ERR_UNINITIALIZED).
  */
 
 #ifndef CONGESTION_H
@@ -66,7 +67,7 @@
 #define CONGESTION_ERR_ARGUMENT -3
 
 /*
- The state pointer is not aligned to 8 bytes (`CONGESTION_*_STATE_ALIGN`). Nothing
+ The state pointer is not aligned to `CONGESTION_*_STATE_ALIGN` bytes. Nothing
  was read or written through it.
  */
 #define CONGESTION_ERR_ALIGNMENT -4
@@ -260,8 +261,8 @@
 
 /*
  Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (the kernel's CUBIC,
- HyStart and socket fields) and its send path take 328 on 64-bit targets; the rest is
- room to grow without changing the ABI.
+ HyStart and socket fields) and its send path (one 64-byte line of state and its
+ settings) take 384 on 64-bit targets.
  */
 #define CONGESTION_LINUX_STATE_SIZE 384
 
@@ -271,9 +272,10 @@
 #define CONGESTION_LINUX_STATE_WORDS (CONGESTION_LINUX_STATE_SIZE / 8)
 
 /*
- Alignment a [`CongestionLinuxState`] needs, bytes.
+ Alignment a [`CongestionLinuxState`] needs, bytes: a cache line, so that the send
+ path's per-flow state sits in one.
  */
-#define CONGESTION_LINUX_STATE_ALIGN 8
+#define CONGESTION_LINUX_STATE_ALIGN 64
 
 /*
  Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
@@ -298,10 +300,10 @@
  `congestion_linux_init` may write it and only the `congestion_linux_*` functions may
  read it. It holds no pointers, so a copy (`memcpy`) is a copy of the flow.
  */
-typedef struct CONGESTION_ALIGNED(8) {
+typedef struct CONGESTION_ALIGNED(64) {
   /*
-   Opaque bytes (as 64-bit words, so that C gives the struct the 8-byte alignment
-   it needs). Never read or write them directly.
+   Opaque bytes (as 64-bit words; the struct is aligned to 64 bytes). Never read or
+   write them directly.
    */
   uint64_t opaque[CONGESTION_LINUX_STATE_WORDS];
 } CongestionLinuxState;
@@ -725,7 +727,7 @@ typedef struct {
 
 /*
  Initialises the state at `state` (a buffer of `state_size` bytes, at least
- `CONGESTION_LINUX_STATE_SIZE`, 8-byte aligned) from `*config` at `now_us` (Linux
+ `CONGESTION_LINUX_STATE_SIZE`, aligned to `CONGESTION_LINUX_STATE_ALIGN`) from `*config` at `now_us` (Linux
  `tcp_init_congestion_control`); nothing is in flight. On error nothing is written.
 
  Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,

@@ -10,7 +10,7 @@ use congestion::linux::{LinuxFlow, LinuxFlowConfig};
 use congestion::pacing::SendPath;
 
 /// Initialises the state at `state` (a buffer of `state_size` bytes, at least
-/// `CONGESTION_LINUX_STATE_SIZE`, 8-byte aligned) from `*config` at `now_us` (Linux
+/// `CONGESTION_LINUX_STATE_SIZE`, aligned to `CONGESTION_LINUX_STATE_ALIGN`) from `*config` at `now_us` (Linux
 /// `tcp_init_congestion_control`); nothing is in flight. On error nothing is written.
 ///
 /// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,

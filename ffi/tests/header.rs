@@ -27,7 +27,7 @@ fn the_committed_header_matches_the_source() {
     );
     for name in [
         "CONGESTION_LINUX_STATE_SIZE 384",
-        "CONGESTION_LINUX_STATE_ALIGN 8",
+        "CONGESTION_LINUX_STATE_ALIGN 64",
         "CONGESTION_RFC_STATE_SIZE 640",
         "CONGESTION_RFC_STATE_ALIGN 8",
         "CONGESTION_ERR_ALIGNMENT -4",

@@ -113,7 +113,10 @@ fn null_pointers_and_a_state_of_the_other_mode_are_refused() {
     // A zeroed blob, and a Linux-mode state reinterpreted as an RFC-mode one.
     let mut zeroed = Box::new(MaybeUninit::<CongestionRfcState>::zeroed());
     let linux_cfg = flows::linux_config();
-    let mut linux = Box::new(MaybeUninit::<[u64; CONGESTION_RFC_STATE_WORDS]>::zeroed());
+    // Room for either blob, at the Linux blob's alignment (64).
+    #[repr(C, align(64))]
+    struct Either([u64; CONGESTION_RFC_STATE_WORDS]);
+    let mut linux = Box::new(MaybeUninit::<Either>::zeroed());
     unsafe {
         assert_eq!(
             congestion_rfc_cwnd(zeroed.as_mut_ptr(), &mut v),
