@@ -86,3 +86,107 @@ fn a_self_pacing_rfc_flow_waits_for_its_departures_once_past_the_first_ten_segme
     f.on_loss(now, &LossEvent::packet(1_200, 3));
     assert_eq!(f.cwnd(), 14_400 * 7 / 10);
 }
+
+/// The parameters once, for every flow (as a firmware image or a server keeps them).
+static SHARED: congestion::pacing::SendPathParams = {
+    let mut c = SendPathConfig::new();
+    c.pacing_status = PacingStatus::Needed;
+    match c.validate() {
+        Ok(p) => p,
+        Err(_) => panic!("valid"),
+    }
+};
+
+/// A zero-sized handle to `SHARED`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shared;
+
+impl core::borrow::Borrow<congestion::pacing::SendPathParams> for Shared {
+    fn borrow(&self) -> &congestion::pacing::SendPathParams {
+        &SHARED
+    }
+}
+
+/// A self-paced Linux-mode transfer: polls, sends, completions and ACKs for 200 ms;
+/// every verdict, departure and the state after each step.
+fn transfer<P: core::borrow::Borrow<congestion::pacing::SendPathParams>>(
+    mut f: PacedFlow<LinuxFlow, P>,
+) -> Vec<(SendVerdict, u64, u64, u64, u32)> {
+    let mut out = Vec::new();
+    let (mut now_us, mut sent, mut acked) = (0u64, 0u64, 0u64);
+    while now_us < 200_000 {
+        let now = Instant::from_micros(now_us);
+        let v = f.poll(now, &NextPacket::default());
+        match v {
+            SendVerdict::Send { segments } => {
+                sent += u64::from(segments);
+                f.on_sent(now, &SentEvent::new(sent - acked, sent));
+                f.on_tx_completion(segments * 1448);
+            }
+            _ => {
+                // An ACK for 2 segments every 500 µs once a 10 ms RTT has passed.
+                if now_us >= 10_000 && acked + 2 <= sent {
+                    acked += 2;
+                    let rtt = Duration::from_micros(10_000 + now_us % 700);
+                    f.on_ack(now, &AckEvent::new(2, acked, Some(rtt)));
+                }
+                now_us += 500;
+            }
+        }
+        let p = f.send_path();
+        out.push((
+            v,
+            f.last_departure_ns(),
+            p.pacer().next_departure_ns(),
+            p.tsq().queued_bytes(),
+            p.min_rtt_us(),
+        ));
+    }
+    out
+}
+
+#[test]
+fn shared_parameters_give_the_same_transfer_as_owned_ones() {
+    let cc = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+    let owned = transfer(PacedFlow::new(cc, SHARED));
+    assert_eq!(owned, transfer(PacedFlow::with_params(cc, &SHARED)));
+    assert_eq!(owned, transfer(PacedFlow::with_params(cc, Shared)));
+    assert_eq!(
+        owned,
+        transfer(PacedFlow::with_params(cc, std::sync::Arc::new(SHARED)))
+    );
+    // The run paced (some verdict waited for a departure) and sent past IW10.
+    assert!(
+        owned
+            .iter()
+            .any(|r| matches!(r.0, SendVerdict::WaitUntil { .. }))
+    );
+    assert!(
+        owned
+            .iter()
+            .filter(|r| matches!(r.0, SendVerdict::Send { .. }))
+            .count()
+            > 10
+    );
+    // The minimum RTT is one of the samples (10.0 to 10.6 ms).
+    assert!(
+        owned
+            .last()
+            .is_some_and(|r| (10_000..=10_600).contains(&r.4))
+    );
+}
+
+#[test]
+fn a_paced_flow_reaching_its_parameters_through_a_zero_sized_handle_adds_only_its_line() {
+    use congestion::pacing::{SendPath, SendPathState};
+    let cc = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+    assert_eq!(size_of::<SendPathState>(), 64);
+    assert_eq!(size_of::<SendPath<Shared>>(), 64);
+    let f = PacedFlow::with_params(cc, Shared);
+    assert!(core::ptr::eq(f.send_path().params(), &SHARED));
+    // The controller and the send path's one line, padded to whole lines.
+    assert_eq!(
+        size_of::<PacedFlow<LinuxFlow, Shared>>(),
+        (size_of::<LinuxFlow>() + 64).div_ceil(64) * 64
+    );
+}

@@ -23,7 +23,9 @@ fn a_linux_flow_is_one_hot_line_and_one_cold_line_with_shared_parameters() {
     let by_reference = size_of::<LinuxFlow<&'static LinuxParams>>();
     let owned = size_of::<LinuxFlow>();
     println!("LinuxFlowState: {state} bytes, hot line {hot}");
-    println!("LinuxFlow<KernelDefaults>: {zero_sized}, <&LinuxParams>: {by_reference}, owned: {owned}");
+    println!(
+        "LinuxFlow<KernelDefaults>: {zero_sized}, <&LinuxParams>: {by_reference}, owned: {owned}"
+    );
     assert!(hot <= 64, "the hot line is {hot} bytes");
     assert!(state <= 128, "LinuxFlowState is {state} bytes");
     assert_eq!(align_of::<LinuxFlowState>(), 64);

@@ -16,8 +16,9 @@
  *
  * Time is now_us (microseconds) everywhere; the one ns quantity is named _ns. Every
  * function returns CONGESTION_OK (0) or a negative CONGESTION_ERR_*: a NULL pointer, a
- * state not 8-byte aligned (CONGESTION_ERR_ALIGNMENT), a buffer smaller than the state
- * (CONGESTION_ERR_SIZE), a state of the other mode (CONGESTION_ERR_UNINITIALIZED).
+ * state not aligned to CONGESTION_*_STATE_ALIGN (CONGESTION_ERR_ALIGNMENT), a buffer
+ * smaller than the state (CONGESTION_ERR_SIZE), a state of the other mode
+ * (CONGESTION_ERR_UNINITIALIZED).
  */
 
 #ifndef CONGESTION_H
@@ -66,7 +67,7 @@
 #define CONGESTION_ERR_ARGUMENT -3
 
 /*
- The state pointer is not aligned to 8 bytes (`CONGESTION_*_STATE_ALIGN`). Nothing
+ The state pointer is not aligned to `CONGESTION_*_STATE_ALIGN` bytes. Nothing
  was read or written through it.
  */
 #define CONGESTION_ERR_ALIGNMENT -4
@@ -260,9 +261,9 @@
 
 /*
  Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (two 64-byte lines: the
- one a congestion-avoidance ACK touches, and the rest), its send path, the parameter
- block's address and the magic word take 240 on 64-bit targets; the rest is room to
- grow without changing the ABI.
+ one a congestion-avoidance ACK touches, and the rest), its send path (one line), the
+ parameter block's address and the magic word (in a fourth line) take 208 on 64-bit
+ targets, padded to the 64-byte alignment.
  */
 #define CONGESTION_LINUX_STATE_SIZE 256
 
@@ -279,7 +280,7 @@
 
 /*
  Bytes a [`CongestionLinuxParams`] occupies: CUBIC's module parameters, the socket
- settings and the send-path settings every flow initialised with it shares (136 on
+ settings and the send-path settings every flow initialised with it shares (128 on
  64-bit targets); the rest is room to grow.
  */
 #define CONGESTION_LINUX_PARAMS_SIZE 192

@@ -4,8 +4,8 @@
 
 use crate::state::{self, Blob, Inner};
 use crate::*;
-use congestion::pacing::Rate;
 use congestion::linux::{LinuxFlow, LinuxFlowState, LinuxParams, TCP_INFINITE_SSTHRESH};
+use congestion::pacing::Rate;
 use congestion::rfc::{NewRenoFlow, RfcFlow};
 use congestion::{
     AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
@@ -216,7 +216,7 @@ impl CongestionController for Inner {
             ..*ack
         };
         if let Some(rtt) = ack.rtt {
-            self.send.on_rtt_sample(now, rtt);
+            self.send.on_rtt_sample(&self.params().send, now, rtt);
         }
         self.controller().on_ack(now, &ack);
     }
@@ -260,6 +260,9 @@ impl CongestionController for Inner {
     /// `tcp_tso_segs` of the send path × MSS.
     fn send_quantum_bytes(&self) -> u64 {
         let mss = self.mss();
-        u64::from(self.send.tso_segs(Inner::pacing_rate(self), mss)) * u64::from(mss)
+        u64::from(
+            self.send
+                .tso_segs(&self.params().send, Inner::pacing_rate(self), mss),
+        ) * u64::from(mss)
     }
 }

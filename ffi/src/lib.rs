@@ -39,10 +39,11 @@
 //!   the host's `std` is linked only for its panic runtime (which never runs).
 //! - **The caller owns the memory**: a [`CongestionLinuxState`] of
 //!   [`CONGESTION_LINUX_STATE_SIZE`] bytes or a [`CongestionRfcState`] of
-//!   [`CONGESTION_RFC_STATE_SIZE`] bytes, both aligned to 8 bytes, on its stack, in a
+//!   [`CONGESTION_RFC_STATE_SIZE`] bytes, aligned to [`CONGESTION_LINUX_STATE_ALIGN`]
+//!   (64) and [`CONGESTION_RFC_STATE_ALIGN`] (8) bytes, on its stack, in a
 //!   static, in a connection table. The init functions take the buffer's size and refuse
 //!   a buffer that is too small ([`CONGESTION_ERR_SIZE`]); every function refuses a
-//!   pointer that is not 8-byte aligned ([`CONGESTION_ERR_ALIGNMENT`]) before reading
+//!   pointer that is not so aligned ([`CONGESTION_ERR_ALIGNMENT`]) before reading
 //!   anything through it; a state of one mode passed to the other mode's functions is
 //!   refused with [`CONGESTION_ERR_UNINITIALIZED`].
 //! - **Every entry point checks its pointers** and returns a `CONGESTION_*` code
@@ -100,7 +101,7 @@ pub const CONGESTION_ERR_NULL: i32 = -1;
 pub const CONGESTION_ERR_UNINITIALIZED: i32 = -2;
 /// An enumeration argument is out of range.
 pub const CONGESTION_ERR_ARGUMENT: i32 = -3;
-/// The state pointer is not aligned to 8 bytes (`CONGESTION_*_STATE_ALIGN`). Nothing
+/// The state pointer is not aligned to `CONGESTION_*_STATE_ALIGN` bytes. Nothing
 /// was read or written through it.
 pub const CONGESTION_ERR_ALIGNMENT: i32 = -4;
 /// The buffer given to an init function is smaller than `CONGESTION_*_STATE_SIZE`.

@@ -7,7 +7,7 @@ use crate::linux_config::CongestionLinuxConfig;
 use crate::state::{self, CongestionLinuxParams, CongestionLinuxState, Inner, ParamsInner};
 use crate::*;
 use congestion::linux::{LinuxFlowConfig, LinuxFlowState, LinuxParams};
-use congestion::pacing::SendPath;
+use congestion::pacing::SendPathState;
 
 /// The settings of `*config` as a parameter block, or the error code of the first one
 /// refused.
@@ -87,7 +87,7 @@ pub unsafe extern "C" fn congestion_linux_init(
         return code;
     }
     let flow = LinuxFlowState::new(&block.linux, at(now_us));
-    let inner = Inner::new(flow, SendPath::new(block.send), block);
+    let inner = Inner::new(flow, SendPathState::new(), block);
     // SAFETY: checked above (non-null, aligned, large enough), writable per the contract.
     unsafe { state::write(state, inner) };
     CONGESTION_OK
@@ -133,7 +133,11 @@ pub unsafe extern "C" fn congestion_linux_on_rto_retransmitted(
     retransmitted: u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with(state, |s| s.flow.rto(&s.params().linux, at(now_us), retransmitted)) }
+    unsafe {
+        with(state, |s| {
+            s.flow.rto(&s.params().linux, at(now_us), retransmitted)
+        })
+    }
 }
 
 /// Overrides the time of the last send (`lsndtime`), in jiffies (ms), for stacks whose

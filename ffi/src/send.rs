@@ -57,7 +57,7 @@ pub unsafe extern "C" fn congestion_linux_send_poll(
             };
             let params = s.params();
             let flow = LinuxFlow::bind(&mut s.flow, &params.linux);
-            out = match s.send.poll(&flow, &ctx) {
+            out = match s.send.poll(&params.send, &flow, &ctx) {
                 SendVerdict::Send { segments } => (CONGESTION_SEND_NOW, segments, 0),
                 SendVerdict::WaitForAck => (CONGESTION_SEND_WAIT_FOR_ACK, 0, 0),
                 SendVerdict::WaitUntil { departure_ns } => {
@@ -105,6 +105,7 @@ pub unsafe extern "C" fn congestion_linux_send_enqueue(
         with(state, |s| {
             let rate = pacing_rate(s);
             out = s.send.try_enqueue(
+                &s.params().send,
                 at(now_us),
                 len_bytes,
                 segments,
@@ -143,7 +144,11 @@ pub unsafe extern "C" fn congestion_linux_send_tx_completion(
     }
     let mut again = false;
     // SAFETY: forwarded contract.
-    let rc = unsafe { with(state, |s| again = s.send.on_tx_completion(len_bytes)) };
+    let rc = unsafe {
+        with(state, |s| {
+            again = s.send.on_tx_completion(&s.params().send, len_bytes)
+        })
+    };
     if rc == CONGESTION_OK {
         // SAFETY: non-null and writable per the contract.
         unsafe { reopened.write(u8::from(again)) };
@@ -178,7 +183,7 @@ pub unsafe extern "C" fn congestion_linux_send_tso_segs(
     // SAFETY: forwarded contract.
     unsafe {
         read(state, segments, |s| {
-            s.send.tso_segs(pacing_rate(s), s.mss())
+            s.send.tso_segs(&s.params().send, pacing_rate(s), s.mss())
         })
     }
 }
@@ -208,7 +213,8 @@ pub unsafe extern "C" fn congestion_linux_send_tsq(
             let tsq = s.send.tsq();
             (
                 tsq.queued_bytes(),
-                s.send.tsq_limit_bytes(pacing_rate(s), len_bytes, false),
+                s.send
+                    .tsq_limit_bytes(&s.params().send, pacing_rate(s), len_bytes, false),
                 u8::from(tsq.is_throttled()),
             )
         })

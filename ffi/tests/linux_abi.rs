@@ -6,7 +6,9 @@
 mod flows;
 
 use congestion_ffi::*;
-use flows::{get, linux_config as config, linux_params, linux_state as state, linux_state_on, phase_of};
+use flows::{
+    get, linux_config as config, linux_params, linux_state as state, linux_state_on, phase_of,
+};
 use std::mem::MaybeUninit;
 use std::ptr;
 

@@ -425,6 +425,49 @@ fn a_misaligned_state_is_refused_before_anything_is_read_through_it() {
 }
 
 #[test]
+fn a_linux_state_aligned_to_8_but_not_to_its_64_byte_line_is_refused() {
+    // The Linux-mode state holds the send path's one-line state, so it needs 64-byte
+    // alignment; 8 bytes into a 64-byte aligned buffer is enough for an RFC-mode state
+    // only.
+    #[repr(C, align(64))]
+    struct Lines([u64; CONGESTION_RFC_STATE_WORDS + 8]);
+    let mut buffer = Box::new(Lines([0; CONGESTION_RFC_STATE_WORDS + 8]));
+    let at8 = buffer.0.as_mut_ptr().wrapping_add(1);
+    let (lc, rc) = (linux_config(), rfc_config());
+    let mut v = 0u64;
+    unsafe {
+        assert_eq!(
+            congestion_linux_init(
+                at8.cast(),
+                CONGESTION_LINUX_STATE_SIZE,
+                linux_params(&lc),
+                0
+            ),
+            CONGESTION_ERR_ALIGNMENT
+        );
+        assert_eq!(
+            congestion_linux_cwnd(at8.cast(), &mut v),
+            CONGESTION_ERR_ALIGNMENT
+        );
+    }
+    assert!(buffer.0.iter().all(|&w| w == 0), "nothing was written");
+    unsafe {
+        assert_eq!(
+            congestion_rfc_init(at8.cast(), CONGESTION_RFC_STATE_SIZE, &rc, 0),
+            CONGESTION_OK
+        );
+        // At its own 64-byte line the Linux state is taken.
+        let line = buffer.0.as_mut_ptr().cast::<CongestionLinuxState>();
+        assert_eq!(
+            congestion_linux_init(line, CONGESTION_LINUX_STATE_SIZE, linux_params(&lc), 0),
+            CONGESTION_OK
+        );
+        assert_eq!(congestion_linux_cwnd(line, &mut v), CONGESTION_OK);
+        assert_eq!(v, 10);
+    }
+}
+
+#[test]
 fn a_state_buffer_smaller_than_the_state_is_refused_at_init() {
     let mut l = Box::new(std::mem::MaybeUninit::<CongestionLinuxState>::zeroed());
     let mut r = Box::new(std::mem::MaybeUninit::<CongestionRfcState>::zeroed());

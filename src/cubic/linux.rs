@@ -85,7 +85,11 @@ pub(crate) const fn sample_blackout(epoch_start: u32, now: u32) -> bool {
 // Linux net/ipv4/tcp_cubic.c cubictcp_acked(): delay_min == 0 || delay_min > delay
 #[inline(always)]
 pub(crate) const fn lowered_delay_min(delay_min: u32, delay_us: u32) -> u32 {
-    if delay_min == 0 || delay_min > delay_us { delay_us } else { delay_min }
+    if delay_min == 0 || delay_min > delay_us {
+        delay_us
+    } else {
+        delay_min
+    }
 }
 
 /// `CA_EVENT_TX_START`: the epoch moves on by the idle time since the last send, never

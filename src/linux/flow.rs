@@ -17,8 +17,8 @@ use crate::cubic::{
 };
 use crate::hystart::HystartInput;
 use crate::linux::layout::{
-    CA_STATE_MASK, CLAMP_PENDING, FLIGHT_ABOVE_CWND, Hot, IS_CWND_LIMITED, LOSS_RECOVERY, PACING_FRESH,
-    PACING_NOT_MODELLED, RECOVERY_ARMED, SND_NXT_AHEAD, UNDO_MARKER,
+    CA_STATE_MASK, CLAMP_PENDING, FLIGHT_ABOVE_CWND, Hot, IS_CWND_LIMITED, LOSS_RECOVERY,
+    PACING_FRESH, PACING_NOT_MODELLED, RECOVERY_ARMED, SND_NXT_AHEAD, UNDO_MARKER,
 };
 use crate::linux::params::LinuxParams;
 use crate::linux::state::TCP_INFINITE_SSTHRESH;
@@ -130,7 +130,11 @@ impl LinuxFlowState {
         let before = self.snd_nxt();
         let top = self.hot.snd_una.wrapping_add(in_flight);
         self.hot.packets_out = in_flight;
-        let snd_nxt = if linux_after(top, before) { top } else { before };
+        let snd_nxt = if linux_after(top, before) {
+            top
+        } else {
+            before
+        };
         self.store_snd_nxt(snd_nxt);
         snd_nxt
     }

@@ -116,7 +116,6 @@ impl<'a> LinuxFlow<&'a LinuxParams, &'a mut LinuxFlowState> {
 }
 
 impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
-
     /// Re-initialise the socket and CUBIC at `now`, keeping the parameters.
     pub fn init(&mut self, now: Instant) {
         self.state.borrow_mut().init(self.params.borrow(), now);
@@ -160,7 +159,9 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
     #[doc(hidden)]
     #[inline(always)]
     pub fn ack(&mut self, now: Instant, acked: u32, rtt_us: Option<u32>) {
-        self.state.borrow_mut().ack(self.params.borrow(), now, acked, rtt_us);
+        self.state
+            .borrow_mut()
+            .ack(self.params.borrow(), now, acked, rtt_us);
     }
 
     /// Kernel-style fast-retransmit reduction ([`LinuxFlowState::loss`]).
@@ -178,7 +179,9 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
     /// Kernel-style RTO ([`LinuxFlowState::rto`]).
     #[doc(hidden)]
     pub fn rto(&mut self, now: Instant, retransmitted: u32) {
-        self.state.borrow_mut().rto(self.params.borrow(), now, retransmitted);
+        self.state
+            .borrow_mut()
+            .rto(self.params.borrow(), now, retransmitted);
     }
 
     /// Kernel-style undo ([`LinuxFlowState::undo`]).
@@ -208,7 +211,9 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
     /// Kernel-style write of `snd_ssthresh`; at least 1.
     #[doc(hidden)]
     pub fn set_ssthresh(&mut self, ssthresh: u32) {
-        self.state.borrow_mut().set_ssthresh(self.params.borrow(), ssthresh);
+        self.state
+            .borrow_mut()
+            .set_ssthresh(self.params.borrow(), ssthresh);
     }
 
     /// Kernel-style write of `snd_cwnd_clamp`; at least 1. Applied by the next ACK
@@ -224,7 +229,9 @@ impl<P: BorrowMut<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
     /// Only for a flow that can write its parameters (owned, or `&mut`); shared ones
     /// change where they are kept, for every flow at once.
     pub fn set_params(&mut self, params: LinuxCubicParams) {
-        self.state.borrow_mut().freeze_pacing_rate(self.params.borrow());
+        self.state
+            .borrow_mut()
+            .freeze_pacing_rate(self.params.borrow());
         self.params.borrow_mut().set_cubic(params);
     }
 
@@ -256,7 +263,9 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController
 
     #[inline(always)]
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        self.state.borrow_mut().transmit(now, segments(sent.in_flight_after));
+        self.state
+            .borrow_mut()
+            .transmit(now, segments(sent.in_flight_after));
     }
 
     // Always inlined, as the kernel-style `ack` is: a stack's ACK loop keeps the flow in
@@ -273,13 +282,17 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController
     /// retransmit; otherwise a loss of a segment at or after `high_seq` (or of an
     /// unknown one) is a fast-retransmit reduction (`tcp_enter_recovery`).
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
-        self.state.borrow_mut().on_loss(self.params.borrow(), now, loss);
+        self.state
+            .borrow_mut()
+            .on_loss(self.params.borrow(), now, loss);
     }
 
     /// `tcp_enter_cwr` for a CE rise above 0 on a segment at or after `high_seq`; the
     /// kernel's own rule also ignores CE during an RTO's recovery (state Loss).
     fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
-        self.state.borrow_mut().on_ecn(self.params.borrow(), now, ecn);
+        self.state
+            .borrow_mut()
+            .on_ecn(self.params.borrow(), now, ecn);
     }
 
     /// `tcp_enter_loss` with the head retransmitted at once.
@@ -292,7 +305,9 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController
     }
 
     fn on_discarded(&mut self, _now: Instant, amount: u64) {
-        self.state.borrow_mut().on_discarded(self.params.borrow(), amount);
+        self.state
+            .borrow_mut()
+            .on_discarded(self.params.borrow(), amount);
     }
 
     fn on_spurious_congestion(&mut self, now: Instant) {
@@ -343,6 +358,10 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController
     fn send_quantum_bytes(&self) -> u64 {
         let delay_min = self.state.borrow().delay_min_us();
         let min_rtt = if delay_min == 0 { u32::MAX } else { delay_min };
-        default_send_quantum_bytes(self.pacing_rate(), min_rtt, u64::from(self.socket_config().mss))
+        default_send_quantum_bytes(
+            self.pacing_rate(),
+            min_rtt,
+            u64::from(self.socket_config().mss),
+        )
     }
 }

@@ -324,12 +324,6 @@ impl LinuxFlowState {
         }
     }
 
-    /// Whether `icsk_ca_state` is Open.
-    #[inline(always)]
-    pub(crate) const fn is_open(&self) -> bool {
-        self.hot.flags & CA_STATE_MASK == 0
-    }
-
     pub(crate) fn set_ca_state(&mut self, state: CaState) {
         let bits = (state as u16) << CA_STATE_SHIFT;
         self.hot.flags = (self.hot.flags & !CA_STATE_MASK) | bits;

@@ -7,6 +7,10 @@
 //! - [`tso_segs`]: TSO/GSO autosizing; [`MinRttFilter`]: the windowed minimum RTT it reads.
 //! - [`SendPath`]: all of the above and the congestion window in one call;
 //!   [`PacedFlow`]: a controller and its send path in one object, fed once per event.
+//! - [`SendPathState`]: a send path's per-flow state alone, one 64-byte cache line, its
+//!   methods taking the [`SendPathParams`] per call; `SendPath<P>` and `PacedFlow<C, P>`
+//!   reach their parameters through any `P: Borrow<SendPathParams>` (owned, a shared
+//!   `&'static`, an `Arc`), so one parameter block can serve every flow.
 //!
 //! ## The send path in one call
 //!
@@ -75,7 +79,7 @@ pub use rate::{
     LinuxPacingInput, PACING_CA_RATIO_PERCENT, PACING_SS_RATIO_PERCENT, linux_pacing_rate,
 };
 pub use send_config::{SendPathConfig, SendPathParams};
-pub use send_path::{Enqueue, SendContext, SendPath, SendVerdict};
+pub use send_path::{Enqueue, SendContext, SendPath, SendPathState, SendVerdict};
 pub use tso::{
     GSO_MAX_SEGS, GSO_MAX_SIZE, MIN_TSO_SEGS, TSO_RTT_LOG, TsoInput, default_send_quantum_bytes,
     tso_autosize_bytes, tso_segs,

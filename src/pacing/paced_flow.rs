@@ -1,9 +1,10 @@
 //! [`PacedFlow`]: a controller together with its send path, fed once per event.
 
+use core::borrow::Borrow;
+
 use crate::controller::{
     AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
 };
-use crate::hystart::PacingStatus;
 use crate::pacing::bandwidth::Rate;
 use crate::pacing::send_config::SendPathParams;
 use crate::pacing::send_path::{SendContext, SendPath, SendVerdict};
@@ -37,6 +38,11 @@ pub struct NextPacket {
 /// Every other event goes to the controller as it is; [`send_quantum_bytes`] uses the
 /// send path's windowed minimum RTT and its GSO limits. A stack whose own pacer only
 /// needs a rate and a quantum can use the bare controller instead.
+///
+/// `P` is how the send path reaches its [`SendPathParams`], as for [`SendPath`]: owned
+/// by default ([`PacedFlow::new`]), or shared by every flow through a reference, an
+/// `Arc` or a handle of your own ([`PacedFlow::with_params`]). The send path's state is
+/// one cache line whatever `P` is.
 ///
 /// [`send_quantum_bytes`]: CongestionController::send_quantum_bytes
 ///
@@ -74,10 +80,9 @@ pub struct NextPacket {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct PacedFlow<C> {
+pub struct PacedFlow<C, P = SendPathParams> {
     cc: C,
-    path: SendPath,
-    last_departure_ns: u64,
+    path: SendPath<P>,
 }
 
 /// Saturating `u64` to `u32`.
@@ -90,13 +95,34 @@ const fn sat_u32(v: u64) -> u32 {
 }
 
 impl<C: CongestionController> PacedFlow<C> {
-    /// The controller `cc` with a fresh send path of settings `path`.
+    /// The controller `cc` with a fresh send path that owns its settings `path`.
     pub const fn new(cc: C, path: SendPathParams) -> Self {
         PacedFlow {
             cc,
             path: SendPath::new(path),
-            last_departure_ns: 0,
         }
+    }
+}
+
+impl<C: CongestionController, P: Borrow<SendPathParams>> PacedFlow<C, P> {
+    /// The controller `cc` with a fresh send path that reaches its settings through
+    /// `path` (`&'static SendPathParams`, an `Arc`, a handle of your own).
+    pub const fn with_params(cc: C, path: P) -> Self {
+        PacedFlow {
+            cc,
+            path: SendPath::with_params(path),
+        }
+    }
+
+    /// The controller `cc` with the send path `path` (its state and settings as they
+    /// are).
+    pub const fn from_parts(cc: C, path: SendPath<P>) -> Self {
+        PacedFlow { cc, path }
+    }
+
+    /// The controller and the send path.
+    pub fn into_parts(self) -> (C, SendPath<P>) {
+        (self.cc, self.path)
     }
 
     /// The controller.
@@ -111,12 +137,12 @@ impl<C: CongestionController> PacedFlow<C> {
     }
 
     /// The send path.
-    pub const fn send_path(&self) -> &SendPath {
+    pub const fn send_path(&self) -> &SendPath<P> {
         &self.path
     }
 
     /// The send path, mutably (for its settings).
-    pub fn send_path_mut(&mut self) -> &mut SendPath {
+    pub fn send_path_mut(&mut self) -> &mut SendPath<P> {
         &mut self.path
     }
 
@@ -141,25 +167,14 @@ impl<C: CongestionController> PacedFlow<C> {
 
     /// The departure time of the last send, ns on the caller's clock (µs × 1000).
     pub const fn last_departure_ns(&self) -> u64 {
-        self.last_departure_ns
+        self.path.last_departure_ns()
     }
 
     /// When the next packet may leave, if the flow paces itself
     /// (`PacingStatus::Needed`) and that time lies after `now`; `None`: it may leave
     /// now. Rounded up to the µs, so a timer set for it never fires early.
     pub fn next_departure(&self, now: Instant) -> Option<Instant> {
-        let paces_itself = matches!(
-            self.path.params().config().pacing_status,
-            PacingStatus::Needed
-        );
-        let next_ns = self.path.pacer().next_departure_ns();
-        if !paces_itself || next_ns <= now.as_nanos() {
-            return None;
-        }
-        SendVerdict::WaitUntil {
-            departure_ns: next_ns,
-        }
-        .retry_at()
+        self.path.next_departure(now)
     }
 
     /// TX completion of a packet of `len_bytes` sent earlier. True when it reopened the
@@ -169,7 +184,7 @@ impl<C: CongestionController> PacedFlow<C> {
     }
 }
 
-impl<C: CongestionController> CongestionController for PacedFlow<C> {
+impl<C: CongestionController, P: Borrow<SendPathParams>> CongestionController for PacedFlow<C, P> {
     fn unit(&self) -> WindowUnit {
         self.cc.unit()
     }
@@ -189,9 +204,9 @@ impl<C: CongestionController> CongestionController for PacedFlow<C> {
             WindowUnit::Segments => (burst.saturating_mul(mss), burst),
             WindowUnit::Bytes => (burst, burst.div_ceil(mss)),
         };
-        self.last_departure_ns =
-            self.path
-                .on_send(now, sat_u32(len_bytes), sat_u32(segments), rate);
+        // The departure is kept in the send path's line (last_departure_ns).
+        self.path
+            .on_send(now, sat_u32(len_bytes), sat_u32(segments), rate);
     }
 
     /// The RTT sample feeds the send path's minimum-RTT filter and the controller.

@@ -3,6 +3,8 @@
 //! [`CongestionController`]), the EDT pacer, the TSQ budget and TSO autosizing, in the
 //! order Linux's `tcp_write_xmit` applies them.
 
+use core::borrow::Borrow;
+
 use crate::controller::{CongestionController, WindowUnit};
 use crate::hystart::PacingStatus;
 use crate::pacing::bandwidth::Rate;
@@ -83,8 +85,252 @@ pub enum Enqueue {
     Throttled,
 }
 
-/// A flow's send-path state: pacer (16 bytes), TSQ budget (24), minimum-RTT filter
-/// (24) and the validated settings (28): 96 bytes with padding, `Copy`.
+/// One flow's send-path state without its settings: the pacer (16 bytes), the TSQ
+/// budget (16), the windowed minimum RTT (24) and the last departure time (8), in one
+/// 64-byte cache line (`align(64)`), `Copy`.
+///
+/// Every method takes the [`SendPathParams`] it works under, so that many flows can
+/// share one parameter block: an array of these with the parameters once (the C ABI, a
+/// firmware image, a server's flow table). [`SendPath`] pairs it with a handle to its
+/// parameters and is what most stacks use.
+///
+/// Everything here changes per flow as packets are sent, completed and acknowledged;
+/// what is configuration (pacing mode, shifts, GSO limits, the filter's window, the
+/// truesize overhead) stays in the parameters, and `paced` is derived from them on use.
+///
+/// ```
+/// use congestion::pacing::{SendPathConfig, SendPathParams, SendPathState};
+/// use congestion::{Duration, Instant};
+///
+/// // The settings once, in a static; the flows in an array.
+/// static PARAMS: SendPathParams = match SendPathConfig::new().validate() {
+///     Ok(p) => p,
+///     Err(_) => panic!("Linux defaults are valid"),
+/// };
+/// let mut flows = [SendPathState::new(); 4];
+/// flows[2].on_rtt_sample(&PARAMS, Instant::ZERO, Duration::from_millis(20));
+/// assert_eq!(flows[2].min_rtt_us(), 20_000);
+/// assert_eq!(flows[1].min_rtt_us(), u32::MAX);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C, align(64))]
+pub struct SendPathState {
+    pacer: EdtPacer,
+    tsq: TsqBudget,
+    min_rtt: MinRttFilter,
+    /// The departure time [`on_send`](SendPathState::on_send) last returned, ns.
+    last_departure_ns: u64,
+}
+
+// One cache line: what a send, a completion and an RTT sample read and write.
+const _: () = assert!(core::mem::size_of::<SendPathState>() <= 64);
+const _: () = assert!(core::mem::align_of::<SendPathState>() == 64);
+
+impl Default for SendPathState {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// Saturating `u64` to `u32`.
+const fn sat_u32(v: u64) -> u32 {
+    if v > u32::MAX as u64 {
+        u32::MAX
+    } else {
+        v as u32
+    }
+}
+
+impl SendPathState {
+    /// Size of the state, bytes (one cache line).
+    pub const BYTES: usize = core::mem::size_of::<SendPathState>();
+
+    /// A new flow: nothing sent, nothing queued, no RTT sample.
+    pub const fn new() -> Self {
+        SendPathState {
+            pacer: EdtPacer::new(),
+            tsq: TsqBudget::new(),
+            min_rtt: MinRttFilter::new(),
+            last_departure_ns: 0,
+        }
+    }
+
+    /// The pacer.
+    pub const fn pacer(&self) -> &EdtPacer {
+        &self.pacer
+    }
+
+    /// The TSQ budget.
+    pub const fn tsq(&self) -> &TsqBudget {
+        &self.tsq
+    }
+
+    /// The windowed minimum RTT, µs (`u32::MAX` before any sample).
+    pub const fn min_rtt_us(&self) -> u32 {
+        self.min_rtt.get_us()
+    }
+
+    /// The departure time of the last burst handed to the queues, ns on the caller's
+    /// clock (µs × 1000); 0 before the first.
+    pub const fn last_departure_ns(&self) -> u64 {
+        self.last_departure_ns
+    }
+
+    /// An RTT sample (feeds the minimum RTT that TSO autosizing reads), windowed by
+    /// `params`' `min_rtt_window_ms`. Samples above `u32::MAX` µs (71 minutes) count
+    /// as that.
+    // Linux net/ipv4/tcp_input.c tcp_update_rtt_min()
+    pub fn on_rtt_sample(&mut self, params: &SendPathParams, now: Instant, rtt: Duration) {
+        let window = params.config().min_rtt_window_ms;
+        self.min_rtt.update(now, sat_u32(rtt.as_micros()), window);
+    }
+
+    /// Segments one burst may carry now (`tcp_tso_segs`).
+    pub const fn tso_segs(&self, params: &SendPathParams, pacing_rate: Rate, mss: u32) -> u32 {
+        let c = params.config();
+        tso_segs(&TsoInput {
+            pacing_rate,
+            pacing_shift: c.pacing_shift,
+            min_rtt_us: self.min_rtt.get_us(),
+            tso_rtt_log: c.tso_rtt_log,
+            gso_max_size: c.gso_max_size,
+            gso_max_segs: c.gso_max_segs,
+            min_tso_segs: c.min_tso_segs,
+            mss,
+        })
+    }
+
+    /// The TSQ limit for a packet of `len_bytes` (its truesize adds the overhead).
+    pub const fn tsq_limit_bytes(
+        &self,
+        params: &SendPathParams,
+        pacing_rate: Rate,
+        len_bytes: u32,
+        retransmit: bool,
+    ) -> u64 {
+        let c = params.config();
+        tsq_limit_bytes(&TsqLimitInput {
+            pacing_rate,
+            pacing_shift: c.pacing_shift,
+            truesize_bytes: len_bytes.saturating_add(c.truesize_overhead_bytes),
+            paced: params.paced(),
+            limit_output_bytes: c.limit_output_bytes,
+            retransmit,
+        })
+    }
+
+    /// May the flow send now, and how much? As [`SendPath::poll`], under `params`.
+    pub fn poll<C: CongestionController + ?Sized>(
+        &mut self,
+        params: &SendPathParams,
+        cc: &C,
+        ctx: &SendContext,
+    ) -> SendVerdict {
+        let quota = window_quota(cc.unit(), cc.cwnd(), ctx.in_flight, ctx.mss);
+        if quota == 0 {
+            return SendVerdict::WaitForAck;
+        }
+        let now_ns = ctx.now.as_nanos();
+        if matches!(params.config().pacing_status, PacingStatus::Needed)
+            && self.pacer.must_wait(now_ns)
+        {
+            return SendVerdict::WaitUntil {
+                departure_ns: self.pacer.next_departure_ns(),
+            };
+        }
+        let tso = self.tso_segs(params, ctx.pacing_rate, ctx.mss);
+        let segments = if tso < quota { tso } else { quota };
+        let burst_bytes = sat_u32((segments as u64).saturating_mul(ctx.mss as u64));
+        let limit = self.tsq_limit_bytes(params, ctx.pacing_rate, burst_bytes, ctx.retransmit);
+        if !self.tsq.check(limit, ctx.rtx_queue_at_most_one) {
+            return SendVerdict::WaitForTxCompletion;
+        }
+        SendVerdict::Send { segments }
+    }
+
+    /// A burst was handed to the queues: as [`SendPath::on_send`], under `params`. The
+    /// departure time is returned and kept as
+    /// [`last_departure_ns`](SendPathState::last_departure_ns).
+    pub fn on_send(
+        &mut self,
+        params: &SendPathParams,
+        now: Instant,
+        len_bytes: u32,
+        segments: u32,
+        pacing_rate: Rate,
+    ) -> u64 {
+        // Linux skb->truesize: the payload plus the buffer overhead charged to sk_wmem_alloc
+        let truesize = len_bytes as u64 + params.config().truesize_overhead_bytes as u64;
+        self.tsq.on_enqueue(truesize);
+        let departure_ns = self.pacer.on_send(
+            now.as_nanos(),
+            len_bytes as u64,
+            segments,
+            pacing_rate,
+            params.paced(),
+        );
+        self.last_departure_ns = departure_ns;
+        departure_ns
+    }
+
+    /// The qdisc-level step alone: as [`SendPath::try_enqueue`], under `params`.
+    #[allow(clippy::too_many_arguments)] // the six of SendPath::try_enqueue and the params
+    pub fn try_enqueue(
+        &mut self,
+        params: &SendPathParams,
+        now: Instant,
+        len_bytes: u32,
+        segments: u32,
+        pacing_rate: Rate,
+        retransmit: bool,
+        rtx_queue_at_most_one: bool,
+    ) -> Enqueue {
+        let limit = self.tsq_limit_bytes(params, pacing_rate, len_bytes, retransmit);
+        if !self.tsq.check(limit, rtx_queue_at_most_one) {
+            return Enqueue::Throttled;
+        }
+        Enqueue::Departs {
+            departure_ns: self.on_send(params, now, len_bytes, segments, pacing_rate),
+        }
+    }
+
+    /// TX completion of a packet of `len_bytes` sent earlier: as
+    /// [`SendPath::on_tx_completion`], under `params`.
+    pub fn on_tx_completion(&mut self, params: &SendPathParams, len_bytes: u32) -> bool {
+        // Linux tcp_wfree(): the completed skb's truesize leaves sk_wmem_alloc
+        let truesize = len_bytes as u64 + params.config().truesize_overhead_bytes as u64;
+        self.tsq.on_tx_completion(truesize)
+    }
+
+    /// When the next packet may leave, if the flow paces itself
+    /// (`PacingStatus::Needed` in `params`) and that time lies after `now`; `None`: it
+    /// may leave now. Rounded up to the µs, so a timer set for it never fires early.
+    pub fn next_departure(&self, params: &SendPathParams, now: Instant) -> Option<Instant> {
+        let paces_itself = matches!(params.config().pacing_status, PacingStatus::Needed);
+        let next_ns = self.pacer.next_departure_ns();
+        if !paces_itself || next_ns <= now.as_nanos() {
+            return None;
+        }
+        SendVerdict::WaitUntil {
+            departure_ns: next_ns,
+        }
+        .retry_at()
+    }
+}
+
+/// A flow's send path: its [`SendPathState`] (one cache line) and a handle `P` to the
+/// [`SendPathParams`] it runs under, `Copy` when `P` is.
+///
+/// `P` is how the flow reaches its parameters, anything that
+/// [`Borrow`]s a [`SendPathParams`]:
+/// - `SendPathParams` itself (the default): the flow owns a copy, one object as in 0.2
+///   ([`SendPath::new`]); 128 bytes;
+/// - `&'static SendPathParams` or `&'a SendPathParams`: every flow shares one block
+///   ([`SendPath::with_params`]); 128 bytes (the line, then the pointer);
+/// - `Arc<SendPathParams>` for a stack that changes parameters at run time (the
+///   library itself never allocates);
+/// - a zero-sized type of your own whose `Borrow` returns your `static`: 64 bytes.
 ///
 /// Fed by hand beside a controller (a stack that keeps the two apart); most stacks use
 /// [`PacedFlow`](crate::pacing::PacedFlow), which feeds both from one call.
@@ -109,100 +355,124 @@ pub enum Enqueue {
 /// assert_eq!(path.poll(&flow, &ctx), SendVerdict::Send { segments: 2 });
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
+///
+/// Shared parameters:
+///
+/// ```
+/// use congestion::pacing::{SendPath, SendPathConfig, SendPathParams};
+/// use congestion::Instant;
+///
+/// static PARAMS: SendPathParams = match SendPathConfig::new().validate() {
+///     Ok(p) => p,
+///     Err(_) => panic!("Linux defaults are valid"),
+/// };
+/// let mut a = SendPath::with_params(&PARAMS);
+/// let b = SendPath::with_params(&PARAMS);
+/// a.on_tx_completion(1448); // nothing was queued: nothing to reopen
+/// assert!(core::ptr::eq(a.params(), b.params()));
+/// ```
+///
+/// [`Borrow`]: core::borrow::Borrow
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct SendPath {
-    params: SendPathParams,
-    pacer: EdtPacer,
-    tsq: TsqBudget,
-    min_rtt: MinRttFilter,
-}
-
-/// Saturating `u64` to `u32`.
-const fn sat_u32(v: u64) -> u32 {
-    if v > u32::MAX as u64 {
-        u32::MAX
-    } else {
-        v as u32
-    }
+pub struct SendPath<P = SendPathParams> {
+    state: SendPathState,
+    params: P,
 }
 
 impl SendPath {
-    /// A new flow: nothing sent, nothing queued, no RTT sample.
+    /// A new flow that owns its settings: nothing sent, nothing queued, no RTT sample.
     pub const fn new(params: SendPathParams) -> Self {
         SendPath {
+            state: SendPathState::new(),
             params,
-            pacer: EdtPacer::new(),
-            tsq: TsqBudget::new(),
-            min_rtt: MinRttFilter::new(),
+        }
+    }
+}
+
+impl<P: Borrow<SendPathParams>> SendPath<P> {
+    /// A new flow that reaches its settings through `params` (a shared reference, an
+    /// `Arc`, a handle of your own): nothing sent, nothing queued, no RTT sample.
+    pub const fn with_params(params: P) -> Self {
+        SendPath {
+            state: SendPathState::new(),
+            params,
         }
     }
 
+    /// A flow from its state and its parameter handle (the inverse of
+    /// [`into_parts`](SendPath::into_parts)).
+    pub const fn from_parts(state: SendPathState, params: P) -> Self {
+        SendPath { state, params }
+    }
+
+    /// The state and the parameter handle.
+    pub fn into_parts(self) -> (SendPathState, P) {
+        (self.state, self.params)
+    }
+
     /// The settings.
-    pub const fn params(&self) -> &SendPathParams {
+    pub fn params(&self) -> &SendPathParams {
+        self.params.borrow()
+    }
+
+    /// The handle through which the flow reaches its settings.
+    pub const fn params_handle(&self) -> &P {
         &self.params
     }
 
-    /// Replaces the settings (as changing sysctls or socket options would); the state
-    /// is kept.
-    pub fn set_params(&mut self, params: SendPathParams) {
+    /// Replaces the settings, or the handle to them (as changing sysctls or socket
+    /// options would); the state is kept.
+    pub fn set_params(&mut self, params: P) {
         self.params = params;
+    }
+
+    /// The per-flow state.
+    pub const fn state(&self) -> &SendPathState {
+        &self.state
+    }
+
+    /// The per-flow state, mutably (for its methods that take the settings).
+    pub fn state_mut(&mut self) -> &mut SendPathState {
+        &mut self.state
     }
 
     /// The pacer.
     pub const fn pacer(&self) -> &EdtPacer {
-        &self.pacer
+        self.state.pacer()
     }
 
     /// The TSQ budget.
     pub const fn tsq(&self) -> &TsqBudget {
-        &self.tsq
+        self.state.tsq()
     }
 
     /// The windowed minimum RTT, µs (`u32::MAX` before any sample).
     pub const fn min_rtt_us(&self) -> u32 {
-        self.min_rtt.get_us()
+        self.state.min_rtt_us()
+    }
+
+    /// The departure time of the last burst handed to the queues, ns (0 before the
+    /// first).
+    pub const fn last_departure_ns(&self) -> u64 {
+        self.state.last_departure_ns()
     }
 
     /// An RTT sample (feeds the minimum RTT that TSO autosizing reads). Samples above
     /// `u32::MAX` µs (71 minutes) count as that.
-    // Linux net/ipv4/tcp_input.c tcp_update_rtt_min()
     pub fn on_rtt_sample(&mut self, now: Instant, rtt: Duration) {
-        let window = self.params.config().min_rtt_window_ms;
-        self.min_rtt.update(now, sat_u32(rtt.as_micros()), window);
+        self.state.on_rtt_sample(self.params.borrow(), now, rtt);
     }
 
     /// Segments one burst may carry now (`tcp_tso_segs`).
-    pub const fn tso_segs(&self, pacing_rate: Rate, mss: u32) -> u32 {
-        let c = self.params.config();
-        tso_segs(&TsoInput {
-            pacing_rate,
-            pacing_shift: c.pacing_shift,
-            min_rtt_us: self.min_rtt.get_us(),
-            tso_rtt_log: c.tso_rtt_log,
-            gso_max_size: c.gso_max_size,
-            gso_max_segs: c.gso_max_segs,
-            min_tso_segs: c.min_tso_segs,
-            mss,
-        })
+    pub fn tso_segs(&self, pacing_rate: Rate, mss: u32) -> u32 {
+        self.state.tso_segs(self.params.borrow(), pacing_rate, mss)
     }
 
     /// The TSQ limit for a packet of `len_bytes` (its truesize adds the overhead).
-    pub const fn tsq_limit_bytes(
-        &self,
-        pacing_rate: Rate,
-        len_bytes: u32,
-        retransmit: bool,
-    ) -> u64 {
-        let c = self.params.config();
-        tsq_limit_bytes(&TsqLimitInput {
-            pacing_rate,
-            pacing_shift: c.pacing_shift,
-            truesize_bytes: len_bytes.saturating_add(c.truesize_overhead_bytes),
-            paced: self.params.paced(),
-            limit_output_bytes: c.limit_output_bytes,
-            retransmit,
-        })
+    pub fn tsq_limit_bytes(&self, pacing_rate: Rate, len_bytes: u32, retransmit: bool) -> u64 {
+        self.state
+            .tsq_limit_bytes(self.params.borrow(), pacing_rate, len_bytes, retransmit)
     }
 
     /// May the flow send now, and how much? Checks, in order: the congestion window
@@ -220,26 +490,7 @@ impl SendPath {
         cc: &C,
         ctx: &SendContext,
     ) -> SendVerdict {
-        let quota = window_quota(cc.unit(), cc.cwnd(), ctx.in_flight, ctx.mss);
-        if quota == 0 {
-            return SendVerdict::WaitForAck;
-        }
-        let now_ns = ctx.now.as_nanos();
-        if matches!(self.params.config().pacing_status, PacingStatus::Needed)
-            && self.pacer.must_wait(now_ns)
-        {
-            return SendVerdict::WaitUntil {
-                departure_ns: self.pacer.next_departure_ns(),
-            };
-        }
-        let tso = self.tso_segs(ctx.pacing_rate, ctx.mss);
-        let segments = if tso < quota { tso } else { quota };
-        let burst_bytes = sat_u32((segments as u64).saturating_mul(ctx.mss as u64));
-        let limit = self.tsq_limit_bytes(ctx.pacing_rate, burst_bytes, ctx.retransmit);
-        if !self.tsq.check(limit, ctx.rtx_queue_at_most_one) {
-            return SendVerdict::WaitForTxCompletion;
-        }
-        SendVerdict::Send { segments }
+        self.state.poll(self.params.borrow(), cc, ctx)
     }
 
     /// A burst of `len_bytes` carrying `segments` segments was handed to the queues
@@ -252,17 +503,8 @@ impl SendPath {
         segments: u32,
         pacing_rate: Rate,
     ) -> u64 {
-        // Linux skb->truesize: the payload plus the buffer overhead charged to sk_wmem_alloc
-        let truesize = len_bytes as u64 + self.params.config().truesize_overhead_bytes as u64;
-        self.tsq.on_enqueue(truesize);
-        let paced = self.params.paced();
-        self.pacer.on_send(
-            now.as_nanos(),
-            len_bytes as u64,
-            segments,
-            pacing_rate,
-            paced,
-        )
+        self.state
+            .on_send(self.params.borrow(), now, len_bytes, segments, pacing_rate)
     }
 
     /// The qdisc-level step alone: TSQ-check a packet of `len_bytes` against its own
@@ -277,21 +519,28 @@ impl SendPath {
         retransmit: bool,
         rtx_queue_at_most_one: bool,
     ) -> Enqueue {
-        let limit = self.tsq_limit_bytes(pacing_rate, len_bytes, retransmit);
-        if !self.tsq.check(limit, rtx_queue_at_most_one) {
-            return Enqueue::Throttled;
-        }
-        Enqueue::Departs {
-            departure_ns: self.on_send(now, len_bytes, segments, pacing_rate),
-        }
+        self.state.try_enqueue(
+            self.params.borrow(),
+            now,
+            len_bytes,
+            segments,
+            pacing_rate,
+            retransmit,
+            rtx_queue_at_most_one,
+        )
     }
 
     /// TX completion of a packet of `len_bytes` sent earlier. Returns true when it
     /// reopened the budget of a throttled flow: call [`poll`](SendPath::poll) again.
     pub fn on_tx_completion(&mut self, len_bytes: u32) -> bool {
-        // Linux tcp_wfree(): the completed skb's truesize leaves sk_wmem_alloc
-        let truesize = len_bytes as u64 + self.params.config().truesize_overhead_bytes as u64;
-        self.tsq.on_tx_completion(truesize)
+        self.state.on_tx_completion(self.params.borrow(), len_bytes)
+    }
+
+    /// When the next packet may leave, if the flow paces itself
+    /// (`PacingStatus::Needed`) and that time lies after `now`; `None`: it may leave
+    /// now. Rounded up to the µs, so a timer set for it never fires early.
+    pub fn next_departure(&self, now: Instant) -> Option<Instant> {
+        self.state.next_departure(self.params.borrow(), now)
     }
 }
 
@@ -479,12 +728,138 @@ mod tests {
     }
 
     #[test]
-    fn the_state_is_small_plain_data() {
+    fn the_state_is_one_cache_line_and_the_parameters_live_outside_it() {
         assert_eq!(core::mem::size_of::<EdtPacer>(), 16);
-        assert_eq!(core::mem::size_of::<TsqBudget>(), 24);
+        assert_eq!(core::mem::size_of::<TsqBudget>(), 16);
         assert_eq!(core::mem::size_of::<MinRttFilter>(), 24);
         assert_eq!(core::mem::size_of::<SendPathParams>(), 28);
-        // 16 + 24 + 24 + 28 = 92, padded to 8-byte alignment.
-        assert_eq!(core::mem::size_of::<SendPath>(), 96);
+        // 16 + 16 + 24 + 8 = 64: one line, aligned to it.
+        assert_eq!(core::mem::size_of::<SendPathState>(), 64);
+        assert_eq!(SendPathState::BYTES, 64);
+        assert_eq!(core::mem::align_of::<SendPathState>(), 64);
+        // The line, then the owned parameters or a pointer to them.
+        assert_eq!(core::mem::size_of::<SendPath>(), 128);
+        assert_eq!(
+            core::mem::size_of::<SendPath<&'static SendPathParams>>(),
+            128
+        );
+        assert_eq!(core::mem::size_of::<SendPath<Defaults>>(), 64);
+    }
+
+    /// A zero-sized handle whose `Borrow` returns a `static`, as firmware would use.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+    struct Defaults;
+
+    static FQ: SendPathParams = {
+        let mut c = SendPathConfig::new();
+        c.pacing_status = PacingStatus::Fq;
+        c.truesize_overhead_bytes = 256;
+        match c.validate() {
+            Ok(p) => p,
+            Err(_) => panic!("valid"),
+        }
+    };
+
+    impl Borrow<SendPathParams> for Defaults {
+        fn borrow(&self) -> &SendPathParams {
+            &FQ
+        }
+    }
+
+    /// Drives a send path through every call and returns what it answered.
+    fn drive<P: Borrow<SendPathParams>>(p: &mut SendPath<P>) -> [u64; 8] {
+        let cc = Fixed(WindowUnit::Segments, 10_000);
+        p.on_rtt_sample(Instant::from_micros(10), Duration::from_micros(300));
+        let mut out = [0; 8];
+        let mut i = 0;
+        while i < out.len() {
+            let v = p.poll(&cc, &ctx(100 * i as u64, 0));
+            out[i] = match v {
+                SendVerdict::Send { segments } => {
+                    let d = p.on_send(
+                        Instant::from_micros(100 * i as u64),
+                        segments * 1448,
+                        segments,
+                        GBIT,
+                    );
+                    d ^ u64::from(segments) << 48
+                }
+                SendVerdict::WaitForTxCompletion => u64::from(p.on_tx_completion(65_160)) | 1 << 63,
+                _ => u64::MAX,
+            };
+            i += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn a_shared_handle_behaves_exactly_as_owned_parameters() {
+        let mut owned = SendPath::new(FQ);
+        let mut by_ref = SendPath::with_params(&FQ);
+        let mut zst = SendPath::with_params(Defaults);
+        let a = drive(&mut owned);
+        assert_eq!(a, drive(&mut by_ref));
+        assert_eq!(a, drive(&mut zst));
+        assert_eq!(owned.state(), by_ref.state());
+        assert_eq!(owned.state(), zst.state());
+        // 300 us RTT: 45-segment bursts; the overhead (256 B per burst) counts in TSQ.
+        assert_eq!(a[0] >> 48, 45);
+        assert_eq!(owned.min_rtt_us(), 300);
+        // The bare state with the parameters passed per call is the same machine.
+        let mut state = SendPathState::new();
+        let cc = Fixed(WindowUnit::Segments, 10_000);
+        state.on_rtt_sample(&FQ, Instant::from_micros(10), Duration::from_micros(300));
+        assert_eq!(
+            state.poll(&FQ, &cc, &ctx(0, 0)),
+            SendVerdict::Send { segments: 45 }
+        );
+        assert_eq!(state.on_send(&FQ, Instant::ZERO, 65_160, 45, GBIT), 0);
+        assert_eq!(state.last_departure_ns(), 0);
+        assert_eq!(state.tsq().queued_bytes(), 65_160 + 256);
+        let mut first = SendPath::with_params(&FQ);
+        let _ = drive(&mut first);
+        assert_eq!(SendPath::from_parts(*first.state(), FQ), owned);
+    }
+
+    #[test]
+    fn the_parameters_reached_through_the_handle_are_the_ones_in_force() {
+        // Same state, different parameters: Needed waits for the departure time, Fq
+        // does not; changing the handle changes the verdict and keeps the state.
+        static NEEDED: SendPathParams = {
+            let mut c = SendPathConfig::new();
+            c.pacing_status = PacingStatus::Needed;
+            match c.validate() {
+                Ok(p) => p,
+                Err(_) => panic!("valid"),
+            }
+        };
+        let cc = Fixed(WindowUnit::Segments, 1000);
+        let mut p = SendPath::with_params(&NEEDED);
+        assert_eq!(p.on_send(Instant::ZERO, 14_480, 10, GBIT), 0);
+        assert_eq!(p.last_departure_ns(), 0);
+        assert_eq!(
+            p.next_departure(Instant::from_micros(100)),
+            Some(Instant::from_micros(116))
+        );
+        assert_eq!(
+            p.poll(&cc, &ctx(100, 10)),
+            SendVerdict::WaitUntil {
+                departure_ns: 115_840
+            }
+        );
+        p.set_params(&FQ);
+        assert!(core::ptr::eq(p.params(), &FQ));
+        assert_eq!(p.next_departure(Instant::from_micros(100)), None);
+        assert!(matches!(
+            p.poll(&cc, &ctx(100, 10)),
+            SendVerdict::Send { .. }
+        ));
+        assert_eq!(p.pacer().next_departure_ns(), 115_840, "the state is kept");
+        // The next burst leaves at the pacer's time, and is remembered.
+        assert_eq!(p.on_send(Instant::from_micros(100), 1448, 1, GBIT), 115_840);
+        assert_eq!(p.last_departure_ns(), 115_840);
+        let (state, handle) = p.into_parts();
+        assert!(core::ptr::eq(handle, &FQ));
+        assert_eq!(state.last_departure_ns(), 115_840);
     }
 }

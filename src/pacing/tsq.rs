@@ -68,18 +68,28 @@ pub const fn tsq_limit_bytes(i: &TsqLimitInput) -> u64 {
     limit
 }
 
+/// [`TsqBudget`]'s throttle limit while the flow is not throttled. No refusal can
+/// record it: [`TsqBudget::check`] refuses only when the bytes queued exceed the limit,
+/// and nothing exceeds `u64::MAX`.
+const NOT_THROTTLED: u64 = u64::MAX;
+
 /// Bytes one flow has in the host queues, and whether it waits for a TX completion.
-/// 24 bytes, `Copy`.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+/// 16 bytes, `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct TsqBudget {
     /// Linux `sk_wmem_alloc` minus its base reference: truesize bytes queued, not yet
     /// completed.
     queued_bytes: u64,
-    /// The limit the flow was throttled at.
+    /// The limit the flow was throttled at; [`NOT_THROTTLED`] stands for Linux's
+    /// `TSQ_THROTTLED` being clear (a flag of its own would cost 8 bytes of padding).
     throttle_limit_bytes: u64,
-    /// Linux `TSQ_THROTTLED`.
-    throttled: bool,
+}
+
+impl Default for TsqBudget {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl TsqBudget {
@@ -87,8 +97,7 @@ impl TsqBudget {
     pub const fn new() -> Self {
         TsqBudget {
             queued_bytes: 0,
-            throttle_limit_bytes: 0,
-            throttled: false,
+            throttle_limit_bytes: NOT_THROTTLED,
         }
     }
 
@@ -99,7 +108,7 @@ impl TsqBudget {
 
     /// Whether the flow was refused and waits for a completion to reopen its budget.
     pub const fn is_throttled(&self) -> bool {
-        self.throttled
+        self.throttle_limit_bytes != NOT_THROTTLED
     }
 
     /// Whether a packet may be queued now under `limit_bytes` (from [`tsq_limit_bytes`]).
@@ -115,7 +124,7 @@ impl TsqBudget {
         if self.queued_bytes <= limit_bytes || rtx_queue_at_most_one {
             return true;
         }
-        self.throttled = true;
+        // queued_bytes > limit_bytes, so limit_bytes < u64::MAX = NOT_THROTTLED.
         self.throttle_limit_bytes = limit_bytes;
         false
     }
@@ -137,8 +146,8 @@ impl TsqBudget {
     // Linux net/ipv4/tcp_output.c tcp_wfree(): TSQ_THROTTLED -> reschedule tcp_write_xmit
     pub fn on_tx_completion(&mut self, truesize_bytes: u64) -> bool {
         self.queued_bytes = self.queued_bytes.saturating_sub(truesize_bytes);
-        if self.throttled && self.queued_bytes <= self.throttle_limit_bytes {
-            self.throttled = false;
+        if self.is_throttled() && self.queued_bytes <= self.throttle_limit_bytes {
+            self.throttle_limit_bytes = NOT_THROTTLED;
             return true;
         }
         false
@@ -209,6 +218,28 @@ mod tests {
         assert!(b.on_tx_completion(2_304), "6912 - 2304 = 4608 reopens");
         assert!(!b.is_throttled());
         assert!(!b.on_tx_completion(2_304), "not throttled: nothing to tell");
+    }
+
+    #[test]
+    fn a_flow_throttled_at_a_limit_of_zero_reopens_only_once_empty() {
+        // The smallest limit a refusal can record (0) is still told apart from "not
+        // throttled", and so is the largest (u64::MAX - 1).
+        let mut b = TsqBudget::new();
+        b.on_enqueue(1);
+        assert!(!b.check(0, false));
+        assert!(b.is_throttled());
+        assert!(b.on_tx_completion(1));
+        assert!(!b.is_throttled());
+        b.on_enqueue(u64::MAX);
+        assert!(!b.check(u64::MAX - 1, false));
+        assert!(b.is_throttled());
+        assert!(!b.on_tx_completion(0), "u64::MAX queued > u64::MAX - 1");
+        assert!(b.on_tx_completion(1));
+        assert_eq!(b.queued_bytes(), u64::MAX - 1);
+        // u64::MAX itself admits everything: no refusal, nothing throttled.
+        assert!(b.check(u64::MAX, false));
+        assert!(!b.is_throttled());
+        assert_eq!(TsqBudget::default(), TsqBudget::new());
     }
 
     #[test]

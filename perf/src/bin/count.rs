@@ -102,8 +102,8 @@ fn print_sizes() {
     use std::mem::size_of;
     let rows = [
         (
-            "congestion LinuxFlow",
-            size_of::<congestion::linux::LinuxFlow>(),
+            "congestion LinuxFlowState",
+            size_of::<congestion::linux::LinuxFlowState>(),
         ),
         (
             "congestion LinuxCubicState",

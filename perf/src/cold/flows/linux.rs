@@ -4,16 +4,21 @@
 use crate::cold::{Ack, ColdFlow, Send};
 use crate::common::{PACKET_BYTES, RTT_US, START_US};
 use congestion::hystart::PacingStatus;
-use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxFlowState, LinuxParams};
 use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendPathParams, SendVerdict};
 use congestion::{
     AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent, WindowUnit,
 };
 
-fn fresh_flow() -> LinuxFlow {
+/// The parameters every flow of the run shares: kernel defaults, the stream's MSS.
+fn params() -> LinuxParams {
     let mut config = LinuxFlowConfig::new();
     config.socket.mss = PACKET_BYTES;
-    LinuxFlow::new(config, Instant::from_micros(START_US)).expect("kernel defaults are valid")
+    LinuxParams::new(config).expect("kernel defaults are valid")
+}
+
+fn fresh_flow() -> LinuxFlow {
+    LinuxFlow::with_params(params(), Instant::from_micros(START_US))
 }
 
 /// The ACK event of the stream, in the controller's unit.
@@ -45,36 +50,38 @@ pub(super) fn loss<C: CongestionController>(
     );
 }
 
-/// `LinuxFlow` as a TCP stack drives it: `on_ack` per ACK, `on_sent` per refill.
+/// `LinuxFlow` as a TCP stack with many flows drives it: the bare per-flow state
+/// (`LinuxFlowState`, two cache lines) in the array, the parameters once, bound per
+/// call; `on_ack` per ACK, `on_sent` per refill.
 #[derive(Clone)]
-pub struct Linux(pub LinuxFlow);
+pub struct Linux(pub LinuxFlowState);
 
 impl ColdFlow for Linux {
     const NAME: &'static str = "linux";
-    type Shared = ();
-    fn shared() {}
-    fn fresh(_: &()) -> Self {
-        Linux(fresh_flow())
+    type Shared = LinuxParams;
+    fn shared() -> LinuxParams {
+        params()
+    }
+    fn fresh(p: &LinuxParams) -> Self {
+        Linux(LinuxFlowState::new(p, Instant::from_micros(START_US)))
     }
     #[inline(always)]
-    fn cwnd_packets(&self, _: &()) -> u32 {
-        self.0.state().cwnd
+    fn cwnd_packets(&self, _: &LinuxParams) -> u32 {
+        self.0.snd_cwnd()
     }
     #[inline(always)]
-    fn on_ack(&mut self, _: &(), a: &Ack) {
-        self.0
-            .on_ack(Instant::from_micros(a.now_us), &ack_event(a, 1));
+    fn on_ack(&mut self, p: &LinuxParams, a: &Ack) {
+        LinuxFlow::bind(&mut self.0, p).on_ack(Instant::from_micros(a.now_us), &ack_event(a, 1));
     }
     #[inline(always)]
-    fn on_send(&mut self, _: &(), s: &Send) -> bool {
-        self.0
-            .on_sent(Instant::from_micros(s.now_us), &sent_event(s, 1));
+    fn on_send(&mut self, p: &LinuxParams, s: &Send) -> bool {
+        LinuxFlow::bind(&mut self.0, p).on_sent(Instant::from_micros(s.now_us), &sent_event(s, 1));
         true
     }
-    fn on_loss(&mut self, _: &(), now_us: u64, lost_pn: u64, _in_flight_after: u32) {
-        loss(&mut self.0, now_us, lost_pn, 1);
+    fn on_loss(&mut self, p: &LinuxParams, now_us: u64, lost_pn: u64, _in_flight_after: u32) {
+        loss(&mut LinuxFlow::bind(&mut self.0, p), now_us, lost_pn, 1);
     }
-    fn in_congestion_avoidance(&self, _: &()) -> bool {
+    fn in_congestion_avoidance(&self, _: &LinuxParams) -> bool {
         self.0.phase() == Phase::CongestionAvoidance
     }
 }
@@ -134,7 +141,7 @@ impl ColdFlow for LinuxSendPath {
     }
     #[inline(always)]
     fn cwnd_packets(&self, _: &()) -> u32 {
-        self.0.controller().state().cwnd
+        self.0.controller().snd_cwnd()
     }
     #[inline(always)]
     fn on_ack(&mut self, _: &(), a: &Ack) {
