@@ -110,13 +110,15 @@ fn warm_cwnd<C: StreamController>(c: C) -> u32 {
 #[test]
 fn linux() {
     let t = check::<Linux>();
-    assert_eq!(t.phases[0].cwnd_packets(&()), warm_cwnd(OursLinux::new()));
+    let sh = Linux::shared();
+    assert_eq!(t.phases[0].cwnd_packets(&sh), warm_cwnd(OursLinux::new()));
 }
 
 #[test]
 fn linux_send_path() {
     let t = check::<LinuxSendPath>();
-    assert_eq!(t.phases[0].cwnd_packets(&()), warm_cwnd(OursLinux::new()));
+    let sh = LinuxSendPath::shared();
+    assert_eq!(t.phases[0].cwnd_packets(&sh), warm_cwnd(OursLinux::new()));
 }
 
 #[test]

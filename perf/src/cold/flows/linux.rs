@@ -5,20 +5,19 @@ use crate::cold::{Ack, ColdFlow, Send};
 use crate::common::{PACKET_BYTES, RTT_US, START_US};
 use congestion::hystart::PacingStatus;
 use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxFlowState, LinuxParams};
-use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendPathParams, SendVerdict};
+use congestion::pacing::{
+    NextPacket, PacedFlow, SendPath, SendPathConfig, SendPathParams, SendPathState, SendVerdict,
+};
 use congestion::{
     AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent, WindowUnit,
 };
+use std::cell::Cell;
 
 /// The parameters every flow of the run shares: kernel defaults, the stream's MSS.
 fn params() -> LinuxParams {
     let mut config = LinuxFlowConfig::new();
     config.socket.mss = PACKET_BYTES;
     LinuxParams::new(config).expect("kernel defaults are valid")
-}
-
-fn fresh_flow() -> LinuxFlow {
-    LinuxFlow::with_params(params(), Instant::from_micros(START_US))
 }
 
 /// The ACK event of the stream, in the controller's unit.
@@ -99,7 +98,10 @@ pub fn send_path_params(status: PacingStatus) -> SendPathParams {
 /// and the burst's TX completion (here at once: the stream has no qdisc). False if
 /// the flow held any packet back.
 #[inline(always)]
-pub(super) fn send_through<C: CongestionController>(flow: &mut PacedFlow<C>, s: &Send) -> bool {
+pub(super) fn send_through<C: CongestionController, P: core::borrow::Borrow<SendPathParams>>(
+    flow: &mut PacedFlow<C, P>,
+    s: &Send,
+) -> bool {
     let now = Instant::from_micros(s.now_us);
     let unit = match flow.unit() {
         WindowUnit::Segments => 1,
@@ -124,43 +126,93 @@ pub(super) fn send_through<C: CongestionController>(flow: &mut PacedFlow<C>, s: 
     true
 }
 
-/// `PacedFlow<LinuxFlow>`: the controller and its send path in one object, fed once
-/// per event (the ACK's RTT sample also feeds the path's minimum-RTT filter).
+/// What every `linux+sp` flow shares: Linux mode's parameters and the send path's, the
+/// latter unpaced for the warm-up and self-paced once it has ended.
+pub struct LinuxSendShared {
+    linux: LinuxParams,
+    unpaced: SendPathParams,
+    paced: SendPathParams,
+    warmed: Cell<bool>,
+}
+
+impl LinuxSendShared {
+    fn send(&self) -> &SendPathParams {
+        if self.warmed.get() {
+            &self.paced
+        } else {
+            &self.unpaced
+        }
+    }
+}
+
+/// `PacedFlow<LinuxFlow>` as a stack with many flows keeps it: per flow the bare
+/// Linux-mode state (two lines) and the send path's (one line), the parameters once;
+/// each event binds them into one `PacedFlow`, fed once per event (the ACK's RTT sample
+/// also feeds the path's minimum-RTT filter).
 #[derive(Clone)]
-pub struct LinuxSendPath(pub PacedFlow<LinuxFlow>);
+#[repr(C)]
+pub struct LinuxSendPath {
+    flow: LinuxFlowState,
+    send: SendPathState,
+}
+
+impl LinuxSendPath {
+    /// Runs `f` on the flow bound to the shared parameters, then keeps the send path's
+    /// state (one 64-byte copy each way).
+    #[inline(always)]
+    fn paced<R>(
+        &mut self,
+        sh: &LinuxSendShared,
+        f: impl FnOnce(
+            &mut PacedFlow<LinuxFlow<&LinuxParams, &mut LinuxFlowState>, &SendPathParams>,
+        ) -> R,
+    ) -> R {
+        let path = SendPath::from_parts(self.send, sh.send());
+        let mut flow = PacedFlow::from_parts(LinuxFlow::bind(&mut self.flow, &sh.linux), path);
+        let out = f(&mut flow);
+        self.send = *flow.send_path().state();
+        out
+    }
+}
 
 impl ColdFlow for LinuxSendPath {
     const NAME: &'static str = "linux+sp";
-    type Shared = ();
-    fn shared() {}
-    fn fresh(_: &()) -> Self {
-        LinuxSendPath(PacedFlow::new(
-            fresh_flow(),
-            send_path_params(PacingStatus::None),
-        ))
+    type Shared = LinuxSendShared;
+    fn shared() -> LinuxSendShared {
+        LinuxSendShared {
+            linux: params(),
+            unpaced: send_path_params(PacingStatus::None),
+            paced: send_path_params(PacingStatus::Needed),
+            warmed: Cell::new(false),
+        }
+    }
+    fn fresh(sh: &LinuxSendShared) -> Self {
+        LinuxSendPath {
+            flow: LinuxFlowState::new(&sh.linux, Instant::from_micros(START_US)),
+            send: SendPathState::new(),
+        }
     }
     #[inline(always)]
-    fn cwnd_packets(&self, _: &()) -> u32 {
-        self.0.controller().snd_cwnd()
+    fn cwnd_packets(&self, _: &LinuxSendShared) -> u32 {
+        self.flow.snd_cwnd()
     }
     #[inline(always)]
-    fn on_ack(&mut self, _: &(), a: &Ack) {
-        self.0
-            .on_ack(Instant::from_micros(a.now_us), &ack_event(a, 1));
+    fn on_ack(&mut self, sh: &LinuxSendShared, a: &Ack) {
+        self.paced(sh, |f| {
+            f.on_ack(Instant::from_micros(a.now_us), &ack_event(a, 1))
+        });
     }
     #[inline(always)]
-    fn on_send(&mut self, _: &(), s: &Send) -> bool {
-        send_through(&mut self.0, s)
+    fn on_send(&mut self, sh: &LinuxSendShared, s: &Send) -> bool {
+        self.paced(sh, |f| send_through(f, s))
     }
-    fn on_loss(&mut self, _: &(), now_us: u64, lost_pn: u64, _in_flight_after: u32) {
-        loss(&mut self.0, now_us, lost_pn, 1);
+    fn on_loss(&mut self, sh: &LinuxSendShared, now_us: u64, lost_pn: u64, _in_flight_after: u32) {
+        self.paced(sh, |f| loss(f, now_us, lost_pn, 1));
     }
-    fn warmed(&mut self, _: &()) {
-        self.0
-            .send_path_mut()
-            .set_params(send_path_params(PacingStatus::Needed));
+    fn warmed(&mut self, sh: &LinuxSendShared) {
+        sh.warmed.set(true);
     }
-    fn in_congestion_avoidance(&self, _: &()) -> bool {
-        self.0.phase() == Phase::CongestionAvoidance
+    fn in_congestion_avoidance(&self, _: &LinuxSendShared) -> bool {
+        self.flow.phase() == Phase::CongestionAvoidance
     }
 }
