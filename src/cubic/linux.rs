@@ -81,15 +81,12 @@ pub(crate) const fn sample_blackout(epoch_start: u32, now: u32) -> bool {
     epoch_start != 0 && (now.wrapping_sub(epoch_start) as i32) < HZ as i32
 }
 
-/// `delay_min` after a sample: the first one, or a smaller one, replaces it.
+/// Whether a sample replaces `delay_min`: the first one, or a smaller one.
 // Linux net/ipv4/tcp_cubic.c cubictcp_acked(): delay_min == 0 || delay_min > delay
 #[inline(always)]
-pub(crate) const fn lowered_delay_min(delay_min: u32, delay_us: u32) -> u32 {
-    if delay_min == 0 || delay_min > delay_us {
-        delay_us
-    } else {
-        delay_min
-    }
+pub(crate) const fn lowers_delay_min(delay_min: u32, delay_us: u32) -> bool {
+    // One comparison for both: 0 - 1 wraps to u32::MAX, at or above any sample.
+    delay_min.wrapping_sub(1) >= delay_us
 }
 
 /// `CA_EVENT_TX_START`: the epoch moves on by the idle time since the last send, never
@@ -257,7 +254,10 @@ impl LinuxCubic {
     // Linux net/ipv4/tcp_cubic.c cubictcp_acked()
     #[inline(always)]
     pub fn on_delay_sample(&mut self, delay_us: u32) {
-        self.delay_min = lowered_delay_min(self.delay_min, delay_us);
+        // Stored only when it moves: most samples leave it, and a store costs.
+        if lowers_delay_min(self.delay_min, delay_us) {
+            self.delay_min = delay_us;
+        }
     }
 }
 

@@ -17,7 +17,7 @@ mod wide_math;
 pub use cube_root::{bitwise_cube_root, exact_cube_root, linux_cubic_root, newton_cube_root};
 pub use linux::LinuxCubic;
 pub(crate) use linux::after as linux_after;
-pub(crate) use linux::{epoch_after_idle, lowered_delay_min, recompute_skipped, sample_blackout};
+pub(crate) use linux::{epoch_after_idle, lowers_delay_min, recompute_skipped, sample_blackout};
 pub use linux_config::{
     BICTCP_BETA_SCALE, BICTCP_HZ, HystartDetect, LinuxCubicConfig, LinuxCubicParams, MAX_BIC_SCALE,
 };

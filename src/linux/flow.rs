@@ -13,7 +13,7 @@
 
 use crate::controller::{EcnEvent, LossEvent, Phase, SentPacket};
 use crate::cubic::{
-    epoch_after_idle, linux_after, lowered_delay_min, recompute_skipped, sample_blackout,
+    epoch_after_idle, linux_after, lowers_delay_min, recompute_skipped, sample_blackout,
 };
 use crate::hystart::HystartInput;
 use crate::linux::layout::{
@@ -90,22 +90,23 @@ impl LinuxFlowState {
             self.hot.last_send_jiffies = jiffies;
         }
         let snd_nxt = self.advance_snd_nxt(in_flight);
-        let limited = in_flight >= self.hot.cwnd;
-        if sent > 0 || limited {
-            let h = &mut self.hot;
-            let usage_round_over = !linux_after(h.cwnd_usage_seq, h.snd_una);
-            if usage_round_over
-                || limited
-                || (h.flags & IS_CWND_LIMITED == 0 && h.packets_out > h.max_packets_out)
-            {
-                h.flags = if limited {
-                    h.flags | IS_CWND_LIMITED
-                } else {
-                    h.flags & !IS_CWND_LIMITED
-                };
-                h.max_packets_out = h.packets_out;
-                h.cwnd_usage_seq = snd_nxt;
-            }
+        // tcp_write_xmit calls tcp_cwnd_validate after a send or when cwnd-limited; it
+        // records the window use when cwnd-limited, when the round since the last record
+        // is over, or when more is in flight than recorded. The limited case is tested
+        // first: it is the common one, and the other tests then need not run.
+        let h = &mut self.hot;
+        let limited = in_flight >= h.cwnd;
+        if limited {
+            h.flags |= IS_CWND_LIMITED;
+            h.max_packets_out = in_flight;
+            h.cwnd_usage_seq = snd_nxt;
+        } else if sent > 0
+            && (!linux_after(h.cwnd_usage_seq, h.snd_una)
+                || (h.flags & IS_CWND_LIMITED == 0 && in_flight > h.max_packets_out))
+        {
+            h.flags &= !IS_CWND_LIMITED;
+            h.max_packets_out = in_flight;
+            h.cwnd_usage_seq = snd_nxt;
         }
     }
 
@@ -158,6 +159,19 @@ impl LinuxFlowState {
     #[inline(always)]
     #[doc(hidden)]
     pub fn ack(&mut self, p: &LinuxParams, now: Instant, acked: u32, rtt_us: Option<u32>) {
+        let rtt_us = rtt_us.map(|rtt| rtt.min(i32::MAX as u32));
+        self.ack_with_s32_rtt(p, now, acked, rtt_us);
+    }
+
+    /// [`ack`](Self::ack) with the sample already at most `i32::MAX` µs.
+    #[inline(always)]
+    pub(crate) fn ack_with_s32_rtt(
+        &mut self,
+        p: &LinuxParams,
+        now: Instant,
+        acked: u32,
+        rtt_us: Option<u32>,
+    ) {
         match self.hot.packets_out.checked_sub(acked) {
             Some(left) => self.hot.packets_out = left,
             None => self.ack_beyond_the_flight(),
@@ -165,7 +179,6 @@ impl LinuxFlowState {
         self.hot.snd_una = self.hot.snd_una.wrapping_add(acked);
         let jiffies = now.jiffies32();
         if let Some(rtt) = rtt_us {
-            let rtt = rtt.min(i32::MAX as u32);
             update_srtt(&mut self.hot, rtt);
             self.pkts_acked(p, now, jiffies, rtt);
         }
@@ -230,7 +243,9 @@ impl LinuxFlowState {
             return;
         }
         let delay = rtt_us.max(1);
-        self.hot.delay_min = lowered_delay_min(self.hot.delay_min, delay);
+        if lowers_delay_min(self.hot.delay_min, delay) {
+            self.hot.delay_min = delay;
+        }
         if self.hystart_reads_the_next_sample(p) {
             self.hystart_sample(p, now, delay);
         }

@@ -272,10 +272,14 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController
     // registers across the call (16 instructions of prologue and epilogue otherwise).
     #[inline(always)]
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
-        let rtt = ack.rtt.map(|d| segments(d.as_micros()));
-        self.state
-            .borrow_mut()
-            .ack(self.params.borrow(), now, segments(ack.acked), rtt);
+        // The kernel carries RTT samples in s32 µs: clamped to it once, here.
+        let rtt = ack.rtt.map(|d| d.as_micros().min(i32::MAX as u64) as u32);
+        self.state.borrow_mut().ack_with_s32_rtt(
+            self.params.borrow(),
+            now,
+            segments(ack.acked),
+            rtt,
+        );
     }
 
     /// The lost segments leave `packets_out`; persistent congestion is an RTO with one
