@@ -1,18 +1,18 @@
-//! Slow start for the classic driver ([`Classic`]): standard, Linux HyStart in bytes, or HyStart++
+//! Slow start for the classic driver ([`ClassicState`]): standard, Linux HyStart in bytes, or HyStart++
 //! (RFC 9406), all growing the flow's cwnd until ssthresh or a detector's exit.
 
-use super::Classic;
+use super::ClassicState;
 use crate::controller::{AckEvent, Phase};
 use crate::cubic::{LinuxCubicParams, div_floor};
 use crate::hystart::{HystartInput, HystartPpVerdict, PacingStatus};
 use crate::rfc::adjustment::WindowAdjustment;
-use crate::rfc::config::SlowStartKind;
+use crate::rfc::config::{RfcParams, SlowStartKind};
 use crate::time::Instant;
 
 /// `sk_gso_max_size` assumed for Linux HyStart in bytes mode (unused without a rate).
 const GSO_MAX_SIZE: u32 = 65_536;
 
-impl<W: WindowAdjustment> Classic<W> {
+impl<W: WindowAdjustment> ClassicState<W> {
     /// Grows cwnd by `bytes` in slow start, stopping at ssthresh.
     pub(super) fn slow_start_grow(&mut self, bytes: u64) {
         // RFC 5681 §3.1: slow start while cwnd < ssthresh; the excess is not carried over
@@ -36,9 +36,16 @@ impl<W: WindowAdjustment> Classic<W> {
     }
 
     /// One ACK in slow start or CSS.
-    pub(super) fn slow_start_ack(&mut self, now: Instant, ack: &AckEvent, cwnd_limited: bool) {
-        let mss = self.params.mss();
-        match (self.slow_start, self.detector_active) {
+    pub(super) fn slow_start_ack(
+        &mut self,
+        p: &RfcParams,
+        now: Instant,
+        ack: &AckEvent,
+        cwnd_limited: bool,
+    ) {
+        let mss = self.mss64().get();
+        let paced = p.paced();
+        match (p.slow_start(), self.detector_active) {
             (SlowStartKind::HystartPlusPlus, true) => {
                 let verdict = self
                     .hystart_pp
@@ -48,7 +55,7 @@ impl<W: WindowAdjustment> Classic<W> {
                     return;
                 }
                 if cwnd_limited {
-                    let grow = self.hystart_pp.growth_bytes(ack.acked, mss, self.paced);
+                    let grow = self.hystart_pp.growth_bytes(ack.acked, mss, paced);
                     self.slow_start_grow(grow);
                 }
                 if let (Some(rtt), true) = (ack.rtt, self.detector_active) {
@@ -69,10 +76,10 @@ impl<W: WindowAdjustment> Classic<W> {
                         // Truncation to the kernel's 32-bit sequence space, on purpose.
                         snd_una: self.largest_acked as u32,
                         snd_nxt: self.largest_sent as u32,
-                        cwnd: u32::try_from(div_floor(self.cwnd, self.params.mss_non_zero()))
+                        cwnd: u32::try_from(div_floor(self.cwnd, self.mss64()))
                             .unwrap_or(u32::MAX),
                         pacing_rate: 0,
-                        pacing_status: if self.paced {
+                        pacing_status: if paced {
                             PacingStatus::Fq
                         } else {
                             PacingStatus::None
