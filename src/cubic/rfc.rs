@@ -74,42 +74,16 @@ impl<'a> At<'a> {
 }
 
 /// RFC 9438 CUBIC state, in bytes and microseconds. Plain `Copy` data.
+///
+/// `repr(C)`, in the order a steady congestion-avoidance ACK reads the fields: the
+/// steady clock, `W_est` with its remainder, `cwnd_prior`, the remembered growth per ACK
+/// size and the curve memo come first (they follow the driver's own hot fields in a
+/// flow); `W_max`, `K`, `cwnd_epoch` and the epoch's times, read when the curve is
+/// computed or an event happens, come after.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct RfcCubic {
-    /// `W_max`: the window before the last reduction (less with fast convergence), bytes.
-    pub w_max_bytes: u64,
-    /// `cwnd_prior`: the window when ssthresh was last set, bytes.
-    pub cwnd_prior_bytes: u64,
-    /// `K`: time from the epoch start until `W_cubic` reaches `W_max`, µs.
-    pub k_us: u64,
-    /// `t_epoch`: the start of the current congestion-avoidance stage (shifted forward by
-    /// application-limited and idle time), if one has started.
-    pub epoch_start: Option<Instant>,
-    /// `cwnd_epoch`: the window at `t_epoch`, bytes.
-    pub cwnd_epoch_bytes: u64,
-    /// `W_est`: the Reno-friendly estimate, bytes.
-    pub w_est_bytes: u64,
-    /// Fraction of `W_est` growth not yet added, in bytes·bytes (below the cwnd it was
-    /// computed with), so that small ACKs on large windows are not lost to rounding.
-    pub w_est_remainder: u64,
-    /// True when `W_max` is undefined (no congestion event yet, or after a timeout): the
-    /// next epoch takes `W_max = cwnd_epoch`, so `K = 0` (RFC 9438 §4.8, §4.10).
-    pub w_max_from_epoch: bool,
-    /// When growth stopped counting time because the flow became application-limited or
-    /// idle (RFC 9438 §5.8); the epoch moves forward by the pause when growth resumes.
-    pub paused_at: Option<Instant>,
-    /// Points of this epoch's curve already computed (see `rfc_memo`).
-    memo: CurveMemo,
-    /// `W_est`'s growth numerator `⌊acked · α·MSS / (1 + β)⌋` (α < 1) for an ACK of
-    /// `step_acked_bytes`: a stack's ACKs mostly carry the same number of bytes, so the
-    /// product and its division run once per ACK size. Zero bytes grow by zero, so
-    /// `(0, 0)` is a true entry; parameter changes reset it. 64-bit targets only
-    /// (flash counts more than instructions on narrower ones).
-    #[cfg(target_pointer_width = "64")]
-    step_acked_bytes: u64,
-    #[cfg(target_pointer_width = "64")]
-    step_numerator: u64,
     /// `2^64 − t_epoch` (µs, wrapping) while an epoch runs and growth is not paused,
     /// else 0: `now + steady_clock` carries exactly when the steady ACK may run from
     /// the epoch (started, not paused, `now ≥ t_epoch`), and its sum is then `t`. So the
@@ -120,6 +94,39 @@ pub struct RfcCubic {
     /// change (not saved with an undo: recomputed on restore). 64-bit targets only.
     #[cfg(target_pointer_width = "64")]
     steady_clock: u64,
+    /// `W_est`: the Reno-friendly estimate, bytes.
+    pub w_est_bytes: u64,
+    /// Fraction of `W_est` growth not yet added, in bytes·bytes (below the cwnd it was
+    /// computed with), so that small ACKs on large windows are not lost to rounding.
+    pub w_est_remainder: u64,
+    /// `cwnd_prior`: the window when ssthresh was last set, bytes.
+    pub cwnd_prior_bytes: u64,
+    /// `W_est`'s growth numerator `⌊acked · α·MSS / (1 + β)⌋` (α < 1) for an ACK of
+    /// `step_acked_bytes`: a stack's ACKs mostly carry the same number of bytes, so the
+    /// product and its division run once per ACK size. Zero bytes grow by zero, so
+    /// `(0, 0)` is a true entry; parameter changes reset it. 64-bit targets only
+    /// (flash counts more than instructions on narrower ones).
+    #[cfg(target_pointer_width = "64")]
+    step_acked_bytes: u64,
+    #[cfg(target_pointer_width = "64")]
+    step_numerator: u64,
+    /// Points of this epoch's curve already computed (see `rfc_memo`).
+    memo: CurveMemo,
+    /// `W_max`: the window before the last reduction (less with fast convergence), bytes.
+    pub w_max_bytes: u64,
+    /// `K`: time from the epoch start until `W_cubic` reaches `W_max`, µs.
+    pub k_us: u64,
+    /// `cwnd_epoch`: the window at `t_epoch`, bytes.
+    pub cwnd_epoch_bytes: u64,
+    /// `t_epoch`: the start of the current congestion-avoidance stage (shifted forward by
+    /// application-limited and idle time), if one has started.
+    pub epoch_start: Option<Instant>,
+    /// When growth stopped counting time because the flow became application-limited or
+    /// idle (RFC 9438 §5.8); the epoch moves forward by the pause when growth resumes.
+    pub paused_at: Option<Instant>,
+    /// True when `W_max` is undefined (no congestion event yet, or after a timeout): the
+    /// next epoch takes `W_max = cwnd_epoch`, so `K = 0` (RFC 9438 §4.8, §4.10).
+    pub w_max_from_epoch: bool,
 }
 
 /// What an undo brings back of [`RfcCubic`] (RFC 9438 §4.9.2: `W_max`, `K`, `t_epoch`,

@@ -8,9 +8,11 @@ use crate::time::Instant;
 use core::num::{NonZeroU32, NonZeroU64};
 
 /// NewReno's congestion-avoidance state: the bytes acknowledged towards the next
-/// one-MSS increase. Plain `Copy` data, 16 bytes.
+/// one-MSS increase. Plain `Copy` data, 16 bytes; `repr(C)`, the count an ACK updates
+/// first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct NewReno {
     /// Bytes acknowledged in congestion avoidance since the window last grew.
     pub bytes_acked: u64,
