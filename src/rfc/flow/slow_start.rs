@@ -1,7 +1,7 @@
 //! Slow start for the classic driver ([`ClassicState`]): standard, Linux HyStart in bytes, or HyStart++
 //! (RFC 9406), all growing the flow's cwnd until ssthresh or a detector's exit.
 
-use super::ClassicState;
+use super::{ClassicState, Detector};
 use crate::controller::{AckEvent, Phase};
 use crate::cubic::{LinuxCubicParams, div_floor};
 use crate::hystart::{HystartInput, HystartPpVerdict, PacingStatus};
@@ -45,21 +45,30 @@ impl<W: WindowAdjustment> ClassicState<W> {
     ) {
         let mss = self.mss64().get();
         let paced = p.paced();
-        match (p.slow_start(), self.detector_active) {
+        match (self.detector.kind(), self.detector_active) {
             (SlowStartKind::HystartPlusPlus, true) => {
-                let verdict = self
-                    .hystart_pp
-                    .on_round_check(self.largest_acked, self.largest_sent);
+                let (acked_pn, sent_pn) = (self.largest_acked, self.largest_sent);
+                let verdict = match self.detector.plus_plus_mut() {
+                    Some(h) => h.on_round_check(acked_pn, sent_pn),
+                    None => HystartPpVerdict::Continue,
+                };
                 if verdict == HystartPpVerdict::ExitToCongestionAvoidance {
                     self.exit_slow_start();
                     return;
                 }
                 if cwnd_limited {
-                    let grow = self.hystart_pp.growth_bytes(ack.acked, mss, paced);
+                    let grow = match self.detector.plus_plus_mut() {
+                        Some(h) => h.growth_bytes(ack.acked, mss, paced),
+                        None => ack.acked,
+                    };
                     self.slow_start_grow(grow);
                 }
                 if let (Some(rtt), true) = (ack.rtt, self.detector_active) {
-                    match self.hystart_pp.on_rtt_sample(rtt) {
+                    let verdict = match self.detector.plus_plus_mut() {
+                        Some(h) => h.on_rtt_sample(rtt),
+                        None => HystartPpVerdict::Continue,
+                    };
+                    match verdict {
                         HystartPpVerdict::EnterCss => self.phase = Phase::ConservativeSlowStart,
                         HystartPpVerdict::ResumeSlowStart => self.phase = Phase::SlowStart,
                         HystartPpVerdict::ExitToCongestionAvoidance => self.exit_slow_start(),
@@ -86,9 +95,10 @@ impl<W: WindowAdjustment> ClassicState<W> {
                         },
                         gso_max_size: GSO_MAX_SIZE,
                     };
-                    let exit = self
-                        .linux_hystart
-                        .on_delay_sample(&LinuxCubicParams::DEFAULT, &input);
+                    let exit = match &mut self.detector {
+                        Detector::Linux(h) => h.on_delay_sample(&LinuxCubicParams::DEFAULT, &input),
+                        _ => None,
+                    };
                     if exit.is_some() {
                         // Linux hystart_update(): ssthresh = cwnd when HyStart fires
                         self.exit_slow_start();
