@@ -215,6 +215,24 @@ impl RfcParams {
         self.pacing = pacing;
     }
 
+    /// New CUBIC settings (β, ECN β, C, fast convergence, Reno-friendliness, and the
+    /// MSS of flows built later) for whoever holds these parameters mutably, such as
+    /// the owner of a shared block; invalid settings are refused and change nothing.
+    /// Running flows keep their MSS, and values they computed with the old settings
+    /// (CUBIC's curve points): give each its new settings through
+    /// [`ClassicState::set_cubic_config`](super::ClassicState::set_cubic_config) (or
+    /// [`Classic::set_cubic_config`](super::Classic::set_cubic_config)) instead where
+    /// that matters. The initial window stays as validated.
+    pub const fn set_cubic_config(&mut self, cubic: &RfcCubicConfig) -> Result<(), ConfigError> {
+        match cubic.validate() {
+            Ok(p) => {
+                self.set_cubic(p);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
     /// Replaces CUBIC's settings, MSS included (the MSS of flows built later; running
     /// flows keep theirs until told). The initial window stays as validated.
     pub(crate) const fn set_cubic(&mut self, cubic: RfcCubicParams) {

@@ -1394,6 +1394,22 @@ mod tests {
     }
 
     #[test]
+    fn a_shared_block_takes_new_cubic_settings_or_refuses_them_whole() {
+        let mut block = SHARED_PARAMS;
+        let mut c = *block.cubic().config();
+        c.c_permille = 800;
+        c.mss_bytes = 1_400;
+        assert_eq!(block.set_cubic_config(&c), Ok(()));
+        assert_eq!((block.cubic().config().c_permille, block.mss_bytes()), (800, 1_400));
+        // A flow built from it starts at its MSS, with C·MSS = 800 · 1400.
+        let f: Classic<RfcCubic, &RfcParams> = Classic::with_params(&block, Instant::ZERO);
+        assert_eq!((f.mss_bytes(), f.params().c_mss()), (1_400, 1_120_000));
+        c.mss_bytes = 0;
+        assert_eq!(block.set_cubic_config(&c), Err(ConfigError::ZeroMss));
+        assert_eq!(block.mss_bytes(), 1_400);
+    }
+
+    #[test]
     fn new_cubic_settings_change_the_owned_parameters_and_the_mss() {
         let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO).unwrap();
         let mut c = *f.rfc_params().cubic().config();
