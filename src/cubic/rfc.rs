@@ -516,13 +516,7 @@ impl RfcCubic {
     /// the steady path keeps its values in scratch registers.
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
-    fn grow_to_new_target(
-        &mut self,
-        p: At<'_>,
-        tau_us: u64,
-        cwnd: u64,
-        acked_bytes: u64,
-    ) -> u64 {
+    fn grow_to_new_target(&mut self, p: At<'_>, tau_us: u64, cwnd: u64, acked_bytes: u64) -> u64 {
         // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
         let w_next = self.w_cubic_at(p, tau_us);
         self.memo.remember_target(tau_us, w_next);
@@ -579,12 +573,7 @@ impl RfcCubic {
     /// `W_est` and its remainder after an ACK of `acked_bytes` at window `cwnd`, without
     /// storing them (only the growth per ACK size is remembered, see `step_numerator`).
     #[inline]
-    fn w_est_grown(
-        &mut self,
-        p: At<'_>,
-        cwnd: NonZeroU64,
-        acked_bytes: u64,
-    ) -> (u64, u64) {
+    fn w_est_grown(&mut self, p: At<'_>, cwnd: NonZeroU64, acked_bytes: u64) -> (u64, u64) {
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior
         let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
             // α = 1: α·MSS·acked = MSS·acked (saturating, as the general product)
@@ -912,7 +901,14 @@ mod tests {
                         };
                         let t = Instant::from_micros(now);
                         let want = full.on_ack(&p, t, cwnd, acked, srtt);
-                        let got = match fast.on_steady_ack(&p, &NonZeroU32::new(mss as u32).unwrap(), t, cwnd, acked, srtt) {
+                        let got = match fast.on_steady_ack(
+                            &p,
+                            &NonZeroU32::new(mss as u32).unwrap(),
+                            t,
+                            cwnd,
+                            acked,
+                            srtt,
+                        ) {
                             Some(w) => {
                                 answered += 1;
                                 w

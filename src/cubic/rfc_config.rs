@@ -177,7 +177,10 @@ impl RfcCubicParams {
     #[inline]
     pub const fn alpha_mss_at(&self, mss: NonZeroU64) -> (u64, u64) {
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), times the MSS in bytes
-        (self.alpha_num_per_mss.saturating_mul(mss.get()), self.alpha_den)
+        (
+            self.alpha_num_per_mss.saturating_mul(mss.get()),
+            self.alpha_den,
+        )
     }
 
     /// The same parameters at the MSS `mss` of a flow (validated by the caller).

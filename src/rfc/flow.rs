@@ -341,7 +341,6 @@ impl Detector {
     }
 }
 
-
 /// One classic-driver flow: its [`ClassicState`] and a handle `P` on the parameters it
 /// runs with, anything that [`Borrow`]s an [`RfcParams`]:
 ///
@@ -411,7 +410,6 @@ impl<W: WindowAdjustment> Parts<W> for WithParams<'_, W> {
 
 /// A fresh flow's HyStart++ state.
 const FRESH_HYSTART_PP: HystartPlusPlus = HystartPlusPlus::new();
-
 
 impl<W: WindowAdjustment> Classic<W, RfcParams> {
     /// A new flow at `now` with its own copy of the parameters `config` gives, in slow
@@ -787,8 +785,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
         let flight_before = s.in_flight;
         s.ack_bookkeeping(now, ack);
         let cwnd_limited = !ack.app_limited
-            && (s.round_cwnd_limited
-                || flight_before.saturating_add(s.mss64().get()) >= s.cwnd);
+            && (s.round_cwnd_limited || flight_before.saturating_add(s.mss64().get()) >= s.cwnd);
         s.last_ack_cwnd_limited = cwnd_limited;
         if cwnd_limited {
             Self::window_limited_ack(f, ack);
@@ -848,9 +845,14 @@ impl<W: WindowAdjustment> ClassicState<W> {
         }
         self.phase = Phase::CongestionAvoidance;
         if cwnd_limited {
-            self.cwnd = self
-                .growth
-                .on_ack(p.cubic(), self.mss64(), now, self.cwnd, ack.acked, self.srtt_us);
+            self.cwnd = self.growth.on_ack(
+                p.cubic(),
+                self.mss64(),
+                now,
+                self.cwnd,
+                ack.acked,
+                self.srtt_us,
+            );
         } else {
             // RFC 9438 §5.8: no growth, and no growth credit, while application-limited
             self.growth.pause(now);
@@ -1002,7 +1004,14 @@ impl<W: WindowAdjustment> ClassicState<W> {
     /// RTT of zero is accepted as is; `largest_acked` going backwards is ignored.
     #[inline]
     pub fn on_ack(&mut self, p: &RfcParams, now: Instant, ack: &AckEvent) {
-        Self::on_ack_via(&mut WithParams { state: self, params: p }, now, ack)
+        Self::on_ack_via(
+            &mut WithParams {
+                state: self,
+                params: p,
+            },
+            now,
+            ack,
+        )
     }
 
     /// [`on_ack`](Self::on_ack) through `f` (see [`Parts`]).
@@ -1183,7 +1192,8 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> CongestionController for Classic
     }
 
     fn on_retransmission_timeout(&mut self, now: Instant) {
-        self.state.on_retransmission_timeout(self.params.borrow(), now)
+        self.state
+            .on_retransmission_timeout(self.params.borrow(), now)
     }
 
     /// More than is in flight empties the flight.
@@ -1400,7 +1410,10 @@ mod tests {
         c.c_permille = 800;
         c.mss_bytes = 1_400;
         assert_eq!(block.set_cubic_config(&c), Ok(()));
-        assert_eq!((block.cubic().config().c_permille, block.mss_bytes()), (800, 1_400));
+        assert_eq!(
+            (block.cubic().config().c_permille, block.mss_bytes()),
+            (800, 1_400)
+        );
         // A flow built from it starts at its MSS, with C·MSS = 800 · 1400.
         let f: Classic<RfcCubic, &RfcParams> = Classic::with_params(&block, Instant::ZERO);
         assert_eq!((f.mss_bytes(), f.params().c_mss()), (1_400, 1_120_000));

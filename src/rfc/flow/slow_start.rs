@@ -85,8 +85,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
                         // Truncation to the kernel's 32-bit sequence space, on purpose.
                         snd_una: self.largest_acked as u32,
                         snd_nxt: self.largest_sent as u32,
-                        cwnd: u32::try_from(div_floor(self.cwnd, self.mss64()))
-                            .unwrap_or(u32::MAX),
+                        cwnd: u32::try_from(div_floor(self.cwnd, self.mss64())).unwrap_or(u32::MAX),
                         pacing_rate: 0,
                         pacing_status: if paced {
                             PacingStatus::Fq
