@@ -532,7 +532,7 @@ fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
         flow.on_ack(t(now), &ack);
         let c = flow.cubic();
         assert!(
-            c.w_cubic(flow.params(), 0) >= c.cwnd_epoch_bytes,
+            c.w_cubic(&flow.params(), 0) >= c.cwnd_epoch_bytes,
             "curve starts below cwnd_epoch"
         );
     }

@@ -298,7 +298,7 @@
 /*
  Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
  NewReno (RFC 9002), sized for the larger (CUBIC's), with both slow-start detectors,
- the pacing settings and the undo snapshot, takes 616 on 64-bit targets; the rest is
+ its own copy of the parameters and the undo snapshot, takes 608 on 64-bit targets; the rest is
  room to grow without changing the ABI.
  */
 #define CONGESTION_RFC_STATE_SIZE 640

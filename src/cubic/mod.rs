@@ -24,7 +24,7 @@ pub use linux_config::{
 pub use rfc::{CubicUndo, RfcCubic};
 pub use rfc_config::{
     ABE_BETA_PERMILLE, BETA_CUBIC_PERMILLE, C_PERMILLE, MAX_C_PERMILLE, MAX_MSS_BYTES, RFC_SCALE,
-    RfcCubicConfig, RfcCubicParams,
+    RfcCubicConfig, RfcCubicParams, validate_mss,
 };
 pub use wide_math::{
     bitwise_wide_div, div_floor, div_rem_floor, knuth_wide_div, mul_div_floor, narrow_div_rem,

@@ -16,7 +16,7 @@
 //! [`RfcCubicConfig`](super::RfcCubicConfig)); every product goes through
 //! [`mul_div_floor`] or saturating arithmetic, see [`super::rfc_curve`] for the bounds.
 
-use super::rfc_config::{RFC_SCALE, RfcCubicParams};
+use super::rfc_config::{RFC_SCALE, RfcCubicConfig, RfcCubicParams};
 #[cfg(target_pointer_width = "64")]
 use super::rfc_curve::cubic_k_and_offset;
 use super::rfc_curve::w_cubic_bytes;
@@ -27,43 +27,63 @@ use crate::time::Instant;
 use core::num::NonZeroU32;
 use core::num::NonZeroU64;
 
+/// The shared CUBIC parameters with the MSS of the flow that uses them: what depends on
+/// the MSS (`C · MSS`, α·MSS, the minimum window) is computed from the two when asked.
+#[derive(Clone, Copy)]
+struct At<'a> {
+    p: &'a RfcCubicParams,
+    mss: NonZeroU64,
+}
+
+impl<'a> At<'a> {
+    /// The parameters at their own MSS (a standalone [`RfcCubic`]).
+    #[inline]
+    const fn own(p: &'a RfcCubicParams) -> Self {
+        At {
+            p,
+            mss: p.mss_non_zero(),
+        }
+    }
+
+    #[inline]
+    const fn config(&self) -> &RfcCubicConfig {
+        self.p.config()
+    }
+
+    #[inline]
+    const fn mss(&self) -> u64 {
+        self.mss.get()
+    }
+
+    #[inline]
+    const fn c_mss(&self) -> u64 {
+        self.p.c_mss_at(self.mss)
+    }
+
+    #[inline]
+    const fn alpha_mss(&self) -> (u64, u64) {
+        self.p.alpha_mss_at(self.mss)
+    }
+
+    /// The minimum window, 2 · MSS bytes.
+    // RFC 9438 §4.6: cwnd = max(ssthresh, 2) segments
+    #[inline]
+    const fn min_window(&self) -> u64 {
+        2 * self.mss.get()
+    }
+}
+
 /// RFC 9438 CUBIC state, in bytes and microseconds. Plain `Copy` data.
+///
+/// `repr(C)`, in the order a steady congestion-avoidance ACK reads the fields: the
+/// steady clock, `W_est` with its remainder, `cwnd_prior`, the remembered growth per ACK
+/// size and the curve memo come first (they follow the driver's own hot fields in a
+/// flow); `W_max`, `K`, `cwnd_epoch` and the epoch's times, read when the curve is
+/// computed or an event happens, come after.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct RfcCubic {
-    /// `W_max`: the window before the last reduction (less with fast convergence), bytes.
-    pub w_max_bytes: u64,
-    /// `cwnd_prior`: the window when ssthresh was last set, bytes.
-    pub cwnd_prior_bytes: u64,
-    /// `K`: time from the epoch start until `W_cubic` reaches `W_max`, µs.
-    pub k_us: u64,
-    /// `t_epoch`: the start of the current congestion-avoidance stage (shifted forward by
-    /// application-limited and idle time), if one has started.
-    pub epoch_start: Option<Instant>,
-    /// `cwnd_epoch`: the window at `t_epoch`, bytes.
-    pub cwnd_epoch_bytes: u64,
-    /// `W_est`: the Reno-friendly estimate, bytes.
-    pub w_est_bytes: u64,
-    /// Fraction of `W_est` growth not yet added, in bytes·bytes (below the cwnd it was
-    /// computed with), so that small ACKs on large windows are not lost to rounding.
-    pub w_est_remainder: u64,
-    /// True when `W_max` is undefined (no congestion event yet, or after a timeout): the
-    /// next epoch takes `W_max = cwnd_epoch`, so `K = 0` (RFC 9438 §4.8, §4.10).
-    pub w_max_from_epoch: bool,
-    /// When growth stopped counting time because the flow became application-limited or
-    /// idle (RFC 9438 §5.8); the epoch moves forward by the pause when growth resumes.
-    pub paused_at: Option<Instant>,
-    /// Points of this epoch's curve already computed (see `rfc_memo`).
-    memo: CurveMemo,
-    /// `W_est`'s growth numerator `⌊acked · α·MSS / (1 + β)⌋` (α < 1) for an ACK of
-    /// `step_acked_bytes`: a stack's ACKs mostly carry the same number of bytes, so the
-    /// product and its division run once per ACK size. Zero bytes grow by zero, so
-    /// `(0, 0)` is a true entry; parameter changes reset it. 64-bit targets only
-    /// (flash counts more than instructions on narrower ones).
-    #[cfg(target_pointer_width = "64")]
-    step_acked_bytes: u64,
-    #[cfg(target_pointer_width = "64")]
-    step_numerator: u64,
     /// `2^64 − t_epoch` (µs, wrapping) while an epoch runs and growth is not paused,
     /// else 0: `now + steady_clock` carries exactly when the steady ACK may run from
     /// the epoch (started, not paused, `now ≥ t_epoch`), and its sum is then `t`. So the
@@ -74,6 +94,39 @@ pub struct RfcCubic {
     /// change (not saved with an undo: recomputed on restore). 64-bit targets only.
     #[cfg(target_pointer_width = "64")]
     steady_clock: u64,
+    /// `W_est`: the Reno-friendly estimate, bytes.
+    pub w_est_bytes: u64,
+    /// Fraction of `W_est` growth not yet added, in bytes·bytes (below the cwnd it was
+    /// computed with), so that small ACKs on large windows are not lost to rounding.
+    pub w_est_remainder: u64,
+    /// `cwnd_prior`: the window when ssthresh was last set, bytes.
+    pub cwnd_prior_bytes: u64,
+    /// `W_est`'s growth numerator `⌊acked · α·MSS / (1 + β)⌋` (α < 1) for an ACK of
+    /// `step_acked_bytes`: a stack's ACKs mostly carry the same number of bytes, so the
+    /// product and its division run once per ACK size. Zero bytes grow by zero, so
+    /// `(0, 0)` is a true entry; parameter changes reset it. 64-bit targets only
+    /// (flash counts more than instructions on narrower ones).
+    #[cfg(target_pointer_width = "64")]
+    step_acked_bytes: u64,
+    #[cfg(target_pointer_width = "64")]
+    step_numerator: u64,
+    /// Points of this epoch's curve already computed (see `rfc_memo`).
+    memo: CurveMemo,
+    /// `W_max`: the window before the last reduction (less with fast convergence), bytes.
+    pub w_max_bytes: u64,
+    /// `K`: time from the epoch start until `W_cubic` reaches `W_max`, µs.
+    pub k_us: u64,
+    /// `cwnd_epoch`: the window at `t_epoch`, bytes.
+    pub cwnd_epoch_bytes: u64,
+    /// `t_epoch`: the start of the current congestion-avoidance stage (shifted forward by
+    /// application-limited and idle time), if one has started.
+    pub epoch_start: Option<Instant>,
+    /// When growth stopped counting time because the flow became application-limited or
+    /// idle (RFC 9438 §5.8); the epoch moves forward by the pause when growth resumes.
+    pub paused_at: Option<Instant>,
+    /// True when `W_max` is undefined (no congestion event yet, or after a timeout): the
+    /// next epoch takes `W_max = cwnd_epoch`, so `K = 0` (RFC 9438 §4.8, §4.10).
+    pub w_max_from_epoch: bool,
 }
 
 /// What an undo brings back of [`RfcCubic`] (RFC 9438 §4.9.2: `W_max`, `K`, `t_epoch`,
@@ -220,7 +273,7 @@ impl RfcCubic {
 
     /// Starts a congestion-avoidance stage at `now` with window `cwnd`; returns
     /// `W_cubic(0)` on 64-bit targets (0, not known, on narrower ones).
-    fn start_epoch(&mut self, p: &RfcCubicParams, now: Instant, cwnd: u64) -> u64 {
+    fn start_epoch(&mut self, p: At<'_>, now: Instant, cwnd: u64) -> u64 {
         self.epoch_start = Some(now);
         self.paused_at = None;
         #[cfg(target_pointer_width = "64")]
@@ -261,7 +314,7 @@ impl RfcCubic {
     #[cfg(target_pointer_width = "64")]
     fn first_ack_of_epoch(
         &mut self,
-        p: &RfcCubicParams,
+        p: At<'_>,
         cwnd: u64,
         acked_bytes: u64,
         srtt_us: u64,
@@ -306,6 +359,11 @@ impl RfcCubic {
     /// below the window the stage started with. `W_max` itself is kept for fast
     /// convergence at the next event.
     pub fn w_cubic(&self, p: &RfcCubicParams, t_us: u64) -> u64 {
+        self.w_cubic_at(At::own(p), t_us)
+    }
+
+    /// [`w_cubic`](Self::w_cubic) at the flow's MSS.
+    fn w_cubic_at(&self, p: At<'_>, t_us: u64) -> u64 {
         // RFC 9438 §4.2: W_cubic(0) = cwnd_epoch; Linux bictcp_update(): origin = cwnd if Wmax <= cwnd
         let origin = if self.w_max_bytes > self.cwnd_epoch_bytes {
             self.w_max_bytes
@@ -327,6 +385,21 @@ impl RfcCubic {
         acked_bytes: u64,
         srtt_us: u64,
     ) -> u64 {
+        self.on_ack_at(p, p.mss_non_zero(), now, cwnd, acked_bytes, srtt_us)
+    }
+
+    /// [`on_ack`](Self::on_ack) for a flow whose MSS is `mss` (the flow's own, with
+    /// the shared parameters `p`).
+    pub(crate) fn on_ack_at(
+        &mut self,
+        p: &RfcCubicParams,
+        mss: NonZeroU64,
+        now: Instant,
+        cwnd: u64,
+        acked_bytes: u64,
+        srtt_us: u64,
+    ) -> u64 {
+        let p = At { p, mss };
         let cwnd = if cwnd == 0 { p.min_window() } else { cwnd };
         if self.epoch_start.is_none() {
             let w_at_zero = self.start_epoch(p, now, cwnd);
@@ -350,7 +423,7 @@ impl RfcCubic {
         let w_next = match self.memo.target(tau_us) {
             Some(w) => w,
             None => {
-                let w = self.w_cubic(p, tau_us);
+                let w = self.w_cubic_at(p, tau_us);
                 self.memo.remember_target(tau_us, w);
                 w
             }
@@ -372,11 +445,18 @@ impl RfcCubic {
     pub(crate) fn on_steady_ack(
         &mut self,
         p: &RfcCubicParams,
+        mss: &NonZeroU32,
         now: Instant,
         cwnd: u64,
         acked_bytes: u64,
         srtt_us: u64,
     ) -> Option<u64> {
+        // The MSS is read where it is used (a reference, not a value loaded up front):
+        // the steady ACK then keeps one register fewer live.
+        let at = |mss: &NonZeroU32| At {
+            p,
+            mss: NonZeroU64::from(*mss),
+        };
         // Epoch running, not paused, now >= t_epoch: the carry (see steady_clock); now
         // before t_epoch (time ran backwards) goes to the full path, which takes t = 0.
         let (t_us, steady) = now.as_micros().overflowing_add(self.steady_clock);
@@ -389,7 +469,7 @@ impl RfcCubic {
         let tau_us = t_us.checked_add(srtt_us)?;
         if !p.config().reno_friendly {
             let Some(w_next) = self.memo.target(tau_us) else {
-                return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
+                return Some(self.grow_to_new_target(at(mss), tau_us, cwnd, acked_bytes));
             };
             return Some(grow_towards_narrow(
                 w_next,
@@ -401,7 +481,7 @@ impl RfcCubic {
         // α < 1 only from the growth remembered for this ACK size (else the full path
         // computes and remembers it): no product here that could need the wide path.
         let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
-            acked_bytes.saturating_mul(p.mss())
+            acked_bytes.saturating_mul(u64::from(mss.get()))
         } else if acked_bytes == self.step_acked_bytes {
             self.step_numerator
         } else {
@@ -423,7 +503,7 @@ impl RfcCubic {
         }
         let Some(w_next) = self.memo.target(tau_us) else {
             (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
-            return Some(self.grow_to_new_target(p, tau_us, cwnd, acked_bytes));
+            return Some(self.grow_to_new_target(at(mss), tau_us, cwnd, acked_bytes));
         };
         let cwnd32 = narrow_window(cwnd)?;
         (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
@@ -436,22 +516,16 @@ impl RfcCubic {
     /// the steady path keeps its values in scratch registers.
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
-    fn grow_to_new_target(
-        &mut self,
-        p: &RfcCubicParams,
-        tau_us: u64,
-        cwnd: u64,
-        acked_bytes: u64,
-    ) -> u64 {
+    fn grow_to_new_target(&mut self, p: At<'_>, tau_us: u64, cwnd: u64, acked_bytes: u64) -> u64 {
         // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
-        let w_next = self.w_cubic(p, tau_us);
+        let w_next = self.w_cubic_at(p, tau_us);
         self.memo.remember_target(tau_us, w_next);
         grow_towards(w_next, cwnd, acked_bytes)
     }
 
     /// `W_cubic(t) < W_est`, from the memo's known points when they decide it, else by
     /// computing the curve (which then becomes the new known lower point).
-    fn in_reno_region(&mut self, p: &RfcCubicParams, t_us: u64) -> bool {
+    fn in_reno_region(&mut self, p: At<'_>, t_us: u64) -> bool {
         match self.memo.reno_verdict(t_us, self.w_est_bytes) {
             RenoVerdict::Cubic => false,
             RenoVerdict::Reno => true,
@@ -459,7 +533,7 @@ impl RfcCubic {
                 // 64-bit targets know W_cubic(0) from the epoch start (see start_epoch).
                 let w = match self.memo.at_zero(t_us) {
                     Some(w) => w,
-                    None => self.w_cubic(p, t_us),
+                    None => self.w_cubic_at(p, t_us),
                 };
                 self.memo.remember_low(t_us, w);
                 w < self.w_est_bytes
@@ -486,7 +560,7 @@ impl RfcCubic {
     }
 
     /// Adds `α · acked / cwnd` segments (in bytes: `α · MSS · acked / cwnd`) to `W_est`.
-    fn grow_w_est(&mut self, p: &RfcCubicParams, cwnd: u64, acked_bytes: u64) {
+    fn grow_w_est(&mut self, p: At<'_>, cwnd: u64, acked_bytes: u64) {
         // cwnd is at least 2·MSS here (on_ack replaces 0 by the minimum window); this
         // check never fires, it only makes the divisions below visibly safe, so that no
         // panic path is left in a firmware build (scripts/firmware.sh).
@@ -499,12 +573,7 @@ impl RfcCubic {
     /// `W_est` and its remainder after an ACK of `acked_bytes` at window `cwnd`, without
     /// storing them (only the growth per ACK size is remembered, see `step_numerator`).
     #[inline]
-    fn w_est_grown(
-        &mut self,
-        p: &RfcCubicParams,
-        cwnd: NonZeroU64,
-        acked_bytes: u64,
-    ) -> (u64, u64) {
+    fn w_est_grown(&mut self, p: At<'_>, cwnd: NonZeroU64, acked_bytes: u64) -> (u64, u64) {
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior
         let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
             // α = 1: α·MSS·acked = MSS·acked (saturating, as the general product)
@@ -541,7 +610,7 @@ impl RfcCubic {
     /// `⌊acked · α·MSS / (1 + β)⌋` for α = 3(1 − β)/(1 + β), remembered per ACK size on
     /// 64-bit targets.
     #[inline]
-    fn alpha_numerator(&mut self, p: &RfcCubicParams, acked_bytes: u64) -> u64 {
+    fn alpha_numerator(&mut self, p: At<'_>, acked_bytes: u64) -> u64 {
         #[cfg(target_pointer_width = "64")]
         if acked_bytes == self.step_acked_bytes {
             return self.step_numerator;
@@ -744,7 +813,7 @@ mod tests {
         cubic.w_est_bytes = 70_000;
         cubic.w_est_remainder = 0;
         cubic.cwnd_prior_bytes = 100_000;
-        cubic.w_est_grown(p, cwnd, acked)
+        cubic.w_est_grown(At::own(p), cwnd, acked)
     }
 
     /// xorshift64*: a tiny deterministic generator for the twin test below.
@@ -832,7 +901,14 @@ mod tests {
                         };
                         let t = Instant::from_micros(now);
                         let want = full.on_ack(&p, t, cwnd, acked, srtt);
-                        let got = match fast.on_steady_ack(&p, t, cwnd, acked, srtt) {
+                        let got = match fast.on_steady_ack(
+                            &p,
+                            &NonZeroU32::new(mss as u32).unwrap(),
+                            t,
+                            cwnd,
+                            acked,
+                            srtt,
+                        ) {
                             Some(w) => {
                                 answered += 1;
                                 w

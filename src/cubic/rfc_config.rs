@@ -70,11 +70,8 @@ impl RfcCubicConfig {
 
     /// Checks every field; the result is what the algorithm uses.
     pub const fn validate(&self) -> Result<RfcCubicParams, ConfigError> {
-        if self.mss_bytes == 0 {
-            return Err(ConfigError::ZeroMss);
-        }
-        if self.mss_bytes > MAX_MSS_BYTES {
-            return Err(ConfigError::MssOutOfRange);
+        if let Err(e) = validate_mss(self.mss_bytes) {
+            return Err(e);
         }
         if self.beta_permille == 0 || self.beta_permille >= RFC_SCALE as u32 {
             return Err(ConfigError::BetaOutOfRange);
@@ -89,9 +86,23 @@ impl RfcCubicConfig {
     }
 }
 
+/// Checks an MSS as every RFC-mode setting of it does: `1..=65535` bytes
+/// ([`ConfigError::ZeroMss`], [`ConfigError::MssOutOfRange`]).
+pub const fn validate_mss(mss_bytes: u64) -> Result<NonZeroU64, ConfigError> {
+    if mss_bytes > MAX_MSS_BYTES {
+        return Err(ConfigError::MssOutOfRange);
+    }
+    match NonZeroU64::new(mss_bytes) {
+        Some(m) => Ok(m),
+        None => Err(ConfigError::ZeroMss),
+    }
+}
+
 /// A validated [`RfcCubicConfig`]; only [`RfcCubicConfig::validate`] makes one. It
-/// also holds what every ACK needs, computed once: the MSS, `C · MSS` and the
-/// Reno-friendly α·MSS as a fraction.
+/// also holds the MSS (the one an [`RfcParams`](crate::rfc::RfcParams) gives new flows)
+/// and the β-only part of the Reno-friendly α; what depends on the MSS (`C · MSS`,
+/// α·MSS) is one multiplication away, so that flows sharing these parameters with MSSs
+/// of their own compute it for theirs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RfcCubicParams {
@@ -99,10 +110,8 @@ pub struct RfcCubicParams {
     /// The MSS, `1..=65535` bytes (non-zero in its type, so that dividing by it leaves
     /// no panic path in a firmware build).
     mss: NonZeroU64,
-    /// `C · MSS`, thousandths of bytes per s³.
-    c_mss: u64,
-    /// `3·(1 − β) · MSS` in thousandths of bytes: α_cubic·MSS's numerator.
-    alpha_mss_num: u64,
+    /// `3·(1 − β)` in thousandths: α_cubic's numerator per byte of MSS (≤ 2997).
+    alpha_num_per_mss: u64,
     /// `1 + β` in thousandths: α_cubic's denominator (never zero).
     alpha_den: u64,
 }
@@ -133,9 +142,8 @@ impl RfcCubicParams {
                 Some(m) => m,
                 None => NonZeroU64::MIN,
             },
-            c_mss: config.c_permille as u64 * mss,
-            // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta); ≤ 3000 · 65535 < 2^28
-            alpha_mss_num: 3 * RFC_SCALE.saturating_sub(beta) * mss,
+            // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta); numerator ≤ 2997
+            alpha_num_per_mss: 3 * RFC_SCALE.saturating_sub(beta),
             alpha_den: RFC_SCALE + beta,
         }
     }
@@ -161,7 +169,26 @@ impl RfcCubicParams {
     /// denominator is never zero.
     #[inline]
     pub const fn alpha_mss(&self) -> (u64, u64) {
-        (self.alpha_mss_num, self.alpha_den)
+        self.alpha_mss_at(self.mss)
+    }
+
+    /// [`alpha_mss`](Self::alpha_mss) for a flow whose MSS is `mss` (validated:
+    /// at most 65535, so the numerator stays below 2^28; saturating otherwise).
+    #[inline]
+    pub const fn alpha_mss_at(&self, mss: NonZeroU64) -> (u64, u64) {
+        // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), times the MSS in bytes
+        (
+            self.alpha_num_per_mss.saturating_mul(mss.get()),
+            self.alpha_den,
+        )
+    }
+
+    /// The same parameters at the MSS `mss` of a flow (validated by the caller).
+    pub(crate) const fn at_mss(&self, mss: NonZeroU64) -> Self {
+        let mut p = *self;
+        p.config.mss_bytes = mss.get();
+        p.mss = mss;
+        p
     }
 
     /// The same parameters with another MSS, if it is valid.
@@ -174,7 +201,15 @@ impl RfcCubicParams {
     /// `C · MSS` in thousandths of bytes per s³: at most 100000 · 65535 < 2^33.
     #[inline]
     pub const fn c_mss(&self) -> u64 {
-        self.c_mss
+        self.c_mss_at(self.mss)
+    }
+
+    /// [`c_mss`](Self::c_mss) for a flow whose MSS is `mss` (validated: at most 65535,
+    /// so below 2^33; saturating otherwise).
+    #[inline]
+    pub const fn c_mss_at(&self, mss: NonZeroU64) -> u64 {
+        // RFC 9438 §5.1: C in segments/s³, times the segment size in bytes
+        (self.config.c_permille as u64).saturating_mul(mss.get())
     }
 
     /// The minimum window, 2 · MSS bytes.

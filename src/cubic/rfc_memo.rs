@@ -25,18 +25,19 @@ pub const MEMO_SPAN_US: u64 = 1_000;
 /// bound of 0 at `t = 0` is always true, and no target is cached.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct CurveMemo {
     /// `W_cubic(low_t_us) = low_w_bytes`: a lower bound of `W_cubic(t)` for `t ≥ low_t_us`.
     low_t_us: u64,
     low_w_bytes: u64,
-    /// True when the lower point is a computed value of the curve (not only a bound).
-    low_is_point: bool,
     /// `W_cubic(target_tau_us) = target_w_bytes`, if `has_target`. Until a target is
     /// cached, `target_w_bytes` holds `W_cubic(0)` found with `K` at the epoch start, or
     /// 0 when it is not known (a real value is at least `cwnd_epoch` > 0): the same
     /// slot, so the memo (copied with every undo snapshot) does not grow.
     target_tau_us: u64,
     target_w_bytes: u64,
+    /// True when the lower point is a computed value of the curve (not only a bound).
+    low_is_point: bool,
     has_target: bool,
 }
 

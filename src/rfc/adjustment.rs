@@ -5,6 +5,7 @@
 
 use crate::cubic::{CubicUndo, RfcCubic, RfcCubicParams};
 use crate::time::Instant;
+use core::num::{NonZeroU32, NonZeroU64};
 
 /// A congestion-avoidance algorithm in bytes: CUBIC ([`RfcCubic`]) or NewReno
 /// ([`NewReno`](super::NewReno)). Implemented by this crate only; the trait is public so
@@ -25,10 +26,11 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
     fn finish_fresh(&mut self);
 
     /// One congestion-avoidance ACK of `acked` bytes that may grow the window; returns
-    /// the new window.
+    /// the new window. `p` are the shared parameters, `mss` the flow's own MSS.
     fn on_ack(
         &mut self,
         p: &RfcCubicParams,
+        mss: NonZeroU64,
         now: Instant,
         cwnd: u64,
         acked: u64,
@@ -36,10 +38,12 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
     ) -> u64;
 
     /// The same ACK through a shorter path when the state already knows everything it
-    /// needs; `None` sends the driver to [`on_ack`](Self::on_ack). Same result.
+    /// needs; `None` sends the driver to [`on_ack`](Self::on_ack). Same result. The MSS
+    /// comes by reference, read only where it is needed.
     fn on_steady_ack(
         &mut self,
         p: &RfcCubicParams,
+        mss: &NonZeroU32,
         now: Instant,
         cwnd: u64,
         acked: u64,
@@ -117,18 +121,20 @@ impl WindowAdjustment for RfcCubic {
     fn on_ack(
         &mut self,
         p: &RfcCubicParams,
+        mss: NonZeroU64,
         now: Instant,
         cwnd: u64,
         acked: u64,
         srtt_us: u64,
     ) -> u64 {
-        RfcCubic::on_ack(self, p, now, cwnd, acked, srtt_us)
+        RfcCubic::on_ack_at(self, p, mss, now, cwnd, acked, srtt_us)
     }
 
     #[inline(always)]
     fn on_steady_ack(
         &mut self,
         p: &RfcCubicParams,
+        mss: &NonZeroU32,
         now: Instant,
         cwnd: u64,
         acked: u64,
@@ -136,11 +142,11 @@ impl WindowAdjustment for RfcCubic {
     ) -> Option<u64> {
         #[cfg(target_pointer_width = "64")]
         {
-            RfcCubic::on_steady_ack(self, p, now, cwnd, acked, srtt_us)
+            RfcCubic::on_steady_ack(self, p, mss, now, cwnd, acked, srtt_us)
         }
         #[cfg(not(target_pointer_width = "64"))]
         {
-            let _ = (p, now, cwnd, acked, srtt_us);
+            let _ = (p, mss, now, cwnd, acked, srtt_us);
             None
         }
     }

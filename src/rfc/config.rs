@@ -3,7 +3,8 @@
 
 use crate::cubic::{RfcCubicConfig, RfcCubicParams};
 use crate::error::ConfigError;
-use crate::pacing::PacingRateConfig;
+use crate::pacing::{PacingRateConfig, PacingRateParams};
+use core::num::NonZeroU32;
 
 /// Which slow-start algorithm an [`RfcFlow`](super::RfcFlow) runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -97,5 +98,149 @@ impl RfcFlowConfig {
             }
         }
         Ok((params, initial))
+    }
+}
+
+/// The validated parameters of RFC-mode flows, held once and shared by every flow that
+/// uses them (as the kernel's module parameters are): CUBIC's settings (β, ECN β, C,
+/// fast convergence, Reno-friendliness; NewReno reads none of them), the pacing-rate
+/// settings, the slow-start kind, whether the sender paces, and where a new flow
+/// starts (its MSS, initial window and ssthresh). Built once by [`RfcParams::new`], a
+/// `const fn`, so firmware can keep it in a `static`; a flow reaches it through the `P`
+/// of [`Classic`](super::Classic) or is handed it on each call
+/// ([`ClassicState`](super::ClassicState)). Each flow keeps its own MSS (set with
+/// `set_mss`) and computes what depends on it (`C · MSS`, α·MSS, the minimum window).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RfcParams {
+    cubic: RfcCubicParams,
+    pacing: PacingRateParams,
+    slow_start: SlowStartKind,
+    paced: bool,
+    /// New flows' MSS, bytes (`cubic`'s, in the flow's field width).
+    initial_mss: NonZeroU32,
+    initial_window: u64,
+    /// `u64::MAX`: none until the first congestion event or slow-start exit.
+    initial_ssthresh: u64,
+}
+
+impl RfcParams {
+    /// Validates `config` as [`RfcFlowConfig::validate`] does (CUBIC's settings, the
+    /// initial window and ssthresh), then its pacing settings; the first error found is
+    /// returned.
+    pub const fn new(config: &RfcFlowConfig) -> Result<Self, ConfigError> {
+        let (cubic, initial_window) = match config.validate() {
+            Ok(v) => v,
+            Err(e) => return Err(e),
+        };
+        let pacing = match config.pacing.validate() {
+            Ok(p) => p,
+            Err(e) => return Err(e),
+        };
+        // The validated MSS is at most 65535 (MAX_MSS_BYTES): it fits.
+        let initial_mss = match NonZeroU32::new(cubic.mss() as u32) {
+            Some(m) if m.get() as u64 == cubic.mss() => m,
+            _ => return Err(ConfigError::MssOutOfRange),
+        };
+        Ok(RfcParams {
+            cubic,
+            pacing,
+            slow_start: config.slow_start,
+            paced: config.paced,
+            initial_mss,
+            initial_window,
+            initial_ssthresh: match config.initial_ssthresh_bytes {
+                Some(s) => s,
+                None => u64::MAX,
+            },
+        })
+    }
+
+    /// CUBIC's settings (their MSS is the one new flows start with).
+    #[inline]
+    pub const fn cubic(&self) -> &RfcCubicParams {
+        &self.cubic
+    }
+
+    /// The pacing-rate settings.
+    #[inline]
+    pub const fn pacing(&self) -> &PacingRateParams {
+        &self.pacing
+    }
+
+    /// The slow-start algorithm.
+    #[inline]
+    pub const fn slow_start(&self) -> SlowStartKind {
+        self.slow_start
+    }
+
+    /// Whether the sender paces its packets (HyStart++ then has no per-ACK limit `L`).
+    #[inline]
+    pub const fn paced(&self) -> bool {
+        self.paced
+    }
+
+    /// The MSS a new flow starts with, bytes.
+    pub const fn mss_bytes(&self) -> u64 {
+        self.initial_mss.get() as u64
+    }
+
+    /// The same, in the flow's field.
+    pub(crate) const fn initial_mss(&self) -> NonZeroU32 {
+        self.initial_mss
+    }
+
+    /// A new flow's window, bytes.
+    pub const fn initial_window_bytes(&self) -> u64 {
+        self.initial_window
+    }
+
+    /// A new flow's ssthresh, bytes; `None`: none until the first congestion event or
+    /// slow-start exit.
+    pub const fn initial_ssthresh_bytes(&self) -> Option<u64> {
+        if self.initial_ssthresh == u64::MAX {
+            None
+        } else {
+            Some(self.initial_ssthresh)
+        }
+    }
+
+    /// The same with `u64::MAX` for none.
+    pub(crate) const fn initial_ssthresh_raw(&self) -> u64 {
+        self.initial_ssthresh
+    }
+
+    /// Replaces the pacing-rate settings.
+    pub const fn set_pacing(&mut self, pacing: PacingRateParams) {
+        self.pacing = pacing;
+    }
+
+    /// New CUBIC settings (β, ECN β, C, fast convergence, Reno-friendliness, and the
+    /// MSS of flows built later) for whoever holds these parameters mutably, such as
+    /// the owner of a shared block; invalid settings are refused and change nothing.
+    /// Running flows keep their MSS, and values they computed with the old settings
+    /// (CUBIC's curve points): give each its new settings through
+    /// [`ClassicState::set_cubic_config`](super::ClassicState::set_cubic_config) (or
+    /// [`Classic::set_cubic_config`](super::Classic::set_cubic_config)) instead where
+    /// that matters. The initial window stays as validated.
+    pub const fn set_cubic_config(&mut self, cubic: &RfcCubicConfig) -> Result<(), ConfigError> {
+        match cubic.validate() {
+            Ok(p) => {
+                self.set_cubic(p);
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Replaces CUBIC's settings, MSS included (the MSS of flows built later; running
+    /// flows keep theirs until told). The initial window stays as validated.
+    pub(crate) const fn set_cubic(&mut self, cubic: RfcCubicParams) {
+        if let Some(m) = NonZeroU32::new(cubic.mss() as u32) {
+            if m.get() as u64 == cubic.mss() {
+                self.initial_mss = m;
+            }
+        }
+        self.cubic = cubic;
     }
 }

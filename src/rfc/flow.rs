@@ -1,12 +1,12 @@
-//! [`Classic`]: cwnd, ssthresh, phase, recovery periods, window use and pacing in
-//! bytes, driving one [`WindowAdjustment`] (CUBIC: [`RfcFlow`]; NewReno:
+//! [`Classic`] (and its parameter-free [`ClassicState`]): cwnd, ssthresh, phase,
+//! recovery periods, window use and pacing in bytes, driving one [`WindowAdjustment`] (CUBIC: [`RfcFlow`]; NewReno:
 //! [`NewRenoFlow`]) and a slow-start strategy. The rules a stack must know are on
 //! [`RfcFlow`].
 
 use crate::controller::{
     AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
 };
-use crate::cubic::{RfcCubic, RfcCubicConfig, RfcCubicParams};
+use crate::cubic::{RfcCubic, RfcCubicConfig, RfcCubicParams, validate_mss};
 use crate::error::ConfigError;
 use crate::hystart::{HystartPlusPlus, LinuxHystart};
 use crate::pacing::{
@@ -14,12 +14,26 @@ use crate::pacing::{
 };
 use crate::rfc::NewReno;
 use crate::rfc::adjustment::WindowAdjustment;
-use crate::rfc::config::{RfcFlowConfig, SlowStartKind};
+use crate::rfc::config::{RfcFlowConfig, RfcParams, SlowStartKind};
 use crate::time::{Duration, Instant};
+use core::borrow::{Borrow, BorrowMut};
+use core::num::{NonZeroU32, NonZeroU64};
 
 mod slow_start;
 
-/// What an undo restores (RFC 9438 §4.9): everything a congestion event changed.
+/// A validated MSS (at most 65535) in the flow's 32-bit field.
+fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
+    match u32::try_from(mss.get()).ok().and_then(NonZeroU32::new) {
+        Some(m) => Ok(m),
+        None => Err(ConfigError::MssOutOfRange),
+    }
+}
+
+/// What an undo restores (RFC 9438 §4.9): everything a congestion event changed, but
+/// the window itself: every reduction sets the algorithm's `cwnd_prior` to the window
+/// it reduced, and nothing else changes `cwnd_prior` while a snapshot is saved (a
+/// detector's slow-start exit cannot happen then: the event turned the detector off),
+/// so the window to restore is read there.
 ///
 /// Kept in place in the flow (a `saved` flag rather than an `Option` moved in and out)
 /// and written field by field: on a 32-bit core, moving the 170-byte snapshot as one
@@ -29,7 +43,6 @@ mod slow_start;
 struct Undo<U> {
     /// Whether a congestion event saved the fields below and no undo used them yet.
     saved: bool,
-    cwnd: u64,
     ssthresh: u64,
     phase: Phase,
     growth: U,
@@ -48,7 +61,6 @@ impl<U: Copy> Undo<U> {
     const fn none(growth: U) -> Undo<U> {
         Undo {
             saved: false,
-            cwnd: 0,
             ssthresh: 0,
             phase: Phase::SlowStart,
             growth,
@@ -73,8 +85,7 @@ impl<U: PartialEq> PartialEq for Undo<U> {
         match (self.saved, other.saved) {
             (false, false) => true,
             (true, true) => {
-                self.cwnd == other.cwnd
-                    && self.ssthresh == other.ssthresh
+                self.ssthresh == other.ssthresh
                     && self.phase == other.phase
                     && self.growth == other.growth
                     && self.in_css == other.in_css
@@ -220,28 +231,46 @@ pub type RfcFlow = Classic<RfcCubic>;
 /// ```
 pub type NewRenoFlow = Classic<NewReno>;
 
-/// The classic driver shared by [`RfcFlow`] (CUBIC) and [`NewRenoFlow`]: it owns cwnd,
-/// ssthresh, the phase, slow start and its exit, recovery periods, window use, bytes in
-/// flight, the RTT estimates, pacing and undo; `W` grows and reduces the window. Use it
-/// through those two names.
+/// The state of one classic-driver flow without any parameters: cwnd, ssthresh, the
+/// phase, slow start and its exit, recovery periods, window use, bytes in flight, the
+/// RTT estimates, the flow's own MSS and undo; `W` grows and reduces the window. Every
+/// event takes the [`RfcParams`] the flow runs with (for a caller that keeps one
+/// parameter block for many flows, as the C ABI does); [`Classic`] pairs the state with
+/// a handle on its parameters and is what most users want.
+///
+/// The fields an ACK in congestion avoidance and the send after it touch come first
+/// (`repr(C)` keeps that order): the window, the flight, the packet numbers, the RTT
+/// estimates, the last activity, the MSS and the flags, then the algorithm's state;
+/// recovery records, slow-start detectors and the undo snapshot follow.
+///
+/// Pass the same parameters to every call: the flow remembers values computed from
+/// them (CUBIC's per-ACK-size `W_est` growth and curve points), which
+/// [`set_cubic_config`](Self::set_cubic_config) clears when they change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Classic<W: WindowAdjustment> {
-    params: RfcCubicParams,
-    pacing: PacingRateParams,
-    slow_start: SlowStartKind,
-    paced: bool,
-    growth: W,
-    hystart_pp: HystartPlusPlus,
-    linux_hystart: LinuxHystart,
-    /// HyStart / HyStart++ run only in the initial slow start (RFC 9406 §4.3).
-    detector_active: bool,
+#[repr(C)]
+pub struct ClassicState<W: WindowAdjustment> {
     cwnd: u64,
-    ssthresh: u64,
-    phase: Phase,
     in_flight: u64,
     largest_sent: u64,
     largest_acked: u64,
+    /// `largest_sent` when the current window-use round was recorded: the round ends
+    /// when `largest_acked` reaches it.
+    usage_mark: u64,
+    srtt_us: u64,
+    min_rtt_us: u64,
+    last_activity: Instant,
+    ssthresh: u64,
+    /// The flow's MSS in bytes, `1..=65535` (QUIC: its max datagram size); the shared
+    /// parameters' MSS is only where new flows start.
+    mss: NonZeroU32,
+    phase: Phase,
+    /// Whether a send in the current round filled the window (Linux `is_cwnd_limited`).
+    round_cwnd_limited: bool,
+    last_ack_cwnd_limited: bool,
+    /// HyStart / HyStart++ run only in the initial slow start (RFC 9406 §4.3).
+    detector_active: bool,
+    growth: W,
     /// `largest_sent` at the last reduction: packets numbered up to it were sent before
     /// the current recovery period, and an ACK above it ends the period.
     recovery_end: u64,
@@ -250,86 +279,309 @@ pub struct Classic<W: WindowAdjustment> {
     recovery_flight_left: u64,
     /// When the current recovery period began; `None` before the first reduction.
     recovery_start: Option<Instant>,
-    /// `largest_sent` when the current window-use round was recorded: the round ends
-    /// when `largest_acked` reaches it.
-    usage_mark: u64,
-    /// Whether a send in the current round filled the window (Linux `is_cwnd_limited`).
-    round_cwnd_limited: bool,
-    srtt_us: u64,
-    min_rtt_us: u64,
-    last_activity: Instant,
-    last_ack_cwnd_limited: bool,
+    /// The slow-start detector of the flow's kind: one at a time, in one place.
+    detector: Detector,
     undo: Undo<W::Undo>,
+}
+
+/// The slow-start detector a flow runs (its [`SlowStartKind`], chosen when it is built):
+/// only one kind is ever active in a flow, so the kinds share their storage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+enum Detector {
+    /// RFC 9406 HyStart++.
+    PlusPlus(HystartPlusPlus),
+    /// Linux HyStart in bytes.
+    Linux(LinuxHystart),
+    /// Standard slow start: nothing to detect.
+    Standard,
+}
+
+impl Detector {
+    /// A fresh detector of `kind`.
+    fn new(kind: SlowStartKind) -> Detector {
+        match kind {
+            SlowStartKind::HystartPlusPlus => Detector::PlusPlus(FRESH_HYSTART_PP),
+            SlowStartKind::LinuxHystart => Detector::Linux(LinuxHystart::default()),
+            SlowStartKind::Standard => Detector::Standard,
+        }
+    }
+
+    /// Which kind this is.
+    pub(super) const fn kind(&self) -> SlowStartKind {
+        match self {
+            Detector::PlusPlus(_) => SlowStartKind::HystartPlusPlus,
+            Detector::Linux(_) => SlowStartKind::LinuxHystart,
+            Detector::Standard => SlowStartKind::Standard,
+        }
+    }
+
+    /// The HyStart++ state, if this is HyStart++.
+    pub(super) const fn plus_plus_mut(&mut self) -> Option<&mut HystartPlusPlus> {
+        match self {
+            Detector::PlusPlus(h) => Some(h),
+            _ => None,
+        }
+    }
+
+    /// Whether HyStart++ is in Conservative Slow Start (never, for the other kinds).
+    const fn in_css(&self) -> bool {
+        match self {
+            Detector::PlusPlus(h) => h.in_css,
+            _ => false,
+        }
+    }
+
+    /// Sets HyStart++'s CSS flag (what an event and its undo change); nothing for the
+    /// other kinds, which have none.
+    const fn set_in_css(&mut self, in_css: bool) {
+        if let Detector::PlusPlus(h) = self {
+            h.in_css = in_css;
+        }
+    }
+}
+
+/// One classic-driver flow: its [`ClassicState`] and a handle `P` on the parameters it
+/// runs with, anything that [`Borrow`]s an [`RfcParams`]:
+///
+/// - [`RfcParams`] itself (the default): one object per flow, its own copy, as
+///   [`Classic::new`] builds it from an [`RfcFlowConfig`];
+/// - `&'static RfcParams`: firmware keeps one validated block in a `static`
+///   ([`RfcParams::new`] is a `const fn`) and every flow points at it;
+/// - `Arc<RfcParams>` (a QUIC stack's endpoint shares its settings with its
+///   connections; `Arc` borrows as its content);
+/// - a zero-sized type of the user's whose `Borrow` returns their `static`: the flow is
+///   then its state alone.
+///
+/// The parameters are read, never copied into the flow; what depends on the MSS is
+/// computed from them and the flow's own MSS. Use it through [`RfcFlow`] and
+/// [`NewRenoFlow`] (with the default `P`) or name `P`:
+///
+/// ```
+/// use congestion::rfc::{Classic, RfcFlowConfig, RfcParams};
+/// use congestion::cubic::RfcCubic;
+/// use congestion::{CongestionController, Instant};
+///
+/// static PARAMS: RfcParams = match RfcParams::new(&RfcFlowConfig::quic(1200)) {
+///     Ok(p) => p,
+///     Err(_) => panic!("invalid settings"),
+/// };
+/// let a: Classic<RfcCubic, &'static RfcParams> = Classic::with_params(&PARAMS, Instant::ZERO);
+/// let b = Classic::<RfcCubic, _>::with_params(&PARAMS, Instant::ZERO);
+/// assert_eq!((a.cwnd(), b.cwnd()), (12_000, 12_000));
+/// ```
+///
+/// `repr(C)`: the state first, so that its hot part starts the flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct Classic<W: WindowAdjustment, P = RfcParams> {
+    state: ClassicState<W>,
+    params: P,
+}
+
+/// How the out-of-line parts of an ACK reach the state and the parameters: from a
+/// [`Classic`] (one pointer; its own parameters sit at a fixed offset from its state) or
+/// from a state and the parameters given with the call ([`WithParams`]).
+trait Parts<W: WindowAdjustment> {
+    /// The state and the parameters, at once.
+    fn parts(&mut self) -> (&mut ClassicState<W>, &RfcParams);
+}
+
+impl<W: WindowAdjustment, P: Borrow<RfcParams>> Parts<W> for Classic<W, P> {
+    #[inline(always)]
+    fn parts(&mut self) -> (&mut ClassicState<W>, &RfcParams) {
+        (&mut self.state, self.params.borrow())
+    }
+}
+
+/// A state and the parameters given with one call.
+struct WithParams<'a, W: WindowAdjustment> {
+    state: &'a mut ClassicState<W>,
+    params: &'a RfcParams,
+}
+
+impl<W: WindowAdjustment> Parts<W> for WithParams<'_, W> {
+    #[inline(always)]
+    fn parts(&mut self) -> (&mut ClassicState<W>, &RfcParams) {
+        (self.state, self.params)
+    }
 }
 
 /// A fresh flow's HyStart++ state.
 const FRESH_HYSTART_PP: HystartPlusPlus = HystartPlusPlus::new();
 
-/// The same with its non-zero fields set to zero: [`Classic::new`] builds the flow from
-/// it (and the algorithm's [`WindowAdjustment::ZEROED`]), then makes both fresh in
-/// place. Why: on 32-bit firmware all-zero parts are cleared into place and a copy of at
-/// most 64 bytes is a few loads and stores, while building the flow from the fresh
-/// constants directly copied its parts through a temporary with `memcpy`, a routine of
-/// about 900 bytes there (scripts/firmware.sh).
-const FRESH_HYSTART_PP_ZEROED: HystartPlusPlus = {
-    let mut h = FRESH_HYSTART_PP;
-    h.last_round_min_rtt_us = 0;
-    h.current_round_min_rtt_us = 0;
-    h.css_baseline_min_rtt_us = 0;
-    h
-};
-
-impl<W: WindowAdjustment> Classic<W> {
-    /// A new flow at `now`, in slow start with the configured initial window.
+impl<W: WindowAdjustment> Classic<W, RfcParams> {
+    /// A new flow at `now` with its own copy of the parameters `config` gives, in slow
+    /// start with the configured initial window ([`RfcParams::new`] says what is
+    /// refused).
     pub fn new(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
-        let (params, initial) = config.validate()?;
-        let pacing = config.pacing.validate()?;
+        let params = RfcParams::new(&config)?;
+        Ok(Classic::with_params(params, now))
+    }
+}
+
+impl<W: WindowAdjustment, P: Borrow<RfcParams>> Classic<W, P> {
+    /// A new flow at `now` that runs with the parameters behind `params` (validated
+    /// already, so nothing can be refused): slow start with their initial window, at
+    /// their MSS.
+    pub fn with_params(params: P, now: Instant) -> Self {
+        let state = ClassicState::new(params.borrow(), now);
+        Classic { state, params }
+    }
+
+    /// A flow from its state and the parameters it ran with (see [`into_parts`](Self::into_parts)).
+    pub const fn from_parts(state: ClassicState<W>, params: P) -> Self {
+        Classic { state, params }
+    }
+
+    /// The state and the parameter handle, apart.
+    pub fn into_parts(self) -> (ClassicState<W>, P) {
+        (self.state, self.params)
+    }
+
+    /// The flow's state, without its parameters.
+    pub const fn state(&self) -> &ClassicState<W> {
+        &self.state
+    }
+
+    /// The handle on the parameters (`P` itself).
+    pub const fn params_handle(&self) -> &P {
+        &self.params
+    }
+
+    /// The parameters the flow runs with, shared with whoever else uses them.
+    #[inline]
+    pub fn rfc_params(&self) -> &RfcParams {
+        self.params.borrow()
+    }
+
+    /// The CUBIC parameters as this flow applies them: the shared settings at the
+    /// flow's own MSS (NewReno reads only the MSS).
+    pub fn params(&self) -> RfcCubicParams {
+        self.state.params(self.params.borrow())
+    }
+
+    /// The algorithm's state (CUBIC's `W_max`, `K`, epoch, `W_est`, ...; NewReno's
+    /// byte count).
+    pub const fn growth(&self) -> &W {
+        self.state.growth()
+    }
+
+    /// The validated pacing-rate settings.
+    pub fn pacing_params(&self) -> &PacingRateParams {
+        self.params.borrow().pacing()
+    }
+
+    /// The HyStart++ state (meaningful with [`SlowStartKind::HystartPlusPlus`]).
+    pub const fn hystart_pp(&self) -> &HystartPlusPlus {
+        self.state.hystart_pp()
+    }
+
+    /// Smoothed RTT (RFC 6298 weights), µs; 0 before the first sample.
+    pub const fn srtt_us(&self) -> u64 {
+        self.state.srtt_us()
+    }
+
+    /// Minimum RTT seen, µs; `u64::MAX` before the first sample.
+    pub const fn min_rtt_us(&self) -> u64 {
+        self.state.min_rtt_us()
+    }
+
+    /// While in [`Phase::Recovery`]: the largest packet number or sequence sent when the
+    /// recovery began; an ACK of anything above it ends the recovery. `None` otherwise.
+    pub const fn recovery_end(&self) -> Option<u64> {
+        self.state.recovery_end()
+    }
+
+    /// The largest packet number or sequence acknowledged so far.
+    pub const fn largest_acked(&self) -> u64 {
+        self.state.largest_acked()
+    }
+
+    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`RfcFlow`]).
+    pub const fn last_ack_cwnd_limited(&self) -> bool {
+        self.state.last_ack_cwnd_limited()
+    }
+
+    /// The MSS changed (QUIC: a new max datagram size) for this flow alone: see
+    /// [`ClassicState::set_mss`]. Works whatever `P` is: the MSS is the flow's own.
+    pub fn set_mss(&mut self, mss_bytes: u64) -> Result<(), ConfigError> {
+        self.state.set_mss(mss_bytes)
+    }
+}
+
+impl<W: WindowAdjustment, P: BorrowMut<RfcParams>> Classic<W, P> {
+    /// Replaces the pacing-rate settings; they apply from the next read. Needs a handle
+    /// that can change the parameters (the flow's own copy): shared parameters change
+    /// for every flow at once, where they are kept.
+    pub fn set_pacing_params(&mut self, pacing: PacingRateParams) {
+        self.params.borrow_mut().set_pacing(pacing);
+    }
+
+    /// New CUBIC settings for a running flow: see [`ClassicState::set_cubic_config`].
+    /// Needs a handle that can change the parameters, as
+    /// [`set_pacing_params`](Self::set_pacing_params).
+    pub fn set_cubic_config(&mut self, cubic: RfcCubicConfig) -> Result<(), ConfigError> {
+        self.state.set_cubic_config(self.params.borrow_mut(), cubic)
+    }
+}
+
+impl<W: WindowAdjustment> ClassicState<W> {
+    /// A new flow at `now` that runs with `p`: slow start with their initial window, at
+    /// their MSS.
+    pub fn new(p: &RfcParams, now: Instant) -> Self {
+        let initial = p.initial_window_bytes();
         // "None yet" is u64::MAX inside the flow; the trait reports it as None.
-        let initial_ssthresh = config.initial_ssthresh_bytes.unwrap_or(u64::MAX);
-        // Built inside the `Result` and completed there: a flow completed first and then
-        // wrapped in `Ok` is moved, a `memcpy` of 528 bytes on 32-bit firmware.
-        let mut built = Ok(Classic {
-            params,
-            pacing,
-            slow_start: config.slow_start,
-            paced: config.paced,
-            growth: W::ZEROED,
-            hystart_pp: FRESH_HYSTART_PP_ZEROED,
-            linux_hystart: LinuxHystart::default(),
-            detector_active: !matches!(config.slow_start, SlowStartKind::Standard),
+        let initial_ssthresh = p.initial_ssthresh_raw();
+        let mut flow = ClassicState {
             cwnd: initial,
+            in_flight: 0,
+            largest_sent: 0,
+            largest_acked: 0,
+            usage_mark: 0,
+            srtt_us: 0,
+            min_rtt_us: u64::MAX,
+            last_activity: now,
             ssthresh: initial_ssthresh,
+            mss: p.initial_mss(),
             phase: if initial < initial_ssthresh {
                 Phase::SlowStart
             } else {
                 Phase::CongestionAvoidance
             },
-            in_flight: 0,
-            largest_sent: 0,
-            largest_acked: 0,
+            round_cwnd_limited: false,
+            last_ack_cwnd_limited: false,
+            detector_active: !matches!(p.slow_start(), SlowStartKind::Standard),
+            growth: W::ZEROED,
             recovery_end: 0,
             recovery_flight_left: 0,
             recovery_start: None,
-            usage_mark: 0,
-            round_cwnd_limited: false,
-            srtt_us: 0,
-            min_rtt_us: u64::MAX,
-            last_activity: now,
-            last_ack_cwnd_limited: false,
+            detector: Detector::new(p.slow_start()),
             undo: Undo::none(W::UNDO_NONE),
-        });
-        if let Ok(flow) = &mut built {
-            // What the zeroed constants cleared: now equal to the fresh states
-            // (tests/rfc_flow.rs checks).
-            flow.growth.finish_fresh();
-            flow.hystart_pp = FRESH_HYSTART_PP;
-        }
-        built
+        };
+        // What the zeroed constant cleared: now equal to the fresh state
+        // (tests/rfc_flow.rs checks).
+        flow.growth.finish_fresh();
+        flow
     }
 
-    /// The validated parameters (MSS included; NewReno reads only the MSS).
-    pub const fn params(&self) -> &RfcCubicParams {
-        &self.params
+    /// The flow's MSS in bytes (`1..=65535`), non-zero in its type.
+    #[inline(always)]
+    fn mss64(&self) -> NonZeroU64 {
+        NonZeroU64::from(self.mss)
+    }
+
+    /// The minimum window, 2 · MSS bytes.
+    // RFC 9438 §4.6: cwnd = max(ssthresh, 2) segments
+    #[inline(always)]
+    fn min_window(&self) -> u64 {
+        2 * u64::from(self.mss.get())
+    }
+
+    /// The CUBIC parameters `p` gives, at this flow's MSS.
+    pub fn params(&self, p: &RfcParams) -> RfcCubicParams {
+        p.cubic().at_mss(self.mss64())
     }
 
     /// The algorithm's state (CUBIC's `W_max`, `K`, epoch, `W_est`, ...; NewReno's
@@ -338,19 +590,13 @@ impl<W: WindowAdjustment> Classic<W> {
         &self.growth
     }
 
-    /// The validated pacing-rate settings.
-    pub const fn pacing_params(&self) -> &PacingRateParams {
-        &self.pacing
-    }
-
-    /// Replaces the pacing-rate settings; they apply from the next read.
-    pub fn set_pacing_params(&mut self, pacing: PacingRateParams) {
-        self.pacing = pacing;
-    }
-
     /// The HyStart++ state (meaningful with [`SlowStartKind::HystartPlusPlus`]).
     pub const fn hystart_pp(&self) -> &HystartPlusPlus {
-        &self.hystart_pp
+        match &self.detector {
+            Detector::PlusPlus(h) => h,
+            // Other kinds never touch HyStart++: its state stays fresh.
+            _ => &FRESH_HYSTART_PP,
+        }
     }
 
     /// Smoothed RTT (RFC 6298 weights), µs; 0 before the first sample.
@@ -387,8 +633,8 @@ impl<W: WindowAdjustment> Classic<W> {
     /// next ACK so the curve stays continuous. An invalid MSS is refused and changes
     /// nothing.
     pub fn set_mss(&mut self, mss_bytes: u64) -> Result<(), ConfigError> {
-        self.params = self.params.with_mss(mss_bytes)?;
-        let min = self.params.min_window();
+        self.mss = mss32(validate_mss(mss_bytes)?)?;
+        let min = self.min_window();
         self.cwnd = self.cwnd.max(min);
         self.ssthresh = self.ssthresh.max(min);
         self.growth.on_mss_change();
@@ -400,13 +646,20 @@ impl<W: WindowAdjustment> Classic<W> {
         Ok(())
     }
 
-    /// New CUBIC settings for a running flow (β, C, fast convergence, Reno-friendliness,
-    /// MSS). They apply from the next event; the state is kept (an MSS change behaves as
-    /// [`set_mss`](Self::set_mss)). Invalid settings are refused and change nothing.
-    pub fn set_cubic_config(&mut self, cubic: RfcCubicConfig) -> Result<(), ConfigError> {
+    /// New CUBIC settings (β, C, fast convergence, Reno-friendliness, MSS) written into
+    /// `p`, the parameters this flow runs with. They apply from the next event; the
+    /// state is kept (a new MSS behaves as [`set_mss`](Self::set_mss), for this flow,
+    /// and becomes the MSS of flows built from `p` later). Invalid settings are refused
+    /// and change nothing. Other flows that share `p` keep values computed with the old
+    /// settings (CUBIC's curve points): give them these settings through their own call.
+    pub fn set_cubic_config(
+        &mut self,
+        p: &mut RfcParams,
+        cubic: RfcCubicConfig,
+    ) -> Result<(), ConfigError> {
         let params = cubic.validate()?;
-        let mss_changed = params.mss() != self.params.mss();
-        self.params = params;
+        let mss_changed = params.mss() != self.mss64().get();
+        p.set_cubic(params);
         self.growth.on_params_change();
         if let Some(u) = self.undo.as_mut() {
             W::undo_on_params_change(&mut u.growth);
@@ -440,11 +693,10 @@ impl<W: WindowAdjustment> Classic<W> {
     fn save_undo(&mut self) {
         let u = &mut self.undo;
         u.saved = true;
-        u.cwnd = self.cwnd;
         u.ssthresh = self.ssthresh;
         u.phase = self.phase;
         self.growth.save_undo_into(&mut u.growth);
-        u.in_css = self.hystart_pp.in_css;
+        u.in_css = self.detector.in_css();
         u.detector_active = self.detector_active;
         u.recovery_end = self.recovery_end;
         u.recovery_flight_left = self.recovery_flight_left;
@@ -465,18 +717,24 @@ impl<W: WindowAdjustment> Classic<W> {
     /// bookkeeping: the steady path when CUBIC knows all it needs, else the full one.
     /// Its own function, so that `on_ack` saves no registers and its other ACKs (slow
     /// start, recovery, the epoch start) pay one prologue, not two.
+    ///
+    /// Reaches the state and the parameters through `f`: for a [`Classic`] holding its
+    /// parameters both are at fixed offsets from one pointer, so the parameters take no
+    /// register of their own here.
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
-    fn steady_ack(&mut self, ack: &AckEvent) {
-        match self.growth.on_steady_ack(
-            &self.params,
-            self.last_activity,
-            self.cwnd,
+    fn steady_ack<F: Parts<W>>(f: &mut F, ack: &AckEvent) {
+        let (s, p) = f.parts();
+        match s.growth.on_steady_ack(
+            p.cubic(),
+            &s.mss,
+            s.last_activity,
+            s.cwnd,
             ack.acked,
-            self.srtt_us,
+            s.srtt_us,
         ) {
-            Some(cwnd) => self.cwnd = cwnd,
-            None => self.on_ack_phases(ack),
+            Some(cwnd) => s.cwnd = cwnd,
+            None => Self::on_ack_phases(f, ack),
         }
     }
 
@@ -522,23 +780,23 @@ impl<W: WindowAdjustment> Classic<W> {
     /// [`RfcFlow`]): any ACK, but on 64-bit targets `on_ack` takes those of a
     /// window-limited round itself, so this one is out of line there.
     #[cfg_attr(target_pointer_width = "64", inline(never))]
-    fn on_ack_judged_now(&mut self, now: Instant, ack: &AckEvent) {
-        let flight_before = self.in_flight;
-        self.ack_bookkeeping(now, ack);
+    fn on_ack_judged_now<F: Parts<W>>(f: &mut F, now: Instant, ack: &AckEvent) {
+        let (s, _) = f.parts();
+        let flight_before = s.in_flight;
+        s.ack_bookkeeping(now, ack);
         let cwnd_limited = !ack.app_limited
-            && (self.round_cwnd_limited
-                || flight_before.saturating_add(self.params.mss()) >= self.cwnd);
-        self.last_ack_cwnd_limited = cwnd_limited;
+            && (s.round_cwnd_limited || flight_before.saturating_add(s.mss64().get()) >= s.cwnd);
+        s.last_ack_cwnd_limited = cwnd_limited;
         if cwnd_limited {
-            self.window_limited_ack(ack);
+            Self::window_limited_ack(f, ack);
         } else {
-            self.on_ack_phases(ack);
+            Self::on_ack_phases(f, ack);
         }
     }
 
     /// An ACK that may grow the window, after the driver's bookkeeping.
     #[inline(always)]
-    fn window_limited_ack(&mut self, ack: &AckEvent) {
+    fn window_limited_ack<F: Parts<W>>(f: &mut F, ack: &AckEvent) {
         // The steady ACK: growth in congestion avoidance with everything CUBIC needs
         // already known (RfcCubic::on_steady_ack); the same result as the full path. On
         // 64-bit targets only: narrower ones, where flash counts more than the
@@ -547,11 +805,11 @@ impl<W: WindowAdjustment> Classic<W> {
         // that, or sets ssthresh = cwnd; an undo restores a pair that held it, and the
         // MSS floor raises both alike), so the full path would not take slow start.
         #[cfg(target_pointer_width = "64")]
-        if self.phase == Phase::CongestionAvoidance {
-            self.steady_ack(ack);
+        if f.parts().0.phase == Phase::CongestionAvoidance {
+            Self::steady_ack(f, ack);
             return;
         }
-        self.on_ack_phases(ack);
+        Self::on_ack_phases(f, ack);
     }
 
     /// The rest of an ACK after the driver's bookkeeping (which recorded its time in
@@ -559,7 +817,14 @@ impl<W: WindowAdjustment> Classic<W> {
     /// start, and congestion avoidance through the full CUBIC path. Out of line and fed
     /// from the state, so that the steady ACK keeps no registers for it.
     #[cfg_attr(target_pointer_width = "64", inline(never))]
-    fn on_ack_phases(&mut self, ack: &AckEvent) {
+    fn on_ack_phases<F: Parts<W>>(f: &mut F, ack: &AckEvent) {
+        let (s, p) = f.parts();
+        s.on_ack_phases_with(p, ack);
+    }
+
+    /// [`on_ack_phases`](Self::on_ack_phases) on the state and the parameters.
+    #[inline(always)]
+    fn on_ack_phases_with(&mut self, p: &RfcParams, ack: &AckEvent) {
         let now = self.last_activity;
         let cwnd_limited = self.last_ack_cwnd_limited;
         if self.phase == Phase::Recovery {
@@ -571,18 +836,23 @@ impl<W: WindowAdjustment> Classic<W> {
             // below, once for both ways there: one comparison of cwnd with ssthresh).
             if self.cwnd < self.ssthresh {
                 self.phase = Phase::SlowStart;
-                self.slow_start_ack(now, ack, cwnd_limited);
+                self.slow_start_ack(p, now, ack, cwnd_limited);
                 return;
             }
         } else if self.cwnd < self.ssthresh {
-            self.slow_start_ack(now, ack, cwnd_limited);
+            self.slow_start_ack(p, now, ack, cwnd_limited);
             return;
         }
         self.phase = Phase::CongestionAvoidance;
         if cwnd_limited {
-            self.cwnd = self
-                .growth
-                .on_ack(&self.params, now, self.cwnd, ack.acked, self.srtt_us);
+            self.cwnd = self.growth.on_ack(
+                p.cubic(),
+                self.mss64(),
+                now,
+                self.cwnd,
+                ack.acked,
+                self.srtt_us,
+            );
         } else {
             // RFC 9438 §5.8: no growth, and no growth credit, while application-limited
             self.growth.pause(now);
@@ -607,14 +877,21 @@ impl<W: WindowAdjustment> Classic<W> {
     }
 }
 
-impl Classic<RfcCubic> {
+impl ClassicState<RfcCubic> {
     /// The CUBIC state (`W_max`, `K`, epoch, `W_est`, ...).
     pub const fn cubic(&self) -> &RfcCubic {
         &self.growth
     }
 }
 
-impl<W: WindowAdjustment> Classic<W> {
+impl<P> Classic<RfcCubic, P> {
+    /// The CUBIC state (`W_max`, `K`, epoch, `W_est`, ...).
+    pub const fn cubic(&self) -> &RfcCubic {
+        &self.state.growth
+    }
+}
+
+impl<W: WindowAdjustment> ClassicState<W> {
     /// Whether `packet` was sent before the current recovery period began (RFC 9002
     /// §7.3.2 `InCongestionRecovery`): numbered at or below the largest sent at the
     /// reduction, or sent at or before it. Never for [`SentPacket::Unknown`], nor before
@@ -635,41 +912,41 @@ impl<W: WindowAdjustment> Classic<W> {
         self.save_undo();
         // RFC 9406 §4.3: HyStart++ only in the initial slow start
         self.detector_active = false;
-        self.hystart_pp.in_css = false;
+        self.detector.set_in_css(false);
         self.recovery_end = self.largest_sent;
         self.recovery_flight_left = self.in_flight;
         self.recovery_start = Some(now);
     }
 
     /// A loss (`ecn == false`) or ECN-CE reduction: cwnd and ssthresh to β·cwnd.
-    fn reduce(&mut self, now: Instant, ecn: bool) {
+    fn reduce(&mut self, p: &RfcParams, now: Instant, ecn: bool) {
         self.begin_reduction(now);
-        let reduced = self.growth.on_congestion(&self.params, self.cwnd, ecn);
+        let reduced = self.growth.on_congestion(p.cubic(), self.cwnd, ecn);
         // RFC 9438 §4.6: ssthresh = max(ssthresh, 2)
-        self.ssthresh = reduced.max(self.params.min_window());
+        self.ssthresh = reduced.max(self.min_window());
         self.cwnd = if ecn {
             // RFC 9438 §4.6: reduction on ECE, cwnd = max(ssthresh, 1)
-            reduced.max(self.params.mss())
+            reduced.max(self.mss64().get())
         } else {
             // RFC 9438 §4.6: reduction on loss, cwnd = max(ssthresh, 2)
-            reduced.max(self.params.min_window())
+            reduced.max(self.min_window())
         };
         self.phase = Phase::Recovery;
     }
 
     /// A retransmission timeout (`timeout`) or persistent congestion: slow start again
     /// from 1 MSS or the minimum window.
-    fn collapse(&mut self, now: Instant, timeout: bool) {
+    fn collapse(&mut self, p: &RfcParams, now: Instant, timeout: bool) {
         self.begin_reduction(now);
-        let reduced = self.growth.on_timeout(&self.params, self.cwnd);
+        let reduced = self.growth.on_timeout(p.cubic(), self.cwnd);
         // RFC 9438 §4.8: ssthresh as in §4.6, at least 2 MSS
-        self.ssthresh = reduced.max(self.params.min_window());
+        self.ssthresh = reduced.max(self.min_window());
         self.cwnd = if timeout {
             // RFC 5681 §3.1 (RFC 9438 §4.8 follows Reno): loss window = 1 SMSS
-            self.params.mss()
+            self.mss64().get()
         } else {
             // RFC 9002 §7.6.2: cwnd = kMinimumWindow = 2 * max_datagram_size
-            self.params.min_window()
+            self.min_window()
         };
         self.phase = Phase::SlowStart;
     }
@@ -682,14 +959,14 @@ impl<W: WindowAdjustment> Classic<W> {
     }
 }
 
-impl<W: WindowAdjustment> CongestionController for Classic<W> {
-    fn unit(&self) -> WindowUnit {
-        WindowUnit::Bytes
-    }
-
+/// The events, as [`CongestionController`]'s methods of the same names, each with the
+/// parameters the flow runs with.
+impl<W: WindowAdjustment> ClassicState<W> {
     /// Records in-flight bytes and the highest packet number / sequence sent. Going from
     /// nothing in flight to something is a restart after idle.
-    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+    #[inline]
+    pub fn on_sent(&mut self, p: &RfcParams, now: Instant, sent: &SentEvent) {
+        let _ = p;
         let in_flight_after = sent.in_flight_after;
         if self.in_flight == 0 {
             // Out of line: the common send (data already in flight) tests one field.
@@ -710,7 +987,7 @@ impl<W: WindowAdjustment> CongestionController for Classic<W> {
         // a branch and a comparison, without the saturating add's constant and select.
         let filled = match self.cwnd.checked_sub(in_flight_after) {
             None => true,
-            Some(room) => room <= self.params.mss(),
+            Some(room) => room <= self.mss64().get(),
         };
         // Each outcome stores its own constant: storing `filled` itself made the compiler
         // test it a second time to materialise the bool.
@@ -725,68 +1002,90 @@ impl<W: WindowAdjustment> CongestionController for Classic<W> {
 
     /// Acked bytes above what was in flight are clamped (in-flight floors at zero); an
     /// RTT of zero is accepted as is; `largest_acked` going backwards is ignored.
-    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
+    #[inline]
+    pub fn on_ack(&mut self, p: &RfcParams, now: Instant, ack: &AckEvent) {
+        Self::on_ack_via(
+            &mut WithParams {
+                state: self,
+                params: p,
+            },
+            now,
+            ack,
+        )
+    }
+
+    /// [`on_ack`](Self::on_ack) through `f` (see [`Parts`]).
+    #[inline(always)]
+    fn on_ack_via<F: Parts<W>>(f: &mut F, now: Instant, ack: &AckEvent) {
         // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now. A
         // window-limited round decides alone, so its ACK (the common one) needs neither
         // the test on the bytes in flight before it nor to keep them: it is handled here;
         // every other ACK (all of them on 32-bit targets, where flash counts more) by
         // `on_ack_judged_now`, which makes the whole judgement.
         #[cfg(target_pointer_width = "64")]
-        if !ack.app_limited && self.round_cwnd_limited {
-            self.ack_bookkeeping(now, ack);
-            self.last_ack_cwnd_limited = true;
-            self.window_limited_ack(ack);
-            return;
+        {
+            let (s, _) = f.parts();
+            if !ack.app_limited && s.round_cwnd_limited {
+                s.ack_bookkeeping(now, ack);
+                s.last_ack_cwnd_limited = true;
+                Self::window_limited_ack(f, ack);
+                return;
+            }
         }
-        self.on_ack_judged_now(now, ack);
+        Self::on_ack_judged_now(f, now, ack);
     }
 
     /// The lost bytes leave flight; then persistent congestion collapses the window, and
     /// a loss of a packet sent after the current recovery period began (or of an
     /// unknown one) reduces it (see "Recovery" on [`RfcFlow`]). Lost bytes above what is
     /// in flight empty the flight.
-    fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
+    pub fn on_loss(&mut self, p: &RfcParams, now: Instant, loss: &LossEvent) {
         self.leave_flight(loss.lost);
         if loss.persistent_congestion {
-            self.collapse(now, false);
+            self.collapse(p, now, false);
         } else if !self.sent_before_recovery(loss.newest_lost) {
-            self.reduce(now, false);
+            self.reduce(p, now, false);
         }
     }
 
     /// A rise of 0 is ignored; otherwise judged as a loss, with ECN's β and cwnd floor.
-    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+    pub fn on_ecn(&mut self, p: &RfcParams, now: Instant, ecn: &EcnEvent) {
         if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {
-            self.reduce(now, true);
+            self.reduce(p, now, true);
         }
     }
 
-    fn on_retransmission_timeout(&mut self, now: Instant) {
-        self.collapse(now, true);
+    /// A retransmission timeout: slow start again from 1 MSS.
+    pub fn on_retransmission_timeout(&mut self, p: &RfcParams, now: Instant) {
+        self.collapse(p, now, true);
     }
 
     /// More than is in flight empties the flight.
-    fn on_discarded(&mut self, _now: Instant, amount: u64) {
+    pub fn on_discarded(&mut self, _now: Instant, amount: u64) {
         self.leave_flight(amount);
     }
 
-    fn on_spurious_congestion(&mut self, _now: Instant) {
+    /// The last congestion event was spurious: undo it (RFC 9438 §4.9.2), see
+    /// [`CongestionController::on_spurious_congestion`].
+    pub fn on_spurious_congestion(&mut self, _now: Instant) {
         // RFC 9438 §4.9.2: restore cwnd, cwnd_prior, ssthresh, W_max, K, t_epoch, W_est
         // if cwnd < cwnd_prior; otherwise keep the current values (SHOULD)
         if !self.undo.saved {
             return;
         }
         self.undo.saved = false;
-        if self.cwnd < self.growth.cwnd_prior() {
+        // The window before the event (see Undo): what the event set cwnd_prior to.
+        let cwnd_before = self.growth.cwnd_prior();
+        if self.cwnd < cwnd_before {
             let u = &self.undo;
             // An MSS raised since the event may have raised the minimum window: the
             // restored values respect the current one.
-            let min = self.params.min_window();
-            self.cwnd = u.cwnd.max(min);
+            let min = self.min_window();
+            self.cwnd = cwnd_before.max(min);
             self.ssthresh = u.ssthresh.max(min);
             self.phase = u.phase;
             self.growth.restore_undo_from(&u.growth);
-            self.hystart_pp.in_css = u.in_css;
+            self.detector.set_in_css(u.in_css);
             self.detector_active = u.detector_active;
             self.recovery_end = u.recovery_end;
             self.recovery_flight_left = u.recovery_flight_left;
@@ -804,16 +1103,19 @@ impl<W: WindowAdjustment> CongestionController for Classic<W> {
         }
     }
 
-    fn on_transmit_start(&mut self, now: Instant) {
+    /// Sending starts again after idle at `now`.
+    pub fn on_transmit_start(&mut self, now: Instant) {
         self.restart_after_idle(now);
         self.last_activity = now;
     }
 
-    fn cwnd(&self) -> u64 {
+    /// The congestion window, bytes.
+    pub const fn cwnd(&self) -> u64 {
         self.cwnd
     }
 
-    fn ssthresh(&self) -> Option<u64> {
+    /// The slow-start threshold, bytes; `None` before the first one is set.
+    pub const fn ssthresh(&self) -> Option<u64> {
         if self.ssthresh == u64::MAX {
             None
         } else {
@@ -821,19 +1123,21 @@ impl<W: WindowAdjustment> CongestionController for Classic<W> {
         }
     }
 
-    fn phase(&self) -> Phase {
+    /// Where the flow is (see [`Phase`]).
+    pub const fn phase(&self) -> Phase {
         self.phase
     }
 
     /// Bytes in flight: the stack's count at its last send, minus what was acked, lost
     /// or discarded since.
-    fn in_flight(&self) -> u64 {
+    pub const fn in_flight(&self) -> u64 {
         self.in_flight
     }
 
-    fn pacing_rate(&self) -> Rate {
+    /// The pacing rate the parameters' formula gives for the flow now.
+    pub fn pacing_rate(&self, p: &RfcParams) -> Rate {
         pacing_rate_bytes(
-            &self.pacing,
+            p.pacing(),
             &BytesPacingInput {
                 cwnd_bytes: self.cwnd,
                 ssthresh_bytes: self.ssthresh,
@@ -843,12 +1147,292 @@ impl<W: WindowAdjustment> CongestionController for Classic<W> {
         )
     }
 
+    /// The flow's MSS, bytes.
+    pub const fn mss_bytes(&self) -> u64 {
+        self.mss.get() as u64
+    }
+
+    /// The send quantum (TSO/GSO burst) for the flow now, bytes.
+    pub fn send_quantum_bytes(&self, p: &RfcParams) -> u64 {
+        let min_rtt = u32::try_from(self.min_rtt_us).unwrap_or(u32::MAX);
+        default_send_quantum_bytes(self.pacing_rate(p), min_rtt, self.mss64().get())
+    }
+}
+
+impl<W: WindowAdjustment, P: Borrow<RfcParams>> CongestionController for Classic<W, P> {
+    fn unit(&self) -> WindowUnit {
+        WindowUnit::Bytes
+    }
+
+    /// Records in-flight bytes and the highest packet number / sequence sent. Going from
+    /// nothing in flight to something is a restart after idle.
+    #[inline]
+    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        self.state.on_sent(self.params.borrow(), now, sent)
+    }
+
+    /// Acked bytes above what was in flight are clamped (in-flight floors at zero); an
+    /// RTT of zero is accepted as is; `largest_acked` going backwards is ignored.
+    #[inline]
+    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
+        ClassicState::on_ack_via(self, now, ack)
+    }
+
+    /// The lost bytes leave flight; then persistent congestion collapses the window, and
+    /// a loss of a packet sent after the current recovery period began (or of an
+    /// unknown one) reduces it (see "Recovery" on [`RfcFlow`]). Lost bytes above what is
+    /// in flight empty the flight.
+    fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
+        self.state.on_loss(self.params.borrow(), now, loss)
+    }
+
+    /// A rise of 0 is ignored; otherwise judged as a loss, with ECN's β and cwnd floor.
+    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+        self.state.on_ecn(self.params.borrow(), now, ecn)
+    }
+
+    fn on_retransmission_timeout(&mut self, now: Instant) {
+        self.state
+            .on_retransmission_timeout(self.params.borrow(), now)
+    }
+
+    /// More than is in flight empties the flight.
+    fn on_discarded(&mut self, now: Instant, amount: u64) {
+        self.state.on_discarded(now, amount)
+    }
+
+    fn on_spurious_congestion(&mut self, now: Instant) {
+        self.state.on_spurious_congestion(now)
+    }
+
+    fn on_transmit_start(&mut self, now: Instant) {
+        self.state.on_transmit_start(now)
+    }
+
+    fn cwnd(&self) -> u64 {
+        self.state.cwnd
+    }
+
+    fn ssthresh(&self) -> Option<u64> {
+        self.state.ssthresh()
+    }
+
+    fn phase(&self) -> Phase {
+        self.state.phase
+    }
+
+    /// Bytes in flight: the stack's count at its last send, minus what was acked, lost
+    /// or discarded since.
+    fn in_flight(&self) -> u64 {
+        self.state.in_flight
+    }
+
+    fn pacing_rate(&self) -> Rate {
+        self.state.pacing_rate(self.params.borrow())
+    }
+
     fn mss_bytes(&self) -> u64 {
-        self.params.mss()
+        self.state.mss_bytes()
     }
 
     fn send_quantum_bytes(&self) -> u64 {
-        let min_rtt = u32::try_from(self.min_rtt_us).unwrap_or(u32::MAX);
-        default_send_quantum_bytes(self.pacing_rate(), min_rtt, self.params.mss())
+        self.state.send_quantum_bytes(self.params.borrow())
+    }
+}
+
+/// A parameter handle of no size: its flows are their state alone.
+#[cfg(test)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shared;
+
+#[cfg(test)]
+static SHARED_PARAMS: RfcParams = match RfcParams::new(&RfcFlowConfig::quic(1200)) {
+    Ok(p) => p,
+    Err(_) => panic!("the QUIC defaults are valid"),
+};
+
+#[cfg(test)]
+impl Borrow<RfcParams> for Shared {
+    fn borrow(&self) -> &RfcParams {
+        &SHARED_PARAMS
+    }
+}
+
+// The parameters are never copied into a flow: with a zero-sized handle, a flow is its
+// state and nothing more.
+const _: () = assert!(
+    core::mem::size_of::<Classic<RfcCubic, ZeroSized>>()
+        == core::mem::size_of::<ClassicState<RfcCubic>>()
+);
+const _: () = assert!(
+    core::mem::size_of::<Classic<NewReno, ZeroSized>>()
+        == core::mem::size_of::<ClassicState<NewReno>>()
+);
+
+/// Bytes from the start of a flow's state to the end of what a steady ACK in congestion
+/// avoidance and the send after it read or write (the driver's fields, then the
+/// algorithm's leading ones: CUBIC up to its memo, NewReno its byte count). 64-bit
+/// targets, where the steady ACK path (and CUBIC's fields for it) exists.
+#[cfg(target_pointer_width = "64")]
+pub(crate) const CUBIC_HOT_BYTES: usize = core::mem::offset_of!(ClassicState<RfcCubic>, growth)
+    + core::mem::offset_of!(RfcCubic, w_max_bytes);
+/// The same for NewReno.
+#[cfg(target_pointer_width = "64")]
+pub(crate) const NEWRENO_HOT_BYTES: usize =
+    core::mem::offset_of!(ClassicState<NewReno>, growth) + core::mem::size_of::<u64>();
+
+// Where the state stands on 64-bit targets. NewReno: the hot part in 88 bytes and the
+// whole state in 248, within issue 27's two lines and 256 bytes. CUBIC: 168 bytes hot
+// (three lines; issue 27 asks for two) and 496 in all (issue 27: 256), asserted so
+// that neither grows unnoticed while the rest of the work is done.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(CUBIC_HOT_BYTES <= 168 && NEWRENO_HOT_BYTES <= 128);
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(
+    core::mem::size_of::<ClassicState<RfcCubic>>() <= 496
+        && core::mem::size_of::<ClassicState<NewReno>>() <= 256
+);
+
+/// A zero-sized stand-in for a user's handle, for the size asserts above.
+#[allow(dead_code)]
+struct ZeroSized;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::controller::{AckEvent, SentEvent};
+    use core::mem::size_of;
+
+    /// Drives a flow through slow start, a loss, recovery and congestion avoidance,
+    /// returning (cwnd, ssthresh, pacing rate, send quantum) after every ACK.
+    fn run<C: CongestionController>(f: &mut C) -> [(u64, Option<u64>, u64, u64); 64] {
+        let mut out = [(0, None, 0, 0); 64];
+        let mut pn = 0;
+        let mut acked = 0;
+        for (i, row) in out.iter_mut().enumerate() {
+            let now = Instant::from_micros(1_000 * i as u64);
+            let room = f.cwnd().saturating_sub(f.in_flight());
+            pn += room / 1200 + 1;
+            f.on_sent(now, &SentEvent::new(f.in_flight() + room, pn));
+            if i == 20 {
+                f.on_loss(now, &LossEvent::packet(1_200, acked + 1));
+            }
+            acked += 2;
+            let rtt = Some(Duration::from_micros(20_000 + 100 * i as u64));
+            f.on_ack(now, &AckEvent::new(2_400, acked, rtt));
+            *row = (
+                f.cwnd(),
+                f.ssthresh(),
+                f.pacing_rate().as_bytes_per_second(),
+                f.send_quantum_bytes(),
+            );
+        }
+        out
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn sizes() {
+        extern crate std;
+        std::println!(
+            "hot: CUBIC {CUBIC_HOT_BYTES}, NewReno {NEWRENO_HOT_BYTES}; whole: CUBIC {}, NewReno {}; RfcParams {}; RfcFlow {}, NewRenoFlow {}",
+            size_of::<ClassicState<RfcCubic>>(),
+            size_of::<ClassicState<NewReno>>(),
+            size_of::<RfcParams>(),
+            size_of::<RfcFlow>(),
+            size_of::<NewRenoFlow>(),
+        );
+        // The hot part starts the state, the window first.
+        assert_eq!(core::mem::offset_of!(ClassicState<RfcCubic>, cwnd), 0);
+        assert!(core::mem::offset_of!(ClassicState<RfcCubic>, undo) >= CUBIC_HOT_BYTES);
+    }
+
+    #[test]
+    fn every_way_of_reaching_the_parameters_gives_the_same_flow() {
+        let config = RfcFlowConfig::quic(1200);
+        let mut owned = RfcFlow::new(config, Instant::ZERO).unwrap();
+        let mut by_ref: Classic<RfcCubic, &RfcParams> =
+            Classic::with_params(&SHARED_PARAMS, Instant::ZERO);
+        let mut zst: Classic<RfcCubic, Shared> = Classic::with_params(Shared, Instant::ZERO);
+        let mut state = ClassicState::<RfcCubic>::new(&SHARED_PARAMS, Instant::ZERO);
+        let want = run(&mut owned);
+        // The loss reduced and congestion avoidance grew the window afterwards.
+        assert!(want[20].0 < want[19].0 && want[63].0 > want[21].0);
+        assert_eq!(run(&mut by_ref), want);
+        assert_eq!(run(&mut zst), want);
+        // The bare state, the parameters passed with each call.
+        let mut pn = 0;
+        let mut acked = 0;
+        let p = &SHARED_PARAMS;
+        for (i, row) in want.iter().enumerate() {
+            let now = Instant::from_micros(1_000 * i as u64);
+            let room = state.cwnd().saturating_sub(state.in_flight());
+            pn += room / 1200 + 1;
+            state.on_sent(p, now, &SentEvent::new(state.in_flight() + room, pn));
+            if i == 20 {
+                state.on_loss(p, now, &LossEvent::packet(1_200, acked + 1));
+            }
+            acked += 2;
+            let rtt = Some(Duration::from_micros(20_000 + 100 * i as u64));
+            state.on_ack(p, now, &AckEvent::new(2_400, acked, rtt));
+            let got = (
+                state.cwnd(),
+                state.ssthresh(),
+                state.pacing_rate(p).as_bytes_per_second(),
+                state.send_quantum_bytes(p),
+            );
+            assert_eq!(got, *row, "ACK {i}");
+        }
+        assert_eq!(owned.state(), zst.state());
+        assert_eq!(*owned.state(), state);
+    }
+
+    #[test]
+    fn an_mss_is_the_flows_own_and_the_shared_parameters_do_not_move() {
+        let mut a: Classic<RfcCubic, &RfcParams> =
+            Classic::with_params(&SHARED_PARAMS, Instant::ZERO);
+        let b: Classic<RfcCubic, &RfcParams> = Classic::with_params(&SHARED_PARAMS, Instant::ZERO);
+        a.set_mss(1_500).unwrap();
+        assert_eq!((a.mss_bytes(), a.params().mss()), (1_500, 1_500));
+        // C·MSS and α·MSS follow the flow's MSS: 400 · 1500, 3 · 300 · 1500.
+        assert_eq!(a.params().c_mss(), 600_000);
+        assert_eq!(a.params().alpha_mss(), (1_350_000, 1_700));
+        assert_eq!((b.mss_bytes(), b.params().c_mss()), (1_200, 480_000));
+        assert_eq!(SHARED_PARAMS.mss_bytes(), 1_200);
+        assert!(a.set_mss(0).is_err() && a.set_mss(65_536).is_err());
+        assert_eq!(a.mss_bytes(), 1_500);
+    }
+
+    #[test]
+    fn a_shared_block_takes_new_cubic_settings_or_refuses_them_whole() {
+        let mut block = SHARED_PARAMS;
+        let mut c = *block.cubic().config();
+        c.c_permille = 800;
+        c.mss_bytes = 1_400;
+        assert_eq!(block.set_cubic_config(&c), Ok(()));
+        assert_eq!(
+            (block.cubic().config().c_permille, block.mss_bytes()),
+            (800, 1_400)
+        );
+        // A flow built from it starts at its MSS, with C·MSS = 800 · 1400.
+        let f: Classic<RfcCubic, &RfcParams> = Classic::with_params(&block, Instant::ZERO);
+        assert_eq!((f.mss_bytes(), f.params().c_mss()), (1_400, 1_120_000));
+        c.mss_bytes = 0;
+        assert_eq!(block.set_cubic_config(&c), Err(ConfigError::ZeroMss));
+        assert_eq!(block.mss_bytes(), 1_400);
+    }
+
+    #[test]
+    fn new_cubic_settings_change_the_owned_parameters_and_the_mss() {
+        let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO).unwrap();
+        let mut c = *f.rfc_params().cubic().config();
+        c.beta_permille = 500;
+        c.mss_bytes = 1_000;
+        f.set_cubic_config(c).unwrap();
+        assert_eq!(f.rfc_params().cubic().config().beta_permille, 500);
+        assert_eq!((f.mss_bytes(), f.rfc_params().mss_bytes()), (1_000, 1_000));
+        c.beta_permille = 0;
+        assert_eq!(f.set_cubic_config(c), Err(ConfigError::BetaOutOfRange));
+        assert_eq!(f.rfc_params().cubic().config().beta_permille, 500);
     }
 }

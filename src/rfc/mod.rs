@@ -12,6 +12,6 @@ mod flow;
 mod newreno;
 
 pub use adjustment::WindowAdjustment;
-pub use config::{RfcFlowConfig, SlowStartKind};
-pub use flow::{Classic, NewRenoFlow, RfcFlow};
+pub use config::{RfcFlowConfig, RfcParams, SlowStartKind};
+pub use flow::{Classic, ClassicState, NewRenoFlow, RfcFlow};
 pub use newreno::NewReno;

@@ -5,11 +5,14 @@
 use super::adjustment::WindowAdjustment;
 use crate::cubic::RfcCubicParams;
 use crate::time::Instant;
+use core::num::{NonZeroU32, NonZeroU64};
 
 /// NewReno's congestion-avoidance state: the bytes acknowledged towards the next
-/// one-MSS increase. Plain `Copy` data, 16 bytes.
+/// one-MSS increase. Plain `Copy` data, 16 bytes; `repr(C)`, the count an ACK updates
+/// first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct NewReno {
     /// Bytes acknowledged in congestion avoidance since the window last grew.
     pub bytes_acked: u64,
@@ -38,7 +41,8 @@ impl WindowAdjustment for NewReno {
     #[inline(always)]
     fn on_ack(
         &mut self,
-        p: &RfcCubicParams,
+        _p: &RfcCubicParams,
+        mss: NonZeroU64,
         _now: Instant,
         cwnd: u64,
         acked: u64,
@@ -54,19 +58,20 @@ impl WindowAdjustment for NewReno {
         // whole window in it earns one MSS, without a loop.
         let windows = self.bytes_acked / cwnd;
         self.bytes_acked %= cwnd;
-        cwnd.saturating_add(windows.saturating_mul(p.mss()))
+        cwnd.saturating_add(windows.saturating_mul(mss.get()))
     }
 
     #[inline(always)]
     fn on_steady_ack(
         &mut self,
         p: &RfcCubicParams,
+        mss: &NonZeroU32,
         now: Instant,
         cwnd: u64,
         acked: u64,
         srtt_us: u64,
     ) -> Option<u64> {
-        Some(self.on_ack(p, now, cwnd, acked, srtt_us))
+        Some(self.on_ack(p, NonZeroU64::from(*mss), now, cwnd, acked, srtt_us))
     }
 
     fn on_congestion(&mut self, _p: &RfcCubicParams, cwnd: u64, _ecn: bool) -> u64 {
@@ -134,11 +139,11 @@ mod tests {
         // cwnd 12000: nine ACKs of 1200 bytes (10800) do not reach a window ...
         let mut cwnd = 12_000;
         for _ in 0..9 {
-            cwnd = r.on_ack(&p, t, cwnd, 1_200, 0);
+            cwnd = r.on_ack(&p, p.mss_non_zero(), t, cwnd, 1_200, 0);
         }
         assert_eq!((cwnd, r.bytes_acked), (12_000, 10_800));
         // ... the tenth does: 12000 + 1200, and nothing is carried over.
-        cwnd = r.on_ack(&p, t, cwnd, 1_200, 0);
+        cwnd = r.on_ack(&p, p.mss_non_zero(), t, cwnd, 1_200, 0);
         assert_eq!((cwnd, r.bytes_acked), (13_200, 0));
     }
 
@@ -147,7 +152,7 @@ mod tests {
         let p = params(1000);
         let mut r = NewReno::new();
         // 25000 acked on a 10000-byte window: 2 windows, 5000 left towards the next.
-        let cwnd = r.on_ack(&p, Instant::ZERO, 10_000, 25_000, 0);
+        let cwnd = r.on_ack(&p, p.mss_non_zero(), Instant::ZERO, 10_000, 25_000, 0);
         assert_eq!((cwnd, r.bytes_acked), (12_000, 5_000));
     }
 

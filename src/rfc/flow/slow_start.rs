@@ -1,18 +1,18 @@
-//! Slow start for the classic driver ([`Classic`]): standard, Linux HyStart in bytes, or HyStart++
+//! Slow start for the classic driver ([`ClassicState`]): standard, Linux HyStart in bytes, or HyStart++
 //! (RFC 9406), all growing the flow's cwnd until ssthresh or a detector's exit.
 
-use super::Classic;
+use super::{ClassicState, Detector};
 use crate::controller::{AckEvent, Phase};
 use crate::cubic::{LinuxCubicParams, div_floor};
 use crate::hystart::{HystartInput, HystartPpVerdict, PacingStatus};
 use crate::rfc::adjustment::WindowAdjustment;
-use crate::rfc::config::SlowStartKind;
+use crate::rfc::config::{RfcParams, SlowStartKind};
 use crate::time::Instant;
 
 /// `sk_gso_max_size` assumed for Linux HyStart in bytes mode (unused without a rate).
 const GSO_MAX_SIZE: u32 = 65_536;
 
-impl<W: WindowAdjustment> Classic<W> {
+impl<W: WindowAdjustment> ClassicState<W> {
     /// Grows cwnd by `bytes` in slow start, stopping at ssthresh.
     pub(super) fn slow_start_grow(&mut self, bytes: u64) {
         // RFC 5681 §3.1: slow start while cwnd < ssthresh; the excess is not carried over
@@ -36,23 +36,39 @@ impl<W: WindowAdjustment> Classic<W> {
     }
 
     /// One ACK in slow start or CSS.
-    pub(super) fn slow_start_ack(&mut self, now: Instant, ack: &AckEvent, cwnd_limited: bool) {
-        let mss = self.params.mss();
-        match (self.slow_start, self.detector_active) {
+    pub(super) fn slow_start_ack(
+        &mut self,
+        p: &RfcParams,
+        now: Instant,
+        ack: &AckEvent,
+        cwnd_limited: bool,
+    ) {
+        let mss = self.mss64().get();
+        let paced = p.paced();
+        match (self.detector.kind(), self.detector_active) {
             (SlowStartKind::HystartPlusPlus, true) => {
-                let verdict = self
-                    .hystart_pp
-                    .on_round_check(self.largest_acked, self.largest_sent);
+                let (acked_pn, sent_pn) = (self.largest_acked, self.largest_sent);
+                let verdict = match self.detector.plus_plus_mut() {
+                    Some(h) => h.on_round_check(acked_pn, sent_pn),
+                    None => HystartPpVerdict::Continue,
+                };
                 if verdict == HystartPpVerdict::ExitToCongestionAvoidance {
                     self.exit_slow_start();
                     return;
                 }
                 if cwnd_limited {
-                    let grow = self.hystart_pp.growth_bytes(ack.acked, mss, self.paced);
+                    let grow = match self.detector.plus_plus_mut() {
+                        Some(h) => h.growth_bytes(ack.acked, mss, paced),
+                        None => ack.acked,
+                    };
                     self.slow_start_grow(grow);
                 }
                 if let (Some(rtt), true) = (ack.rtt, self.detector_active) {
-                    match self.hystart_pp.on_rtt_sample(rtt) {
+                    let verdict = match self.detector.plus_plus_mut() {
+                        Some(h) => h.on_rtt_sample(rtt),
+                        None => HystartPpVerdict::Continue,
+                    };
+                    match verdict {
                         HystartPpVerdict::EnterCss => self.phase = Phase::ConservativeSlowStart,
                         HystartPpVerdict::ResumeSlowStart => self.phase = Phase::SlowStart,
                         HystartPpVerdict::ExitToCongestionAvoidance => self.exit_slow_start(),
@@ -69,19 +85,19 @@ impl<W: WindowAdjustment> Classic<W> {
                         // Truncation to the kernel's 32-bit sequence space, on purpose.
                         snd_una: self.largest_acked as u32,
                         snd_nxt: self.largest_sent as u32,
-                        cwnd: u32::try_from(div_floor(self.cwnd, self.params.mss_non_zero()))
-                            .unwrap_or(u32::MAX),
+                        cwnd: u32::try_from(div_floor(self.cwnd, self.mss64())).unwrap_or(u32::MAX),
                         pacing_rate: 0,
-                        pacing_status: if self.paced {
+                        pacing_status: if paced {
                             PacingStatus::Fq
                         } else {
                             PacingStatus::None
                         },
                         gso_max_size: GSO_MAX_SIZE,
                     };
-                    let exit = self
-                        .linux_hystart
-                        .on_delay_sample(&LinuxCubicParams::DEFAULT, &input);
+                    let exit = match &mut self.detector {
+                        Detector::Linux(h) => h.on_delay_sample(&LinuxCubicParams::DEFAULT, &input),
+                        _ => None,
+                    };
                     if exit.is_some() {
                         // Linux hystart_update(): ssthresh = cwnd when HyStart fires
                         self.exit_slow_start();
