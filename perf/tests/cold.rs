@@ -124,7 +124,8 @@ fn linux_send_path() {
 #[test]
 fn rfc() {
     let t = check::<Rfc>();
-    assert_eq!(t.phases[0].cwnd_packets(&()), warm_cwnd(OursRfc::new()));
+    let sh = Rfc::shared();
+    assert_eq!(t.phases[0].cwnd_packets(&sh), warm_cwnd(OursRfc::new()));
 }
 
 #[test]
