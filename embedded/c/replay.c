@@ -370,12 +370,15 @@ static int rfc_set(CongestionRfcConfig *c, const char *key, const char *word) {
 
 typedef struct {
     CongestionRfcState state;
+    CongestionRfcParams params; /* the flow's settings, validated; the state refers to them */
     uint64_t snd_una, snd_nxt;
 } RfcReplay;
 
-/* Initialises the flow at `t` and sends `bytes` (the initial window if bytes < 0). */
+/* Initialises the flow at `t` on the settings `c` and sends `bytes` (the initial window
+ * if bytes < 0). */
 static void rfc_init(RfcReplay *r, const CongestionRfcConfig *c, uint64_t t, long long bytes) {
-    check(congestion_rfc_init(&r->state, sizeof r->state, c, t), "congestion_rfc_init");
+    check(congestion_rfc_params_init(&r->params, sizeof r->params, c), "congestion_rfc_params_init");
+    check(congestion_rfc_init(&r->state, sizeof r->state, &r->params, t), "congestion_rfc_init");
     uint64_t n = 0;
     check(congestion_rfc_cwnd(&r->state, &n), "congestion_rfc_cwnd");
     if (bytes >= 0) n = (uint64_t)bytes;
@@ -404,7 +407,8 @@ static void replay_rfc(FILE *in, FILE *out, int newreno) {
         } else if (!strcmp(ev.kw, "set")) {
             if (rfc_set(&config, ev.a1, ev.a2) != 0) die("unknown set key or bad value");
             if (initialised)
-                check(congestion_rfc_reconfigure(&r.state, &config), "congestion_rfc_reconfigure");
+                check(congestion_rfc_reconfigure(&r.params, &r.state, &config),
+                      "congestion_rfc_reconfigure");
         } else {
             if (ev.nums < 1 || x[0] < 0) die("event needs a time");
             now = (uint64_t)x[0];

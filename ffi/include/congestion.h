@@ -297,9 +297,9 @@
 
 /*
  Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
- NewReno (RFC 9002), sized for the larger (CUBIC's), with both slow-start detectors,
- its own copy of the parameters and the undo snapshot, takes 608 on 64-bit targets; the rest is
- room to grow without changing the ABI.
+ NewReno (RFC 9002), sized for the larger (CUBIC's), with its slow-start detector and
+ undo snapshot, the parameter block's address and the magic word; the rest is room to
+ grow without changing the ABI.
  */
 #define CONGESTION_RFC_STATE_SIZE 640
 
@@ -309,9 +309,27 @@
 #define CONGESTION_RFC_STATE_WORDS (CONGESTION_RFC_STATE_SIZE / 8)
 
 /*
- Alignment a [`CongestionRfcState`] needs, bytes.
+ Alignment a [`CongestionRfcState`] needs, bytes: a cache line, so that the flow's
+ hot fields start one.
  */
-#define CONGESTION_RFC_STATE_ALIGN 8
+#define CONGESTION_RFC_STATE_ALIGN 64
+
+/*
+ Bytes a [`CongestionRfcParams`] occupies: the RFC-mode settings every flow initialised
+ with it shares (CUBIC's, the pacing rate's, the slow-start kind, the initial window,
+ the algorithm; 112 on 64-bit targets); the rest is room to grow.
+ */
+#define CONGESTION_RFC_PARAMS_SIZE 192
+
+/*
+ [`CONGESTION_RFC_PARAMS_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_RFC_PARAMS_WORDS (CONGESTION_RFC_PARAMS_SIZE / 8)
+
+/*
+ Alignment a [`CongestionRfcParams`] needs, bytes.
+ */
+#define CONGESTION_RFC_PARAMS_ALIGN 8
 
 /*
  The settings Linux-mode flows share, validated once, owned by the caller: one block
@@ -593,17 +611,17 @@ typedef struct {
 } CongestionLinuxSnapshot;
 
 /*
- One RFC-mode flow (bytes; CUBIC or NewReno), owned by the caller. Opaque: only
- `congestion_rfc_init` may write it and only the `congestion_rfc_*` functions may
- read it. It holds no pointers, so a copy (`memcpy`) is a copy of the flow.
+ The settings RFC-mode flows share, validated once, owned by the caller: one block for
+ any number of flows (per endpoint, one `static` in firmware). Opaque: only
+ `congestion_rfc_params_init` and `congestion_rfc_reconfigure` write it.
  */
 typedef struct CONGESTION_ALIGNED(8) {
   /*
    Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or write
    them directly.
    */
-  uint64_t opaque[CONGESTION_RFC_STATE_WORDS];
-} CongestionRfcState;
+  uint64_t opaque[CONGESTION_RFC_PARAMS_WORDS];
+} CongestionRfcParams;
 
 /*
  An RFC-mode flow's settings, in bytes. Fill it with [`congestion_rfc_config_default`],
@@ -681,6 +699,19 @@ typedef struct {
    */
   uint8_t reserved[2];
 } CongestionRfcConfig;
+
+/*
+ One RFC-mode flow (bytes; CUBIC or NewReno), owned by the caller. Opaque: only
+ `congestion_rfc_init` may write it and only the `congestion_rfc_*` functions may read
+ it. It refers to the [`CongestionRfcParams`] it was initialised with (which must
+ outlive it); a copy (`memcpy`) is a copy of the flow on the same parameters.
+ */
+typedef struct CONGESTION_ALIGNED(64) {
+  /*
+   Opaque bytes. Never read or write them directly.
+   */
+  uint64_t opaque[CONGESTION_RFC_STATE_WORDS];
+} CongestionRfcState;
 
 /*
  Every field of an RFC-mode flow, as the RFC-mode replay CSV prints them.
@@ -1068,36 +1099,63 @@ int32_t congestion_linux_mss(const CongestionLinuxState *state, uint64_t *bytes)
 int32_t congestion_linux_snapshot(const CongestionLinuxState *state, CongestionLinuxSnapshot *out);
 
 /*
- Initialises the state at `state` (a buffer of `state_size` bytes, at least
- `CONGESTION_RFC_STATE_SIZE`, 8-byte aligned) from `*config` at `now_us`; nothing is
- in flight. On error nothing is written.
+ Validates `*config` into the parameter block at `params` (a buffer of `params_size`
+ bytes, at least `CONGESTION_RFC_PARAMS_SIZE`, 8-byte aligned): the algorithm, CUBIC's
+ settings, the slow-start kind, the initial window and the pacing rate, shared by every
+ flow later initialised with it. One block serves any number of flows. On error
+ nothing is written.
 
  Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
  `CONGESTION_ERR_SIZE`, or a `CONGESTION_ERR_*` configuration code naming the
  refused setting.
 
  # Safety
- `state` is NULL or valid for writes of `state_size` bytes; `config` is NULL or points
- to a readable `CongestionRfcConfig`.
+ `params` is NULL or valid for writes of `params_size` bytes, and no flow initialised
+ with it is in a call; `config` is NULL or points to a readable `CongestionRfcConfig`.
+ */
+int32_t congestion_rfc_params_init(CongestionRfcParams *params,
+                                   size_t params_size,
+                                   const CongestionRfcConfig *config);
+
+/*
+ Initialises the flow at `state` (a buffer of `state_size` bytes, at least
+ `CONGESTION_RFC_STATE_SIZE`, aligned to `CONGESTION_RFC_STATE_ALIGN`, 64) on the
+ parameter block `params` at `now_us`, running the block's algorithm; nothing is in
+ flight. The state keeps the block's address. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` when `params` was not
+ initialised by `congestion_rfc_params_init`.
+
+ # Safety
+ `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL or an
+ initialised parameter block that outlives the state (and every copy of it) and is
+ not written while a call on any of its flows runs.
  */
 int32_t congestion_rfc_init(CongestionRfcState *state,
                             size_t state_size,
-                            const CongestionRfcConfig *config,
+                            const CongestionRfcParams *params,
                             uint64_t now_us);
 
 /*
- New settings for a running flow (`*config` as for [`congestion_rfc_init`]): CUBIC's
- β, ECN β, C, fast convergence, Reno-friendliness, the MSS (as
- [`congestion_rfc_set_mss`]) and the pacing-rate settings apply from the next event;
- the flow's state is kept. The algorithm, the slow-start kind, `paced`, the initial
- window and ssthresh only matter to a later init. All settings are checked first: on
- error nothing changes.
+ New settings in the parameter block at `params` (`*config` as for
+ [`congestion_rfc_params_init`]), for every flow initialised with it: CUBIC's β, ECN β,
+ C, fast convergence, Reno-friendliness and the pacing-rate settings apply from each
+ flow's next event. The flow at `state` (one of the block's) also takes the new MSS (as
+ [`congestion_rfc_set_mss`]) and restarts its CUBIC epoch on the new constants; the
+ block's other flows keep their MSS, and CUBIC's curve points until their next epoch
+ (call this with each of them to move them at once). The algorithm, the slow-start
+ kind, `paced`, the initial window and ssthresh only matter to a later init. All
+ settings are checked first: on error nothing changes.
 
  # Safety
- `state` is NULL or an initialised RFC-mode state not used concurrently; `config` is
- NULL or points to a readable `CongestionRfcConfig`.
+ `params` is NULL or an initialised parameter block and `state` NULL or an initialised
+ RFC-mode state on it, and no call on any of the block's flows runs meanwhile; `config`
+ is NULL or points to a readable `CongestionRfcConfig`.
  */
-int32_t congestion_rfc_reconfigure(CongestionRfcState *state, const CongestionRfcConfig *config);
+int32_t congestion_rfc_reconfigure(CongestionRfcParams *params,
+                                   CongestionRfcState *state,
+                                   const CongestionRfcConfig *config);
 
 /*
  The path MTU changed: the flow counts in `mss_bytes` from now on. Returns

@@ -2,11 +2,12 @@
 //! the C arguments turned into the library's events, and the two helpers every entry
 //! point goes through.
 
-use crate::state::{self, Blob, Inner};
+use crate::state::{self, Blob, Inner, RfcInner};
 use crate::*;
+use congestion::cubic::RfcCubic;
 use congestion::linux::{LinuxFlow, LinuxFlowState, LinuxParams, TCP_INFINITE_SSTHRESH};
 use congestion::pacing::Rate;
-use congestion::rfc::{NewRenoFlow, RfcFlow};
+use congestion::rfc::{ClassicState, NewReno};
 use congestion::{
     AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
     WindowUnit,
@@ -98,7 +99,7 @@ pub(crate) const fn phase_code(phase: Phase) -> u32 {
     }
 }
 
-/// The RFC-mode flow: CUBIC or NewReno, both on the library's classic driver.
+/// The RFC-mode flow's state: CUBIC or NewReno, both on the library's classic driver.
 #[derive(Clone, Copy)]
 #[expect(
     clippy::large_enum_variant,
@@ -106,9 +107,9 @@ pub(crate) const fn phase_code(phase: Phase) -> u32 {
 )]
 pub(crate) enum RfcAlgorithm {
     /// RFC 9438 CUBIC.
-    Cubic(RfcFlow),
+    Cubic(ClassicState<RfcCubic>),
     /// RFC 9002 NewReno.
-    NewReno(NewRenoFlow),
+    NewReno(ClassicState<NewReno>),
 }
 
 /// Forwards one call to whichever flow an [`RfcAlgorithm`] holds.
@@ -122,57 +123,63 @@ macro_rules! forward {
 }
 pub(crate) use forward;
 
-impl CongestionController for RfcAlgorithm {
+/// The RFC-mode blob as the library's controller: its flow's state on its parameter
+/// block.
+impl CongestionController for RfcInner {
     fn unit(&self) -> WindowUnit {
         WindowUnit::Bytes
     }
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        forward!(self, f => f.on_sent(now, sent))
-    }
-    fn on_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) {
-        forward!(self, f => f.on_sent_counted(now, sent, largest_sent))
+        let p = &self.params().rfc;
+        forward!(&mut self.flow, f => f.on_sent(p, now, sent))
     }
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
-        forward!(self, f => f.on_ack(now, ack))
+        let p = &self.params().rfc;
+        forward!(&mut self.flow, f => f.on_ack(p, now, ack))
     }
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
-        forward!(self, f => f.on_loss(now, loss))
+        let p = &self.params().rfc;
+        forward!(&mut self.flow, f => f.on_loss(p, now, loss))
     }
     fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
-        forward!(self, f => f.on_ecn(now, ecn))
+        let p = &self.params().rfc;
+        forward!(&mut self.flow, f => f.on_ecn(p, now, ecn))
     }
     fn on_retransmission_timeout(&mut self, now: Instant) {
-        forward!(self, f => f.on_retransmission_timeout(now))
+        let p = &self.params().rfc;
+        forward!(&mut self.flow, f => f.on_retransmission_timeout(p, now))
     }
     fn on_discarded(&mut self, now: Instant, amount: u64) {
-        forward!(self, f => f.on_discarded(now, amount))
+        forward!(&mut self.flow, f => f.on_discarded(now, amount))
     }
     fn on_spurious_congestion(&mut self, now: Instant) {
-        forward!(self, f => f.on_spurious_congestion(now))
+        forward!(&mut self.flow, f => f.on_spurious_congestion(now))
     }
     fn on_transmit_start(&mut self, now: Instant) {
-        forward!(self, f => f.on_transmit_start(now))
+        forward!(&mut self.flow, f => f.on_transmit_start(now))
     }
     fn cwnd(&self) -> u64 {
-        forward!(self, f => f.cwnd())
+        forward!(&self.flow, f => f.cwnd())
     }
     fn ssthresh(&self) -> Option<u64> {
-        forward!(self, f => f.ssthresh())
+        forward!(&self.flow, f => f.ssthresh())
     }
     fn phase(&self) -> Phase {
-        forward!(self, f => f.phase())
+        forward!(&self.flow, f => f.phase())
     }
     fn in_flight(&self) -> u64 {
-        forward!(self, f => f.in_flight())
+        forward!(&self.flow, f => f.in_flight())
     }
     fn pacing_rate(&self) -> Rate {
-        forward!(self, f => f.pacing_rate())
+        let p = &self.params().rfc;
+        forward!(&self.flow, f => f.pacing_rate(p))
     }
     fn mss_bytes(&self) -> u64 {
-        forward!(self, f => f.mss_bytes())
+        forward!(&self.flow, f => f.mss_bytes())
     }
     fn send_quantum_bytes(&self) -> u64 {
-        forward!(self, f => f.send_quantum_bytes())
+        let p = &self.params().rfc;
+        forward!(&self.flow, f => f.send_quantum_bytes(p))
     }
 }
 

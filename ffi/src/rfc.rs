@@ -4,67 +4,111 @@
 
 use crate::flow::{RfcAlgorithm, at, forward, phase_code, read, ssthresh_code, with};
 use crate::rfc_config::CongestionRfcConfig;
-use crate::state::{self, CongestionRfcState, RfcInner};
+use crate::state::{self, CongestionRfcParams, CongestionRfcState, RfcInner, RfcParamsInner};
 use crate::*;
-use congestion::CongestionController;
-use congestion::rfc::{NewRenoFlow, RfcFlow};
+use congestion::rfc::{ClassicState, RfcParams};
 
-/// Initialises the state at `state` (a buffer of `state_size` bytes, at least
-/// `CONGESTION_RFC_STATE_SIZE`, 8-byte aligned) from `*config` at `now_us`; nothing is
-/// in flight. On error nothing is written.
+/// The settings of `*config` as a parameter block, or the error code of the first one
+/// refused.
+fn params_from(config: CongestionRfcConfig) -> Result<RfcParamsInner, i32> {
+    let newreno = config.newreno()?;
+    let flow_config = config.to_rust()?;
+    let rfc = RfcParams::new(&flow_config).map_err(crate::linux_config::code)?;
+    Ok(RfcParamsInner::new(rfc, newreno))
+}
+
+/// Validates `*config` into the parameter block at `params` (a buffer of `params_size`
+/// bytes, at least `CONGESTION_RFC_PARAMS_SIZE`, 8-byte aligned): the algorithm, CUBIC's
+/// settings, the slow-start kind, the initial window and the pacing rate, shared by every
+/// flow later initialised with it. One block serves any number of flows. On error
+/// nothing is written.
 ///
 /// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
 /// `CONGESTION_ERR_SIZE`, or a `CONGESTION_ERR_*` configuration code naming the
 /// refused setting.
 ///
 /// # Safety
-/// `state` is NULL or valid for writes of `state_size` bytes; `config` is NULL or points
-/// to a readable `CongestionRfcConfig`.
+/// `params` is NULL or valid for writes of `params_size` bytes, and no flow initialised
+/// with it is in a call; `config` is NULL or points to a readable `CongestionRfcConfig`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_init(
-    state: *mut CongestionRfcState,
-    state_size: usize,
+pub unsafe extern "C" fn congestion_rfc_params_init(
+    params: *mut CongestionRfcParams,
+    params_size: usize,
     config: *const CongestionRfcConfig,
-    now_us: u64,
 ) -> i32 {
     if config.is_null() {
         return CONGESTION_ERR_NULL;
     }
-    if let Err(code) = state::check_buffer(state, state_size) {
+    if let Err(code) = state::check_buffer(params, params_size) {
         return code;
     }
     // SAFETY: non-null and readable per the contract; the config is plain integers.
-    let config = unsafe { config.read() };
-    let (newreno, flow_config) = match config.newreno().and_then(|n| Ok((n, config.to_rust()?))) {
-        Ok(v) => v,
+    match params_from(unsafe { config.read() }) {
+        Ok(inner) => {
+            // SAFETY: checked above (non-null, aligned, large enough), writable per the
+            // contract.
+            unsafe { state::write(params, inner) };
+            CONGESTION_OK
+        }
+        Err(code) => code,
+    }
+}
+
+/// Initialises the flow at `state` (a buffer of `state_size` bytes, at least
+/// `CONGESTION_RFC_STATE_SIZE`, aligned to `CONGESTION_RFC_STATE_ALIGN`, 64) on the
+/// parameter block `params` at `now_us`, running the block's algorithm; nothing is in
+/// flight. The state keeps the block's address. On error nothing is written.
+///
+/// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+/// `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` when `params` was not
+/// initialised by `congestion_rfc_params_init`.
+///
+/// # Safety
+/// `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL or an
+/// initialised parameter block that outlives the state (and every copy of it) and is
+/// not written while a call on any of its flows runs.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_init(
+    state: *mut CongestionRfcState,
+    state_size: usize,
+    params: *const CongestionRfcParams,
+    now_us: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    let block = match unsafe { state::get_ref(params) } {
+        Ok(block) => block,
         Err(code) => return code,
     };
-    let flow = if newreno {
-        NewRenoFlow::new(flow_config, at(now_us)).map(RfcAlgorithm::NewReno)
+    if let Err(code) = state::check_buffer(state, state_size) {
+        return code;
+    }
+    let flow = if block.newreno {
+        RfcAlgorithm::NewReno(ClassicState::new(&block.rfc, at(now_us)))
     } else {
-        RfcFlow::new(flow_config, at(now_us)).map(RfcAlgorithm::Cubic)
-    };
-    let flow = match flow {
-        Ok(f) => f,
-        Err(e) => return crate::linux_config::code(e),
+        RfcAlgorithm::Cubic(ClassicState::new(&block.rfc, at(now_us)))
     };
     // SAFETY: checked above (non-null, aligned, large enough), writable per the contract.
-    unsafe { state::write(state, RfcInner::new(flow)) };
+    unsafe { state::write(state, RfcInner::new(flow, block)) };
     CONGESTION_OK
 }
 
-/// New settings for a running flow (`*config` as for [`congestion_rfc_init`]): CUBIC's
-/// β, ECN β, C, fast convergence, Reno-friendliness, the MSS (as
-/// [`congestion_rfc_set_mss`]) and the pacing-rate settings apply from the next event;
-/// the flow's state is kept. The algorithm, the slow-start kind, `paced`, the initial
-/// window and ssthresh only matter to a later init. All settings are checked first: on
-/// error nothing changes.
+/// New settings in the parameter block at `params` (`*config` as for
+/// [`congestion_rfc_params_init`]), for every flow initialised with it: CUBIC's β, ECN β,
+/// C, fast convergence, Reno-friendliness and the pacing-rate settings apply from each
+/// flow's next event. The flow at `state` (one of the block's) also takes the new MSS (as
+/// [`congestion_rfc_set_mss`]) and restarts its CUBIC epoch on the new constants; the
+/// block's other flows keep their MSS, and CUBIC's curve points until their next epoch
+/// (call this with each of them to move them at once). The algorithm, the slow-start
+/// kind, `paced`, the initial window and ssthresh only matter to a later init. All
+/// settings are checked first: on error nothing changes.
 ///
 /// # Safety
-/// `state` is NULL or an initialised RFC-mode state not used concurrently; `config` is
-/// NULL or points to a readable `CongestionRfcConfig`.
+/// `params` is NULL or an initialised parameter block and `state` NULL or an initialised
+/// RFC-mode state on it, and no call on any of the block's flows runs meanwhile; `config`
+/// is NULL or points to a readable `CongestionRfcConfig`.
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn congestion_rfc_reconfigure(
+    params: *mut CongestionRfcParams,
     state: *mut CongestionRfcState,
     config: *const CongestionRfcConfig,
 ) -> i32 {
@@ -80,13 +124,22 @@ pub unsafe extern "C" fn congestion_rfc_reconfigure(
         Ok(p) => p,
         Err(e) => return crate::linux_config::code(e),
     };
-    let mut result = Ok(());
+    if let Err(e) = config.cubic.validate() {
+        return crate::linux_config::code(e);
+    }
     // SAFETY: forwarded contract.
+    let block = match unsafe { state::get(params) } {
+        Ok(block) => block,
+        Err(code) => return code,
+    };
+    let mut result = Ok(());
+    // SAFETY: forwarded contract; the state's own pointer to the block is not read here
+    // (the block is reached through `params`, which the caller says is the same one).
     let rc = unsafe {
         with(state, |s| {
-            result = forward!(&mut s.flow, f => f.set_cubic_config(config.cubic));
+            result = forward!(&mut s.flow, f => f.set_cubic_config(&mut block.rfc, config.cubic));
             if result.is_ok() {
-                forward!(&mut s.flow, f => f.set_pacing_params(pacing));
+                block.rfc.set_pacing(pacing);
             }
         })
     };
@@ -182,7 +235,7 @@ fn snapshot(flow: &RfcAlgorithm) -> CongestionRfcSnapshot {
         in_flight_bytes: f.in_flight(),
         srtt_us: f.srtt_us(),
         min_rtt_us: f.min_rtt_us(),
-        mss_bytes: f.params().mss(),
+        mss_bytes: f.mss_bytes(),
         phase: phase_code(f.phase()),
         cwnd_limited: u32::from(f.last_ack_cwnd_limited()),
         css_rounds: f.hystart_pp().css_rounds,
@@ -223,12 +276,20 @@ mod tests {
             CONGESTION_RFC_ALGORITHM_NEWRENO,
         ] {
             c.algorithm = algorithm;
+            let mut p = CongestionRfcParams {
+                opaque: [0; crate::CONGESTION_RFC_PARAMS_WORDS],
+            };
+            let size = size_of::<CongestionRfcParams>();
+            assert_eq!(
+                unsafe { congestion_rfc_params_init(&mut p, size, &c) },
+                CONGESTION_OK
+            );
             let mut s = CongestionRfcState {
                 opaque: [0; crate::CONGESTION_RFC_STATE_WORDS],
             };
             let size = size_of::<CongestionRfcState>();
             assert_eq!(
-                unsafe { congestion_rfc_init(&mut s, size, &c, 0) },
+                unsafe { congestion_rfc_init(&mut s, size, &p, 0) },
                 CONGESTION_OK
             );
             let mut v = CongestionRfcSnapshot::default();

@@ -23,8 +23,7 @@ pub unsafe extern "C" fn congestion_rfc_on_sent(
     // SAFETY: forwarded contract.
     unsafe {
         with(state, |s| {
-            s.flow
-                .on_sent(at(now_us), &SentEvent::new(in_flight_after, largest_sent))
+            s.on_sent(at(now_us), &SentEvent::new(in_flight_after, largest_sent))
         })
     }
 }
@@ -43,11 +42,7 @@ pub unsafe extern "C" fn congestion_rfc_on_sent_counted(
     largest_sent: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with(state, |s| {
-            s.flow.on_sent_counted(at(now_us), sent, largest_sent)
-        })
-    }
+    unsafe { with(state, |s| s.on_sent_counted(at(now_us), sent, largest_sent)) }
 }
 
 /// An ACK newly acknowledging `acked` bytes (0: one carrying only an RTT sample), which
@@ -72,7 +67,7 @@ pub unsafe extern "C" fn congestion_rfc_on_ack(
     // SAFETY: forwarded contract.
     unsafe {
         with(state, |s| {
-            s.flow.on_ack(
+            s.on_ack(
                 at(now_us),
                 &ack_event(acked, largest_acked, rtt_us, app_limited),
             )
@@ -98,7 +93,7 @@ pub unsafe extern "C" fn congestion_rfc_on_loss(
     // SAFETY: forwarded contract.
     unsafe {
         with(state, |s| {
-            s.flow.on_loss(at(now_us), &loss_event(lost, newest_lost))
+            s.on_loss(at(now_us), &loss_event(lost, newest_lost))
         })
     }
 }
@@ -119,8 +114,7 @@ pub unsafe extern "C" fn congestion_rfc_on_loss_sent_at(
     // SAFETY: forwarded contract.
     unsafe {
         with(state, |s| {
-            s.flow
-                .on_loss(at(now_us), &LossEvent::sent_at(lost, at(newest_sent_at_us)))
+            s.on_loss(at(now_us), &LossEvent::sent_at(lost, at(newest_sent_at_us)))
         })
     }
 }
@@ -141,7 +135,7 @@ pub unsafe extern "C" fn congestion_rfc_on_persistent_congestion(
     // SAFETY: forwarded contract.
     unsafe {
         with(state, |s| {
-            s.flow.on_loss(
+            s.on_loss(
                 at(now_us),
                 &LossEvent::episode(lost).with_persistent_congestion(true),
             )
@@ -166,8 +160,7 @@ pub unsafe extern "C" fn congestion_rfc_on_ecn(
     // SAFETY: forwarded contract.
     unsafe {
         with(state, |s| {
-            s.flow
-                .on_ecn(at(now_us), &ecn_event(ce_increase, largest_acked))
+            s.on_ecn(at(now_us), &ecn_event(ce_increase, largest_acked))
         })
     }
 }
@@ -180,7 +173,7 @@ pub unsafe extern "C" fn congestion_rfc_on_ecn(
 #[unsafe(no_mangle)]
 pub unsafe extern "C" fn congestion_rfc_on_rto(state: *mut CongestionRfcState, now_us: u64) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with(state, |s| s.flow.on_retransmission_timeout(at(now_us))) }
+    unsafe { with(state, |s| s.on_retransmission_timeout(at(now_us))) }
 }
 
 /// `amount` bytes left flight without being acknowledged or lost (RFC 9002 §6.4: keys
@@ -195,7 +188,7 @@ pub unsafe extern "C" fn congestion_rfc_on_discarded(
     amount: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with(state, |s| s.flow.on_discarded(at(now_us), amount)) }
+    unsafe { with(state, |s| s.on_discarded(at(now_us), amount)) }
 }
 
 /// The last reduction was spurious: restore what it took away. Ignored when there is
@@ -211,7 +204,7 @@ pub unsafe extern "C" fn congestion_rfc_on_spurious(
     now_us: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with(state, |s| s.flow.on_spurious_congestion(at(now_us))) }
+    unsafe { with(state, |s| s.on_spurious_congestion(at(now_us))) }
 }
 
 /// Sending starts again after having nothing in flight: the idle time is not counted as
@@ -225,7 +218,7 @@ pub unsafe extern "C" fn congestion_rfc_on_transmit_start(
     now_us: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { with(state, |s| s.flow.on_transmit_start(at(now_us))) }
+    unsafe { with(state, |s| s.on_transmit_start(at(now_us))) }
 }
 
 /// `*cwnd` = the congestion window, bytes.
@@ -238,7 +231,7 @@ pub unsafe extern "C" fn congestion_rfc_cwnd(
     cwnd: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { read(state, cwnd, |s| s.flow.cwnd()) }
+    unsafe { read(state, cwnd, |s| s.cwnd()) }
 }
 
 /// `*ssthresh` = the slow-start threshold, bytes; `CONGESTION_SSTHRESH_NONE` (UINT64_MAX)
@@ -252,7 +245,7 @@ pub unsafe extern "C" fn congestion_rfc_ssthresh(
     ssthresh: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { read(state, ssthresh, |s| ssthresh_code(s.flow.ssthresh())) }
+    unsafe { read(state, ssthresh, |s| ssthresh_code(s.ssthresh())) }
 }
 
 /// `*phase` = a `CONGESTION_PHASE_*` value (the same meaning in both modes).
@@ -265,7 +258,7 @@ pub unsafe extern "C" fn congestion_rfc_phase(
     phase: *mut u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { read(state, phase, |s| phase_code(s.flow.phase())) }
+    unsafe { read(state, phase, |s| phase_code(s.phase())) }
 }
 
 /// `*in_flight` = the amount in flight as the flow counts it, bytes.
@@ -278,7 +271,7 @@ pub unsafe extern "C" fn congestion_rfc_in_flight(
     in_flight: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { read(state, in_flight, |s| s.flow.in_flight()) }
+    unsafe { read(state, in_flight, |s| s.in_flight()) }
 }
 
 /// `*bytes_per_second` = the pacing rate, bytes per second; `CONGESTION_RATE_UNLIMITED`
@@ -294,7 +287,7 @@ pub unsafe extern "C" fn congestion_rfc_pacing_rate(
     // SAFETY: forwarded contract.
     unsafe {
         read(state, bytes_per_second, |s| {
-            s.flow.pacing_rate().as_bytes_per_second()
+            s.pacing_rate().as_bytes_per_second()
         })
     }
 }
@@ -310,7 +303,7 @@ pub unsafe extern "C" fn congestion_rfc_send_quantum(
     bytes: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { read(state, bytes, |s| s.flow.send_quantum_bytes()) }
+    unsafe { read(state, bytes, |s| s.send_quantum_bytes()) }
 }
 
 /// `*bytes` = the segment size (MSS, QUIC max datagram size) the flow works with, bytes.
@@ -323,5 +316,5 @@ pub unsafe extern "C" fn congestion_rfc_mss(
     bytes: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { read(state, bytes, |s| s.flow.mss_bytes()) }
+    unsafe { read(state, bytes, |s| s.mss_bytes()) }
 }

@@ -5,6 +5,7 @@
 use crate::flow::RfcAlgorithm;
 use congestion::linux::{LinuxFlowState, LinuxParams};
 use congestion::pacing::{SendPathParams, SendPathState};
+use congestion::rfc::RfcParams;
 
 /// Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (two 64-byte lines: the
 /// one a congestion-avoidance ACK touches, and the rest), its send path (one line), the
@@ -27,14 +28,24 @@ pub const CONGESTION_LINUX_PARAMS_WORDS: usize = CONGESTION_LINUX_PARAMS_SIZE / 
 pub const CONGESTION_LINUX_PARAMS_ALIGN: usize = 8;
 
 /// Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
-/// NewReno (RFC 9002), sized for the larger (CUBIC's), with both slow-start detectors,
-/// its own copy of the parameters and the undo snapshot, takes 608 on 64-bit targets; the rest is
-/// room to grow without changing the ABI.
+/// NewReno (RFC 9002), sized for the larger (CUBIC's), with its slow-start detector and
+/// undo snapshot, the parameter block's address and the magic word; the rest is room to
+/// grow without changing the ABI.
 pub const CONGESTION_RFC_STATE_SIZE: usize = 640;
 /// [`CONGESTION_RFC_STATE_SIZE`] in 64-bit words.
 pub const CONGESTION_RFC_STATE_WORDS: usize = CONGESTION_RFC_STATE_SIZE / 8;
-/// Alignment a [`CongestionRfcState`] needs, bytes.
-pub const CONGESTION_RFC_STATE_ALIGN: usize = 8;
+/// Alignment a [`CongestionRfcState`] needs, bytes: a cache line, so that the flow's
+/// hot fields start one.
+pub const CONGESTION_RFC_STATE_ALIGN: usize = 64;
+
+/// Bytes a [`CongestionRfcParams`] occupies: the RFC-mode settings every flow initialised
+/// with it shares (CUBIC's, the pacing rate's, the slow-start kind, the initial window,
+/// the algorithm; 112 on 64-bit targets); the rest is room to grow.
+pub const CONGESTION_RFC_PARAMS_SIZE: usize = 192;
+/// [`CONGESTION_RFC_PARAMS_SIZE`] in 64-bit words.
+pub const CONGESTION_RFC_PARAMS_WORDS: usize = CONGESTION_RFC_PARAMS_SIZE / 8;
+/// Alignment a [`CongestionRfcParams`] needs, bytes.
+pub const CONGESTION_RFC_PARAMS_ALIGN: usize = 8;
 
 /// One Linux-mode flow with its send path, owned by the caller. Opaque: only
 /// `congestion_linux_init` may write it and only the `congestion_linux_*` functions may
@@ -58,13 +69,23 @@ pub struct CongestionLinuxParams {
 }
 
 /// One RFC-mode flow (bytes; CUBIC or NewReno), owned by the caller. Opaque: only
-/// `congestion_rfc_init` may write it and only the `congestion_rfc_*` functions may
-/// read it. It holds no pointers, so a copy (`memcpy`) is a copy of the flow.
-#[repr(C, align(8))]
+/// `congestion_rfc_init` may write it and only the `congestion_rfc_*` functions may read
+/// it. It refers to the [`CongestionRfcParams`] it was initialised with (which must
+/// outlive it); a copy (`memcpy`) is a copy of the flow on the same parameters.
+#[repr(C, align(64))]
 pub struct CongestionRfcState {
+    /// Opaque bytes. Never read or write them directly.
+    pub opaque: [u64; CONGESTION_RFC_STATE_WORDS],
+}
+
+/// The settings RFC-mode flows share, validated once, owned by the caller: one block for
+/// any number of flows (per endpoint, one `static` in firmware). Opaque: only
+/// `congestion_rfc_params_init` and `congestion_rfc_reconfigure` write it.
+#[repr(C, align(8))]
+pub struct CongestionRfcParams {
     /// Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or write
     /// them directly.
-    pub opaque: [u64; CONGESTION_RFC_STATE_WORDS],
+    pub opaque: [u64; CONGESTION_RFC_PARAMS_WORDS],
 }
 
 /// What a Linux-mode blob holds: the flow first, so that its hot line is the blob's
@@ -87,12 +108,24 @@ pub(crate) struct ParamsInner {
     pub(crate) send: SendPathParams,
 }
 
-/// What an RFC-mode blob holds.
+/// What an RFC-mode blob holds: the flow first, the parameter block's address and the
+/// magic word after it.
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub(crate) struct RfcInner {
-    magic: u64,
     pub(crate) flow: RfcAlgorithm,
+    params: *const RfcParamsInner,
+    magic: u64,
+}
+
+/// What an RFC-mode parameter block holds.
+#[derive(Clone, Copy)]
+#[repr(C)]
+pub(crate) struct RfcParamsInner {
+    magic: u64,
+    pub(crate) rfc: RfcParams,
+    /// The algorithm flows initialised from this block run (`CONGESTION_RFC_ALGORITHM_*`).
+    pub(crate) newreno: bool,
 }
 
 // Each blob must hold its state, at an alignment the blob guarantees (on every target:
@@ -105,6 +138,9 @@ const _: () = assert!(align_of::<Inner>() <= CONGESTION_LINUX_STATE_ALIGN);
 const _: () = assert!(size_of::<CongestionLinuxState>() == CONGESTION_LINUX_STATE_SIZE);
 const _: () = assert!(align_of::<CongestionLinuxState>() == CONGESTION_LINUX_STATE_ALIGN);
 const _: () = assert!(size_of::<RfcInner>() <= CONGESTION_RFC_STATE_SIZE);
+const _: () = assert!(size_of::<RfcParamsInner>() <= CONGESTION_RFC_PARAMS_SIZE);
+const _: () = assert!(align_of::<RfcParamsInner>() <= CONGESTION_RFC_PARAMS_ALIGN);
+const _: () = assert!(size_of::<CongestionRfcParams>() == CONGESTION_RFC_PARAMS_SIZE);
 const _: () = assert!(align_of::<RfcInner>() <= CONGESTION_RFC_STATE_ALIGN);
 const _: () = assert!(size_of::<CongestionRfcState>() == CONGESTION_RFC_STATE_SIZE);
 const _: () = assert!(align_of::<CongestionRfcState>() == CONGESTION_RFC_STATE_ALIGN);
@@ -143,10 +179,20 @@ impl Blob for CongestionLinuxParams {
 
 impl Blob for CongestionRfcState {
     type Inner = RfcInner;
-    /// "CRFC9002" in ASCII (the 0.1 layout was "CRFC9438", refused).
-    const MAGIC: u64 = 0x3230_3039_4346_5243;
+    /// "CRFCv3.0" in ASCII (the 0.1 and 0.2 layouts, "CRFC9438" and "CRFC9002", are
+    /// refused).
+    const MAGIC: u64 = 0x302e_3376_4346_5243;
     const SIZE: usize = CONGESTION_RFC_STATE_SIZE;
     const ALIGN: usize = CONGESTION_RFC_STATE_ALIGN;
+    const MAGIC_OFFSET: usize = core::mem::offset_of!(RfcInner, magic);
+}
+
+impl Blob for CongestionRfcParams {
+    type Inner = RfcParamsInner;
+    /// "CRPARAM1" in ASCII.
+    const MAGIC: u64 = 0x314d_4152_4150_5243;
+    const SIZE: usize = CONGESTION_RFC_PARAMS_SIZE;
+    const ALIGN: usize = CONGESTION_RFC_PARAMS_ALIGN;
 }
 
 impl Inner {
@@ -187,10 +233,30 @@ impl ParamsInner {
 }
 
 impl RfcInner {
-    pub(crate) fn new(flow: RfcAlgorithm) -> Self {
+    /// A flow on the parameter block at `params`.
+    pub(crate) fn new(flow: RfcAlgorithm, params: *const RfcParamsInner) -> Self {
         RfcInner {
-            magic: CongestionRfcState::MAGIC,
             flow,
+            params,
+            magic: CongestionRfcState::MAGIC,
+        }
+    }
+
+    /// The parameter block the flow was initialised with; as [`Inner::params`].
+    pub(crate) fn params<'a>(&self) -> &'a RfcParamsInner {
+        // SAFETY: init stored the address of a block it had checked (non-null, aligned,
+        // magic); the contract keeps it alive and unwritten during every call.
+        unsafe { &*self.params }
+    }
+}
+
+impl RfcParamsInner {
+    /// A parameter block holding `rfc`, for flows running NewReno if `newreno`.
+    pub(crate) fn new(rfc: RfcParams, newreno: bool) -> Self {
+        RfcParamsInner {
+            magic: CongestionRfcParams::MAGIC,
+            rfc,
+            newreno,
         }
     }
 }
@@ -281,11 +347,15 @@ mod tests {
         assert_eq!(size_of::<Inner>(), 256);
         assert_eq!(size_of::<congestion::linux::LinuxParams>(), 88);
         assert_eq!(size_of::<ParamsInner>(), 128);
-        // The larger flow, CUBIC's (592 with its own copy of the parameters, 96 of
-        // them; NewReno's is 344), + the magic word 8 + the enum's tag 8 (the flows are
-        // repr(C) now, without a niche for it) = 608 of 640.
-        assert_eq!(size_of::<congestion::rfc::RfcFlow>(), 592);
+        // The larger flow state, CUBIC's (496; NewReno's 248), in an enum whose tag takes
+        // a niche, + the parameters' address 8 + the magic word 8 = 512;
+        // the parameter block: the magic word 8 + RfcParams 96 + the algorithm = 112.
+        assert_eq!(
+            size_of::<congestion::rfc::ClassicState<congestion::cubic::RfcCubic>>(),
+            496
+        );
         assert_eq!(size_of::<congestion::rfc::RfcParams>(), 96);
-        assert_eq!(size_of::<RfcInner>(), 608);
+        assert_eq!(size_of::<RfcInner>(), 512);
+        assert_eq!(size_of::<RfcParamsInner>(), 112);
     }
 }

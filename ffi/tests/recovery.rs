@@ -8,7 +8,10 @@
 mod flows;
 
 use congestion_ffi::*;
-use flows::{get, linux_config, linux_params, linux_state, phase_of, rfc_config, rfc_state};
+use flows::{
+    get, linux_config, linux_params, linux_state, phase_of, rfc_config, rfc_params, rfc_state,
+    rfc_state_on,
+};
 use std::ptr;
 
 const UNKNOWN: u64 = CONGESTION_PACKET_UNKNOWN;
@@ -327,13 +330,17 @@ fn an_rfc_mode_flow_gives_a_pacing_rate_and_a_send_quantum() {
     // RFC 9002 §7.7: 1.25 · 14400 / 0.020 s = 900,000 B/s.
     let mut c = rfc_config();
     c.pacing_formula = CONGESTION_PACING_FORMULA_RFC9002;
-    let mut r = rfc_with_ten_sent(&c);
+    let params: *mut CongestionRfcParams = rfc_params(&c);
+    let mut r = rfc_state_on(unsafe { &*params });
+    for pn in 1..=10 {
+        unsafe { congestion_rfc_on_sent_counted(&mut *r, 0, 1_200, pn) };
+    }
     unsafe { congestion_rfc_on_ack(&mut *r, 20 * MS, 2_400, 20_000, 2, 0) };
     assert_eq!(get(&*r, congestion_rfc_pacing_rate), 900_000);
     // A cap applies (sk_max_pacing_rate's role): 500,000 B/s.
     c.max_pacing_rate = 500_000;
     assert_eq!(
-        unsafe { congestion_rfc_reconfigure(&mut *r, &c) },
+        unsafe { congestion_rfc_reconfigure(params, &mut *r, &c) },
         CONGESTION_OK
     );
     assert_eq!(get(&*r, congestion_rfc_pacing_rate), 500_000);
@@ -402,7 +409,7 @@ fn a_misaligned_state_is_refused_before_anything_is_read_through_it() {
     let size = CONGESTION_RFC_STATE_SIZE + 4;
     unsafe {
         assert_eq!(
-            congestion_rfc_init(r, size, &rc, 0),
+            congestion_rfc_init(r, size, rfc_params(&rc), 0),
             CONGESTION_ERR_ALIGNMENT
         );
         assert_eq!(
@@ -425,10 +432,9 @@ fn a_misaligned_state_is_refused_before_anything_is_read_through_it() {
 }
 
 #[test]
-fn a_linux_state_aligned_to_8_but_not_to_its_64_byte_line_is_refused() {
-    // The Linux-mode state holds the send path's one-line state, so it needs 64-byte
-    // alignment; 8 bytes into a 64-byte aligned buffer is enough for an RFC-mode state
-    // only.
+fn a_state_aligned_to_8_but_not_to_its_64_byte_line_is_refused() {
+    // Both modes' states start a cache line (the flow's hot fields), so they need
+    // 64-byte alignment: 8 bytes into a 64-byte aligned buffer is refused by both.
     #[repr(C, align(64))]
     struct Lines([u64; CONGESTION_RFC_STATE_WORDS + 8]);
     let mut buffer = Box::new(Lines([0; CONGESTION_RFC_STATE_WORDS + 8]));
@@ -452,9 +458,10 @@ fn a_linux_state_aligned_to_8_but_not_to_its_64_byte_line_is_refused() {
     }
     assert!(buffer.0.iter().all(|&w| w == 0), "nothing was written");
     unsafe {
+        // An RFC-mode state needs its 64-byte line too.
         assert_eq!(
-            congestion_rfc_init(at8.cast(), CONGESTION_RFC_STATE_SIZE, &rc, 0),
-            CONGESTION_OK
+            congestion_rfc_init(at8.cast(), CONGESTION_RFC_STATE_SIZE, rfc_params(&rc), 0),
+            CONGESTION_ERR_ALIGNMENT
         );
         // At its own 64-byte line the Linux state is taken.
         let line = buffer.0.as_mut_ptr().cast::<CongestionLinuxState>();
@@ -482,7 +489,7 @@ fn a_state_buffer_smaller_than_the_state_is_refused_at_init() {
         }
         for size in [0, 352, CONGESTION_RFC_STATE_SIZE - 1] {
             assert_eq!(
-                congestion_rfc_init(r.as_mut_ptr(), size, &rc, 0),
+                congestion_rfc_init(r.as_mut_ptr(), size, rfc_params(&rc), 0),
                 CONGESTION_ERR_SIZE
             );
         }
@@ -498,11 +505,11 @@ fn a_state_buffer_smaller_than_the_state_is_refused_at_init() {
         // NULL is still NULL, and a larger buffer is fine.
         let size = CONGESTION_RFC_STATE_SIZE;
         assert_eq!(
-            congestion_rfc_init(ptr::null_mut(), size, &rc, 0),
+            congestion_rfc_init(ptr::null_mut(), size, rfc_params(&rc), 0),
             CONGESTION_ERR_NULL
         );
         assert_eq!(
-            congestion_rfc_init(r.as_mut_ptr(), size + 64, &rc, 0),
+            congestion_rfc_init(r.as_mut_ptr(), size + 64, rfc_params(&rc), 0),
             CONGESTION_OK
         );
     }

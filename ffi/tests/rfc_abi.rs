@@ -6,7 +6,7 @@
 mod flows;
 
 use congestion_ffi::*;
-use flows::{get, phase_of, rfc_config as config, rfc_state as state};
+use flows::{get, phase_of, rfc_config as config, rfc_params, rfc_state as state, rfc_state_on};
 use std::mem::MaybeUninit;
 use std::ptr;
 
@@ -45,11 +45,33 @@ fn null_pointers_and_a_state_of_the_other_mode_are_refused() {
             congestion_rfc_config_default(ptr::null_mut()),
             CONGESTION_ERR_NULL
         );
+        let params = rfc_params(&cfg);
         assert_eq!(
-            congestion_rfc_init(null, size, &cfg, 0),
+            congestion_rfc_init(null, size, params, 0),
             CONGESTION_ERR_NULL
         );
-        assert_eq!(congestion_rfc_reconfigure(null, &cfg), CONGESTION_ERR_NULL);
+        let params_size = CONGESTION_RFC_PARAMS_SIZE;
+        assert_eq!(
+            congestion_rfc_params_init(ptr::null_mut(), params_size, &cfg),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(
+            congestion_rfc_params_init(params, params_size, ptr::null()),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(
+            congestion_rfc_reconfigure(ptr::null_mut(), null, &cfg),
+            CONGESTION_ERR_NULL
+        );
+        let mut on_params = rfc_state_on(params);
+        assert_eq!(
+            congestion_rfc_reconfigure(params, null, &cfg),
+            CONGESTION_ERR_NULL
+        );
+        assert_eq!(
+            congestion_rfc_reconfigure(ptr::null_mut(), &mut *on_params, &cfg),
+            CONGESTION_ERR_NULL
+        );
         assert_eq!(congestion_rfc_on_sent(null, 0, 1, 1), CONGESTION_ERR_NULL);
         assert_eq!(
             congestion_rfc_on_sent_counted(null, 0, 1, 1),
@@ -113,7 +135,11 @@ fn null_pointers_and_a_state_of_the_other_mode_are_refused() {
     // A zeroed blob, and a Linux-mode state reinterpreted as an RFC-mode one.
     let mut zeroed = Box::new(MaybeUninit::<CongestionRfcState>::zeroed());
     let linux_cfg = flows::linux_config();
-    let mut linux = Box::new(MaybeUninit::<CongestionLinuxState>::zeroed());
+    // Room for either blob (an RFC-mode function reads the magic word where an RFC-mode
+    // state keeps it), at the alignment both need (64).
+    #[repr(C, align(64))]
+    struct Either([u64; CONGESTION_RFC_STATE_WORDS]);
+    let mut linux = Box::new(MaybeUninit::<Either>::zeroed());
     unsafe {
         assert_eq!(
             congestion_rfc_cwnd(zeroed.as_mut_ptr(), &mut v),
@@ -139,8 +165,16 @@ fn null_pointers_and_a_state_of_the_other_mode_are_refused() {
 #[test]
 fn bad_settings_return_their_codes() {
     let mut s = Box::new(MaybeUninit::<CongestionRfcState>::zeroed());
-    let init = |s: *mut CongestionRfcState, c: CongestionRfcConfig| unsafe {
-        congestion_rfc_init(s, CONGESTION_RFC_STATE_SIZE, &c, 0)
+    // Refused by the parameter block's init; the flow's init then refuses the block,
+    // which was never written.
+    let mut p = Box::new(MaybeUninit::<CongestionRfcParams>::zeroed());
+    let mut init = |s: *mut CongestionRfcState, c: CongestionRfcConfig| unsafe {
+        let rc = congestion_rfc_params_init(p.as_mut_ptr(), CONGESTION_RFC_PARAMS_SIZE, &c);
+        assert_eq!(
+            congestion_rfc_init(s, CONGESTION_RFC_STATE_SIZE, p.as_ptr(), 0),
+            CONGESTION_ERR_UNINITIALIZED
+        );
+        rc
     };
     type Breaker = fn(&mut CongestionRfcConfig);
     let cases: [(Breaker, i32); 9] = [
@@ -257,21 +291,24 @@ fn acks_in_slow_start_grow_the_window_by_the_acked_bytes() {
 
 #[test]
 fn reconfiguring_a_running_flow_changes_beta_and_refuses_bad_settings_whole() {
-    let mut s = flow_with_window_sent(&config());
+    let params = rfc_params(&config());
+    let params_ptr: *mut CongestionRfcParams = params;
+    let mut s = rfc_state_on(unsafe { &*params_ptr });
+    unsafe { congestion_rfc_on_sent(&mut *s, 1_000, 12_000, 10) };
     let mut c = config();
     c.beta_permille = 500;
     c.c_permille = 0;
     assert_eq!(
-        unsafe { congestion_rfc_reconfigure(&mut *s, &c) },
+        unsafe { congestion_rfc_reconfigure(params_ptr, &mut *s, &c) },
         CONGESTION_ERR_CUBIC_C
     );
     assert_eq!(
-        unsafe { congestion_rfc_reconfigure(&mut *s, ptr::null()) },
+        unsafe { congestion_rfc_reconfigure(params_ptr, &mut *s, ptr::null()) },
         CONGESTION_ERR_NULL
     );
     c.c_permille = 400;
     assert_eq!(
-        unsafe { congestion_rfc_reconfigure(&mut *s, &c) },
+        unsafe { congestion_rfc_reconfigure(params_ptr, &mut *s, &c) },
         CONGESTION_OK
     );
     unsafe { congestion_rfc_on_loss(&mut *s, 2_000, 0, CONGESTION_PACKET_UNKNOWN) };

@@ -52,12 +52,17 @@ static int linux_ten(CongestionLinuxState *s) {
     return 0;
 }
 
+/* RFC mode's parameter block: CUBIC's and NewReno's flows each get one. */
+static CongestionRfcParams rfc_params[2];
+
 /* RFC mode (MSS 1200, IW 12000), CUBIC or NewReno, packets 1..=10 sent, the flow counting. */
 static int rfc_ten(CongestionRfcState *s, uint8_t algorithm) {
     CongestionRfcConfig c;
+    CongestionRfcParams *p = &rfc_params[algorithm == CONGESTION_RFC_ALGORITHM_NEWRENO];
     OK(congestion_rfc_config_default(&c));
     c.algorithm = algorithm;
-    OK(congestion_rfc_init(s, sizeof *s, &c, 0));
+    OK(congestion_rfc_params_init(p, sizeof *p, &c));
+    OK(congestion_rfc_init(s, sizeof *s, p, 0));
     for (uint64_t pn = 1; pn <= 10; pn++) OK(congestion_rfc_on_sent_counted(s, 0, 1200, pn));
     CHECK(rget(s, congestion_rfc_in_flight) == 12000);
     return 0;
@@ -160,7 +165,9 @@ static int refusals(void) {
           CONGESTION_ERR_ALIGNMENT);
     CHECK(congestion_linux_on_loss(l, 0, 1, 1) == CONGESTION_ERR_ALIGNMENT);
     CHECK(congestion_linux_cwnd(l, &v) == CONGESTION_ERR_ALIGNMENT);
-    CHECK(congestion_rfc_init(r, CONGESTION_RFC_STATE_SIZE, &rc, 0) == CONGESTION_ERR_ALIGNMENT);
+    OK(congestion_rfc_params_init(&rfc_params[0], sizeof rfc_params[0], &rc));
+    CHECK(congestion_rfc_init(r, CONGESTION_RFC_STATE_SIZE, &rfc_params[0], 0) ==
+          CONGESTION_ERR_ALIGNMENT);
     CHECK(congestion_rfc_on_ack(r, 0, 1, 1, 1, 0) == CONGESTION_ERR_ALIGNMENT);
     CHECK(congestion_rfc_pacing_rate(r, &v) == CONGESTION_ERR_ALIGNMENT);
     for (size_t i = 0; i < sizeof buffer / sizeof buffer[0]; i++) CHECK(buffer[i] == 0);
@@ -170,13 +177,18 @@ static int refusals(void) {
     memset(&ls, 0, sizeof ls);
     memset(&rs, 0, sizeof rs);
     CHECK(congestion_linux_init(&ls, sizeof ls - 1, &linux_params, 0) == CONGESTION_ERR_SIZE);
-    CHECK(congestion_rfc_init(&rs, CONGESTION_LINUX_STATE_SIZE, &rc, 0) == CONGESTION_ERR_SIZE);
+    CHECK(congestion_rfc_init(&rs, CONGESTION_LINUX_STATE_SIZE, &rfc_params[0], 0) ==
+          CONGESTION_ERR_SIZE);
     CHECK(congestion_linux_cwnd(&ls, &v) == CONGESTION_ERR_UNINITIALIZED);
     CHECK(congestion_rfc_cwnd(&rs, &v) == CONGESTION_ERR_UNINITIALIZED);
-    /* A state of the other mode. */
-    OK(congestion_linux_init(&ls, sizeof ls, &linux_params, 0));
-    CHECK(congestion_rfc_cwnd((const CongestionRfcState *)(const void *)&ls, &v) ==
-          CONGESTION_ERR_UNINITIALIZED);
+    /* A state of the other mode, in storage that could hold either (an RFC-mode call
+     * reads its magic word where an RFC-mode state keeps it, past a Linux state's end). */
+    static union {
+        CongestionLinuxState linux;
+        CongestionRfcState rfc;
+    } either;
+    OK(congestion_linux_init(&either.linux, sizeof either.linux, &linux_params, 0));
+    CHECK(congestion_rfc_cwnd(&either.rfc, &v) == CONGESTION_ERR_UNINITIALIZED);
     return 0;
 }
 

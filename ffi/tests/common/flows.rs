@@ -54,15 +54,31 @@ pub fn linux_state(cfg: &CongestionLinuxConfig, now_us: u64) -> Box<CongestionLi
     linux_state_on(linux_params(cfg), now_us)
 }
 
-/// An RFC-mode flow initialised from `cfg` at 0.
-pub fn rfc_state(cfg: &CongestionRfcConfig) -> Box<CongestionRfcState> {
+/// An RFC-mode parameter block validated from `cfg`, leaked like [`linux_params`]'s.
+pub fn rfc_params(cfg: &CongestionRfcConfig) -> &'static mut CongestionRfcParams {
+    let mut p = Box::new(MaybeUninit::<CongestionRfcParams>::zeroed());
+    let size = size_of::<CongestionRfcParams>();
+    assert_eq!(
+        unsafe { congestion_rfc_params_init(p.as_mut_ptr(), size, cfg) },
+        CONGESTION_OK
+    );
+    Box::leak(unsafe { Box::from_raw(Box::into_raw(p).cast()) })
+}
+
+/// An RFC-mode flow on `params` at 0.
+pub fn rfc_state_on(params: &CongestionRfcParams) -> Box<CongestionRfcState> {
     let mut s = Box::new(MaybeUninit::<CongestionRfcState>::zeroed());
     let size = size_of::<CongestionRfcState>();
     assert_eq!(
-        unsafe { congestion_rfc_init(s.as_mut_ptr(), size, cfg, 0) },
+        unsafe { congestion_rfc_init(s.as_mut_ptr(), size, params, 0) },
         CONGESTION_OK
     );
     unsafe { Box::from_raw(Box::into_raw(s).cast()) }
+}
+
+/// An RFC-mode flow initialised from `cfg` at 0, on a parameter block of its own.
+pub fn rfc_state(cfg: &CongestionRfcConfig) -> Box<CongestionRfcState> {
+    rfc_state_on(rfc_params(cfg))
 }
 
 /// One `uint64_t` getter's value, asserting it succeeded.
