@@ -17,12 +17,24 @@ import ctypes
 import os
 from pathlib import Path
 
-# ffi/src/state.rs (and CONGESTION_RFC_STATE_SIZE / _ALIGN in ffi/include/congestion.h).
-# The C ABI has no call that returns them: they are compile-time constants of the
-# header. congestion_rfc_init refuses a smaller buffer (CONGESTION_ERR_SIZE) and every
-# call a misaligned one (CONGESTION_ERR_ALIGNMENT); the tests check both.
+# ffi/src/state.rs (and CONGESTION_RFC_STATE_SIZE / _ALIGN, CONGESTION_RFC_PARAMS_SIZE /
+# _ALIGN in ffi/include/congestion.h). The C ABI has no call that returns them: they are
+# compile-time constants of the header. congestion_rfc_init refuses a smaller buffer
+# (CONGESTION_ERR_SIZE) and every call a misaligned one (CONGESTION_ERR_ALIGNMENT); the
+# tests check both. A state starts a 64-byte cache line; ctypes aligns its arrays to 8
+# only, so `aligned_buffer` over-allocates and offsets.
 RFC_STATE_SIZE = 640
-RFC_STATE_ALIGN = 8
+RFC_STATE_ALIGN = 64
+RFC_PARAMS_SIZE = 192
+RFC_PARAMS_ALIGN = 8
+
+
+def aligned_buffer(size: int, align: int) -> tuple[ctypes.Array, int]:
+    """A zeroed buffer of at least `size` bytes and the address in it aligned to
+    `align`; keep the buffer alive as long as the address is used."""
+    buffer = (ctypes.c_uint8 * (size + align - 1))()
+    addr = ctypes.addressof(buffer)
+    return buffer, addr + (-addr % align)
 
 # ffi/src/lib.rs
 OK = 0
@@ -94,7 +106,10 @@ _ptr = ctypes.c_void_p
 # name: argument types; every function returns int32_t (a CONGESTION_* code).
 PROTOTYPES: dict[str, list] = {
     "congestion_rfc_config_default": [ctypes.POINTER(CongestionRfcConfig)],
-    "congestion_rfc_init": [_ptr, ctypes.c_size_t, ctypes.POINTER(CongestionRfcConfig), _u64],
+    # params, params_size, config
+    "congestion_rfc_params_init": [_ptr, ctypes.c_size_t, ctypes.POINTER(CongestionRfcConfig)],
+    # state, state_size, params, now_us
+    "congestion_rfc_init": [_ptr, ctypes.c_size_t, _ptr, _u64],
     # state, now_us, in_flight_after, largest_sent
     "congestion_rfc_on_sent": [_ptr, _u64, _u64, _u64],
     # state, now_us, sent, largest_sent

@@ -1,7 +1,7 @@
 """aioquic congestion controls whose every window decision is the C ABI's.
 
 Each instance owns one RFC-mode flow of `congestion-ffi` in a ctypes buffer of
-`RFC_STATE_SIZE` bytes, 8-byte aligned. Each call aioquic's recovery makes becomes one
+`RFC_STATE_SIZE` bytes, aligned to its 64-byte line, on a parameter block of its own. Each call aioquic's recovery makes becomes one
 C ABI event (see the table in README.md); after it, the three attributes the recovery
 reads (`congestion_window`, `ssthresh`, `bytes_in_flight`) are read back from the
 C ABI's getters. The Python side computes nothing about the window: it maps times,
@@ -43,10 +43,13 @@ class _RfcFlowControl(QuicCongestionControl):
         super().__init__(max_datagram_size=max_datagram_size)
         self._lib = lib if lib is not None else _ffi.load()
         self.calls: Counter[str] = Counter()
-        self._state = (ctypes.c_uint64 * (_ffi.RFC_STATE_SIZE // 8))()
-        self._addr = ctypes.addressof(self._state)
-        if self._addr % _ffi.RFC_STATE_ALIGN:
-            raise RuntimeError("ctypes gave a misaligned state buffer")
+        self._state, self._addr = _ffi.aligned_buffer(_ffi.RFC_STATE_SIZE, _ffi.RFC_STATE_ALIGN)
+        # The flow's settings, validated into a parameter block the state refers to: one
+        # per controller here (aioquic builds one controller per connection, each with
+        # its own max_datagram_size).
+        self._params, self._params_addr = _ffi.aligned_buffer(
+            _ffi.RFC_PARAMS_SIZE, _ffi.RFC_PARAMS_ALIGN
+        )
         self._out = ctypes.c_uint64()
         self._out_addr = ctypes.addressof(self._out)
         self._out32 = ctypes.c_uint32()
@@ -61,8 +64,11 @@ class _RfcFlowControl(QuicCongestionControl):
         # aioquic paces its packets (QuicPacketPacer), so HyStart++ needs no per-ACK
         # growth limit L (RFC 9406 §4.3).
         self.config.paced = 1
+        self._check("congestion_rfc_params_init", self._lib.congestion_rfc_params_init(
+            self._params_addr, _ffi.RFC_PARAMS_SIZE, ctypes.byref(self.config)
+        ))
         self._check("congestion_rfc_init", self._lib.congestion_rfc_init(
-            self._addr, ctypes.sizeof(self._state), ctypes.byref(self.config), 0
+            self._addr, _ffi.RFC_STATE_SIZE, self._params_addr, 0
         ))
         self._epoch: float | None = None
         self._last_us = 0

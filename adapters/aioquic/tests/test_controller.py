@@ -52,16 +52,21 @@ def test_state_size_and_alignment_are_the_c_abis():
     lib = _ffi.load()
     config = _ffi.CongestionRfcConfig()
     assert lib.congestion_rfc_config_default(ctypes.byref(config)) == _ffi.OK
-    buf = (ctypes.c_uint64 * (_ffi.RFC_STATE_SIZE // 8 + 1))()
-    addr = ctypes.addressof(buf)
-    assert addr % _ffi.RFC_STATE_ALIGN == 0
+    params_buf, params = _ffi.aligned_buffer(_ffi.RFC_PARAMS_SIZE, _ffi.RFC_PARAMS_ALIGN)
+    params_init = lib.congestion_rfc_params_init
+    assert params_init(params, _ffi.RFC_PARAMS_SIZE - 1, ctypes.byref(config)) == _ffi.ERR_SIZE
+    assert params_init(params, _ffi.RFC_PARAMS_SIZE, ctypes.byref(config)) == _ffi.OK
+    buf, addr = _ffi.aligned_buffer(_ffi.RFC_STATE_SIZE + 64, _ffi.RFC_STATE_ALIGN)
+    assert addr % 64 == 0
     init = lib.congestion_rfc_init
-    assert init(addr, _ffi.RFC_STATE_SIZE - 1, ctypes.byref(config), 0) == _ffi.ERR_SIZE
-    assert init(addr + 4, _ffi.RFC_STATE_SIZE, ctypes.byref(config), 0) == _ffi.ERR_ALIGNMENT
-    assert init(addr, _ffi.RFC_STATE_SIZE, ctypes.byref(config), 0) == _ffi.OK
+    assert init(addr, _ffi.RFC_STATE_SIZE - 1, params, 0) == _ffi.ERR_SIZE
+    # A state starts a 64-byte line: 8 bytes in (ctypes' own alignment) is refused.
+    assert init(addr + 8, _ffi.RFC_STATE_SIZE, params, 0) == _ffi.ERR_ALIGNMENT
+    assert init(addr, _ffi.RFC_STATE_SIZE, params, 0) == _ffi.OK
     cc = CongestionCubic(max_datagram_size=MSS)
-    assert ctypes.sizeof(cc._state) == _ffi.RFC_STATE_SIZE
+    assert ctypes.sizeof(cc._state) >= _ffi.RFC_STATE_SIZE
     assert cc._addr % _ffi.RFC_STATE_ALIGN == 0
+    del params_buf, buf
 
 
 def test_initial_values_come_from_the_c_abi():
@@ -228,7 +233,7 @@ def test_times_are_microseconds_from_the_first_time_seen(counted_lib):
 
 def test_a_failing_call_raises():
     cc = CongestionCubic(max_datagram_size=MSS)
-    ctypes.memset(cc._addr, 0, 8)  # the magic word: the state is no longer initialised
+    ctypes.memset(cc._addr, 0, _ffi.RFC_STATE_SIZE)  # its magic word with it: no longer initialised
     with pytest.raises(_ffi.CongestionError) as e:
         cc.on_packet_sent(packet=packet(0, 1.0))
     assert e.value.code == _ffi.ERR_UNINITIALIZED
