@@ -7,14 +7,18 @@
 use congestion::AnyController;
 use congestion::cubic::{LinuxCubic, LinuxCubicParams, RfcCubic};
 use congestion::hystart::{HystartPlusPlus, LinuxHystart};
-use congestion::linux::{LinuxCubicState, LinuxFlow, LinuxSocketConfig};
-use congestion::pacing::{EdtPacer, MinRttFilter, SendPath, TsqBudget};
-use congestion::rfc::RfcFlow;
+use congestion::linux::{
+    KernelDefaults, LinuxCubicState, LinuxFlow, LinuxFlowState, LinuxParams, LinuxSocketConfig,
+};
+use congestion::pacing::{
+    EdtPacer, MinRttFilter, SendPath, SendPathParams, SendPathState, TsqBudget,
+};
+use congestion::rfc::{ClassicState, NewReno, RfcFlow, RfcParams};
 use congestion::v2_6_35::{Bictcp2635, Linux2635Config, Linux2635Flow, Linux2635State};
 use core::mem::size_of;
 
 fn main() {
-    let rows: [(&str, usize, &str); 18] = [
+    let rows: &[(&str, usize, &str)] = &[
         (
             "LinuxCubic",
             size_of::<LinuxCubic>(),
@@ -41,9 +45,29 @@ fn main() {
             "per-socket settings",
         ),
         (
+            "LinuxParams",
+            size_of::<LinuxParams>(),
+            "module parameters + socket settings, shared by every flow",
+        ),
+        (
+            "LinuxFlowState",
+            size_of::<LinuxFlowState>(),
+            "a Linux-mode flow's own state: two 64-byte lines, aligned",
+        ),
+        (
+            "  its hot line",
+            LinuxFlowState::HOT_BYTES,
+            "what a congestion-avoidance ACK and its send touch",
+        ),
+        (
+            "LinuxFlow<KernelDefaults>",
+            size_of::<LinuxFlow<KernelDefaults>>(),
+            "the flow on a zero-sized handle to a static: its state alone",
+        ),
+        (
             "LinuxFlow",
             size_of::<LinuxFlow>(),
-            "full Linux-mode flow: state + glue + undo + copies of config",
+            "the flow owning its parameters (one copy beside the state)",
         ),
         (
             "Bictcp2635",
@@ -76,9 +100,24 @@ fn main() {
             "RFC 9406 HyStart++ state",
         ),
         (
+            "RfcParams",
+            size_of::<RfcParams>(),
+            "RFC-mode settings, shared by every flow",
+        ),
+        (
+            "ClassicState<RfcCubic>",
+            size_of::<ClassicState<congestion::cubic::RfcCubic>>(),
+            "an RFC 9438 CUBIC flow's own state: detector, undo snapshot",
+        ),
+        (
+            "ClassicState<NewReno>",
+            size_of::<ClassicState<NewReno>>(),
+            "an RFC 9002 NewReno flow's own state",
+        ),
+        (
             "RfcFlow",
             size_of::<RfcFlow>(),
-            "full RFC-mode flow: CUBIC + both detectors + undo snapshot + params",
+            "the CUBIC flow owning its parameters",
         ),
         (
             "AnyController",
@@ -101,13 +140,23 @@ fn main() {
             "windowed min RTT (TSO autosizing)",
         ),
         (
+            "SendPathParams",
+            size_of::<SendPathParams>(),
+            "send-path settings, shared by every flow",
+        ),
+        (
+            "SendPathState",
+            size_of::<SendPathState>(),
+            "a flow's pacer + TSQ + min RTT + last departure: one line",
+        ),
+        (
             "SendPath",
             size_of::<SendPath>(),
-            "pacer + TSQ + TSO + send-path parameters",
+            "the send path owning its settings",
         ),
     ];
-    println!("{:<20} {:>6}  what", "type", "bytes");
-    for (name, bytes, what) in rows {
-        println!("{name:<20} {bytes:>6}  {what}");
+    println!("{:<26} {:>6}  what", "type", "bytes");
+    for &(name, bytes, what) in rows {
+        println!("{name:<26} {bytes:>6}  {what}");
     }
 }
