@@ -6,7 +6,9 @@
  * RFC mode (congestion_rfc_*, RFC 9438 CUBIC or RFC 9002 NewReno, amounts in bytes).
  *
  *   init:    congestion_<mode>_config_default(&cfg); change cfg;
- *            congestion_<mode>_init(&state, sizeof state, &cfg, now_us);
+ *            congestion_<mode>_params_init(&params, sizeof params, &cfg);  (once)
+ *            congestion_<mode>_init(&state, sizeof state, &params, now_us); (per flow;
+ *            the state keeps &params, which must outlive it)
  *   events:  _on_sent / _on_sent_counted, _on_ack, _on_loss (every lost packet or burst:
  *            one reduction per recovery period), _on_loss_sent_at,
  *            _on_persistent_congestion, _on_ecn, _on_rto, _on_discarded, _on_spurious,
@@ -55,9 +57,9 @@
 #define CONGESTION_ERR_NULL -1
 
 /*
- The state was not initialised by its mode's init function
- ([`congestion_linux_init`], [`congestion_rfc_init`]), belongs to the other mode, or
- was overwritten.
+ The state (or parameter block) was not initialised by its mode's init function
+ ([`congestion_linux_init`], [`congestion_rfc_init`], `congestion_*_params_init`),
+ belongs to the other mode, or was overwritten.
  */
 #define CONGESTION_ERR_UNINITIALIZED -2
 
@@ -73,8 +75,8 @@
 #define CONGESTION_ERR_ALIGNMENT -4
 
 /*
- The buffer given to an init function is smaller than `CONGESTION_*_STATE_SIZE`.
- Nothing was written.
+ The buffer given to an init function is smaller than `CONGESTION_*_STATE_SIZE` (or
+ `CONGESTION_*_PARAMS_SIZE`). Nothing was written.
  */
 #define CONGESTION_ERR_SIZE -5
 

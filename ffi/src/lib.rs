@@ -37,15 +37,18 @@
 //!   `scripts/ffi-nostd.sh` checks its undefined symbols with nm and links every entry
 //!   point with `--gc-sections` to show that no panic path is left. On hosted targets
 //!   the host's `std` is linked only for its panic runtime (which never runs).
-//! - **The caller owns the memory**: a [`CongestionLinuxState`] of
-//!   [`CONGESTION_LINUX_STATE_SIZE`] bytes or a [`CongestionRfcState`] of
-//!   [`CONGESTION_RFC_STATE_SIZE`] bytes, aligned to [`CONGESTION_LINUX_STATE_ALIGN`]
-//!   (64) and [`CONGESTION_RFC_STATE_ALIGN`] (8) bytes, on its stack, in a
-//!   static, in a connection table. The init functions take the buffer's size and refuse
-//!   a buffer that is too small ([`CONGESTION_ERR_SIZE`]); every function refuses a
-//!   pointer that is not so aligned ([`CONGESTION_ERR_ALIGNMENT`]) before reading
-//!   anything through it; a state of one mode passed to the other mode's functions is
-//!   refused with [`CONGESTION_ERR_UNINITIALIZED`].
+//! - **The caller owns the memory**: per set of settings a parameter block
+//!   ([`CongestionLinuxParams`], [`CongestionRfcParams`], 8-byte aligned), validated
+//!   once and shared by every flow initialised with it; per flow a
+//!   [`CongestionLinuxState`] of [`CONGESTION_LINUX_STATE_SIZE`] bytes or a
+//!   [`CongestionRfcState`] of [`CONGESTION_RFC_STATE_SIZE`] bytes, both aligned to 64
+//!   bytes (a cache line: the flow's hot fields share one), on its stack, in a static,
+//!   in a connection table. A state keeps its block's address: the block outlives it.
+//!   The init functions take the buffer's size and refuse a buffer that is too small
+//!   ([`CONGESTION_ERR_SIZE`]); every function refuses a pointer that is not aligned as
+//!   its block needs ([`CONGESTION_ERR_ALIGNMENT`]) before reading anything through it;
+//!   a state of one mode passed to the other mode's functions, or a parameter block never
+//!   initialised, is refused with [`CONGESTION_ERR_UNINITIALIZED`].
 //! - **Every entry point checks its pointers** and returns a `CONGESTION_*` code
 //!   (0 success, negative failure); results come back through out-pointers.
 //! - **Time is the caller's**: a monotonic `now_us` (µs) on every event; the one ns
@@ -96,17 +99,17 @@ pub const CONGESTION_OK: i32 = 0;
 pub const CONGESTION_THROTTLED: i32 = 1;
 /// A pointer argument was NULL.
 pub const CONGESTION_ERR_NULL: i32 = -1;
-/// The state was not initialised by its mode's init function
-/// ([`congestion_linux_init`], [`congestion_rfc_init`]), belongs to the other mode, or
-/// was overwritten.
+/// The state (or parameter block) was not initialised by its mode's init function
+/// ([`congestion_linux_init`], [`congestion_rfc_init`], `congestion_*_params_init`),
+/// belongs to the other mode, or was overwritten.
 pub const CONGESTION_ERR_UNINITIALIZED: i32 = -2;
 /// An enumeration argument is out of range.
 pub const CONGESTION_ERR_ARGUMENT: i32 = -3;
 /// The state pointer is not aligned to `CONGESTION_*_STATE_ALIGN` bytes. Nothing
 /// was read or written through it.
 pub const CONGESTION_ERR_ALIGNMENT: i32 = -4;
-/// The buffer given to an init function is smaller than `CONGESTION_*_STATE_SIZE`.
-/// Nothing was written.
+/// The buffer given to an init function is smaller than `CONGESTION_*_STATE_SIZE` (or
+/// `CONGESTION_*_PARAMS_SIZE`). Nothing was written.
 pub const CONGESTION_ERR_SIZE: i32 = -5;
 /// Configuration refused: CUBIC β outside `1..=1023` (of 1024).
 pub const CONGESTION_ERR_BETA: i32 = -10;
