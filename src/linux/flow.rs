@@ -21,7 +21,7 @@ use crate::linux::layout::{
     PACING_FRESH, PACING_NOT_MODELLED, RECOVERY_ARMED, SND_NXT_AHEAD, UNDO_MARKER,
 };
 use crate::linux::params::LinuxParams;
-use crate::linux::state::TCP_INFINITE_SSTHRESH;
+use crate::linux::state::{TCP_INFINITE_SSTHRESH, additive_increase, slow_start_growth};
 use crate::pacing::{LinuxPacingInput, linux_pacing_rate};
 use crate::time::Instant;
 
@@ -347,8 +347,7 @@ impl LinuxFlowState {
     #[inline(never)]
     fn slow_start(&mut self, acked: u32) -> u32 {
         let h = &mut self.hot;
-        let grown = h.cwnd.saturating_add(acked).min(h.ssthresh);
-        let left = acked.wrapping_sub(grown.wrapping_sub(h.cwnd));
+        let (grown, left) = slow_start_growth(h.cwnd, h.ssthresh, acked);
         h.cwnd = grown.min(self.cold.clamp);
         h.flags &= !CLAMP_PENDING;
         left
@@ -387,18 +386,7 @@ impl LinuxFlowState {
     #[cfg_attr(target_arch = "bpf", inline(always))]
     fn congestion_avoidance_ai_grow(&mut self, acked: u32) {
         let h = &mut self.hot;
-        let w = if h.cnt == 0 { 1 } else { h.cnt };
-        // Credits accumulated at a larger w are applied gently now.
-        if h.cwnd_cnt >= w {
-            h.cwnd_cnt = 0;
-            h.cwnd = h.cwnd.saturating_add(1);
-        }
-        h.cwnd_cnt = h.cwnd_cnt.saturating_add(acked);
-        if h.cwnd_cnt >= w {
-            let grow = h.cwnd_cnt / w;
-            h.cwnd_cnt -= grow * w;
-            h.cwnd = h.cwnd.saturating_add(grow);
-        }
+        additive_increase(&mut h.cwnd, &mut h.cwnd_cnt, h.cnt, acked);
         h.cwnd = h.cwnd.min(self.cold.clamp);
         h.flags &= !CLAMP_PENDING;
     }

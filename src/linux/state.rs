@@ -45,8 +45,7 @@ impl LinuxCubicState {
     /// `acked`, and would shrink the window, so it saturates instead.
     // Linux net/ipv4/tcp_cong.c tcp_slow_start()
     pub fn slow_start(&mut self, acked: u32, clamp: u32) -> u32 {
-        let grown = self.cwnd.saturating_add(acked).min(self.ssthresh);
-        let left = acked.wrapping_sub(grown.wrapping_sub(self.cwnd));
+        let (grown, left) = slow_start_growth(self.cwnd, self.ssthresh, acked);
         self.cwnd = grown.min(clamp);
         left
     }
@@ -79,19 +78,37 @@ impl LinuxCubicState {
     #[cfg_attr(not(target_arch = "bpf"), inline(never))]
     #[cfg_attr(target_arch = "bpf", inline(always))]
     fn congestion_avoidance_ai_grow(&mut self, w: u32, acked: u32, clamp: u32) {
-        let w = if w == 0 { 1 } else { w };
-        // Credits accumulated at a larger w are applied gently now.
-        if self.cwnd_cnt >= w {
-            self.cwnd_cnt = 0;
-            self.cwnd = self.cwnd.saturating_add(1);
-        }
-        self.cwnd_cnt = self.cwnd_cnt.saturating_add(acked);
-        if self.cwnd_cnt >= w {
-            let grow = self.cwnd_cnt / w;
-            self.cwnd_cnt -= grow * w;
-            self.cwnd = self.cwnd.saturating_add(grow);
-        }
+        additive_increase(&mut self.cwnd, &mut self.cwnd_cnt, w, acked);
         self.cwnd = self.cwnd.min(clamp);
+    }
+}
+
+/// `tcp_slow_start` before the clamp: cwnd grown by `acked` up to ssthresh, and the
+/// ACKed segments left over for congestion avoidance.
+// Linux net/ipv4/tcp_cong.c tcp_slow_start(): cwnd = min(cwnd + acked, ssthresh)
+#[inline(always)]
+pub(crate) const fn slow_start_growth(cwnd: u32, ssthresh: u32, acked: u32) -> (u32, u32) {
+    let sum = cwnd.saturating_add(acked);
+    let grown = if sum < ssthresh { sum } else { ssthresh };
+    (grown, acked.wrapping_sub(grown.wrapping_sub(cwnd)))
+}
+
+/// `tcp_cong_avoid_ai` before the clamp, once at least a segment of growth is due: one
+/// segment per `w` ACKed (`w` of 0 taken as 1), old credit applied first.
+// Linux net/ipv4/tcp_cong.c tcp_cong_avoid_ai(): cwnd += cwnd_cnt / w
+#[inline(always)]
+pub(crate) fn additive_increase(cwnd: &mut u32, cwnd_cnt: &mut u32, w: u32, acked: u32) {
+    let w = if w == 0 { 1 } else { w };
+    // Credits accumulated at a larger w are applied gently now.
+    if *cwnd_cnt >= w {
+        *cwnd_cnt = 0;
+        *cwnd = cwnd.saturating_add(1);
+    }
+    *cwnd_cnt = cwnd_cnt.saturating_add(acked);
+    if *cwnd_cnt >= w {
+        let grow = *cwnd_cnt / w;
+        *cwnd_cnt -= grow * w;
+        *cwnd = cwnd.saturating_add(grow);
     }
 }
 
