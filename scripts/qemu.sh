@@ -193,7 +193,8 @@ printf '\ncalibration (32 nops + call + loop): %s / %s / %s; stream alone, subtr
   "$(value thumbv6m cost stream_alone)" "$(value riscv32imc cost stream_alone)"
 
 # Flash: the library's share of scripts/firmware.sh's images (each mode's image minus
-# the no-library baseline). RAM: one flow's state plus the deepest stack of an event.
+# the no-library baseline). RAM: one flow's state plus the deepest stack of an event;
+# the parameter block every flow shares is counted once, apart.
 scripts/firmware.sh >"$out/firmware.txt" 2>&1 || { cat "$out/firmware.txt" >&2; fail=1; }
 bin="$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin"
 section() { # VARIANT TARGET SECTION -> bytes (0 when the image has no such section)
@@ -202,19 +203,21 @@ section() { # VARIANT TARGET SECTION -> bytes (0 when the image has no such sect
 }
 share() { echo $(($(section "$1" "$2" "$3") - $(section baseline "$2" "$3"))); }
 printf '\nflash and RAM per mode, bytes (flash: library share of the embedded/ images)\n\n'
-printf '| target | mode | .text | .rodata | state | stack | RAM |\n'
-printf '|---|---|---|---|---|---|---|\n'
+printf '| target | mode | .text | .rodata | state per flow | stack | RAM per flow | parameters, once |\n'
+printf '|---|---|---|---|---|---|---|---|\n'
 for target in $targets; do
   short=${target%%-*}
-  linux_state=$(($(value "$short" size LinuxFlow) + $(value "$short" size SendPath)))
-  rfc_state=$(value "$short" size RfcFlow)
+  linux_state=$(($(value "$short" size LinuxFlowState) + $(value "$short" size SendPathState)))
+  linux_params=$(($(value "$short" size LinuxParams) + $(value "$short" size SendPathParams)))
+  rfc_state=$(value "$short" size RfcState)
+  rfc_params=$(value "$short" size RfcParams)
   for mode in linux rfc; do
-    state=$linux_state label="Linux + send path"
-    [ "$mode" = rfc ] && state=$rfc_state label="RFC + HyStart++"
+    state=$linux_state params=$linux_params label="Linux + send path"
+    [ "$mode" = rfc ] && state=$rfc_state params=$rfc_params label="RFC + HyStart++"
     stack=$(value "$short" stack "$mode")
-    printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$short" "$label" \
+    printf '| %s | %s | %s | %s | %s | %s | %s | %s |\n' "$short" "$label" \
       "$(share "$mode" "$target" .text)" "$(share "$mode" "$target" .rodata)" \
-      "$state" "$stack" "$((state + stack))"
+      "$state" "$stack" "$((state + stack))" "$params"
   done
 done
 

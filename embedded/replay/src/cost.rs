@@ -5,7 +5,8 @@
 //! measured against the same restore of the snapshot without it.
 //!
 //! Prints `cost NAME VALUE` lines (instructions, one decimal), `stack MODE BYTES` (the
-//! deepest stack an event takes) and `size NAME BYTES` (`size_of` of each state on this
+//! deepest stack an event takes) and `size NAME BYTES` (`size_of` of each per-flow state and
+//! each shared parameter block on this
 //! target) to standard output through semihosting, for scripts/qemu.sh to tabulate.
 #![no_std]
 #![no_main]
@@ -185,10 +186,17 @@ fn measure(out: &mut impl Write) -> Result<(), &'static str> {
     writeln!(out, "stack rfc {}", stack_of(rfc)).map_err(fmt)?;
 
     use core::mem::size_of;
+    // Per flow, the states; once, the parameter blocks every flow shares.
     for (name, bytes) in [
-        ("LinuxFlow", size_of::<congestion::linux::LinuxFlow>()),
-        ("SendPath", size_of::<congestion::pacing::SendPath>()),
-        ("RfcFlow", size_of::<congestion::rfc::RfcFlow>()),
+        ("LinuxFlowState", size_of::<congestion::linux::LinuxFlowState>()),
+        ("SendPathState", size_of::<congestion::pacing::SendPathState>()),
+        (
+            "RfcState",
+            size_of::<congestion::rfc::ClassicState<congestion::cubic::RfcCubic>>(),
+        ),
+        ("LinuxParams", size_of::<congestion::linux::LinuxParams>()),
+        ("SendPathParams", size_of::<congestion::pacing::SendPathParams>()),
+        ("RfcParams", size_of::<congestion::rfc::RfcParams>()),
     ] {
         writeln!(out, "size {name} {bytes}").map_err(fmt)?;
     }
