@@ -9,8 +9,9 @@
 //! 14 a restart after idle, 15 an application-limited ACK.
 
 use crate::registers::{next_descriptor, report_aux, report_cwnd};
+use congestion::cubic::RfcCubic;
 use congestion::cubic::div_rem_floor;
-use congestion::rfc::{RfcFlow, RfcFlowConfig};
+use congestion::rfc::{Classic, RfcFlowConfig, RfcParams};
 use congestion::{
     AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent,
 };
@@ -22,12 +23,18 @@ const MSS_NON_ZERO: NonZeroU64 = NonZeroU64::new(MSS).unwrap();
 
 /// Build the flow, then serve descriptors forever.
 pub fn run() -> ! {
-    let mut config = RfcFlowConfig::new();
-    config.cubic.mss_bytes = MSS;
-    // The flow stays where `new` built it, inside its `Result`: moving its 608 bytes out
-    // would be a `memcpy` call (a routine of about 900 bytes on this core).
-    let mut built = RfcFlow::new(config, Instant::ZERO);
-    let Ok(flow) = &mut built else { crate::halt() };
+    // The settings, validated at compile time and kept once in flash: the flow holds
+    // only their address.
+    static PARAMS: RfcParams = {
+        let mut config = RfcFlowConfig::new();
+        config.cubic.mss_bytes = MSS;
+        match RfcParams::new(&config) {
+            Ok(p) => p,
+            Err(_) => panic!("invalid RFC-mode settings"),
+        }
+    };
+    let mut built = Classic::<RfcCubic, _>::with_params(&PARAMS, Instant::ZERO);
+    let flow = &mut built;
     let mut now_us: u64 = 0;
     let mut in_flight: u64 = 0;
     let mut largest_sent: u64 = 0;
