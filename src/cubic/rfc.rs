@@ -101,16 +101,12 @@ pub struct RfcCubic {
     pub w_est_remainder: u64,
     /// `cwnd_prior`: the window when ssthresh was last set, bytes.
     pub cwnd_prior_bytes: u64,
-    /// `W_est`'s growth numerator `⌊acked · α·MSS / (1 + β)⌋` (α < 1) for an ACK of
-    /// `step_acked_bytes`: a stack's ACKs mostly carry the same number of bytes, so the
-    /// product and its division run once per ACK size. Zero bytes grow by zero, so
-    /// `(0, 0)` is a true entry; parameter changes reset it. 64-bit targets only
-    /// (flash counts more than instructions on narrower ones).
-    #[cfg(target_pointer_width = "64")]
-    step_acked_bytes: u64,
-    #[cfg(target_pointer_width = "64")]
-    step_numerator: u64,
-    /// Points of this epoch's curve already computed (see `rfc_memo`).
+    /// Points of this epoch's curve already computed (see `rfc_memo`), and, on 64-bit
+    /// targets, `W_est`'s growth numerator `⌊acked · α·MSS / (1 + β)⌋` (α < 1) for the
+    /// last ACK size (up to 65535 bytes, numerators below 2^32): a stack's ACKs mostly
+    /// carry the same number of bytes, so the product and its division run once per ACK
+    /// size. Parameter changes reset it; narrower targets, where flash counts more than
+    /// instructions, do not remember it.
     memo: CurveMemo,
     /// `W_max`: the window before the last reduction (less with fast convergence), bytes.
     pub w_max_bytes: u64,
@@ -192,10 +188,6 @@ impl RfcCubic {
             paused_at: None,
             memo: CurveMemo::new(),
             #[cfg(target_pointer_width = "64")]
-            step_acked_bytes: 0,
-            #[cfg(target_pointer_width = "64")]
-            step_numerator: 0,
-            #[cfg(target_pointer_width = "64")]
             steady_clock: 0,
         }
     }
@@ -235,7 +227,8 @@ impl RfcCubic {
         self.w_est_remainder = u.w_est_remainder;
         self.w_max_from_epoch = u.w_max_from_epoch;
         self.paused_at = u.paused_at;
-        self.memo = u.memo;
+        // The points come back; the growth per ACK size stays (see CubicUndo).
+        self.memo.points_of(&u.memo);
         self.sync_steady_clock();
     }
 
@@ -303,7 +296,7 @@ impl RfcCubic {
         // RFC 9438 §4.3: W_est = cwnd_epoch at the start of the CA stage
         self.w_est_bytes = cwnd;
         self.w_est_remainder = 0;
-        self.memo = CurveMemo::at_epoch_start(cwnd, w_at_zero);
+        self.memo.restart_epoch(cwnd, w_at_zero);
         w_at_zero
     }
 
@@ -482,8 +475,8 @@ impl RfcCubic {
         // computes and remembers it): no product here that could need the wide path.
         let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
             acked_bytes.saturating_mul(u64::from(mss.get()))
-        } else if acked_bytes == self.step_acked_bytes {
-            self.step_numerator
+        } else if let Some(n) = self.memo.step(acked_bytes) {
+            n
         } else {
             return None;
         };
@@ -553,10 +546,7 @@ impl RfcCubic {
     /// Forgets the remembered `W_est` growth (new β or MSS).
     fn forget_step(&mut self) {
         #[cfg(target_pointer_width = "64")]
-        {
-            self.step_acked_bytes = 0;
-            self.step_numerator = 0;
-        }
+        self.memo.forget_step();
     }
 
     /// Adds `α · acked / cwnd` segments (in bytes: `α · MSS · acked / cwnd`) to `W_est`.
@@ -571,7 +561,7 @@ impl RfcCubic {
     }
 
     /// `W_est` and its remainder after an ACK of `acked_bytes` at window `cwnd`, without
-    /// storing them (only the growth per ACK size is remembered, see `step_numerator`).
+    /// storing them (only the growth per ACK size is remembered, see `memo`).
     #[inline]
     fn w_est_grown(&mut self, p: At<'_>, cwnd: NonZeroU64, acked_bytes: u64) -> (u64, u64) {
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior
@@ -612,17 +602,14 @@ impl RfcCubic {
     #[inline]
     fn alpha_numerator(&mut self, p: At<'_>, acked_bytes: u64) -> u64 {
         #[cfg(target_pointer_width = "64")]
-        if acked_bytes == self.step_acked_bytes {
-            return self.step_numerator;
+        if let Some(n) = self.memo.step(acked_bytes) {
+            return n;
         }
         let (alpha_mss_num, alpha_den) = p.alpha_mss();
         // α·MSS ≤ 3000 · 65535 < 2^28; a product with acked beyond 64 bits goes wide.
         let numerator = mul_div_floor(acked_bytes, alpha_mss_num, alpha_den);
         #[cfg(target_pointer_width = "64")]
-        {
-            self.step_acked_bytes = acked_bytes;
-            self.step_numerator = numerator;
-        }
+        self.memo.remember_step(acked_bytes, numerator);
         numerator
     }
 
