@@ -446,10 +446,6 @@ impl RfcCubic {
     ) -> Option<u64> {
         // The MSS is read where it is used (a reference, not a value loaded up front):
         // the steady ACK then keeps one register fewer live.
-        let at = |mss: &NonZeroU32| At {
-            p,
-            mss: NonZeroU64::from(*mss),
-        };
         // Epoch running, not paused, now >= t_epoch: the carry (see steady_clock); now
         // before t_epoch (time ran backwards) goes to the full path, which takes t = 0.
         let (t_us, steady) = now.as_micros().overflowing_add(self.steady_clock);
@@ -462,7 +458,7 @@ impl RfcCubic {
         let tau_us = t_us.checked_add(srtt_us)?;
         if !p.config().reno_friendly {
             let Some(w_next) = self.memo.target(tau_us) else {
-                return Some(self.grow_to_new_target(at(mss), tau_us, cwnd, acked_bytes));
+                return Some(self.grow_to_new_target(p, mss, tau_us, cwnd, acked_bytes));
             };
             return Some(grow_towards_narrow(
                 w_next,
@@ -496,7 +492,7 @@ impl RfcCubic {
         }
         let Some(w_next) = self.memo.target(tau_us) else {
             (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
-            return Some(self.grow_to_new_target(at(mss), tau_us, cwnd, acked_bytes));
+            return Some(self.grow_to_new_target(p, mss, tau_us, cwnd, acked_bytes));
         };
         let cwnd32 = narrow_window(cwnd)?;
         (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
@@ -509,7 +505,18 @@ impl RfcCubic {
     /// the steady path keeps its values in scratch registers.
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
-    fn grow_to_new_target(&mut self, p: At<'_>, tau_us: u64, cwnd: u64, acked_bytes: u64) -> u64 {
+    fn grow_to_new_target(
+        &mut self,
+        p: &RfcCubicParams,
+        mss: &NonZeroU32,
+        tau_us: u64,
+        cwnd: u64,
+        acked_bytes: u64,
+    ) -> u64 {
+        let p = At {
+            p,
+            mss: NonZeroU64::from(*mss),
+        };
         // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
         let w_next = self.w_cubic_at(p, tau_us);
         self.memo.remember_target(tau_us, w_next);

@@ -135,6 +135,7 @@ impl CurveMemo {
     /// (`rfc_curve` keeps `C·K³ ≤ W_max − cwnd_epoch`), a lower bound for all `t ≥ 0`.
     /// `w_at_zero_bytes` is `W_cubic(0)` itself, handed out by [`Self::at_zero`] (it does
     /// not change what the bounds decide: a point is remembered only when computed).
+    #[cfg(test)]
     pub const fn at_epoch_start(cwnd_epoch_bytes: u64, w_at_zero_bytes: u64) -> Self {
         let mut m = CurveMemo::new();
         m.restart_epoch(cwnd_epoch_bytes, w_at_zero_bytes);

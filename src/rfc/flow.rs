@@ -691,21 +691,49 @@ impl<W: WindowAdjustment> ClassicState<W> {
 
     /// Updates the smoothed and minimum RTT from one sample.
     fn on_rtt_sample(&mut self, rtt: Duration) {
-        // Clamped: the estimates are 32-bit µs, and a sample of 71.6 minutes or more
-        // counts as u32::MAX µs (srtt_us() says so).
-        let r = u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX);
+        // Samples of 71.6 minutes or more, and the first sample, out of line: the
+        // common sample tests its width and one field.
+        let Ok(r) = u32::try_from(rtt.as_micros()) else {
+            self.clamped_rtt_sample();
+            return;
+        };
         // Compared in memory and stored only when the minimum moves: `min` loads it,
         // selects and stores on every sample.
         if r < self.min_rtt_us {
             self.min_rtt_us = r;
         }
         let s = self.srtt_us;
+        if s == 0 {
+            // RFC 6298 §2.2: SRTT <- R
+            self.first_rtt_sample(r);
+            return;
+        }
+        // RFC 6298 §2.3: SRTT = (1 - 1/8) * SRTT + 1/8 * R'
+        // No overflow: s/8 and r/8 are at most 2^29 - 1, and 7·(2^29 - 1) + (2^29 - 1)
+        // = 2^32 - 8 < 2^32, so plain operations give what saturating ones would.
+        self.srtt_us = (s / 8) * 7 + r / 8;
+    }
+
+    /// The first RTT sample (`srtt_us` still 0), `r` µs, becomes the smoothed RTT.
+    #[cold]
+    #[inline(never)]
+    fn first_rtt_sample(&mut self, r: u32) {
+        // RFC 6298 §2.2: SRTT <- R
+        self.srtt_us = r;
+    }
+
+    /// A sample above `u32::MAX` µs (71.6 minutes): it counts as `u32::MAX` µs, the
+    /// most the 32-bit estimates hold (the clamp `srtt_us()` states). The minimum is
+    /// `u32::MAX` or less already, and stays.
+    #[cold]
+    #[inline(never)]
+    fn clamped_rtt_sample(&mut self) {
+        let (s, r) = (self.srtt_us, u32::MAX);
         self.srtt_us = if s == 0 {
+            // RFC 6298 §2.2: SRTT <- R
             r
         } else {
-            // RFC 6298 §2.3: SRTT = (1 - 1/8) * SRTT + 1/8 * R'
-            // No overflow: s/8 and r/8 are at most 2^29 - 1, and 7·(2^29 - 1) + (2^29 - 1)
-            // = 2^32 - 8 < 2^32, so plain operations give what saturating ones would.
+            // RFC 6298 §2.3: SRTT = (1 - 1/8) * SRTT + 1/8 * R' (no overflow, as above)
             (s / 8) * 7 + r / 8
         };
     }
