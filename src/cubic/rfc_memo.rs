@@ -91,7 +91,9 @@ impl CurveMemo {
     }
 
     /// The curve points of `other` with this memo's remembered `W_est` growth (an undo
-    /// brings back the points; the growth per ACK size stays valid and stays).
+    /// brings back the points; the growth per ACK size stays valid and stays). 64-bit
+    /// targets, where the undo snapshot is not the whole state.
+    #[cfg(target_pointer_width = "64")]
     pub const fn points_of(&mut self, other: &CurveMemo) {
         self.low_t_us = other.low_t_us;
         self.low_w_bytes = other.low_w_bytes;
