@@ -471,10 +471,8 @@ impl RfcCubic {
         // computes and remembers it): no product here that could need the wide path.
         let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
             acked_bytes.saturating_mul(u64::from(mss.get()))
-        } else if let Some(n) = self.memo.step(acked_bytes) {
-            n
         } else {
-            return None;
+            self.memo.step(acked_bytes)?
         };
         // Tested here, next to its first use, and not with the epoch's carry above: the
         // compiler would merge the two tests into flag arithmetic (four more instructions).
