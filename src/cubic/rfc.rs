@@ -128,7 +128,7 @@ pub struct RfcCubic {
 /// What an undo brings back of [`RfcCubic`] (RFC 9438 §4.9.2: `W_max`, `K`, `t_epoch`,
 /// `W_est`, `cwnd_prior`, with the epoch's other state and its curve points): everything
 /// but the remembered `W_est` growth per ACK size, which depends only on the ACK size
-/// and the parameters and so stays valid. Kept to 128 bytes, which the undo snapshot
+/// and the parameters and so stays valid. Kept to 112 bytes, which the undo snapshot
 /// copies inline rather than through `memcpy`. On narrower targets, which do not
 /// remember that growth and where the field-by-field copies cost flash, the whole
 /// [`RfcCubic`].
@@ -139,13 +139,34 @@ pub struct CubicUndo {
     w_max_bytes: u64,
     cwnd_prior_bytes: u64,
     k_us: u64,
-    epoch_start: Option<Instant>,
+    /// `epoch_start` as a time and a flag (the time 0 when there is none), and
+    /// `paused_at` alike: beside the other flag, rather than as `Option<Instant>`s
+    /// whose tags would take 8 bytes each.
+    epoch_start: Instant,
     cwnd_epoch_bytes: u64,
     w_est_bytes: u64,
     w_est_remainder: u64,
-    w_max_from_epoch: bool,
-    paused_at: Option<Instant>,
+    paused_at: Instant,
     memo: CurveMemo,
+    w_max_from_epoch: bool,
+    epoch_started: bool,
+    paused: bool,
+}
+
+/// `Option<Instant>` as a flag and a time, the time 0 when there is none (so that two
+/// snapshots compare as the `Option`s they hold).
+#[cfg(target_pointer_width = "64")]
+const fn split(t: Option<Instant>) -> (bool, Instant) {
+    match t {
+        Some(t) => (true, t),
+        None => (false, Instant::ZERO),
+    }
+}
+
+/// The `Option<Instant>` that [`split`] gave `(set, t)` for.
+#[cfg(target_pointer_width = "64")]
+const fn join(set: bool, t: Instant) -> Option<Instant> {
+    if set { Some(t) } else { None }
 }
 
 /// What an undo brings back of [`RfcCubic`]: all of it, on targets narrower than 64 bits.
@@ -156,8 +177,8 @@ pub type CubicUndo = RfcCubic;
 impl CubicUndo {
     /// As [`RfcCubic::on_mss_change`] on the saved state: a restored epoch starts afresh.
     pub(crate) fn on_mss_change(&mut self) {
-        self.epoch_start = None;
-        self.paused_at = None;
+        (self.epoch_started, self.epoch_start) = split(None);
+        (self.paused, self.paused_at) = split(None);
         self.w_est_remainder = 0;
     }
 
@@ -195,17 +216,21 @@ impl RfcCubic {
     /// The state an undo brings back (see [`CubicUndo`]).
     #[cfg(target_pointer_width = "64")]
     pub(crate) const fn undo_point(&self) -> CubicUndo {
+        let (epoch_started, epoch_start) = split(self.epoch_start);
+        let (paused, paused_at) = split(self.paused_at);
         CubicUndo {
             w_max_bytes: self.w_max_bytes,
             cwnd_prior_bytes: self.cwnd_prior_bytes,
             k_us: self.k_us,
-            epoch_start: self.epoch_start,
+            epoch_start,
             cwnd_epoch_bytes: self.cwnd_epoch_bytes,
             w_est_bytes: self.w_est_bytes,
             w_est_remainder: self.w_est_remainder,
-            w_max_from_epoch: self.w_max_from_epoch,
-            paused_at: self.paused_at,
+            paused_at,
             memo: self.memo,
+            w_max_from_epoch: self.w_max_from_epoch,
+            epoch_started,
+            paused,
         }
     }
 
@@ -221,12 +246,12 @@ impl RfcCubic {
         self.w_max_bytes = u.w_max_bytes;
         self.cwnd_prior_bytes = u.cwnd_prior_bytes;
         self.k_us = u.k_us;
-        self.epoch_start = u.epoch_start;
+        self.epoch_start = join(u.epoch_started, u.epoch_start);
         self.cwnd_epoch_bytes = u.cwnd_epoch_bytes;
         self.w_est_bytes = u.w_est_bytes;
         self.w_est_remainder = u.w_est_remainder;
         self.w_max_from_epoch = u.w_max_from_epoch;
-        self.paused_at = u.paused_at;
+        self.paused_at = join(u.paused, u.paused_at);
         // The points come back; the growth per ACK size stays (see CubicUndo).
         self.memo.points_of(&u.memo);
         self.sync_steady_clock();
