@@ -101,16 +101,12 @@ pub struct RfcCubic {
     pub w_est_remainder: u64,
     /// `cwnd_prior`: the window when ssthresh was last set, bytes.
     pub cwnd_prior_bytes: u64,
-    /// `W_est`'s growth numerator `⌊acked · α·MSS / (1 + β)⌋` (α < 1) for an ACK of
-    /// `step_acked_bytes`: a stack's ACKs mostly carry the same number of bytes, so the
-    /// product and its division run once per ACK size. Zero bytes grow by zero, so
-    /// `(0, 0)` is a true entry; parameter changes reset it. 64-bit targets only
-    /// (flash counts more than instructions on narrower ones).
-    #[cfg(target_pointer_width = "64")]
-    step_acked_bytes: u64,
-    #[cfg(target_pointer_width = "64")]
-    step_numerator: u64,
-    /// Points of this epoch's curve already computed (see `rfc_memo`).
+    /// Points of this epoch's curve already computed (see `rfc_memo`), and, on 64-bit
+    /// targets, `W_est`'s growth numerator `⌊acked · α·MSS / (1 + β)⌋` (α < 1) for the
+    /// last ACK size (up to 65535 bytes, numerators below 2^32): a stack's ACKs mostly
+    /// carry the same number of bytes, so the product and its division run once per ACK
+    /// size. Parameter changes reset it; narrower targets, where flash counts more than
+    /// instructions, do not remember it.
     memo: CurveMemo,
     /// `W_max`: the window before the last reduction (less with fast convergence), bytes.
     pub w_max_bytes: u64,
@@ -132,7 +128,7 @@ pub struct RfcCubic {
 /// What an undo brings back of [`RfcCubic`] (RFC 9438 §4.9.2: `W_max`, `K`, `t_epoch`,
 /// `W_est`, `cwnd_prior`, with the epoch's other state and its curve points): everything
 /// but the remembered `W_est` growth per ACK size, which depends only on the ACK size
-/// and the parameters and so stays valid. Kept to 128 bytes, which the undo snapshot
+/// and the parameters and so stays valid. Kept to 112 bytes, which the undo snapshot
 /// copies inline rather than through `memcpy`. On narrower targets, which do not
 /// remember that growth and where the field-by-field copies cost flash, the whole
 /// [`RfcCubic`].
@@ -143,13 +139,34 @@ pub struct CubicUndo {
     w_max_bytes: u64,
     cwnd_prior_bytes: u64,
     k_us: u64,
-    epoch_start: Option<Instant>,
+    /// `epoch_start` as a time and a flag (the time 0 when there is none), and
+    /// `paused_at` alike: beside the other flag, rather than as `Option<Instant>`s
+    /// whose tags would take 8 bytes each.
+    epoch_start: Instant,
     cwnd_epoch_bytes: u64,
     w_est_bytes: u64,
     w_est_remainder: u64,
-    w_max_from_epoch: bool,
-    paused_at: Option<Instant>,
+    paused_at: Instant,
     memo: CurveMemo,
+    w_max_from_epoch: bool,
+    epoch_started: bool,
+    paused: bool,
+}
+
+/// `Option<Instant>` as a flag and a time, the time 0 when there is none (so that two
+/// snapshots compare as the `Option`s they hold).
+#[cfg(target_pointer_width = "64")]
+const fn split(t: Option<Instant>) -> (bool, Instant) {
+    match t {
+        Some(t) => (true, t),
+        None => (false, Instant::ZERO),
+    }
+}
+
+/// The `Option<Instant>` that [`split`] gave `(set, t)` for.
+#[cfg(target_pointer_width = "64")]
+const fn join(set: bool, t: Instant) -> Option<Instant> {
+    if set { Some(t) } else { None }
 }
 
 /// What an undo brings back of [`RfcCubic`]: all of it, on targets narrower than 64 bits.
@@ -160,8 +177,8 @@ pub type CubicUndo = RfcCubic;
 impl CubicUndo {
     /// As [`RfcCubic::on_mss_change`] on the saved state: a restored epoch starts afresh.
     pub(crate) fn on_mss_change(&mut self) {
-        self.epoch_start = None;
-        self.paused_at = None;
+        (self.epoch_started, self.epoch_start) = split(None);
+        (self.paused, self.paused_at) = split(None);
         self.w_est_remainder = 0;
     }
 
@@ -192,10 +209,6 @@ impl RfcCubic {
             paused_at: None,
             memo: CurveMemo::new(),
             #[cfg(target_pointer_width = "64")]
-            step_acked_bytes: 0,
-            #[cfg(target_pointer_width = "64")]
-            step_numerator: 0,
-            #[cfg(target_pointer_width = "64")]
             steady_clock: 0,
         }
     }
@@ -203,17 +216,21 @@ impl RfcCubic {
     /// The state an undo brings back (see [`CubicUndo`]).
     #[cfg(target_pointer_width = "64")]
     pub(crate) const fn undo_point(&self) -> CubicUndo {
+        let (epoch_started, epoch_start) = split(self.epoch_start);
+        let (paused, paused_at) = split(self.paused_at);
         CubicUndo {
             w_max_bytes: self.w_max_bytes,
             cwnd_prior_bytes: self.cwnd_prior_bytes,
             k_us: self.k_us,
-            epoch_start: self.epoch_start,
+            epoch_start,
             cwnd_epoch_bytes: self.cwnd_epoch_bytes,
             w_est_bytes: self.w_est_bytes,
             w_est_remainder: self.w_est_remainder,
-            w_max_from_epoch: self.w_max_from_epoch,
-            paused_at: self.paused_at,
+            paused_at,
             memo: self.memo,
+            w_max_from_epoch: self.w_max_from_epoch,
+            epoch_started,
+            paused,
         }
     }
 
@@ -229,13 +246,14 @@ impl RfcCubic {
         self.w_max_bytes = u.w_max_bytes;
         self.cwnd_prior_bytes = u.cwnd_prior_bytes;
         self.k_us = u.k_us;
-        self.epoch_start = u.epoch_start;
+        self.epoch_start = join(u.epoch_started, u.epoch_start);
         self.cwnd_epoch_bytes = u.cwnd_epoch_bytes;
         self.w_est_bytes = u.w_est_bytes;
         self.w_est_remainder = u.w_est_remainder;
         self.w_max_from_epoch = u.w_max_from_epoch;
-        self.paused_at = u.paused_at;
-        self.memo = u.memo;
+        self.paused_at = join(u.paused, u.paused_at);
+        // The points come back; the growth per ACK size stays (see CubicUndo).
+        self.memo.points_of(&u.memo);
         self.sync_steady_clock();
     }
 
@@ -303,7 +321,7 @@ impl RfcCubic {
         // RFC 9438 §4.3: W_est = cwnd_epoch at the start of the CA stage
         self.w_est_bytes = cwnd;
         self.w_est_remainder = 0;
-        self.memo = CurveMemo::at_epoch_start(cwnd, w_at_zero);
+        self.memo.restart_epoch(cwnd, w_at_zero);
         w_at_zero
     }
 
@@ -453,10 +471,6 @@ impl RfcCubic {
     ) -> Option<u64> {
         // The MSS is read where it is used (a reference, not a value loaded up front):
         // the steady ACK then keeps one register fewer live.
-        let at = |mss: &NonZeroU32| At {
-            p,
-            mss: NonZeroU64::from(*mss),
-        };
         // Epoch running, not paused, now >= t_epoch: the carry (see steady_clock); now
         // before t_epoch (time ran backwards) goes to the full path, which takes t = 0.
         let (t_us, steady) = now.as_micros().overflowing_add(self.steady_clock);
@@ -469,7 +483,7 @@ impl RfcCubic {
         let tau_us = t_us.checked_add(srtt_us)?;
         if !p.config().reno_friendly {
             let Some(w_next) = self.memo.target(tau_us) else {
-                return Some(self.grow_to_new_target(at(mss), tau_us, cwnd, acked_bytes));
+                return Some(self.grow_to_new_target(p, mss, tau_us, cwnd, acked_bytes));
             };
             return Some(grow_towards_narrow(
                 w_next,
@@ -482,10 +496,8 @@ impl RfcCubic {
         // computes and remembers it): no product here that could need the wide path.
         let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
             acked_bytes.saturating_mul(u64::from(mss.get()))
-        } else if acked_bytes == self.step_acked_bytes {
-            self.step_numerator
         } else {
-            return None;
+            self.memo.step(acked_bytes)?
         };
         // Tested here, next to its first use, and not with the epoch's carry above: the
         // compiler would merge the two tests into flag arithmetic (four more instructions).
@@ -503,7 +515,7 @@ impl RfcCubic {
         }
         let Some(w_next) = self.memo.target(tau_us) else {
             (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
-            return Some(self.grow_to_new_target(at(mss), tau_us, cwnd, acked_bytes));
+            return Some(self.grow_to_new_target(p, mss, tau_us, cwnd, acked_bytes));
         };
         let cwnd32 = narrow_window(cwnd)?;
         (self.w_est_bytes, self.w_est_remainder) = (w_est, remainder);
@@ -516,7 +528,18 @@ impl RfcCubic {
     /// the steady path keeps its values in scratch registers.
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
-    fn grow_to_new_target(&mut self, p: At<'_>, tau_us: u64, cwnd: u64, acked_bytes: u64) -> u64 {
+    fn grow_to_new_target(
+        &mut self,
+        p: &RfcCubicParams,
+        mss: &NonZeroU32,
+        tau_us: u64,
+        cwnd: u64,
+        acked_bytes: u64,
+    ) -> u64 {
+        let p = At {
+            p,
+            mss: NonZeroU64::from(*mss),
+        };
         // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd)
         let w_next = self.w_cubic_at(p, tau_us);
         self.memo.remember_target(tau_us, w_next);
@@ -553,10 +576,7 @@ impl RfcCubic {
     /// Forgets the remembered `W_est` growth (new β or MSS).
     fn forget_step(&mut self) {
         #[cfg(target_pointer_width = "64")]
-        {
-            self.step_acked_bytes = 0;
-            self.step_numerator = 0;
-        }
+        self.memo.forget_step();
     }
 
     /// Adds `α · acked / cwnd` segments (in bytes: `α · MSS · acked / cwnd`) to `W_est`.
@@ -571,7 +591,7 @@ impl RfcCubic {
     }
 
     /// `W_est` and its remainder after an ACK of `acked_bytes` at window `cwnd`, without
-    /// storing them (only the growth per ACK size is remembered, see `step_numerator`).
+    /// storing them (only the growth per ACK size is remembered, see `memo`).
     #[inline]
     fn w_est_grown(&mut self, p: At<'_>, cwnd: NonZeroU64, acked_bytes: u64) -> (u64, u64) {
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior
@@ -612,17 +632,14 @@ impl RfcCubic {
     #[inline]
     fn alpha_numerator(&mut self, p: At<'_>, acked_bytes: u64) -> u64 {
         #[cfg(target_pointer_width = "64")]
-        if acked_bytes == self.step_acked_bytes {
-            return self.step_numerator;
+        if let Some(n) = self.memo.step(acked_bytes) {
+            return n;
         }
         let (alpha_mss_num, alpha_den) = p.alpha_mss();
         // α·MSS ≤ 3000 · 65535 < 2^28; a product with acked beyond 64 bits goes wide.
         let numerator = mul_div_floor(acked_bytes, alpha_mss_num, alpha_den);
         #[cfg(target_pointer_width = "64")]
-        {
-            self.step_acked_bytes = acked_bytes;
-            self.step_numerator = numerator;
-        }
+        self.memo.remember_step(acked_bytes, numerator);
         numerator
     }
 

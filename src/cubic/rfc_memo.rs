@@ -36,6 +36,15 @@ pub struct CurveMemo {
     /// slot, so the memo (copied with every undo snapshot) does not grow.
     target_tau_us: u64,
     target_w_bytes: u64,
+    /// `W_est`'s growth numerator for an ACK of `step_acked_bytes` (see
+    /// [`step`](Self::step)): not a point of the curve, but kept here, in what would be
+    /// the memo's padding, so that the steady ACK's fields end on a line boundary. It
+    /// outlives the curve points (a new epoch or [`forget`](Self::forget) keeps it):
+    /// it depends only on the ACK size, β and the MSS. 64-bit targets only.
+    #[cfg(target_pointer_width = "64")]
+    step_numerator: u32,
+    #[cfg(target_pointer_width = "64")]
+    step_acked_bytes: u16,
     /// True when the lower point is a computed value of the curve (not only a bound).
     low_is_point: bool,
     has_target: bool,
@@ -62,17 +71,76 @@ impl CurveMemo {
             target_tau_us: 0,
             target_w_bytes: 0,
             has_target: false,
+            #[cfg(target_pointer_width = "64")]
+            step_numerator: 0,
+            #[cfg(target_pointer_width = "64")]
+            step_acked_bytes: 0,
         }
+    }
+
+    /// The points of a new epoch that starts at `cwnd_epoch_bytes` with `W_cubic(0) =
+    /// w_at_zero_bytes` ([`at_epoch_start`](Self::at_epoch_start)), keeping the
+    /// remembered `W_est` growth.
+    pub const fn restart_epoch(&mut self, cwnd_epoch_bytes: u64, w_at_zero_bytes: u64) {
+        self.low_t_us = 0;
+        self.low_w_bytes = cwnd_epoch_bytes;
+        self.low_is_point = false;
+        self.target_tau_us = 0;
+        self.target_w_bytes = w_at_zero_bytes;
+        self.has_target = false;
+    }
+
+    /// The curve points of `other` with this memo's remembered `W_est` growth (an undo
+    /// brings back the points; the growth per ACK size stays valid and stays). 64-bit
+    /// targets, where the undo snapshot is not the whole state.
+    #[cfg(target_pointer_width = "64")]
+    pub const fn points_of(&mut self, other: &CurveMemo) {
+        self.low_t_us = other.low_t_us;
+        self.low_w_bytes = other.low_w_bytes;
+        self.low_is_point = other.low_is_point;
+        self.target_tau_us = other.target_tau_us;
+        self.target_w_bytes = other.target_w_bytes;
+        self.has_target = other.has_target;
+    }
+
+    /// The remembered `W_est` growth numerator for an ACK of `acked_bytes`, if it is
+    /// the one remembered. `(0, 0)` is a true entry (zero bytes grow by zero).
+    #[cfg(target_pointer_width = "64")]
+    #[inline]
+    pub const fn step(&self, acked_bytes: u64) -> Option<u64> {
+        if acked_bytes == self.step_acked_bytes as u64 {
+            Some(self.step_numerator as u64)
+        } else {
+            None
+        }
+    }
+
+    /// Remembers `numerator` as the growth for an ACK of `acked_bytes`, if both fit
+    /// the 16- and 32-bit fields (else the last entry stays: it is still true, and the
+    /// size asked for is computed each time).
+    #[cfg(target_pointer_width = "64")]
+    pub const fn remember_step(&mut self, acked_bytes: u64, numerator: u64) {
+        if acked_bytes <= u16::MAX as u64 && numerator <= u32::MAX as u64 {
+            self.step_acked_bytes = acked_bytes as u16;
+            self.step_numerator = numerator as u32;
+        }
+    }
+
+    /// Forgets the remembered growth (new β or MSS): back to the true `(0, 0)`.
+    #[cfg(target_pointer_width = "64")]
+    pub const fn forget_step(&mut self) {
+        self.step_acked_bytes = 0;
+        self.step_numerator = 0;
     }
 
     /// A new epoch that starts at `cwnd_epoch_bytes`: `W_cubic(0) ≥ cwnd_epoch`
     /// (`rfc_curve` keeps `C·K³ ≤ W_max − cwnd_epoch`), a lower bound for all `t ≥ 0`.
     /// `w_at_zero_bytes` is `W_cubic(0)` itself, handed out by [`Self::at_zero`] (it does
     /// not change what the bounds decide: a point is remembered only when computed).
+    #[cfg(test)]
     pub const fn at_epoch_start(cwnd_epoch_bytes: u64, w_at_zero_bytes: u64) -> Self {
         let mut m = CurveMemo::new();
-        m.low_w_bytes = cwnd_epoch_bytes;
-        m.target_w_bytes = w_at_zero_bytes;
+        m.restart_epoch(cwnd_epoch_bytes, w_at_zero_bytes);
         m
     }
 
@@ -86,7 +154,8 @@ impl CurveMemo {
         }
     }
 
-    /// Forgets every point (the curve changed): a lower bound of 0 is always true.
+    /// Forgets every point (the curve changed): a lower bound of 0 is always true. The
+    /// remembered `W_est` growth is not a point and stays (see `forget_step`).
     pub const fn forget(&mut self) {
         self.low_w_bytes = 0;
         self.low_is_point = false;
@@ -162,6 +231,33 @@ mod tests {
         // Within 1 ms of the lower point, the point stands for the curve.
         assert_eq!(m.reno_verdict(3_999, 13_001), RenoVerdict::Reno);
         assert_eq!(m.reno_verdict(4_000, 13_001), RenoVerdict::Unknown);
+    }
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn the_growth_per_ack_size_is_kept_only_when_it_fits_and_outlives_the_points() {
+        let mut m = CurveMemo::new();
+        assert_eq!((m.step(0), m.step(2_400)), (Some(0), None));
+        m.remember_step(2_400, 1_524_705);
+        assert_eq!(m.step(2_400), Some(1_524_705));
+        // Too wide for a field: not remembered, the last entry stays.
+        m.remember_step(65_536, 7);
+        m.remember_step(1_200, 1 << 32);
+        assert_eq!(
+            (m.step(65_536), m.step(1_200), m.step(0)),
+            (None, None, None)
+        );
+        assert_eq!(m.step(2_400), Some(1_524_705));
+        m.remember_step(65_535, u64::from(u32::MAX));
+        assert_eq!(m.step(65_535), Some(u64::from(u32::MAX)));
+        // A new epoch, forgetting the points, taking another memo's points: kept.
+        m.restart_epoch(10_000, 10_500);
+        m.forget();
+        m.points_of(&CurveMemo::at_epoch_start(1, 2));
+        assert_eq!(m.step(65_535), Some(u64::from(u32::MAX)));
+        assert_eq!(m.at_zero(0), Some(2));
+        m.forget_step();
+        assert_eq!((m.step(0), m.step(65_535)), (Some(0), None));
     }
 
     #[test]

@@ -81,7 +81,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
                     let input = HystartInput {
                         now_us: now.micros32(),
                         delay_us: u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX),
-                        delay_min_us: u32::try_from(self.min_rtt_us).unwrap_or(u32::MAX),
+                        delay_min_us: self.min_rtt_us,
                         // Truncation to the kernel's 32-bit sequence space, on purpose.
                         snd_una: self.largest_acked as u32,
                         snd_nxt: self.largest_sent as u32,
