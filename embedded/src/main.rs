@@ -37,7 +37,8 @@ fn panic(_: &PanicInfo) -> ! {
 }
 
 /// Stop here (a configuration the library refused; cannot happen with the defaults).
-#[cfg(all(any(feature = "linux", feature = "rfc"), not(feature = "no-library")))]
+/// Only Linux mode builds a configuration at run time (its send path's).
+#[cfg(all(feature = "linux", not(feature = "no-library")))]
 fn halt() -> ! {
     registers::report_aux(u32::MAX);
     loop {
