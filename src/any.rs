@@ -28,10 +28,6 @@ use crate::v2_6_35::Linux2635Flow;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "no allocation: the enum is as large as its largest flow (RfcFlow), by design"
-)]
 pub enum AnyController {
     /// Linux-mode CUBIC + HyStart, in segments.
     Linux(LinuxFlow),

@@ -101,10 +101,6 @@ pub(crate) const fn phase_code(phase: Phase) -> u32 {
 
 /// The RFC-mode flow's state: CUBIC or NewReno, both on the library's classic driver.
 #[derive(Clone, Copy)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "the blob is sized for the larger flow anyway; no allocation"
-)]
 pub(crate) enum RfcAlgorithm {
     /// RFC 9438 CUBIC.
     Cubic(ClassicState<RfcCubic>),
