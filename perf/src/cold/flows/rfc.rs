@@ -5,9 +5,9 @@
 use super::linux::{ack_event, loss, send_path_params, send_through, sent_event};
 use crate::cold::{Ack, ColdFlow, Send};
 use crate::common::{PACKET_BYTES, START_US};
+use congestion::cubic::RfcCubic;
 use congestion::hystart::PacingStatus;
 use congestion::pacing::PacedFlow;
-use congestion::cubic::RfcCubic;
 use congestion::rfc::{ClassicState, RfcFlow, RfcFlowConfig, RfcParams};
 use congestion::{CongestionController, Instant, LossEvent, Phase};
 
