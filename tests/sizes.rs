@@ -50,3 +50,29 @@ fn linux_2_6_35_state_is_the_eras_64_byte_bictcp_plus_the_window() {
     assert!(state <= 104, "must fit today's icsk_ca_priv too");
     assert!(flow < 256, "Linux2635Flow grew to {flow} bytes");
 }
+
+#[test]
+fn rfc_mode_is_two_hot_lines_and_the_send_path_one() {
+    use congestion::cubic::RfcCubic;
+    use congestion::pacing::{SendPath, SendPathParams, SendPathState};
+    use congestion::rfc::{ClassicState, NewReno, RfcParams};
+    let cubic = size_of::<ClassicState<RfcCubic>>();
+    let newreno = size_of::<ClassicState<NewReno>>();
+    let send = size_of::<SendPathState>();
+    println!(
+        "ClassicState<RfcCubic>: {cubic}, ClassicState<NewReno>: {newreno}, SendPathState: {send}"
+    );
+    println!(
+        "shared: RfcParams {}, SendPathParams {}; owned SendPath {}",
+        size_of::<RfcParams>(),
+        size_of::<SendPathParams>(),
+        size_of::<SendPath>()
+    );
+    // Each state starts a cache line; NewReno's whole state is four of them.
+    assert_eq!(align_of::<ClassicState<RfcCubic>>(), 64);
+    assert!(newreno <= 256, "ClassicState<NewReno> is {newreno} bytes");
+    // CUBIC's is seven (its undo snapshot and curve memo): above the 256 aimed at.
+    assert!(cubic <= 448, "ClassicState<RfcCubic> is {cubic} bytes");
+    // The send path's per-flow state is one line.
+    assert!(send <= 64 && align_of::<SendPathState>() == 64);
+}
