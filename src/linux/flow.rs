@@ -689,7 +689,21 @@ impl LinuxFlowState {
 
     /// `sk_pacing_rate`, bytes per second, as the last event left it (computed here
     /// unless an event or a setter already fixed it; the transmit step does not move it).
-    pub const fn sk_pacing_rate(&self, p: &LinuxParams) -> u64 {
+    #[inline]
+    pub fn sk_pacing_rate(&self, p: &LinuxParams) -> u64 {
+        if self.hot.flags & (PACING_FRESH | PACING_NOT_MODELLED | FLIGHT_ABOVE_CWND) == 0 {
+            // The common case, from the hot line alone: the flight is at most cwnd.
+            self.pacing_rate_for(p, self.hot.cwnd)
+        } else {
+            self.sk_pacing_rate_from_the_cold_line(p)
+        }
+    }
+
+    /// [`sk_pacing_rate`](Self::sk_pacing_rate) when the cold line holds the rate or the
+    /// flight; out of line, so that the common case never loads it, not even
+    /// speculatively.
+    #[inline(never)]
+    fn sk_pacing_rate_from_the_cold_line(&self, p: &LinuxParams) -> u64 {
         if self.has(PACING_FRESH) || self.has(PACING_NOT_MODELLED) {
             self.cold.pacing
         } else {
