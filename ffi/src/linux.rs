@@ -87,7 +87,10 @@ pub unsafe extern "C" fn congestion_linux_init(
         return code;
     }
     let flow = LinuxFlowState::new(&block.linux, at(now_us));
-    let inner = Inner::new(flow, SendPathState::new(), block);
+    // The caller's own pointer is kept, not one derived from `block`: a later
+    // `congestion_linux_reconfigure` borrows the block mutably through that pointer, which
+    // a reference taken here would not outlive.
+    let inner = Inner::new(flow, SendPathState::new(), params.cast());
     // SAFETY: checked above (non-null, aligned, large enough), writable per the contract.
     unsafe { state::write(state, inner) };
     CONGESTION_OK

@@ -88,7 +88,9 @@ pub unsafe extern "C" fn congestion_rfc_init(
         RfcAlgorithm::Cubic(ClassicState::new(&block.rfc, at(now_us)))
     };
     // SAFETY: checked above (non-null, aligned, large enough), writable per the contract.
-    unsafe { state::write(state, RfcInner::new(flow, block)) };
+    // The caller's own pointer is kept, not one derived from `block` (as in Linux mode's
+    // init: a reconfigure borrows the block mutably through it).
+    unsafe { state::write(state, RfcInner::new(flow, params.cast())) };
     CONGESTION_OK
 }
 

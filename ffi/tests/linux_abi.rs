@@ -393,9 +393,8 @@ fn tsq_throttles_and_a_completion_reopens() {
 #[test]
 fn reconfigure_applies_to_the_running_flows_or_changes_nothing() {
     let cfg = config();
-    let params = linux_params(&cfg);
-    let params_ptr: *mut CongestionLinuxParams = params;
-    let mut s = linux_state_on(unsafe { &*params_ptr }, 0);
+    let params_ptr = linux_params(&cfg);
+    let mut s = linux_state_on(params_ptr, 0);
     let st: *mut CongestionLinuxState = &mut *s;
     unsafe {
         congestion_linux_on_sent(st, 0, 10, 10);

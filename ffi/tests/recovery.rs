@@ -330,8 +330,8 @@ fn an_rfc_mode_flow_gives_a_pacing_rate_and_a_send_quantum() {
     // RFC 9002 §7.7: 1.25 · 14400 / 0.020 s = 900,000 B/s.
     let mut c = rfc_config();
     c.pacing_formula = CONGESTION_PACING_FORMULA_RFC9002;
-    let params: *mut CongestionRfcParams = rfc_params(&c);
-    let mut r = rfc_state_on(unsafe { &*params });
+    let params = rfc_params(&c);
+    let mut r = rfc_state_on(params);
     for pn in 1..=10 {
         unsafe { congestion_rfc_on_sent_counted(&mut *r, 0, 1_200, pn) };
     }

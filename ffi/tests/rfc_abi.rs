@@ -291,9 +291,8 @@ fn acks_in_slow_start_grow_the_window_by_the_acked_bytes() {
 
 #[test]
 fn reconfiguring_a_running_flow_changes_beta_and_refuses_bad_settings_whole() {
-    let params = rfc_params(&config());
-    let params_ptr: *mut CongestionRfcParams = params;
-    let mut s = rfc_state_on(unsafe { &*params_ptr });
+    let params_ptr = rfc_params(&config());
+    let mut s = rfc_state_on(params_ptr);
     unsafe { congestion_rfc_on_sent(&mut *s, 1_000, 12_000, 10) };
     let mut c = config();
     c.beta_permille = 500;

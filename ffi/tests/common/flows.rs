@@ -6,6 +6,39 @@
 use congestion_ffi::*;
 use std::mem::MaybeUninit;
 
+/// Parameter blocks the tests never free (they must outlive every flow on them), in
+/// static memory: no heap block to leak, and Miri sees none.
+struct Pool<T, const N: usize> {
+    slots: std::cell::UnsafeCell<[MaybeUninit<T>; N]>,
+    next: std::sync::atomic::AtomicUsize,
+}
+// SAFETY: each slot is handed out once (the atomic counter), to one caller.
+unsafe impl<T, const N: usize> Sync for Pool<T, N> {}
+
+impl<T, const N: usize> Pool<T, N> {
+    const fn new() -> Self {
+        Pool {
+            slots: std::cell::UnsafeCell::new([const { MaybeUninit::uninit() }; N]),
+            next: std::sync::atomic::AtomicUsize::new(0),
+        }
+    }
+
+    /// A fresh, zeroed slot; panics (failing the test) once all are taken.
+    fn take(&self) -> *mut T {
+        let i = self.next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        assert!(i < N, "the test pool of parameter blocks is used up");
+        // SAFETY: in bounds (checked), and slot `i` is given out only here, once.
+        unsafe {
+            let slot = self.slots.get().cast::<MaybeUninit<T>>().add(i);
+            slot.write(MaybeUninit::zeroed());
+            slot.cast::<T>()
+        }
+    }
+}
+
+static LINUX_BLOCKS: Pool<CongestionLinuxParams, 512> = Pool::new();
+static RFC_BLOCKS: Pool<CongestionRfcParams, 512> = Pool::new();
+
 /// Linux's defaults.
 pub fn linux_config() -> CongestionLinuxConfig {
     let mut c = MaybeUninit::<CongestionLinuxConfig>::uninit();
@@ -26,20 +59,24 @@ pub fn rfc_config() -> CongestionRfcConfig {
     unsafe { c.assume_init() }
 }
 
-/// A Linux-mode parameter block validated from `cfg`, leaked: it must outlive every
-/// flow initialised with it, and a test's flows live until the process ends.
-pub fn linux_params(cfg: &CongestionLinuxConfig) -> &'static mut CongestionLinuxParams {
-    let mut p = Box::new(MaybeUninit::<CongestionLinuxParams>::zeroed());
+/// A Linux-mode parameter block validated from `cfg`, never freed (it must outlive every
+/// flow initialised with it), from a static pool. A raw pointer, as a C caller holds it:
+/// every later call (init, reconfigure) goes through this one pointer.
+pub fn linux_params(cfg: &CongestionLinuxConfig) -> *mut CongestionLinuxParams {
+    let p = LINUX_BLOCKS.take();
     let size = size_of::<CongestionLinuxParams>();
     assert_eq!(
-        unsafe { congestion_linux_params_init(p.as_mut_ptr(), size, cfg) },
+        unsafe { congestion_linux_params_init(p, size, cfg) },
         CONGESTION_OK
     );
-    Box::leak(unsafe { Box::from_raw(Box::into_raw(p).cast()) })
+    p
 }
 
 /// A Linux-mode flow on `params` at `now_us`.
-pub fn linux_state_on(params: &CongestionLinuxParams, now_us: u64) -> Box<CongestionLinuxState> {
+pub fn linux_state_on(
+    params: *const CongestionLinuxParams,
+    now_us: u64,
+) -> Box<CongestionLinuxState> {
     let mut s = Box::new(MaybeUninit::<CongestionLinuxState>::zeroed());
     let size = size_of::<CongestionLinuxState>();
     assert_eq!(
@@ -54,19 +91,19 @@ pub fn linux_state(cfg: &CongestionLinuxConfig, now_us: u64) -> Box<CongestionLi
     linux_state_on(linux_params(cfg), now_us)
 }
 
-/// An RFC-mode parameter block validated from `cfg`, leaked like [`linux_params`]'s.
-pub fn rfc_params(cfg: &CongestionRfcConfig) -> &'static mut CongestionRfcParams {
-    let mut p = Box::new(MaybeUninit::<CongestionRfcParams>::zeroed());
+/// An RFC-mode parameter block validated from `cfg`, as [`linux_params`]'s.
+pub fn rfc_params(cfg: &CongestionRfcConfig) -> *mut CongestionRfcParams {
+    let p = RFC_BLOCKS.take();
     let size = size_of::<CongestionRfcParams>();
     assert_eq!(
-        unsafe { congestion_rfc_params_init(p.as_mut_ptr(), size, cfg) },
+        unsafe { congestion_rfc_params_init(p, size, cfg) },
         CONGESTION_OK
     );
-    Box::leak(unsafe { Box::from_raw(Box::into_raw(p).cast()) })
+    p
 }
 
 /// An RFC-mode flow on `params` at 0.
-pub fn rfc_state_on(params: &CongestionRfcParams) -> Box<CongestionRfcState> {
+pub fn rfc_state_on(params: *const CongestionRfcParams) -> Box<CongestionRfcState> {
     let mut s = Box::new(MaybeUninit::<CongestionRfcState>::zeroed());
     let size = size_of::<CongestionRfcState>();
     assert_eq!(
