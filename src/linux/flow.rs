@@ -77,7 +77,7 @@ impl LinuxFlowState {
     /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
     /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     // Linux net/ipv4/tcp_output.c tcp_event_data_sent(), tcp_cwnd_validate()
-    #[inline]
+    #[inline(always)]
     #[doc(hidden)]
     pub fn transmit(&mut self, now: Instant, in_flight: u32) {
         let sent = in_flight.saturating_sub(self.hot.packets_out);
@@ -117,11 +117,16 @@ impl LinuxFlowState {
         let h = &mut self.hot;
         // snd_nxt is snd_una + packets_out, and snd_una + in_flight is not before it
         // (the kernel's `after() || ==`, with its wrap-around): it stays derived.
-        if h.flags & SND_NXT_AHEAD == 0 && (h.packets_out.wrapping_sub(in_flight) as i32) <= 0 {
-            h.packets_out = in_flight;
-            return h.snd_una.wrapping_add(in_flight);
+        // Two branches, not one on both tests: the flag's is not taken, and the other
+        // reuses the flags of the subtraction `transmit` just made.
+        if h.flags & SND_NXT_AHEAD != 0 {
+            return self.advance_stored_snd_nxt(in_flight);
         }
-        self.advance_stored_snd_nxt(in_flight)
+        if (h.packets_out.wrapping_sub(in_flight) as i32) > 0 {
+            return self.advance_stored_snd_nxt(in_flight);
+        }
+        h.packets_out = in_flight;
+        h.snd_una.wrapping_add(in_flight)
     }
 
     /// [`advance_snd_nxt`](Self::advance_snd_nxt) when `snd_nxt` is, or is about to be,
