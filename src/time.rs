@@ -30,6 +30,27 @@ pub trait Clock {
 /// Kernel jiffies per second in Linux mode (`HZ`): the reference traces use 1000.
 pub const LINUX_HZ: u64 = 1000;
 
+/// `(us / LINUX_HZ) as u32` from three 32-bit divisions by the constant, which a 32-bit
+/// core does with a multiply (or its divide instruction), where a 64-bit `/` calls the
+/// compiler's 64-bit division routine: about 40 instructions per ACK on a Cortex-M4.
+///
+/// With `us = hi·2^32 + lo` and `hi = q·HZ + r`, the `q·2^32` part of the quotient lies
+/// wholly above bit 31, so only `(r·2^32 + lo) / HZ` counts; it is found 16 bits at a time
+/// (schoolbook long division in base 2^16), every partial dividend below `HZ·2^16`.
+/// Out of line: a dozen call sites inlining it would cost flash on the cores it is for.
+#[cfg_attr(all(target_pointer_width = "64", not(test)), allow(dead_code))]
+#[inline(never)]
+const fn jiffies32_by_halves(us: u64) -> u32 {
+    const HZ: u32 = LINUX_HZ as u32;
+    // Each partial dividend is below HZ·2^16, so it fits 32 bits and each digit 16.
+    const _: () = assert!(LINUX_HZ <= 1 << 16);
+    let r = ((us >> 32) as u32) % HZ;
+    let lo = us as u32;
+    let upper = (r << 16) | (lo >> 16);
+    let lower = ((upper % HZ) << 16) | (lo & 0xffff);
+    ((upper / HZ) << 16) | (lower / HZ)
+}
+
 impl Instant {
     /// The origin, time zero.
     pub const ZERO: Instant = Instant(0);
@@ -54,7 +75,11 @@ impl Instant {
     /// The truncation is the kernel's wrap-around, on purpose.
     pub const fn jiffies32(self) -> u32 {
         // Linux tcp_jiffies32: (u32)jiffies; wraps every 49.7 days at HZ=1000.
-        (self.0 / LINUX_HZ) as u32
+        #[cfg(target_pointer_width = "64")]
+        let jiffies = (self.0 / LINUX_HZ) as u32;
+        #[cfg(not(target_pointer_width = "64"))]
+        let jiffies = jiffies32_by_halves(self.0);
+        jiffies
     }
 
     /// Linux `bictcp_clock_us`: `tcp_mstamp` truncated to 32 bits (wraps every 71.6 min).
@@ -140,6 +165,33 @@ mod tests {
         assert_eq!(t.jiffies32(), 5);
         // 2^32 us + 7 us: the microsecond clock wrapped to 7.
         assert_eq!(Instant::from_micros((1u64 << 32) + 7).micros32(), 7);
+    }
+
+    #[test]
+    fn jiffies_by_32_bit_halves_equal_the_64_bit_division() {
+        // Edges of each 16-bit digit and of the high word, then a spread of values.
+        let edges = [
+            0,
+            999,
+            1000,
+            (1 << 16) - 1,
+            1 << 16,
+            (1 << 32) - 1,
+            1 << 32,
+            (1 << 32) * 1000 - 1,
+            (1 << 32) * 1000,
+            (1 << 48) + 12_345,
+            u64::MAX - 1,
+            u64::MAX,
+        ];
+        let spread = (0..4096u64).map(|i| i.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        for us in edges.into_iter().chain(spread) {
+            assert_eq!(
+                super::jiffies32_by_halves(us),
+                (us / LINUX_HZ) as u32,
+                "{us}"
+            );
+        }
     }
 
     #[test]
