@@ -14,7 +14,9 @@ use congestion::pacing::{
     EdtPacer, MinRttFilter, SendPath, SendPathParams, SendPathState, TsqBudget,
 };
 use congestion::rfc::{ClassicState, NewReno, RfcFlow, RfcParams};
-use congestion::v2_6_35::{Bictcp2635, Linux2635Config, Linux2635Flow, Linux2635State};
+use congestion::v2_6_35::{
+    Bictcp2635, Linux2635Config, Linux2635Flow, Linux2635Params, Linux2635State,
+};
 use core::mem::size_of;
 
 fn main() {
@@ -87,7 +89,12 @@ fn main() {
         (
             "Linux2635Flow",
             size_of::<Linux2635Flow>(),
-            "full 2.6.35 flow: state + socket glue + undo + config",
+            "full 2.6.35 flow owning its settings: state + socket glue + undo + config",
+        ),
+        (
+            "Linux2635Flow<&Params>",
+            size_of::<Linux2635Flow<&'static Linux2635Params>>(),
+            "the same flow reading settings shared with other flows",
         ),
         (
             "RfcCubic",

@@ -4,8 +4,9 @@
 
 use congestion::cubic::BICTCP_BETA_SCALE;
 use congestion::linux::CaState;
-use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
+use congestion::v2_6_35::{Linux2635Config, Linux2635Flow, Linux2635Params};
 use congestion::{CongestionController, Duration, Instant};
+use core::borrow::Borrow;
 use proptest::prelude::*;
 
 #[derive(Clone, Debug)]
@@ -76,7 +77,7 @@ fn start_us() -> impl Strategy<Value = u64> {
     ]
 }
 
-fn apply(f: &mut Linux2635Flow, now: &mut u64, ev: &Ev) {
+fn apply<P: Borrow<Linux2635Params>>(f: &mut Linux2635Flow<P>, now: &mut u64, ev: &Ev) {
     let at = Instant::from_micros(*now);
     match *ev {
         Ev::Ack {
@@ -102,6 +103,25 @@ fn apply(f: &mut Linux2635Flow, now: &mut u64, ev: &Ev) {
 }
 
 proptest! {
+    #[test]
+    fn a_flow_reading_shared_settings_matches_one_that_owns_them(
+        cfg in config(), start in start_us(), evs in prop::collection::vec(event(), 0..300),
+    ) {
+        let shared = Linux2635Params::new(cfg).unwrap();
+        let (mut now_owned, mut now_shared) = (start, start);
+        let mut owned = Linux2635Flow::new(cfg, Instant::from_micros(start)).unwrap();
+        let mut reading = Linux2635Flow::with_params(&shared, Instant::from_micros(start));
+        owned.transmit(Instant::from_micros(start), 3);
+        reading.transmit(Instant::from_micros(start), 3);
+        for ev in &evs {
+            apply(&mut owned, &mut now_owned, ev);
+            apply(&mut reading, &mut now_shared, ev);
+            prop_assert_eq!(owned.state(), reading.state(), "after {:?}", ev);
+            prop_assert_eq!(owned.socket_view(), reading.socket_view());
+            prop_assert_eq!(owned.ca_state(), reading.ca_state());
+        }
+    }
+
     #[test]
     fn the_window_stays_within_one_and_the_clamp(
         cfg in config(), start in start_us(), evs in prop::collection::vec(event(), 0..300),

@@ -37,10 +37,11 @@ fn a_linux_flow_is_one_hot_line_and_one_cold_line_with_shared_parameters() {
 
 #[test]
 fn linux_2_6_35_state_is_the_eras_64_byte_bictcp_plus_the_window() {
-    use congestion::v2_6_35::{Bictcp2635, Linux2635Flow, Linux2635State};
+    use congestion::v2_6_35::{Bictcp2635, Linux2635Flow, Linux2635Params, Linux2635State};
     let bictcp = size_of::<Bictcp2635>();
     let state = size_of::<Linux2635State>();
     let flow = size_of::<Linux2635Flow>();
+    let reading = size_of::<Linux2635Flow<&'static Linux2635Params>>();
     println!("Bictcp2635 (the era's struct bictcp): {bictcp} bytes");
     println!("Linux2635State (+ cwnd/ssthresh/cwnd_cnt): {state} bytes");
     println!("Linux2635Flow (with socket glue and config): {flow} bytes");
@@ -49,6 +50,14 @@ fn linux_2_6_35_state_is_the_eras_64_byte_bictcp_plus_the_window() {
     assert_eq!(state, 76);
     assert!(state <= 104, "must fit today's icsk_ca_priv too");
     assert!(flow < 256, "Linux2635Flow grew to {flow} bytes");
+    // Shared settings are not copied into the flow: only their address is.
+    let without_settings = flow - size_of::<Linux2635Params>() + size_of::<usize>();
+    let align = core::mem::align_of::<Linux2635Flow<&'static Linux2635Params>>();
+    assert_eq!(
+        reading,
+        without_settings.next_multiple_of(align),
+        "a flow reading shared settings holds a copy of them"
+    );
 }
 
 #[test]

@@ -1,7 +1,10 @@
 //! [`CongestionController`] for the 2.6.35 profile, in segments.
 
 use super::config::TCP_INFINITE_SSTHRESH_2635;
+use core::borrow::Borrow;
+
 use super::flow::{Linux2635Flow, linux_before};
+use super::params::Linux2635Params;
 use crate::controller::{
     AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
 };
@@ -14,7 +17,7 @@ fn segments(amount: u64) -> u32 {
     u32::try_from(amount).unwrap_or(u32::MAX)
 }
 
-impl Linux2635Flow {
+impl<P: Borrow<Linux2635Params>> Linux2635Flow<P> {
     /// Whether `packet` was sent before the current recovery period began: a sequence
     /// before `high_seq` (32-bit wrap-around), or a send time at or before the
     /// reduction. Never for [`SentPacket::Unknown`], nor before the first reduction.
@@ -39,7 +42,7 @@ impl Linux2635Flow {
 /// segment), a loss of a segment at or after `high_seq` (or of an unknown one) a fast
 /// retransmit, an ECN rise a CWR, persistent congestion and RTO an RTO with one
 /// retransmit, and `on_spurious_congestion` an undo.
-impl CongestionController for Linux2635Flow {
+impl<P: Borrow<Linux2635Params>> CongestionController for Linux2635Flow<P> {
     fn unit(&self) -> WindowUnit {
         WindowUnit::Segments
     }
@@ -126,17 +129,18 @@ impl CongestionController for Linux2635Flow {
     }
 
     fn mss_bytes(&self) -> u64 {
-        u64::from(self.config.mss)
+        u64::from(self.cfg().mss)
     }
 
     /// With GSO, the whole segments of one `gso_max_size` burst (at least one), as the
     /// era's TSO sent without autosizing; without, one segment.
     fn send_quantum_bytes(&self) -> u64 {
-        let mss = u64::from(self.config.mss);
-        if !self.config.gso || mss == 0 {
+        let cfg = self.cfg();
+        let mss = u64::from(cfg.mss);
+        if !cfg.gso || mss == 0 {
             return mss;
         }
-        let segs = (u64::from(self.config.gso_max_size) / mss).max(1);
+        let segs = (u64::from(cfg.gso_max_size) / mss).max(1);
         segs * mss
     }
 }

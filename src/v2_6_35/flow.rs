@@ -8,9 +8,12 @@
 //! needs the reduction), after which the socket sits in Disorder until the ACKs pass
 //! `high_seq`, moderating cwnd to `packets_out + reordering` on each ACK, as 2.6.35 did.
 
+use core::borrow::{Borrow, BorrowMut};
+
 use super::config::Linux2635Config;
 use super::hystart::HystartExit2635;
 use super::jiffies::{jiffies_at, jiffies_to_usecs};
+use super::params::Linux2635Params;
 use super::state::{Bictcp2635, Linux2635State};
 use super::tcp_cong::{CwndUse, is_cwnd_limited};
 use crate::cubic::linux_after;
@@ -20,6 +23,11 @@ use crate::time::{Duration, Instant};
 
 /// One flow of the 2.6.35 profile. Plain `Copy` data; the kernel's part of it is the
 /// 76-byte [`Linux2635State`].
+///
+/// `P` is how the flow reaches its settings, which it never copies: the
+/// [`Linux2635Params`] themselves (the default, [`new`](Linux2635Flow::new)),
+/// `&'static Linux2635Params` or an `Arc` shared by many flows
+/// ([`with_params`](Self::with_params)), or a zero-sized handle to a `static`.
 ///
 /// # Call order
 ///
@@ -45,9 +53,8 @@ use crate::time::{Duration, Instant};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Linux2635Flow {
+pub struct Linux2635Flow<P: Borrow<Linux2635Params> = Linux2635Params> {
     pub(super) state: Linux2635State,
-    pub(super) config: Linux2635Config,
     pub(super) clamp: u32,
     pub(super) snd_una: u32,
     pub(super) snd_nxt: u32,
@@ -69,16 +76,38 @@ pub struct Linux2635Flow {
     /// without a reduction too (`tcp_try_keep_open` when a Loss state ends), so the
     /// period keeps its own mark.
     pub(super) recovery_seq: u32,
+    /// The settings, reached and never copied (see [`Linux2635Params`]).
+    params: P,
 }
 
 impl Linux2635Flow {
-    /// A new flow, initialised at `now` as [`init`](Self::init) does. Nothing is in
-    /// flight until [`transmit`](Self::transmit). A bad `config` is refused.
+    /// A new flow that owns its settings, initialised at `now` as [`init`](Self::init)
+    /// does. Nothing is in flight until [`transmit`](Self::transmit). A bad `config` is
+    /// refused.
     pub fn new(config: Linux2635Config, now: Instant) -> Result<Self, ConfigError> {
-        config.validate()?;
+        Ok(Self::with_params(Linux2635Params::new(config)?, now))
+    }
+}
+
+impl<P: BorrowMut<Linux2635Params>> Linux2635Flow<P> {
+    /// Replace the configuration. CUBIC parameters, `hz`, `mss`, `gso`, `gso_max_size`,
+    /// `reordering` and `tso_win_divisor` apply from the next event (as changing a
+    /// module parameter or sysctl would); `init_cwnd`, `init_ssthresh`, `cwnd_clamp` and
+    /// `iss` from the next [`init`](Self::init). A bad one is refused and changes nothing.
+    /// Only where the flow can write its settings (it owns them, or holds `&mut`).
+    pub fn set_config(&mut self, config: Linux2635Config) -> Result<(), ConfigError> {
+        *self.params.borrow_mut() = Linux2635Params::new(config)?;
+        Ok(())
+    }
+}
+
+impl<P: Borrow<Linux2635Params>> Linux2635Flow<P> {
+    /// A new flow reading its settings through `params` (already validated),
+    /// initialised at `now` as [`init`](Self::init) does.
+    pub fn with_params(params: P, now: Instant) -> Self {
+        let config = *params.borrow().config();
         let mut flow = Linux2635Flow {
             state: Linux2635State::default(),
-            config,
             clamp: config.cwnd_clamp,
             snd_una: 0,
             snd_nxt: 0,
@@ -93,9 +122,16 @@ impl Linux2635Flow {
             loss_recovery: false,
             recovery_start: None,
             recovery_seq: 0,
+            params,
         };
         flow.init(now);
-        Ok(flow)
+        flow
+    }
+
+    /// The settings in force, read through `P`.
+    #[inline]
+    pub(super) fn cfg(&self) -> &Linux2635Config {
+        self.params.borrow().config()
     }
 
     /// Re-initialise at `now`: socket fields zeroed, `cwnd = init_cwnd`, `ssthresh =
@@ -104,7 +140,7 @@ impl Linux2635Flow {
     /// `initial_ssthresh` if it is off and non-zero).
     // Linux 2.6.35 tcp_cubic.c bictcp_init(); tcp_input.c tcp_init_cwnd()
     pub fn init(&mut self, now: Instant) {
-        let c = self.config;
+        let c = *self.cfg();
         self.state = Linux2635State {
             cwnd: c.init_cwnd,
             ssthresh: c.init_ssthresh,
@@ -213,7 +249,7 @@ impl Linux2635Flow {
         let sent = Instant::from_micros(now.as_micros().saturating_sub(rtt.as_micros()));
         let ca_seq_rtt = self.jiffies(now).wrapping_sub(self.jiffies(sent)) as i32;
         if ca_seq_rtt > 0 {
-            jiffies_to_usecs(ca_seq_rtt as u32, self.config.hz) as i32
+            jiffies_to_usecs(ca_seq_rtt as u32, self.cfg().hz) as i32
         } else {
             -1
         }
@@ -224,7 +260,7 @@ impl Linux2635Flow {
     /// `cwnd >= hystart_low_window`. HyStart's exit sets ssthresh to cwnd.
     // Linux 2.6.35 tcp_cubic.c bictcp_acked()
     fn pkts_acked(&mut self, jiffies: u32, acked: u32) {
-        let cfg = self.config;
+        let cfg = *self.cfg();
         let b = &mut self.state.bictcp;
         if self.ca_state == CaState::Open {
             b.update_delayed_ack(acked);
@@ -247,7 +283,7 @@ impl Linux2635Flow {
     /// the cubic `cnt` and one additive-increase step.
     // Linux 2.6.35 tcp_cubic.c bictcp_cong_avoid()
     fn cong_avoid(&mut self, jiffies: u32, in_flight: u32) {
-        let cfg = self.config;
+        let cfg = *self.cfg();
         let used = CwndUse {
             cwnd: self.state.cwnd,
             in_flight,
@@ -272,19 +308,9 @@ impl Linux2635Flow {
         }
     }
 
-    /// Replace the configuration. CUBIC parameters, `hz`, `mss`, `gso`, `gso_max_size`,
-    /// `reordering` and `tso_win_divisor` apply from the next event (as changing a
-    /// module parameter or sysctl would); `init_cwnd`, `init_ssthresh`, `cwnd_clamp` and
-    /// `iss` from the next [`init`](Self::init). A bad one is refused and changes nothing.
-    pub fn set_config(&mut self, config: Linux2635Config) -> Result<(), ConfigError> {
-        config.validate()?;
-        self.config = config;
-        Ok(())
-    }
-
     /// `jiffies` (= `tcp_time_stamp`) at `now`, at this flow's HZ.
-    pub const fn jiffies(&self, now: Instant) -> u32 {
-        jiffies_at(now, self.config.hz)
+    pub fn jiffies(&self, now: Instant) -> u32 {
+        jiffies_at(now, self.cfg().hz)
     }
 
     /// CUBIC + HyStart + window state (the kernel's 64-byte `struct bictcp` plus cwnd,
@@ -299,8 +325,13 @@ impl Linux2635Flow {
     }
 
     /// The configuration in force.
-    pub const fn config(&self) -> &Linux2635Config {
-        &self.config
+    pub fn config(&self) -> &Linux2635Config {
+        self.cfg()
+    }
+
+    /// The validated settings the flow reads.
+    pub fn params(&self) -> &Linux2635Params {
+        self.params.borrow()
     }
 
     /// The kernel's `icsk_ca_state`: Open, Disorder (after a loss, until the ACKs pass

@@ -40,6 +40,7 @@ mod cubic;
 mod flow;
 mod hystart;
 mod jiffies;
+mod params;
 mod recovery;
 mod state;
 mod tcp_cong;
@@ -54,5 +55,6 @@ pub use jiffies::{
     MAX_JIFFY_OFFSET, SUPPORTED_HZ, is_supported_hz, jiffies_at, jiffies_to_usecs,
     msecs_to_jiffies, usecs_to_jiffies,
 };
+pub use params::Linux2635Params;
 pub use state::{ACK_RATIO_SHIFT, Bictcp2635, Linux2635State};
 pub use tcp_cong::{CwndUse, is_cwnd_limited};

@@ -2,11 +2,14 @@
 //! an ECN mark (CWR), a retransmission timeout (`tcp_enter_loss`), undo
 //! (`tcp_undo_cwr`), and the window moderation the era applied after each of them.
 
+use core::borrow::Borrow;
+
 use super::flow::Linux2635Flow;
+use super::params::Linux2635Params;
 use crate::linux::CaState;
 use crate::time::Instant;
 
-impl Linux2635Flow {
+impl<P: Borrow<Linux2635Params>> Linux2635Flow<P> {
     /// `tcp_try_keep_open`: with an undo still possible, stay in Disorder until the
     /// ACKs pass what is in flight now.
     // Linux 2.6.35 tcp_input.c tcp_try_keep_open()
@@ -22,7 +25,7 @@ impl Linux2635Flow {
     /// `u32` would wrap on an impossible flight.
     // Linux 2.6.35 tcp_input.c tcp_moderate_cwnd()
     pub(super) fn moderate_cwnd(&mut self) {
-        let limit = self.packets_out.saturating_add(self.config.reordering);
+        let limit = self.packets_out.saturating_add(self.cfg().reordering);
         if self.state.cwnd > limit {
             self.state.cwnd = limit;
         }
@@ -100,7 +103,8 @@ impl Linux2635Flow {
     /// CUBIC's `ssthresh` hook on the current cwnd.
     fn recalc_ssthresh(&mut self) -> u32 {
         let cwnd = self.state.cwnd;
-        self.state.bictcp.recalc_ssthresh(&self.config, cwnd)
+        let cfg = *self.cfg();
+        self.state.bictcp.recalc_ssthresh(&cfg, cwnd)
     }
 
     /// A retransmission timeout, `tcp_enter_loss(sk, 0)` plus the head retransmit:
