@@ -11,12 +11,12 @@
 //!
 //! The HyStart half of `struct bictcp` lives in [`crate::hystart::LinuxHystart`].
 
-use super::cube_root::linux_cubic_root;
-use super::linux_config::{BICTCP_BETA_SCALE, BICTCP_HZ, LinuxCubicParams};
+use super::linux_config::LinuxCubicParams;
+use super::linux_update;
 use crate::time::LINUX_HZ;
 
 /// Kernel jiffies in one second at `HZ = 1000`.
-const HZ: u32 = LINUX_HZ as u32;
+pub(super) const HZ: u32 = LINUX_HZ as u32;
 
 /// The CUBIC half of the kernel's `struct bictcp`: 40 bytes, all `u32`.
 ///
@@ -50,7 +50,7 @@ pub struct LinuxCubic {
 /// Linux `usecs_to_jiffies()` at `HZ = 1000` on a 64-bit host: round up, and
 /// `MAX_JIFFY_OFFSET` for inputs the kernel deems too large.
 // Linux include/linux/jiffies.h __usecs_to_jiffies()
-const fn usecs_to_jiffies(us: u32) -> u64 {
+pub(super) const fn usecs_to_jiffies(us: u32) -> u64 {
     const MAX_JIFFY_OFFSET: u64 = (i64::MAX as u64 >> 1) - 1;
     // jiffies_to_usecs(MAX_JIFFY_OFFSET) truncated to u32, as the kernel compares it.
     const LIMIT_US: u32 = (MAX_JIFFY_OFFSET.wrapping_mul(1000)) as u32;
@@ -131,107 +131,14 @@ impl LinuxCubic {
     #[cfg_attr(not(target_arch = "bpf"), inline(never))]
     #[cfg_attr(target_arch = "bpf", inline(always))]
     pub(crate) fn recompute(&mut self, p: &LinuxCubicParams, cwnd: u32, acked: u32, now: u32) {
-        // At most one cubic recompute per jiffy; the Reno-friendly part still runs.
-        if !(self.epoch_start != 0 && now == self.last_time) {
-            self.update_cubic_target(p, cwnd, acked, now);
-        }
-        if p.config().tcp_friendliness {
-            self.update_reno_friendly(p, cwnd);
-        }
-        // At most one segment of growth per two segments acked (1.5x per RTT).
-        self.cnt = if self.cnt < 2 { 2 } else { self.cnt };
-    }
-
-    /// The cubic half of `bictcp_update`: epoch bookkeeping and `cnt` from W_cubic(t + RTT).
-    fn update_cubic_target(&mut self, p: &LinuxCubicParams, cwnd: u32, acked: u32, now: u32) {
-        self.last_cwnd = cwnd;
-        self.last_time = now;
-
-        if self.epoch_start == 0 {
-            self.epoch_start = now;
-            self.ack_cnt = acked;
-            self.tcp_cwnd = cwnd;
-            if self.last_max_cwnd <= cwnd {
-                self.bic_k = 0;
-                self.origin_point = cwnd;
-            } else {
-                // Linux bictcp_update(): K = cubic_root(cube_factor * (Wmax - cwnd)), 2^-10 s
-                let gap = (self.last_max_cwnd - cwnd) as u64;
-                self.bic_k = linux_cubic_root(p.cube_factor().wrapping_mul(gap));
-                self.origin_point = self.last_max_cwnd;
-            }
-        }
-
-        // Linux bictcp_update(): t = (s32)(now - epoch) + usecs_to_jiffies(delay_min), then
-        // <<BICTCP_HZ / HZ. The s32 difference is sign-extended into u64, as in C.
-        let elapsed = now.wrapping_sub(self.epoch_start) as i32 as i64 as u64;
-        let t_jiffies = elapsed.wrapping_add(usecs_to_jiffies(self.delay_min));
-        let t = (t_jiffies << BICTCP_HZ) / HZ as u64;
-        let k = self.bic_k as u64;
-        let below_origin = t < k;
-        let offs = if below_origin { k - t } else { t - k };
-
-        // Linux bictcp_update(): delta = (cube_rtt_scale * offs^3) >> (10 + 3*BICTCP_HZ), u64 wrap
-        let cube = (p.cube_rtt_scale() as u64)
-            .wrapping_mul(offs)
-            .wrapping_mul(offs)
-            .wrapping_mul(offs);
-        let delta = (cube >> (10 + 3 * BICTCP_HZ)) as u32;
-        let target = if below_origin {
-            self.origin_point.wrapping_sub(delta)
-        } else {
-            self.origin_point.wrapping_add(delta)
-        };
-
-        // Linux bictcp_update(): cnt = cwnd / (target - cwnd), else 100 * cwnd (u32 wrap)
-        self.cnt = if target > cwnd {
-            cwnd / (target - cwnd)
-        } else {
-            cwnd.wrapping_mul(100)
-        };
-        // Without a Wmax, grow at least 5 % per RTT.
-        if self.last_max_cwnd == 0 && self.cnt > 20 {
-            self.cnt = 20;
-        }
-    }
-
-    /// The Reno-friendly half of `bictcp_update`: grow `tcp_cwnd` as Reno with
-    /// β-adjusted α would, and never let CUBIC be slower than that.
-    fn update_reno_friendly(&mut self, p: &LinuxCubicParams, cwnd: u32) {
-        // Linux bictcp_update(): delta = (cwnd * beta_scale) >> 3, u32 wrap
-        let per_segment = cwnd.wrapping_mul(p.beta_scale()) >> 3;
-        // The kernel loops `while (ack_cnt > delta) { ack_cnt -= delta; tcp_cwnd++; }`;
-        // this is its closed form, (ack_cnt - 1) / delta iterations, so the loop bound is
-        // constant. Deviation: with delta == 0 the kernel would spin forever; we skip.
-        if per_segment != 0 && self.ack_cnt > per_segment {
-            let steps = (self.ack_cnt - 1) / per_segment;
-            self.ack_cnt -= steps * per_segment;
-            self.tcp_cwnd = self.tcp_cwnd.wrapping_add(steps);
-        }
-        if self.tcp_cwnd > cwnd {
-            let lead = self.tcp_cwnd - cwnd;
-            let max_cnt = cwnd / lead;
-            if self.cnt > max_cnt {
-                self.cnt = max_cnt;
-            }
-        }
+        linux_update::recompute(self, p, cwnd, acked, now);
     }
 
     /// `cubictcp_recalc_ssthresh`: end the epoch, record Wmax (with fast convergence),
     /// and return the new ssthresh.
     // Linux net/ipv4/tcp_cubic.c cubictcp_recalc_ssthresh()
     pub fn recalc_ssthresh(&mut self, p: &LinuxCubicParams, cwnd: u32) -> u32 {
-        let beta = p.config().beta;
-        self.epoch_start = 0;
-        self.last_max_cwnd = if cwnd < self.last_max_cwnd && p.config().fast_convergence {
-            // Wmax = cwnd * (1 + beta) / 2, u32 wrap as in the kernel
-            cwnd.wrapping_mul(BICTCP_BETA_SCALE + beta) / (2 * BICTCP_BETA_SCALE)
-        } else {
-            cwnd
-        };
-        // ssthresh = max(cwnd * beta / 1024, 2), u32 wrap as in the kernel
-        let ssthresh = cwnd.wrapping_mul(beta) / BICTCP_BETA_SCALE;
-        if ssthresh < 2 { 2 } else { ssthresh }
+        linux_update::recalc_ssthresh(self, p, cwnd)
     }
 
     /// `CA_EVENT_TX_START`: shift the epoch by the idle time so idle is not growth time.

@@ -8,6 +8,7 @@
 mod cube_root;
 mod linux;
 mod linux_config;
+mod linux_update;
 mod rfc;
 mod rfc_config;
 pub mod rfc_curve;
@@ -20,6 +21,9 @@ pub(crate) use linux::after as linux_after;
 pub(crate) use linux::{epoch_after_idle, lowers_delay_min, recompute_skipped, sample_blackout};
 pub use linux_config::{
     BICTCP_BETA_SCALE, BICTCP_HZ, HystartDetect, LinuxCubicConfig, LinuxCubicParams, MAX_BIC_SCALE,
+};
+pub(crate) use linux_update::{
+    BictcpFields, recalc_ssthresh as recalc_bictcp_ssthresh, recompute as recompute_bictcp,
 };
 pub use rfc::{CubicUndo, RfcCubic};
 pub use rfc_config::{

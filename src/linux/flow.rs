@@ -13,7 +13,8 @@
 
 use crate::controller::{EcnEvent, LossEvent, Phase, SentPacket};
 use crate::cubic::{
-    epoch_after_idle, linux_after, lowers_delay_min, recompute_skipped, sample_blackout,
+    epoch_after_idle, linux_after, lowers_delay_min, recalc_bictcp_ssthresh, recompute_bictcp,
+    recompute_skipped, sample_blackout,
 };
 use crate::hystart::HystartInput;
 use crate::linux::layout::{
@@ -339,11 +340,12 @@ impl LinuxFlowState {
     }
 
     /// `bictcp_update` past its early return, on the curve in the cold line.
-    #[inline(never)]
+    /// In place on both lines, not on a gathered copy (two dozen loads and stores more).
+    #[cfg_attr(not(target_arch = "bpf"), inline(never))]
+    #[cfg_attr(target_arch = "bpf", inline(always))]
     fn recompute_cubic(&mut self, p: &LinuxParams, acked: u32, jiffies: u32) {
-        let mut cubic = self.cubic();
-        cubic.recompute(p.cubic(), self.hot.cwnd, acked, jiffies);
-        self.set_cubic(&cubic);
+        let cwnd = self.hot.cwnd;
+        recompute_bictcp(self, p.cubic(), cwnd, acked, jiffies);
     }
 
     /// `tcp_slow_start`: grow by what was acked up to ssthresh, within the clamp;
@@ -403,12 +405,10 @@ impl LinuxFlowState {
         self.hot.ssthresh.max((cwnd >> 1) + (cwnd >> 2))
     }
 
-    /// CUBIC's `recalc_ssthresh` on the state gathered from both lines.
+    /// CUBIC's `recalc_ssthresh`, in place on both lines.
     fn recalc_ssthresh(&mut self, p: &LinuxParams) -> u32 {
-        let mut cubic = self.cubic();
-        let ssthresh = cubic.recalc_ssthresh(p.cubic(), self.hot.cwnd);
-        self.set_cubic(&cubic);
-        ssthresh
+        let cwnd = self.hot.cwnd;
+        recalc_bictcp_ssthresh(self, p.cubic(), cwnd)
     }
 
     /// `tcp_init_cwnd_reduction`: remember the window, take CUBIC's new ssthresh.

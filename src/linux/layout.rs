@@ -16,7 +16,7 @@
 //! - the pacing rate's `packets_out` input is cwnd unless [`FLIGHT_ABOVE_CWND`] says the
 //!   last event left more in flight than cwnd (its value then in the cold slot).
 
-use crate::cubic::LinuxCubic;
+use crate::cubic::{BictcpFields, LinuxCubic};
 use crate::hystart::{HystartExit, LinuxHystart};
 use crate::linux::state::LinuxCubicState;
 
@@ -159,6 +159,65 @@ pub struct LinuxFlowState {
 const _: () = assert!(core::mem::size_of::<Hot>() <= 64);
 const _: () = assert!(core::mem::size_of::<LinuxFlowState>() <= 128);
 const _: () = assert!(core::mem::align_of::<LinuxFlowState>() == 64);
+
+/// `bictcp_update` and `recalc_ssthresh` run on the fields where they are: six on the hot
+/// line, the curve's four on the cold one.
+impl BictcpFields for LinuxFlowState {
+    fn cnt(&self) -> u32 {
+        self.hot.cnt
+    }
+    fn set_cnt(&mut self, v: u32) {
+        self.hot.cnt = v;
+    }
+    fn last_max_cwnd(&self) -> u32 {
+        self.cold.curve.last_max_cwnd
+    }
+    fn set_last_max_cwnd(&mut self, v: u32) {
+        self.cold.curve.last_max_cwnd = v;
+    }
+    fn set_last_cwnd(&mut self, v: u32) {
+        self.hot.last_cwnd = v;
+    }
+    fn last_time(&self) -> u32 {
+        self.hot.last_time
+    }
+    fn set_last_time(&mut self, v: u32) {
+        self.hot.last_time = v;
+    }
+    fn origin_point(&self) -> u32 {
+        self.cold.curve.origin_point
+    }
+    fn set_origin_point(&mut self, v: u32) {
+        self.cold.curve.origin_point = v;
+    }
+    fn bic_k(&self) -> u32 {
+        self.cold.curve.bic_k
+    }
+    fn set_bic_k(&mut self, v: u32) {
+        self.cold.curve.bic_k = v;
+    }
+    fn delay_min(&self) -> u32 {
+        self.hot.delay_min
+    }
+    fn epoch_start(&self) -> u32 {
+        self.hot.epoch_start
+    }
+    fn set_epoch_start(&mut self, v: u32) {
+        self.hot.epoch_start = v;
+    }
+    fn ack_cnt(&self) -> u32 {
+        self.hot.ack_cnt
+    }
+    fn set_ack_cnt(&mut self, v: u32) {
+        self.hot.ack_cnt = v;
+    }
+    fn tcp_cwnd(&self) -> u32 {
+        self.cold.curve.tcp_cwnd
+    }
+    fn set_tcp_cwnd(&mut self, v: u32) {
+        self.cold.curve.tcp_cwnd = v;
+    }
+}
 
 impl LinuxFlowState {
     /// Bytes of the line a congestion-avoidance ACK and its send touch.
