@@ -47,7 +47,8 @@
 
 /*
  The packet was not queued: TCP Small Queues throttled the flow
- ([`congestion_linux_send_enqueue`]); wait for a TX completion.
+ ([`congestion_linux_send_enqueue`], [`congestion_rfc_send_enqueue`]); wait for a TX
+ completion.
  */
 #define CONGESTION_THROTTLED 1
 
@@ -300,8 +301,8 @@
 /*
  Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
  NewReno (RFC 9002), sized for the larger (CUBIC's), with its slow-start detector and
- undo snapshot, the parameter block's address and the magic word; the rest is room to
- grow without changing the ABI.
+ undo snapshot, its send path (one line), the parameter block's address and the magic
+ word; the rest is room to grow without changing the ABI.
  */
 #define CONGESTION_RFC_STATE_SIZE 640
 
@@ -319,7 +320,7 @@
 /*
  Bytes a [`CongestionRfcParams`] occupies: the RFC-mode settings every flow initialised
  with it shares (CUBIC's, the pacing rate's, the slow-start kind, the initial window,
- the algorithm; 112 on 64-bit targets); the rest is room to grow.
+ the algorithm, the send path's; 136 on 64-bit targets); the rest is room to grow.
  */
 #define CONGESTION_RFC_PARAMS_SIZE 192
 
@@ -627,8 +628,10 @@ typedef struct CONGESTION_ALIGNED(8) {
 
 /*
  An RFC-mode flow's settings, in bytes. Fill it with [`congestion_rfc_config_default`],
- change what you need, then call `congestion_rfc_init`. Flags are `uint8_t`: 0 false,
- anything else true. No padding: 64 bytes on every target.
+ change what you need, then call `congestion_rfc_params_init`. Flags are `uint8_t`: 0
+ false, anything else true. The send-path fields mean what they mean in
+ `CongestionLinuxConfig` and only matter to a stack that uses `congestion_rfc_send_*`.
+ No padding: 96 bytes on every target.
  */
 typedef struct {
   /*
@@ -685,7 +688,8 @@ typedef struct {
    */
   uint8_t slow_start;
   /*
-   The sender paces its packets: HyStart++ then has no per-ACK limit `L` (0).
+   The sender paces its packets: HyStart++ then has no per-ACK limit `L` (0; a
+   nonzero `pacing_status` implies it).
    */
   uint8_t paced;
   /*
@@ -697,13 +701,52 @@ typedef struct {
    */
   uint8_t pacing_formula;
   /*
+   Send path: who paces, `sk_pacing_status`: 0 nobody, 1 the flow itself (wait for
+   each departure time `congestion_rfc_send_poll` gives), 2 the fq qdisc (0).
+   */
+  uint8_t pacing_status;
+  /*
+   Send path: `sk_pacing_shift`, TSQ and TSO budgets are `rate >> shift` (10).
+   */
+  uint8_t pacing_shift;
+  /*
+   Send path: `sk_gso_max_size`, bytes one TSO/GSO burst may carry (65536).
+   */
+  uint32_t gso_max_size;
+  /*
+   Send path: `tcp_limit_output_bytes`, the TSQ cap of unpaced flows (4194304).
+   */
+  uint32_t tsq_limit_bytes;
+  /*
+   Send path: bytes a queued packet costs beyond its length, its truesize
+   overhead (0).
+   */
+  uint32_t truesize_overhead_bytes;
+  /*
+   Send path: `sk_gso_max_segs` (65535).
+   */
+  uint32_t gso_max_segs;
+  /*
+   Send path: `tcp_min_tso_segs` (2).
+   */
+  uint32_t min_tso_segs;
+  /*
+   Send path: window of the minimum-RTT filter, ms (`tcp_min_rtt_wlen`, 300000).
+   */
+  uint32_t min_rtt_window_ms;
+  /*
+   Send path: `tcp_tso_rtt_log`, TSO adds `gso_max_size >> (min_rtt >> log)` (9).
+   */
+  uint8_t tso_rtt_log;
+  /*
    Reserved, set to 0.
    */
-  uint8_t reserved[2];
+  uint8_t reserved[7];
 } CongestionRfcConfig;
 
 /*
- One RFC-mode flow (bytes; CUBIC or NewReno), owned by the caller. Opaque: only
+ One RFC-mode flow (bytes; CUBIC or NewReno) with its send path, owned by the caller.
+ Opaque: only
  `congestion_rfc_init` may write it and only the `congestion_rfc_*` functions may read
  it. It refers to the [`CongestionRfcParams`] it was initialised with (which must
  outlive it); a copy (`memcpy`) is a copy of the flow on the same parameters.
@@ -1093,6 +1136,93 @@ int32_t congestion_linux_send_quantum(const CongestionLinuxState *state, uint64_
 int32_t congestion_linux_mss(const CongestionLinuxState *state, uint64_t *bytes);
 
 /*
+ The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
+ of Linux `tcp_write_xmit`), for the flow's window and its own in-flight count;
+ `retransmit` nonzero when the next packet is a retransmission (TSQ's budget doubles),
+ `rtx_queue_at_most_one` nonzero when at most one packet is sent and unacknowledged.
+ `*verdict` gets a `CONGESTION_SEND_*` value; `*segments` the burst size when it is
+ `CONGESTION_SEND_NOW`; `*departure_ns` the time to ask again when it is
+ `CONGESTION_SEND_WAIT_UNTIL` (both 0 otherwise).
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state not used concurrently; the
+ out-pointers are NULL or writable.
+ */
+int32_t congestion_linux_send_poll(CongestionLinuxState *state,
+                                   uint64_t now_us,
+                                   uint8_t retransmit,
+                                   uint8_t rtx_queue_at_most_one,
+                                   uint32_t *verdict,
+                                   uint32_t *segments,
+                                   uint64_t *departure_ns);
+
+/*
+ A packet of `len_bytes` carrying `segments` segments is handed to the qdisc/NIC
+ (Linux `tcp_small_queue_check` then the departure stamp). Returns `CONGESTION_OK` and
+ its earliest departure time in `*departure_ns`, or `CONGESTION_THROTTLED` (nothing
+ queued, `*departure_ns` = 0) when TSQ holds the flow back until a TX completion.
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state not used concurrently;
+ `departure_ns` is NULL or writable.
+ */
+int32_t congestion_linux_send_enqueue(CongestionLinuxState *state,
+                                      uint64_t now_us,
+                                      uint32_t len_bytes,
+                                      uint32_t segments,
+                                      uint8_t retransmit,
+                                      uint8_t rtx_queue_at_most_one,
+                                      uint64_t *departure_ns);
+
+/*
+ The NIC finished sending a packet of `len_bytes` queued earlier (Linux `tcp_wfree`).
+ `*reopened` is 1 when this reopened a throttled flow's TSQ budget (poll again), else 0.
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state not used concurrently; `reopened`
+ is NULL or writable.
+ */
+int32_t congestion_linux_send_tx_completion(CongestionLinuxState *state,
+                                            uint32_t len_bytes,
+                                            uint8_t *reopened);
+
+/*
+ `*departure_ns` = the earliest departure time of the next packet, ns on the
+ caller's clock (0 before anything was sent).
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state; `departure_ns` is NULL or
+ writable.
+ */
+int32_t congestion_linux_send_next_departure_ns(const CongestionLinuxState *state,
+                                                uint64_t *departure_ns);
+
+/*
+ `*segments` = how many segments one TSO/GSO burst may carry now (Linux
+ `tcp_tso_segs`, from the pacing rate and the windowed minimum RTT).
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state; `segments` is NULL or writable.
+ */
+int32_t congestion_linux_send_tso_segs(const CongestionLinuxState *state, uint32_t *segments);
+
+/*
+ The TCP Small Queues budget: `*queued_bytes` = the truesize bytes now in the
+ qdisc/NIC queues; `*limit_bytes` = what they may hold before a packet of `len_bytes`
+ is throttled (Linux `tcp_small_queue_check`'s limit, at the current pacing rate);
+ `*throttled` = 1 while the flow waits for a TX completion, else 0.
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state; the out-pointers are NULL or
+ writable.
+ */
+int32_t congestion_linux_send_tsq(const CongestionLinuxState *state,
+                                  uint32_t len_bytes,
+                                  uint64_t *queued_bytes,
+                                  uint64_t *limit_bytes,
+                                  uint8_t *throttled);
+
+/*
  `*out` = every field of the flow (for tracing, and for replaying the kernel's traces).
 
  # Safety
@@ -1103,8 +1233,8 @@ int32_t congestion_linux_snapshot(const CongestionLinuxState *state, CongestionL
 /*
  Validates `*config` into the parameter block at `params` (a buffer of `params_size`
  bytes, at least `CONGESTION_RFC_PARAMS_SIZE`, 8-byte aligned): the algorithm, CUBIC's
- settings, the slow-start kind, the initial window and the pacing rate, shared by every
- flow later initialised with it. One block serves any number of flows. On error
+ settings, the slow-start kind, the initial window, the pacing rate and the send path,
+ shared by every flow later initialised with it. One block serves any number of flows. On error
  nothing is written.
 
  Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
@@ -1142,8 +1272,8 @@ int32_t congestion_rfc_init(CongestionRfcState *state,
 /*
  New settings in the parameter block at `params` (`*config` as for
  [`congestion_rfc_params_init`]), for every flow initialised with it: CUBIC's β, ECN β,
- C, fast convergence, Reno-friendliness and the pacing-rate settings apply from each
- flow's next event. The flow at `state` (one of the block's) also takes the new MSS (as
+ C, fast convergence, Reno-friendliness, the pacing-rate and the send-path settings
+ apply from each flow's next event. The flow at `state` (one of the block's) also takes the new MSS (as
  [`congestion_rfc_set_mss`]) and restarts its CUBIC epoch on the new constants; the
  block's other flows keep their MSS, and CUBIC's curve points until their next epoch
  (call this with each of them to move them at once). The algorithm, the slow-start
@@ -1387,23 +1517,24 @@ int32_t congestion_rfc_mss(const CongestionRfcState *state, uint64_t *bytes);
 
 /*
  The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
- of Linux `tcp_write_xmit`), for the flow's window and its own in-flight count;
+ of Linux `tcp_write_xmit`), for the flow's window and its own in-flight count (bursts of whole segments of the MSS);
  `retransmit` nonzero when the next packet is a retransmission (TSQ's budget doubles),
- `rtx_queue_at_most_one` nonzero when at most one packet is sent and unacknowledged. `*verdict` gets a `CONGESTION_SEND_*` value; `*segments`
- the burst size when it is `CONGESTION_SEND_NOW`; `*departure_ns` the time to ask
- again when it is `CONGESTION_SEND_WAIT_UNTIL` (both 0 otherwise).
+ `rtx_queue_at_most_one` nonzero when at most one packet is sent and unacknowledged.
+ `*verdict` gets a `CONGESTION_SEND_*` value; `*segments` the burst size when it is
+ `CONGESTION_SEND_NOW`; `*departure_ns` the time to ask again when it is
+ `CONGESTION_SEND_WAIT_UNTIL` (both 0 otherwise).
 
  # Safety
- `state` is NULL or an initialised Linux-mode state not used concurrently; the out-pointers are
- NULL or writable.
+ `state` is NULL or an initialised RFC-mode state not used concurrently; the
+ out-pointers are NULL or writable.
  */
-int32_t congestion_linux_send_poll(CongestionLinuxState *state,
-                                   uint64_t now_us,
-                                   uint8_t retransmit,
-                                   uint8_t rtx_queue_at_most_one,
-                                   uint32_t *verdict,
-                                   uint32_t *segments,
-                                   uint64_t *departure_ns);
+int32_t congestion_rfc_send_poll(CongestionRfcState *state,
+                                 uint64_t now_us,
+                                 uint8_t retransmit,
+                                 uint8_t rtx_queue_at_most_one,
+                                 uint32_t *verdict,
+                                 uint32_t *segments,
+                                 uint64_t *departure_ns);
 
 /*
  A packet of `len_bytes` carrying `segments` segments is handed to the qdisc/NIC
@@ -1412,47 +1543,48 @@ int32_t congestion_linux_send_poll(CongestionLinuxState *state,
  queued, `*departure_ns` = 0) when TSQ holds the flow back until a TX completion.
 
  # Safety
- `state` is NULL or an initialised Linux-mode state not used concurrently; `departure_ns` is NULL
- or writable.
+ `state` is NULL or an initialised RFC-mode state not used concurrently;
+ `departure_ns` is NULL or writable.
  */
-int32_t congestion_linux_send_enqueue(CongestionLinuxState *state,
-                                      uint64_t now_us,
-                                      uint32_t len_bytes,
-                                      uint32_t segments,
-                                      uint8_t retransmit,
-                                      uint8_t rtx_queue_at_most_one,
-                                      uint64_t *departure_ns);
+int32_t congestion_rfc_send_enqueue(CongestionRfcState *state,
+                                    uint64_t now_us,
+                                    uint32_t len_bytes,
+                                    uint32_t segments,
+                                    uint8_t retransmit,
+                                    uint8_t rtx_queue_at_most_one,
+                                    uint64_t *departure_ns);
 
 /*
  The NIC finished sending a packet of `len_bytes` queued earlier (Linux `tcp_wfree`).
  `*reopened` is 1 when this reopened a throttled flow's TSQ budget (poll again), else 0.
 
  # Safety
- `state` is NULL or an initialised Linux-mode state not used concurrently; `reopened` is NULL or
- writable.
+ `state` is NULL or an initialised RFC-mode state not used concurrently; `reopened`
+ is NULL or writable.
  */
-int32_t congestion_linux_send_tx_completion(CongestionLinuxState *state,
-                                            uint32_t len_bytes,
-                                            uint8_t *reopened);
+int32_t congestion_rfc_send_tx_completion(CongestionRfcState *state,
+                                          uint32_t len_bytes,
+                                          uint8_t *reopened);
 
 /*
  `*departure_ns` = the earliest departure time of the next packet, ns on the
  caller's clock (0 before anything was sent).
 
  # Safety
- `state` is NULL or an initialised Linux-mode state; `departure_ns` is NULL or writable.
+ `state` is NULL or an initialised RFC-mode state; `departure_ns` is NULL or
+ writable.
  */
-int32_t congestion_linux_send_next_departure_ns(const CongestionLinuxState *state,
-                                                uint64_t *departure_ns);
+int32_t congestion_rfc_send_next_departure_ns(const CongestionRfcState *state,
+                                              uint64_t *departure_ns);
 
 /*
  `*segments` = how many segments one TSO/GSO burst may carry now (Linux
  `tcp_tso_segs`, from the pacing rate and the windowed minimum RTT).
 
  # Safety
- `state` is NULL or an initialised Linux-mode state; `segments` is NULL or writable.
+ `state` is NULL or an initialised RFC-mode state; `segments` is NULL or writable.
  */
-int32_t congestion_linux_send_tso_segs(const CongestionLinuxState *state, uint32_t *segments);
+int32_t congestion_rfc_send_tso_segs(const CongestionRfcState *state, uint32_t *segments);
 
 /*
  The TCP Small Queues budget: `*queued_bytes` = the truesize bytes now in the
@@ -1461,12 +1593,13 @@ int32_t congestion_linux_send_tso_segs(const CongestionLinuxState *state, uint32
  `*throttled` = 1 while the flow waits for a TX completion, else 0.
 
  # Safety
- `state` is NULL or an initialised Linux-mode state; the out-pointers are NULL or writable.
+ `state` is NULL or an initialised RFC-mode state; the out-pointers are NULL or
+ writable.
  */
-int32_t congestion_linux_send_tsq(const CongestionLinuxState *state,
-                                  uint32_t len_bytes,
-                                  uint64_t *queued_bytes,
-                                  uint64_t *limit_bytes,
-                                  uint8_t *throttled);
+int32_t congestion_rfc_send_tsq(const CongestionRfcState *state,
+                                uint32_t len_bytes,
+                                uint64_t *queued_bytes,
+                                uint64_t *limit_bytes,
+                                uint8_t *throttled);
 
 #endif  /* CONGESTION_H */

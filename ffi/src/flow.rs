@@ -119,8 +119,16 @@ macro_rules! forward {
 }
 pub(crate) use forward;
 
-/// The RFC-mode blob as the library's controller: its flow's state on its parameter
-/// block.
+impl RfcInner {
+    /// The MSS the send path takes, bytes (RFC mode's is at most 65535).
+    pub(crate) fn mss(&self) -> u32 {
+        u32::try_from(self.mss_bytes()).unwrap_or(u32::MAX)
+    }
+}
+
+/// The RFC-mode blob as the library's controller, and one paced flow as the Linux-mode
+/// blob is: its flow's state on its parameter block, the ACK's RTT sample feeding the
+/// send path's windowed minimum RTT too, and the send quantum the send path's TSO burst.
 impl CongestionController for RfcInner {
     fn unit(&self) -> WindowUnit {
         WindowUnit::Bytes
@@ -130,8 +138,11 @@ impl CongestionController for RfcInner {
         forward!(&mut self.flow, f => f.on_sent(p, now, sent))
     }
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
-        let p = &self.params().rfc;
-        forward!(&mut self.flow, f => f.on_ack(p, now, ack))
+        let p = self.params();
+        if let Some(rtt) = ack.rtt {
+            self.send.on_rtt_sample(&p.send, now, rtt);
+        }
+        forward!(&mut self.flow, f => f.on_ack(&p.rfc, now, ack))
     }
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
         let p = &self.params().rfc;
@@ -173,9 +184,13 @@ impl CongestionController for RfcInner {
     fn mss_bytes(&self) -> u64 {
         forward!(&self.flow, f => f.mss_bytes())
     }
+    /// `tcp_tso_segs` of the send path × MSS.
     fn send_quantum_bytes(&self) -> u64 {
-        let p = &self.params().rfc;
-        forward!(&self.flow, f => f.send_quantum_bytes(p))
+        let mss = self.mss();
+        let segs = self
+            .send
+            .tso_segs(&self.params().send, self.pacing_rate(), mss);
+        u64::from(segs) * u64::from(mss)
     }
 }
 

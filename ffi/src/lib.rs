@@ -5,7 +5,8 @@
 //!
 //! | | Linux mode (`congestion_linux_*`) | RFC mode (`congestion_rfc_*`) |
 //! |---|---|---|
-//! | what | CUBIC + HyStart bit-exact with `tcp_cubic.c`, the kernel's socket glue, and its send path (EDT pacer, TCP Small Queues, TSO autosizing: `congestion_linux_send_*`) | RFC 9438 CUBIC or RFC 9002 NewReno (`CongestionRfcConfig.algorithm`), with HyStart++, Linux HyStart or standard slow start |
+//! | what | CUBIC + HyStart bit-exact with `tcp_cubic.c` and the kernel's socket glue | RFC 9438 CUBIC or RFC 9002 NewReno (`CongestionRfcConfig.algorithm`), with HyStart++, Linux HyStart or standard slow start |
+//! | send path | EDT pacer, TCP Small Queues, TSO autosizing: `congestion_linux_send_*` | the same: `congestion_rfc_send_*` |
 //! | amounts | segments | bytes |
 //! | state | [`CongestionLinuxState`] | [`CongestionRfcState`] |
 //!
@@ -67,23 +68,27 @@ mod flow;
 mod linux;
 mod linux_config;
 mod linux_events;
+mod linux_send;
 mod linux_snapshot;
 #[cfg(target_os = "none")]
 mod panic;
 mod rfc;
 mod rfc_config;
 mod rfc_events;
+mod rfc_send;
 mod send;
+mod send_config;
 mod state;
 
 pub use linux::*;
 pub use linux_config::{CongestionLinuxConfig, congestion_linux_config_default};
 pub use linux_events::*;
+pub use linux_send::*;
 pub use linux_snapshot::*;
 pub use rfc::*;
 pub use rfc_config::*;
 pub use rfc_events::*;
-pub use send::*;
+pub use rfc_send::*;
 pub use state::{
     CONGESTION_LINUX_PARAMS_ALIGN, CONGESTION_LINUX_PARAMS_SIZE, CONGESTION_LINUX_PARAMS_WORDS,
     CONGESTION_LINUX_STATE_ALIGN, CONGESTION_LINUX_STATE_SIZE, CONGESTION_LINUX_STATE_WORDS,
@@ -95,7 +100,8 @@ pub use state::{
 /// Success.
 pub const CONGESTION_OK: i32 = 0;
 /// The packet was not queued: TCP Small Queues throttled the flow
-/// ([`congestion_linux_send_enqueue`]); wait for a TX completion.
+/// ([`congestion_linux_send_enqueue`], [`congestion_rfc_send_enqueue`]); wait for a TX
+/// completion.
 pub const CONGESTION_THROTTLED: i32 = 1;
 /// A pointer argument was NULL.
 pub const CONGESTION_ERR_NULL: i32 = -1;

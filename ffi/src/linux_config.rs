@@ -1,14 +1,14 @@
 //! The C configuration of a Linux-mode flow: every module parameter, socket setting and
 //! send-path setting, with Linux's defaults from [`congestion_linux_config_default`].
 
+use crate::send_config::SendFields;
 use crate::*;
 
 const _: () = assert!(size_of::<CongestionLinuxConfig>() == 96);
 use congestion::ConfigError;
 use congestion::cubic::{HystartDetect, LinuxCubicConfig, LinuxCubicParams};
-use congestion::hystart::PacingStatus;
 use congestion::linux::{LinuxSocketConfig, TCP_INFINITE_SSTHRESH};
-use congestion::pacing::{SendPathConfig, SendPathParams};
+use congestion::pacing::SendPathParams;
 
 /// A Linux-mode flow's settings. Fill it with [`congestion_linux_config_default`], change
 /// what you need, then call [`congestion_linux_init`]. Flags are `uint8_t`: 0 false,
@@ -81,7 +81,7 @@ impl CongestionLinuxConfig {
     pub fn linux_default() -> Self {
         let c = LinuxCubicConfig::new();
         let s = LinuxSocketConfig::new();
-        let p = SendPathConfig::new();
+        let p = SendFields::linux_default();
         CongestionLinuxConfig {
             beta: c.beta,
             bic_scale: c.bic_scale,
@@ -106,11 +106,11 @@ impl CongestionLinuxConfig {
             tcp_friendliness: u8::from(c.tcp_friendliness),
             hystart: u8::from(c.hystart),
             hystart_detect: c.hystart_detect.bits(),
-            pacing_status: 0,
+            pacing_status: p.pacing_status,
             model_pacing: u8::from(s.model_pacing),
             pacing_shift: p.pacing_shift,
             tso_rtt_log: p.tso_rtt_log,
-            tsq_limit_bytes: p.limit_output_bytes,
+            tsq_limit_bytes: p.tsq_limit_bytes,
             truesize_overhead_bytes: p.truesize_overhead_bytes,
             gso_max_segs: p.gso_max_segs,
             min_tso_segs: p.min_tso_segs,
@@ -122,12 +122,8 @@ impl CongestionLinuxConfig {
     pub(crate) fn to_rust(
         self,
     ) -> Result<(LinuxCubicParams, LinuxSocketConfig, SendPathParams), i32> {
-        let pacing_status = match self.pacing_status {
-            0 => PacingStatus::None,
-            1 => PacingStatus::Needed,
-            2 => PacingStatus::Fq,
-            _ => return Err(CONGESTION_ERR_PACING_STATUS),
-        };
+        let send = self.send_fields();
+        let pacing_status = send.pacing_status()?;
         let mut c = LinuxCubicConfig::new();
         c.beta = self.beta;
         c.bic_scale = self.bic_scale;
@@ -156,18 +152,22 @@ impl CongestionLinuxConfig {
         s.pacing_ca_ratio = self.pacing_ca_ratio;
         s.model_pacing = self.model_pacing != 0;
         s.validate().map_err(code)?;
-        let mut p = SendPathConfig::new();
-        p.pacing_status = pacing_status;
-        p.gso_max_size = self.gso_max_size;
-        p.pacing_shift = self.pacing_shift;
-        p.tso_rtt_log = self.tso_rtt_log;
-        p.limit_output_bytes = self.tsq_limit_bytes;
-        p.truesize_overhead_bytes = self.truesize_overhead_bytes;
-        p.gso_max_segs = self.gso_max_segs;
-        p.min_tso_segs = self.min_tso_segs;
-        p.min_rtt_window_ms = self.min_rtt_window_ms;
-        let send = p.validate().map_err(code)?;
-        Ok((params, s, send))
+        Ok((params, s, send.to_rust()?))
+    }
+
+    /// The send-path fields (`gso_max_size` serves the socket and the send path alike).
+    fn send_fields(&self) -> SendFields {
+        SendFields {
+            pacing_status: self.pacing_status,
+            gso_max_size: self.gso_max_size,
+            pacing_shift: self.pacing_shift,
+            tso_rtt_log: self.tso_rtt_log,
+            tsq_limit_bytes: self.tsq_limit_bytes,
+            truesize_overhead_bytes: self.truesize_overhead_bytes,
+            gso_max_segs: self.gso_max_segs,
+            min_tso_segs: self.min_tso_segs,
+            min_rtt_window_ms: self.min_rtt_window_ms,
+        }
     }
 }
 

@@ -14,13 +14,13 @@ fn params_from(config: CongestionRfcConfig) -> Result<RfcParamsInner, i32> {
     let newreno = config.newreno()?;
     let flow_config = config.to_rust()?;
     let rfc = RfcParams::new(&flow_config).map_err(crate::linux_config::code)?;
-    Ok(RfcParamsInner::new(rfc, newreno))
+    Ok(RfcParamsInner::new(rfc, config.send()?, newreno))
 }
 
 /// Validates `*config` into the parameter block at `params` (a buffer of `params_size`
 /// bytes, at least `CONGESTION_RFC_PARAMS_SIZE`, 8-byte aligned): the algorithm, CUBIC's
-/// settings, the slow-start kind, the initial window and the pacing rate, shared by every
-/// flow later initialised with it. One block serves any number of flows. On error
+/// settings, the slow-start kind, the initial window, the pacing rate and the send path,
+/// shared by every flow later initialised with it. One block serves any number of flows. On error
 /// nothing is written.
 ///
 /// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
@@ -96,8 +96,8 @@ pub unsafe extern "C" fn congestion_rfc_init(
 
 /// New settings in the parameter block at `params` (`*config` as for
 /// [`congestion_rfc_params_init`]), for every flow initialised with it: CUBIC's β, ECN β,
-/// C, fast convergence, Reno-friendliness and the pacing-rate settings apply from each
-/// flow's next event. The flow at `state` (one of the block's) also takes the new MSS (as
+/// C, fast convergence, Reno-friendliness, the pacing-rate and the send-path settings
+/// apply from each flow's next event. The flow at `state` (one of the block's) also takes the new MSS (as
 /// [`congestion_rfc_set_mss`]) and restarts its CUBIC epoch on the new constants; the
 /// block's other flows keep their MSS, and CUBIC's curve points until their next epoch
 /// (call this with each of them to move them at once). The algorithm, the slow-start
@@ -118,7 +118,12 @@ pub unsafe extern "C" fn congestion_rfc_reconfigure(
         return CONGESTION_ERR_NULL;
     }
     // SAFETY: non-null and readable per the contract; the config is plain integers.
-    let config = match unsafe { config.read() }.to_rust() {
+    let config = unsafe { config.read() };
+    let send = match config.send() {
+        Ok(send) => send,
+        Err(code) => return code,
+    };
+    let config = match config.to_rust() {
         Ok(c) => c,
         Err(code) => return code,
     };
@@ -142,6 +147,7 @@ pub unsafe extern "C" fn congestion_rfc_reconfigure(
             result = forward!(&mut s.flow, f => f.set_cubic_config(&mut block.rfc, config.cubic));
             if result.is_ok() {
                 block.rfc.set_pacing(pacing);
+                block.send = send;
             }
         })
     };

@@ -1,8 +1,11 @@
 //! The C configuration of an RFC-mode flow (bytes), with RFC defaults from
 //! [`congestion_rfc_config_default`].
 
+use crate::send_config::SendFields;
 use crate::*;
-use congestion::pacing::{PacingFormula, PacingRateConfig, RFC9002_PACING_N_PERCENT, Rate};
+use congestion::pacing::{
+    PacingFormula, PacingRateConfig, RFC9002_PACING_N_PERCENT, Rate, SendPathParams,
+};
 use congestion::rfc::{RfcFlowConfig, SlowStartKind};
 
 /// Slow start: standard (RFC 5681 / RFC 9002), no early exit.
@@ -27,8 +30,10 @@ pub const CONGESTION_PACING_FORMULA_LINUX: u8 = 0;
 pub const CONGESTION_PACING_FORMULA_RFC9002: u8 = 1;
 
 /// An RFC-mode flow's settings, in bytes. Fill it with [`congestion_rfc_config_default`],
-/// change what you need, then call `congestion_rfc_init`. Flags are `uint8_t`: 0 false,
-/// anything else true. No padding: 64 bytes on every target.
+/// change what you need, then call `congestion_rfc_params_init`. Flags are `uint8_t`: 0
+/// false, anything else true. The send-path fields mean what they mean in
+/// `CongestionLinuxConfig` and only matter to a stack that uses `congestion_rfc_send_*`.
+/// No padding: 96 bytes on every target.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
 pub struct CongestionRfcConfig {
@@ -59,17 +64,38 @@ pub struct CongestionRfcConfig {
     pub reno_friendly: u8,
     /// A `CONGESTION_RFC_SLOW_START_*` value (HyStart++).
     pub slow_start: u8,
-    /// The sender paces its packets: HyStart++ then has no per-ACK limit `L` (0).
+    /// The sender paces its packets: HyStart++ then has no per-ACK limit `L` (0; a
+    /// nonzero `pacing_status` implies it).
     pub paced: u8,
     /// A `CONGESTION_RFC_ALGORITHM_*` value (CUBIC).
     pub algorithm: u8,
     /// A `CONGESTION_PACING_FORMULA_*` value (Linux).
     pub pacing_formula: u8,
+    /// Send path: who paces, `sk_pacing_status`: 0 nobody, 1 the flow itself (wait for
+    /// each departure time `congestion_rfc_send_poll` gives), 2 the fq qdisc (0).
+    pub pacing_status: u8,
+    /// Send path: `sk_pacing_shift`, TSQ and TSO budgets are `rate >> shift` (10).
+    pub pacing_shift: u8,
+    /// Send path: `sk_gso_max_size`, bytes one TSO/GSO burst may carry (65536).
+    pub gso_max_size: u32,
+    /// Send path: `tcp_limit_output_bytes`, the TSQ cap of unpaced flows (4194304).
+    pub tsq_limit_bytes: u32,
+    /// Send path: bytes a queued packet costs beyond its length, its truesize
+    /// overhead (0).
+    pub truesize_overhead_bytes: u32,
+    /// Send path: `sk_gso_max_segs` (65535).
+    pub gso_max_segs: u32,
+    /// Send path: `tcp_min_tso_segs` (2).
+    pub min_tso_segs: u32,
+    /// Send path: window of the minimum-RTT filter, ms (`tcp_min_rtt_wlen`, 300000).
+    pub min_rtt_window_ms: u32,
+    /// Send path: `tcp_tso_rtt_log`, TSO adds `gso_max_size >> (min_rtt >> log)` (9).
+    pub tso_rtt_log: u8,
     /// Reserved, set to 0.
-    pub reserved: [u8; 2],
+    pub reserved: [u8; 7],
 }
 
-const _: () = assert!(size_of::<CongestionRfcConfig>() == 64);
+const _: () = assert!(size_of::<CongestionRfcConfig>() == 96);
 
 impl CongestionRfcConfig {
     /// RFC defaults: RFC 9438 CUBIC, HyStart++, unpaced, RFC 9002 initial window,
@@ -78,6 +104,7 @@ impl CongestionRfcConfig {
         let f = RfcFlowConfig::new();
         let c = f.cubic;
         let p = f.pacing;
+        let send = SendFields::linux_default();
         CongestionRfcConfig {
             mss_bytes: c.mss_bytes,
             initial_window_bytes: f.initial_window_bytes.unwrap_or(0),
@@ -95,7 +122,16 @@ impl CongestionRfcConfig {
             paced: u8::from(f.paced),
             algorithm: CONGESTION_RFC_ALGORITHM_CUBIC,
             pacing_formula: CONGESTION_PACING_FORMULA_LINUX,
-            reserved: [0; 2],
+            pacing_status: send.pacing_status,
+            pacing_shift: send.pacing_shift,
+            gso_max_size: send.gso_max_size,
+            tsq_limit_bytes: send.tsq_limit_bytes,
+            truesize_overhead_bytes: send.truesize_overhead_bytes,
+            gso_max_segs: send.gso_max_segs,
+            min_tso_segs: send.min_tso_segs,
+            min_rtt_window_ms: send.min_rtt_window_ms,
+            tso_rtt_log: send.tso_rtt_log,
+            reserved: [0; 7],
         }
     }
 
@@ -124,7 +160,23 @@ impl CongestionRfcConfig {
         Ok(p)
     }
 
-    /// The library's settings, validated, or the error code.
+    /// The send path's settings, validated, or the error code.
+    pub(crate) fn send(&self) -> Result<SendPathParams, i32> {
+        SendFields {
+            pacing_status: self.pacing_status,
+            gso_max_size: self.gso_max_size,
+            pacing_shift: self.pacing_shift,
+            tso_rtt_log: self.tso_rtt_log,
+            tsq_limit_bytes: self.tsq_limit_bytes,
+            truesize_overhead_bytes: self.truesize_overhead_bytes,
+            gso_max_segs: self.gso_max_segs,
+            min_tso_segs: self.min_tso_segs,
+            min_rtt_window_ms: self.min_rtt_window_ms,
+        }
+        .to_rust()
+    }
+
+    /// The flow's settings, validated, or the error code.
     pub(crate) fn to_rust(self) -> Result<RfcFlowConfig, i32> {
         self.newreno()?;
         let mut f = RfcFlowConfig::new();
@@ -134,7 +186,7 @@ impl CongestionRfcConfig {
             CONGESTION_RFC_SLOW_START_HYSTART_PLUS_PLUS => SlowStartKind::HystartPlusPlus,
             _ => return Err(CONGESTION_ERR_SLOW_START),
         };
-        f.paced = self.paced != 0;
+        f.paced = self.paced != 0 || self.pacing_status != 0;
         f.initial_window_bytes =
             (self.initial_window_bytes != 0).then_some(self.initial_window_bytes);
         f.initial_ssthresh_bytes = (self.initial_ssthresh_bytes != CONGESTION_SSTHRESH_NONE)

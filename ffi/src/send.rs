@@ -1,45 +1,94 @@
-//! The send path of a Linux-mode flow (`congestion_linux_send_*`), held in the same
-//! state: the one-call verdict, the qdisc hand-off with TCP Small Queues and the EDT
-//! stamp, TX completions, the next departure time, the TSO burst and the TSQ budget.
-//! The ACK's RTT sample reaches it through `congestion_linux_on_ack`; the pacing rate
-//! is `congestion_linux_pacing_rate`.
+//! The send path both modes' states hold (EDT pacer, TCP Small Queues, TSO autosizing,
+//! windowed minimum RTT): what a blob must give it, and the bodies of the
+//! `congestion_*_send_*` calls, written once for both modes.
 //!
-//! Per burst: `congestion_linux_send_poll` (may it go, how many segments), then
-//! `congestion_linux_send_enqueue` (TSQ's verdict and its departure time), then
-//! `congestion_linux_on_sent` (the flow's bookkeeping).
+//! Per burst: `congestion_*_send_poll` (may it go, how many segments), then
+//! `congestion_*_send_enqueue` (TSQ's verdict and its departure time), then
+//! `congestion_*_on_sent` (the flow's bookkeeping). The ACK's RTT sample reaches the send
+//! path through `congestion_*_on_ack`, given once.
 
 use crate::flow::{at, read, with};
-use crate::state::{CongestionLinuxState, Inner};
+use crate::state::{Blob, Inner, RfcInner};
 use crate::*;
 use congestion::CongestionController;
 use congestion::linux::LinuxFlow;
-use congestion::pacing::{Enqueue, Rate, SendContext, SendVerdict};
+use congestion::pacing::{Enqueue, SendContext, SendPathParams, SendPathState, SendVerdict};
 
-/// The flow's pacing rate (`sk_pacing_rate`).
-fn pacing_rate(s: &Inner) -> Rate {
-    s.pacing_rate()
+/// A blob's state that holds a send path beside its controller.
+pub(crate) trait Paced: CongestionController {
+    /// The send path's state.
+    fn send_state(&self) -> &SendPathState;
+    /// The send path's state, mutably.
+    fn send_state_mut(&mut self) -> &mut SendPathState;
+    /// The send path's settings, in the flow's parameter block (whose lifetime is the
+    /// caller's promise, as for the block itself).
+    fn send_params<'a>(&self) -> &'a SendPathParams;
+    /// The MSS the send path counts in, bytes.
+    fn send_mss(&self) -> u32;
+    /// [`SendPathState::poll`] on the flow's window.
+    fn poll_send(&mut self, ctx: &SendContext) -> SendVerdict;
 }
 
-/// The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
-/// of Linux `tcp_write_xmit`), for the flow's window and its own in-flight count;
-/// `retransmit` nonzero when the next packet is a retransmission (TSQ's budget doubles),
-/// `rtx_queue_at_most_one` nonzero when at most one packet is sent and unacknowledged. `*verdict` gets a `CONGESTION_SEND_*` value; `*segments`
-/// the burst size when it is `CONGESTION_SEND_NOW`; `*departure_ns` the time to ask
-/// again when it is `CONGESTION_SEND_WAIT_UNTIL` (both 0 otherwise).
+impl Paced for Inner {
+    fn send_state(&self) -> &SendPathState {
+        &self.send
+    }
+    fn send_state_mut(&mut self) -> &mut SendPathState {
+        &mut self.send
+    }
+    fn send_params<'a>(&self) -> &'a SendPathParams {
+        &self.params().send
+    }
+    fn send_mss(&self) -> u32 {
+        self.mss()
+    }
+    fn poll_send(&mut self, ctx: &SendContext) -> SendVerdict {
+        let params = self.params();
+        let flow = LinuxFlow::bind(&mut self.flow, &params.linux);
+        self.send.poll(&params.send, &flow, ctx)
+    }
+}
+
+impl Paced for RfcInner {
+    fn send_state(&self) -> &SendPathState {
+        &self.send
+    }
+    fn send_state_mut(&mut self) -> &mut SendPathState {
+        &mut self.send
+    }
+    fn send_params<'a>(&self) -> &'a SendPathParams {
+        &self.params().send
+    }
+    fn send_mss(&self) -> u32 {
+        self.mss()
+    }
+    /// The send path reads the flow's window while it updates its own line: it works on
+    /// a copy of that line (64 bytes), written back after.
+    fn poll_send(&mut self, ctx: &SendContext) -> SendVerdict {
+        let mut send = self.send;
+        let verdict = send.poll(self.send_params(), &*self, ctx);
+        self.send = send;
+        verdict
+    }
+}
+
+/// `congestion_*_send_poll`.
 ///
 /// # Safety
-/// `state` is NULL or an initialised Linux-mode state not used concurrently; the out-pointers are
-/// NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_poll(
-    state: *mut CongestionLinuxState,
+/// `state` is NULL or an initialised state of its mode not used concurrently; the
+/// out-pointers are NULL or writable.
+pub(crate) unsafe fn poll<B: Blob>(
+    state: *mut B,
     now_us: u64,
     retransmit: u8,
     rtx_queue_at_most_one: u8,
     verdict: *mut u32,
     segments: *mut u32,
     departure_ns: *mut u64,
-) -> i32 {
+) -> i32
+where
+    B::Inner: Paced,
+{
     if verdict.is_null() || segments.is_null() || departure_ns.is_null() {
         return CONGESTION_ERR_NULL;
     }
@@ -50,14 +99,12 @@ pub unsafe extern "C" fn congestion_linux_send_poll(
             let ctx = SendContext {
                 now: at(now_us),
                 in_flight: s.in_flight(),
-                mss: s.mss(),
-                pacing_rate: pacing_rate(s),
+                mss: s.send_mss(),
+                pacing_rate: s.pacing_rate(),
                 retransmit: retransmit != 0,
                 rtx_queue_at_most_one: rtx_queue_at_most_one != 0,
             };
-            let params = s.params();
-            let flow = LinuxFlow::bind(&mut s.flow, &params.linux);
-            out = match s.send.poll(&params.send, &flow, &ctx) {
+            out = match s.poll_send(&ctx) {
                 SendVerdict::Send { segments } => (CONGESTION_SEND_NOW, segments, 0),
                 SendVerdict::WaitForAck => (CONGESTION_SEND_WAIT_FOR_ACK, 0, 0),
                 SendVerdict::WaitUntil { departure_ns } => {
@@ -78,24 +125,23 @@ pub unsafe extern "C" fn congestion_linux_send_poll(
     rc
 }
 
-/// A packet of `len_bytes` carrying `segments` segments is handed to the qdisc/NIC
-/// (Linux `tcp_small_queue_check` then the departure stamp). Returns `CONGESTION_OK` and
-/// its earliest departure time in `*departure_ns`, or `CONGESTION_THROTTLED` (nothing
-/// queued, `*departure_ns` = 0) when TSQ holds the flow back until a TX completion.
+/// `congestion_*_send_enqueue`.
 ///
 /// # Safety
-/// `state` is NULL or an initialised Linux-mode state not used concurrently; `departure_ns` is NULL
-/// or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_enqueue(
-    state: *mut CongestionLinuxState,
+/// `state` is NULL or an initialised state of its mode not used concurrently;
+/// `departure_ns` is NULL or writable.
+pub(crate) unsafe fn enqueue<B: Blob>(
+    state: *mut B,
     now_us: u64,
     len_bytes: u32,
     segments: u32,
     retransmit: u8,
     rtx_queue_at_most_one: u8,
     departure_ns: *mut u64,
-) -> i32 {
+) -> i32
+where
+    B::Inner: Paced,
+{
     if departure_ns.is_null() {
         return CONGESTION_ERR_NULL;
     }
@@ -103,9 +149,10 @@ pub unsafe extern "C" fn congestion_linux_send_enqueue(
     // SAFETY: forwarded contract.
     let rc = unsafe {
         with(state, |s| {
-            let rate = pacing_rate(s);
-            out = s.send.try_enqueue(
-                &s.params().send,
+            let rate = s.pacing_rate();
+            let params = s.send_params();
+            out = s.send_state_mut().try_enqueue(
+                params,
                 at(now_us),
                 len_bytes,
                 segments,
@@ -127,18 +174,15 @@ pub unsafe extern "C" fn congestion_linux_send_enqueue(
     rc
 }
 
-/// The NIC finished sending a packet of `len_bytes` queued earlier (Linux `tcp_wfree`).
-/// `*reopened` is 1 when this reopened a throttled flow's TSQ budget (poll again), else 0.
+/// `congestion_*_send_tx_completion`.
 ///
 /// # Safety
-/// `state` is NULL or an initialised Linux-mode state not used concurrently; `reopened` is NULL or
-/// writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_tx_completion(
-    state: *mut CongestionLinuxState,
-    len_bytes: u32,
-    reopened: *mut u8,
-) -> i32 {
+/// `state` is NULL or an initialised state of its mode not used concurrently; `reopened`
+/// is NULL or writable.
+pub(crate) unsafe fn tx_completion<B: Blob>(state: *mut B, len_bytes: u32, reopened: *mut u8) -> i32
+where
+    B::Inner: Paced,
+{
     if reopened.is_null() {
         return CONGESTION_ERR_NULL;
     }
@@ -146,7 +190,8 @@ pub unsafe extern "C" fn congestion_linux_send_tx_completion(
     // SAFETY: forwarded contract.
     let rc = unsafe {
         with(state, |s| {
-            again = s.send.on_tx_completion(&s.params().send, len_bytes)
+            let params = s.send_params();
+            again = s.send_state_mut().on_tx_completion(params, len_bytes);
         })
     };
     if rc == CONGESTION_OK {
@@ -156,53 +201,55 @@ pub unsafe extern "C" fn congestion_linux_send_tx_completion(
     rc
 }
 
-/// `*departure_ns` = the earliest departure time of the next packet, ns on the
-/// caller's clock (0 before anything was sent).
+/// `congestion_*_send_next_departure_ns`.
 ///
 /// # Safety
-/// `state` is NULL or an initialised Linux-mode state; `departure_ns` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_next_departure_ns(
-    state: *const CongestionLinuxState,
-    departure_ns: *mut u64,
-) -> i32 {
-    // SAFETY: forwarded contract.
-    unsafe { read(state, departure_ns, |s| s.send.pacer().next_departure_ns()) }
-}
-
-/// `*segments` = how many segments one TSO/GSO burst may carry now (Linux
-/// `tcp_tso_segs`, from the pacing rate and the windowed minimum RTT).
-///
-/// # Safety
-/// `state` is NULL or an initialised Linux-mode state; `segments` is NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_tso_segs(
-    state: *const CongestionLinuxState,
-    segments: *mut u32,
-) -> i32 {
+/// `state` is NULL or an initialised state of its mode; `departure_ns` is NULL or
+/// writable.
+pub(crate) unsafe fn next_departure_ns<B: Blob>(state: *const B, departure_ns: *mut u64) -> i32
+where
+    B::Inner: Paced,
+{
     // SAFETY: forwarded contract.
     unsafe {
-        read(state, segments, |s| {
-            s.send.tso_segs(&s.params().send, pacing_rate(s), s.mss())
+        read(state, departure_ns, |s| {
+            s.send_state().pacer().next_departure_ns()
         })
     }
 }
 
-/// The TCP Small Queues budget: `*queued_bytes` = the truesize bytes now in the
-/// qdisc/NIC queues; `*limit_bytes` = what they may hold before a packet of `len_bytes`
-/// is throttled (Linux `tcp_small_queue_check`'s limit, at the current pacing rate);
-/// `*throttled` = 1 while the flow waits for a TX completion, else 0.
+/// `congestion_*_send_tso_segs`.
 ///
 /// # Safety
-/// `state` is NULL or an initialised Linux-mode state; the out-pointers are NULL or writable.
-#[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_tsq(
-    state: *const CongestionLinuxState,
+/// `state` is NULL or an initialised state of its mode; `segments` is NULL or writable.
+pub(crate) unsafe fn tso_segs<B: Blob>(state: *const B, segments: *mut u32) -> i32
+where
+    B::Inner: Paced,
+{
+    // SAFETY: forwarded contract.
+    unsafe {
+        read(state, segments, |s| {
+            s.send_state()
+                .tso_segs(s.send_params(), s.pacing_rate(), s.send_mss())
+        })
+    }
+}
+
+/// `congestion_*_send_tsq`.
+///
+/// # Safety
+/// `state` is NULL or an initialised state of its mode; the out-pointers are NULL or
+/// writable.
+pub(crate) unsafe fn tsq<B: Blob>(
+    state: *const B,
     len_bytes: u32,
     queued_bytes: *mut u64,
     limit_bytes: *mut u64,
     throttled: *mut u8,
-) -> i32 {
+) -> i32
+where
+    B::Inner: Paced,
+{
     if queued_bytes.is_null() || limit_bytes.is_null() || throttled.is_null() {
         return CONGESTION_ERR_NULL;
     }
@@ -210,12 +257,11 @@ pub unsafe extern "C" fn congestion_linux_send_tsq(
     // SAFETY: forwarded contract; `out` is a local.
     let rc = unsafe {
         read(state, &mut out, |s| {
-            let tsq = s.send.tsq();
+            let send = s.send_state();
             (
-                tsq.queued_bytes(),
-                s.send
-                    .tsq_limit_bytes(&s.params().send, pacing_rate(s), len_bytes, false),
-                u8::from(tsq.is_throttled()),
+                send.tsq().queued_bytes(),
+                send.tsq_limit_bytes(s.send_params(), s.pacing_rate(), len_bytes, false),
+                u8::from(send.tsq().is_throttled()),
             )
         })
     };

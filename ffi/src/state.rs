@@ -29,8 +29,8 @@ pub const CONGESTION_LINUX_PARAMS_ALIGN: usize = 8;
 
 /// Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
 /// NewReno (RFC 9002), sized for the larger (CUBIC's), with its slow-start detector and
-/// undo snapshot, the parameter block's address and the magic word; the rest is room to
-/// grow without changing the ABI.
+/// undo snapshot, its send path (one line), the parameter block's address and the magic
+/// word; the rest is room to grow without changing the ABI.
 pub const CONGESTION_RFC_STATE_SIZE: usize = 640;
 /// [`CONGESTION_RFC_STATE_SIZE`] in 64-bit words.
 pub const CONGESTION_RFC_STATE_WORDS: usize = CONGESTION_RFC_STATE_SIZE / 8;
@@ -40,7 +40,7 @@ pub const CONGESTION_RFC_STATE_ALIGN: usize = 64;
 
 /// Bytes a [`CongestionRfcParams`] occupies: the RFC-mode settings every flow initialised
 /// with it shares (CUBIC's, the pacing rate's, the slow-start kind, the initial window,
-/// the algorithm; 112 on 64-bit targets); the rest is room to grow.
+/// the algorithm, the send path's; 136 on 64-bit targets); the rest is room to grow.
 pub const CONGESTION_RFC_PARAMS_SIZE: usize = 192;
 /// [`CONGESTION_RFC_PARAMS_SIZE`] in 64-bit words.
 pub const CONGESTION_RFC_PARAMS_WORDS: usize = CONGESTION_RFC_PARAMS_SIZE / 8;
@@ -68,7 +68,8 @@ pub struct CongestionLinuxParams {
     pub opaque: [u64; CONGESTION_LINUX_PARAMS_WORDS],
 }
 
-/// One RFC-mode flow (bytes; CUBIC or NewReno), owned by the caller. Opaque: only
+/// One RFC-mode flow (bytes; CUBIC or NewReno) with its send path, owned by the caller.
+/// Opaque: only
 /// `congestion_rfc_init` may write it and only the `congestion_rfc_*` functions may read
 /// it. It refers to the [`CongestionRfcParams`] it was initialised with (which must
 /// outlive it); a copy (`memcpy`) is a copy of the flow on the same parameters.
@@ -108,12 +109,13 @@ pub(crate) struct ParamsInner {
     pub(crate) send: SendPathParams,
 }
 
-/// What an RFC-mode blob holds: the flow first, the parameter block's address and the
-/// magic word after it.
+/// What an RFC-mode blob holds: the flow first, then its send path, the parameter
+/// block's address and the magic word.
 #[derive(Clone, Copy)]
 #[repr(C)]
 pub(crate) struct RfcInner {
     pub(crate) flow: RfcAlgorithm,
+    pub(crate) send: SendPathState,
     params: *const RfcParamsInner,
     magic: u64,
 }
@@ -124,6 +126,7 @@ pub(crate) struct RfcInner {
 pub(crate) struct RfcParamsInner {
     magic: u64,
     pub(crate) rfc: RfcParams,
+    pub(crate) send: SendPathParams,
     /// The algorithm flows initialised from this block run (`CONGESTION_RFC_ALGORITHM_*`).
     pub(crate) newreno: bool,
 }
@@ -179,9 +182,9 @@ impl Blob for CongestionLinuxParams {
 
 impl Blob for CongestionRfcState {
     type Inner = RfcInner;
-    /// "CRFCv3.0" in ASCII (the 0.1 and 0.2 layouts, "CRFC9438" and "CRFC9002", are
-    /// refused).
-    const MAGIC: u64 = 0x302e_3376_4346_5243;
+    /// "CRFCv3.1" in ASCII (the 0.1 and 0.2 layouts, "CRFC9438" and "CRFC9002", and
+    /// the one without a send path, "CRFCv3.0", are refused).
+    const MAGIC: u64 = 0x312e_3376_4346_5243;
     const SIZE: usize = CONGESTION_RFC_STATE_SIZE;
     const ALIGN: usize = CONGESTION_RFC_STATE_ALIGN;
     const MAGIC_OFFSET: usize = core::mem::offset_of!(RfcInner, magic);
@@ -189,8 +192,9 @@ impl Blob for CongestionRfcState {
 
 impl Blob for CongestionRfcParams {
     type Inner = RfcParamsInner;
-    /// "CRPARAM1" in ASCII.
-    const MAGIC: u64 = 0x314d_4152_4150_5243;
+    /// "CRPARAM2" in ASCII ("CRPARAM1", the block without send-path settings, is
+    /// refused).
+    const MAGIC: u64 = 0x324d_4152_4150_5243;
     const SIZE: usize = CONGESTION_RFC_PARAMS_SIZE;
     const ALIGN: usize = CONGESTION_RFC_PARAMS_ALIGN;
 }
@@ -237,6 +241,7 @@ impl RfcInner {
     pub(crate) fn new(flow: RfcAlgorithm, params: *const RfcParamsInner) -> Self {
         RfcInner {
             flow,
+            send: SendPathState::new(),
             params,
             magic: CongestionRfcState::MAGIC,
         }
@@ -251,11 +256,13 @@ impl RfcInner {
 }
 
 impl RfcParamsInner {
-    /// A parameter block holding `rfc`, for flows running NewReno if `newreno`.
-    pub(crate) fn new(rfc: RfcParams, newreno: bool) -> Self {
+    /// A parameter block holding `rfc` and `send`, for flows running NewReno if
+    /// `newreno`.
+    pub(crate) fn new(rfc: RfcParams, send: SendPathParams, newreno: bool) -> Self {
         RfcParamsInner {
             magic: CongestionRfcParams::MAGIC,
             rfc,
+            send,
             newreno,
         }
     }
@@ -347,16 +354,19 @@ mod tests {
         assert_eq!(size_of::<Inner>(), 256);
         assert_eq!(size_of::<congestion::linux::LinuxParams>(), 88);
         assert_eq!(size_of::<ParamsInner>(), 128);
-        // The larger flow state, CUBIC's (448, seven 64-byte lines; NewReno's 256), in an
-        // enum whose tag takes a niche, + the parameters' address 8 + the magic word 8,
-        // padded to the 64-byte alignment = 512 of 640;
-        // the parameter block: the magic word 8 + RfcParams 96 + the algorithm = 112.
+        // The larger flow state, CUBIC's (NewReno's is smaller), in an enum whose tag
+        // takes a niche, then the send path (one line), the parameters' address 8 and the
+        // magic word 8, padded to the 64-byte alignment; the parameter block: the magic
+        // word 8 + RfcParams 96 + SendPathParams 28 + the algorithm, padded to 8 = 136.
+        let cubic = size_of::<congestion::rfc::ClassicState<congestion::cubic::RfcCubic>>();
+        assert!(size_of::<congestion::rfc::ClassicState<congestion::rfc::NewReno>>() < cubic);
+        assert_eq!(size_of::<RfcAlgorithm>(), cubic);
+        assert_eq!(size_of::<SendPathState>(), 64);
         assert_eq!(
-            size_of::<congestion::rfc::ClassicState<congestion::cubic::RfcCubic>>(),
-            448
+            size_of::<RfcInner>(),
+            (cubic + 64 + 16).next_multiple_of(64)
         );
         assert_eq!(size_of::<congestion::rfc::RfcParams>(), 96);
-        assert_eq!(size_of::<RfcInner>(), 512);
-        assert_eq!(size_of::<RfcParamsInner>(), 112);
+        assert_eq!(size_of::<RfcParamsInner>(), 136);
     }
 }

@@ -30,7 +30,7 @@ fn flow_with_window_sent(cfg: &CongestionRfcConfig) -> Box<CongestionRfcState> {
 fn the_blob_and_the_config_are_the_sizes_the_header_states() {
     assert_eq!(size_of::<CongestionRfcState>(), CONGESTION_RFC_STATE_SIZE);
     assert_eq!(align_of::<CongestionRfcState>(), CONGESTION_RFC_STATE_ALIGN);
-    assert_eq!(size_of::<CongestionRfcConfig>(), 64);
+    assert_eq!(size_of::<CongestionRfcConfig>(), 96);
 }
 
 #[test]

@@ -69,7 +69,9 @@ PACING_FORMULA_RFC9002 = 1
 
 
 class CongestionRfcConfig(ctypes.Structure):
-    """`CongestionRfcConfig` (64 bytes, no padding)."""
+    """`CongestionRfcConfig` (96 bytes, no padding). The send-path fields (from
+    `pacing_status` on) only matter to `congestion_rfc_send_*`, which aioquic, pacing
+    itself from the rate, does not call."""
 
     _fields_ = [
         ("mss_bytes", ctypes.c_uint64),
@@ -88,11 +90,20 @@ class CongestionRfcConfig(ctypes.Structure):
         ("paced", ctypes.c_uint8),
         ("algorithm", ctypes.c_uint8),
         ("pacing_formula", ctypes.c_uint8),
-        ("reserved", ctypes.c_uint8 * 2),
+        ("pacing_status", ctypes.c_uint8),
+        ("pacing_shift", ctypes.c_uint8),
+        ("gso_max_size", ctypes.c_uint32),
+        ("tsq_limit_bytes", ctypes.c_uint32),
+        ("truesize_overhead_bytes", ctypes.c_uint32),
+        ("gso_max_segs", ctypes.c_uint32),
+        ("min_tso_segs", ctypes.c_uint32),
+        ("min_rtt_window_ms", ctypes.c_uint32),
+        ("tso_rtt_log", ctypes.c_uint8),
+        ("reserved", ctypes.c_uint8 * 7),
     ]
 
 
-assert ctypes.sizeof(CongestionRfcConfig) == 64
+assert ctypes.sizeof(CongestionRfcConfig) == 96
 
 _u8, _u32, _u64, _i64, _i32 = (
     ctypes.c_uint8,

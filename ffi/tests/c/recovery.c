@@ -4,7 +4,8 @@
  * every lost packet of one episode reported alone gives one reduction, a loss of a
  * packet sent after recovery began gives a second, lost amounts leave flight at once,
  * CE-count increases react once per recovery, an RFC-mode flow (CUBIC and NewReno) gives
- * a pacing rate and a send quantum, and misaligned and too-small states are refused.
+ * a pacing rate and a send quantum, an RFC-mode flow paces itself through its send path
+ * fed by the same calls, and misaligned and too-small states are refused.
  * Hand-computed values in the comments. Prints "ok N checks" and exits 0, or names the
  * first failed check and exits 1.
  */
@@ -149,6 +150,45 @@ static int rfc_mode(void) {
     return 0;
 }
 
+/* An RFC-mode flow that paces itself: the send path in its state sees the same on_ack
+ * (the RTT once) and gives each burst's departure. */
+static int rfc_paced(void) {
+    static CongestionRfcParams p;
+    CongestionRfcConfig c;
+    CongestionRfcState s;
+    uint32_t verdict, segments;
+    uint64_t departure, pn = 0;
+    uint8_t reopened;
+    OK(congestion_rfc_config_default(&c));
+    c.pacing_status = 1;
+    OK(congestion_rfc_params_init(&p, sizeof p, &c));
+    OK(congestion_rfc_init(&s, sizeof s, &p, 0));
+    /* No RTT yet, no pacing: the 12000-byte initial window leaves in two bursts of 5. */
+    for (;;) {
+        OK(congestion_rfc_send_poll(&s, 0, 0, 0, &verdict, &segments, &departure));
+        if (verdict != CONGESTION_SEND_NOW) break;
+        CHECK(segments == 5);
+        OK(congestion_rfc_send_enqueue(&s, 0, segments * 1200, segments, 0, 0, &departure));
+        CHECK(departure == 0);
+        pn += segments;
+        OK(congestion_rfc_on_sent_counted(&s, 0, segments * 1200, pn));
+    }
+    CHECK(verdict == CONGESTION_SEND_WAIT_FOR_ACK && pn == 10);
+    OK(congestion_rfc_send_tx_completion(&s, 12000, &reopened));
+    /* 1,440,000 B/s after the first ACK; a burst of 2 segments departs now, the next
+     * 2400 B / 1,440,000 B/s = 1,666,666 ns later less half of it forgiven for coming
+     * 20 ms late: 20,833,333 ns. */
+    OK(congestion_rfc_on_ack(&s, 20 * MS, 2400, 20000, 2, 0));
+    OK(congestion_rfc_send_poll(&s, 20 * MS, 0, 0, &verdict, &segments, &departure));
+    CHECK(verdict == CONGESTION_SEND_NOW && segments == 2);
+    OK(congestion_rfc_send_enqueue(&s, 20 * MS, 2400, 2, 0, 0, &departure));
+    CHECK(departure == 20000000u);
+    OK(congestion_rfc_on_sent_counted(&s, 20 * MS, 2400, 12));
+    OK(congestion_rfc_send_poll(&s, 20 * MS + 1, 0, 0, &verdict, &segments, &departure));
+    CHECK(verdict == CONGESTION_SEND_WAIT_UNTIL && departure == 20833333u);
+    return 0;
+}
+
 static int refusals(void) {
     /* 8-aligned storage; a pointer 4 bytes into it is misaligned for either state
        (Linux mode's needs 64, RFC mode's 8). */
@@ -193,7 +233,7 @@ static int refusals(void) {
 }
 
 int main(void) {
-    if (linux_mode() || rfc_mode() || refusals()) return 1;
+    if (linux_mode() || rfc_mode() || rfc_paced() || refusals()) return 1;
     printf("ok %d checks\n", checks);
     return 0;
 }
