@@ -11,7 +11,7 @@ use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
 use congestion::rfc::{RfcFlow, RfcFlowConfig};
 use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent};
 use congestion_ffi::*;
-use flows::{get, linux_config, linux_state, rfc_config, rfc_params, rfc_state, rfc_state_on};
+use flows::{get, linux_config, linux_params, rfc_config, rfc_params, rfc_state, rfc_state_on};
 use std::ptr;
 
 const MS: u64 = 1_000;
@@ -217,8 +217,16 @@ fn every_send_call_refuses_null_pointers_and_a_linux_state() {
     let mut s = rfc_state(&rfc_config());
     let st: *mut CongestionRfcState = &mut *s;
     let null = ptr::null_mut::<CongestionRfcState>();
-    let mut linux = linux_state(&linux_config(), 0);
-    let other: *mut CongestionRfcState = (&raw mut *linux).cast();
+    // A Linux-mode state in storage that could hold either (an RFC-mode call reads its
+    // magic word where an RFC-mode state keeps it, past a Linux state's end).
+    let mut either = Box::new(std::mem::MaybeUninit::<CongestionRfcState>::zeroed());
+    let other: *mut CongestionRfcState = either.as_mut_ptr();
+    let linux_size = CONGESTION_LINUX_STATE_SIZE;
+    let linux_params = linux_params(&linux_config());
+    assert_eq!(
+        unsafe { congestion_linux_init(other.cast(), linux_size, linux_params, 0) },
+        CONGESTION_OK
+    );
     let (mut a, mut b, mut c, mut d) = (0u32, 0u32, 0u64, 0u64);
     let mut e = 0u8;
     for (state, code) in [
