@@ -1,7 +1,7 @@
 //! The C configuration of a Linux-mode flow: every module parameter, socket setting and
 //! send-path setting, with Linux's defaults from [`congestion_linux_config_default`].
 
-use crate::send_config::SendFields;
+use crate::send_config::{SendFields, send_fields};
 use crate::*;
 
 const _: () = assert!(size_of::<CongestionLinuxConfig>() == 96);
@@ -157,17 +157,7 @@ impl CongestionLinuxConfig {
 
     /// The send-path fields (`gso_max_size` serves the socket and the send path alike).
     fn send_fields(&self) -> SendFields {
-        SendFields {
-            pacing_status: self.pacing_status,
-            gso_max_size: self.gso_max_size,
-            pacing_shift: self.pacing_shift,
-            tso_rtt_log: self.tso_rtt_log,
-            tsq_limit_bytes: self.tsq_limit_bytes,
-            truesize_overhead_bytes: self.truesize_overhead_bytes,
-            gso_max_segs: self.gso_max_segs,
-            min_tso_segs: self.min_tso_segs,
-            min_rtt_window_ms: self.min_rtt_window_ms,
-        }
+        send_fields!(self)
     }
 }
 

@@ -1,7 +1,7 @@
 //! The C configuration of an RFC-mode flow (bytes), with RFC defaults from
 //! [`congestion_rfc_config_default`].
 
-use crate::send_config::SendFields;
+use crate::send_config::{SendFields, send_fields};
 use crate::*;
 use congestion::pacing::{
     PacingFormula, PacingRateConfig, RFC9002_PACING_N_PERCENT, Rate, SendPathParams,
@@ -162,18 +162,7 @@ impl CongestionRfcConfig {
 
     /// The send path's settings, validated, or the error code.
     pub(crate) fn send(&self) -> Result<SendPathParams, i32> {
-        SendFields {
-            pacing_status: self.pacing_status,
-            gso_max_size: self.gso_max_size,
-            pacing_shift: self.pacing_shift,
-            tso_rtt_log: self.tso_rtt_log,
-            tsq_limit_bytes: self.tsq_limit_bytes,
-            truesize_overhead_bytes: self.truesize_overhead_bytes,
-            gso_max_segs: self.gso_max_segs,
-            min_tso_segs: self.min_tso_segs,
-            min_rtt_window_ms: self.min_rtt_window_ms,
-        }
-        .to_rust()
+        send_fields!(self).to_rust()
     }
 
     /// The flow's settings, validated, or the error code.

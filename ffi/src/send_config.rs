@@ -6,6 +6,24 @@ use crate::*;
 use congestion::hystart::PacingStatus;
 use congestion::pacing::{SendPathConfig, SendPathParams};
 
+/// The [`SendFields`] of a C configuration: both configs name the fields alike.
+macro_rules! send_fields {
+    ($config:expr) => {
+        $crate::send_config::SendFields {
+            pacing_status: $config.pacing_status,
+            gso_max_size: $config.gso_max_size,
+            pacing_shift: $config.pacing_shift,
+            tso_rtt_log: $config.tso_rtt_log,
+            tsq_limit_bytes: $config.tsq_limit_bytes,
+            truesize_overhead_bytes: $config.truesize_overhead_bytes,
+            gso_max_segs: $config.gso_max_segs,
+            min_tso_segs: $config.min_tso_segs,
+            min_rtt_window_ms: $config.min_rtt_window_ms,
+        }
+    };
+}
+pub(crate) use send_fields;
+
 /// The send-path fields of a C configuration, as plain integers.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct SendFields {
