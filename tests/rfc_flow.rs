@@ -113,7 +113,7 @@ fn an_rtt_step_enters_css_and_css_grows_a_quarter() {
     let (_, p, b) = log[first_css + 1];
     assert_eq!(p, Phase::ConservativeSlowStart);
     assert_eq!(b - a, 250);
-    assert_eq!(s.flow.hystart_pp().css_baseline_min_rtt_us, 60_000);
+    assert_eq!(s.flow.hystart_pp().css_baseline_min_rtt_us(), 60_000);
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn a_lower_rtt_in_css_returns_to_slow_start() {
     assert_eq!(r5[6].1, Phase::ConservativeSlowStart);
     assert_eq!(r5[7].1, Phase::SlowStart);
     assert_eq!(r5[9].2 - r5[8].2, MSS);
-    assert_eq!(s.flow.hystart_pp().css_baseline_min_rtt_us, u64::MAX);
+    assert_eq!(s.flow.hystart_pp().css_baseline_min_rtt_us(), u64::MAX);
 }
 
 #[test]
@@ -448,7 +448,7 @@ fn loss_during_css_ends_slow_start_for_good() {
         .on_loss(Instant::from_micros(s.t_us), &LossEvent::episode(0));
     assert_eq!(s.flow.phase(), Phase::Recovery);
     assert_eq!(s.flow.ssthresh().unwrap_or(u64::MAX), before * 7 / 10);
-    assert!(!s.flow.hystart_pp().in_css);
+    assert!(!s.flow.hystart_pp().in_css());
 }
 
 #[test]

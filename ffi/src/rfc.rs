@@ -240,7 +240,7 @@ fn snapshot(flow: &RfcAlgorithm) -> CongestionRfcSnapshot {
         mss_bytes: f.mss_bytes(),
         phase: phase_code(f.phase()),
         cwnd_limited: u32::from(f.last_ack_cwnd_limited()),
-        css_rounds: f.hystart_pp().css_rounds,
+        css_rounds: f.hystart_pp().css_rounds(),
         ..CongestionRfcSnapshot::default()
     });
     match flow {

@@ -270,7 +270,7 @@ impl<'a, G: GrowthColumns> Mode<'a> for RfcReplay<G> {
             f.in_flight(),
             f.srtt_us(),
             u8::from(f.last_ack_cwnd_limited()),
-            f.hystart_pp().css_rounds,
+            f.hystart_pp().css_rounds(),
             f.params().mss(),
         )
     }

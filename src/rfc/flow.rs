@@ -346,7 +346,7 @@ impl Detector {
     /// Whether HyStart++ is in Conservative Slow Start (never, for the other kinds).
     const fn in_css(&self) -> bool {
         match self {
-            Detector::PlusPlus(h) => h.in_css,
+            Detector::PlusPlus(h) => h.in_css(),
             _ => false,
         }
     }
@@ -355,7 +355,7 @@ impl Detector {
     /// other kinds, which have none.
     const fn set_in_css(&mut self, in_css: bool) {
         if let Detector::PlusPlus(h) = self {
-            h.in_css = in_css;
+            h.set_in_css(in_css);
         }
     }
 }
