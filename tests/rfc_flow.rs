@@ -281,7 +281,7 @@ fn undo_restores_cwnd_ssthresh_w_max_k_and_the_epoch() {
     }
     let before = s.flow;
     assert_eq!(before.phase(), Phase::CongestionAvoidance);
-    assert!(before.cubic().k_us > 0 && before.cubic().epoch_start.is_some());
+    assert!(before.cubic().k_us > 0 && before.cubic().epoch_start().is_some());
     s.flow
         .on_loss(Instant::from_micros(s.t_us), &LossEvent::episode(0));
     assert_ne!(s.flow.cwnd(), before.cwnd());
@@ -556,12 +556,12 @@ fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
         app_limited: false,
     };
     flow.on_ack(t(3), &ack); // ends recovery and starts an epoch with MSS 1000
-    assert!(flow.cubic().epoch_start.is_some());
+    assert!(flow.cubic().epoch_start().is_some());
     flow.on_loss(t(4), &LossEvent::episode(0)); // saves that epoch for undo
     flow.set_mss(1500).expect("valid MSS");
     flow.on_spurious_congestion(t(5));
     assert!(
-        flow.cubic().epoch_start.is_none(),
+        flow.cubic().epoch_start().is_none(),
         "a stale epoch came back"
     );
 }
