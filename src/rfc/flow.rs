@@ -285,12 +285,6 @@ pub struct ClassicState<W: WindowAdjustment> {
     /// Read by slow start, reductions and the pacing rate, not by a congestion-avoidance
     /// ACK or a send: outside the hot part.
     ssthresh: u64,
-    /// HyStart / HyStart++ run only in the initial slow start (RFC 9406 §4.3).
-    detector_active: bool,
-    /// Whether a recovery period has begun (`recovery_start` is its start): false before
-    /// the first reduction. A flag beside the other one rather than an
-    /// `Option<Instant>`, whose tag would take 8 bytes of its own.
-    recovery_started: bool,
     /// `largest_sent` at the last reduction: packets numbered up to it were sent before
     /// the current recovery period, and an ACK above it ends the period.
     recovery_end: u64,
@@ -299,6 +293,16 @@ pub struct ClassicState<W: WindowAdjustment> {
     recovery_flight_left: u64,
     /// When the current recovery period began, if `recovery_started` (else 0).
     recovery_start: Instant,
+    /// HyStart / HyStart++ run only in the initial slow start (RFC 9406 §4.3). The two
+    /// flags come after the 64-bit fields, not between them: there, the padding after
+    /// them made the compiler build the fields that follow in a scratch copy and move
+    /// them with `memcpy` and `memclr` when a flow is built on a 32-bit core (about
+    /// 950 bytes of firmware flash for those two routines).
+    detector_active: bool,
+    /// Whether a recovery period has begun (`recovery_start` is its start): false before
+    /// the first reduction. A flag beside the other one rather than an
+    /// `Option<Instant>`, whose tag would take 8 bytes of its own.
+    recovery_started: bool,
     /// The slow-start detector of the flow's kind: one at a time, in one place.
     detector: Detector,
     undo: Undo<W::Undo>,
@@ -321,7 +325,9 @@ impl Detector {
     /// A fresh detector of `kind`.
     fn new(kind: SlowStartKind) -> Detector {
         match kind {
-            SlowStartKind::HystartPlusPlus => Detector::PlusPlus(FRESH_HYSTART_PP),
+            // Built in place, not copied from the constant: on a 32-bit core the copy
+            // went through a scratch value and `memcpy` (scripts/firmware.sh).
+            SlowStartKind::HystartPlusPlus => Detector::PlusPlus(HystartPlusPlus::new()),
             SlowStartKind::LinuxHystart => Detector::Linux(LinuxHystart::default()),
             SlowStartKind::Standard => Detector::Standard,
         }
