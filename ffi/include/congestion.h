@@ -303,7 +303,7 @@
  undo snapshot, the parameter block's address and the magic word; the rest is room to
  grow without changing the ABI.
  */
-#define CONGESTION_RFC_STATE_SIZE 640
+#define CONGESTION_RFC_STATE_SIZE 512
 
 /*
  [`CONGESTION_RFC_STATE_SIZE`] in 64-bit words.

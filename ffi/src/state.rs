@@ -31,7 +31,7 @@ pub const CONGESTION_LINUX_PARAMS_ALIGN: usize = 8;
 /// NewReno (RFC 9002), sized for the larger (CUBIC's), with its slow-start detector and
 /// undo snapshot, the parameter block's address and the magic word; the rest is room to
 /// grow without changing the ABI.
-pub const CONGESTION_RFC_STATE_SIZE: usize = 640;
+pub const CONGESTION_RFC_STATE_SIZE: usize = 512;
 /// [`CONGESTION_RFC_STATE_SIZE`] in 64-bit words.
 pub const CONGESTION_RFC_STATE_WORDS: usize = CONGESTION_RFC_STATE_SIZE / 8;
 /// Alignment a [`CongestionRfcState`] needs, bytes: a cache line, so that the flow's
@@ -349,7 +349,7 @@ mod tests {
         assert_eq!(size_of::<ParamsInner>(), 128);
         // The larger flow state, CUBIC's (384, six 64-byte lines; NewReno's 256), in an
         // enum whose tag takes a niche, + the parameters' address 8 + the magic word 8,
-        // padded to the 64-byte alignment = 448 of 640;
+        // padded to the 64-byte alignment = 448 of 512 (a 64-byte line to spare);
         // the parameter block: the magic word 8 + RfcParams 96 + the algorithm = 112.
         let cubic = size_of::<congestion::rfc::ClassicState<congestion::cubic::RfcCubic>>();
         let newreno = size_of::<congestion::rfc::ClassicState<congestion::rfc::NewReno>>();
