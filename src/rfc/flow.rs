@@ -798,19 +798,37 @@ impl<W: WindowAdjustment> ClassicState<W> {
     /// register of their own here.
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
-    fn steady_ack<F: Parts<W>>(f: &mut F, ack: &AckEvent) {
+    fn steady_ack<F: Parts<W>>(f: &mut F, acked: u64) {
         let (s, p) = f.parts();
         match s.growth.on_steady_ack(
             p.cubic(),
             &s.mss,
             s.last_activity,
             s.cwnd,
-            ack.acked,
+            acked,
             u64::from(s.srtt_us),
         ) {
             Some(cwnd) => s.cwnd = cwnd,
-            None => Self::on_ack_phases(f, ack),
+            None => Self::full_ca_ack(f, acked),
         }
+    }
+
+    /// The full CUBIC path for a window-limited ACK of `acked` bytes in congestion
+    /// avoidance: what [`on_ack_phases`](Self::on_ack_phases) does there (the phase is
+    /// CongestionAvoidance, so cwnd >= ssthresh, see `window_limited_ack`: neither its
+    /// recovery nor its slow-start branch can run).
+    #[cfg(target_pointer_width = "64")]
+    #[inline(never)]
+    fn full_ca_ack<F: Parts<W>>(f: &mut F, acked: u64) {
+        let (s, p) = f.parts();
+        s.cwnd = s.growth.on_ack(
+            p.cubic(),
+            s.mss64(),
+            s.last_activity,
+            s.cwnd,
+            acked,
+            u64::from(s.srtt_us),
+        );
     }
 
     /// What every ACK records: bytes in flight, `largest_acked`, the RTT sample, the time.
@@ -881,7 +899,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
         // MSS floor raises both alike), so the full path would not take slow start.
         #[cfg(target_pointer_width = "64")]
         if f.parts().0.phase == Phase::CongestionAvoidance {
-            Self::steady_ack(f, ack);
+            Self::steady_ack(f, ack.acked);
             return;
         }
         Self::on_ack_phases(f, ack);
