@@ -79,8 +79,8 @@ pub struct HystartPlusPlus {
     current_round_min_rtt_us: u32,
     /// `cssBaselineMinRtt`, µs (`u32::MAX`: infinity, i.e. not in CSS).
     css_baseline_min_rtt_us: u32,
-    /// `rttSampleCount` in the current round, saturating at 255: only whether it
-    /// reached `N_RTT_SAMPLE` matters.
+    /// `rttSampleCount` in the current round, counted up to `N_RTT_SAMPLE`: only
+    /// whether it reached that matters.
     rtt_sample_count: u8,
     /// CSS rounds completed (the partial round CSS started in counts); at most
     /// `CSS_ROUNDS`, which ends CSS.
@@ -138,7 +138,8 @@ impl HystartPlusPlus {
         }
     }
 
-    /// `rttSampleCount` in the current round (counted up to 255).
+    /// `rttSampleCount` in the current round, counted up to [`N_RTT_SAMPLE`] (the
+    /// exit tests need no more).
     pub const fn rtt_sample_count(&self) -> u32 {
         self.rtt_sample_count as u32
     }
@@ -206,17 +207,21 @@ impl HystartPlusPlus {
     /// Feeds an RTT sample and runs the slow-start exit test (in slow start) or the
     /// spurious-exit test (in CSS).
     pub fn on_rtt_sample(&mut self, rtt: Duration) -> HystartPpVerdict {
-        // Samples of u32::MAX µs (71.6 minutes) or more count as u32::MAX (infinity).
-        let rtt_us = match u32::try_from(rtt.as_micros()) {
-            Ok(us) => us,
-            Err(_) => INFINITE_RTT_US,
-        };
         // RFC 9406 §4.2: currentRoundMinRTT = min(currentRoundMinRTT, currRTT)
-        self.current_round_min_rtt_us = self.current_round_min_rtt_us.min(rtt_us);
-        // RFC 9406 §4.2: rttSampleCount += 1
-        self.rtt_sample_count = self.rtt_sample_count.saturating_add(1);
+        // Compared in 64 bits and stored only when the minimum moves: a sample of
+        // u32::MAX µs (71.6 minutes) or more never moves it, as if clamped to u32::MAX
+        // (infinity), without the clamp's instructions; a smaller one fits the field.
+        let rtt_us = rtt.as_micros();
+        if rtt_us < self.current_round_min_rtt_us as u64 {
+            self.current_round_min_rtt_us = rtt_us as u32;
+        }
+        // RFC 9406 §4.2: rttSampleCount += 1 (counted up to N_RTT_SAMPLE, all the test
+        // below needs)
         if (self.rtt_sample_count as u32) < N_RTT_SAMPLE {
-            return HystartPpVerdict::Continue;
+            self.rtt_sample_count += 1; // below N_RTT_SAMPLE (8): no overflow
+            if (self.rtt_sample_count as u32) < N_RTT_SAMPLE {
+                return HystartPpVerdict::Continue;
+            }
         }
         if self.in_css {
             // RFC 9406 §4.2: if currentRoundMinRTT < cssBaselineMinRtt, resume slow start
