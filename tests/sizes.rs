@@ -91,7 +91,10 @@ fn rfc_mode_is_two_hot_lines_and_the_send_path_one() {
     assert!(newreno <= 256, "ClassicState<NewReno> is {newreno} bytes");
     // The hot part: two lines for CUBIC, one for NewReno, from the start of the state.
     assert_eq!(hot, 128);
-    assert!(hot_newreno <= 64, "NewReno's hot part is {hot_newreno} bytes");
+    assert!(
+        hot_newreno <= 64,
+        "NewReno's hot part is {hot_newreno} bytes"
+    );
     // HyStart++ in 32-bit RTTs, CUBIC's epoch times beside flags.
     assert!(size_of::<HystartPlusPlus>() <= 24);
     assert!(size_of::<RfcCubic>() <= 120);

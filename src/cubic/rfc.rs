@@ -188,7 +188,8 @@ const fn flag(set: bool, bit: u8) -> u8 {
 #[cfg(all(feature = "defmt", target_pointer_width = "64"))]
 impl defmt::Format for CubicUndo {
     fn format(&self, f: defmt::Formatter<'_>) {
-        let (w_max, k, epoch_start, flags) = (self.w_max_bytes, self.k_us, self.epoch_start, self.flags);
+        let (w_max, k, epoch_start, flags) =
+            (self.w_max_bytes, self.k_us, self.epoch_start, self.flags);
         defmt::write!(
             f,
             "CubicUndo {{ w_max_bytes: {=u64}, k_us: {=u64}, epoch_start: {}, flags: {=u8} }}",
