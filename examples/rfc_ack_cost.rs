@@ -148,7 +148,7 @@ impl Run {
                 s.one_ack();
                 let cubic = *s.live.flow.cubic();
                 let now = Instant::from_micros(s.now_us);
-                if cubic.epoch_start.is_some() && cubic.elapsed_us(now) + d_us >= cubic.k_us {
+                if cubic.epoch_start().is_some() && cubic.elapsed_us(now) + d_us >= cubic.k_us {
                     break;
                 }
             },

@@ -104,7 +104,7 @@ fn main() {
         (
             "HystartPlusPlus",
             size_of::<HystartPlusPlus>(),
-            "RFC 9406 HyStart++ state",
+            "RFC 9406 HyStart++ state (RTTs in 32 bits)",
         ),
         (
             "RfcParams",
@@ -115,6 +115,11 @@ fn main() {
             "ClassicState<RfcCubic>",
             size_of::<ClassicState<congestion::cubic::RfcCubic>>(),
             "an RFC 9438 CUBIC flow's own state: detector, undo snapshot",
+        ),
+        (
+            "  its hot part",
+            ClassicState::<congestion::cubic::RfcCubic>::HOT_BYTES,
+            "what a congestion-avoidance ACK and its send touch: two lines",
         ),
         (
             "ClassicState<NewReno>",

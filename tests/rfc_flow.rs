@@ -113,7 +113,7 @@ fn an_rtt_step_enters_css_and_css_grows_a_quarter() {
     let (_, p, b) = log[first_css + 1];
     assert_eq!(p, Phase::ConservativeSlowStart);
     assert_eq!(b - a, 250);
-    assert_eq!(s.flow.hystart_pp().css_baseline_min_rtt_us, 60_000);
+    assert_eq!(s.flow.hystart_pp().css_baseline_min_rtt_us(), 60_000);
 }
 
 #[test]
@@ -134,7 +134,7 @@ fn a_lower_rtt_in_css_returns_to_slow_start() {
     assert_eq!(r5[6].1, Phase::ConservativeSlowStart);
     assert_eq!(r5[7].1, Phase::SlowStart);
     assert_eq!(r5[9].2 - r5[8].2, MSS);
-    assert_eq!(s.flow.hystart_pp().css_baseline_min_rtt_us, u64::MAX);
+    assert_eq!(s.flow.hystart_pp().css_baseline_min_rtt_us(), u64::MAX);
 }
 
 #[test]
@@ -281,7 +281,7 @@ fn undo_restores_cwnd_ssthresh_w_max_k_and_the_epoch() {
     }
     let before = s.flow;
     assert_eq!(before.phase(), Phase::CongestionAvoidance);
-    assert!(before.cubic().k_us > 0 && before.cubic().epoch_start.is_some());
+    assert!(before.cubic().k_us > 0 && before.cubic().epoch_start().is_some());
     s.flow
         .on_loss(Instant::from_micros(s.t_us), &LossEvent::episode(0));
     assert_ne!(s.flow.cwnd(), before.cwnd());
@@ -448,7 +448,7 @@ fn loss_during_css_ends_slow_start_for_good() {
         .on_loss(Instant::from_micros(s.t_us), &LossEvent::episode(0));
     assert_eq!(s.flow.phase(), Phase::Recovery);
     assert_eq!(s.flow.ssthresh().unwrap_or(u64::MAX), before * 7 / 10);
-    assert!(!s.flow.hystart_pp().in_css);
+    assert!(!s.flow.hystart_pp().in_css());
 }
 
 #[test]
@@ -556,12 +556,12 @@ fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
         app_limited: false,
     };
     flow.on_ack(t(3), &ack); // ends recovery and starts an epoch with MSS 1000
-    assert!(flow.cubic().epoch_start.is_some());
+    assert!(flow.cubic().epoch_start().is_some());
     flow.on_loss(t(4), &LossEvent::episode(0)); // saves that epoch for undo
     flow.set_mss(1500).expect("valid MSS");
     flow.on_spurious_congestion(t(5));
     assert!(
-        flow.cubic().epoch_start.is_none(),
+        flow.cubic().epoch_start().is_none(),
         "a stale epoch came back"
     );
 }

@@ -63,13 +63,22 @@ fn linux_2_6_35_state_is_the_eras_64_byte_bictcp_plus_the_window() {
 #[test]
 fn rfc_mode_is_two_hot_lines_and_the_send_path_one() {
     use congestion::cubic::RfcCubic;
+    use congestion::hystart::HystartPlusPlus;
     use congestion::pacing::{SendPath, SendPathParams, SendPathState};
-    use congestion::rfc::{ClassicState, NewReno, RfcParams};
+    use congestion::rfc::{ClassicState, NewReno, RfcFlow, RfcParams};
     let cubic = size_of::<ClassicState<RfcCubic>>();
     let newreno = size_of::<ClassicState<NewReno>>();
     let send = size_of::<SendPathState>();
+    let hot = ClassicState::<RfcCubic>::HOT_BYTES;
+    let hot_newreno = ClassicState::<NewReno>::HOT_BYTES;
     println!(
-        "ClassicState<RfcCubic>: {cubic}, ClassicState<NewReno>: {newreno}, SendPathState: {send}"
+        "ClassicState<RfcCubic>: {cubic} (hot {hot}), ClassicState<NewReno>: {newreno} (hot {hot_newreno}), SendPathState: {send}"
+    );
+    println!(
+        "RfcCubic {}, HystartPlusPlus {}, RfcFlow {}",
+        size_of::<RfcCubic>(),
+        size_of::<HystartPlusPlus>(),
+        size_of::<RfcFlow>()
     );
     println!(
         "shared: RfcParams {}, SendPathParams {}; owned SendPath {}",
@@ -80,8 +89,24 @@ fn rfc_mode_is_two_hot_lines_and_the_send_path_one() {
     // Each state starts a cache line; NewReno's whole state is four of them.
     assert_eq!(align_of::<ClassicState<RfcCubic>>(), 64);
     assert!(newreno <= 256, "ClassicState<NewReno> is {newreno} bytes");
-    // CUBIC's is seven (its undo snapshot and curve memo): above the 256 aimed at.
-    assert!(cubic <= 448, "ClassicState<RfcCubic> is {cubic} bytes");
+    // The hot part: two lines for CUBIC, one for NewReno, from the start of the state.
+    assert_eq!(hot, 128);
+    assert!(
+        hot_newreno <= 64,
+        "NewReno's hot part is {hot_newreno} bytes"
+    );
+    // HyStart++ in 32-bit RTTs, CUBIC's epoch times beside flags.
+    assert!(size_of::<HystartPlusPlus>() <= 24);
+    assert!(size_of::<RfcCubic>() <= 120);
+    // CUBIC's is six lines (its undo snapshot and curve memo): above the 256 aimed at,
+    // which a snapshot restoring the state bit for bit does not reach.
+    assert!(cubic <= 384, "ClassicState<RfcCubic> is {cubic} bytes");
+    // A flow owning its parameters: the state and one copy of them, line-aligned.
+    assert_eq!(
+        size_of::<RfcFlow>(),
+        cubic + size_of::<RfcParams>().next_multiple_of(64)
+    );
+    assert!(size_of::<RfcFlow>() <= 512);
     // The send path's per-flow state is one line.
     assert!(send <= 64 && align_of::<SendPathState>() == 64);
 }

@@ -302,9 +302,10 @@
  Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
  NewReno (RFC 9002), sized for the larger (CUBIC's), with its slow-start detector and
  undo snapshot, its send path (one line), the parameter block's address and the magic
- word; the rest is room to grow without changing the ABI.
+ word: 512 on 64-bit targets, 576 on 32-bit ones (where CUBIC's undo snapshot is kept
+ unpacked, for flash), hence this size on every target.
  */
-#define CONGESTION_RFC_STATE_SIZE 640
+#define CONGESTION_RFC_STATE_SIZE 576
 
 /*
  [`CONGESTION_RFC_STATE_SIZE`] in 64-bit words.

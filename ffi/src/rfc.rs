@@ -246,7 +246,7 @@ fn snapshot(flow: &RfcAlgorithm) -> CongestionRfcSnapshot {
         mss_bytes: f.mss_bytes(),
         phase: phase_code(f.phase()),
         cwnd_limited: u32::from(f.last_ack_cwnd_limited()),
-        css_rounds: f.hystart_pp().css_rounds,
+        css_rounds: f.hystart_pp().css_rounds(),
         ..CongestionRfcSnapshot::default()
     });
     match flow {
@@ -258,7 +258,7 @@ fn snapshot(flow: &RfcAlgorithm) -> CongestionRfcSnapshot {
             v.w_est_bytes = c.w_est_bytes;
             v.cwnd_prior_bytes = c.cwnd_prior_bytes;
             v.epoch_start_us = c
-                .epoch_start
+                .epoch_start()
                 .map_or(-1, |e| i64::try_from(e.as_micros()).unwrap_or(i64::MAX));
             v.cwnd_epoch_bytes = c.cwnd_epoch_bytes;
         }

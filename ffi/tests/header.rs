@@ -30,7 +30,7 @@ fn the_committed_header_matches_the_source() {
         "CONGESTION_LINUX_STATE_ALIGN 64",
         "CONGESTION_LINUX_PARAMS_SIZE 192",
         "congestion_linux_params_init",
-        "CONGESTION_RFC_STATE_SIZE 640",
+        "CONGESTION_RFC_STATE_SIZE 576",
         "CONGESTION_RFC_STATE_ALIGN 64",
         "CONGESTION_RFC_PARAMS_SIZE 192",
         "congestion_rfc_params_init",

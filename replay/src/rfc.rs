@@ -68,7 +68,7 @@ impl GrowthColumns for RfcCubic {
     const HEADER: &'static str = "idx,ev,t_us,cwnd,ssthresh,phase,w_max,k_us,w_est,cwnd_prior,t_epoch_us,cwnd_epoch,in_flight,srtt_us,min_rtt_us,cwnd_limited,css_rounds,mss";
     const ZERO_ROW: &'static str = "0,0,0,ss,0,0,0,0,-1,0,0,0,-1,0,0,0";
     fn write_columns<W: Write>(&self, out: &mut W) -> fmt::Result {
-        let t_epoch = self.epoch_start.map_or(-1, |e| e.as_micros() as i128);
+        let t_epoch = self.epoch_start().map_or(-1, |e| e.as_micros() as i128);
         write!(
             out,
             ",{},{},{},{},{t_epoch},{}",
@@ -270,7 +270,7 @@ impl<'a, G: GrowthColumns> Mode<'a> for RfcReplay<G> {
             f.in_flight(),
             f.srtt_us(),
             u8::from(f.last_ack_cwnd_limited()),
-            f.hystart_pp().css_rounds,
+            f.hystart_pp().css_rounds(),
             f.params().mss(),
         )
     }

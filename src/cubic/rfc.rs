@@ -20,6 +20,8 @@ use super::rfc_config::{RFC_SCALE, RfcCubicConfig, RfcCubicParams};
 #[cfg(target_pointer_width = "64")]
 use super::rfc_curve::cubic_k_and_offset;
 use super::rfc_curve::w_cubic_bytes;
+#[cfg(target_pointer_width = "64")]
+use super::rfc_memo::MemoPoints;
 use super::rfc_memo::{CurveMemo, RenoVerdict};
 use super::wide_math::{div_rem_floor, mul_div_floor};
 use crate::time::Instant;
@@ -114,59 +116,89 @@ pub struct RfcCubic {
     pub k_us: u64,
     /// `cwnd_epoch`: the window at `t_epoch`, bytes.
     pub cwnd_epoch_bytes: u64,
-    /// `t_epoch`: the start of the current congestion-avoidance stage (shifted forward by
-    /// application-limited and idle time), if one has started.
-    pub epoch_start: Option<Instant>,
-    /// When growth stopped counting time because the flow became application-limited or
-    /// idle (RFC 9438 §5.8); the epoch moves forward by the pause when growth resumes.
-    pub paused_at: Option<Instant>,
+    /// `t_epoch` if `epoch_started`, else 0 (see [`epoch_start`](Self::epoch_start)):
+    /// a time and a flag beside the others rather than an `Option<Instant>`, whose tag
+    /// would take 8 bytes of its own.
+    epoch_start: Instant,
+    /// When growth paused, if `paused`, else 0 (see [`paused_at`](Self::paused_at)).
+    paused_at: Instant,
     /// True when `W_max` is undefined (no congestion event yet, or after a timeout): the
     /// next epoch takes `W_max = cwnd_epoch`, so `K = 0` (RFC 9438 §4.8, §4.10).
     pub w_max_from_epoch: bool,
+    /// Whether a congestion-avoidance stage has started (`epoch_start` is its start).
+    epoch_started: bool,
+    /// Whether growth is paused (`paused_at` is when it paused).
+    paused: bool,
 }
 
 /// What an undo brings back of [`RfcCubic`] (RFC 9438 §4.9.2: `W_max`, `K`, `t_epoch`,
 /// `W_est`, `cwnd_prior`, with the epoch's other state and its curve points): everything
 /// but the remembered `W_est` growth per ACK size, which depends only on the ACK size
-/// and the parameters and so stays valid. Kept to 112 bytes, which the undo snapshot
-/// copies inline rather than through `memcpy`. On narrower targets, which do not
-/// remember that growth and where the field-by-field copies cost flash, the whole
-/// [`RfcCubic`].
+/// and the parameters and so stays valid. On narrower targets, which do not remember
+/// that growth and where the field-by-field copies cost flash, the whole [`RfcCubic`].
+///
+/// `repr(packed)`, 97 bytes: twelve 64-bit words and one byte of flags, with no padding
+/// of its own, so that the undo snapshot's own flags fill the last word it ends in
+/// (the snapshot is read and written only by a congestion event and its undo, never
+/// by an ACK). Fields are copied out, never borrowed.
 #[cfg(target_pointer_width = "64")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C, packed)]
 pub struct CubicUndo {
     w_max_bytes: u64,
     cwnd_prior_bytes: u64,
     k_us: u64,
-    /// `epoch_start` as a time and a flag (the time 0 when there is none), and
-    /// `paused_at` alike: beside the other flag, rather than as `Option<Instant>`s
-    /// whose tags would take 8 bytes each.
+    /// As in [`RfcCubic`]: 0 unless the flag says it is set.
     epoch_start: Instant,
     cwnd_epoch_bytes: u64,
     w_est_bytes: u64,
     w_est_remainder: u64,
+    /// As in [`RfcCubic`]: 0 unless the flag says it is set.
     paused_at: Instant,
-    memo: CurveMemo,
-    w_max_from_epoch: bool,
-    epoch_started: bool,
-    paused: bool,
+    /// The curve points (see `rfc_memo`).
+    points: MemoPoints,
+    /// `UNDO_W_MAX_FROM_EPOCH`, `UNDO_EPOCH_STARTED`, `UNDO_PAUSED`, and the memo's
+    /// `UNDO_LOW_IS_POINT`, `UNDO_HAS_TARGET`.
+    flags: u8,
 }
 
-/// `Option<Instant>` as a flag and a time, the time 0 when there is none (so that two
-/// snapshots compare as the `Option`s they hold).
+/// [`CubicUndo::flags`]: `w_max_from_epoch`.
 #[cfg(target_pointer_width = "64")]
-const fn split(t: Option<Instant>) -> (bool, Instant) {
-    match t {
-        Some(t) => (true, t),
-        None => (false, Instant::ZERO),
+const UNDO_W_MAX_FROM_EPOCH: u8 = 1;
+/// [`CubicUndo::flags`]: `epoch_started`.
+#[cfg(target_pointer_width = "64")]
+const UNDO_EPOCH_STARTED: u8 = 2;
+/// [`CubicUndo::flags`]: `paused`.
+#[cfg(target_pointer_width = "64")]
+const UNDO_PAUSED: u8 = 4;
+/// [`CubicUndo::flags`]: the memo's lower bound is a computed point.
+#[cfg(target_pointer_width = "64")]
+const UNDO_LOW_IS_POINT: u8 = 8;
+/// [`CubicUndo::flags`]: the memo caches a target.
+#[cfg(target_pointer_width = "64")]
+const UNDO_HAS_TARGET: u8 = 16;
+
+/// The flag bit `bit` if `set`, else 0.
+#[cfg(target_pointer_width = "64")]
+const fn flag(set: bool, bit: u8) -> u8 {
+    if set { bit } else { 0 }
+}
+
+/// Written by hand: the derive would borrow the packed fields.
+#[cfg(all(feature = "defmt", target_pointer_width = "64"))]
+impl defmt::Format for CubicUndo {
+    fn format(&self, f: defmt::Formatter<'_>) {
+        let (w_max, k, epoch_start, flags) =
+            (self.w_max_bytes, self.k_us, self.epoch_start, self.flags);
+        defmt::write!(
+            f,
+            "CubicUndo {{ w_max_bytes: {=u64}, k_us: {=u64}, epoch_start: {}, flags: {=u8} }}",
+            w_max,
+            k,
+            epoch_start,
+            flags
+        )
     }
-}
-
-/// The `Option<Instant>` that [`split`] gave `(set, t)` for.
-#[cfg(target_pointer_width = "64")]
-const fn join(set: bool, t: Instant) -> Option<Instant> {
-    if set { Some(t) } else { None }
 }
 
 /// What an undo brings back of [`RfcCubic`]: all of it, on targets narrower than 64 bits.
@@ -177,14 +209,18 @@ pub type CubicUndo = RfcCubic;
 impl CubicUndo {
     /// As [`RfcCubic::on_mss_change`] on the saved state: a restored epoch starts afresh.
     pub(crate) fn on_mss_change(&mut self) {
-        (self.epoch_started, self.epoch_start) = split(None);
-        (self.paused, self.paused_at) = split(None);
+        self.epoch_start = Instant::ZERO;
+        self.paused_at = Instant::ZERO;
+        self.flags &= !(UNDO_EPOCH_STARTED | UNDO_PAUSED);
         self.w_est_remainder = 0;
     }
 
     /// As [`RfcCubic::forget_curve_points`] on the saved state.
     pub(crate) fn forget_curve_points(&mut self) {
-        self.memo.forget();
+        let mut points = self.points;
+        points.forget();
+        self.points = points;
+        self.flags &= !(UNDO_LOW_IS_POINT | UNDO_HAS_TARGET);
     }
 }
 
@@ -201,12 +237,14 @@ impl RfcCubic {
             w_max_bytes: 0,
             cwnd_prior_bytes: 0,
             k_us: 0,
-            epoch_start: None,
+            epoch_start: Instant::ZERO,
             cwnd_epoch_bytes: 0,
             w_est_bytes: 0,
             w_est_remainder: 0,
             w_max_from_epoch: true,
-            paused_at: None,
+            paused_at: Instant::ZERO,
+            epoch_started: false,
+            paused: false,
             memo: CurveMemo::new(),
             #[cfg(target_pointer_width = "64")]
             steady_clock: 0,
@@ -216,21 +254,22 @@ impl RfcCubic {
     /// The state an undo brings back (see [`CubicUndo`]).
     #[cfg(target_pointer_width = "64")]
     pub(crate) const fn undo_point(&self) -> CubicUndo {
-        let (epoch_started, epoch_start) = split(self.epoch_start);
-        let (paused, paused_at) = split(self.paused_at);
+        let (points, low_is_point, has_target) = self.memo.points();
         CubicUndo {
             w_max_bytes: self.w_max_bytes,
             cwnd_prior_bytes: self.cwnd_prior_bytes,
             k_us: self.k_us,
-            epoch_start,
+            epoch_start: self.epoch_start,
             cwnd_epoch_bytes: self.cwnd_epoch_bytes,
             w_est_bytes: self.w_est_bytes,
             w_est_remainder: self.w_est_remainder,
-            paused_at,
-            memo: self.memo,
-            w_max_from_epoch: self.w_max_from_epoch,
-            epoch_started,
-            paused,
+            paused_at: self.paused_at,
+            points,
+            flags: flag(self.w_max_from_epoch, UNDO_W_MAX_FROM_EPOCH)
+                | flag(self.epoch_started, UNDO_EPOCH_STARTED)
+                | flag(self.paused, UNDO_PAUSED)
+                | flag(low_is_point, UNDO_LOW_IS_POINT)
+                | flag(has_target, UNDO_HAS_TARGET),
         }
     }
 
@@ -246,14 +285,20 @@ impl RfcCubic {
         self.w_max_bytes = u.w_max_bytes;
         self.cwnd_prior_bytes = u.cwnd_prior_bytes;
         self.k_us = u.k_us;
-        self.epoch_start = join(u.epoch_started, u.epoch_start);
+        self.epoch_start = u.epoch_start;
         self.cwnd_epoch_bytes = u.cwnd_epoch_bytes;
         self.w_est_bytes = u.w_est_bytes;
         self.w_est_remainder = u.w_est_remainder;
-        self.w_max_from_epoch = u.w_max_from_epoch;
-        self.paused_at = join(u.paused, u.paused_at);
+        self.paused_at = u.paused_at;
+        self.w_max_from_epoch = u.flags & UNDO_W_MAX_FROM_EPOCH != 0;
+        self.epoch_started = u.flags & UNDO_EPOCH_STARTED != 0;
+        self.paused = u.flags & UNDO_PAUSED != 0;
         // The points come back; the growth per ACK size stays (see CubicUndo).
-        self.memo.points_of(&u.memo);
+        self.memo.set_points(
+            u.points,
+            u.flags & UNDO_LOW_IS_POINT != 0,
+            u.flags & UNDO_HAS_TARGET != 0,
+        );
         self.sync_steady_clock();
     }
 
@@ -262,9 +307,10 @@ impl RfcCubic {
     const fn sync_steady_clock(&mut self) {
         #[cfg(target_pointer_width = "64")]
         {
-            self.steady_clock = match (self.epoch_start, self.paused_at) {
-                (Some(start), None) => start.as_micros().wrapping_neg(),
-                _ => 0,
+            self.steady_clock = if self.epoch_started && !self.paused {
+                self.epoch_start.as_micros().wrapping_neg()
+            } else {
+                0
             };
         }
     }
@@ -292,8 +338,10 @@ impl RfcCubic {
     /// Starts a congestion-avoidance stage at `now` with window `cwnd`; returns
     /// `W_cubic(0)` on 64-bit targets (0, not known, on narrower ones).
     fn start_epoch(&mut self, p: At<'_>, now: Instant, cwnd: u64) -> u64 {
-        self.epoch_start = Some(now);
-        self.paused_at = None;
+        self.epoch_start = now;
+        self.epoch_started = true;
+        self.paused_at = Instant::ZERO;
+        self.paused = false;
         #[cfg(target_pointer_width = "64")]
         {
             self.steady_clock = now.as_micros().wrapping_neg();
@@ -362,9 +410,31 @@ impl RfcCubic {
 
     /// `t` for the epoch at `now`, µs (zero before the epoch or if time ran backwards).
     pub fn elapsed_us(&self, now: Instant) -> u64 {
-        match self.epoch_start {
-            Some(start) => now.saturating_duration_since(start).as_micros(),
-            None => 0,
+        if self.epoch_started {
+            now.saturating_duration_since(self.epoch_start).as_micros()
+        } else {
+            0
+        }
+    }
+
+    /// `t_epoch`: the start of the current congestion-avoidance stage (shifted forward by
+    /// application-limited and idle time), if one has started.
+    pub const fn epoch_start(&self) -> Option<Instant> {
+        if self.epoch_started {
+            Some(self.epoch_start)
+        } else {
+            None
+        }
+    }
+
+    /// When growth stopped counting time because the flow became application-limited or
+    /// idle (RFC 9438 §5.8), if it is paused; the epoch moves forward by the pause when
+    /// growth resumes.
+    pub const fn paused_at(&self) -> Option<Instant> {
+        if self.paused {
+            Some(self.paused_at)
+        } else {
+            None
         }
     }
 
@@ -419,7 +489,7 @@ impl RfcCubic {
     ) -> u64 {
         let p = At { p, mss };
         let cwnd = if cwnd == 0 { p.min_window() } else { cwnd };
-        if self.epoch_start.is_none() {
+        if !self.epoch_started {
             let w_at_zero = self.start_epoch(p, now, cwnd);
             #[cfg(target_pointer_width = "64")]
             return self.first_ack_of_epoch(p, cwnd, acked_bytes, srtt_us, w_at_zero);
@@ -693,8 +763,10 @@ impl RfcCubic {
     /// Ends the epoch: the next congestion-avoidance ACK starts a new one.
     fn end_epoch(&mut self) {
         // The memo needs no reset here: the next epoch's start replaces it.
-        self.epoch_start = None;
-        self.paused_at = None;
+        self.epoch_start = Instant::ZERO;
+        self.epoch_started = false;
+        self.paused_at = Instant::ZERO;
+        self.paused = false;
         self.w_est_remainder = 0;
         #[cfg(target_pointer_width = "64")]
         {
@@ -706,8 +778,9 @@ impl RfcCubic {
     /// time from here until [`resume`](Self::resume) does not count as growth time.
     // RFC 9438 §5.8: t must not include application-limited periods
     pub fn pause(&mut self, now: Instant) {
-        if self.epoch_start.is_some() && self.paused_at.is_none() {
-            self.paused_at = Some(now);
+        if self.epoch_started && !self.paused {
+            self.paused_at = now;
+            self.paused = true;
             #[cfg(target_pointer_width = "64")]
             {
                 self.steady_clock = 0;
@@ -717,11 +790,12 @@ impl RfcCubic {
 
     /// Growth resumes at `now`: the epoch start moves forward by the paused time.
     pub fn resume(&mut self, now: Instant) {
-        if let (Some(start), Some(paused)) = (self.epoch_start, self.paused_at) {
+        if self.epoch_started && self.paused {
             // RFC 9438 §5.8: shift t_epoch by the application-limited time
-            let pause = now.saturating_duration_since(paused);
-            self.epoch_start = Some(start.saturating_add(pause));
-            self.paused_at = None;
+            let pause = now.saturating_duration_since(self.paused_at);
+            self.epoch_start = self.epoch_start.saturating_add(pause);
+            self.paused_at = Instant::ZERO;
+            self.paused = false;
             // The only case that changes steady_clock: every other one leaves the pair
             // (epoch_start, paused_at) as steady_clock already describes it (every
             // method that changes the pair sets it), and the full ACK path and the
@@ -730,7 +804,8 @@ impl RfcCubic {
         } else {
             // No epoch to shift; a pause without an epoch is simply forgotten
             // (steady_clock stays 0: there is no epoch).
-            self.paused_at = None;
+            self.paused_at = Instant::ZERO;
+            self.paused = false;
         }
     }
 
@@ -751,6 +826,8 @@ impl RfcCubic {
             w_est_remainder,
             w_max_from_epoch,
             paused_at,
+            epoch_started,
+            paused,
             memo,
         } = other;
         self.w_max_bytes = *w_max_bytes;
@@ -762,6 +839,8 @@ impl RfcCubic {
         self.w_est_remainder = *w_est_remainder;
         self.w_max_from_epoch = *w_max_from_epoch;
         self.paused_at = *paused_at;
+        self.epoch_started = *epoch_started;
+        self.paused = *paused;
         self.memo = *memo;
     }
 }

@@ -50,6 +50,28 @@ pub struct CurveMemo {
     has_target: bool,
 }
 
+/// A memo's curve points without their two flags and the remembered `W_est` growth:
+/// what an undo snapshot keeps of it (the flags go into the snapshot's flag byte). 64-bit
+/// targets, where the snapshot is not the whole state.
+#[cfg(target_pointer_width = "64")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct MemoPoints {
+    low_t_us: u64,
+    low_w_bytes: u64,
+    target_tau_us: u64,
+    target_w_bytes: u64,
+}
+
+#[cfg(target_pointer_width = "64")]
+impl MemoPoints {
+    /// As [`CurveMemo::forget`] on the values (the caller clears the two flags).
+    pub const fn forget(&mut self) {
+        self.low_w_bytes = 0;
+        self.target_w_bytes = 0;
+    }
+}
+
 /// What the memo knows about `W_cubic(t) < W_est`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RenoVerdict {
@@ -90,17 +112,30 @@ impl CurveMemo {
         self.has_target = false;
     }
 
-    /// The curve points of `other` with this memo's remembered `W_est` growth (an undo
-    /// brings back the points; the growth per ACK size stays valid and stays). 64-bit
-    /// targets, where the undo snapshot is not the whole state.
+    /// The curve points, `low_is_point` and `has_target`: what an undo snapshot keeps
+    /// (see [`MemoPoints`]).
     #[cfg(target_pointer_width = "64")]
-    pub const fn points_of(&mut self, other: &CurveMemo) {
-        self.low_t_us = other.low_t_us;
-        self.low_w_bytes = other.low_w_bytes;
-        self.low_is_point = other.low_is_point;
-        self.target_tau_us = other.target_tau_us;
-        self.target_w_bytes = other.target_w_bytes;
-        self.has_target = other.has_target;
+    pub const fn points(&self) -> (MemoPoints, bool, bool) {
+        let points = MemoPoints {
+            low_t_us: self.low_t_us,
+            low_w_bytes: self.low_w_bytes,
+            target_tau_us: self.target_tau_us,
+            target_w_bytes: self.target_w_bytes,
+        };
+        (points, self.low_is_point, self.has_target)
+    }
+
+    /// Brings back what [`points`](Self::points) gave, keeping this memo's remembered
+    /// `W_est` growth (an undo brings back the points; the growth per ACK size stays
+    /// valid and stays).
+    #[cfg(target_pointer_width = "64")]
+    pub const fn set_points(&mut self, points: MemoPoints, low_is_point: bool, has_target: bool) {
+        self.low_t_us = points.low_t_us;
+        self.low_w_bytes = points.low_w_bytes;
+        self.low_is_point = low_is_point;
+        self.target_tau_us = points.target_tau_us;
+        self.target_w_bytes = points.target_w_bytes;
+        self.has_target = has_target;
     }
 
     /// The remembered `W_est` growth numerator for an ACK of `acked_bytes`, if it is
@@ -253,7 +288,8 @@ mod tests {
         // A new epoch, forgetting the points, taking another memo's points: kept.
         m.restart_epoch(10_000, 10_500);
         m.forget();
-        m.points_of(&CurveMemo::at_epoch_start(1, 2));
+        let (points, low, target) = CurveMemo::at_epoch_start(1, 2).points();
+        m.set_points(points, low, target);
         assert_eq!(m.step(65_535), Some(u64::from(u32::MAX)));
         assert_eq!(m.at_zero(0), Some(2));
         m.forget_step();

@@ -3,8 +3,9 @@
 //!
 //! Rounds end when the ACK covers the highest sequence (TCP) or packet number (QUIC)
 //! that had been sent when the round began (RFC 9406 §4.2 `windowEnd`). RTTs are in
-//! microseconds; "infinity" is `u64::MAX`. Counts in bytes: the caller passes the newly
-//! acknowledged byte count and its MSS.
+//! microseconds, kept in 32 bits: samples of `u32::MAX` µs (71.6 minutes) or more count
+//! as `u32::MAX`, which is "infinity" (the accessors report it as `u64::MAX`). Counts in
+//! bytes: the caller passes the newly acknowledged byte count and its MSS.
 //!
 //! Call order per ACK in slow start or CSS (see [`crate::rfc::RfcFlow`]):
 //! [`on_round_check`](HystartPlusPlus::on_round_check), then grow cwnd by
@@ -36,8 +37,17 @@ pub const CSS_ROUNDS: u32 = 5;
 // RFC 9406 §4.3: L = infinity if paced, L = 8 if non-paced
 pub const L: u64 = 8;
 
-/// "Infinity" for the RTT variables.
-const INFINITE_RTT_US: u64 = u64::MAX;
+/// "Infinity" for the RTT variables, as stored.
+const INFINITE_RTT_US: u32 = u32::MAX;
+
+/// A stored RTT as the accessors report it: infinity as `u64::MAX`.
+const fn widen_rtt(us: u32) -> u64 {
+    if us == INFINITE_RTT_US {
+        u64::MAX
+    } else {
+        us as u64
+    }
+}
 
 /// What an ACK made HyStart++ decide.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -55,25 +65,30 @@ pub enum HystartPpVerdict {
     ExitToCongestionAvoidance,
 }
 
-/// HyStart++ state (RFC 9406 §4.2 names in snake case). Plain `Copy` data, 56 bytes.
+/// HyStart++ state (RFC 9406 §4.2 names in snake case). Plain `Copy` data, 24 bytes:
+/// RTTs in 32 bits (see the module), counts in 8 bits, read through the accessors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct HystartPlusPlus {
-    /// `lastRoundMinRTT`, µs (`u64::MAX`: infinity).
-    pub last_round_min_rtt_us: u64,
-    /// `currentRoundMinRTT`, µs (`u64::MAX`: infinity).
-    pub current_round_min_rtt_us: u64,
-    /// `cssBaselineMinRtt`, µs (`u64::MAX`: infinity, i.e. not in CSS).
-    pub css_baseline_min_rtt_us: u64,
     /// `windowEnd`: the round ends when an ACK covers this sequence / packet number;
-    /// `None` before the first round.
-    pub window_end: Option<u64>,
-    /// `rttSampleCount` in the current round.
-    pub rtt_sample_count: u32,
-    /// CSS rounds completed (the partial round CSS started in counts).
-    pub css_rounds: u32,
+    /// meaningful once `round_started` (0 before).
+    window_end: u64,
+    /// `lastRoundMinRTT`, µs (`u32::MAX`: infinity).
+    last_round_min_rtt_us: u32,
+    /// `currentRoundMinRTT`, µs (`u32::MAX`: infinity).
+    current_round_min_rtt_us: u32,
+    /// `cssBaselineMinRtt`, µs (`u32::MAX`: infinity, i.e. not in CSS).
+    css_baseline_min_rtt_us: u32,
+    /// `rttSampleCount` in the current round, counted up to `N_RTT_SAMPLE`: only
+    /// whether it reached that matters.
+    rtt_sample_count: u8,
+    /// CSS rounds completed (the partial round CSS started in counts); at most
+    /// `CSS_ROUNDS`, which ends CSS.
+    css_rounds: u8,
     /// True while in Conservative Slow Start.
-    pub in_css: bool,
+    in_css: bool,
+    /// Whether the first round has started (`window_end` is set).
+    round_started: bool,
 }
 
 impl Default for HystartPlusPlus {
@@ -87,24 +102,68 @@ impl HystartPlusPlus {
     // RFC 9406 §4.2: lastRoundMinRTT = currentRoundMinRTT = infinity; rttSampleCount = 0
     pub const fn new() -> Self {
         HystartPlusPlus {
+            window_end: 0,
             last_round_min_rtt_us: INFINITE_RTT_US,
             current_round_min_rtt_us: INFINITE_RTT_US,
             css_baseline_min_rtt_us: INFINITE_RTT_US,
-            window_end: None,
             rtt_sample_count: 0,
             css_rounds: 0,
             in_css: false,
+            round_started: false,
         }
+    }
+
+    /// `lastRoundMinRTT`, µs (`u64::MAX`: infinity).
+    pub const fn last_round_min_rtt_us(&self) -> u64 {
+        widen_rtt(self.last_round_min_rtt_us)
+    }
+
+    /// `currentRoundMinRTT`, µs (`u64::MAX`: infinity).
+    pub const fn current_round_min_rtt_us(&self) -> u64 {
+        widen_rtt(self.current_round_min_rtt_us)
+    }
+
+    /// `cssBaselineMinRtt`, µs (`u64::MAX`: infinity, i.e. not in CSS).
+    pub const fn css_baseline_min_rtt_us(&self) -> u64 {
+        widen_rtt(self.css_baseline_min_rtt_us)
+    }
+
+    /// `windowEnd`: the round ends when an ACK covers this sequence / packet number;
+    /// `None` before the first round.
+    pub const fn window_end(&self) -> Option<u64> {
+        if self.round_started {
+            Some(self.window_end)
+        } else {
+            None
+        }
+    }
+
+    /// `rttSampleCount` in the current round, counted up to [`N_RTT_SAMPLE`] (the
+    /// exit tests need no more).
+    pub const fn rtt_sample_count(&self) -> u32 {
+        self.rtt_sample_count as u32
+    }
+
+    /// CSS rounds completed (the partial round CSS started in counts).
+    pub const fn css_rounds(&self) -> u32 {
+        self.css_rounds as u32
+    }
+
+    /// True while in Conservative Slow Start.
+    pub const fn in_css(&self) -> bool {
+        self.in_css
+    }
+
+    /// Sets the CSS flag alone (what a congestion event and its undo change).
+    pub(crate) const fn set_in_css(&mut self, in_css: bool) {
+        self.in_css = in_css;
     }
 
     /// Starts a new round if the ACK covering `largest_acked` ended the current one;
     /// `largest_sent` becomes the new round's end. Returns
     /// [`HystartPpVerdict::ExitToCongestionAvoidance`] when this completes `CSS_ROUNDS`.
     pub fn on_round_check(&mut self, largest_acked: u64, largest_sent: u64) -> HystartPpVerdict {
-        let round_over = match self.window_end {
-            None => true,
-            Some(end) => largest_acked >= end,
-        };
+        let round_over = !self.round_started || largest_acked >= self.window_end;
         if !round_over {
             return HystartPpVerdict::Continue;
         }
@@ -113,12 +172,13 @@ impl HystartPlusPlus {
         self.last_round_min_rtt_us = self.current_round_min_rtt_us;
         self.current_round_min_rtt_us = INFINITE_RTT_US;
         self.rtt_sample_count = 0;
-        let was_first = self.window_end.is_none();
-        self.window_end = Some(largest_sent);
+        let was_first = !self.round_started;
+        self.window_end = largest_sent;
+        self.round_started = true;
         if self.in_css && !was_first {
             self.css_rounds = self.css_rounds.saturating_add(1);
             // RFC 9406 §4.2: if CSS_ROUNDS rounds are complete, enter CA (ssthresh = cwnd)
-            if self.css_rounds >= CSS_ROUNDS {
+            if self.css_rounds as u32 >= CSS_ROUNDS {
                 self.in_css = false;
                 return HystartPpVerdict::ExitToCongestionAvoidance;
             }
@@ -147,13 +207,21 @@ impl HystartPlusPlus {
     /// Feeds an RTT sample and runs the slow-start exit test (in slow start) or the
     /// spurious-exit test (in CSS).
     pub fn on_rtt_sample(&mut self, rtt: Duration) -> HystartPpVerdict {
-        let rtt_us = rtt.as_micros();
         // RFC 9406 §4.2: currentRoundMinRTT = min(currentRoundMinRTT, currRTT)
-        self.current_round_min_rtt_us = self.current_round_min_rtt_us.min(rtt_us);
-        // RFC 9406 §4.2: rttSampleCount += 1
-        self.rtt_sample_count = self.rtt_sample_count.saturating_add(1);
-        if self.rtt_sample_count < N_RTT_SAMPLE {
-            return HystartPpVerdict::Continue;
+        // Compared in 64 bits and stored only when the minimum moves: a sample of
+        // u32::MAX µs (71.6 minutes) or more never moves it, as if clamped to u32::MAX
+        // (infinity), without the clamp's instructions; a smaller one fits the field.
+        let rtt_us = rtt.as_micros();
+        if rtt_us < self.current_round_min_rtt_us as u64 {
+            self.current_round_min_rtt_us = rtt_us as u32;
+        }
+        // RFC 9406 §4.2: rttSampleCount += 1 (counted up to N_RTT_SAMPLE, all the test
+        // below needs)
+        if (self.rtt_sample_count as u32) < N_RTT_SAMPLE {
+            self.rtt_sample_count += 1; // below N_RTT_SAMPLE (8): no overflow
+            if (self.rtt_sample_count as u32) < N_RTT_SAMPLE {
+                return HystartPpVerdict::Continue;
+            }
         }
         if self.in_css {
             // RFC 9406 §4.2: if currentRoundMinRTT < cssBaselineMinRtt, resume slow start
@@ -170,9 +238,11 @@ impl HystartPlusPlus {
         {
             return HystartPpVerdict::Continue;
         }
-        let threshold = rtt_thresh_us(self.last_round_min_rtt_us);
+        let last = self.last_round_min_rtt_us as u64;
+        let threshold = rtt_thresh_us(last);
         // RFC 9406 §4.2: if currentRoundMinRTT >= lastRoundMinRTT + RttThresh, enter CSS
-        if self.current_round_min_rtt_us >= self.last_round_min_rtt_us.saturating_add(threshold) {
+        // (in 64 bits: last < 2^32 and threshold ≤ 16 ms, no overflow)
+        if self.current_round_min_rtt_us as u64 >= last + threshold {
             self.css_baseline_min_rtt_us = self.current_round_min_rtt_us;
             self.in_css = true;
             self.css_rounds = 0;
@@ -237,14 +307,14 @@ mod tests {
             HystartPpVerdict::EnterCss
         );
         assert!(h.in_css);
-        assert_eq!(h.css_baseline_min_rtt_us, 101_249);
+        assert_eq!(h.css_baseline_min_rtt_us(), 101_249);
         // Next round: the minimum falls below the baseline: resume slow start.
         assert_eq!(
             round(&mut h, 40, ms(95))[1],
             HystartPpVerdict::ResumeSlowStart
         );
         assert!(!h.in_css);
-        assert_eq!(h.css_baseline_min_rtt_us, u64::MAX);
+        assert_eq!(h.css_baseline_min_rtt_us(), u64::MAX);
     }
 
     #[test]
@@ -276,6 +346,24 @@ mod tests {
         // CSS: 8000 / 4 = 2000; paced 20000 / 4 = 5000.
         assert_eq!(h.growth_bytes(20_000, 1000, false), 2000);
         assert_eq!(h.growth_bytes(20_000, 1000, true), 5000);
+    }
+
+    #[test]
+    fn samples_beyond_32_bits_count_as_infinity() {
+        let mut h = HystartPlusPlus::new();
+        round(&mut h, 0, ms(50));
+        // A round of samples of 2^32 µs and more: no minimum (infinity), no exit.
+        let huge = Duration::from_micros(u64::from(u32::MAX) + 1);
+        assert_eq!(round(&mut h, 10, huge), [HystartPpVerdict::Continue; 2]);
+        assert_eq!(h.current_round_min_rtt_us(), u64::MAX);
+        let longest = Duration::from_micros(u64::MAX);
+        assert_eq!(round(&mut h, 20, longest), [HystartPpVerdict::Continue; 2]);
+        // Just below the clamp a sample is finite.
+        let below = Duration::from_micros(u64::from(u32::MAX) - 1);
+        round(&mut h, 30, below);
+        assert_eq!(h.last_round_min_rtt_us(), u64::MAX);
+        assert_eq!(h.current_round_min_rtt_us(), u64::from(u32::MAX) - 1);
+        assert_eq!(h.rtt_sample_count(), N_RTT_SAMPLE);
     }
 
     #[test]

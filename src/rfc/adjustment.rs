@@ -22,6 +22,11 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
     /// An undo snapshot that was never taken, all zero for the same reason.
     const UNDO_NONE: Self::Undo;
 
+    /// The leading bytes of the state that a steady congestion-avoidance ACK reads or
+    /// writes (CUBIC: up to and with its curve memo; NewReno: its byte count): the end
+    /// of the flow's hot part, [`ClassicState::HOT_BYTES`](super::ClassicState::HOT_BYTES).
+    const HOT_BYTES: usize;
+
     /// Sets the fields [`ZEROED`](Self::ZEROED) cleared to their fresh values.
     fn finish_fresh(&mut self);
 
@@ -112,6 +117,8 @@ impl WindowAdjustment for RfcCubic {
         c.w_max_from_epoch = false;
         c.undo_point()
     };
+
+    const HOT_BYTES: usize = core::mem::offset_of!(RfcCubic, w_max_bytes);
 
     fn finish_fresh(&mut self) {
         self.w_max_from_epoch = RfcCubic::new().w_max_from_epoch;

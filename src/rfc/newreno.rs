@@ -36,6 +36,8 @@ impl WindowAdjustment for NewReno {
     const ZEROED: Self = NewReno::new();
     const UNDO_NONE: NewReno = NewReno::new();
 
+    const HOT_BYTES: usize = core::mem::offset_of!(NewReno, cwnd_prior_bytes);
+
     fn finish_fresh(&mut self) {}
 
     #[inline(always)]

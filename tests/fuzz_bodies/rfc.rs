@@ -15,7 +15,7 @@ fn cubic_checks(step: &Step<'_, RfcCubic>) -> Option<String> {
     let f = step.after;
     // RFC 9438 §4.2: K is chosen so that the curve starts at the stage's own window.
     let cubic = f.cubic();
-    if cubic.epoch_start.is_some() && cubic.w_cubic(&f.params(), 0) < cubic.cwnd_epoch_bytes {
+    if cubic.epoch_start().is_some() && cubic.w_cubic(&f.params(), 0) < cubic.cwnd_epoch_bytes {
         return Some("W_cubic(0) below cwnd_epoch: the curve starts under the window".into());
     }
     None

@@ -23,7 +23,7 @@ from pathlib import Path
 # (CONGESTION_ERR_SIZE) and every call a misaligned one (CONGESTION_ERR_ALIGNMENT); the
 # tests check both. A state starts a 64-byte cache line; ctypes aligns its arrays to 8
 # only, so `aligned_buffer` over-allocates and offsets.
-RFC_STATE_SIZE = 640
+RFC_STATE_SIZE = 576
 RFC_STATE_ALIGN = 64
 RFC_PARAMS_SIZE = 192
 RFC_PARAMS_ALIGN = 8
