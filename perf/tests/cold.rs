@@ -131,7 +131,8 @@ fn rfc() {
 #[test]
 fn rfc_send_path() {
     let t = check::<RfcSendPath>();
-    assert_eq!(t.phases[0].cwnd_packets(&()), warm_cwnd(OursRfc::new()));
+    let sh = RfcSendPath::shared();
+    assert_eq!(t.phases[0].cwnd_packets(&sh), warm_cwnd(OursRfc::new()));
 }
 
 #[test]

@@ -14,6 +14,7 @@ use crate::pacing::{
 };
 use crate::rfc::NewReno;
 use crate::rfc::adjustment::WindowAdjustment;
+use crate::rfc::bound::BoundClassic;
 use crate::rfc::config::{RfcFlowConfig, RfcParams, SlowStartKind};
 use crate::time::{Duration, Instant};
 use core::borrow::{Borrow, BorrowMut};
@@ -1057,6 +1058,13 @@ impl<W: WindowAdjustment> ClassicState<W> {
 /// The events, as [`CongestionController`]'s methods of the same names, each with the
 /// parameters the flow runs with.
 impl<W: WindowAdjustment> ClassicState<W> {
+    /// This state and the parameters `p` borrowed together as one controller, for
+    /// generic code (a [`PacedFlow`](crate::pacing::PacedFlow), `dyn
+    /// CongestionController`) over a table of bare states (see [`BoundClassic`]).
+    pub fn bind<'a>(&'a mut self, p: &'a RfcParams) -> BoundClassic<'a, W> {
+        BoundClassic::new(self, p)
+    }
+
     /// Records in-flight bytes and the highest packet number / sequence sent. Going from
     /// nothing in flight to something is a restart after idle.
     #[inline]

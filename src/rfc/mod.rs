@@ -7,11 +7,13 @@
 //! RFC 9406 §4, with the code and the test behind each.
 
 mod adjustment;
+mod bound;
 mod config;
 mod flow;
 mod newreno;
 
 pub use adjustment::WindowAdjustment;
+pub use bound::BoundClassic;
 pub use config::{RfcFlowConfig, RfcParams, SlowStartKind};
 pub use flow::{Classic, ClassicState, NewRenoFlow, RfcFlow};
 pub use newreno::NewReno;

@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --release --manifest-path perf/Cargo.toml --bin cold -- [options]
-//!   --flows 1e3,1e4,1e5,1e6   flow counts (10^7 needs ~6.5 GB for rfc+sp)
+//!   --flows 1e3,1e4,1e5,1e6   flow counts (10^7 needs ~4.5 GB for rfc+sp)
 //!   --acks 4e6                ACKs per timed run (at least 2 per flow are run)
 //!   --runs 3                  runs per cell; the minimum is reported
 //!   --burst 8                 ACKs per burst in the batched mode (0: no batched mode)

@@ -7,17 +7,12 @@ use crate::cold::{Ack, ColdFlow, Send};
 use crate::common::{PACKET_BYTES, START_US};
 use congestion::cubic::RfcCubic;
 use congestion::hystart::PacingStatus;
-use congestion::pacing::PacedFlow;
-use congestion::rfc::{ClassicState, RfcFlow, RfcFlowConfig, RfcParams};
+use congestion::pacing::{PacedFlow, SendPath, SendPathParams, SendPathState};
+use congestion::rfc::{BoundClassic, ClassicState, RfcFlowConfig, RfcParams};
 use congestion::{CongestionController, Instant, LossEvent, Phase};
+use std::cell::Cell;
 
 const MSS: u64 = PACKET_BYTES as u64;
-
-fn fresh_flow() -> RfcFlow {
-    let mut config = RfcFlowConfig::new();
-    config.cubic.mss_bytes = MSS;
-    RfcFlow::new(config, Instant::from_micros(START_US)).expect("RFC defaults are valid")
-}
 
 /// The parameters every flow of the run shares: RFC defaults, the stream's MSS.
 fn params() -> RfcParams {
@@ -68,42 +63,91 @@ impl ColdFlow for Rfc {
     }
 }
 
-/// `PacedFlow<RfcFlow>` (see `LinuxSendPath`); the pacing rate is the flow's own.
+/// What every `rfc+sp` flow shares: RFC mode's parameters and the send path's, the
+/// latter unpaced for the warm-up and self-paced once it has ended.
+pub struct RfcSendShared {
+    rfc: RfcParams,
+    unpaced: SendPathParams,
+    paced: SendPathParams,
+    warmed: Cell<bool>,
+}
+
+impl RfcSendShared {
+    fn send(&self) -> &SendPathParams {
+        if self.warmed.get() {
+            &self.paced
+        } else {
+            &self.unpaced
+        }
+    }
+}
+
+/// `PacedFlow` over RFC mode as a stack with many flows keeps it (see `LinuxSendPath`):
+/// per flow the bare state and the send path's line, the parameters once; each event
+/// binds them (`ClassicState::bind`) into one `PacedFlow`, fed once per event. The
+/// pacing rate is the flow's own.
 #[derive(Clone)]
-pub struct RfcSendPath(pub PacedFlow<RfcFlow>);
+#[repr(C)]
+pub struct RfcSendPath {
+    flow: ClassicState<RfcCubic>,
+    send: SendPathState,
+}
+
+impl RfcSendPath {
+    /// Runs `f` on the flow bound to the shared parameters, then keeps the send path's
+    /// state (one 64-byte copy each way, as for `LinuxSendPath`).
+    #[inline(always)]
+    fn paced<R>(
+        &mut self,
+        sh: &RfcSendShared,
+        f: impl FnOnce(&mut PacedFlow<BoundClassic<'_, RfcCubic>, &SendPathParams>) -> R,
+    ) -> R {
+        let path = SendPath::from_parts(self.send, sh.send());
+        let mut flow = PacedFlow::from_parts(self.flow.bind(&sh.rfc), path);
+        let out = f(&mut flow);
+        self.send = *flow.send_path().state();
+        out
+    }
+}
 
 impl ColdFlow for RfcSendPath {
     const NAME: &'static str = "rfc+sp";
-    type Shared = ();
-    fn shared() {}
-    fn fresh(_: &()) -> Self {
-        RfcSendPath(PacedFlow::new(
-            fresh_flow(),
-            send_path_params(PacingStatus::None),
-        ))
+    type Shared = RfcSendShared;
+    fn shared() -> RfcSendShared {
+        RfcSendShared {
+            rfc: params(),
+            unpaced: send_path_params(PacingStatus::None),
+            paced: send_path_params(PacingStatus::Needed),
+            warmed: Cell::new(false),
+        }
+    }
+    fn fresh(sh: &RfcSendShared) -> Self {
+        RfcSendPath {
+            flow: ClassicState::new(&sh.rfc, Instant::from_micros(START_US)),
+            send: SendPathState::new(),
+        }
     }
     #[inline(always)]
-    fn cwnd_packets(&self, _: &()) -> u32 {
-        (self.0.cwnd() / MSS) as u32
+    fn cwnd_packets(&self, _: &RfcSendShared) -> u32 {
+        (self.flow.cwnd() / MSS) as u32
     }
     #[inline(always)]
-    fn on_ack(&mut self, _: &(), a: &Ack) {
-        self.0
-            .on_ack(Instant::from_micros(a.now_us), &ack_event(a, MSS));
+    fn on_ack(&mut self, sh: &RfcSendShared, a: &Ack) {
+        self.paced(sh, |f| {
+            f.on_ack(Instant::from_micros(a.now_us), &ack_event(a, MSS))
+        });
     }
     #[inline(always)]
-    fn on_send(&mut self, _: &(), s: &Send) -> bool {
-        send_through(&mut self.0, s)
+    fn on_send(&mut self, sh: &RfcSendShared, s: &Send) -> bool {
+        self.paced(sh, |f| send_through(f, s))
     }
-    fn on_loss(&mut self, _: &(), now_us: u64, lost_pn: u64, _in_flight_after: u32) {
-        loss(&mut self.0, now_us, lost_pn, MSS);
+    fn on_loss(&mut self, sh: &RfcSendShared, now_us: u64, lost_pn: u64, _in_flight_after: u32) {
+        self.paced(sh, |f| loss(f, now_us, lost_pn, MSS));
     }
-    fn warmed(&mut self, _: &()) {
-        self.0
-            .send_path_mut()
-            .set_params(send_path_params(PacingStatus::Needed));
+    fn warmed(&mut self, sh: &RfcSendShared) {
+        sh.warmed.set(true);
     }
-    fn in_congestion_avoidance(&self, _: &()) -> bool {
-        self.0.phase() == Phase::CongestionAvoidance
+    fn in_congestion_avoidance(&self, _: &RfcSendShared) -> bool {
+        self.flow.phase() == Phase::CongestionAvoidance
     }
 }

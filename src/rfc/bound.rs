@@ -1,0 +1,164 @@
+//! [`BoundClassic`]: a flow's bare state and the parameters it shares, borrowed together
+//! as one controller for the events at hand.
+
+use crate::controller::{
+    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
+};
+use crate::pacing::Rate;
+use crate::rfc::{ClassicState, RfcParams, WindowAdjustment};
+use crate::time::Instant;
+
+/// A [`ClassicState`] kept in a stack's table of flows and the [`RfcParams`] the flows
+/// share, borrowed together as a [`CongestionController`]: what generic code such as
+/// [`PacedFlow`](crate::pacing::PacedFlow) takes, without a copy of the state or of the
+/// parameters (Linux mode's `LinuxFlow::bind` does the same). Made by
+/// [`ClassicState::bind`]; every event runs on the table's state in place and means
+/// what it means for [`Classic`](crate::rfc::Classic).
+///
+/// ```
+/// use congestion::cubic::RfcCubic;
+/// use congestion::rfc::{ClassicState, RfcFlowConfig, RfcParams};
+/// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
+///
+/// static PARAMS: RfcParams = match RfcParams::new(&RfcFlowConfig::quic(1200)) {
+///     Ok(p) => p,
+///     Err(_) => panic!("invalid settings"),
+/// };
+/// let mut table = [ClassicState::<RfcCubic>::new(&PARAMS, Instant::ZERO); 4];
+/// let mut flow = table[2].bind(&PARAMS);
+/// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+/// flow.on_ack(
+///     Instant::from_micros(20_000),
+///     &AckEvent::new(2_400, 2, Some(Duration::from_millis(20))),
+/// );
+/// assert_eq!(table[2].cwnd(), 14_400); // slow start: + the acked bytes
+/// ```
+#[derive(Debug)]
+pub struct BoundClassic<'a, W: WindowAdjustment> {
+    state: &'a mut ClassicState<W>,
+    params: &'a RfcParams,
+}
+
+impl<'a, W: WindowAdjustment> BoundClassic<'a, W> {
+    /// `state` driven with `params` (those it was made with, or new ones: as for
+    /// [`Classic::from_parts`](crate::rfc::Classic::from_parts)).
+    pub fn new(state: &'a mut ClassicState<W>, params: &'a RfcParams) -> Self {
+        BoundClassic { state, params }
+    }
+
+    /// The flow's state.
+    pub fn state(&self) -> &ClassicState<W> {
+        self.state
+    }
+
+    /// The parameters it runs with.
+    pub fn params(&self) -> &RfcParams {
+        self.params
+    }
+}
+
+impl<W: WindowAdjustment> CongestionController for BoundClassic<'_, W> {
+    fn unit(&self) -> WindowUnit {
+        WindowUnit::Bytes
+    }
+    #[inline]
+    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        self.state.on_sent(self.params, now, sent)
+    }
+    #[inline]
+    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
+        self.state.on_ack(self.params, now, ack)
+    }
+    fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
+        self.state.on_loss(self.params, now, loss)
+    }
+    fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
+        self.state.on_ecn(self.params, now, ecn)
+    }
+    fn on_retransmission_timeout(&mut self, now: Instant) {
+        self.state.on_retransmission_timeout(self.params, now)
+    }
+    fn on_discarded(&mut self, now: Instant, amount: u64) {
+        self.state.on_discarded(now, amount)
+    }
+    fn on_spurious_congestion(&mut self, now: Instant) {
+        self.state.on_spurious_congestion(now)
+    }
+    fn on_transmit_start(&mut self, now: Instant) {
+        self.state.on_transmit_start(now)
+    }
+    fn cwnd(&self) -> u64 {
+        self.state.cwnd()
+    }
+    fn ssthresh(&self) -> Option<u64> {
+        self.state.ssthresh()
+    }
+    fn phase(&self) -> Phase {
+        self.state.phase()
+    }
+    fn in_flight(&self) -> u64 {
+        self.state.in_flight()
+    }
+    fn pacing_rate(&self) -> Rate {
+        self.state.pacing_rate(self.params)
+    }
+    fn mss_bytes(&self) -> u64 {
+        self.state.mss_bytes()
+    }
+    fn send_quantum_bytes(&self) -> u64 {
+        self.state.send_quantum_bytes(self.params)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::controller::AckEvent;
+    use crate::cubic::RfcCubic;
+    use crate::rfc::{RfcFlow, RfcFlowConfig};
+    use crate::time::Duration;
+
+    /// A bound state and an owned flow fed the same events stay identical, field for
+    /// field, through losses, ECN, discards, a restart, an RTO and an undo.
+    #[test]
+    fn a_bound_state_runs_as_the_owned_flow_does() {
+        let config = RfcFlowConfig::quic(1200);
+        let params = RfcParams::new(&config).expect("valid");
+        let mut owned = RfcFlow::new(config, Instant::ZERO).expect("valid");
+        let mut state = ClassicState::<RfcCubic>::new(&params, Instant::ZERO);
+        let (mut pn, mut acked) = (0u64, 0u64);
+        for step in 0..3_000u64 {
+            let now = Instant::from_micros(step * 1_000);
+            let mut bound = state.bind(&params);
+            let flows: [&mut dyn CongestionController; 2] = [&mut owned, &mut bound];
+            let room = flows[0].cwnd().saturating_sub(flows[0].in_flight()) / 1_200;
+            for f in flows {
+                if room > 0 {
+                    f.on_sent_counted(now, room * 1_200, pn + room);
+                }
+                match step % 97 {
+                    40 => f.on_loss(now, &LossEvent::packet(1_200, acked + 1)),
+                    60 => f.on_ecn(now, &EcnEvent::new(1, acked)),
+                    70 => f.on_discarded(now, 1_200),
+                    75 => f.on_transmit_start(now),
+                    41 if step % 2 == 0 => f.on_spurious_congestion(now),
+                    90 if step % 3 == 0 => f.on_retransmission_timeout(now),
+                    _ => {}
+                }
+                if pn + room > acked + 2 {
+                    let ack = AckEvent::new(2_400, acked + 2, Some(Duration::from_millis(30)));
+                    f.on_ack(now, &ack);
+                }
+            }
+            pn += room;
+            if pn > acked + 2 {
+                acked += 2;
+            }
+            assert_eq!(owned.state(), &state, "step {step}");
+        }
+        assert!(
+            owned.cwnd() > 2 * 1_200,
+            "the flow kept growing after each event"
+        );
+    }
+}
