@@ -13,7 +13,7 @@ use congestion::linux::{
 use congestion::pacing::{
     EdtPacer, MinRttFilter, SendPath, SendPathParams, SendPathState, TsqBudget,
 };
-use congestion::rfc::{ClassicState, NewReno, RfcFlow, RfcParams};
+use congestion::rfc::{ClassicState, NewReno, NoUndo, RfcFlow, RfcParams};
 use congestion::v2_6_35::{
     Bictcp2635, Linux2635Config, Linux2635Flow, Linux2635Params, Linux2635State,
 };
@@ -122,9 +122,19 @@ fn main() {
             "what a congestion-avoidance ACK and its send touch: two lines",
         ),
         (
+            "ClassicState<RfcCubic, NoUndo>",
+            size_of::<ClassicState<congestion::cubic::RfcCubic, NoUndo>>(),
+            "the same without the undo snapshot (stacks that never undo)",
+        ),
+        (
             "ClassicState<NewReno>",
             size_of::<ClassicState<NewReno>>(),
             "an RFC 9002 NewReno flow's own state",
+        ),
+        (
+            "ClassicState<NewReno, NoUndo>",
+            size_of::<ClassicState<NewReno, NoUndo>>(),
+            "the same without the undo snapshot",
         ),
         (
             "RfcFlow",
@@ -167,8 +177,8 @@ fn main() {
             "the send path owning its settings",
         ),
     ];
-    println!("{:<26} {:>6}  what", "type", "bytes");
+    println!("{:<30} {:>6}  what", "type", "bytes");
     for &(name, bytes, what) in rows {
-        println!("{name:<26} {bytes:>6}  {what}");
+        println!("{name:<30} {bytes:>6}  {what}");
     }
 }

@@ -98,9 +98,22 @@ fn rfc_mode_is_two_hot_lines_and_the_send_path_one() {
     // HyStart++ in 32-bit RTTs, CUBIC's epoch times beside flags.
     assert!(size_of::<HystartPlusPlus>() <= 24);
     assert!(size_of::<RfcCubic>() <= 120);
-    // CUBIC's is six lines (its undo snapshot and curve memo): above the 256 aimed at,
-    // which a snapshot restoring the state bit for bit does not reach.
+    // CUBIC's is six lines with its undo snapshot, which restores the state bit for bit;
+    // without one (NoUndo, for stacks that never undo) four, and NewReno three.
     assert!(cubic <= 384, "ClassicState<RfcCubic> is {cubic} bytes");
+    use congestion::rfc::NoUndo;
+    let lean = size_of::<ClassicState<RfcCubic, NoUndo>>();
+    let lean_newreno = size_of::<ClassicState<NewReno, NoUndo>>();
+    println!("without undo: CUBIC {lean}, NewReno {lean_newreno}");
+    assert!(
+        lean <= 256,
+        "ClassicState<RfcCubic, NoUndo> is {lean} bytes"
+    );
+    assert!(
+        lean_newreno <= 192,
+        "ClassicState<NewReno, NoUndo> is {lean_newreno} bytes"
+    );
+    assert_eq!(ClassicState::<RfcCubic, NoUndo>::HOT_BYTES, hot);
     // A flow owning its parameters: the state and one copy of them, line-aligned.
     assert_eq!(
         size_of::<RfcFlow>(),

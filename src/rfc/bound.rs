@@ -5,7 +5,7 @@ use crate::controller::{
     AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
 };
 use crate::pacing::Rate;
-use crate::rfc::{ClassicState, RfcParams, WindowAdjustment};
+use crate::rfc::{ClassicState, KeepUndo, RfcParams, UndoStorage, WindowAdjustment};
 use crate::time::Instant;
 
 /// A [`ClassicState`] kept in a stack's table of flows and the [`RfcParams`] the flows
@@ -34,20 +34,20 @@ use crate::time::Instant;
 /// assert_eq!(table[2].cwnd(), 14_400); // slow start: + the acked bytes
 /// ```
 #[derive(Debug)]
-pub struct BoundClassic<'a, W: WindowAdjustment> {
-    state: &'a mut ClassicState<W>,
+pub struct BoundClassic<'a, W: WindowAdjustment, U: UndoStorage<W> = KeepUndo<W>> {
+    state: &'a mut ClassicState<W, U>,
     params: &'a RfcParams,
 }
 
-impl<'a, W: WindowAdjustment> BoundClassic<'a, W> {
+impl<'a, W: WindowAdjustment, U: UndoStorage<W>> BoundClassic<'a, W, U> {
     /// `state` driven with `params` (those it was made with, or new ones: as for
     /// [`Classic::from_parts`](crate::rfc::Classic::from_parts)).
-    pub fn new(state: &'a mut ClassicState<W>, params: &'a RfcParams) -> Self {
+    pub fn new(state: &'a mut ClassicState<W, U>, params: &'a RfcParams) -> Self {
         BoundClassic { state, params }
     }
 
     /// The flow's state.
-    pub fn state(&self) -> &ClassicState<W> {
+    pub fn state(&self) -> &ClassicState<W, U> {
         self.state
     }
 
@@ -57,7 +57,7 @@ impl<'a, W: WindowAdjustment> BoundClassic<'a, W> {
     }
 }
 
-impl<W: WindowAdjustment> CongestionController for BoundClassic<'_, W> {
+impl<W: WindowAdjustment, U: UndoStorage<W>> CongestionController for BoundClassic<'_, W, U> {
     fn unit(&self) -> WindowUnit {
         WindowUnit::Bytes
     }

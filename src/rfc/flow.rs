@@ -16,6 +16,7 @@ use crate::rfc::NewReno;
 use crate::rfc::adjustment::WindowAdjustment;
 use crate::rfc::bound::BoundClassic;
 use crate::rfc::config::{RfcFlowConfig, RfcParams, SlowStartKind};
+use crate::rfc::undo::{KeepUndo, NoUndo, UndoStorage};
 use crate::time::{Duration, Instant};
 use core::borrow::{Borrow, BorrowMut};
 use core::num::{NonZeroU32, NonZeroU64};
@@ -27,81 +28,6 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
     match u32::try_from(mss.get()).ok().and_then(NonZeroU32::new) {
         Some(m) => Ok(m),
         None => Err(ConfigError::MssOutOfRange),
-    }
-}
-
-/// What an undo restores (RFC 9438 §4.9): everything a congestion event changed, but
-/// the window itself: every reduction sets the algorithm's `cwnd_prior` to the window
-/// it reduced, and nothing else changes `cwnd_prior` while a snapshot is saved (a
-/// detector's slow-start exit cannot happen then: the event turned the detector off),
-/// so the window to restore is read there.
-///
-/// Kept in place in the flow (a `saved` flag rather than an `Option` moved in and out)
-/// and written field by field: on a 32-bit core, moving the snapshot (152 bytes there)
-/// as one value is a `memcpy` call, whose routine alone is about 900 bytes of firmware
-/// flash. On 64-bit targets it is 136 bytes, CUBIC's part packed (see `CubicUndo`).
-#[derive(Clone, Copy, Debug, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-struct Undo<U> {
-    /// Whether a congestion event saved the fields below and no undo used them yet.
-    saved: bool,
-    ssthresh: u64,
-    phase: Phase,
-    growth: U,
-    /// The one HyStart++ field an event changes (it leaves CSS); nothing else in
-    /// HyStart++ moves between an event and its undo, the detector being off.
-    in_css: bool,
-    detector_active: bool,
-    recovery_end: u64,
-    recovery_flight_left: u64,
-    /// `recovery_start` as the flow holds it (see `recovery_started` there).
-    recovery_started: bool,
-    recovery_start: Instant,
-}
-
-impl<U: Copy> Undo<U> {
-    /// Nothing saved. Every byte zero (the fields are never read before a save
-    /// overwrites them), so that a new flow clears it instead of copying a constant.
-    const fn none(growth: U) -> Undo<U> {
-        Undo {
-            saved: false,
-            ssthresh: 0,
-            phase: Phase::SlowStart,
-            growth,
-            in_css: false,
-            detector_active: false,
-            recovery_end: 0,
-            recovery_flight_left: 0,
-            recovery_started: false,
-            recovery_start: Instant::ZERO,
-        }
-    }
-
-    /// The saved snapshot, if there is one (as `Option::as_mut` on `Option<Undo>`).
-    fn as_mut(&mut self) -> Option<&mut Undo<U>> {
-        if self.saved { Some(self) } else { None }
-    }
-}
-
-/// Snapshots compare as the `Option` they stand for: stale fields of a used or never
-/// taken snapshot do not count.
-impl<U: PartialEq> PartialEq for Undo<U> {
-    fn eq(&self, other: &Self) -> bool {
-        match (self.saved, other.saved) {
-            (false, false) => true,
-            (true, true) => {
-                self.ssthresh == other.ssthresh
-                    && self.phase == other.phase
-                    && self.growth == other.growth
-                    && self.in_css == other.in_css
-                    && self.detector_active == other.detector_active
-                    && self.recovery_end == other.recovery_end
-                    && self.recovery_flight_left == other.recovery_flight_left
-                    && self.recovery_started == other.recovery_started
-                    && self.recovery_start == other.recovery_start
-            }
-            _ => false,
-        }
     }
 }
 
@@ -258,7 +184,7 @@ pub type NewRenoFlow = Classic<NewReno>;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C, align(64))]
-pub struct ClassicState<W: WindowAdjustment> {
+pub struct ClassicState<W: WindowAdjustment, U: UndoStorage<W> = KeepUndo<W>> {
     cwnd: u64,
     in_flight: u64,
     largest_sent: u64,
@@ -306,7 +232,8 @@ pub struct ClassicState<W: WindowAdjustment> {
     recovery_started: bool,
     /// The slow-start detector of the flow's kind: one at a time, in one place.
     detector: Detector,
-    undo: Undo<W::Undo>,
+    /// What an undo restores, where `U` keeps it.
+    undo: U,
 }
 
 /// The slow-start detector a flow runs (its [`SlowStartKind`], chosen when it is built):
@@ -410,27 +337,27 @@ pub struct Classic<W: WindowAdjustment, P = RfcParams> {
 /// How the out-of-line parts of an ACK reach the state and the parameters: from a
 /// [`Classic`] (one pointer; its own parameters sit at a fixed offset from its state) or
 /// from a state and the parameters given with the call ([`WithParams`]).
-trait Parts<W: WindowAdjustment> {
+trait Parts<W: WindowAdjustment, U: UndoStorage<W>> {
     /// The state and the parameters, at once.
-    fn parts(&mut self) -> (&mut ClassicState<W>, &RfcParams);
+    fn parts(&mut self) -> (&mut ClassicState<W, U>, &RfcParams);
 }
 
-impl<W: WindowAdjustment, P: Borrow<RfcParams>> Parts<W> for Classic<W, P> {
+impl<W: WindowAdjustment, P: Borrow<RfcParams>> Parts<W, KeepUndo<W>> for Classic<W, P> {
     #[inline(always)]
-    fn parts(&mut self) -> (&mut ClassicState<W>, &RfcParams) {
+    fn parts(&mut self) -> (&mut ClassicState<W, KeepUndo<W>>, &RfcParams) {
         (&mut self.state, self.params.borrow())
     }
 }
 
 /// A state and the parameters given with one call.
-struct WithParams<'a, W: WindowAdjustment> {
-    state: &'a mut ClassicState<W>,
+struct WithParams<'a, W: WindowAdjustment, U: UndoStorage<W>> {
+    state: &'a mut ClassicState<W, U>,
     params: &'a RfcParams,
 }
 
-impl<W: WindowAdjustment> Parts<W> for WithParams<'_, W> {
+impl<W: WindowAdjustment, U: UndoStorage<W>> Parts<W, U> for WithParams<'_, W, U> {
     #[inline(always)]
-    fn parts(&mut self) -> (&mut ClassicState<W>, &RfcParams) {
+    fn parts(&mut self) -> (&mut ClassicState<W, U>, &RfcParams) {
         (self.state, self.params)
     }
 }
@@ -557,15 +484,35 @@ impl<W: WindowAdjustment, P: BorrowMut<RfcParams>> Classic<W, P> {
 }
 
 impl<W: WindowAdjustment> ClassicState<W> {
+    /// A new flow at `now` that runs with `p`: slow start with their initial window, at
+    /// their MSS. It keeps an undo snapshot ([`KeepUndo`]).
+    pub fn new(p: &RfcParams, now: Instant) -> Self {
+        Self::with_undo_storage(p, now)
+    }
+}
+
+impl<W: WindowAdjustment> ClassicState<W, NoUndo> {
+    /// A new flow at `now` that runs with `p`, as [`ClassicState::new`], but keeps no
+    /// undo snapshot ([`NoUndo`]): smaller by the snapshot, and
+    /// [`on_spurious_congestion`](Self::on_spurious_congestion) changes nothing. For
+    /// stacks that never report a spurious congestion event (RFC 9002 has none).
+    pub fn without_undo(p: &RfcParams, now: Instant) -> Self {
+        Self::with_undo_storage(p, now)
+    }
+}
+
+impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// Bytes from the start of the state to the end of what a steady ACK in congestion
     /// avoidance and the send after it read or write: the driver's fields, then the
     /// algorithm's leading ones ([`WindowAdjustment::HOT_BYTES`]). 128 (two lines) for
     /// CUBIC and 64 for NewReno on 64-bit targets, asserted at compile time.
     pub const HOT_BYTES: usize = core::mem::offset_of!(Self, growth) + W::HOT_BYTES;
 
-    /// A new flow at `now` that runs with `p`: slow start with their initial window, at
-    /// their MSS.
-    pub fn new(p: &RfcParams, now: Instant) -> Self {
+    /// A new flow at `now` that runs with `p` (slow start with their initial window, at
+    /// their MSS), keeping its undo snapshot where `U` says: for the default
+    /// [`KeepUndo`] this is [`ClassicState::new`], for [`NoUndo`]
+    /// [`ClassicState::without_undo`].
+    pub fn with_undo_storage(p: &RfcParams, now: Instant) -> Self {
         let initial = p.initial_window_bytes();
         // "None yet" is u64::MAX inside the flow; the trait reports it as None.
         let initial_ssthresh = p.initial_ssthresh_raw();
@@ -595,7 +542,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
             recovery_started: false,
             recovery_start: Instant::ZERO,
             detector: Detector::new(p.slow_start()),
-            undo: Undo::none(W::UNDO_NONE),
+            undo: U::EMPTY,
         };
         // What the zeroed constant cleared: now equal to the fresh state
         // (tests/rfc_flow.rs checks).
@@ -685,7 +632,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
         self.growth.on_mss_change();
         // A saved epoch's K was computed with the old C·MSS: an undo must not bring it
         // back, so the restored state starts a fresh epoch too (found by fuzzing).
-        if let Some(u) = self.undo.as_mut() {
+        if let Some(u) = self.undo.slot().and_then(|u| u.as_mut()) {
             W::undo_on_mss_change(&mut u.growth);
         }
         Ok(())
@@ -706,7 +653,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
         let mss_changed = params.mss() != self.mss64().get();
         p.set_cubic(params);
         self.growth.on_params_change();
-        if let Some(u) = self.undo.as_mut() {
+        if let Some(u) = self.undo.slot().and_then(|u| u.as_mut()) {
             W::undo_on_params_change(&mut u.growth);
         }
         if mss_changed {
@@ -766,7 +713,9 @@ impl<W: WindowAdjustment> ClassicState<W> {
 
     /// Saves what an undo restores, in place.
     fn save_undo(&mut self) {
-        let u = &mut self.undo;
+        let Some(u) = self.undo.slot() else {
+            return;
+        };
         u.saved = true;
         u.ssthresh = self.ssthresh;
         u.phase = self.phase;
@@ -799,7 +748,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
     /// register of their own here.
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
-    fn steady_ack<F: Parts<W>>(f: &mut F, acked: u64) {
+    fn steady_ack<F: Parts<W, U>>(f: &mut F, acked: u64) {
         let (s, p) = f.parts();
         match s.growth.on_steady_ack(
             p.cubic(),
@@ -820,7 +769,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
     /// recovery nor its slow-start branch can run).
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
-    fn full_ca_ack<F: Parts<W>>(f: &mut F, acked: u64) {
+    fn full_ca_ack<F: Parts<W, U>>(f: &mut F, acked: u64) {
         let (s, p) = f.parts();
         s.cwnd = s.growth.on_ack(
             p.cubic(),
@@ -874,7 +823,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
     /// [`RfcFlow`]): any ACK, but on 64-bit targets `on_ack` takes those of a
     /// window-limited round itself, so this one is out of line there.
     #[cfg_attr(target_pointer_width = "64", inline(never))]
-    fn on_ack_judged_now<F: Parts<W>>(f: &mut F, now: Instant, ack: &AckEvent) {
+    fn on_ack_judged_now<F: Parts<W, U>>(f: &mut F, now: Instant, ack: &AckEvent) {
         let (s, _) = f.parts();
         let flight_before = s.in_flight;
         s.ack_bookkeeping(now, ack);
@@ -890,7 +839,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
 
     /// An ACK that may grow the window, after the driver's bookkeeping.
     #[inline(always)]
-    fn window_limited_ack<F: Parts<W>>(f: &mut F, ack: &AckEvent) {
+    fn window_limited_ack<F: Parts<W, U>>(f: &mut F, ack: &AckEvent) {
         // The steady ACK: growth in congestion avoidance with everything CUBIC needs
         // already known (RfcCubic::on_steady_ack); the same result as the full path. On
         // 64-bit targets only: narrower ones, where flash counts more than the
@@ -911,7 +860,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
     /// start, and congestion avoidance through the full CUBIC path. Out of line and fed
     /// from the state, so that the steady ACK keeps no registers for it.
     #[cfg_attr(target_pointer_width = "64", inline(never))]
-    fn on_ack_phases<F: Parts<W>>(f: &mut F, ack: &AckEvent) {
+    fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: &AckEvent) {
         let (s, p) = f.parts();
         s.on_ack_phases_with(p, ack);
     }
@@ -971,7 +920,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
     }
 }
 
-impl ClassicState<RfcCubic> {
+impl<U: UndoStorage<RfcCubic>> ClassicState<RfcCubic, U> {
     /// The CUBIC state (`W_max`, `K`, epoch, `W_est`, ...).
     pub const fn cubic(&self) -> &RfcCubic {
         &self.growth
@@ -985,7 +934,7 @@ impl<P> Classic<RfcCubic, P> {
     }
 }
 
-impl<W: WindowAdjustment> ClassicState<W> {
+impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// Whether `packet` was sent before the current recovery period began (RFC 9002
     /// §7.3.2 `InCongestionRecovery`): numbered at or below the largest sent at the
     /// reduction, or sent at or before it. Never for [`SentPacket::Unknown`], nor before
@@ -1057,11 +1006,11 @@ impl<W: WindowAdjustment> ClassicState<W> {
 
 /// The events, as [`CongestionController`]'s methods of the same names, each with the
 /// parameters the flow runs with.
-impl<W: WindowAdjustment> ClassicState<W> {
+impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// This state and the parameters `p` borrowed together as one controller, for
     /// generic code (a [`PacedFlow`](crate::pacing::PacedFlow), `dyn
     /// CongestionController`) over a table of bare states (see [`BoundClassic`]).
-    pub fn bind<'a>(&'a mut self, p: &'a RfcParams) -> BoundClassic<'a, W> {
+    pub fn bind<'a>(&'a mut self, p: &'a RfcParams) -> BoundClassic<'a, W, U> {
         BoundClassic::new(self, p)
     }
 
@@ -1135,7 +1084,7 @@ impl<W: WindowAdjustment> ClassicState<W> {
 
     /// [`on_ack`](Self::on_ack) through `f` (see [`Parts`]).
     #[inline(always)]
-    fn on_ack_via<F: Parts<W>>(f: &mut F, now: Instant, ack: &AckEvent) {
+    fn on_ack_via<F: Parts<W, U>>(f: &mut F, now: Instant, ack: &AckEvent) {
         // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now. A
         // window-limited round decides alone, so its ACK (the common one) needs neither
         // the test on the bytes in flight before it nor to keep them: it is handled here;
@@ -1189,17 +1138,20 @@ impl<W: WindowAdjustment> ClassicState<W> {
     pub fn on_spurious_congestion(&mut self, _now: Instant) {
         // RFC 9438 §4.9.2: restore cwnd, cwnd_prior, ssthresh, W_max, K, t_epoch, W_est
         // if cwnd < cwnd_prior; otherwise keep the current values (SHOULD)
-        if !self.undo.saved {
+        // An MSS raised since the event may have raised the minimum window: the
+        // restored values respect the current one.
+        let min = self.min_window();
+        // The window before the event (see UndoSnapshot): what the event set
+        // cwnd_prior to.
+        let cwnd_before = self.growth.cwnd_prior();
+        let Some(u) = self.undo.slot() else {
+            return;
+        };
+        if !u.saved {
             return;
         }
-        self.undo.saved = false;
-        // The window before the event (see Undo): what the event set cwnd_prior to.
-        let cwnd_before = self.growth.cwnd_prior();
+        u.saved = false;
         if self.cwnd < cwnd_before {
-            let u = &self.undo;
-            // An MSS raised since the event may have raised the minimum window: the
-            // restored values respect the current one.
-            let min = self.min_window();
             self.cwnd = cwnd_before.max(min);
             self.ssthresh = u.ssthresh.max(min);
             self.phase = u.phase;
@@ -1398,10 +1350,9 @@ pub(crate) const NEWRENO_HOT_BYTES: usize = ClassicState::<NewReno>::HOT_BYTES;
 
 // Issue 27's sizes on 64-bit targets. The hot part starts the state (the window at
 // offset 0, the state aligned to a line) and fills two 64-byte lines for CUBIC, one
-// for NewReno; NewReno's whole state is at most 256 bytes. CUBIC's whole state is 384
-// bytes (six lines): the 256 of the issue would need an undo snapshot smaller than the
-// bit-identical state it restores, so it is not reached; asserted so that it does not
-// grow unnoticed.
+// for NewReno. Without an undo snapshot (NoUndo) each whole state is at most 256
+// bytes; CUBIC's with one is 384 (six lines): its snapshot restores the state bit for
+// bit and is more than the 128 bytes left. Asserted so that none grows unnoticed.
 const _: () = assert!(core::mem::offset_of!(ClassicState<RfcCubic>, cwnd) == 0);
 const _: () = assert!(core::mem::align_of::<ClassicState<RfcCubic>>() == 64);
 #[cfg(target_pointer_width = "64")]
@@ -1410,7 +1361,12 @@ const _: () = assert!(CUBIC_HOT_BYTES == 128 && NEWRENO_HOT_BYTES <= 64);
 const _: () = assert!(
     core::mem::size_of::<ClassicState<RfcCubic>>() <= 384
         && core::mem::size_of::<ClassicState<NewReno>>() <= 256
+        && core::mem::size_of::<ClassicState<RfcCubic, NoUndo>>() <= 256
+        && core::mem::size_of::<ClassicState<NewReno, NoUndo>>() <= 192
 );
+// The hot part does not move without a snapshot.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(ClassicState::<RfcCubic, NoUndo>::HOT_BYTES == CUBIC_HOT_BYTES);
 
 /// A zero-sized stand-in for a user's handle, for the size asserts above.
 #[allow(dead_code)]

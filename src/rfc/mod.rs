@@ -11,9 +11,11 @@ mod bound;
 mod config;
 mod flow;
 mod newreno;
+mod undo;
 
 pub use adjustment::WindowAdjustment;
 pub use bound::BoundClassic;
 pub use config::{RfcFlowConfig, RfcParams, SlowStartKind};
 pub use flow::{Classic, ClassicState, NewRenoFlow, RfcFlow};
 pub use newreno::NewReno;
+pub use undo::{KeepUndo, NoUndo, UndoSnapshot, UndoStorage};

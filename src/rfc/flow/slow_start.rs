@@ -7,12 +7,13 @@ use crate::cubic::{LinuxCubicParams, div_floor};
 use crate::hystart::{HystartInput, HystartPpVerdict, PacingStatus};
 use crate::rfc::adjustment::WindowAdjustment;
 use crate::rfc::config::{RfcParams, SlowStartKind};
+use crate::rfc::undo::UndoStorage;
 use crate::time::Instant;
 
 /// `sk_gso_max_size` assumed for Linux HyStart in bytes mode (unused without a rate).
 const GSO_MAX_SIZE: u32 = 65_536;
 
-impl<W: WindowAdjustment> ClassicState<W> {
+impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// Grows cwnd by `bytes` in slow start, stopping at ssthresh.
     pub(super) fn slow_start_grow(&mut self, bytes: u64) {
         // RFC 5681 §3.1: slow start while cwnd < ssthresh; the excess is not carried over
