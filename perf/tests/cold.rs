@@ -5,7 +5,7 @@
 
 use congestion_perf::OursLinux;
 use congestion_perf::cold::flows::{
-    Dummy, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcSendPath, S2n,
+    Dummy, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcNoUndo, RfcSendPath, S2n,
 };
 use congestion_perf::cold::{ColdFlow, Driver, Mode, PHASES, Template, permutation, run, step};
 use congestion_perf::common::{OursRfc, Regime, Stream, StreamController};
@@ -125,6 +125,13 @@ fn linux_send_path() {
 fn rfc() {
     let t = check::<Rfc>();
     let sh = Rfc::shared();
+    assert_eq!(t.phases[0].cwnd_packets(&sh), warm_cwnd(OursRfc::new()));
+}
+
+#[test]
+fn rfc_without_undo() {
+    let t = check::<RfcNoUndo>();
+    let sh = RfcNoUndo::shared();
     assert_eq!(t.phases[0].cwnd_packets(&sh), warm_cwnd(OursRfc::new()));
 }
 

@@ -15,7 +15,7 @@
 
 use congestion_perf::cold::arena::{Arena, mem_available_bytes};
 use congestion_perf::cold::flows::{
-    Dummy, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcSendPath, S2n,
+    Dummy, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcNoUndo, RfcSendPath, S2n,
 };
 use congestion_perf::cold::{ColdFlow, Mode, Template, lines, permutation, run};
 use std::collections::BTreeMap;
@@ -83,6 +83,7 @@ fn all_columns() -> Vec<MakeColumn> {
         ("linux", Col::<Linux>::boxed),
         ("linux+sp", Col::<LinuxSendPath>::boxed),
         ("rfc", Col::<Rfc>::boxed),
+        ("rfc-noundo", Col::<RfcNoUndo>::boxed),
         ("rfc+sp", Col::<RfcSendPath>::boxed),
         ("quinn", Col::<Quinn>::boxed),
         ("s2n", Col::<S2n<false>>::boxed),
@@ -320,11 +321,13 @@ fn main() -> ExitCode {
 
     // Ratios, ours / peer, like for like: unpaced against quinn and s2n with its pacer
     // short-circuited, with our send path against s2n with its pacer.
-    let pairs: [(&str, &str); 6] = [
+    let pairs: [(&str, &str); 8] = [
         ("linux", "quinn"),
         ("rfc", "quinn"),
+        ("rfc-noundo", "quinn"),
         ("linux", "s2n"),
         ("rfc", "s2n"),
+        ("rfc-noundo", "s2n"),
         ("linux+sp", "s2n+pacer"),
         ("rfc+sp", "s2n+pacer"),
     ];

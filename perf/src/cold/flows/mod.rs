@@ -15,5 +15,5 @@ pub mod s2n;
 pub use dummy::{Dummy, Null};
 pub use linux::{Linux, LinuxSendPath};
 pub use quinn::Quinn;
-pub use rfc::{Rfc, RfcSendPath};
+pub use rfc::{Rfc, RfcNoUndo, RfcSendPath};
 pub use s2n::S2n;

@@ -8,7 +8,9 @@ use crate::common::{PACKET_BYTES, START_US};
 use congestion::cubic::RfcCubic;
 use congestion::hystart::PacingStatus;
 use congestion::pacing::{PacedFlow, SendPath, SendPathParams, SendPathState};
-use congestion::rfc::{BoundClassic, ClassicState, RfcFlowConfig, RfcParams};
+use congestion::rfc::{
+    BoundClassic, ClassicState, KeepUndo, NoUndo, RfcFlowConfig, RfcParams, UndoStorage,
+};
 use congestion::{CongestionController, Instant, LossEvent, Phase};
 use std::cell::Cell;
 
@@ -22,19 +24,31 @@ fn params() -> RfcParams {
 }
 
 /// `RfcFlow` as a QUIC stack with many connections keeps it: the bare per-flow state
-/// (`ClassicState<RfcCubic>`) in the array and `RfcParams` once, passed with every call;
-/// `on_ack` per ACK frame, `on_sent` per refill.
+/// (`ClassicState<RfcCubic, U>`) in the array and `RfcParams` once, passed with every
+/// call; `on_ack` per ACK frame, `on_sent` per refill. `U` is where the state keeps its
+/// undo snapshot: `rfc` keeps one (the default), `rfc-noundo` none (`NoUndo`, for
+/// stacks that never report a spurious congestion event, as quinn and s2n-quic).
 #[derive(Clone)]
-pub struct Rfc(pub ClassicState<RfcCubic>);
+pub struct Rfc<U: UndoStorage<RfcCubic> = KeepUndo<RfcCubic>>(pub ClassicState<RfcCubic, U>);
 
-impl ColdFlow for Rfc {
-    const NAME: &'static str = "rfc";
+/// The `rfc-noundo` column.
+pub type RfcNoUndo = Rfc<NoUndo>;
+
+impl<U: UndoStorage<RfcCubic>> ColdFlow for Rfc<U> {
+    const NAME: &'static str = if size_of::<U>() == 0 {
+        "rfc-noundo"
+    } else {
+        "rfc"
+    };
     type Shared = RfcParams;
     fn shared() -> RfcParams {
         params()
     }
     fn fresh(p: &RfcParams) -> Self {
-        Rfc(ClassicState::new(p, Instant::from_micros(START_US)))
+        Rfc(ClassicState::with_undo_storage(
+            p,
+            Instant::from_micros(START_US),
+        ))
     }
     #[inline(always)]
     fn cwnd_packets(&self, _: &RfcParams) -> u32 {
