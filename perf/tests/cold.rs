@@ -124,7 +124,7 @@ fn linux_send_path() {
 #[test]
 fn rfc() {
     let t = check::<Rfc>();
-    let sh = Rfc::shared();
+    let sh = <Rfc>::shared();
     assert_eq!(t.phases[0].cwnd_packets(&sh), warm_cwnd(OursRfc::new()));
 }
 
