@@ -178,6 +178,11 @@ pub type NewRenoFlow = Classic<NewReno>;
 /// fields fill whole cache lines from its start: on 64-bit targets two lines for CUBIC
 /// (128 bytes), one for NewReno (64), asserted at compile time.
 ///
+/// `U` is where the flow keeps what an undo restores ([`UndoStorage`]): in the state
+/// ([`KeepUndo`], the default; CUBIC 384 bytes, NewReno 256) or nowhere ([`NoUndo`],
+/// built with [`ClassicState::without_undo`]; 256 and 192 bytes, the same hot part),
+/// for stacks that never report a spurious congestion event.
+///
 /// Pass the same parameters to every call: the flow remembers values computed from
 /// them (CUBIC's per-ACK-size `W_est` growth and curve points), which
 /// [`set_cubic_config`](Self::set_cubic_config) clears when they change.

@@ -16,6 +16,9 @@ use crate::time::Instant;
 /// and written field by field: on a 32-bit core, moving the snapshot (152 bytes there)
 /// as one value is a `memcpy` call, whose routine alone is about 900 bytes of firmware
 /// flash. On 64-bit targets it is 136 bytes, CUBIC's part packed (see `CubicUndo`).
+///
+/// Public only so that [`UndoStorage`] can name it; nothing in it is reachable from
+/// outside the crate.
 #[derive(Clone, Copy, Debug, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct UndoSnapshot<U> {
