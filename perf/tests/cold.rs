@@ -5,7 +5,7 @@
 
 use congestion_perf::OursLinux;
 use congestion_perf::cold::flows::{
-    Dummy, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcNoUndo, RfcSendPath, S2n,
+    Dummy, DummyStores, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcNoUndo, RfcSendPath, S2n,
 };
 use congestion_perf::cold::{ColdFlow, Driver, Mode, PHASES, Template, permutation, run, step};
 use congestion_perf::common::{OursRfc, Regime, Stream, StreamController};
@@ -172,6 +172,12 @@ fn floor_and_stream_run() {
         assert_eq!(bad, 0);
         // Every flow had its 10 ACKs, each line written.
         assert!(flows.iter().all(|f| f.0.iter().all(|l| l[0] != 0)));
+        // The store dummy writes every word of its line on each ACK (16 stores: twice).
+        let t = Template::<DummyStores<16>>::new(&());
+        let mut flows: Vec<_> = (0..N).map(|i| t.phases[i % PHASES]).collect();
+        let (_, bad) = run(&mut flows, &(), &t.consts, &perm, 10 * N as u64, mode);
+        assert_eq!(bad, 0);
+        assert!(flows.iter().all(|f| f.0.iter().all(|&w| w != 0)));
         let t = Template::<Null>::new(&());
         let mut flows = vec![Null; N];
         assert_eq!(

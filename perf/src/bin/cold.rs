@@ -15,7 +15,7 @@
 
 use congestion_perf::cold::arena::{Arena, mem_available_bytes};
 use congestion_perf::cold::flows::{
-    Dummy, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcNoUndo, RfcSendPath, S2n,
+    Dummy, DummyStores, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcNoUndo, RfcSendPath, S2n,
 };
 use congestion_perf::cold::{ColdFlow, Mode, Template, lines, permutation, run};
 use std::collections::BTreeMap;
@@ -91,6 +91,9 @@ fn all_columns() -> Vec<MakeColumn> {
         ("dummy1", Col::<Dummy<1>>::boxed),
         ("dummy2", Col::<Dummy<2>>::boxed),
         ("dummy3", Col::<Dummy<3>>::boxed),
+        ("stores8", Col::<DummyStores<8>>::boxed),
+        ("stores16", Col::<DummyStores<16>>::boxed),
+        ("stores24", Col::<DummyStores<24>>::boxed),
     ]
 }
 

@@ -3,6 +3,7 @@
 use crate::cold::{Ack, ColdFlow, Send};
 use crate::common::WARMUP_PEAK_PACKETS;
 use std::hint::black_box;
+use std::sync::atomic::{Ordering, compiler_fence};
 
 /// A "controller" of `LINES` 64-byte lines (aligned) whose ACK reads and writes one word
 /// in each line, and whose window is a constant 1430 packets (so the warm-up has nothing to do): what touching that many
@@ -31,6 +32,49 @@ impl<const LINES: usize> ColdFlow for Dummy<LINES> {
     fn on_ack(&mut self, _: &(), ack: &Ack) {
         for line in &mut self.0 {
             line[0] = line[0].wrapping_add(ack.largest_acked);
+        }
+    }
+    #[inline(always)]
+    fn on_send(&mut self, _: &(), send: &Send) -> bool {
+        black_box(send.largest_sent);
+        true
+    }
+    fn on_loss(&mut self, _: &(), _: u64, _: u64, _: u32) {}
+    fn in_congestion_avoidance(&self, _: &()) -> bool {
+        true
+    }
+}
+
+/// A 1-line "controller" whose ACK makes `STORES` stores into its line (8 words,
+/// written in turn, each from a value its first word gives): what stores cost when the
+/// flow's line is cold, with little other work. Each store is kept apart by a compiler
+/// fence, so the compiler cannot merge two stores to the same word.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct DummyStores<const STORES: usize>(pub [u64; 8]);
+
+impl<const STORES: usize> ColdFlow for DummyStores<STORES> {
+    const NAME: &'static str = match STORES {
+        8 => "dummy 8 stores",
+        16 => "dummy 16 stores",
+        24 => "dummy 24 stores",
+        _ => "dummy stores",
+    };
+    type Shared = ();
+    fn shared() {}
+    fn fresh(_: &()) -> Self {
+        DummyStores([0; 8])
+    }
+    #[inline(always)]
+    fn cwnd_packets(&self, _: &()) -> u32 {
+        WARMUP_PEAK_PACKETS
+    }
+    #[inline(always)]
+    fn on_ack(&mut self, _: &(), ack: &Ack) {
+        let x = self.0[0].wrapping_add(ack.largest_acked);
+        for i in 0..STORES {
+            self.0[i % 8] = x.wrapping_add(i as u64);
+            compiler_fence(Ordering::SeqCst);
         }
     }
     #[inline(always)]
