@@ -637,7 +637,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.growth.on_mss_change();
         // A saved epoch's K was computed with the old C·MSS: an undo must not bring it
         // back, so the restored state starts a fresh epoch too (found by fuzzing).
-        if let Some(u) = self.undo.slot().and_then(|u| u.as_mut()) {
+        if let Some(u) = self.undo.saved() {
             W::undo_on_mss_change(&mut u.growth);
         }
         Ok(())
@@ -658,7 +658,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         let mss_changed = params.mss() != self.mss64().get();
         p.set_cubic(params);
         self.growth.on_params_change();
-        if let Some(u) = self.undo.slot().and_then(|u| u.as_mut()) {
+        if let Some(u) = self.undo.saved() {
             W::undo_on_params_change(&mut u.growth);
         }
         if mss_changed {
@@ -1149,12 +1149,9 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         // The window before the event (see UndoSnapshot): what the event set
         // cwnd_prior to.
         let cwnd_before = self.growth.cwnd_prior();
-        let Some(u) = self.undo.slot() else {
+        let Some(u) = self.undo.saved() else {
             return;
         };
-        if !u.saved {
-            return;
-        }
         u.saved = false;
         if self.cwnd < cwnd_before {
             self.cwnd = cwnd_before.max(min);

@@ -106,6 +106,13 @@ pub trait UndoStorage<W: WindowAdjustment>:
     /// The snapshot's place, if this storage has one.
     #[doc(hidden)]
     fn slot(&mut self) -> Option<&mut UndoSnapshot<W::Undo>>;
+
+    /// The snapshot, if this storage has one and an event saved it.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn saved(&mut self) -> Option<&mut UndoSnapshot<W::Undo>> {
+        self.slot().and_then(UndoSnapshot::as_mut)
+    }
 }
 
 /// The undo snapshot kept in the flow (see [`UndoStorage`]).
