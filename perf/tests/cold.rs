@@ -5,7 +5,8 @@
 
 use congestion_perf::OursLinux;
 use congestion_perf::cold::flows::{
-    Dummy, DummyStores, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcNoUndo, RfcSendPath, S2n,
+    Dummy, DummyStores, DummyWork, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcNoUndo, RfcSendPath,
+    S2n,
 };
 use congestion_perf::cold::{ColdFlow, Driver, Mode, PHASES, Template, permutation, run, step};
 use congestion_perf::common::{OursRfc, Regime, Stream, StreamController};
@@ -178,6 +179,13 @@ fn floor_and_stream_run() {
         let (_, bad) = run(&mut flows, &(), &t.consts, &perm, 10 * N as u64, mode);
         assert_eq!(bad, 0);
         assert!(flows.iter().all(|f| f.0.iter().all(|&w| w != 0)));
+        // The work dummy rewrites its first word on each ACK.
+        let t = Template::<DummyWork<16>>::new(&());
+        let mut flows: Vec<_> = (0..N).map(|i| t.phases[i % PHASES]).collect();
+        let before: Vec<u64> = flows.iter().map(|f| f.0[0]).collect();
+        let (_, bad) = run(&mut flows, &(), &t.consts, &perm, 10 * N as u64, mode);
+        assert_eq!(bad, 0);
+        assert!(flows.iter().zip(&before).all(|(f, &b)| f.0[0] != b));
         let t = Template::<Null>::new(&());
         let mut flows = vec![Null; N];
         assert_eq!(

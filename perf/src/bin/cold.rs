@@ -15,7 +15,8 @@
 
 use congestion_perf::cold::arena::{Arena, mem_available_bytes};
 use congestion_perf::cold::flows::{
-    Dummy, DummyStores, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcNoUndo, RfcSendPath, S2n,
+    Dummy, DummyStores, DummyWork, Linux, LinuxSendPath, Null, Quinn, Rfc, RfcNoUndo, RfcSendPath,
+    S2n,
 };
 use congestion_perf::cold::{ColdFlow, Mode, Template, lines, permutation, run};
 use std::collections::BTreeMap;
@@ -94,6 +95,8 @@ fn all_columns() -> Vec<MakeColumn> {
         ("stores8", Col::<DummyStores<8>>::boxed),
         ("stores16", Col::<DummyStores<16>>::boxed),
         ("stores24", Col::<DummyStores<24>>::boxed),
+        ("work16", Col::<DummyWork<16>>::boxed),
+        ("work32", Col::<DummyWork<32>>::boxed),
     ]
 }
 

@@ -88,6 +88,50 @@ impl<const STORES: usize> ColdFlow for DummyStores<STORES> {
     }
 }
 
+/// A 1-line "controller" whose ACK reads its first word and runs `STEPS` steps of
+/// arithmetic on it, each needing the one before (a multiply of the value by itself and
+/// an exclusive or, two instructions a step), then stores the result: what instructions
+/// cost when they wait on the flow's cold line, as a controller's ACK does. Squaring
+/// keeps the compiler from folding the steps into fewer.
+#[derive(Clone, Copy)]
+#[repr(C, align(64))]
+pub struct DummyWork<const STEPS: usize>(pub [u64; 8]);
+
+impl<const STEPS: usize> ColdFlow for DummyWork<STEPS> {
+    const NAME: &'static str = match STEPS {
+        16 => "dummy 16 steps",
+        32 => "dummy 32 steps",
+        _ => "dummy steps",
+    };
+    type Shared = ();
+    fn shared() {}
+    fn fresh(_: &()) -> Self {
+        DummyWork([0; 8])
+    }
+    #[inline(always)]
+    fn cwnd_packets(&self, _: &()) -> u32 {
+        WARMUP_PEAK_PACKETS
+    }
+    #[inline(always)]
+    fn on_ack(&mut self, _: &(), ack: &Ack) {
+        let mut x = self.0[0].wrapping_add(ack.largest_acked);
+        for i in 0..STEPS {
+            x = x.wrapping_mul(x) ^ (i as u64 + 1);
+        }
+        // Never zero: the smoke test tells a written line from a fresh one.
+        self.0[0] = x | 1;
+    }
+    #[inline(always)]
+    fn on_send(&mut self, _: &(), send: &Send) -> bool {
+        black_box(send.largest_sent);
+        true
+    }
+    fn on_loss(&mut self, _: &(), _: u64, _: u64, _: u32) {}
+    fn in_congestion_avoidance(&self, _: &()) -> bool {
+        true
+    }
+}
+
 /// No state at all (zero-sized): what the stream itself costs per ACK (the loop, the
 /// permutation read, the clock and packet numbers, the arguments through `black_box`).
 #[derive(Clone, Copy, Default)]

@@ -12,7 +12,7 @@ pub mod quinn;
 pub mod rfc;
 pub mod s2n;
 
-pub use dummy::{Dummy, DummyStores, Null};
+pub use dummy::{Dummy, DummyStores, DummyWork, Null};
 pub use linux::{Linux, LinuxSendPath};
 pub use quinn::Quinn;
 pub use rfc::{Rfc, RfcNoUndo, RfcSendPath};
