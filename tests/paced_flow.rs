@@ -107,40 +107,70 @@ impl core::borrow::Borrow<congestion::pacing::SendPathParams> for Shared {
     }
 }
 
-/// A self-paced Linux-mode transfer: polls, sends, completions and ACKs for 200 ms;
-/// every verdict, departure and the state after each step.
-fn transfer<P: core::borrow::Borrow<congestion::pacing::SendPathParams>>(
-    mut f: PacedFlow<LinuxFlow, P>,
-) -> Vec<(SendVerdict, u64, u64, u64, u32)> {
-    let mut out = Vec::new();
-    let (mut now_us, mut sent, mut acked) = (0u64, 0u64, 0u64);
-    while now_us < 200_000 {
-        let now = Instant::from_micros(now_us);
+/// Where a self-paced transfer stands: the time, segments sent and acknowledged.
+#[derive(Default)]
+struct Transfer {
+    now_us: u64,
+    sent: u64,
+    acked: u64,
+}
+
+/// One step's verdict, the last departure, the pacer's next one, TSQ's queued bytes and
+/// the minimum RTT after it.
+type Step = (SendVerdict, u64, u64, u64, u32);
+
+impl Transfer {
+    /// Not over yet (200 ms).
+    fn running(&self) -> bool {
+        self.now_us < 200_000
+    }
+
+    /// One step of a self-paced Linux-mode transfer on `f`: a poll, then a send with its
+    /// completion, or an ACK and 500 µs.
+    fn step<C, P, S>(&mut self, f: &mut PacedFlow<C, P, S>) -> Step
+    where
+        C: CongestionController,
+        P: core::borrow::Borrow<congestion::pacing::SendPathParams>,
+        S: core::borrow::BorrowMut<congestion::pacing::SendPathState>,
+    {
+        let now = Instant::from_micros(self.now_us);
         let v = f.poll(now, &NextPacket::default());
         match v {
             SendVerdict::Send { segments } => {
-                sent += u64::from(segments);
-                f.on_sent(now, &SentEvent::new(sent - acked, sent));
+                self.sent += u64::from(segments);
+                f.on_sent(now, &SentEvent::new(self.sent - self.acked, self.sent));
                 f.on_tx_completion(segments * 1448);
             }
             _ => {
                 // An ACK for 2 segments every 500 µs once a 10 ms RTT has passed.
-                if now_us >= 10_000 && acked + 2 <= sent {
-                    acked += 2;
-                    let rtt = Duration::from_micros(10_000 + now_us % 700);
-                    f.on_ack(now, &AckEvent::new(2, acked, Some(rtt)));
+                if self.now_us >= 10_000 && self.acked + 2 <= self.sent {
+                    self.acked += 2;
+                    let rtt = Duration::from_micros(10_000 + self.now_us % 700);
+                    f.on_ack(now, &AckEvent::new(2, self.acked, Some(rtt)));
                 }
-                now_us += 500;
+                self.now_us += 500;
             }
         }
         let p = f.send_path();
-        out.push((
+        (
             v,
             f.last_departure_ns(),
             p.pacer().next_departure_ns(),
             p.tsq().queued_bytes(),
             p.min_rtt_us(),
-        ));
+        )
+    }
+}
+
+/// A self-paced Linux-mode transfer: polls, sends, completions and ACKs for 200 ms;
+/// every verdict, departure and the state after each step.
+fn transfer<P: core::borrow::Borrow<congestion::pacing::SendPathParams>>(
+    mut f: PacedFlow<LinuxFlow, P>,
+) -> Vec<Step> {
+    let mut t = Transfer::default();
+    let mut out = Vec::new();
+    while t.running() {
+        out.push(t.step(&mut f));
     }
     out
 }
@@ -174,6 +204,37 @@ fn shared_parameters_give_the_same_transfer_as_owned_ones() {
             .last()
             .is_some_and(|r| (10_000..=10_600).contains(&r.4))
     );
+}
+
+#[test]
+fn states_bound_in_a_table_per_event_give_the_same_transfer_as_an_owned_flow() {
+    use congestion::linux::{LinuxFlowState, LinuxParams};
+    use congestion::pacing::{SendPath, SendPathState};
+    let owned = transfer(PacedFlow::new(
+        LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap(),
+        SHARED,
+    ));
+    // A stack's table: each slot the controller's bare state and the send path's line.
+    let params = LinuxParams::new(LinuxFlowConfig::new()).unwrap();
+    let fresh = (LinuxFlowState::new(&params, Instant::ZERO), SendPathState::new());
+    let mut table = [fresh; 3];
+    let mut t = Transfer::default();
+    let mut bound = Vec::new();
+    while t.running() {
+        let (cc, path) = &mut table[1];
+        let mut f = PacedFlow::from_parts(
+            LinuxFlow::bind(cc, &params),
+            SendPath::bind(path, &SHARED),
+        );
+        bound.push(t.step(&mut f));
+    }
+    assert_eq!(owned, bound);
+    // The transfer's state is in the table's slot, and only there.
+    let last = owned.last().unwrap();
+    assert_eq!(table[1].1.min_rtt_us(), last.4);
+    assert_eq!(table[1].1.pacer().next_departure_ns(), last.2);
+    assert_ne!(table[1], fresh);
+    assert_eq!((table[0], table[2]), (fresh, fresh));
 }
 
 #[test]

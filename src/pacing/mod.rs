@@ -10,7 +10,9 @@
 //! - [`SendPathState`]: a send path's per-flow state alone, one 64-byte cache line, its
 //!   methods taking the [`SendPathParams`] per call; `SendPath<P>` and `PacedFlow<C, P>`
 //!   reach their parameters through any `P: Borrow<SendPathParams>` (owned, a shared
-//!   `&'static`, an `Arc`), so one parameter block can serve every flow.
+//!   `&'static`, an `Arc`), so one parameter block can serve every flow; a stack that
+//!   keeps its flows' states in a table binds a state in place per event
+//!   ([`SendPath::bind`]), as it binds the controller's.
 //!
 //! ## The send path in one call
 //!

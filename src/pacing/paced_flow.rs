@@ -1,13 +1,13 @@
 //! [`PacedFlow`]: a controller together with its send path, fed once per event.
 
-use core::borrow::Borrow;
+use core::borrow::{Borrow, BorrowMut};
 
 use crate::controller::{
     AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
 };
 use crate::pacing::bandwidth::Rate;
 use crate::pacing::send_config::SendPathParams;
-use crate::pacing::send_path::{SendContext, SendPath, SendVerdict};
+use crate::pacing::send_path::{SendContext, SendPath, SendPathState, SendVerdict};
 use crate::time::Instant;
 
 /// What the stack knows about the packet it wants to send next; `Default` is a new-data
@@ -42,7 +42,42 @@ pub struct NextPacket {
 /// `P` is how the send path reaches its [`SendPathParams`], as for [`SendPath`]: owned
 /// by default ([`PacedFlow::new`]), or shared by every flow through a reference, an
 /// `Arc` or a handle of your own ([`PacedFlow::with_params`]). The send path's state is
-/// one cache line whatever `P` is.
+/// one cache line whatever `P` is. `S` is where that line lives, as for [`SendPath`]:
+/// in the flow (the default), or `&mut SendPathState` in a table of the stack's own.
+///
+/// A stack with many flows keeps each flow's bare states in its table and the
+/// parameters once, and binds them per event, so that nothing is copied:
+///
+/// ```
+/// use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxFlowState, LinuxParams};
+/// use congestion::pacing::{PacedFlow, SendPath, SendPathConfig, SendPathState};
+/// use congestion::{AckEvent, CongestionController, Duration, Instant};
+///
+/// struct Slot {
+///     cc: LinuxFlowState,
+///     path: SendPathState,
+/// }
+/// let cc_params = LinuxParams::new(LinuxFlowConfig::new())?;
+/// let path_params = SendPathConfig::new().validate()?;
+/// let mut table: Vec<Slot> = (0..3)
+///     .map(|_| Slot {
+///         cc: LinuxFlowState::new(&cc_params, Instant::ZERO),
+///         path: SendPathState::new(),
+///     })
+///     .collect();
+///
+/// let slot = &mut table[1];
+/// let mut flow = PacedFlow::from_parts(
+///     LinuxFlow::bind(&mut slot.cc, &cc_params),
+///     SendPath::bind(&mut slot.path, &path_params),
+/// );
+/// flow.on_ack(
+///     Instant::from_micros(20_000),
+///     &AckEvent::new(0, 0, Some(Duration::from_millis(20))),
+/// );
+/// assert_eq!(table[1].path.min_rtt_us(), 20_000); // written in the table itself
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 ///
 /// [`send_quantum_bytes`]: CongestionController::send_quantum_bytes
 ///
@@ -80,9 +115,9 @@ pub struct NextPacket {
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct PacedFlow<C, P = SendPathParams> {
+pub struct PacedFlow<C, P = SendPathParams, S = SendPathState> {
     cc: C,
-    path: SendPath<P>,
+    path: SendPath<P, S>,
 }
 
 /// Saturating `u64` to `u32`.
@@ -113,15 +148,19 @@ impl<C: CongestionController, P: Borrow<SendPathParams>> PacedFlow<C, P> {
             path: SendPath::with_params(path),
         }
     }
+}
 
+impl<C: CongestionController, P: Borrow<SendPathParams>, S: BorrowMut<SendPathState>>
+    PacedFlow<C, P, S>
+{
     /// The controller `cc` with the send path `path` (its state and settings as they
-    /// are).
-    pub const fn from_parts(cc: C, path: SendPath<P>) -> Self {
+    /// are; the state owned, or bound where the caller keeps it, [`SendPath::bind`]).
+    pub const fn from_parts(cc: C, path: SendPath<P, S>) -> Self {
         PacedFlow { cc, path }
     }
 
     /// The controller and the send path.
-    pub fn into_parts(self) -> (C, SendPath<P>) {
+    pub fn into_parts(self) -> (C, SendPath<P, S>) {
         (self.cc, self.path)
     }
 
@@ -137,12 +176,12 @@ impl<C: CongestionController, P: Borrow<SendPathParams>> PacedFlow<C, P> {
     }
 
     /// The send path.
-    pub const fn send_path(&self) -> &SendPath<P> {
+    pub const fn send_path(&self) -> &SendPath<P, S> {
         &self.path
     }
 
     /// The send path, mutably (for its settings).
-    pub fn send_path_mut(&mut self) -> &mut SendPath<P> {
+    pub fn send_path_mut(&mut self) -> &mut SendPath<P, S> {
         &mut self.path
     }
 
@@ -166,7 +205,7 @@ impl<C: CongestionController, P: Borrow<SendPathParams>> PacedFlow<C, P> {
     }
 
     /// The departure time of the last send, ns on the caller's clock (µs × 1000).
-    pub const fn last_departure_ns(&self) -> u64 {
+    pub fn last_departure_ns(&self) -> u64 {
         self.path.last_departure_ns()
     }
 
@@ -184,7 +223,9 @@ impl<C: CongestionController, P: Borrow<SendPathParams>> PacedFlow<C, P> {
     }
 }
 
-impl<C: CongestionController, P: Borrow<SendPathParams>> CongestionController for PacedFlow<C, P> {
+impl<C: CongestionController, P: Borrow<SendPathParams>, S: BorrowMut<SendPathState>>
+    CongestionController for PacedFlow<C, P, S>
+{
     fn unit(&self) -> WindowUnit {
         self.cc.unit()
     }

@@ -3,7 +3,7 @@
 //! [`CongestionController`]), the EDT pacer, the TSQ budget and TSO autosizing, in the
 //! order Linux's `tcp_write_xmit` applies them.
 
-use core::borrow::Borrow;
+use core::borrow::{Borrow, BorrowMut};
 
 use crate::controller::{CongestionController, WindowUnit};
 use crate::hystart::PacingStatus;
@@ -332,6 +332,11 @@ impl SendPathState {
 ///   library itself never allocates);
 /// - a zero-sized type of your own whose `Borrow` returns your `static`: 64 bytes.
 ///
+/// `S` is where the state lives: in the `SendPath` (`SendPathState`, the default), or
+/// behind a `&mut SendPathState` for a stack that keeps its flows' states in a table of
+/// its own ([`SendPath::bind`]): each event then works on the table's line in place,
+/// with no copy in or out.
+///
 /// Fed by hand beside a controller (a stack that keeps the two apart); most stacks use
 /// [`PacedFlow`](crate::pacing::PacedFlow), which feeds both from one call.
 ///
@@ -375,8 +380,8 @@ impl SendPathState {
 /// [`Borrow`]: core::borrow::Borrow
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct SendPath<P = SendPathParams> {
-    state: SendPathState,
+pub struct SendPath<P = SendPathParams, S = SendPathState> {
+    state: S,
     params: P,
 }
 
@@ -399,15 +404,39 @@ impl<P: Borrow<SendPathParams>> SendPath<P> {
             params,
         }
     }
+}
 
-    /// A flow from its state and its parameter handle (the inverse of
-    /// [`into_parts`](SendPath::into_parts)).
-    pub const fn from_parts(state: SendPathState, params: P) -> Self {
+impl<'a, P: Borrow<SendPathParams>> SendPath<P, &'a mut SendPathState> {
+    /// The flow whose state is `state`, kept where the caller keeps it (a table of
+    /// flows), run with the settings behind `params`: every event changes `state` in
+    /// place, as [`LinuxFlow::bind`](crate::linux::LinuxFlow::bind) does for a
+    /// controller's state. Bind per event; nothing is copied.
+    ///
+    /// ```
+    /// use congestion::pacing::{SendPath, SendPathConfig, SendPathState};
+    /// use congestion::Instant;
+    ///
+    /// let params = SendPathConfig::new().validate()?;
+    /// let mut table = [SendPathState::new(); 4];
+    /// let mut path = SendPath::bind(&mut table[2], &params);
+    /// path.on_rtt_sample(Instant::ZERO, congestion::Duration::from_millis(20));
+    /// assert_eq!(table[2].min_rtt_us(), 20_000);
+    /// # Ok::<(), congestion::ConfigError>(())
+    /// ```
+    pub fn bind(state: &'a mut SendPathState, params: P) -> Self {
+        SendPath { state, params }
+    }
+}
+
+impl<P: Borrow<SendPathParams>, S: BorrowMut<SendPathState>> SendPath<P, S> {
+    /// A flow from its state (owned, or `&mut` to where the caller keeps it) and its
+    /// parameter handle (the inverse of [`into_parts`](SendPath::into_parts)).
+    pub const fn from_parts(state: S, params: P) -> Self {
         SendPath { state, params }
     }
 
     /// The state and the parameter handle.
-    pub fn into_parts(self) -> (SendPathState, P) {
+    pub fn into_parts(self) -> (S, P) {
         (self.state, self.params)
     }
 
@@ -428,51 +457,59 @@ impl<P: Borrow<SendPathParams>> SendPath<P> {
     }
 
     /// The per-flow state.
-    pub const fn state(&self) -> &SendPathState {
-        &self.state
+    pub fn state(&self) -> &SendPathState {
+        self.state.borrow()
     }
 
     /// The per-flow state, mutably (for its methods that take the settings).
     pub fn state_mut(&mut self) -> &mut SendPathState {
-        &mut self.state
+        self.state.borrow_mut()
     }
 
     /// The pacer.
-    pub const fn pacer(&self) -> &EdtPacer {
-        self.state.pacer()
+    pub fn pacer(&self) -> &EdtPacer {
+        self.state().pacer()
     }
 
     /// The TSQ budget.
-    pub const fn tsq(&self) -> &TsqBudget {
-        self.state.tsq()
+    pub fn tsq(&self) -> &TsqBudget {
+        self.state().tsq()
     }
 
     /// The windowed minimum RTT, µs (`u32::MAX` before any sample).
-    pub const fn min_rtt_us(&self) -> u32 {
-        self.state.min_rtt_us()
+    pub fn min_rtt_us(&self) -> u32 {
+        self.state().min_rtt_us()
     }
 
     /// The departure time of the last burst handed to the queues, ns (0 before the
     /// first).
-    pub const fn last_departure_ns(&self) -> u64 {
-        self.state.last_departure_ns()
+    pub fn last_departure_ns(&self) -> u64 {
+        self.state().last_departure_ns()
     }
 
     /// An RTT sample (feeds the minimum RTT that TSO autosizing reads). Samples above
     /// `u32::MAX` µs (71 minutes) count as that.
     pub fn on_rtt_sample(&mut self, now: Instant, rtt: Duration) {
-        self.state.on_rtt_sample(self.params.borrow(), now, rtt);
+        self.state
+            .borrow_mut()
+            .on_rtt_sample(self.params.borrow(), now, rtt);
     }
 
     /// Segments one burst may carry now (`tcp_tso_segs`).
     pub fn tso_segs(&self, pacing_rate: Rate, mss: u32) -> u32 {
-        self.state.tso_segs(self.params.borrow(), pacing_rate, mss)
+        self.state
+            .borrow()
+            .tso_segs(self.params.borrow(), pacing_rate, mss)
     }
 
     /// The TSQ limit for a packet of `len_bytes` (its truesize adds the overhead).
     pub fn tsq_limit_bytes(&self, pacing_rate: Rate, len_bytes: u32, retransmit: bool) -> u64 {
-        self.state
-            .tsq_limit_bytes(self.params.borrow(), pacing_rate, len_bytes, retransmit)
+        self.state.borrow().tsq_limit_bytes(
+            self.params.borrow(),
+            pacing_rate,
+            len_bytes,
+            retransmit,
+        )
     }
 
     /// May the flow send now, and how much? Checks, in order: the congestion window
@@ -490,7 +527,7 @@ impl<P: Borrow<SendPathParams>> SendPath<P> {
         cc: &C,
         ctx: &SendContext,
     ) -> SendVerdict {
-        self.state.poll(self.params.borrow(), cc, ctx)
+        self.state.borrow_mut().poll(self.params.borrow(), cc, ctx)
     }
 
     /// A burst of `len_bytes` carrying `segments` segments was handed to the queues
@@ -504,6 +541,7 @@ impl<P: Borrow<SendPathParams>> SendPath<P> {
         pacing_rate: Rate,
     ) -> u64 {
         self.state
+            .borrow_mut()
             .on_send(self.params.borrow(), now, len_bytes, segments, pacing_rate)
     }
 
@@ -519,7 +557,7 @@ impl<P: Borrow<SendPathParams>> SendPath<P> {
         retransmit: bool,
         rtx_queue_at_most_one: bool,
     ) -> Enqueue {
-        self.state.try_enqueue(
+        self.state.borrow_mut().try_enqueue(
             self.params.borrow(),
             now,
             len_bytes,
@@ -533,14 +571,18 @@ impl<P: Borrow<SendPathParams>> SendPath<P> {
     /// TX completion of a packet of `len_bytes` sent earlier. Returns true when it
     /// reopened the budget of a throttled flow: call [`poll`](SendPath::poll) again.
     pub fn on_tx_completion(&mut self, len_bytes: u32) -> bool {
-        self.state.on_tx_completion(self.params.borrow(), len_bytes)
+        self.state
+            .borrow_mut()
+            .on_tx_completion(self.params.borrow(), len_bytes)
     }
 
     /// When the next packet may leave, if the flow paces itself
     /// (`PacingStatus::Needed`) and that time lies after `now`; `None`: it may leave
     /// now. Rounded up to the µs, so a timer set for it never fires early.
     pub fn next_departure(&self, now: Instant) -> Option<Instant> {
-        self.state.next_departure(self.params.borrow(), now)
+        self.state
+            .borrow()
+            .next_departure(self.params.borrow(), now)
     }
 }
 
