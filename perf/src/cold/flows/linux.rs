@@ -98,8 +98,12 @@ pub fn send_path_params(status: PacingStatus) -> SendPathParams {
 /// and the burst's TX completion (here at once: the stream has no qdisc). False if
 /// the flow held any packet back.
 #[inline(always)]
-pub(super) fn send_through<C: CongestionController, P: core::borrow::Borrow<SendPathParams>>(
-    flow: &mut PacedFlow<C, P>,
+pub(super) fn send_through<
+    C: CongestionController,
+    P: core::borrow::Borrow<SendPathParams>,
+    S: core::borrow::BorrowMut<SendPathState>,
+>(
+    flow: &mut PacedFlow<C, P, S>,
     s: &Send,
 ) -> bool {
     let now = Instant::from_micros(s.now_us);
@@ -147,8 +151,9 @@ impl LinuxSendShared {
 
 /// `PacedFlow<LinuxFlow>` as a stack with many flows keeps it: per flow the bare
 /// Linux-mode state (two lines) and the send path's (one line), the parameters once;
-/// each event binds them into one `PacedFlow`, fed once per event (the ACK's RTT sample
-/// also feeds the path's minimum-RTT filter).
+/// each event binds them in place (`LinuxFlow::bind`, `SendPath::bind`) into one
+/// `PacedFlow`, fed once per event (the ACK's RTT sample also feeds the path's
+/// minimum-RTT filter).
 #[derive(Clone)]
 #[repr(C)]
 pub struct LinuxSendPath {
@@ -156,22 +161,27 @@ pub struct LinuxSendPath {
     send: SendPathState,
 }
 
+/// The paced flow one event works on: both states bound where the table keeps them.
+type BoundLinuxPaced<'a> = PacedFlow<
+    LinuxFlow<&'a LinuxParams, &'a mut LinuxFlowState>,
+    &'a SendPathParams,
+    &'a mut SendPathState,
+>;
+
 impl LinuxSendPath {
-    /// Runs `f` on the flow bound to the shared parameters, then keeps the send path's
-    /// state (one 64-byte copy each way).
+    /// Runs `f` on the flow and its send path bound to the shared parameters; both
+    /// states change in place.
     #[inline(always)]
     fn paced<R>(
         &mut self,
         sh: &LinuxSendShared,
-        f: impl FnOnce(
-            &mut PacedFlow<LinuxFlow<&LinuxParams, &mut LinuxFlowState>, &SendPathParams>,
-        ) -> R,
+        f: impl FnOnce(&mut BoundLinuxPaced<'_>) -> R,
     ) -> R {
-        let path = SendPath::from_parts(self.send, sh.send());
-        let mut flow = PacedFlow::from_parts(LinuxFlow::bind(&mut self.flow, &sh.linux), path);
-        let out = f(&mut flow);
-        self.send = *flow.send_path().state();
-        out
+        let mut flow = PacedFlow::from_parts(
+            LinuxFlow::bind(&mut self.flow, &sh.linux),
+            SendPath::bind(&mut self.send, sh.send()),
+        );
+        f(&mut flow)
     }
 }
 

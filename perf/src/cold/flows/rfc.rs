@@ -98,8 +98,8 @@ impl RfcSendShared {
 
 /// `PacedFlow` over RFC mode as a stack with many flows keeps it (see `LinuxSendPath`):
 /// per flow the bare state and the send path's line, the parameters once; each event
-/// binds them (`ClassicState::bind`) into one `PacedFlow`, fed once per event. The
-/// pacing rate is the flow's own.
+/// binds both states in place (`ClassicState::bind`, `SendPath::bind`) into one
+/// `PacedFlow`, fed once per event. The pacing rate is the flow's own.
 #[derive(Clone)]
 #[repr(C)]
 pub struct RfcSendPath {
@@ -107,20 +107,20 @@ pub struct RfcSendPath {
     send: SendPathState,
 }
 
+/// The paced flow one event works on: both states bound where the table keeps them.
+type BoundRfcPaced<'a> =
+    PacedFlow<BoundClassic<'a, RfcCubic>, &'a SendPathParams, &'a mut SendPathState>;
+
 impl RfcSendPath {
-    /// Runs `f` on the flow bound to the shared parameters, then keeps the send path's
-    /// state (one 64-byte copy each way, as for `LinuxSendPath`).
+    /// Runs `f` on the flow and its send path bound to the shared parameters; both
+    /// states change in place.
     #[inline(always)]
-    fn paced<R>(
-        &mut self,
-        sh: &RfcSendShared,
-        f: impl FnOnce(&mut PacedFlow<BoundClassic<'_, RfcCubic>, &SendPathParams>) -> R,
-    ) -> R {
-        let path = SendPath::from_parts(self.send, sh.send());
-        let mut flow = PacedFlow::from_parts(self.flow.bind(&sh.rfc), path);
-        let out = f(&mut flow);
-        self.send = *flow.send_path().state();
-        out
+    fn paced<R>(&mut self, sh: &RfcSendShared, f: impl FnOnce(&mut BoundRfcPaced<'_>) -> R) -> R {
+        let mut flow = PacedFlow::from_parts(
+            self.flow.bind(&sh.rfc),
+            SendPath::bind(&mut self.send, sh.send()),
+        );
+        f(&mut flow)
     }
 }
 
