@@ -41,6 +41,25 @@ fn linux_flow_survives_random_event_streams() {
 }
 
 #[test]
+fn rfc_state_without_undo_matches_one_that_never_hears_undo_reports() {
+    drive(
+        fuzz_bodies::no_undo::run,
+        0xD1B5_4A32_D192_ED03,
+        20_000,
+        600,
+    );
+}
+
+#[test]
+fn rfc_state_without_undo_survives_empty_and_short_inputs() {
+    for len in 0..64 {
+        for byte in [0x00, 0x01, 0xA5, 0xFF] {
+            fuzz_bodies::no_undo::run(&vec![byte; len]);
+        }
+    }
+}
+
+#[test]
 fn linux_2_6_35_flow_survives_random_event_streams() {
     drive(
         fuzz_bodies::v2_6_35::run,

@@ -12,6 +12,7 @@ pub mod corpus;
 pub mod known;
 pub mod linux;
 pub mod newreno;
+pub mod no_undo;
 pub mod period;
 pub mod phase;
 pub mod rfc;
