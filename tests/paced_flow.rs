@@ -216,16 +216,17 @@ fn states_bound_in_a_table_per_event_give_the_same_transfer_as_an_owned_flow() {
     ));
     // A stack's table: each slot the controller's bare state and the send path's line.
     let params = LinuxParams::new(LinuxFlowConfig::new()).unwrap();
-    let fresh = (LinuxFlowState::new(&params, Instant::ZERO), SendPathState::new());
+    let fresh = (
+        LinuxFlowState::new(&params, Instant::ZERO),
+        SendPathState::new(),
+    );
     let mut table = [fresh; 3];
     let mut t = Transfer::default();
     let mut bound = Vec::new();
     while t.running() {
         let (cc, path) = &mut table[1];
-        let mut f = PacedFlow::from_parts(
-            LinuxFlow::bind(cc, &params),
-            SendPath::bind(path, &SHARED),
-        );
+        let mut f =
+            PacedFlow::from_parts(LinuxFlow::bind(cc, &params), SendPath::bind(path, &SHARED));
         bound.push(t.step(&mut f));
     }
     assert_eq!(owned, bound);
