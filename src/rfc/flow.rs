@@ -1208,13 +1208,28 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.in_flight
     }
 
+    /// ssthresh, read in a call of its own: inlined, the compiler would load it on
+    /// every path and select (see `pacing_rate`).
+    #[inline(never)]
+    fn ssthresh_out_of_line(&self) -> u64 {
+        self.ssthresh
+    }
+
     /// The pacing rate the parameters' formula gives for the flow now.
     pub fn pacing_rate(&self, p: &RfcParams) -> Rate {
+        // ssthresh only decides Linux's slow-start ratio (cwnd < ssthresh / 2). In
+        // congestion avoidance cwnd >= ssthresh (see window_limited_ack), so the ratio
+        // is the CA one whatever ssthresh is: 0 says so without reading ssthresh, which
+        // lies beyond the two lines a steady ACK and its send touch.
+        let ssthresh_bytes = match self.phase {
+            Phase::CongestionAvoidance => 0,
+            _ => self.ssthresh_out_of_line(),
+        };
         pacing_rate_bytes(
             p.pacing(),
             &BytesPacingInput {
                 cwnd_bytes: self.cwnd,
-                ssthresh_bytes: self.ssthresh,
+                ssthresh_bytes,
                 in_flight_bytes: self.in_flight,
                 srtt_us: u64::from(self.srtt_us),
             },

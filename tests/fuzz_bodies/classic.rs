@@ -13,7 +13,7 @@ use super::bytes::Bytes;
 use super::period::{Numbers, Period};
 use super::phase::{Kind, legal};
 use super::send::Send;
-use congestion::pacing::{GSO_MAX_SIZE, PacingFormula};
+use congestion::pacing::{BytesPacingInput, GSO_MAX_SIZE, PacingFormula, pacing_rate_bytes};
 use congestion::recorder::FlightRecorder;
 use congestion::rfc::{Classic, RfcFlowConfig, SlowStartKind, WindowAdjustment};
 use congestion::{
@@ -463,6 +463,21 @@ fn common<W: WindowAdjustment>(rec: &Rec<W>, s: &Stack, step: &mut Step<'_, W>, 
     // (RFC 5681 §3.1: slow start while cwnd < ssthresh).
     if f.phase() == Phase::CongestionAvoidance && f.cwnd() < ssthresh {
         fail("congestion avoidance below ssthresh");
+    }
+    // The pacing rate is the formula on the flow's own window, ssthresh, flight and
+    // SRTT (the flow does not read ssthresh in congestion avoidance, where it cannot
+    // change the ratio).
+    let formula = pacing_rate_bytes(
+        f.pacing_params(),
+        &BytesPacingInput {
+            cwnd_bytes: f.cwnd(),
+            ssthresh_bytes: ssthresh,
+            in_flight_bytes: f.in_flight(),
+            srtt_us: f.srtt_us(),
+        },
+    );
+    if f.pacing_rate() != formula {
+        fail("the pacing rate is not the formula on the flow's own state");
     }
     let window = (f.cwnd(), f.ssthresh(), f.phase());
     let window_before = (before.cwnd(), before.ssthresh(), before.phase());
