@@ -5,6 +5,29 @@ use crate::common::WARMUP_PEAK_PACKETS;
 use std::hint::black_box;
 use std::sync::atomic::{Ordering, compiler_fence};
 
+/// What every dummy (and the stream alone) shares: no shared state, a window of a
+/// constant 1430 packets, a send that only passes its packet number through
+/// `black_box`, no loss handling, always in congestion avoidance.
+macro_rules! constant_window_flow {
+    () => {
+        type Shared = ();
+        fn shared() {}
+        #[inline(always)]
+        fn cwnd_packets(&self, _: &()) -> u32 {
+            WARMUP_PEAK_PACKETS
+        }
+        #[inline(always)]
+        fn on_send(&mut self, _: &(), send: &Send) -> bool {
+            black_box(send.largest_sent);
+            true
+        }
+        fn on_loss(&mut self, _: &(), _: u64, _: u64, _: u32) {}
+        fn in_congestion_avoidance(&self, _: &()) -> bool {
+            true
+        }
+    };
+}
+
 /// A "controller" of `LINES` 64-byte lines (aligned) whose ACK reads and writes one word
 /// in each line, and whose window is a constant 1430 packets (so the warm-up has nothing to do): what touching that many
 /// cold lines per ACK costs, with almost no work. `Dummy<1>` is the floor.
@@ -19,29 +42,15 @@ impl<const LINES: usize> ColdFlow for Dummy<LINES> {
         3 => "dummy 3 lines",
         _ => "dummy",
     };
-    type Shared = ();
-    fn shared() {}
+    constant_window_flow!();
     fn fresh(_: &()) -> Self {
         Dummy([[0; 8]; LINES])
-    }
-    #[inline(always)]
-    fn cwnd_packets(&self, _: &()) -> u32 {
-        WARMUP_PEAK_PACKETS
     }
     #[inline(always)]
     fn on_ack(&mut self, _: &(), ack: &Ack) {
         for line in &mut self.0 {
             line[0] = line[0].wrapping_add(ack.largest_acked);
         }
-    }
-    #[inline(always)]
-    fn on_send(&mut self, _: &(), send: &Send) -> bool {
-        black_box(send.largest_sent);
-        true
-    }
-    fn on_loss(&mut self, _: &(), _: u64, _: u64, _: u32) {}
-    fn in_congestion_avoidance(&self, _: &()) -> bool {
-        true
     }
 }
 
@@ -60,14 +69,9 @@ impl<const STORES: usize> ColdFlow for DummyStores<STORES> {
         24 => "dummy 24 stores",
         _ => "dummy stores",
     };
-    type Shared = ();
-    fn shared() {}
+    constant_window_flow!();
     fn fresh(_: &()) -> Self {
         DummyStores([0; 8])
-    }
-    #[inline(always)]
-    fn cwnd_packets(&self, _: &()) -> u32 {
-        WARMUP_PEAK_PACKETS
     }
     #[inline(always)]
     fn on_ack(&mut self, _: &(), ack: &Ack) {
@@ -76,15 +80,6 @@ impl<const STORES: usize> ColdFlow for DummyStores<STORES> {
             self.0[i % 8] = x.wrapping_add(i as u64);
             compiler_fence(Ordering::SeqCst);
         }
-    }
-    #[inline(always)]
-    fn on_send(&mut self, _: &(), send: &Send) -> bool {
-        black_box(send.largest_sent);
-        true
-    }
-    fn on_loss(&mut self, _: &(), _: u64, _: u64, _: u32) {}
-    fn in_congestion_avoidance(&self, _: &()) -> bool {
-        true
     }
 }
 
@@ -103,14 +98,9 @@ impl<const STEPS: usize> ColdFlow for DummyWork<STEPS> {
         32 => "dummy 32 steps",
         _ => "dummy steps",
     };
-    type Shared = ();
-    fn shared() {}
+    constant_window_flow!();
     fn fresh(_: &()) -> Self {
         DummyWork([0; 8])
-    }
-    #[inline(always)]
-    fn cwnd_packets(&self, _: &()) -> u32 {
-        WARMUP_PEAK_PACKETS
     }
     #[inline(always)]
     fn on_ack(&mut self, _: &(), ack: &Ack) {
@@ -121,15 +111,6 @@ impl<const STEPS: usize> ColdFlow for DummyWork<STEPS> {
         // Never zero: the smoke test tells a written line from a fresh one.
         self.0[0] = x | 1;
     }
-    #[inline(always)]
-    fn on_send(&mut self, _: &(), send: &Send) -> bool {
-        black_box(send.largest_sent);
-        true
-    }
-    fn on_loss(&mut self, _: &(), _: u64, _: u64, _: u32) {}
-    fn in_congestion_avoidance(&self, _: &()) -> bool {
-        true
-    }
 }
 
 /// No state at all (zero-sized): what the stream itself costs per ACK (the loop, the
@@ -139,26 +120,12 @@ pub struct Null;
 
 impl ColdFlow for Null {
     const NAME: &'static str = "stream";
-    type Shared = ();
-    fn shared() {}
+    constant_window_flow!();
     fn fresh(_: &()) -> Self {
         Null
     }
     #[inline(always)]
-    fn cwnd_packets(&self, _: &()) -> u32 {
-        WARMUP_PEAK_PACKETS
-    }
-    #[inline(always)]
     fn on_ack(&mut self, _: &(), ack: &Ack) {
         black_box((ack.now_us, ack.largest_acked));
-    }
-    #[inline(always)]
-    fn on_send(&mut self, _: &(), send: &Send) -> bool {
-        black_box(send.largest_sent);
-        true
-    }
-    fn on_loss(&mut self, _: &(), _: u64, _: u64, _: u32) {}
-    fn in_congestion_avoidance(&self, _: &()) -> bool {
-        true
     }
 }
