@@ -18,21 +18,9 @@ fn next(state: &mut u64) -> u64 {
     state.wrapping_mul(0x2545_F491_4F6C_DD1D)
 }
 
-/// What a stack reads back from a flow after an event.
-fn observed<W: WindowAdjustment, U: UndoStorage<W>>(
-    s: &ClassicState<W, U>,
-    p: &RfcParams,
-) -> (u64, Option<u64>, congestion::Phase, u64, u64, u64, u64) {
-    (
-        s.cwnd(),
-        s.ssthresh(),
-        s.phase(),
-        s.in_flight(),
-        s.pacing_rate(p).as_bytes_per_second(),
-        s.send_quantum_bytes(p),
-        s.srtt_us(),
-    )
-}
+#[path = "fuzz_bodies/observed.rs"]
+mod observed;
+use observed::observed;
 
 /// One event of the stream, applied to a flow.
 #[derive(Clone, Copy, Debug)]

@@ -13,6 +13,7 @@ pub mod known;
 pub mod linux;
 pub mod newreno;
 pub mod no_undo;
+pub mod observed;
 pub mod period;
 pub mod phase;
 pub mod rfc;

@@ -9,12 +9,13 @@
 
 use super::bytes::Bytes;
 use super::classic::config_from;
+use super::observed::observed;
 use congestion::cubic::RfcCubic;
 use congestion::rfc::{
     ClassicState, KeepUndo, NewReno, NoUndo, RfcParams, UndoStorage, WindowAdjustment,
 };
 use congestion::{
-    AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
+    AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent,
 };
 
 /// Runs one fuzz input. Panics, naming the event, if the lean state and the default one
@@ -181,38 +182,6 @@ fn apply<W: WindowAdjustment, U: UndoStorage<W>>(
         Event::Mss { .. } => {}
     }
     true
-}
-
-/// Everything a stack reads back from a state.
-type Observed = (
-    u64,
-    Option<u64>,
-    Phase,
-    u64,
-    u64,
-    u64,
-    u64,
-    u64,
-    u64,
-    Option<u64>,
-);
-
-fn observed<W: WindowAdjustment, U: UndoStorage<W>>(
-    s: &ClassicState<W, U>,
-    p: &RfcParams,
-) -> Observed {
-    (
-        s.cwnd(),
-        s.ssthresh(),
-        s.phase(),
-        s.in_flight(),
-        s.pacing_rate(p).as_bytes_per_second(),
-        s.send_quantum_bytes(p),
-        s.srtt_us(),
-        s.min_rtt_us(),
-        s.largest_acked(),
-        s.recovery_end(),
-    )
 }
 
 fn run_with<W: WindowAdjustment>(b: &mut Bytes<'_>) {
