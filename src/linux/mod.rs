@@ -7,6 +7,7 @@ mod layout;
 mod params;
 mod socket_config;
 mod state;
+pub mod tcp;
 
 pub use flow::{CaState, LinuxFlowState, LinuxSocketView};
 pub use flow_config::LinuxFlowConfig;

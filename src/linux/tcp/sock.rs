@@ -1,0 +1,110 @@
+//! `struct tcp_sock`: the socket fields the glue keeps and the hooks read.
+
+use crate::linux::CaState;
+
+/// The `tcp_sock` (and `inet_connection_sock`, `sock`) fields a congestion-control
+/// module sees, in segments, with the kernel's names.
+///
+/// Sequence numbers count segments and wrap as `u32`; compare them with the kernel's
+/// `before()`/`after()` ([`crate::cubic::linux_after`]), never with `<`. Times are the
+/// event's `now`: `tcp_mstamp` in µs, `tcp_clock_cache` in ns and `tcp_jiffies32` at
+/// HZ = 1000, set by the glue at the start of every event.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpSock {
+    /// `tcp_mstamp`: this event's time, µs.
+    pub tcp_mstamp: u64,
+    /// `tcp_clock_cache`: this event's time, ns.
+    pub tcp_clock_cache: u64,
+    /// `tcp_jiffies32`: this event's time in jiffies (HZ = 1000), wrapping.
+    pub tcp_jiffies32: u32,
+
+    /// `snd_cwnd`: the congestion window, segments.
+    pub snd_cwnd: u32,
+    /// `snd_cwnd_cnt`: additive-increase credit, segments.
+    pub snd_cwnd_cnt: u32,
+    /// `snd_cwnd_clamp`: the window never grows above this.
+    pub snd_cwnd_clamp: u32,
+    /// `snd_ssthresh`: slow-start threshold; `0x7fffffff` is infinite.
+    pub snd_ssthresh: u32,
+    /// `mss_cache`: bytes per segment.
+    pub mss_cache: u32,
+    /// `srtt_us`: smoothed RTT in µs, scaled by 8 (0: no sample yet).
+    pub srtt_us: u32,
+    /// `snd_una`: first unacknowledged segment.
+    pub snd_una: u32,
+    /// `snd_nxt`: next segment to send.
+    pub snd_nxt: u32,
+    /// `high_seq`: `snd_nxt` when the current reduction began (its recovery point).
+    pub high_seq: u32,
+    /// `packets_out`: segments sent and not cumulatively acknowledged.
+    pub packets_out: u32,
+    /// `sacked_out`: of those, SACKed.
+    pub sacked_out: u32,
+    /// `lost_out`: of those, marked lost.
+    pub lost_out: u32,
+    /// `retrans_out`: retransmissions in flight.
+    pub retrans_out: u32,
+    /// `undo_marker` (as a flag): a reduction may still be undone.
+    pub undo_marker: bool,
+    /// `prior_ssthresh`: ssthresh to restore on undo (0: none).
+    pub prior_ssthresh: u32,
+    /// `prior_cwnd`: cwnd when the reduction began.
+    pub prior_cwnd: u32,
+    /// `prr_delivered`: segments delivered since the reduction began (PRR).
+    pub prr_delivered: u32,
+    /// `prr_out`: segments sent since the reduction began (PRR).
+    pub prr_out: u32,
+    /// `delivered`: segments delivered in total, wrapping.
+    pub delivered: u32,
+    /// `delivered_ce`: of those, with a CE mark, wrapping.
+    pub delivered_ce: u32,
+    /// `lost`: segments marked lost in total, wrapping.
+    pub lost: u32,
+    /// `app_limited`: `delivered` at which the last application-limited period ends (0: none).
+    pub app_limited: u32,
+    /// `is_cwnd_limited`: the last send round was limited by cwnd.
+    pub is_cwnd_limited: bool,
+    /// `max_packets_out`: largest flight in the current window-use round.
+    pub max_packets_out: u32,
+    /// `cwnd_usage_seq`: `snd_nxt` when that round began.
+    pub cwnd_usage_seq: u32,
+    /// `lsndtime`: jiffies of the last data transmit.
+    pub lsndtime: u32,
+    /// `data_segs_out`: data segments sent in total (retransmissions included).
+    pub data_segs_out: u32,
+    /// `icsk_ca_state`: Open, Disorder, CWR, Recovery or Loss.
+    pub icsk_ca_state: CaState,
+    /// `icsk_retransmits`: RTOs since the last forward progress.
+    pub icsk_retransmits: u8,
+    /// `sk_pacing_rate`: bytes per second.
+    pub sk_pacing_rate: u64,
+    /// `sk_max_pacing_rate`: the cap on `sk_pacing_rate`, bytes per second.
+    pub sk_max_pacing_rate: u64,
+    /// `sk_pacing_status`: 0 none, 1 needed (internal pacing), 2 fq.
+    pub sk_pacing_status: u8,
+    /// `sk_pacing_shift`: TSQ and TSO budget as 1/2^shift s of the pacing rate.
+    pub sk_pacing_shift: u8,
+    /// `tcp_wstamp_ns`: earliest departure time of the next segment, ns.
+    pub tcp_wstamp_ns: u64,
+}
+
+impl TcpSock {
+    /// `tcp_packets_in_flight()`: `packets_out - (sacked_out + lost_out) + retrans_out`,
+    /// wrapping as the kernel's `u32` arithmetic does on inconsistent input.
+    pub const fn packets_in_flight(&self) -> u32 {
+        // Linux include/net/tcp.h tcp_left_out(), tcp_packets_in_flight()
+        self.packets_out
+            .wrapping_sub(self.sacked_out.wrapping_add(self.lost_out))
+            .wrapping_add(self.retrans_out)
+    }
+
+    /// `tcp_in_slow_start()`: `snd_cwnd < snd_ssthresh`.
+    pub const fn in_slow_start(&self) -> bool {
+        self.snd_cwnd < self.snd_ssthresh
+    }
+
+    /// `tcp_in_cwnd_reduction()`: the state is CWR or Recovery.
+    pub const fn in_cwnd_reduction(&self) -> bool {
+        matches!(self.icsk_ca_state, CaState::Cwr | CaState::Recovery)
+    }
+}
