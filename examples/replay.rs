@@ -5,35 +5,63 @@
 //! cargo run --release --example replay -- tests/data/linux-cubic/ss_train_rtt18ms.events
 //! cargo run --release --example replay -- --kernel 2.6.35 tests/data/linux-2.6.35/gbe_18ms_hz1000.events
 //! ```
-//! `--kernel 6` (the default) is today's kernel, `--kernel 2.6.35` the 2010 profile
-//! (`congestion::v2_6_35`). Reads standard input when the file is `-`.
+//! `--cc` names the algorithm (`cubic`, the default); `--kernel 6` (the default) is today's
+//! kernel, `--kernel 2.6.35` CUBIC's 2010 profile (`congestion::v2_6_35`). Reads standard
+//! input when the file is `-`.
 
 use congestion_replay as replay;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: replay [--kernel 6|2.6.35] FILE.events   (or - for standard input)";
+const USAGE: &str =
+    "usage: replay [--cc WORD] [--kernel 6|2.6.35] FILE.events   (or - for standard input)";
 
-/// The `--kernel` value, or the error naming the flag and its valid values.
-fn kernel_flag(name: &str) -> Result<replay::Kernel, String> {
-    replay::Kernel::parse(name).map_err(|e| e.to_string())
+/// What the command line asks for.
+struct Args<'a> {
+    cc: replay::Cc,
+    kernel: replay::Kernel,
+    path: &'a str,
 }
 
-/// The kernel and the file named on the command line.
-fn parse_args(args: &[String]) -> Result<(replay::Kernel, &str), String> {
-    match args {
-        [path] => Ok((replay::Kernel::Today, path)),
-        [flag, kernel, path] if flag == "--kernel" => Ok((kernel_flag(kernel)?, path)),
-        [flag, path] if flag.starts_with("--kernel=") => {
-            Ok((kernel_flag(&flag["--kernel=".len()..])?, path))
+/// The flags (`--cc W`, `--kernel K`, or `--flag=value`) and the file, or the error
+/// naming the flag and its valid values.
+fn parse_args(args: &[String]) -> Result<Args<'_>, String> {
+    let mut parsed = Args {
+        cc: replay::Cc::Cubic,
+        kernel: replay::Kernel::Today,
+        path: "",
+    };
+    let mut rest = args.iter();
+    while let Some(arg) = rest.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => (flag, Some(value)),
+            _ => (arg.as_str(), None),
+        };
+        let mut value = || {
+            inline
+                .or_else(|| rest.next().map(String::as_str))
+                .ok_or_else(|| format!("{flag} needs a value; {USAGE}"))
+        };
+        match flag {
+            "--cc" => parsed.cc = replay::Cc::parse(value()?).map_err(|e| e.to_string())?,
+            "--kernel" => {
+                parsed.kernel = replay::Kernel::parse(value()?).map_err(|e| e.to_string())?
+            }
+            path if parsed.path.is_empty() && (path == "-" || !path.starts_with('-')) => {
+                parsed.path = path
+            }
+            _ => return Err(USAGE.to_owned()),
         }
-        _ => Err(USAGE.to_owned()),
     }
+    if parsed.path.is_empty() {
+        return Err(USAGE.to_owned());
+    }
+    Ok(parsed)
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let (kernel, path) = match parse_args(&args) {
+    let Args { cc, kernel, path } = match parse_args(&args) {
         Ok(parsed) => parsed,
         Err(e) => {
             eprintln!("replay: {e}");
@@ -51,7 +79,7 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     let mut csv = String::new();
-    match replay::replay(&text, kernel, &mut csv) {
+    match replay::replay_cc(&text, cc, kernel, &mut csv) {
         Ok(()) => {
             let mut stdout = std::io::stdout().lock();
             if stdout

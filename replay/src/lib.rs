@@ -57,6 +57,39 @@ impl Kernel {
     }
 }
 
+/// Which algorithm a replay runs: the `--cc` word of the replay tool, the same word
+/// `ccsim --cc` and the adapters use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Cc {
+    /// CUBIC (the default): Linux mode, or RFC mode and NewReno when the trace says
+    /// `set mode rfc9438` / `set mode newreno`.
+    Cubic,
+}
+
+/// A `--cc` value that names no algorithm the replay knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnknownCc<'a>(pub &'a str);
+
+impl fmt::Display for UnknownCc<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "--cc {}: expected one of {}", self.0, Cc::WORDS)
+    }
+}
+
+impl Cc {
+    /// The valid `--cc` words, for error messages and usage lines.
+    pub const WORDS: &'static str = "cubic";
+
+    /// From the `--cc` word.
+    pub fn parse(name: &str) -> Result<Self, UnknownCc<'_>> {
+        match name {
+            "cubic" => Ok(Cc::Cubic),
+            other => Err(UnknownCc(other)),
+        }
+    }
+}
+
 /// One mode's replay state: what [`replay`] drives event by event.
 trait Mode<'a> {
     /// Writes the CSV header line.
@@ -126,6 +159,24 @@ fn apply<'a, M: Mode<'a>>(mode: &mut M, ev: &Event<'a>, now_us: u64) -> Result<u
 /// `set mode rfc9438` selects RFC mode, `set mode newreno` RFC-mode NewReno, `set mode
 /// linux` (or none) Linux mode; the 2.6.35 profile has one mode only.
 pub fn replay<'a, W: Write>(text: &'a str, kernel: Kernel, out: &mut W) -> Result<(), Error<'a>> {
+    replay_cc(text, Cc::Cubic, kernel, out)
+}
+
+/// Replays `text` with algorithm `cc` into `out`. `kernel` picks the profile for CUBIC
+/// only; every other algorithm follows today's kernel.
+pub fn replay_cc<'a, W: Write>(
+    text: &'a str,
+    cc: Cc,
+    kernel: Kernel,
+    out: &mut W,
+) -> Result<(), Error<'a>> {
+    match cc {
+        Cc::Cubic => replay_cubic(text, kernel, out),
+    }
+}
+
+/// CUBIC's replay: the kernel profile, then the mode the trace asks for.
+fn replay_cubic<'a, W: Write>(text: &'a str, kernel: Kernel, out: &mut W) -> Result<(), Error<'a>> {
     if kernel == Kernel::V2_6_35 {
         return run(v2_6_35::Replay2635::new(), text, out);
     }
