@@ -32,6 +32,16 @@ pub enum ConfigError {
     ShiftOutOfRange,
     /// The 2.6.35 profile's `HZ` must be 100, 250 or 1000.
     HzOutOfRange,
+    /// A module parameter outside the range the kernel accepts for it (the kernel's
+    /// `param_set_uint_minmax` refuses the write and keeps the old value).
+    ParamOutOfRange {
+        /// The parameter, by its kernel name (`dctcp_shift_g`).
+        field: &'static str,
+        /// The smallest accepted value.
+        min: u32,
+        /// The largest accepted value.
+        max: u32,
+    },
 }
 
 impl core::fmt::Display for ConfigError {
@@ -49,6 +59,9 @@ impl core::fmt::Display for ConfigError {
             ConfigError::MssOutOfRange => "MSS must be at most 65535 bytes",
             ConfigError::ShiftOutOfRange => "a shift must be below 32",
             ConfigError::HzOutOfRange => "hz must be 100, 250 or 1000",
+            ConfigError::ParamOutOfRange { field, min, max } => {
+                return write!(f, "{field} must be in {min}..={max}");
+            }
         };
         f.write_str(what)
     }

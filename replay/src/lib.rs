@@ -12,10 +12,12 @@
 #![no_std]
 #![forbid(unsafe_code)]
 
+mod dctcp;
 mod error;
 mod linux;
 mod pacing;
 mod rfc;
+mod tcp_model;
 mod trace;
 mod v2_6_35;
 
@@ -24,6 +26,7 @@ pub use trace::{Event, MAX_ARGS, parse, requested_mode, set_u32};
 
 use congestion::Instant;
 use congestion::cubic::RfcCubic;
+use congestion::linux::dctcp::DctcpParams;
 use congestion::rfc::NewReno;
 use core::fmt::{self, Write};
 
@@ -65,6 +68,8 @@ pub enum Cc {
     /// CUBIC (the default): Linux mode, or RFC mode and NewReno when the trace says
     /// `set mode rfc9438` / `set mode newreno`.
     Cubic,
+    /// Linux DCTCP (`tcp_dctcp.c`) in the socket model of `shared/conformance/linux-dctcp`.
+    Dctcp,
 }
 
 /// A `--cc` value that names no algorithm the replay knows.
@@ -79,12 +84,13 @@ impl fmt::Display for UnknownCc<'_> {
 
 impl Cc {
     /// The valid `--cc` words, for error messages and usage lines.
-    pub const WORDS: &'static str = "cubic";
+    pub const WORDS: &'static str = "cubic, dctcp";
 
     /// From the `--cc` word.
     pub fn parse(name: &str) -> Result<Self, UnknownCc<'_>> {
         match name {
             "cubic" => Ok(Cc::Cubic),
+            "dctcp" => Ok(Cc::Dctcp),
             other => Err(UnknownCc(other)),
         }
     }
@@ -172,6 +178,11 @@ pub fn replay_cc<'a, W: Write>(
 ) -> Result<(), Error<'a>> {
     match cc {
         Cc::Cubic => replay_cubic(text, kernel, out),
+        Cc::Dctcp => run(
+            tcp_model::TcpModelReplay::<dctcp::DctcpColumns>::new(DctcpParams::new()),
+            text,
+            out,
+        ),
     }
 }
 

@@ -12,12 +12,33 @@
 //! - [`RandomSource`]: where `get_random_u32_below()` draws come from: the caller, as
 //!   time does, never a generator hidden in the library.
 //!
-//! The glue's own steps (the CA state machine, PRR, undo, the delivery-rate sampler)
-//! live in the files beside this one, each named after the kernel function it follows.
+//! The glue's own steps live in the files beside this one, each named after the kernel
+//! functions it follows: [`tcp_ack`] (the order of work on an ACK), the CA state machine
+//! (`ca_state`), PRR (`cwnd_reduction`), [`tcp_cong_control`], Reno growth (`reno`), the
+//! idle restart (`cwnd_restart`) and the transmit bookkeeping ([`tcp_write_xmit`]).
 //! Everything counts segments and uses the kernel's wrapping `u32` sequence arithmetic.
 
+mod ack;
+mod ca_state;
+mod cong_control;
+mod cwnd_reduction;
+mod cwnd_restart;
 mod ops;
+mod reno;
 mod sock;
+mod write_xmit;
 
-pub use ops::{CaEvent, RandomSource, ReplayedRandom, TcpCongestionOps, ack_flags};
+pub use ack::{AckOutcome, TcpAck, tcp_ack, tcp_rtt_estimator};
+pub use ca_state::{
+    tcp_enter_loss, tcp_enter_recovery, tcp_fastretrans_alert, tcp_set_ca_state, tcp_try_to_open,
+    tcp_try_undo, tcp_undo_cwnd_reduction,
+};
+pub use cong_control::{TcpSysctl, tcp_cong_control, tcp_update_pacing_rate};
+pub use cwnd_reduction::{
+    tcp_cwnd_reduction, tcp_end_cwnd_reduction, tcp_enter_cwr, tcp_init_cwnd_reduction,
+};
+pub use cwnd_restart::{tcp_cwnd_restart, tcp_slow_start_after_idle_check};
+pub use ops::{CaEvent, RandomSource, RateSample, ReplayedRandom, TcpCongestionOps, ack_flags};
+pub use reno::{tcp_cong_avoid_ai, tcp_reno_cong_avoid, tcp_slow_start};
 pub use sock::TcpSock;
+pub use write_xmit::tcp_write_xmit;

@@ -61,6 +61,20 @@ pub mod ack_flags {
     pub const ACKED: u32 = DATA_ACKED | SYN_ACKED;
 }
 
+/// The fields of `struct rate_sample` a `cong_control` hook reads here: what one ACK
+/// delivered. (The full delivery-rate sample, `tcp_rate.c`, belongs to the rate
+/// sampler; these are the fields TCP Prague needs.)
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RateSample {
+    /// `acked_sacked`: segments newly delivered (ACKed or SACKed) by this ACK.
+    pub acked_sacked: u32,
+    /// `ece_delta`: segments newly reported CE by this ACK (AccECN), 0 when none.
+    pub ece_delta: u32,
+    /// `losses`: segments newly marked lost by this ACK.
+    pub losses: u32,
+}
+
 /// Where an algorithm's random draws come from (`get_random_u32_below(ceil)`).
 ///
 /// The library never owns a generator: a stack passes its own (a PRNG seeded per flow,
@@ -196,6 +210,20 @@ pub trait TcpCongestionOps {
         in_flight: u32,
     ) {
         let _ = (ca, sk, p, acked, rtt_us, in_flight);
+    }
+
+    /// `.cong_control`: the whole per-ACK window and pacing update, for algorithms with
+    /// [`HAS_CONG_CONTROL`](Self::HAS_CONG_CONTROL) (`ack` is the new `snd_una`,
+    /// `flag` the [`ack_flags`]).
+    fn cong_control(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        ack: u32,
+        flag: u32,
+        rs: &RateSample,
+    ) {
+        let _ = (ca, sk, p, ack, flag, rs);
     }
 
     /// `.min_tso_segs`: the minimum TSO burst, or `None` for the glue's default.

@@ -86,6 +86,16 @@ pub struct TcpSock {
     pub sk_pacing_shift: u8,
     /// `tcp_wstamp_ns`: earliest departure time of the next segment, ns.
     pub tcp_wstamp_ns: u64,
+    /// `snd_cwnd_stamp`: jiffies of the last cwnd change the glue or a hook stamped.
+    pub snd_cwnd_stamp: u32,
+    /// `icsk_rto`: the retransmission timeout, jiffies (read by the idle restart).
+    pub icsk_rto: u32,
+    /// What `tcp_mss_to_mtu()` adds to an MSS: `tcp_header_len + icsk_ext_hdr_len +
+    /// net_header_len` (52 for IPv4 with timestamps, so MSS 1448 is MTU 1500).
+    pub header_len: u32,
+    /// `mss_cache_set_by_cca`: an algorithm chose `mss_cache` itself (TCP Prague's MTU
+    /// shrinking at low rates).
+    pub mss_cache_set_by_cca: bool,
 }
 
 impl TcpSock {
@@ -106,5 +116,54 @@ impl TcpSock {
     /// `tcp_in_cwnd_reduction()`: the state is CWR or Recovery.
     pub const fn in_cwnd_reduction(&self) -> bool {
         matches!(self.icsk_ca_state, CaState::Cwr | CaState::Recovery)
+    }
+
+    /// `tcp_current_ssthresh()`: ssthresh inside a reduction; otherwise at least 3/4
+    /// of cwnd (the value an undo may restore).
+    pub const fn current_ssthresh(&self) -> u32 {
+        if self.in_cwnd_reduction() {
+            return self.snd_ssthresh;
+        }
+        // Linux include/net/tcp.h tcp_current_ssthresh(): max(ssthresh, cwnd/2 + cwnd/4)
+        let three_quarters = (self.snd_cwnd >> 1) + (self.snd_cwnd >> 2);
+        if self.snd_ssthresh > three_quarters {
+            self.snd_ssthresh
+        } else {
+            three_quarters
+        }
+    }
+
+    /// `tcp_is_cwnd_limited()`: the last send round was limited by cwnd; in slow start,
+    /// also while cwnd is below twice the largest recent flight. The flag is tested
+    /// first (newer kernels; older ones tested slow start first).
+    pub const fn tcp_is_cwnd_limited(&self) -> bool {
+        if self.is_cwnd_limited {
+            return true;
+        }
+        // Linux include/net/tcp.h tcp_is_cwnd_limited(): cwnd < 2 * max_packets_out
+        self.in_slow_start() && self.snd_cwnd < self.max_packets_out.wrapping_mul(2)
+    }
+
+    /// `tcp_mss_to_mtu()`: the packet size of an `mss`-byte segment (wrapping as the
+    /// kernel's `int` sum would only on absurd input).
+    pub const fn mss_to_mtu(&self, mss: u32) -> u32 {
+        // Linux net/ipv4/tcp_output.c tcp_mss_to_mtu(): mss + header lengths
+        mss.wrapping_add(self.header_len)
+    }
+
+    /// `tcp_sync_mss()` reduced to what the glue models: `mss_cache` becomes `mtu`
+    /// less the headers (no path-MTU or window clamp logic).
+    pub fn sync_mss(&mut self, mtu: u32) {
+        // Linux net/ipv4/tcp_output.c tcp_sync_mss() -> tcp_mtu_to_mss(): mtu - headers
+        self.mss_cache = mtu.wrapping_sub(self.header_len);
+    }
+
+    /// Sets the three clocks from one event time in µs: `tcp_mstamp`,
+    /// `tcp_clock_cache` (ns, saturating) and `tcp_jiffies32` (HZ = 1000, wrapping).
+    pub fn set_clock(&mut self, now_us: u64) {
+        self.tcp_mstamp = now_us;
+        self.tcp_clock_cache = now_us.saturating_mul(1000);
+        // Truncation on purpose: jiffies are the kernel's wrapping u32 counter.
+        self.tcp_jiffies32 = (now_us / 1000) as u32;
     }
 }

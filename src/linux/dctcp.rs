@@ -1,0 +1,239 @@
+//! DCTCP (`net/ipv4/tcp_dctcp.c`, mainline): Reno growth, and a reduction on ECN echo
+//! in proportion to the fraction of CE-marked segments (RFC 8257).
+//!
+//! Once per round trip (`dctcp_update_alpha`) the fraction `F` of delivered segments
+//! that were CE-marked updates the EWMA `alpha = (1 - g)·alpha + g·F` (scaled so that
+//! 1024 is 1.0). An ECN echo enters CWR with `ssthresh = cwnd·(1 - alpha/2)`; a loss
+//! halves cwnd whatever alpha is (`dctcp_react_to_loss`). Everything else is the
+//! kernel's glue ([`crate::linux::tcp`]). PLB (`tcp_plb_*`) is off, as it is by
+//! default, and the receiver's CE state machine (`dctcp_ece_ack_update`) belongs to a
+//! receiver: `prior_rcv_nxt` and `ce_state` are kept for the layout only.
+
+use crate::error::ConfigError;
+use crate::linux::CaState;
+use crate::linux::tcp::{CaEvent, RandomSource, TcpCongestionOps, TcpSock, tcp_reno_cong_avoid};
+
+/// `DCTCP_MAX_ALPHA`: alpha of 1.0.
+// Linux net/ipv4/tcp_dctcp.c DCTCP_MAX_ALPHA
+pub const DCTCP_MAX_ALPHA: u32 = 1024;
+
+/// The largest `dctcp_shift_g` the kernel accepts (`param_set_uint_minmax(.., 0, 10)`).
+// Linux net/ipv4/tcp_dctcp.c dctcp_shift_g_set()
+pub const DCTCP_MAX_SHIFT_G: u32 = 10;
+
+/// The module parameters, validated once and shared by every flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DctcpParams {
+    dctcp_shift_g: u32,
+    dctcp_alpha_on_init: u32,
+}
+
+impl DctcpParams {
+    /// The kernel defaults: `g = 1/2^4`, alpha starting at 1.0 (1024).
+    pub const fn new() -> Self {
+        DctcpParams {
+            dctcp_shift_g: 4,
+            dctcp_alpha_on_init: DCTCP_MAX_ALPHA,
+        }
+    }
+
+    /// Parameters with `dctcp_shift_g` (0..=10) and `dctcp_alpha_on_init` (any value;
+    /// `init` takes at most 1024).
+    pub const fn with(dctcp_shift_g: u32, dctcp_alpha_on_init: u32) -> Result<Self, ConfigError> {
+        let mut p = DctcpParams::new();
+        p.dctcp_alpha_on_init = dctcp_alpha_on_init;
+        match p.set_dctcp_shift_g(dctcp_shift_g) {
+            Ok(()) => Ok(p),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// `dctcp_shift_g`: the EWMA gain is `1/2^g`.
+    pub const fn dctcp_shift_g(&self) -> u32 {
+        self.dctcp_shift_g
+    }
+
+    /// `dctcp_alpha_on_init`: alpha at `init`, before the `min` with 1024.
+    pub const fn dctcp_alpha_on_init(&self) -> u32 {
+        self.dctcp_alpha_on_init
+    }
+
+    /// Writes `dctcp_shift_g`, as a sysfs write does: a value above 10 is refused
+    /// (an error naming the parameter and its range) and the old value stays.
+    // Linux net/ipv4/tcp_dctcp.c dctcp_shift_g_set(): param_set_uint_minmax(0, 10)
+    pub const fn set_dctcp_shift_g(&mut self, g: u32) -> Result<(), ConfigError> {
+        if g > DCTCP_MAX_SHIFT_G {
+            return Err(ConfigError::ParamOutOfRange {
+                field: "dctcp_shift_g",
+                min: 0,
+                max: DCTCP_MAX_SHIFT_G,
+            });
+        }
+        self.dctcp_shift_g = g;
+        Ok(())
+    }
+
+    /// Writes `dctcp_alpha_on_init` (every value is accepted; `init` caps it at 1024).
+    pub const fn set_dctcp_alpha_on_init(&mut self, alpha: u32) {
+        self.dctcp_alpha_on_init = alpha;
+    }
+}
+
+impl Default for DctcpParams {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `struct dctcp` without its PLB state: DCTCP's per-flow private data.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
+pub struct Dctcp {
+    /// `old_delivered`: `tp->delivered` when the current round began.
+    pub old_delivered: u32,
+    /// `old_delivered_ce`: `tp->delivered_ce` when the current round began.
+    pub old_delivered_ce: u32,
+    /// `prior_rcv_nxt`: receiver-side state (not driven here).
+    pub prior_rcv_nxt: u32,
+    /// `dctcp_alpha`: the CE fraction EWMA, 1024 = 1.0.
+    pub dctcp_alpha: u32,
+    /// `next_seq`: the round ends when `snd_una` reaches it.
+    pub next_seq: u32,
+    /// `ce_state`: receiver-side state (not driven here).
+    pub ce_state: u32,
+    /// `loss_cwnd`: cwnd at the last reduction, restored by undo.
+    pub loss_cwnd: u32,
+}
+
+const _: () = assert!(core::mem::size_of::<Dctcp>() <= 104);
+
+/// DCTCP's hook table (`struct tcp_congestion_ops dctcp`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DctcpOps;
+
+/// `dctcp_reset()`: a new round from `snd_nxt`, counting from the current totals.
+// Linux net/ipv4/tcp_dctcp.c dctcp_reset()
+fn dctcp_reset(ca: &mut Dctcp, sk: &TcpSock) {
+    ca.next_seq = sk.snd_nxt;
+    ca.old_delivered = sk.delivered;
+    ca.old_delivered_ce = sk.delivered_ce;
+}
+
+/// `dctcp_init()` on an ECN-capable connection (the `dctcp-reno` fallback without ECN
+/// is not modelled).
+// Linux net/ipv4/tcp_dctcp.c dctcp_init()
+pub fn dctcp_init(ca: &mut Dctcp, sk: &TcpSock, p: &DctcpParams) {
+    ca.prior_rcv_nxt = 0;
+    ca.dctcp_alpha = p.dctcp_alpha_on_init.min(DCTCP_MAX_ALPHA);
+    ca.loss_cwnd = 0;
+    ca.ce_state = 0;
+    dctcp_reset(ca, sk);
+}
+
+/// `dctcp_ssthresh()`: remembers cwnd for undo and returns `cwnd·(1 - alpha/2)`, at
+/// least 2. `cwnd·alpha` wraps as the kernel's `u32` product does (cwnd above 4M).
+// Linux net/ipv4/tcp_dctcp.c dctcp_ssthresh()
+pub fn dctcp_ssthresh(ca: &mut Dctcp, sk: &TcpSock) -> u32 {
+    let cwnd = sk.snd_cwnd;
+    ca.loss_cwnd = cwnd;
+    // Linux dctcp_ssthresh(): max(cwnd - ((cwnd * alpha) >> 11), 2)
+    cwnd.wrapping_sub(cwnd.wrapping_mul(ca.dctcp_alpha) >> 11)
+        .max(2)
+}
+
+/// `dctcp_update_alpha()` (the `in_ack_event` hook): once `snd_una` reaches
+/// `next_seq`, the round's CE fraction updates alpha, and a new round begins.
+///
+/// `alpha -= min_not_zero(alpha, alpha >> g)`: with `alpha < 2^g` all of it decays.
+/// Then `alpha += (c << (10 - g)) / max(d, 1)`, capped at 1024, where a round may
+/// report more CE segments `c` than delivered `d` (AccECN after ACK loss). The shift
+/// wraps as the kernel's `u32` does.
+// Linux net/ipv4/tcp_dctcp.c dctcp_update_alpha()
+pub fn dctcp_update_alpha(ca: &mut Dctcp, sk: &TcpSock, p: &DctcpParams) {
+    if linux_before(sk.snd_una, ca.next_seq) {
+        return;
+    }
+    let delivered = sk.delivered.wrapping_sub(ca.old_delivered);
+    let delivered_ce = sk.delivered_ce.wrapping_sub(ca.old_delivered_ce);
+    let mut alpha = ca.dctcp_alpha;
+    // Linux dctcp_update_alpha(): alpha -= min_not_zero(alpha, alpha >> g)
+    let decay = alpha >> p.dctcp_shift_g;
+    alpha -= if decay == 0 { alpha } else { decay };
+    if delivered_ce != 0 {
+        // Linux dctcp_update_alpha(): (c << (10 - g)) / max(1, d), u32
+        let scaled = delivered_ce.wrapping_shl(10 - p.dctcp_shift_g) / delivered.max(1);
+        // The kernel's u32 sum wraps (only when the shift above wrapped too).
+        alpha = alpha.wrapping_add(scaled).min(DCTCP_MAX_ALPHA);
+    }
+    ca.dctcp_alpha = alpha;
+    dctcp_reset(ca, sk);
+}
+
+/// `before(a, b)` in the wrapping sequence space.
+// Linux include/net/tcp.h before()
+const fn linux_before(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) < 0
+}
+
+/// `dctcp_react_to_loss()`: remember cwnd, and halve it (ssthresh at least 2).
+// Linux net/ipv4/tcp_dctcp.c dctcp_react_to_loss()
+pub fn dctcp_react_to_loss(ca: &mut Dctcp, sk: &mut TcpSock) {
+    ca.loss_cwnd = sk.snd_cwnd;
+    sk.snd_ssthresh = (sk.snd_cwnd >> 1).max(2);
+}
+
+/// `dctcp_state()`: entering Recovery (from another state) halves; RTOs are handled
+/// by `CA_EVENT_LOSS`, so that each window is reduced once.
+// Linux net/ipv4/tcp_dctcp.c dctcp_state()
+pub fn dctcp_state(ca: &mut Dctcp, sk: &mut TcpSock, new_state: CaState) {
+    if new_state == CaState::Recovery && new_state != sk.icsk_ca_state {
+        dctcp_react_to_loss(ca, sk);
+    }
+}
+
+/// `dctcp_cwnd_undo()`: the larger of cwnd and the cwnd before the reduction.
+// Linux net/ipv4/tcp_dctcp.c dctcp_cwnd_undo()
+pub fn dctcp_cwnd_undo(ca: &Dctcp, sk: &TcpSock) -> u32 {
+    sk.snd_cwnd.max(ca.loss_cwnd)
+}
+
+impl TcpCongestionOps for DctcpOps {
+    type Ca = Dctcp;
+    type Params = DctcpParams;
+    const NAME: &'static str = "dctcp";
+
+    fn init<R: RandomSource>(ca: &mut Dctcp, sk: &mut TcpSock, p: &DctcpParams, _: &mut R) {
+        dctcp_init(ca, sk, p);
+    }
+
+    fn ssthresh(ca: &mut Dctcp, sk: &TcpSock, _: &DctcpParams) -> u32 {
+        dctcp_ssthresh(ca, sk)
+    }
+
+    fn undo_cwnd(ca: &mut Dctcp, sk: &TcpSock, _: &DctcpParams) -> u32 {
+        dctcp_cwnd_undo(ca, sk)
+    }
+
+    fn cong_avoid(_: &mut Dctcp, sk: &mut TcpSock, _: &DctcpParams, ack: u32, acked: u32) {
+        tcp_reno_cong_avoid(sk, ack, acked);
+    }
+
+    fn set_state(ca: &mut Dctcp, sk: &mut TcpSock, _: &DctcpParams, new_state: CaState) {
+        dctcp_state(ca, sk, new_state);
+    }
+
+    /// Only `CA_EVENT_LOSS` matters with PLB off (`dctcp_react_to_loss`); the
+    /// receiver-side ECN events are not driven here.
+    // Linux net/ipv4/tcp_dctcp.c dctcp_cwnd_event()
+    fn cwnd_event(ca: &mut Dctcp, sk: &mut TcpSock, _: &DctcpParams, event: CaEvent) {
+        if event == CaEvent::Loss {
+            dctcp_react_to_loss(ca, sk);
+        }
+    }
+
+    fn in_ack_event(ca: &mut Dctcp, sk: &mut TcpSock, p: &DctcpParams, _flags: u32) {
+        dctcp_update_alpha(ca, sk, p);
+    }
+}

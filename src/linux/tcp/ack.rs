@@ -1,0 +1,113 @@
+//! `tcp_ack()`: one incoming ACK through the glue, in the kernel's order.
+
+use crate::cubic::linux_after;
+use crate::linux::CaState;
+use crate::linux::tcp::ca_state::tcp_fastretrans_alert;
+use crate::linux::tcp::cong_control::{TcpSysctl, tcp_cong_control};
+use crate::linux::tcp::{RateSample, TcpCongestionOps, TcpSock, ack_flags};
+
+/// What one ACK reports, in segments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TcpAck {
+    /// Segments newly acknowledged (cumulatively): `snd_una` moves by this much.
+    pub acked: u32,
+    /// The ACK's RTT sample, µs (`None`: no sample, e.g. the segment was retransmitted).
+    pub rtt_us: Option<u32>,
+    /// Segments newly reported CE-marked (AccECN's CE delta); may exceed `acked`.
+    pub ce_delta: u32,
+    /// The ACK carries ECN-Echo although `ce_delta` is 0.
+    pub ece: bool,
+}
+
+/// How [`tcp_ack`] treated an ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub enum AckOutcome {
+    /// It acknowledged data never sent (beyond `snd_nxt`): discarded, nothing changed.
+    Discarded,
+    /// Nothing was in flight (`no_queue`): only `snd_una` and `in_ack_event` ran.
+    NoQueue,
+    /// Processed in full.
+    Processed,
+}
+
+/// The srtt half of `tcp_rtt_estimator()`: the first sample sets it, later ones move it
+/// by 1/8 of the difference; kept ×8 and at least 1.
+// Linux net/ipv4/tcp_input.c tcp_rtt_estimator(): srtt += m - srtt/8
+pub fn tcp_rtt_estimator(sk: &mut TcpSock, rtt_us: u32) {
+    let srtt = if sk.srtt_us == 0 {
+        rtt_us.wrapping_shl(3)
+    } else {
+        sk.srtt_us
+            .wrapping_add(rtt_us)
+            .wrapping_sub(sk.srtt_us >> 3)
+    };
+    sk.srtt_us = srtt.max(1);
+}
+
+/// One ACK, in the order of `tcp_ack()`:
+///
+/// 1. an ACK beyond `snd_nxt` is discarded;
+/// 2. `snd_una` advances (clearing `icsk_retransmits`); with nothing in flight before
+///    it, only `in_ack_event` runs (the kernel's `no_queue` path);
+/// 3. the retransmit queue is cleaned: `packets_out`, `delivered`, the srtt sample;
+/// 4. AccECN: the CE delta joins `delivered_ce` and raises `FLAG_ECE`;
+/// 5. `in_ack_event`;
+/// 6. a dubious ACK (no new data acknowledged, an ECN echo, or a state other than
+///    Open) runs the state machine ([`tcp_fastretrans_alert`]);
+/// 7. [`tcp_cong_control`].
+///
+/// The caller transmits afterwards ([`tcp_write_xmit`](super::tcp_write_xmit)). An
+/// `acked` beyond what is in flight empties the flight; a CE delta above `acked` is
+/// accepted (AccECN may report marks of earlier, lost ACKs).
+// Linux net/ipv4/tcp_input.c tcp_ack()
+pub fn tcp_ack<O: TcpCongestionOps>(
+    ca: &mut O::Ca,
+    sk: &mut TcpSock,
+    p: &O::Params,
+    sysctl: &TcpSysctl,
+    ack: &TcpAck,
+) -> AckOutcome {
+    let new_una = sk.snd_una.wrapping_add(ack.acked);
+    if linux_after(new_una, sk.snd_nxt) {
+        return AckOutcome::Discarded;
+    }
+    let prior_packets = sk.packets_out;
+    let mut flag = 0;
+    if ack.acked > 0 {
+        sk.icsk_retransmits = 0;
+        flag |= ack_flags::SND_UNA_ADVANCED;
+    }
+    sk.snd_una = new_una;
+    if prior_packets == 0 {
+        O::in_ack_event(ca, sk, p, flag);
+        return AckOutcome::NoQueue;
+    }
+    // Linux tcp_clean_rtx_queue(): the acknowledged segments leave the flight
+    if ack.acked > 0 {
+        sk.packets_out = sk.packets_out.saturating_sub(ack.acked);
+        sk.delivered = sk.delivered.wrapping_add(ack.acked);
+        flag |= ack_flags::DATA_ACKED;
+    }
+    if let Some(rtt) = ack.rtt_us {
+        tcp_rtt_estimator(sk, rtt);
+    }
+    // Linux tcp_accecn_process(): the CE delta, and FLAG_ECE when positive
+    sk.delivered_ce = sk.delivered_ce.wrapping_add(ack.ce_delta);
+    if ack.ce_delta > 0 || ack.ece {
+        flag |= ack_flags::ECE;
+    }
+    O::in_ack_event(ca, sk, p, flag);
+    // Linux tcp_ack_is_dubious(): no new data, an alert flag, or not Open
+    if ack.acked == 0 || flag & ack_flags::ECE != 0 || sk.icsk_ca_state != CaState::Open {
+        tcp_fastretrans_alert::<O>(ca, sk, p, flag);
+    }
+    let rs = RateSample {
+        acked_sacked: ack.acked,
+        ece_delta: ack.ce_delta,
+        losses: 0,
+    };
+    tcp_cong_control::<O>(ca, sk, p, sysctl, sk.snd_una, flag, &rs);
+    AckOutcome::Processed
+}

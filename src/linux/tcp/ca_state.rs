@@ -1,0 +1,193 @@
+//! The congestion-avoidance state machine (`icsk_ca_state`): how Recovery, Loss and
+//! CWR are entered and left, and undo.
+//!
+//! The socket here has no SACK scoreboard, no RACK, no F-RTO and no tail loss probe,
+//! so the parts of `tcp_fastretrans_alert()` that read them are absent: what remains
+//! are the exits at `high_seq` and the ECN entry into CWR, with the rules of a
+//! SACK-enabled socket that receives no SACK blocks. Undo is never automatic; the
+//! caller says when a reduction proved spurious ([`tcp_try_undo`]).
+
+use crate::cubic::linux_after;
+use crate::linux::CaState;
+use crate::linux::tcp::cwnd_reduction::{
+    tcp_end_cwnd_reduction, tcp_enter_cwr, tcp_init_cwnd_reduction,
+};
+use crate::linux::tcp::{CaEvent, TcpCongestionOps, TcpSock, ack_flags};
+
+/// `before(a, b)`: `a` is earlier than `b` in the wrapping sequence space.
+// Linux include/net/tcp.h before()
+const fn before(a: u32, b: u32) -> bool {
+    linux_after(b, a)
+}
+
+/// `tcp_set_ca_state()`: the `set_state` hook first (it sees the old state in
+/// `sk.icsk_ca_state`), then the new state is stored.
+// Linux net/ipv4/tcp_input.c tcp_set_ca_state()
+pub fn tcp_set_ca_state<O: TcpCongestionOps>(
+    ca: &mut O::Ca,
+    sk: &mut TcpSock,
+    p: &O::Params,
+    state: CaState,
+) {
+    O::set_state(ca, sk, p, state);
+    sk.icsk_ca_state = state;
+}
+
+/// `tcp_enter_recovery()`: fast retransmit. The reduction may be undone; outside a
+/// reduction its ssthresh is saved for undo (unless the loss came with an ECN echo,
+/// `ece_ack`) and a reduction begins; inside CWR the running one is kept. Then
+/// Recovery. Nothing happens in Recovery or Loss (the kernel never calls it there):
+/// returns whether recovery was entered.
+// Linux net/ipv4/tcp_input.c tcp_enter_recovery()
+pub fn tcp_enter_recovery<O: TcpCongestionOps>(
+    ca: &mut O::Ca,
+    sk: &mut TcpSock,
+    p: &O::Params,
+    ece_ack: bool,
+) -> bool {
+    if matches!(sk.icsk_ca_state, CaState::Recovery | CaState::Loss) {
+        return false;
+    }
+    sk.prior_ssthresh = 0;
+    // Linux tcp_init_undo(): undo_marker = snd_una (a flag here)
+    sk.undo_marker = true;
+    if !sk.in_cwnd_reduction() {
+        if !ece_ack {
+            sk.prior_ssthresh = sk.current_ssthresh();
+        }
+        tcp_init_cwnd_reduction::<O>(ca, sk, p);
+    }
+    tcp_set_ca_state::<O>(ca, sk, p, CaState::Recovery);
+    true
+}
+
+/// `tcp_enter_loss()`: a retransmission timeout. Everything in flight is lost. Unless
+/// this window was already reduced (a recovery still before `high_seq`, or a
+/// repeated timeout), ssthresh is recomputed, saved for undo, and the algorithm hears
+/// `CA_EVENT_LOSS`. cwnd becomes 1, the state Loss, and the recovery point `snd_nxt`.
+///
+/// The caller then retransmits (and counts `icsk_retransmits`), as the RTO timer does.
+// Linux net/ipv4/tcp_input.c tcp_enter_loss()
+pub fn tcp_enter_loss<O: TcpCongestionOps>(ca: &mut O::Ca, sk: &mut TcpSock, p: &O::Params) {
+    // Linux tcp_timeout_mark_lost(): every segment in flight is lost
+    sk.packets_out = 0;
+    sk.sacked_out = 0;
+    sk.lost_out = 0;
+    sk.retrans_out = 0;
+    let state = sk.icsk_ca_state;
+    if (state as u8) <= (CaState::Disorder as u8)
+        || !linux_after(sk.high_seq, sk.snd_una)
+        || (state == CaState::Loss && sk.icsk_retransmits == 0)
+    {
+        sk.prior_ssthresh = sk.current_ssthresh();
+        sk.prior_cwnd = sk.snd_cwnd;
+        sk.snd_ssthresh = O::ssthresh(ca, sk, p);
+        O::cwnd_event(ca, sk, p, CaEvent::Loss);
+        sk.undo_marker = true;
+    }
+    // Linux tcp_enter_loss(): cwnd = in flight + 1
+    sk.snd_cwnd = sk.packets_in_flight().wrapping_add(1);
+    sk.snd_cwnd_cnt = 0;
+    sk.snd_cwnd_stamp = sk.tcp_jiffies32;
+    tcp_set_ca_state::<O>(ca, sk, p, CaState::Loss);
+    sk.high_seq = sk.snd_nxt;
+}
+
+/// `tcp_undo_cwnd_reduction()`: the reduction was spurious. If an ssthresh was saved,
+/// cwnd comes back through the `undo_cwnd` hook and ssthresh rises back to the saved
+/// value; either way no further undo is possible.
+// Linux net/ipv4/tcp_input.c tcp_undo_cwnd_reduction()
+pub fn tcp_undo_cwnd_reduction<O: TcpCongestionOps>(
+    ca: &mut O::Ca,
+    sk: &mut TcpSock,
+    p: &O::Params,
+) {
+    if sk.prior_ssthresh != 0 {
+        sk.snd_cwnd = O::undo_cwnd(ca, sk, p);
+        if sk.prior_ssthresh > sk.snd_ssthresh {
+            sk.snd_ssthresh = sk.prior_ssthresh;
+        }
+    }
+    sk.snd_cwnd_stamp = sk.tcp_jiffies32;
+    sk.undo_marker = false;
+}
+
+/// An undo found by the caller (a D-SACK or timestamps proving the retransmissions
+/// spurious), as `tcp_try_undo_recovery()` / `tcp_try_undo_loss()` do it once their
+/// evidence holds: [`tcp_undo_cwnd_reduction`], then back to Open. Ignored (returns
+/// `false`) when no reduction may be undone (`undo_marker` clear).
+// Linux net/ipv4/tcp_input.c tcp_try_undo_recovery(), tcp_try_undo_loss()
+pub fn tcp_try_undo<O: TcpCongestionOps>(ca: &mut O::Ca, sk: &mut TcpSock, p: &O::Params) -> bool {
+    if !sk.undo_marker {
+        return false;
+    }
+    tcp_undo_cwnd_reduction::<O>(ca, sk, p);
+    if sk.icsk_ca_state != CaState::Open {
+        sk.icsk_retransmits = 0;
+        tcp_set_ca_state::<O>(ca, sk, p, CaState::Open);
+    }
+    true
+}
+
+/// `tcp_try_to_open()` on this socket: an ECN echo starts CWR; without SACK or
+/// retransmission accounting there is no Disorder to enter.
+// Linux net/ipv4/tcp_input.c tcp_try_to_open()
+pub fn tcp_try_to_open<O: TcpCongestionOps>(
+    ca: &mut O::Ca,
+    sk: &mut TcpSock,
+    p: &O::Params,
+    flag: u32,
+) {
+    if flag & ack_flags::ECE != 0 {
+        tcp_enter_cwr::<O>(ca, sk, p);
+    }
+}
+
+/// `tcp_fastretrans_alert()` for a dubious ACK (`flag` holds the [`ack_flags`]), on a
+/// SACK-enabled socket that receives no SACK blocks:
+///
+/// 1. an ECN echo forbids undoing to the saved ssthresh (`prior_ssthresh` 0);
+/// 2. once `snd_una` reaches `high_seq`: CWR ends (only when strictly past it, so that
+///    the CWR flag has reached the receiver), Recovery opens and then ends its
+///    reduction (cwnd = ssthresh unless undone);
+/// 3. still in Recovery: nothing more. Loss opens once `high_seq` is reached, else
+///    nothing more. Otherwise [`tcp_try_to_open`] (an ECN echo enters CWR).
+// Linux net/ipv4/tcp_input.c tcp_fastretrans_alert(), tcp_process_loss()
+pub fn tcp_fastretrans_alert<O: TcpCongestionOps>(
+    ca: &mut O::Ca,
+    sk: &mut TcpSock,
+    p: &O::Params,
+    flag: u32,
+) {
+    if flag & ack_flags::ECE != 0 {
+        sk.prior_ssthresh = 0;
+    }
+    if sk.icsk_ca_state != CaState::Open && !before(sk.snd_una, sk.high_seq) {
+        match sk.icsk_ca_state {
+            CaState::Cwr if sk.snd_una != sk.high_seq => {
+                tcp_end_cwnd_reduction::<O>(ca, sk, p);
+                tcp_set_ca_state::<O>(ca, sk, p, CaState::Open);
+            }
+            CaState::Recovery => {
+                // tcp_try_undo_recovery() without undo evidence: opens, then the end.
+                tcp_set_ca_state::<O>(ca, sk, p, CaState::Open);
+                tcp_end_cwnd_reduction::<O>(ca, sk, p);
+            }
+            _ => {}
+        }
+    }
+    match sk.icsk_ca_state {
+        CaState::Recovery => return,
+        CaState::Loss => {
+            if !before(sk.snd_una, sk.high_seq) {
+                // tcp_process_loss(): recovered, tcp_try_undo_recovery() opens
+                tcp_set_ca_state::<O>(ca, sk, p, CaState::Open);
+            }
+            if sk.icsk_ca_state == CaState::Loss {
+                return;
+            }
+        }
+        _ => {}
+    }
+    tcp_try_to_open::<O>(ca, sk, p, flag);
+}
