@@ -16,6 +16,7 @@ mod dctcp;
 mod error;
 mod linux;
 mod pacing;
+mod prague;
 mod rfc;
 mod tcp_model;
 mod trace;
@@ -27,6 +28,7 @@ pub use trace::{Event, MAX_ARGS, parse, requested_mode, set_u32};
 use congestion::Instant;
 use congestion::cubic::RfcCubic;
 use congestion::linux::dctcp::DctcpParams;
+use congestion::linux::prague::PragueParams;
 use congestion::rfc::NewReno;
 use core::fmt::{self, Write};
 
@@ -70,6 +72,9 @@ pub enum Cc {
     Cubic,
     /// Linux DCTCP (`tcp_dctcp.c`) in the socket model of `shared/conformance/linux-dctcp`.
     Dctcp,
+    /// TCP Prague 0.7 (`tcp_prague.c`) in the same socket model
+    /// (`shared/conformance/linux-prague`).
+    Prague,
 }
 
 /// A `--cc` value that names no algorithm the replay knows.
@@ -84,13 +89,14 @@ impl fmt::Display for UnknownCc<'_> {
 
 impl Cc {
     /// The valid `--cc` words, for error messages and usage lines.
-    pub const WORDS: &'static str = "cubic, dctcp";
+    pub const WORDS: &'static str = "cubic, dctcp, prague";
 
     /// From the `--cc` word.
     pub fn parse(name: &str) -> Result<Self, UnknownCc<'_>> {
         match name {
             "cubic" => Ok(Cc::Cubic),
             "dctcp" => Ok(Cc::Dctcp),
+            "prague" => Ok(Cc::Prague),
             other => Err(UnknownCc(other)),
         }
     }
@@ -180,6 +186,11 @@ pub fn replay_cc<'a, W: Write>(
         Cc::Cubic => replay_cubic(text, kernel, out),
         Cc::Dctcp => run(
             tcp_model::TcpModelReplay::<dctcp::DctcpColumns>::new(DctcpParams::new()),
+            text,
+            out,
+        ),
+        Cc::Prague => run(
+            tcp_model::TcpModelReplay::<prague::PragueColumns>::new(PragueParams::new()),
             text,
             out,
         ),

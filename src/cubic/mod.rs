@@ -31,6 +31,6 @@ pub use rfc_config::{
     RfcCubicConfig, RfcCubicParams, validate_mss,
 };
 pub use wide_math::{
-    bitwise_wide_div, div_floor, div_rem_floor, knuth_wide_div, mul_div_floor, narrow_div_rem,
-    wide_div, wide_mul,
+    bitwise_wide_div, div_floor, div_rem_floor, knuth_wide_div, mul_div_floor, mul_u64_u64_shr,
+    narrow_div_rem, wide_div, wide_mul,
 };

@@ -38,6 +38,19 @@ pub const fn wide_mul(a: u64, b: u64) -> (u64, u64) {
     (high, low)
 }
 
+/// Linux `mul_u64_u64_shr(a, b, shift)`: the exact 128-bit product `a · b` shifted
+/// right by `shift` (below 128), truncated to 64 bits as the kernel's is.
+// Linux include/linux/math64.h mul_u64_u64_shr(): (u64)(((u128)a * b) >> shift)
+pub const fn mul_u64_u64_shr(a: u64, b: u64, shift: u32) -> u64 {
+    let (high, low) = wide_mul(a, b);
+    match shift {
+        0 => low,
+        1..=63 => (low >> shift) | (high << (64 - shift)),
+        64..=127 => high >> (shift - 64),
+        _ => 0,
+    }
+}
+
 /// `⌊a · b / d⌋`, exact whenever the quotient fits in a `u64`, else `u64::MAX`.
 ///
 /// `d == 0` also returns `u64::MAX` (callers pass validated, non-zero divisors; the
@@ -278,6 +291,26 @@ const fn quotient_digit(u: u64, next: u64, v_hi: u64, v_lo: u64) -> u64 {
         break;
     }
     q
+}
+
+#[cfg(test)]
+mod mul_shr_tests {
+    use super::mul_u64_u64_shr;
+
+    #[test]
+    fn the_shift_keeps_the_bits_above_64() {
+        // 2^40 * 2^40 = 2^80; >> 20 = 2^60, beyond any 64-bit product.
+        assert_eq!(mul_u64_u64_shr(1 << 40, 1 << 40, 20), 1 << 60);
+        // (2^64 - 1)^2 >> 64 = 2^64 - 2.
+        assert_eq!(mul_u64_u64_shr(u64::MAX, u64::MAX, 64), u64::MAX - 1);
+        assert_eq!(mul_u64_u64_shr(6, 7, 0), 42);
+        assert_eq!(mul_u64_u64_shr(6, 7, 1), 21);
+        // Truncated to 64 bits like the kernel's cast: 2^100 >> 20 = 2^80 -> 0.
+        assert_eq!(mul_u64_u64_shr(1 << 50, 1 << 50, 20), 0);
+        assert_eq!(mul_u64_u64_shr(3, 1 << 63, 127), 0);
+        assert_eq!(mul_u64_u64_shr(u64::MAX, 2, 127), 0);
+        assert_eq!(mul_u64_u64_shr(u64::MAX, 4, 65), 1);
+    }
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ mod flow_config;
 mod handle;
 mod layout;
 mod params;
+pub mod prague;
 mod socket_config;
 mod state;
 pub mod tcp;

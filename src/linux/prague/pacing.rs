@@ -1,0 +1,202 @@
+//! Prague's conversions between its fractional window, its rate and the MTU, the
+//! time tests of its rounds, the per-ACK additive-increase step, and the pacing rate.
+
+use super::div::{div_u64, div_u64_round_up, div64_u64, div64_u64_round_closest};
+use super::{
+    CWND_UNIT, HSRTT_SHIFT, MAX_SCALED_RTT_US, MIN_CWND_RTT, MIN_CWND_VIRT, MIN_MSS, MINIMUM_RATE,
+    OFFSET_UNIT, ONE_CWND, Prague, PragueParams, RATE_OFFSET, RTT2SEC_SHIFT, USEC_PER_SEC,
+};
+use crate::cubic::mul_u64_u64_shr;
+use crate::linux::tcp::TcpSock;
+
+/// `tcp_stamp_us_delta()`: µs from `t0` to `t1`, 0 if `t1` is earlier, truncated to
+/// the kernel's `u32` return type.
+// Linux include/net/tcp.h tcp_stamp_us_delta(): max_t(s64, t1 - t0, 0)
+pub(crate) const fn tcp_stamp_us_delta(t1: u64, t0: u64) -> u32 {
+    let d = t1.wrapping_sub(t0) as i64;
+    // Truncation on purpose: the kernel returns u32.
+    if d < 0 { 0 } else { d as u32 }
+}
+
+/// `prague_target_rtt()`: the RTT target in srtt units (×8), wrapping as `u32`.
+// Linux net/ipv4/tcp_prague.c prague_target_rtt()
+pub(crate) const fn prague_target_rtt(p: &PragueParams) -> u32 {
+    p.prague_rtt_target << 3
+}
+
+/// `prague_is_rtt_indep()`: past slow start for `prague_rtt_transition` rounds.
+// Linux net/ipv4/tcp_prague.c prague_is_rtt_indep()
+pub(crate) const fn prague_is_rtt_indep(ca: &Prague, sk: &TcpSock, p: &PragueParams) -> bool {
+    !sk.in_slow_start() && ca.round >= p.prague_rtt_transition
+}
+
+/// `prague_e2e_rtt_elapsed()`: `snd_una` reached the round's end.
+// Linux net/ipv4/tcp_prague.c prague_e2e_rtt_elapsed()
+pub(crate) const fn prague_e2e_rtt_elapsed(ca: &Prague, sk: &TcpSock) -> bool {
+    // !before(snd_una, next_seq)
+    (sk.snd_una.wrapping_sub(ca.next_seq) as i32) >= 0
+}
+
+/// `prague_elapsed_since_alpha_update()`, µs.
+// Linux net/ipv4/tcp_prague.c prague_elapsed_since_alpha_update()
+pub(crate) const fn prague_elapsed_since_alpha_update(ca: &Prague, sk: &TcpSock) -> u32 {
+    tcp_stamp_us_delta(sk.tcp_mstamp, ca.alpha_stamp)
+}
+
+/// `prague_should_update_ewma()`: at a round's end, and once RTT-independent only if
+/// the target RTT passed since the last update.
+// Linux net/ipv4/tcp_prague.c prague_should_update_ewma(), prague_target_rtt_elapsed()
+pub(crate) const fn prague_should_update_ewma(ca: &Prague, sk: &TcpSock, p: &PragueParams) -> bool {
+    prague_e2e_rtt_elapsed(ca, sk)
+        && (!prague_is_rtt_indep(ca, sk, p)
+            || (prague_target_rtt(p) >> 3) <= prague_elapsed_since_alpha_update(ca, sk))
+}
+
+/// `prague_virtual_rtt()`: the larger of the target and srtt (×8).
+// Linux net/ipv4/tcp_prague.c prague_virtual_rtt()
+pub(crate) const fn prague_virtual_rtt(sk: &TcpSock, p: &PragueParams) -> u64 {
+    let target = prague_target_rtt(p);
+    (if target > sk.srtt_us {
+        target
+    } else {
+        sk.srtt_us
+    }) as u64
+}
+
+/// `prague_frac_cwnd_to_snd_cwnd()`: the fractional window rounded up, at least 2,
+/// at most the clamp (`max_t(u32, ..)` truncates the rounded value).
+// Linux net/ipv4/tcp_prague.c prague_frac_cwnd_to_snd_cwnd()
+pub(crate) fn prague_frac_cwnd_to_snd_cwnd(ca: &Prague, sk: &TcpSock) -> u32 {
+    // Truncation on purpose: max_t(u32, ...).
+    let rounded = (ca.frac_cwnd.wrapping_add(ONE_CWND - 1) >> CWND_UNIT) as u32;
+    rounded.max(MIN_CWND_RTT).min(sk.snd_cwnd_clamp)
+}
+
+/// `prague_pacing_rate_to_max_mtu()`: the largest MTU that keeps two packets per
+/// virtual RTT at the current rate (or window, scaled up to the target RTT).
+// Linux net/ipv4/tcp_prague.c prague_pacing_rate_to_max_mtu()
+pub(crate) fn prague_pacing_rate_to_max_mtu(ca: &Prague, sk: &TcpSock, p: &PragueParams) -> u64 {
+    let cwnd_bytes = if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+        mul_u64_u64_shr(ca.rate_bytes, prague_virtual_rtt(sk, p), RTT2SEC_SHIFT)
+    } else {
+        let target = u64::from(prague_target_rtt(p));
+        let rtt = u64::from(sk.srtt_us);
+        let mut scaled_cwnd = ca.frac_cwnd;
+        if rtt < target {
+            // Linux prague_pacing_rate_to_max_mtu(): frac * target / srtt
+            scaled_cwnd = div64_u64(scaled_cwnd.wrapping_mul(target), rtt);
+        }
+        let mtu = u64::from(sk.mss_to_mtu(sk.mss_cache));
+        mul_u64_u64_shr(scaled_cwnd, mtu, CWND_UNIT)
+    };
+    div_u64_round_up(cwnd_bytes, u64::from(MIN_CWND_VIRT))
+}
+
+/// `prague_half_virtual_rtt_elapsed()`: half a virtual RTT since the alpha update.
+// Linux net/ipv4/tcp_prague.c prague_half_virtual_rtt_elapsed()
+pub(crate) const fn prague_half_virtual_rtt_elapsed(
+    ca: &Prague,
+    sk: &TcpSock,
+    p: &PragueParams,
+) -> bool {
+    (prague_virtual_rtt(sk, p) >> (3 + 1)) <= prague_elapsed_since_alpha_update(ca, sk) as u64
+}
+
+/// `prague_pacing_rate_to_frac_cwnd()`: `rate · rtt / mtu` in window units, with
+/// the slow RTT average (`hsrtt`) once there is one.
+// Linux net/ipv4/tcp_prague.c prague_pacing_rate_to_frac_cwnd()
+pub(crate) fn prague_pacing_rate_to_frac_cwnd(ca: &Prague, sk: &TcpSock) -> u64 {
+    let mtu = u64::from(sk.mss_to_mtu(sk.mss_cache));
+    let hsrtt = ca.hsrtt_us >> HSRTT_SHIFT;
+    let rtt = if hsrtt != 0 {
+        hsrtt
+    } else {
+        u64::from(sk.srtt_us)
+    };
+    div_u64_round_up(
+        mul_u64_u64_shr(ca.rate_bytes, rtt, RTT2SEC_SHIFT - CWND_UNIT),
+        mtu,
+    )
+}
+
+/// `prague_frac_cwnd_to_pacing_rate()`: one fractional window per srtt, at least
+/// `MINIMUM_RATE`.
+// Linux net/ipv4/tcp_prague.c prague_frac_cwnd_to_pacing_rate()
+pub(crate) fn prague_frac_cwnd_to_pacing_rate(ca: &Prague, sk: &TcpSock) -> u64 {
+    let mut rate = (USEC_PER_SEC << 3).wrapping_mul(u64::from(sk.mss_to_mtu(sk.mss_cache)));
+    if sk.srtt_us != 0 {
+        rate = div64_u64(rate, u64::from(sk.srtt_us));
+    }
+    mul_u64_u64_shr(rate, ca.frac_cwnd, CWND_UNIT).max(MINIMUM_RATE)
+}
+
+/// `prague_valid_mtu()`: no larger than the MTU at init, no smaller than that of a
+/// 150-byte segment.
+// Linux net/ipv4/tcp_prague.c prague_valid_mtu()
+pub(crate) fn prague_valid_mtu(ca: &Prague, sk: &TcpSock, mtu: u32) -> u32 {
+    ca.mtu_cache.min(mtu).max(sk.mss_to_mtu(MIN_MSS))
+}
+
+/// `prague_rate_scaled_ai_ack_increase()`: below the target RTT, the increase per
+/// ACKed segment is scaled by `(rtt/target)²`, rounded to nearest.
+// Linux net/ipv4/tcp_prague.c prague_rate_scaled_ai_ack_increase()
+fn prague_rate_scaled_ai_ack_increase(p: &PragueParams, rtt: u32) -> u64 {
+    let target = u64::from(prague_target_rtt(p));
+    let rtt = u64::from(rtt);
+    if rtt >= target {
+        return ONE_CWND;
+    }
+    // Linux prague_rate_scaled_ai_ack_increase(): (rtt << 20) * rtt / target²
+    let increase = (rtt << CWND_UNIT).wrapping_mul(rtt);
+    div64_u64_round_closest(increase, target.wrapping_mul(target))
+}
+
+/// `prague_ai_ack_increase()`: the additive increase per ACKed segment, unscaled
+/// before RTT independence, without an RTT, or above `MAX_SCALED_RTT`.
+// Linux net/ipv4/tcp_prague.c prague_ai_ack_increase()
+pub(crate) fn prague_ai_ack_increase(ca: &mut Prague, sk: &TcpSock, p: &PragueParams) {
+    let rtt = sk.srtt_us;
+    ca.ai_ack_increase = if ca.round < p.prague_rtt_transition
+        || rtt == 0
+        || u64::from(rtt) > (MAX_SCALED_RTT_US << 3)
+    {
+        ONE_CWND
+    } else {
+        prague_rate_scaled_ai_ack_increase(p, rtt)
+    };
+}
+
+/// `prague_update_pacing_rate()`: in rate mode the internal rate ±3 % (faster in the
+/// first half of each virtual RTT); otherwise one window per srtt, which also becomes
+/// the internal rate. Doubled in early slow start, capped at `sk_max_pacing_rate`;
+/// sets the TSO burst for `1/2^prague_burst_shift` s.
+// Linux net/ipv4/tcp_prague.c prague_update_pacing_rate()
+pub(crate) fn prague_update_pacing_rate(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams) {
+    let mut rate = if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+        let offset = mul_u64_u64_shr(RATE_OFFSET, ca.rate_bytes, OFFSET_UNIT);
+        if prague_half_virtual_rtt_elapsed(ca, sk, p) {
+            ca.rate_bytes.wrapping_sub(offset)
+        } else {
+            ca.rate_bytes.wrapping_add(offset)
+        }
+    } else {
+        let mtu = u64::from(sk.mss_to_mtu(sk.mss_cache));
+        // Truncation on purpose: max_t(u32, frac >> 20, in flight).
+        let max_inflight = ((ca.frac_cwnd >> CWND_UNIT) as u32).max(sk.packets_in_flight());
+        let mut rate = (USEC_PER_SEC << 3).wrapping_mul(mtu);
+        if sk.srtt_us != 0 {
+            rate = div64_u64(rate, u64::from(sk.srtt_us));
+        }
+        let rate = rate.wrapping_mul(u64::from(max_inflight)).max(MINIMUM_RATE);
+        ca.rate_bytes = rate;
+        rate
+    };
+    if sk.snd_cwnd < sk.snd_ssthresh / 2 {
+        rate <<= 1;
+    }
+    rate = rate.min(sk.sk_max_pacing_rate);
+    let burst = div_u64(rate, u64::from(sk.mss_to_mtu(sk.mss_cache)));
+    // Truncation on purpose: max_t(u32, 1, burst >> shift).
+    ca.max_tso_burst = ((burst >> p.prague_burst_shift) as u32).max(1);
+    sk.sk_pacing_rate = rate;
+}
