@@ -17,6 +17,8 @@
 
 mod div;
 mod pacing;
+#[cfg(test)]
+mod tests;
 mod window;
 
 use crate::error::ConfigError;
