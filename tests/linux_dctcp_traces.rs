@@ -6,7 +6,7 @@ mod replay;
 
 use congestion::ConfigError;
 use congestion::linux::CaState;
-use congestion::linux::dctcp::{Dctcp, DctcpOps, DctcpParams, dctcp_update_alpha};
+use congestion::linux::dctcp::{DctcpCa, DctcpOps, DctcpParams, dctcp_update_alpha};
 use congestion::linux::tcp::{
     TcpAck, TcpSock, TcpSysctl, tcp_ack, tcp_enter_cwr, tcp_enter_recovery, tcp_try_undo,
 };
@@ -44,7 +44,7 @@ fn a_changed_module_parameter_changes_the_replay() {
 }
 
 /// A socket after `init` with cwnd `cwnd` all in flight, and DCTCP's state.
-fn flow(cwnd: u32, p: &DctcpParams) -> (TcpSock, Dctcp) {
+fn flow(cwnd: u32, p: &DctcpParams) -> (TcpSock, DctcpCa) {
     let mut sk = TcpSock {
         snd_cwnd: cwnd,
         snd_ssthresh: 0x7fff_ffff,
@@ -58,7 +58,7 @@ fn flow(cwnd: u32, p: &DctcpParams) -> (TcpSock, Dctcp) {
         max_packets_out: cwnd,
         ..TcpSock::default()
     };
-    let mut ca = Dctcp::default();
+    let mut ca = DctcpCa::default();
     congestion::linux::dctcp::dctcp_init(&mut ca, &sk, p);
     // The round started before these segments were sent: it ends at snd_una 100.
     ca.next_seq = 100;
@@ -230,4 +230,49 @@ fn undo_restores_loss_cwnd_not_prior_cwnd() {
     sk.snd_cwnd = 20;
     assert!(tcp_try_undo::<DctcpOps>(&mut ca, &mut sk, &p));
     assert_eq!((sk.snd_cwnd, sk.snd_ssthresh), (45, 0x7fff_ffff));
+}
+
+/// A DCTCP flow (the public type) at t = 0 with cwnd `cwnd` grown by hand, nothing in
+/// flight, last send at jiffy 0.
+fn idle_flow(cwnd: u32) -> congestion::linux::Dctcp {
+    let p = DctcpParams::new();
+    let socket = congestion::linux::TcpSocketConfig::new();
+    let mut rand = congestion::linux::tcp::ReplayedRandom::<1>::new();
+    let mut flow = congestion::linux::Dctcp::new(&p, &socket, 0, &mut rand).unwrap();
+    flow.parts_mut().0.snd_cwnd = cwnd;
+    flow
+}
+
+#[test]
+fn idle_restart_needs_strictly_more_than_an_rto_and_halves_per_rto() {
+    let p = DctcpParams::new();
+    let sysctl = TcpSysctl::new();
+    // Idle exactly 200 ms = rto: no restart (the test is `delta > rto`).
+    let mut flow = idle_flow(100);
+    flow.send(&p, &sysctl, 200_000, 1);
+    assert_eq!(flow.socket().snd_cwnd, 100);
+    // Idle 201 ms: delta 201 - 200 = 1 > 0 and 100 > 10: one halving to 50; then
+    // 1 - 200 < 0 stops. ssthresh = max(inf, 75) stays infinite.
+    let mut flow = idle_flow(100);
+    flow.send(&p, &sysctl, 201_000, 1);
+    assert_eq!(
+        (flow.socket().snd_cwnd, flow.socket().snd_ssthresh),
+        (50, 0x7fff_ffff)
+    );
+    // Idle 450 ms: 250 -> 50, 50 -> 25, then -150 stops: 25 (above the restart 10).
+    let mut flow = idle_flow(100);
+    flow.send(&p, &sysctl, 450_000, 1);
+    assert_eq!(flow.socket().snd_cwnd, 25);
+    // Idle 2 s: the halvings stop at the restart window min(10, clamp, cwnd) = 10.
+    let mut flow = idle_flow(100);
+    flow.send(&p, &sysctl, 2_000_000, 1);
+    assert_eq!(flow.socket().snd_cwnd, 10);
+    // With the sysctl off, nothing.
+    let mut flow = idle_flow(100);
+    let off = TcpSysctl {
+        slow_start_after_idle: false,
+        ..TcpSysctl::new()
+    };
+    flow.send(&p, &off, 2_000_000, 1);
+    assert_eq!(flow.socket().snd_cwnd, 100);
 }

@@ -3,7 +3,7 @@
 
 use crate::tcp_model::TcpAlgorithm;
 use crate::{Problem, set_u32};
-use congestion::linux::dctcp::{Dctcp, DctcpOps, DctcpParams};
+use congestion::linux::dctcp::{DctcpCa, DctcpOps, DctcpParams};
 use congestion::linux::tcp::TcpSock;
 use core::fmt::{self, Write};
 
@@ -34,7 +34,7 @@ impl TcpAlgorithm for DctcpColumns {
         Some(result)
     }
 
-    fn write_state<W: Write>(out: &mut W, sk: &TcpSock, ca: &Dctcp) -> fmt::Result {
+    fn write_state<W: Write>(out: &mut W, sk: &TcpSock, ca: &DctcpCa) -> fmt::Result {
         write!(
             out,
             ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",

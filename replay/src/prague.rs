@@ -3,7 +3,7 @@
 
 use crate::tcp_model::TcpAlgorithm;
 use crate::{Problem, set_u32};
-use congestion::linux::prague::{Prague, PragueOps, PragueParams};
+use congestion::linux::prague::{PragueCa, PragueOps, PragueParams};
 use congestion::linux::tcp::TcpSock;
 use core::fmt::{self, Write};
 
@@ -39,7 +39,7 @@ impl TcpAlgorithm for PragueColumns {
         Some(Ok(()))
     }
 
-    fn write_state<W: Write>(out: &mut W, sk: &TcpSock, ca: &Prague) -> fmt::Result {
+    fn write_state<W: Write>(out: &mut W, sk: &TcpSock, ca: &PragueCa) -> fmt::Result {
         write!(
             out,
             ",{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{}",

@@ -6,10 +6,10 @@
 use crate::{Event, Mode, Problem, Row, running, set_u32, zeros_after};
 use congestion::Instant;
 use congestion::linux::tcp::{
-    AckOutcome, ReplayedRandom, TcpAck, TcpCongestionOps, TcpSock, TcpSysctl, tcp_ack,
-    tcp_enter_loss, tcp_enter_recovery, tcp_slow_start_after_idle_check, tcp_try_undo,
-    tcp_update_pacing_rate, tcp_write_xmit,
+    AckOutcome, ReplayedRandom, TcpAck, TcpCongestionOps, TcpSock, TcpSysctl,
+    tcp_update_pacing_rate,
 };
+use congestion::linux::{TcpFlow, TcpSocketConfig};
 use core::fmt::{self, Write};
 
 /// One algorithm's part of the replay: its hook table, its module parameters as `set`
@@ -40,44 +40,12 @@ pub(crate) trait TcpAlgorithm {
     ) -> fmt::Result;
 }
 
-/// The socket init values of `set` (used by the next `init`) and the sysctls.
-#[derive(Clone, Copy, Debug)]
-struct SocketInit {
-    init_cwnd: u32,
-    init_ssthresh: u32,
-    cwnd_clamp: u32,
-    mss: u32,
-    srtt_us: u32,
-    iss: u32,
-    max_pacing_rate: u64,
-    rto_ms: u32,
-    hdr_len: u32,
-    pacing_status: u8,
-}
-
-impl SocketInit {
-    const fn new() -> Self {
-        SocketInit {
-            init_cwnd: 10,
-            init_ssthresh: 0x7fff_ffff,
-            cwnd_clamp: u32::MAX,
-            mss: 1448,
-            srtt_us: 0,
-            iss: 0,
-            max_pacing_rate: u64::MAX,
-            rto_ms: 200,
-            hdr_len: 52,
-            pacing_status: 0,
-        }
-    }
-}
-
-/// Replay state: the settings, and the socket and algorithm state once `init` ran.
+/// Replay state: the settings, and the flow once `init` ran.
 pub(crate) struct TcpModelReplay<A: TcpAlgorithm> {
     params: <A::Ops as TcpCongestionOps>::Params,
-    init: SocketInit,
+    socket: TcpSocketConfig,
     sysctl: TcpSysctl,
-    flow: Option<(TcpSock, <A::Ops as TcpCongestionOps>::Ca)>,
+    flow: Option<TcpFlow<A::Ops>>,
 }
 
 impl<A: TcpAlgorithm> TcpModelReplay<A> {
@@ -85,16 +53,17 @@ impl<A: TcpAlgorithm> TcpModelReplay<A> {
     pub(crate) fn new(params: <A::Ops as TcpCongestionOps>::Params) -> Self {
         TcpModelReplay {
             params,
-            init: SocketInit::new(),
+            socket: TcpSocketConfig::new(),
             sysctl: TcpSysctl::new(),
             flow: None,
         }
     }
 
-    /// The harness's `P()` after `loss`, `rto`, `undo` (a model convention).
-    fn pacing_after_event(sysctl: &TcpSysctl, sk: &mut TcpSock) {
+    /// The harness's `P()` after `init`, `loss`, `rto`, `undo` (a model convention:
+    /// the kernel next updates the rate on the following ACK).
+    fn pacing_after_event(sysctl: &TcpSysctl, flow: &mut TcpFlow<A::Ops>) {
         if A::MODEL_PACING_AFTER_EVENTS {
-            tcp_update_pacing_rate(sk, sysctl);
+            tcp_update_pacing_rate(flow.parts_mut().0, sysctl);
         }
     }
 }
@@ -111,17 +80,17 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
         if let Some(result) = A::set(&mut self.params, key, value) {
             return result;
         }
-        let s = &mut self.init;
+        let s = &mut self.socket;
         match key {
             "init_cwnd" => s.init_cwnd = set_u32(key, value)?,
             "init_ssthresh" => s.init_ssthresh = set_u32(key, value)?,
             "cwnd_clamp" => s.cwnd_clamp = set_u32(key, value)?,
             "mss" => s.mss = set_u32(key, value)?,
-            "srtt_us" => s.srtt_us = set_u32(key, value)?,
+            "srtt_us" => s.initial_srtt_us = set_u32(key, value)?,
             "iss" => s.iss = set_u32(key, value)?,
             "max_pacing_rate" => s.max_pacing_rate = value,
             "rto_ms" => s.rto_ms = set_u32(key, value)?,
-            "hdr_len" => s.hdr_len = set_u32(key, value)?,
+            "hdr_len" => s.header_len = set_u32(key, value)?,
             "pacing_status" => {
                 s.pacing_status =
                     u8::try_from(value)
@@ -145,45 +114,30 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
         self.flow.is_some()
     }
 
-    /// Zero state, the socket from the init values, the algorithm's `init`, `P()`
-    /// (unless the algorithm paces itself), then the first transmit.
+    /// The flow from the init values (the algorithm's `init`), `P()` (unless the
+    /// algorithm paces itself), then the first transmit.
     fn init(&mut self, now: Instant, ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
         let n = ev.map_or(Ok(None), |ev| ev.opt_int::<u32>(1))?;
-        let s = &self.init;
-        let mut sk = TcpSock::default();
-        sk.set_clock(now.as_micros());
-        sk.snd_cwnd = s.init_cwnd;
-        sk.snd_ssthresh = s.init_ssthresh;
-        sk.snd_cwnd_clamp = s.cwnd_clamp;
-        sk.mss_cache = s.mss;
-        sk.srtt_us = s.srtt_us.wrapping_shl(3);
-        sk.snd_una = s.iss;
-        sk.snd_nxt = s.iss;
-        sk.cwnd_usage_seq = s.iss;
-        sk.lsndtime = sk.tcp_jiffies32;
-        sk.sk_max_pacing_rate = s.max_pacing_rate;
-        sk.icsk_rto = s.rto_ms;
-        sk.header_len = s.hdr_len;
-        sk.sk_pacing_status = s.pacing_status;
-        let mut ca = <A::Ops as TcpCongestionOps>::Ca::default();
-        <A::Ops as TcpCongestionOps>::init(
-            &mut ca,
-            &mut sk,
+        let now_us = now.as_micros();
+        let mut flow = TcpFlow::<A::Ops>::new(
             &self.params,
+            &self.socket,
+            now_us,
             &mut ReplayedRandom::<1>::new(),
-        );
-        Self::pacing_after_event(&self.sysctl, &mut sk);
-        let n = n.unwrap_or(sk.snd_cwnd);
-        tcp_write_xmit::<A::Ops>(&mut ca, &mut sk, &self.params, n);
-        self.flow = Some((sk, ca));
+        )
+        .map_err(Problem::Config)?;
+        Self::pacing_after_event(&self.sysctl, &mut flow);
+        let n = n.unwrap_or(flow.socket().snd_cwnd);
+        flow.transmit(&self.params, now_us, n);
+        self.flow = Some(flow);
         Ok(())
     }
 
     fn event(&mut self, now: Instant, ev: &Event<'a>) -> Result<(), Problem<'a>> {
-        let (sk, ca) = running(&mut self.flow, ev)?;
+        let flow = running(&mut self.flow, ev)?;
         let p = &self.params;
         let sysctl = &self.sysctl;
-        sk.set_clock(now.as_micros());
+        let now_us = now.as_micros();
         match ev.keyword {
             "ack" => {
                 let (acked, rtt, in_flight) = ev.ack_args::<u32>()?;
@@ -200,43 +154,30 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
                 };
                 let ack = TcpAck {
                     acked,
-                    // RTT -1 (any negative s32): no sample.
+                    // RTT -1 (any negative): no sample.
                     rtt_us: u32::try_from(rtt).ok(),
                     ce_delta,
                     ece,
                 };
-                if tcp_ack::<A::Ops>(ca, sk, p, sysctl, &ack) != AckOutcome::Discarded {
-                    tcp_write_xmit::<A::Ops>(ca, sk, p, in_flight);
+                if flow.ack(p, sysctl, now_us, &ack) != AckOutcome::Discarded {
+                    flow.transmit(p, now_us, in_flight);
                 }
             }
             "loss" => {
-                if tcp_enter_recovery::<A::Ops>(ca, sk, p, false) {
-                    Self::pacing_after_event(sysctl, sk);
+                if flow.loss(p, now_us) {
+                    Self::pacing_after_event(sysctl, flow);
                 }
             }
             "rto" => {
-                let n: u32 = ev.opt_int(1)?.unwrap_or(1);
-                tcp_enter_loss::<A::Ops>(ca, sk, p);
-                // The RTO timer retransmits the head (or `n` segments) at once.
-                sk.packets_out = n;
-                if n > 0 {
-                    sk.lsndtime = sk.tcp_jiffies32;
-                }
-                sk.icsk_retransmits = sk.icsk_retransmits.wrapping_add(1);
-                Self::pacing_after_event(sysctl, sk);
+                flow.rto(p, now_us, ev.opt_int(1)?.unwrap_or(1));
+                Self::pacing_after_event(sysctl, flow);
             }
             "undo" => {
-                if tcp_try_undo::<A::Ops>(ca, sk, p) {
-                    Self::pacing_after_event(sysctl, sk);
+                if flow.undo(p, now_us) {
+                    Self::pacing_after_event(sysctl, flow);
                 }
             }
-            "send" => {
-                let n: u32 = ev.int(1)?;
-                let init_cwnd = self.init.init_cwnd;
-                tcp_slow_start_after_idle_check::<A::Ops>(ca, sk, p, sysctl, init_cwnd);
-                let in_flight = sk.packets_out.saturating_add(n);
-                tcp_write_xmit::<A::Ops>(ca, sk, p, in_flight);
-            }
+            "send" => flow.send(p, sysctl, now_us, ev.int(1)?),
             other => return Err(Problem::UnknownEvent(other)),
         }
         Ok(())
@@ -245,13 +186,13 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
     /// The row: `set` rows print time 0; all zeros before `init`.
     fn write_row<W: Write>(&mut self, out: &mut W, row: Row<'_>) -> fmt::Result {
         let Row { idx, keyword, t_us } = row;
-        let Some((sk, ca)) = self.flow.as_ref() else {
+        let Some(flow) = self.flow.as_ref() else {
             zeros_after(out, idx, keyword, A::CELLS)?;
             return out.write_str("\n");
         };
         let t = if keyword == "set" { 0 } else { t_us };
         write!(out, "{idx},{keyword},{t}")?;
-        A::write_state(out, sk, ca)?;
+        A::write_state(out, flow.socket(), flow.ca())?;
         out.write_str("\n")
     }
 }

@@ -90,7 +90,7 @@ impl Default for DctcpParams {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C)]
-pub struct Dctcp {
+pub struct DctcpCa {
     /// `old_delivered`: `tp->delivered` when the current round began.
     pub old_delivered: u32,
     /// `old_delivered_ce`: `tp->delivered_ce` when the current round began.
@@ -107,7 +107,7 @@ pub struct Dctcp {
     pub loss_cwnd: u32,
 }
 
-const _: () = assert!(core::mem::size_of::<Dctcp>() <= 104);
+const _: () = assert!(core::mem::size_of::<DctcpCa>() <= 104);
 
 /// DCTCP's hook table (`struct tcp_congestion_ops dctcp`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -115,7 +115,7 @@ pub struct DctcpOps;
 
 /// `dctcp_reset()`: a new round from `snd_nxt`, counting from the current totals.
 // Linux net/ipv4/tcp_dctcp.c dctcp_reset()
-fn dctcp_reset(ca: &mut Dctcp, sk: &TcpSock) {
+fn dctcp_reset(ca: &mut DctcpCa, sk: &TcpSock) {
     ca.next_seq = sk.snd_nxt;
     ca.old_delivered = sk.delivered;
     ca.old_delivered_ce = sk.delivered_ce;
@@ -124,7 +124,7 @@ fn dctcp_reset(ca: &mut Dctcp, sk: &TcpSock) {
 /// `dctcp_init()` on an ECN-capable connection (the `dctcp-reno` fallback without ECN
 /// is not modelled).
 // Linux net/ipv4/tcp_dctcp.c dctcp_init()
-pub fn dctcp_init(ca: &mut Dctcp, sk: &TcpSock, p: &DctcpParams) {
+pub fn dctcp_init(ca: &mut DctcpCa, sk: &TcpSock, p: &DctcpParams) {
     ca.prior_rcv_nxt = 0;
     ca.dctcp_alpha = p.dctcp_alpha_on_init.min(DCTCP_MAX_ALPHA);
     ca.loss_cwnd = 0;
@@ -135,7 +135,7 @@ pub fn dctcp_init(ca: &mut Dctcp, sk: &TcpSock, p: &DctcpParams) {
 /// `dctcp_ssthresh()`: remembers cwnd for undo and returns `cwnd·(1 - alpha/2)`, at
 /// least 2. `cwnd·alpha` wraps as the kernel's `u32` product does (cwnd above 4M).
 // Linux net/ipv4/tcp_dctcp.c dctcp_ssthresh()
-pub fn dctcp_ssthresh(ca: &mut Dctcp, sk: &TcpSock) -> u32 {
+pub fn dctcp_ssthresh(ca: &mut DctcpCa, sk: &TcpSock) -> u32 {
     let cwnd = sk.snd_cwnd;
     ca.loss_cwnd = cwnd;
     // Linux dctcp_ssthresh(): max(cwnd - ((cwnd * alpha) >> 11), 2)
@@ -151,7 +151,7 @@ pub fn dctcp_ssthresh(ca: &mut Dctcp, sk: &TcpSock) -> u32 {
 /// report more CE segments `c` than delivered `d` (AccECN after ACK loss). The shift
 /// wraps as the kernel's `u32` does.
 // Linux net/ipv4/tcp_dctcp.c dctcp_update_alpha()
-pub fn dctcp_update_alpha(ca: &mut Dctcp, sk: &TcpSock, p: &DctcpParams) {
+pub fn dctcp_update_alpha(ca: &mut DctcpCa, sk: &TcpSock, p: &DctcpParams) {
     if linux_before(sk.snd_una, ca.next_seq) {
         return;
     }
@@ -179,7 +179,7 @@ const fn linux_before(a: u32, b: u32) -> bool {
 
 /// `dctcp_react_to_loss()`: remember cwnd, and halve it (ssthresh at least 2).
 // Linux net/ipv4/tcp_dctcp.c dctcp_react_to_loss()
-pub fn dctcp_react_to_loss(ca: &mut Dctcp, sk: &mut TcpSock) {
+pub fn dctcp_react_to_loss(ca: &mut DctcpCa, sk: &mut TcpSock) {
     ca.loss_cwnd = sk.snd_cwnd;
     sk.snd_ssthresh = (sk.snd_cwnd >> 1).max(2);
 }
@@ -187,7 +187,7 @@ pub fn dctcp_react_to_loss(ca: &mut Dctcp, sk: &mut TcpSock) {
 /// `dctcp_state()`: entering Recovery (from another state) halves; RTOs are handled
 /// by `CA_EVENT_LOSS`, so that each window is reduced once.
 // Linux net/ipv4/tcp_dctcp.c dctcp_state()
-pub fn dctcp_state(ca: &mut Dctcp, sk: &mut TcpSock, new_state: CaState) {
+pub fn dctcp_state(ca: &mut DctcpCa, sk: &mut TcpSock, new_state: CaState) {
     if new_state == CaState::Recovery && new_state != sk.icsk_ca_state {
         dctcp_react_to_loss(ca, sk);
     }
@@ -195,45 +195,45 @@ pub fn dctcp_state(ca: &mut Dctcp, sk: &mut TcpSock, new_state: CaState) {
 
 /// `dctcp_cwnd_undo()`: the larger of cwnd and the cwnd before the reduction.
 // Linux net/ipv4/tcp_dctcp.c dctcp_cwnd_undo()
-pub fn dctcp_cwnd_undo(ca: &Dctcp, sk: &TcpSock) -> u32 {
+pub fn dctcp_cwnd_undo(ca: &DctcpCa, sk: &TcpSock) -> u32 {
     sk.snd_cwnd.max(ca.loss_cwnd)
 }
 
 impl TcpCongestionOps for DctcpOps {
-    type Ca = Dctcp;
+    type Ca = DctcpCa;
     type Params = DctcpParams;
     const NAME: &'static str = "dctcp";
 
-    fn init<R: RandomSource>(ca: &mut Dctcp, sk: &mut TcpSock, p: &DctcpParams, _: &mut R) {
+    fn init<R: RandomSource>(ca: &mut DctcpCa, sk: &mut TcpSock, p: &DctcpParams, _: &mut R) {
         dctcp_init(ca, sk, p);
     }
 
-    fn ssthresh(ca: &mut Dctcp, sk: &TcpSock, _: &DctcpParams) -> u32 {
+    fn ssthresh(ca: &mut DctcpCa, sk: &TcpSock, _: &DctcpParams) -> u32 {
         dctcp_ssthresh(ca, sk)
     }
 
-    fn undo_cwnd(ca: &mut Dctcp, sk: &TcpSock, _: &DctcpParams) -> u32 {
+    fn undo_cwnd(ca: &mut DctcpCa, sk: &TcpSock, _: &DctcpParams) -> u32 {
         dctcp_cwnd_undo(ca, sk)
     }
 
-    fn cong_avoid(_: &mut Dctcp, sk: &mut TcpSock, _: &DctcpParams, ack: u32, acked: u32) {
+    fn cong_avoid(_: &mut DctcpCa, sk: &mut TcpSock, _: &DctcpParams, ack: u32, acked: u32) {
         tcp_reno_cong_avoid(sk, ack, acked);
     }
 
-    fn set_state(ca: &mut Dctcp, sk: &mut TcpSock, _: &DctcpParams, new_state: CaState) {
+    fn set_state(ca: &mut DctcpCa, sk: &mut TcpSock, _: &DctcpParams, new_state: CaState) {
         dctcp_state(ca, sk, new_state);
     }
 
     /// Only `CA_EVENT_LOSS` matters with PLB off (`dctcp_react_to_loss`); the
     /// receiver-side ECN events are not driven here.
     // Linux net/ipv4/tcp_dctcp.c dctcp_cwnd_event()
-    fn cwnd_event(ca: &mut Dctcp, sk: &mut TcpSock, _: &DctcpParams, event: CaEvent) {
+    fn cwnd_event(ca: &mut DctcpCa, sk: &mut TcpSock, _: &DctcpParams, event: CaEvent) {
         if event == CaEvent::Loss {
             dctcp_react_to_loss(ca, sk);
         }
     }
 
-    fn in_ack_event(ca: &mut Dctcp, sk: &mut TcpSock, p: &DctcpParams, _flags: u32) {
+    fn in_ack_event(ca: &mut DctcpCa, sk: &mut TcpSock, p: &DctcpParams, _flags: u32) {
         dctcp_update_alpha(ca, sk, p);
     }
 }

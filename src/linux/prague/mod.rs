@@ -145,7 +145,7 @@ impl Default for PragueParams {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C)]
-pub struct Prague {
+pub struct PragueCa {
     /// `cwr_stamp`: `tcp_mstamp` of the last CWR reduction, µs.
     pub cwr_stamp: u64,
     /// `alpha_stamp`: `tcp_mstamp` of the last alpha update, µs.
@@ -188,7 +188,7 @@ pub struct Prague {
     pub in_loss: bool,
 }
 
-const _: () = assert!(core::mem::size_of::<Prague>() <= 104);
+const _: () = assert!(core::mem::size_of::<PragueCa>() <= 104);
 
 /// Prague's hook table (`struct tcp_congestion_ops prague`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -200,7 +200,7 @@ pub struct PragueOps;
 /// The pacing rate is computed before `cwnd_mode` is read from the parameters, so it
 /// sees window mode, as in the kernel.
 // Linux net/ipv4/tcp_prague.c prague_init()
-pub fn prague_init(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams) {
+pub fn prague_init(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     if sk.sk_pacing_status == 0 {
         sk.sk_pacing_status = 1;
     }
@@ -245,7 +245,7 @@ pub fn prague_init(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams) {
 /// rate, then the switch between window and rate mode at `prague_cwnd_transit`
 /// packets (rate mode only once CE was seen).
 // Linux net/ipv4/tcp_prague.c prague_cong_control()
-pub fn prague_cong_control(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams, rs: &RateSample) {
+pub fn prague_cong_control(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams, rs: &RateSample) {
     prague_update_cwnd(ca, sk, p, rs);
     if prague_should_update_ewma(ca, sk, p) {
         prague_update_alpha(ca, sk, p);
@@ -268,7 +268,7 @@ pub fn prague_cong_control(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams, 
 /// `prague_state()`: Recovery starts a loss reduction, CWR an ECN one, Open ends
 /// the loss hold; a transition to the same state does nothing.
 // Linux net/ipv4/tcp_prague.c prague_state()
-pub fn prague_state(ca: &mut Prague, sk: &TcpSock, p: &PragueParams, new_state: CaState) {
+pub fn prague_state(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams, new_state: CaState) {
     if new_state == sk.icsk_ca_state {
         return;
     }
@@ -283,7 +283,7 @@ pub fn prague_state(ca: &mut Prague, sk: &TcpSock, p: &PragueParams, new_state: 
 
 /// `prague_tso_segs()`: the TSO burst, capped by `prague_max_tso_segs` when set.
 // Linux net/ipv4/tcp_prague.c prague_tso_segs()
-pub const fn prague_tso_segs(ca: &Prague, p: &PragueParams) -> u32 {
+pub const fn prague_tso_segs(ca: &PragueCa, p: &PragueParams) -> u32 {
     if p.prague_max_tso_segs != 0 && p.prague_max_tso_segs < ca.max_tso_burst {
         p.prague_max_tso_segs
     } else {
@@ -292,39 +292,39 @@ pub const fn prague_tso_segs(ca: &Prague, p: &PragueParams) -> u32 {
 }
 
 impl TcpCongestionOps for PragueOps {
-    type Ca = Prague;
+    type Ca = PragueCa;
     type Params = PragueParams;
     const NAME: &'static str = "prague";
     const HAS_CONG_CONTROL: bool = true;
 
-    fn init<R: RandomSource>(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams, _: &mut R) {
+    fn init<R: RandomSource>(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams, _: &mut R) {
         prague_init(ca, sk, p);
     }
 
     /// `prague_ssthresh()`: ssthresh unchanged.
     // Linux net/ipv4/tcp_prague.c prague_ssthresh()
-    fn ssthresh(_: &mut Prague, sk: &TcpSock, _: &PragueParams) -> u32 {
+    fn ssthresh(_: &mut PragueCa, sk: &TcpSock, _: &PragueParams) -> u32 {
         sk.snd_ssthresh
     }
 
-    fn undo_cwnd(ca: &mut Prague, sk: &TcpSock, _: &PragueParams) -> u32 {
+    fn undo_cwnd(ca: &mut PragueCa, sk: &TcpSock, _: &PragueParams) -> u32 {
         prague_cwnd_undo(ca, sk)
     }
 
-    fn set_state(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams, new_state: CaState) {
+    fn set_state(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams, new_state: CaState) {
         prague_state(ca, sk, p, new_state);
     }
 
     /// `prague_cwnd_event()`: an RTO (`CA_EVENT_LOSS`) is a loss reduction.
     // Linux net/ipv4/tcp_prague.c prague_cwnd_event()
-    fn cwnd_event(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams, event: CaEvent) {
+    fn cwnd_event(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams, event: CaEvent) {
         if event == CaEvent::Loss {
             prague_enter_loss(ca, sk, p);
         }
     }
 
     fn cong_control(
-        ca: &mut Prague,
+        ca: &mut PragueCa,
         sk: &mut TcpSock,
         p: &PragueParams,
         _ack: u32,

@@ -4,7 +4,7 @@
 use super::div::{div_u64, div_u64_round_up, div64_u64, div64_u64_round_closest};
 use super::{
     CWND_UNIT, HSRTT_SHIFT, MAX_SCALED_RTT_US, MIN_CWND_RTT, MIN_CWND_VIRT, MIN_MSS, MINIMUM_RATE,
-    OFFSET_UNIT, ONE_CWND, Prague, PragueParams, RATE_OFFSET, RTT2SEC_SHIFT, USEC_PER_SEC,
+    OFFSET_UNIT, ONE_CWND, PragueCa, PragueParams, RATE_OFFSET, RTT2SEC_SHIFT, USEC_PER_SEC,
 };
 use crate::cubic::mul_u64_u64_shr;
 use crate::linux::tcp::TcpSock;
@@ -26,27 +26,31 @@ pub(crate) const fn prague_target_rtt(p: &PragueParams) -> u32 {
 
 /// `prague_is_rtt_indep()`: past slow start for `prague_rtt_transition` rounds.
 // Linux net/ipv4/tcp_prague.c prague_is_rtt_indep()
-pub(crate) const fn prague_is_rtt_indep(ca: &Prague, sk: &TcpSock, p: &PragueParams) -> bool {
+pub(crate) const fn prague_is_rtt_indep(ca: &PragueCa, sk: &TcpSock, p: &PragueParams) -> bool {
     !sk.in_slow_start() && ca.round >= p.prague_rtt_transition
 }
 
 /// `prague_e2e_rtt_elapsed()`: `snd_una` reached the round's end.
 // Linux net/ipv4/tcp_prague.c prague_e2e_rtt_elapsed()
-pub(crate) const fn prague_e2e_rtt_elapsed(ca: &Prague, sk: &TcpSock) -> bool {
+pub(crate) const fn prague_e2e_rtt_elapsed(ca: &PragueCa, sk: &TcpSock) -> bool {
     // !before(snd_una, next_seq)
     (sk.snd_una.wrapping_sub(ca.next_seq) as i32) >= 0
 }
 
 /// `prague_elapsed_since_alpha_update()`, µs.
 // Linux net/ipv4/tcp_prague.c prague_elapsed_since_alpha_update()
-pub(crate) const fn prague_elapsed_since_alpha_update(ca: &Prague, sk: &TcpSock) -> u32 {
+pub(crate) const fn prague_elapsed_since_alpha_update(ca: &PragueCa, sk: &TcpSock) -> u32 {
     tcp_stamp_us_delta(sk.tcp_mstamp, ca.alpha_stamp)
 }
 
 /// `prague_should_update_ewma()`: at a round's end, and once RTT-independent only if
 /// the target RTT passed since the last update.
 // Linux net/ipv4/tcp_prague.c prague_should_update_ewma(), prague_target_rtt_elapsed()
-pub(crate) const fn prague_should_update_ewma(ca: &Prague, sk: &TcpSock, p: &PragueParams) -> bool {
+pub(crate) const fn prague_should_update_ewma(
+    ca: &PragueCa,
+    sk: &TcpSock,
+    p: &PragueParams,
+) -> bool {
     prague_e2e_rtt_elapsed(ca, sk)
         && (!prague_is_rtt_indep(ca, sk, p)
             || (prague_target_rtt(p) >> 3) <= prague_elapsed_since_alpha_update(ca, sk))
@@ -66,7 +70,7 @@ pub(crate) const fn prague_virtual_rtt(sk: &TcpSock, p: &PragueParams) -> u64 {
 /// `prague_frac_cwnd_to_snd_cwnd()`: the fractional window rounded up, at least 2,
 /// at most the clamp (`max_t(u32, ..)` truncates the rounded value).
 // Linux net/ipv4/tcp_prague.c prague_frac_cwnd_to_snd_cwnd()
-pub(crate) fn prague_frac_cwnd_to_snd_cwnd(ca: &Prague, sk: &TcpSock) -> u32 {
+pub(crate) fn prague_frac_cwnd_to_snd_cwnd(ca: &PragueCa, sk: &TcpSock) -> u32 {
     // Truncation on purpose: max_t(u32, ...).
     let rounded = (ca.frac_cwnd.wrapping_add(ONE_CWND - 1) >> CWND_UNIT) as u32;
     rounded.max(MIN_CWND_RTT).min(sk.snd_cwnd_clamp)
@@ -75,7 +79,7 @@ pub(crate) fn prague_frac_cwnd_to_snd_cwnd(ca: &Prague, sk: &TcpSock) -> u32 {
 /// `prague_pacing_rate_to_max_mtu()`: the largest MTU that keeps two packets per
 /// virtual RTT at the current rate (or window, scaled up to the target RTT).
 // Linux net/ipv4/tcp_prague.c prague_pacing_rate_to_max_mtu()
-pub(crate) fn prague_pacing_rate_to_max_mtu(ca: &Prague, sk: &TcpSock, p: &PragueParams) -> u64 {
+pub(crate) fn prague_pacing_rate_to_max_mtu(ca: &PragueCa, sk: &TcpSock, p: &PragueParams) -> u64 {
     let cwnd_bytes = if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
         mul_u64_u64_shr(ca.rate_bytes, prague_virtual_rtt(sk, p), RTT2SEC_SHIFT)
     } else {
@@ -95,7 +99,7 @@ pub(crate) fn prague_pacing_rate_to_max_mtu(ca: &Prague, sk: &TcpSock, p: &Pragu
 /// `prague_half_virtual_rtt_elapsed()`: half a virtual RTT since the alpha update.
 // Linux net/ipv4/tcp_prague.c prague_half_virtual_rtt_elapsed()
 pub(crate) const fn prague_half_virtual_rtt_elapsed(
-    ca: &Prague,
+    ca: &PragueCa,
     sk: &TcpSock,
     p: &PragueParams,
 ) -> bool {
@@ -105,7 +109,7 @@ pub(crate) const fn prague_half_virtual_rtt_elapsed(
 /// `prague_pacing_rate_to_frac_cwnd()`: `rate · rtt / mtu` in window units, with
 /// the slow RTT average (`hsrtt`) once there is one.
 // Linux net/ipv4/tcp_prague.c prague_pacing_rate_to_frac_cwnd()
-pub(crate) fn prague_pacing_rate_to_frac_cwnd(ca: &Prague, sk: &TcpSock) -> u64 {
+pub(crate) fn prague_pacing_rate_to_frac_cwnd(ca: &PragueCa, sk: &TcpSock) -> u64 {
     let mtu = u64::from(sk.mss_to_mtu(sk.mss_cache));
     let hsrtt = ca.hsrtt_us >> HSRTT_SHIFT;
     let rtt = if hsrtt != 0 {
@@ -122,7 +126,7 @@ pub(crate) fn prague_pacing_rate_to_frac_cwnd(ca: &Prague, sk: &TcpSock) -> u64 
 /// `prague_frac_cwnd_to_pacing_rate()`: one fractional window per srtt, at least
 /// `MINIMUM_RATE`.
 // Linux net/ipv4/tcp_prague.c prague_frac_cwnd_to_pacing_rate()
-pub(crate) fn prague_frac_cwnd_to_pacing_rate(ca: &Prague, sk: &TcpSock) -> u64 {
+pub(crate) fn prague_frac_cwnd_to_pacing_rate(ca: &PragueCa, sk: &TcpSock) -> u64 {
     let mut rate = (USEC_PER_SEC << 3).wrapping_mul(u64::from(sk.mss_to_mtu(sk.mss_cache)));
     if sk.srtt_us != 0 {
         rate = div64_u64(rate, u64::from(sk.srtt_us));
@@ -133,7 +137,7 @@ pub(crate) fn prague_frac_cwnd_to_pacing_rate(ca: &Prague, sk: &TcpSock) -> u64 
 /// `prague_valid_mtu()`: no larger than the MTU at init, no smaller than that of a
 /// 150-byte segment.
 // Linux net/ipv4/tcp_prague.c prague_valid_mtu()
-pub(crate) fn prague_valid_mtu(ca: &Prague, sk: &TcpSock, mtu: u32) -> u32 {
+pub(crate) fn prague_valid_mtu(ca: &PragueCa, sk: &TcpSock, mtu: u32) -> u32 {
     ca.mtu_cache.min(mtu).max(sk.mss_to_mtu(MIN_MSS))
 }
 
@@ -154,7 +158,7 @@ fn prague_rate_scaled_ai_ack_increase(p: &PragueParams, rtt: u32) -> u64 {
 /// `prague_ai_ack_increase()`: the additive increase per ACKed segment, unscaled
 /// before RTT independence, without an RTT, or above `MAX_SCALED_RTT`.
 // Linux net/ipv4/tcp_prague.c prague_ai_ack_increase()
-pub(crate) fn prague_ai_ack_increase(ca: &mut Prague, sk: &TcpSock, p: &PragueParams) {
+pub(crate) fn prague_ai_ack_increase(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams) {
     let rtt = sk.srtt_us;
     ca.ai_ack_increase = if ca.round < p.prague_rtt_transition
         || rtt == 0
@@ -171,7 +175,7 @@ pub(crate) fn prague_ai_ack_increase(ca: &mut Prague, sk: &TcpSock, p: &PraguePa
 /// the internal rate. Doubled in early slow start, capped at `sk_max_pacing_rate`;
 /// sets the TSO burst for `1/2^prague_burst_shift` s.
 // Linux net/ipv4/tcp_prague.c prague_update_pacing_rate()
-pub(crate) fn prague_update_pacing_rate(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams) {
+pub(crate) fn prague_update_pacing_rate(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     let mut rate = if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
         let offset = mul_u64_u64_shr(RATE_OFFSET, ca.rate_bytes, OFFSET_UNIT);
         if prague_half_virtual_rtt_elapsed(ca, sk, p) {

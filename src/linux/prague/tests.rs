@@ -27,13 +27,13 @@ fn the_mtu_shrinks_and_ssthresh_is_rescaled_with_it() {
     let mut sk = sock(3, 3, 25_000);
     sk.delivered = 4;
     sk.delivered_ce = 1;
-    let mut ca = Prague {
+    let mut ca = PragueCa {
         round: 4,
         saw_ce: true,
         mtu_cache: 1500,
         hsrtt_us: 200_000 << 7,
         frac_cwnd: 1_572_864, // 1.5 segments
-        ..Prague::default()
+        ..PragueCa::default()
     };
     prague_update_alpha(&mut ca, &mut sk, &p);
     // alpha: 0 - 0 + (1 << 24) / 4 = 4,194,304.
@@ -59,13 +59,13 @@ fn no_rescale_of_ssthresh_when_cwnd_stays() {
     let mut sk = sock(2, 2, 25_000);
     sk.delivered = 4;
     sk.delivered_ce = 1;
-    let mut ca = Prague {
+    let mut ca = PragueCa {
         round: 4,
         saw_ce: true,
         mtu_cache: 1500,
         hsrtt_us: 200_000 << 7,
         frac_cwnd: 1_572_864,
-        ..Prague::default()
+        ..PragueCa::default()
     };
     prague_update_alpha(&mut ca, &mut sk, &p);
     assert_eq!(sk.mss_cache, 1073);
@@ -79,7 +79,7 @@ fn init_paces_in_window_mode_before_reading_the_cwnd_mode_parameter() {
     p.prague_rtt_transition = 0;
     // ssthresh 5 <= cwnd 10 and round 0 >= 0: RTT-independent already at init.
     let mut sk = sock(10, 5, 10_000);
-    let mut ca = Prague::default();
+    let mut ca = PragueCa::default();
     prague_init(&mut ca, &mut sk, &p);
     // Window mode: 8e6 * 1500 / 80,000 = 150,000 per segment, times 10 = 1,500,000.
     // (Rate mode would have added 3 %: 1,500,000 + 4 * 1,500,000 / 128 = 1,546,875.)
@@ -91,9 +91,9 @@ fn init_paces_in_window_mode_before_reading_the_cwnd_mode_parameter() {
 #[test]
 fn the_clamp_binds_the_window_from_frac_cwnd() {
     let mut sk = sock(10, 5, 10_000);
-    let mut ca = Prague {
+    let mut ca = PragueCa {
         frac_cwnd: 10 * ONE_CWND + ONE_CWND / 2,
-        ..Prague::default()
+        ..PragueCa::default()
     };
     // ceil(10.5) = 11, clamped to 8.
     sk.snd_cwnd_clamp = 8;
@@ -107,13 +107,13 @@ fn the_clamp_binds_the_window_from_frac_cwnd() {
 #[test]
 fn undo_resumes_growth_restores_the_rate_and_rebuilds_the_window() {
     let sk = sock(6, 6, 10_000);
-    let mut ca = Prague {
+    let mut ca = PragueCa {
         in_loss: true,
         rate_bytes: 1_000_000,
         loss_rate_bytes: 1_200_000,
         loss_cwnd: 9,
         hsrtt_us: 80_000 << 7,
-        ..Prague::default()
+        ..PragueCa::default()
     };
     // frac = ceil((1.2e6 * 80,000 >> 3) / 1500) = 1.2e10 / 1500 = 8,000,000.
     assert_eq!(prague_cwnd_undo(&mut ca, &sk), 9);

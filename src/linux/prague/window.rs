@@ -10,7 +10,7 @@ use super::pacing::{
 };
 use super::{
     CWND_UNIT, HSRTT_SHIFT, MINIMUM_RATE, MTU_SYS, PRAGUE_ALPHA_BITS, PRAGUE_MAX_ALPHA,
-    PRAGUE_SHIFT_G, Prague, PragueParams, RTT2SEC_SHIFT,
+    PRAGUE_SHIFT_G, PragueCa, PragueParams, RTT2SEC_SHIFT,
 };
 use crate::cubic::mul_u64_u64_shr;
 use crate::linux::tcp::{RateSample, TcpSock, tcp_slow_start};
@@ -18,7 +18,7 @@ use crate::linux::tcp::{RateSample, TcpSock, tcp_slow_start};
 /// `prague_new_round()`: the next round ends at `snd_nxt`; rounds count only after
 /// slow start (a wrap to 0 restarts at `prague_rtt_transition`).
 // Linux net/ipv4/tcp_prague.c prague_new_round()
-pub(crate) fn prague_new_round(ca: &mut Prague, sk: &TcpSock, p: &PragueParams) {
+pub(crate) fn prague_new_round(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams) {
     ca.next_seq = sk.snd_nxt;
     ca.old_delivered_ce = sk.delivered_ce;
     ca.old_delivered = sk.delivered;
@@ -33,7 +33,7 @@ pub(crate) fn prague_new_round(ca: &mut Prague, sk: &TcpSock, p: &PragueParams) 
 
 /// `prague_cwnd_changed()`: stamp the change and recompute the AI step.
 // Linux net/ipv4/tcp_prague.c prague_cwnd_changed()
-fn prague_cwnd_changed(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams) {
+fn prague_cwnd_changed(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     sk.snd_cwnd_stamp = sk.tcp_jiffies32;
     prague_ai_ack_increase(ca, sk, p);
 }
@@ -43,7 +43,7 @@ fn prague_cwnd_changed(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams) {
 /// MTU shrinks (or grows back) so that two packets fit in a virtual RTT, rescaling the
 /// window, cwnd and ssthresh. Then the slow RTT average and a new round.
 // Linux net/ipv4/tcp_prague.c prague_update_alpha()
-pub(crate) fn prague_update_alpha(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams) {
+pub(crate) fn prague_update_alpha(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     if ca.saw_ce {
         let mut ecn_segs = u64::from(sk.delivered_ce.wrapping_sub(ca.old_delivered_ce));
         if ecn_segs != 0 {
@@ -72,7 +72,7 @@ pub(crate) fn prague_update_alpha(ca: &mut Prague, sk: &mut TcpSock, p: &PragueP
 
 /// The MTU half of `prague_update_alpha()`.
 // Linux net/ipv4/tcp_prague.c prague_update_alpha()
-fn prague_resize_mtu(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams) {
+fn prague_resize_mtu(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     let mtu_used = u64::from(sk.mss_to_mtu(sk.mss_cache));
     // Truncation on purpose: prague_valid_mtu() takes a u32.
     let max_mtu = prague_pacing_rate_to_max_mtu(ca, sk, p) as u32;
@@ -107,7 +107,7 @@ fn prague_resize_mtu(ca: &mut Prague, sk: &mut TcpSock, p: &PragueParams) {
 /// reproduced as the kernel does it (the `ce_random` reference trace).
 // Linux net/ipv4/tcp_prague.c prague_update_cwnd()
 pub(crate) fn prague_update_cwnd(
-    ca: &mut Prague,
+    ca: &mut PragueCa,
     sk: &mut TcpSock,
     p: &PragueParams,
     rs: &RateSample,
@@ -153,7 +153,7 @@ pub(crate) fn prague_update_cwnd(
 /// Rate-mode additive increase: the rate grows by one `MTU_SYS` per virtual RTT,
 /// spread over the window's ACKs; the window follows the rate.
 // Linux net/ipv4/tcp_prague.c prague_update_cwnd()
-fn prague_rate_increase(ca: &mut Prague, sk: &TcpSock, p: &PragueParams, acked: u64) {
+fn prague_rate_increase(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams, acked: u64) {
     let mtu_used = u64::from(sk.mss_to_mtu(sk.mss_cache));
     let vrtt = prague_virtual_rtt(sk, p);
     // Linux prague_update_cwnd(): ((acked * MTU_SYS) << 23) / vrtt
@@ -176,7 +176,7 @@ fn prague_rate_increase(ca: &mut Prague, sk: &TcpSock, p: &PragueParams, acked: 
 /// Window-mode additive increase: `ai_ack_increase` per ACKed segment over the
 /// window (scaled to `MTU_SYS`-sized packets), at least `acked` units; the rate follows.
 // Linux net/ipv4/tcp_prague.c prague_update_cwnd()
-fn prague_window_increase(ca: &mut Prague, sk: &TcpSock, acked: u64) {
+fn prague_window_increase(ca: &mut PragueCa, sk: &TcpSock, acked: u64) {
     let mut increase = acked.wrapping_mul(ca.ai_ack_increase);
     let new_cwnd = ca.frac_cwnd;
     if new_cwnd != 0 {
@@ -192,7 +192,7 @@ fn prague_window_increase(ca: &mut Prague, sk: &TcpSock, acked: u64) {
 /// `prague_enter_loss()`: remember cwnd and rate for undo, halve the window (or the
 /// rate in rate mode), and hold growth until the state is Open again.
 // Linux net/ipv4/tcp_prague.c prague_enter_loss()
-pub(crate) fn prague_enter_loss(ca: &mut Prague, sk: &TcpSock, p: &PragueParams) {
+pub(crate) fn prague_enter_loss(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams) {
     ca.loss_cwnd = sk.snd_cwnd;
     ca.loss_rate_bytes = ca.rate_bytes;
     if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
@@ -208,7 +208,7 @@ pub(crate) fn prague_enter_loss(ca: &mut Prague, sk: &TcpSock, p: &PragueParams)
 /// `prague_enter_cwr()`: reduce by `alpha/2` (rounded to nearest), at most once per
 /// target RTT once RTT-independent.
 // Linux net/ipv4/tcp_prague.c prague_enter_cwr()
-pub(crate) fn prague_enter_cwr(ca: &mut Prague, sk: &TcpSock, p: &PragueParams) {
+pub(crate) fn prague_enter_cwr(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams) {
     if prague_is_rtt_indep(ca, sk, p)
         && (prague_target_rtt(p) >> 3) > tcp_stamp_us_delta(sk.tcp_mstamp, ca.cwr_stamp)
     {
@@ -235,7 +235,7 @@ pub(crate) fn prague_enter_cwr(ca: &mut Prague, sk: &TcpSock, p: &PragueParams) 
 /// (or keeps what it gained since), the window follows the rate, and cwnd returns to
 /// the larger of now and before the loss.
 // Linux net/ipv4/tcp_prague.c prague_cwnd_undo()
-pub(crate) fn prague_cwnd_undo(ca: &mut Prague, sk: &TcpSock) -> u32 {
+pub(crate) fn prague_cwnd_undo(ca: &mut PragueCa, sk: &TcpSock) -> u32 {
     ca.in_loss = false;
     ca.rate_bytes = ca.rate_bytes.max(ca.loss_rate_bytes);
     ca.frac_cwnd = prague_pacing_rate_to_frac_cwnd(ca, sk);
