@@ -6,7 +6,7 @@ mod replay;
 
 use congestion::ConfigError;
 use congestion::linux::CaState;
-use congestion::linux::dctcp::{DctcpCa, DctcpOps, DctcpParams, dctcp_update_alpha};
+use congestion::linux::dctcp::{DctcpCa, DctcpConfig, DctcpOps, DctcpParams, dctcp_update_alpha};
 use congestion::linux::tcp::{
     TcpAck, TcpSock, TcpSysctl, tcp_ack, tcp_enter_cwr, tcp_enter_recovery, tcp_try_undo,
 };
@@ -103,11 +103,12 @@ fn shift_g_above_10_is_refused_and_the_old_value_stays() {
         message.contains("dctcp_shift_g") && message.contains("0..=10"),
         "{message}"
     );
-    assert!(DctcpParams::with(11, 1024).is_err());
-    assert_eq!(
-        DctcpParams::with(10, 1024).map(|p| p.dctcp_shift_g()),
-        Ok(10)
-    );
+    let config = |g| DctcpConfig {
+        dctcp_shift_g: g,
+        ..DctcpConfig::new()
+    };
+    assert!(config(11).validate().is_err());
+    assert_eq!(config(10).validate().map(|p| p.dctcp_shift_g()), Ok(10));
     // In a replay the refused write is ignored (not clamped to 10): the run equals the
     // one without it.
     let events = replay::events(FOLDER, "steady_rtt50ms_20m");

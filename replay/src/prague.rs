@@ -17,24 +17,26 @@ impl TcpAlgorithm for PragueColumns {
     // Prague sets sk_pacing_rate itself; the harness adds no P().
     const MODEL_PACING_AFTER_EVENTS: bool = false;
 
-    /// The module parameters; a refused `prague_burst_shift` keeps the old value, as
-    /// a refused sysfs write does.
+    /// The module parameters, live; a refused value (`prague_burst_shift` above 63)
+    /// keeps the old one, as a refused sysfs write does.
     fn set<'a>(p: &mut PragueParams, key: &'a str, value: u64) -> Option<Result<(), Problem<'a>>> {
         let v = match set_u32(key, value) {
             Ok(v) => v,
             Err(e) => return Some(Err(e)),
         };
+        let mut c = *p.config();
         match key {
-            "prague_rtt_target" => p.prague_rtt_target = v,
-            "prague_rtt_transition" => p.prague_rtt_transition = v,
-            "prague_alpha_mode" => p.prague_alpha_mode = v,
-            "prague_cwnd_mode" => p.prague_cwnd_mode = v,
-            "prague_cwnd_transit" => p.prague_cwnd_transit = v,
-            "prague_max_tso_segs" => p.prague_max_tso_segs = v,
-            "prague_burst_shift" => {
-                let _ = p.set_prague_burst_shift(v);
-            }
+            "prague_rtt_target" => c.prague_rtt_target = v,
+            "prague_rtt_transition" => c.prague_rtt_transition = v,
+            "prague_alpha_mode" => c.prague_alpha_mode = v,
+            "prague_cwnd_mode" => c.prague_cwnd_mode = v,
+            "prague_cwnd_transit" => c.prague_cwnd_transit = v,
+            "prague_max_tso_segs" => c.prague_max_tso_segs = v,
+            "prague_burst_shift" => c.prague_burst_shift = v,
             _ => return None,
+        }
+        if let Ok(valid) = c.validate() {
+            *p = valid;
         }
         Some(Ok(()))
     }

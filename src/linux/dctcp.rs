@@ -21,62 +21,90 @@ pub const DCTCP_MAX_ALPHA: u32 = 1024;
 // Linux net/ipv4/tcp_dctcp.c dctcp_shift_g_set()
 pub const DCTCP_MAX_SHIFT_G: u32 = 10;
 
-/// The module parameters, validated once and shared by every flow.
+/// DCTCP's module parameters as written (`/sys/module/tcp_dctcp/parameters/`), before
+/// validation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct DctcpParams {
-    dctcp_shift_g: u32,
-    dctcp_alpha_on_init: u32,
+pub struct DctcpConfig {
+    /// `dctcp_shift_g`: the EWMA gain is `1/2^g`; 0..=10 (default 4).
+    pub dctcp_shift_g: u32,
+    /// `dctcp_alpha_on_init`: alpha at `init` (1024 = 1.0, the default); `init` takes
+    /// at most 1024.
+    pub dctcp_alpha_on_init: u32,
 }
 
-impl DctcpParams {
-    /// The kernel defaults: `g = 1/2^4`, alpha starting at 1.0 (1024).
+impl DctcpConfig {
+    /// The kernel defaults: `g = 1/2^4`, alpha starting at 1.0.
     pub const fn new() -> Self {
-        DctcpParams {
+        DctcpConfig {
             dctcp_shift_g: 4,
             dctcp_alpha_on_init: DCTCP_MAX_ALPHA,
         }
     }
 
-    /// Parameters with `dctcp_shift_g` (0..=10) and `dctcp_alpha_on_init` (any value;
-    /// `init` takes at most 1024).
-    pub const fn with(dctcp_shift_g: u32, dctcp_alpha_on_init: u32) -> Result<Self, ConfigError> {
-        let mut p = DctcpParams::new();
-        p.dctcp_alpha_on_init = dctcp_alpha_on_init;
-        match p.set_dctcp_shift_g(dctcp_shift_g) {
-            Ok(()) => Ok(p),
-            Err(e) => Err(e),
-        }
-    }
-
-    /// `dctcp_shift_g`: the EWMA gain is `1/2^g`.
-    pub const fn dctcp_shift_g(&self) -> u32 {
-        self.dctcp_shift_g
-    }
-
-    /// `dctcp_alpha_on_init`: alpha at `init`, before the `min` with 1024.
-    pub const fn dctcp_alpha_on_init(&self) -> u32 {
-        self.dctcp_alpha_on_init
-    }
-
-    /// Writes `dctcp_shift_g`, as a sysfs write does: a value above 10 is refused
-    /// (an error naming the parameter and its range) and the old value stays.
+    /// The parameters, or an error naming `dctcp_shift_g` and its range 0..=10.
     // Linux net/ipv4/tcp_dctcp.c dctcp_shift_g_set(): param_set_uint_minmax(0, 10)
-    pub const fn set_dctcp_shift_g(&mut self, g: u32) -> Result<(), ConfigError> {
-        if g > DCTCP_MAX_SHIFT_G {
+    pub const fn validate(&self) -> Result<DctcpParams, ConfigError> {
+        if self.dctcp_shift_g > DCTCP_MAX_SHIFT_G {
             return Err(ConfigError::ParamOutOfRange {
                 field: "dctcp_shift_g",
                 min: 0,
                 max: DCTCP_MAX_SHIFT_G,
             });
         }
-        self.dctcp_shift_g = g;
-        Ok(())
+        Ok(DctcpParams { config: *self })
+    }
+}
+
+impl Default for DctcpConfig {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The validated module parameters, shared by every flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DctcpParams {
+    config: DctcpConfig,
+}
+
+impl DctcpParams {
+    /// The kernel defaults.
+    pub const fn new() -> Self {
+        DctcpParams {
+            config: DctcpConfig::new(),
+        }
     }
 
-    /// Writes `dctcp_alpha_on_init` (every value is accepted; `init` caps it at 1024).
+    /// The settings these parameters were validated from.
+    pub const fn config(&self) -> &DctcpConfig {
+        &self.config
+    }
+
+    /// `dctcp_shift_g`.
+    pub const fn dctcp_shift_g(&self) -> u32 {
+        self.config.dctcp_shift_g
+    }
+
+    /// Rewrites `dctcp_shift_g` on live parameters, as a sysfs write does: a value
+    /// above 10 is refused with the error of [`DctcpConfig::validate`] and the old
+    /// value stays.
+    pub const fn set_dctcp_shift_g(&mut self, g: u32) -> Result<(), ConfigError> {
+        let mut config = self.config;
+        config.dctcp_shift_g = g;
+        match config.validate() {
+            Ok(p) => {
+                *self = p;
+                Ok(())
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Rewrites `dctcp_alpha_on_init` on live parameters (every value is accepted).
     pub const fn set_dctcp_alpha_on_init(&mut self, alpha: u32) {
-        self.dctcp_alpha_on_init = alpha;
+        self.config.dctcp_alpha_on_init = alpha;
     }
 }
 
@@ -126,7 +154,7 @@ fn dctcp_reset(ca: &mut DctcpCa, sk: &TcpSock) {
 // Linux net/ipv4/tcp_dctcp.c dctcp_init()
 pub fn dctcp_init(ca: &mut DctcpCa, sk: &TcpSock, p: &DctcpParams) {
     ca.prior_rcv_nxt = 0;
-    ca.dctcp_alpha = p.dctcp_alpha_on_init.min(DCTCP_MAX_ALPHA);
+    ca.dctcp_alpha = p.config.dctcp_alpha_on_init.min(DCTCP_MAX_ALPHA);
     ca.loss_cwnd = 0;
     ca.ce_state = 0;
     dctcp_reset(ca, sk);
@@ -159,11 +187,11 @@ pub fn dctcp_update_alpha(ca: &mut DctcpCa, sk: &TcpSock, p: &DctcpParams) {
     let delivered_ce = sk.delivered_ce.wrapping_sub(ca.old_delivered_ce);
     let mut alpha = ca.dctcp_alpha;
     // Linux dctcp_update_alpha(): alpha -= min_not_zero(alpha, alpha >> g)
-    let decay = alpha >> p.dctcp_shift_g;
+    let decay = alpha >> p.config.dctcp_shift_g;
     alpha -= if decay == 0 { alpha } else { decay };
     if delivered_ce != 0 {
         // Linux dctcp_update_alpha(): (c << (10 - g)) / max(1, d), u32
-        let scaled = delivered_ce.wrapping_shl(10 - p.dctcp_shift_g) / delivered.max(1);
+        let scaled = delivered_ce.wrapping_shl(10 - p.config.dctcp_shift_g) / delivered.max(1);
         // The kernel's u32 sum wraps (only when the shift above wrapped too).
         alpha = alpha.wrapping_add(scaled).min(DCTCP_MAX_ALPHA);
     }

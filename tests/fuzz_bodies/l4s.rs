@@ -14,7 +14,7 @@
 
 use crate::bytes::Bytes;
 use congestion::linux::dctcp::{DCTCP_MAX_ALPHA, DctcpOps, DctcpParams};
-use congestion::linux::prague::{PRAGUE_MAX_ALPHA, PragueOps, PragueParams};
+use congestion::linux::prague::{PRAGUE_MAX_ALPHA, PragueConfig, PragueOps, PragueParams};
 use congestion::linux::tcp::{AckOutcome, ReplayedRandom, TcpAck, TcpCongestionOps, TcpSysctl};
 use congestion::linux::{CaState, TcpFlow, TcpSocketConfig};
 
@@ -62,23 +62,33 @@ impl Fuzzed for DctcpOps {
 
 impl Fuzzed for PragueOps {
     fn params(b: &mut Bytes<'_>) -> PragueParams {
-        let mut p = PragueParams::new();
-        p.prague_rtt_target = match b.u8() % 4 {
+        let mut c = PragueConfig::new();
+        c.prague_rtt_target = match b.u8() % 4 {
             0 => 0,
             1 => b.u32(),
             _ => u32::from(b.u16()),
         };
-        p.prague_rtt_transition = u32::from(b.u8() % 8);
-        p.prague_alpha_mode = u32::from(b.u8() % 2);
-        p.prague_cwnd_mode = u32::from(b.u8() % 4);
-        p.prague_cwnd_transit = u32::from(b.u8() % 16);
-        let _ = p.set_prague_burst_shift(u32::from(b.u8() % 80));
-        p
+        c.prague_rtt_transition = u32::from(b.u8() % 8);
+        c.prague_alpha_mode = u32::from(b.u8() % 2);
+        c.prague_cwnd_mode = u32::from(b.u8() % 4);
+        c.prague_cwnd_transit = u32::from(b.u8() % 16);
+        c.prague_burst_shift = u32::from(b.u8() % 80);
+        match c.validate() {
+            Ok(p) => p,
+            Err(_) => {
+                assert!(c.prague_burst_shift > 63, "a valid config was refused");
+                PragueParams::new()
+            }
+        }
     }
 
     fn rewrite(p: &mut PragueParams, b: &mut Bytes<'_>) {
-        p.prague_rtt_transition = u32::from(b.u8() % 8);
-        p.prague_cwnd_mode = u32::from(b.u8() % 4);
+        let mut c = *p.config();
+        c.prague_rtt_transition = u32::from(b.u8() % 8);
+        c.prague_cwnd_mode = u32::from(b.u8() % 4);
+        if let Ok(valid) = c.validate() {
+            *p = valid;
+        }
     }
 
     fn check(ca: &Self::Ca) {

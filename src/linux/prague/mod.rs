@@ -77,10 +77,11 @@ const RTT2SEC_SHIFT: u32 = 23;
 /// `USEC_PER_SEC`.
 const USEC_PER_SEC: u64 = 1_000_000;
 
-/// The module parameters, validated once and shared by every flow.
+/// Prague's module parameters as written (`/sys/module/tcp_prague/parameters/`), before
+/// validation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct PragueParams {
+pub struct PragueConfig {
     /// `prague_rtt_target`: the RTT below which growth is scaled, µs (default 25,000).
     pub prague_rtt_target: u32,
     /// `prague_rtt_transition`: rounds after slow start before RTT independence (4).
@@ -92,18 +93,21 @@ pub struct PragueParams {
     pub prague_cwnd_mode: u32,
     /// `prague_cwnd_transit`: the switch point, in 1500-byte packets (4).
     pub prague_cwnd_transit: u32,
-    prague_burst_shift: u32,
+    /// `prague_burst_shift`: the TSO burst lasts `1/2^shift` s (default 12, ≈ 250 µs);
+    /// at most 63.
+    pub prague_burst_shift: u32,
     /// `prague_max_tso_segs`: a cap on the TSO burst, 0 for none.
     pub prague_max_tso_segs: u32,
 }
 
-/// The largest `prague_burst_shift` (a shift of the 64-bit burst).
+/// The largest `prague_burst_shift` (a shift of the 64-bit burst; the kernel's C
+/// would be undefined beyond it).
 pub const PRAGUE_MAX_BURST_SHIFT: u32 = 63;
 
-impl PragueParams {
+impl PragueConfig {
     /// The module defaults.
     pub const fn new() -> Self {
-        PragueParams {
+        PragueConfig {
             prague_rtt_target: 25_000,
             prague_rtt_transition: 4,
             prague_alpha_mode: 0,
@@ -114,23 +118,46 @@ impl PragueParams {
         }
     }
 
-    /// `prague_burst_shift`: the TSO burst lasts `1/2^shift` s (default 12, ≈ 250 µs).
-    pub const fn prague_burst_shift(&self) -> u32 {
-        self.prague_burst_shift
-    }
-
-    /// Writes `prague_burst_shift`; above 63 (a shift the kernel's `u64` cannot do)
-    /// it is refused and the old value stays.
-    pub const fn set_prague_burst_shift(&mut self, shift: u32) -> Result<(), ConfigError> {
-        if shift > PRAGUE_MAX_BURST_SHIFT {
+    /// The parameters, or an error naming `prague_burst_shift` and its range 0..=63.
+    /// Every other value is accepted as the kernel accepts it (a target of 0 turns
+    /// the RTT scaling off; only bit 0 of the alpha mode and bits 0-1 of the cwnd mode
+    /// are read).
+    pub const fn validate(&self) -> Result<PragueParams, ConfigError> {
+        if self.prague_burst_shift > PRAGUE_MAX_BURST_SHIFT {
             return Err(ConfigError::ParamOutOfRange {
                 field: "prague_burst_shift",
                 min: 0,
                 max: PRAGUE_MAX_BURST_SHIFT,
             });
         }
-        self.prague_burst_shift = shift;
-        Ok(())
+        Ok(PragueParams { config: *self })
+    }
+}
+
+impl Default for PragueConfig {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The validated module parameters, shared by every flow.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct PragueParams {
+    config: PragueConfig,
+}
+
+impl PragueParams {
+    /// The module defaults.
+    pub const fn new() -> Self {
+        PragueParams {
+            config: PragueConfig::new(),
+        }
+    }
+
+    /// The settings these parameters were validated from.
+    pub const fn config(&self) -> &PragueConfig {
+        &self.config
     }
 }
 
@@ -205,7 +232,7 @@ pub fn prague_init(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
         sk.sk_pacing_status = 1;
     }
     ca.alpha_stamp = sk.tcp_mstamp;
-    ca.alpha_mode = p.prague_alpha_mode & 1 != 0;
+    ca.alpha_mode = p.config.prague_alpha_mode & 1 != 0;
     ca.upscaled_alpha = if ca.alpha_mode {
         PRAGUE_MAX_ALPHA << PRAGUE_SHIFT_G
     } else {
@@ -236,8 +263,8 @@ pub fn prague_init(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     } else {
         1 << (HSRTT_SHIFT + 3)
     };
-    ca.cwnd_mode_transit = p.prague_cwnd_mode & 2 != 0;
-    ca.cwnd_mode = p.prague_cwnd_mode & 1 != 0;
+    ca.cwnd_mode_transit = p.config.prague_cwnd_mode & 2 != 0;
+    ca.cwnd_mode = p.config.prague_cwnd_mode & 1 != 0;
     prague_new_round(ca, sk, p);
 }
 
@@ -254,7 +281,7 @@ pub fn prague_cong_control(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams
     if ca.cwnd_mode_transit {
         // The kernel's u32 product, widened after it wrapped.
         let cwnd_bytes = u64::from(sk.snd_cwnd.wrapping_mul(sk.mss_to_mtu(sk.mss_cache)));
-        let transit_bytes = u64::from(p.prague_cwnd_transit).wrapping_mul(MTU_SYS);
+        let transit_bytes = u64::from(p.config.prague_cwnd_transit).wrapping_mul(MTU_SYS);
         if ca.saw_ce && cwnd_bytes <= transit_bytes {
             ca.cwnd_mode = true;
             ca.frac_cwnd = pacing::prague_pacing_rate_to_frac_cwnd(ca, sk);
@@ -284,8 +311,8 @@ pub fn prague_state(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams, new_state
 /// `prague_tso_segs()`: the TSO burst, capped by `prague_max_tso_segs` when set.
 // Linux net/ipv4/tcp_prague.c prague_tso_segs()
 pub const fn prague_tso_segs(ca: &PragueCa, p: &PragueParams) -> u32 {
-    if p.prague_max_tso_segs != 0 && p.prague_max_tso_segs < ca.max_tso_burst {
-        p.prague_max_tso_segs
+    if p.config.prague_max_tso_segs != 0 && p.config.prague_max_tso_segs < ca.max_tso_burst {
+        p.config.prague_max_tso_segs
     } else {
         ca.max_tso_burst
     }

@@ -21,13 +21,13 @@ pub(crate) const fn tcp_stamp_us_delta(t1: u64, t0: u64) -> u32 {
 /// `prague_target_rtt()`: the RTT target in srtt units (×8), wrapping as `u32`.
 // Linux net/ipv4/tcp_prague.c prague_target_rtt()
 pub(crate) const fn prague_target_rtt(p: &PragueParams) -> u32 {
-    p.prague_rtt_target << 3
+    p.config.prague_rtt_target << 3
 }
 
 /// `prague_is_rtt_indep()`: past slow start for `prague_rtt_transition` rounds.
 // Linux net/ipv4/tcp_prague.c prague_is_rtt_indep()
 pub(crate) const fn prague_is_rtt_indep(ca: &PragueCa, sk: &TcpSock, p: &PragueParams) -> bool {
-    !sk.in_slow_start() && ca.round >= p.prague_rtt_transition
+    !sk.in_slow_start() && ca.round >= p.config.prague_rtt_transition
 }
 
 /// `prague_e2e_rtt_elapsed()`: `snd_una` reached the round's end.
@@ -160,7 +160,7 @@ fn prague_rate_scaled_ai_ack_increase(p: &PragueParams, rtt: u32) -> u64 {
 // Linux net/ipv4/tcp_prague.c prague_ai_ack_increase()
 pub(crate) fn prague_ai_ack_increase(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams) {
     let rtt = sk.srtt_us;
-    ca.ai_ack_increase = if ca.round < p.prague_rtt_transition
+    ca.ai_ack_increase = if ca.round < p.config.prague_rtt_transition
         || rtt == 0
         || u64::from(rtt) > (MAX_SCALED_RTT_US << 3)
     {
@@ -201,6 +201,6 @@ pub(crate) fn prague_update_pacing_rate(ca: &mut PragueCa, sk: &mut TcpSock, p: 
     rate = rate.min(sk.sk_max_pacing_rate);
     let burst = div_u64(rate, u64::from(sk.mss_to_mtu(sk.mss_cache)));
     // Truncation on purpose: max_t(u32, 1, burst >> shift).
-    ca.max_tso_burst = ((burst >> p.prague_burst_shift) as u32).max(1);
+    ca.max_tso_burst = ((burst >> p.config.prague_burst_shift) as u32).max(1);
     sk.sk_pacing_rate = rate;
 }

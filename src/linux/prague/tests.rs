@@ -75,8 +75,8 @@ fn no_rescale_of_ssthresh_when_cwnd_stays() {
 #[test]
 fn init_paces_in_window_mode_before_reading_the_cwnd_mode_parameter() {
     let mut p = PragueParams::new();
-    p.prague_cwnd_mode = 1;
-    p.prague_rtt_transition = 0;
+    p.config.prague_cwnd_mode = 1;
+    p.config.prague_rtt_transition = 0;
     // ssthresh 5 <= cwnd 10 and round 0 >= 0: RTT-independent already at init.
     let mut sk = sock(10, 5, 10_000);
     let mut ca = PragueCa::default();
@@ -123,15 +123,16 @@ fn undo_resumes_growth_restores_the_rate_and_rebuilds_the_window() {
 
 #[test]
 fn a_burst_shift_above_63_is_refused() {
-    let mut p = PragueParams::new();
+    let mut c = PragueConfig::new();
+    c.prague_burst_shift = 64;
     assert_eq!(
-        p.set_prague_burst_shift(64),
+        c.validate(),
         Err(ConfigError::ParamOutOfRange {
             field: "prague_burst_shift",
             min: 0,
             max: 63
         })
     );
-    assert_eq!(p.prague_burst_shift(), 12);
-    assert_eq!(p.set_prague_burst_shift(63), Ok(()));
+    c.prague_burst_shift = 63;
+    assert_eq!(c.validate().map(|p| p.config().prague_burst_shift), Ok(63));
 }

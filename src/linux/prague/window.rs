@@ -25,7 +25,7 @@ pub(crate) fn prague_new_round(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams
     if !sk.in_slow_start() {
         ca.round = ca.round.wrapping_add(1);
         if ca.round == 0 {
-            ca.round = p.prague_rtt_transition;
+            ca.round = p.config.prague_rtt_transition;
         }
     }
     prague_ai_ack_increase(ca, sk, p);

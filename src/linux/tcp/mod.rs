@@ -14,7 +14,7 @@
 //!
 //! The glue's own steps live in the files beside this one, each named after the kernel
 //! functions it follows: [`tcp_ack`] (the order of work on an ACK), the CA state machine
-//! (`ca_state`), PRR (`cwnd_reduction`), [`tcp_cong_control`], Reno growth (`reno`), the
+//! (`ca_state`), PRR (`cwnd_reduction`), [`tcp_cong_control`], Reno growth (`reno_cong_avoid`), the
 //! idle restart (`cwnd_restart`) and the transmit bookkeeping ([`tcp_write_xmit`]).
 //! Everything counts segments and uses the kernel's wrapping `u32` sequence arithmetic.
 
@@ -24,7 +24,7 @@ mod cong_control;
 mod cwnd_reduction;
 mod cwnd_restart;
 mod ops;
-mod reno;
+mod reno_cong_avoid;
 mod sock;
 mod write_xmit;
 
@@ -39,6 +39,6 @@ pub use cwnd_reduction::{
 };
 pub use cwnd_restart::{tcp_cwnd_restart, tcp_slow_start_after_idle_check};
 pub use ops::{CaEvent, RandomSource, RateSample, ReplayedRandom, TcpCongestionOps, ack_flags};
-pub use reno::{tcp_cong_avoid_ai, tcp_reno_cong_avoid, tcp_slow_start};
+pub use reno_cong_avoid::{tcp_cong_avoid_ai, tcp_reno_cong_avoid, tcp_slow_start};
 pub use sock::TcpSock;
 pub use write_xmit::tcp_write_xmit;
