@@ -11,7 +11,9 @@
 
 use crate::error::ConfigError;
 use crate::linux::CaState;
-use crate::linux::tcp::{CaEvent, RandomSource, TcpCongestionOps, TcpSock, tcp_reno_cong_avoid};
+use crate::linux::tcp::{
+    CaEvent, RandomSource, TcpCongestionOps, TcpSock, before, tcp_reno_cong_avoid,
+};
 
 /// `DCTCP_MAX_ALPHA`: alpha of 1.0.
 // Linux net/ipv4/tcp_dctcp.c DCTCP_MAX_ALPHA
@@ -180,7 +182,7 @@ pub fn dctcp_ssthresh(ca: &mut DctcpCa, sk: &TcpSock) -> u32 {
 /// wraps as the kernel's `u32` does.
 // Linux net/ipv4/tcp_dctcp.c dctcp_update_alpha()
 pub fn dctcp_update_alpha(ca: &mut DctcpCa, sk: &TcpSock, p: &DctcpParams) {
-    if linux_before(sk.snd_una, ca.next_seq) {
+    if before(sk.snd_una, ca.next_seq) {
         return;
     }
     let delivered = sk.delivered.wrapping_sub(ca.old_delivered);
@@ -197,12 +199,6 @@ pub fn dctcp_update_alpha(ca: &mut DctcpCa, sk: &TcpSock, p: &DctcpParams) {
     }
     ca.dctcp_alpha = alpha;
     dctcp_reset(ca, sk);
-}
-
-/// `before(a, b)` in the wrapping sequence space.
-// Linux include/net/tcp.h before()
-const fn linux_before(a: u32, b: u32) -> bool {
-    (a.wrapping_sub(b) as i32) < 0
 }
 
 /// `dctcp_react_to_loss()`: remember cwnd, and halve it (ssthresh at least 2).

@@ -15,7 +15,9 @@
 use crate::bytes::Bytes;
 use congestion::linux::dctcp::{DCTCP_MAX_ALPHA, DctcpOps, DctcpParams};
 use congestion::linux::prague::{PRAGUE_MAX_ALPHA, PragueConfig, PragueOps, PragueParams};
-use congestion::linux::tcp::{AckOutcome, ReplayedRandom, TcpAck, TcpCongestionOps, TcpSysctl};
+use congestion::linux::tcp::{
+    AckOutcome, ReplayedRandom, TcpAck, TcpCongestionOps, TcpSysctl, before,
+};
 use congestion::linux::{CaState, TcpFlow, TcpSocketConfig};
 
 /// Most events one input drives.
@@ -98,11 +100,6 @@ impl Fuzzed for PragueOps {
             ca.upscaled_alpha
         );
     }
-}
-
-/// `before(a, b)` in the wrapping sequence space.
-fn before(a: u32, b: u32) -> bool {
-    (a.wrapping_sub(b) as i32) < 0
 }
 
 /// A flight size: mostly near the current one, sometimes zero or absurd.

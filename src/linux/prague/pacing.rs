@@ -7,7 +7,7 @@ use super::{
     OFFSET_UNIT, ONE_CWND, PragueCa, PragueParams, RATE_OFFSET, RTT2SEC_SHIFT, USEC_PER_SEC,
 };
 use crate::cubic::mul_u64_u64_shr;
-use crate::linux::tcp::TcpSock;
+use crate::linux::tcp::{TcpSock, before};
 
 /// `tcp_stamp_us_delta()`: µs from `t0` to `t1`, 0 if `t1` is earlier, truncated to
 /// the kernel's `u32` return type.
@@ -33,8 +33,7 @@ pub(crate) const fn prague_is_rtt_indep(ca: &PragueCa, sk: &TcpSock, p: &PragueP
 /// `prague_e2e_rtt_elapsed()`: `snd_una` reached the round's end.
 // Linux net/ipv4/tcp_prague.c prague_e2e_rtt_elapsed()
 pub(crate) const fn prague_e2e_rtt_elapsed(ca: &PragueCa, sk: &TcpSock) -> bool {
-    // !before(snd_una, next_seq)
-    (sk.snd_una.wrapping_sub(ca.next_seq) as i32) >= 0
+    !before(sk.snd_una, ca.next_seq)
 }
 
 /// `prague_elapsed_since_alpha_update()`, µs.

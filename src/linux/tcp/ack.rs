@@ -1,10 +1,9 @@
 //! `tcp_ack()`: one incoming ACK through the glue, in the kernel's order.
 
-use crate::cubic::linux_after;
 use crate::linux::CaState;
 use crate::linux::tcp::ca_state::tcp_fastretrans_alert;
 use crate::linux::tcp::cong_control::{TcpSysctl, tcp_cong_control};
-use crate::linux::tcp::{RateSample, TcpCongestionOps, TcpSock, ack_flags};
+use crate::linux::tcp::{RateSample, TcpCongestionOps, TcpSock, ack_flags, after};
 
 /// What one ACK reports, in segments.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -70,7 +69,7 @@ pub fn tcp_ack<O: TcpCongestionOps>(
     ack: &TcpAck,
 ) -> AckOutcome {
     let new_una = sk.snd_una.wrapping_add(ack.acked);
-    if linux_after(new_una, sk.snd_nxt) {
+    if after(new_una, sk.snd_nxt) {
         return AckOutcome::Discarded;
     }
     let prior_packets = sk.packets_out;

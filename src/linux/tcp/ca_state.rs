@@ -7,18 +7,11 @@
 //! SACK-enabled socket that receives no SACK blocks. Undo is never automatic; the
 //! caller says when a reduction proved spurious ([`tcp_try_undo`]).
 
-use crate::cubic::linux_after;
 use crate::linux::CaState;
 use crate::linux::tcp::cwnd_reduction::{
     tcp_end_cwnd_reduction, tcp_enter_cwr, tcp_init_cwnd_reduction,
 };
-use crate::linux::tcp::{CaEvent, TcpCongestionOps, TcpSock, ack_flags};
-
-/// `before(a, b)`: `a` is earlier than `b` in the wrapping sequence space.
-// Linux include/net/tcp.h before()
-const fn before(a: u32, b: u32) -> bool {
-    linux_after(b, a)
-}
+use crate::linux::tcp::{CaEvent, TcpCongestionOps, TcpSock, ack_flags, after, before};
 
 /// `tcp_set_ca_state()`: the `set_state` hook first (it sees the old state in
 /// `sk.icsk_ca_state`), then the new state is stored.
@@ -76,7 +69,7 @@ pub fn tcp_enter_loss<O: TcpCongestionOps>(ca: &mut O::Ca, sk: &mut TcpSock, p: 
     sk.retrans_out = 0;
     let state = sk.icsk_ca_state;
     if (state as u8) <= (CaState::Disorder as u8)
-        || !linux_after(sk.high_seq, sk.snd_una)
+        || !after(sk.high_seq, sk.snd_una)
         || (state == CaState::Loss && sk.icsk_retransmits == 0)
     {
         sk.prior_ssthresh = sk.current_ssthresh();

@@ -40,5 +40,5 @@ pub use cwnd_reduction::{
 pub use cwnd_restart::{tcp_cwnd_restart, tcp_slow_start_after_idle_check};
 pub use ops::{CaEvent, RandomSource, RateSample, ReplayedRandom, TcpCongestionOps, ack_flags};
 pub use reno_cong_avoid::{tcp_cong_avoid_ai, tcp_reno_cong_avoid, tcp_slow_start};
-pub use sock::TcpSock;
+pub use sock::{TcpSock, after, before};
 pub use write_xmit::tcp_write_xmit;

@@ -2,11 +2,24 @@
 
 use crate::linux::CaState;
 
+/// `before(seq1, seq2)`: `seq1` is earlier than `seq2` in the wrapping `u32` sequence
+/// space (less than 2^31 behind).
+// Linux include/net/tcp.h before(): (s32)(seq1 - seq2) < 0
+pub const fn before(seq1: u32, seq2: u32) -> bool {
+    (seq1.wrapping_sub(seq2) as i32) < 0
+}
+
+/// `after(seq2, seq1)`: `seq2` is later than `seq1` in the wrapping sequence space.
+// Linux include/net/tcp.h after()
+pub const fn after(seq2: u32, seq1: u32) -> bool {
+    before(seq1, seq2)
+}
+
 /// The `tcp_sock` (and `inet_connection_sock`, `sock`) fields a congestion-control
 /// module sees, in segments, with the kernel's names.
 ///
 /// Sequence numbers count segments and wrap as `u32`; compare them with the kernel's
-/// `before()`/`after()` ([`crate::cubic::linux_after`]), never with `<`. Times are the
+/// [`before()`](super::before)/[`after()`](super::after), never with `<`. Times are the
 /// event's `now`: `tcp_mstamp` in µs, `tcp_clock_cache` in ns and `tcp_jiffies32` at
 /// HZ = 1000, set by the glue at the start of every event.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -2,8 +2,7 @@
 //! pipe, the send time, PRR's count of segments sent, and the window-use tracking
 //! that feeds `tcp_is_cwnd_limited()`.
 
-use crate::cubic::linux_after;
-use crate::linux::tcp::{CaEvent, TcpCongestionOps, TcpSock};
+use crate::linux::tcp::{CaEvent, TcpCongestionOps, TcpSock, after};
 
 /// The sender transmitted until `in_flight` segments are outstanding (fewer than
 /// before means nothing was sent). Segments above `snd_nxt` are new data.
@@ -33,14 +32,14 @@ pub fn tcp_write_xmit<O: TcpCongestionOps>(
     }
     sk.packets_out = in_flight;
     let top = sk.snd_una.wrapping_add(in_flight);
-    if linux_after(top, sk.snd_nxt) {
+    if after(top, sk.snd_nxt) {
         sk.snd_nxt = top;
     }
     // Linux tcp_write_xmit(): is_cwnd_limited |= in_flight >= cwnd
     let limited = in_flight >= sk.snd_cwnd;
     if sent > 0 || limited {
         // Linux tcp_cwnd_validate(): record a new round of window use
-        if !linux_after(sk.cwnd_usage_seq, sk.snd_una)
+        if !after(sk.cwnd_usage_seq, sk.snd_una)
             || limited
             || (!sk.is_cwnd_limited && sk.packets_out > sk.max_packets_out)
         {
