@@ -6,6 +6,32 @@
 //! for DCTCP and TCP Prague. The calls are the kernel's events: an ACK, a transmit, a
 //! fast-retransmit loss, an RTO, an undo. The module parameters (`&O::Params`) and the
 //! host settings ([`TcpSysctl`]) are validated once and shared by every flow.
+//!
+//! As in the kernel, `sk_pacing_rate` changes on ACKs (`tcp_cong_control`), not on a
+//! loss, an RTO or an undo; algorithms with `cong_control` (Prague) set it themselves.
+//!
+//! ```
+//! use congestion::linux::dctcp::DctcpConfig;
+//! use congestion::linux::tcp::{ReplayedRandom, TcpAck, TcpSysctl};
+//! use congestion::linux::{CaState, Dctcp, TcpSocketConfig};
+//!
+//! let params = DctcpConfig::new().validate()?;
+//! let sysctl = TcpSysctl::new();
+//! let mut socket = TcpSocketConfig::new();
+//! socket.initial_srtt_us = 10_000;
+//! let mut flow = Dctcp::new(&params, &socket, 0, &mut ReplayedRandom::<1>::new())?;
+//! flow.transmit(&params, 0, 10); // the initial window leaves
+//! // 2 segments ACKed after 10 ms, 1 of them CE-marked: DCTCP enters CWR.
+//! let ack = TcpAck { acked: 2, rtt_us: Some(10_000), ce_delta: 1, ece: false };
+//! flow.ack(&params, &sysctl, 10_000, &ack);
+//! flow.transmit(&params, 10_000, 9);
+//! assert_eq!(flow.socket().icsk_ca_state, CaState::Cwr);
+//! // The ACK first ends DCTCP's round (it began at snd_nxt 0 before the send):
+//! // alpha = 1024 - 1024/16 + (1 << 6) / 2 = 992; then ssthresh = 10 - (10·992 >> 11) = 6.
+//! assert_eq!(flow.ca().dctcp_alpha, 992);
+//! assert_eq!(flow.socket().snd_ssthresh, 6);
+//! # Ok::<(), congestion::ConfigError>(())
+//! ```
 
 use crate::error::ConfigError;
 use crate::linux::CaState;
