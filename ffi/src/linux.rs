@@ -6,14 +6,14 @@ use crate::flow::{at, with};
 use crate::linux_config::CongestionLinuxConfig;
 use crate::state::{self, CongestionLinuxParams, CongestionLinuxState, Inner, ParamsInner};
 use crate::*;
-use congestion::linux::{LinuxFlowConfig, LinuxFlowState, LinuxParams};
+use congestion::linux::{CubicConfig, LinuxFlowState, LinuxParams};
 use congestion::pacing::SendPathState;
 
 /// The settings of `*config` as a parameter block, or the error code of the first one
 /// refused.
 fn params_from(config: &CongestionLinuxConfig) -> Result<ParamsInner, i32> {
     let (cubic, socket, send) = config.to_rust()?;
-    let flow_config = LinuxFlowConfig::from_parts(*cubic.config(), socket);
+    let flow_config = CubicConfig::from_parts(*cubic.config(), socket);
     let linux = LinuxParams::new(flow_config).map_err(crate::linux_config::code)?;
     Ok(ParamsInner::new(linux, send))
 }

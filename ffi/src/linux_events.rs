@@ -1,6 +1,6 @@
 //! Linux-mode events and getters (`congestion_linux_*`), the same set with the same
 //! arguments as RFC mode's (`congestion_rfc_*`): amounts in segments. Each is the
-//! library's `CongestionController` call on `LinuxFlow` (bit-exact with the kernel's
+//! library's `CongestionController` call on `Cubic` (bit-exact with the kernel's
 //! `tcp_cubic.c` and its socket glue); the ACK's RTT sample also feeds the send path.
 
 use crate::flow::*;

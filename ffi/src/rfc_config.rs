@@ -6,7 +6,7 @@ use crate::*;
 use congestion::pacing::{
     PacingFormula, PacingRateConfig, RFC9002_PACING_N_PERCENT, Rate, SendPathParams,
 };
-use congestion::rfc::{RfcFlowConfig, SlowStartKind};
+use congestion::rfc::{CubicConfig, SlowStartKind};
 
 /// Slow start: standard (RFC 5681 / RFC 9002), no early exit.
 pub const CONGESTION_RFC_SLOW_START_STANDARD: u8 = 0;
@@ -101,7 +101,7 @@ impl CongestionRfcConfig {
     /// RFC defaults: RFC 9438 CUBIC, HyStart++, unpaced, RFC 9002 initial window,
     /// Linux's pacing-rate rule.
     pub fn rfc_default() -> Self {
-        let f = RfcFlowConfig::new();
+        let f = CubicConfig::new();
         let c = f.cubic;
         let p = f.pacing;
         let send = SendFields::linux_default();
@@ -166,9 +166,9 @@ impl CongestionRfcConfig {
     }
 
     /// The flow's settings, validated, or the error code.
-    pub(crate) fn to_rust(self) -> Result<RfcFlowConfig, i32> {
+    pub(crate) fn to_rust(self) -> Result<CubicConfig, i32> {
         self.newreno()?;
-        let mut f = RfcFlowConfig::new();
+        let mut f = CubicConfig::new();
         f.slow_start = match self.slow_start {
             CONGESTION_RFC_SLOW_START_STANDARD => SlowStartKind::Standard,
             CONGESTION_RFC_SLOW_START_LINUX_HYSTART => SlowStartKind::LinuxHystart,

@@ -361,7 +361,7 @@ mod tests {
         // the parameter block: the magic word 8 + RfcParams 96 + SendPathParams 28 + the
         // algorithm, padded to 8 = 136.
         let cubic = size_of::<congestion::rfc::ClassicState<congestion::cubic::RfcCubic>>();
-        let newreno = size_of::<congestion::rfc::ClassicState<congestion::rfc::NewReno>>();
+        let newreno = size_of::<congestion::rfc::ClassicState<congestion::rfc::NewRenoWindow>>();
         assert_eq!((cubic, newreno), (384, 256));
         assert_eq!(size_of::<RfcAlgorithm>(), cubic.max(newreno));
         assert_eq!(size_of::<SendPathState>(), 64);

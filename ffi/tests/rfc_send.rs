@@ -1,14 +1,14 @@
 //! An RFC-mode flow's send path through the C ABI (`congestion_rfc_send_*`): the flow
 //! paces itself with hand-computed departures, TSQ throttles and reopens, the send path
 //! takes its settings from the parameter block, and the C flow agrees event for event
-//! with the Rust `PacedFlow` over `RfcFlow` fed the same stream.
+//! with the Rust `PacedFlow` over `Cubic` fed the same stream.
 
 #[path = "common/flows.rs"]
 mod flows;
 
 use congestion::hystart::PacingStatus;
 use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
-use congestion::rfc::{RfcFlow, RfcFlowConfig};
+use congestion::rfc::{Cubic, CubicConfig};
 use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent};
 use congestion_ffi::*;
 use flows::{get, linux_config, linux_params, rfc_config, rfc_params, rfc_state, rfc_state_on};
@@ -298,9 +298,9 @@ fn the_c_flow_agrees_with_paced_flow_event_for_event() {
         let mut cfg = rfc_config();
         cfg.pacing_status = c_status;
         let mut c = rfc_state(&cfg);
-        let mut flow_config = RfcFlowConfig::new();
+        let mut flow_config = CubicConfig::new();
         flow_config.paced = true; // what a nonzero pacing_status implies in C
-        let cc = RfcFlow::new(flow_config, Instant::ZERO).expect("valid");
+        let cc = Cubic::new(flow_config, Instant::ZERO).expect("valid");
         let mut path = SendPathConfig::new();
         path.pacing_status = pacing_status;
         let mut rust = PacedFlow::new(cc, path.validate().expect("valid"));

@@ -71,7 +71,7 @@ def test_transfer_through_the_relay_with_loss(counted_lib, monkeypatch):
     reads = WindowReads(monkeypatch, counted_lib.real)
     nbytes = 2_000_000
     cfg = transfer.TransferConfig(rate_bps=20_000_000, rtt_s=0.020, buffer_bytes=64_000,
-                                  bytes=nbytes, cc="ours", loss_ppm=10_000, seed=3, timeout_s=120)
+                                  bytes=nbytes, cc="ours-cubic-rfc", loss_ppm=10_000, seed=3, timeout_s=120)
     report = transfer.run(cfg)
     check_transfer(report, counted_lib, reads, nbytes)
     assert report.relay["forward_random_drops"] > 0
@@ -86,7 +86,7 @@ def test_20_mb_transfer_every_window_decision_by_the_c_abi(counted_lib, monkeypa
     reads = WindowReads(monkeypatch, counted_lib.real)
     nbytes = 20_000_000
     cfg = transfer.TransferConfig(rate_bps=50_000_000, rtt_s=0.040, buffer_bytes=256_000,
-                                  bytes=nbytes, cc="ours", timeout_s=280)
+                                  bytes=nbytes, cc="ours-cubic-rfc", timeout_s=280)
     report = transfer.run(cfg)
     check_transfer(report, counted_lib, reads, nbytes)
     print(f"20 MB: {report.elapsed_s:.1f} s, goodput {report.goodput_mbit:.2f} Mbit/s, "
