@@ -503,7 +503,11 @@ pub trait CongestionController {
     fn in_flight(&self) -> u64;
 
     /// The rate to pace at, bytes per second behind [`Rate`]: Linux's
-    /// `sk_pacing_rate` rule by default. [`Rate::UNLIMITED`] before any RTT sample.
+    /// `sk_pacing_rate` rule in Linux mode and in RFC mode built from
+    /// [`ClassicConfig::new`](crate::rfc::ClassicConfig::new), RFC 9002 §7.7's
+    /// `1.25 · cwnd / smoothed_rtt` in RFC mode built for QUIC
+    /// ([`ClassicConfig::quic`](crate::rfc::ClassicConfig::quic)).
+    /// [`Rate::UNLIMITED`] before any RTT sample.
     ///
     /// ```
     /// # use congestion::rfc;
@@ -513,8 +517,8 @@ pub trait CongestionController {
     /// assert_eq!(f.pacing_rate(), Rate::UNLIMITED); // no RTT sample yet
     /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
     /// f.on_ack(Instant::from_micros(20_000), &AckEvent::new(1200, 1, Some(Duration::from_millis(20))));
-    /// // 200 % of 13200 bytes per 20 ms in slow start.
-    /// assert_eq!(f.pacing_rate().as_bytes_per_second(), 1_320_000);
+    /// // RFC 9002 §7.7: 1.25 · 13200 bytes per 20 ms.
+    /// assert_eq!(f.pacing_rate().as_bytes_per_second(), 825_000);
     /// # Ok::<(), ConfigError>(())
     /// ```
     fn pacing_rate(&self) -> Rate;

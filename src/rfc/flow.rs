@@ -58,8 +58,8 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// flow.on_loss(now, &LossEvent::packet(1_200, 4));
 /// assert_eq!((flow.cwnd(), flow.in_flight()), (10_080, 7_200));
 /// assert_eq!(flow.phase(), Phase::Recovery);
-/// // Pace at Linux's rate (120 % of cwnd per srtt in congestion avoidance).
-/// assert_eq!(flow.pacing_rate().as_bytes_per_second(), 604_800);
+/// // Pace as RFC 9002 §7.7 says: 1.25 · cwnd / smoothed RTT = 1.25 · 10080 / 20 ms.
+/// assert_eq!(flow.pacing_rate().as_bytes_per_second(), 630_000);
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
 ///
@@ -119,8 +119,12 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// # Pacing
 ///
 /// [`pacing_rate`](CongestionController::pacing_rate) follows the configured
-/// [`PacingFormula`](crate::pacing::PacingFormula) (Linux's `tcp_update_pacing_rate` in
-/// bytes by default, or RFC 9002 §7.7); `send_quantum_bytes` is Linux's TSO autosizing
+/// [`PacingFormula`](crate::pacing::PacingFormula): RFC 9002 §7.7's
+/// `1.25 · cwnd / smoothed_rtt` for a flow built from [`ClassicConfig::quic`](crate::rfc::ClassicConfig::quic) (QUIC),
+/// Linux's `tcp_update_pacing_rate` in bytes for one built from [`ClassicConfig::new`](crate::rfc::ClassicConfig::new)
+/// (no RFC gives TCP a formula); either is one field,
+/// `config.pacing = PacingRateConfig::rfc9002()` or `PacingRateConfig::new()`.
+/// `send_quantum_bytes` is Linux's TSO autosizing
 /// on that rate and the minimum RTT. A stack that wants the EDT pacer, TSQ and the
 /// windowed minimum RTT as well wraps the flow in a [`PacedFlow`](crate::pacing::PacedFlow).
 ///
