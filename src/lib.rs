@@ -49,12 +49,12 @@
 //!
 //! ```
 //! use congestion::rfc;
-//! use congestion::{AckEvent, CongestionController, Instant, SentEvent};
+//! use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
 //!
 //! let mut flow = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
 //! flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
-//! let rtt = core::time::Duration::from_millis(20);
-//! flow.on_ack(Instant::from_micros(20_000), &AckEvent::new(2_400, 2, Some(rtt.into())));
+//! let rtt = Duration::from_millis(20);
+//! flow.on_ack(Instant::from_micros(20_000), &AckEvent::new(2_400, 2, Some(rtt)));
 //! assert_eq!(flow.cwnd(), 14_400);
 //! # Ok::<(), congestion::ConfigError>(())
 //! ```

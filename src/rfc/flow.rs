@@ -40,7 +40,7 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 ///
 /// ```
 /// use congestion::rfc::{Cubic, CubicConfig};
-/// use congestion::{AckEvent, CongestionController, Instant, LossEvent, Phase, SentEvent};
+/// use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent};
 ///
 /// // 1200-byte datagrams; RFC 9002's initial window: 10 · 1200 = 12000 bytes.
 /// let mut flow = Cubic::new(CubicConfig::quic(1200), Instant::ZERO)?;
@@ -49,8 +49,8 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 ///
 /// // An ACK frame for packets 1 and 2, 20 ms later: slow start adds the 2400 bytes.
 /// let now = Instant::from_micros(20_000);
-/// let rtt = core::time::Duration::from_millis(20);
-/// flow.on_ack(now, &AckEvent::new(2_400, 2, Some(rtt.into())));
+/// let rtt = Duration::from_millis(20);
+/// flow.on_ack(now, &AckEvent::new(2_400, 2, Some(rtt)));
 /// assert_eq!(flow.cwnd(), 14_400);
 ///
 /// // Packets 3 and 4 declared lost, one report each: one reduction, cwnd = β · cwnd.
