@@ -8,13 +8,13 @@
 //! it never steers), and each decision's numbers must be what the flow shows before and
 //! after the call.
 
-use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+use congestion::linux;
 use congestion::observe::{
     Counters, Decision, ExitDetector, NoObserver, ObservableController, Observed, Observer,
     ReductionCause,
 };
-use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig, SlowStartKind};
-use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
+use congestion::rfc::{self, SlowStartKind};
+use congestion::v2_6_35;
 use congestion::{
     AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
     SentEvent,
@@ -356,22 +356,22 @@ fn run<C: ObservableController + Clone + PartialEq + core::fmt::Debug>(
     s
 }
 
-fn rfc_config(slow_start: SlowStartKind) -> RfcFlowConfig {
-    let mut cfg = RfcFlowConfig::quic(1000);
+fn rfc_config(slow_start: SlowStartKind) -> rfc::CubicConfig {
+    let mut cfg = rfc::CubicConfig::quic(1000);
     cfg.slow_start = slow_start;
     cfg
 }
 
 #[test]
 fn linux_mode_reports_each_decision_once_and_exactly() {
-    let flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+    let flow = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO).unwrap();
     let s = run(flow, 1, ExitDetector::HystartDelay, false);
     assert_eq!(s.rec.0.len(), 15);
 }
 
 #[test]
 fn rfc_cubic_with_hystart_plus_plus_reports_css_and_its_exit() {
-    let flow = RfcFlow::new(rfc_config(SlowStartKind::HystartPlusPlus), Instant::ZERO).unwrap();
+    let flow = rfc::Cubic::new(rfc_config(SlowStartKind::HystartPlusPlus), Instant::ZERO).unwrap();
     let s = run(flow, 1000, ExitDetector::HystartPlusPlus, true);
     assert_eq!(s.rec.0.len(), 16);
     assert_eq!(
@@ -382,29 +382,30 @@ fn rfc_cubic_with_hystart_plus_plus_reports_css_and_its_exit() {
 
 #[test]
 fn rfc_cubic_with_linux_hystart_reports_the_delay_test() {
-    let flow = RfcFlow::new(rfc_config(SlowStartKind::LinuxHystart), Instant::ZERO).unwrap();
+    let flow = rfc::Cubic::new(rfc_config(SlowStartKind::LinuxHystart), Instant::ZERO).unwrap();
     let s = run(flow, 1000, ExitDetector::HystartDelay, false);
     assert_eq!(s.rec.0.len(), 15);
 }
 
 #[test]
 fn rfc_newreno_reports_as_cubic_does() {
-    let flow = NewRenoFlow::new(rfc_config(SlowStartKind::HystartPlusPlus), Instant::ZERO).unwrap();
+    let flow =
+        rfc::NewReno::new(rfc_config(SlowStartKind::HystartPlusPlus), Instant::ZERO).unwrap();
     run(flow, 1000, ExitDetector::HystartPlusPlus, true);
 }
 
 #[test]
 fn any_controller_forwards_the_observer() {
-    let flow = RfcFlow::new(rfc_config(SlowStartKind::HystartPlusPlus), Instant::ZERO).unwrap();
+    let flow = rfc::Cubic::new(rfc_config(SlowStartKind::HystartPlusPlus), Instant::ZERO).unwrap();
     run(
-        AnyController::Rfc(flow),
+        AnyController::RfcCubic(flow),
         1000,
         ExitDetector::HystartPlusPlus,
         true,
     );
-    let flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+    let flow = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO).unwrap();
     run(
-        AnyController::Linux(flow),
+        AnyController::LinuxCubic(flow),
         1,
         ExitDetector::HystartDelay,
         false,
@@ -415,7 +416,7 @@ fn any_controller_forwards_the_observer() {
 fn an_ack_train_ends_linux_slow_start_with_its_own_detector() {
     // ACKs 1 ms apart: within the 2 ms delta, so a round is one train, which at 32
     // segments (32 ms) outlasts half the 50 ms minimum delay.
-    let flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+    let flow = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO).unwrap();
     let mut s = Script::new(flow, 1, 1_000);
     let out = s.ack_until(400, ends_slow_start);
     assert_eq!(kinds(&out), [Kind::Exit(ExitDetector::HystartAckTrain)]);
@@ -426,7 +427,7 @@ fn an_ack_train_ends_linux_slow_start_with_its_own_detector() {
 fn the_2_6_35_profile_reports_its_decisions_too() {
     // The era's HyStart: an ACK train (ACKs 1 ms apart) ends its slow start.
     let start = Instant::from_micros(1_000_000);
-    let flow = Linux2635Flow::new(Linux2635Config::new(), start).unwrap();
+    let flow = v2_6_35::Cubic::new(v2_6_35::CubicConfig::new(), start).unwrap();
     let mut s = Script::new(flow, 1, 1_000);
     let out = s.ack_until(2000, ends_slow_start);
     let exit = kinds(&out);
@@ -457,7 +458,7 @@ fn the_2_6_35_profile_reports_its_decisions_too() {
 
 #[test]
 fn observed_wraps_a_flow_and_its_counters_as_one_controller() {
-    let flow = RfcFlow::new(rfc_config(SlowStartKind::HystartPlusPlus), Instant::ZERO).unwrap();
+    let flow = rfc::Cubic::new(rfc_config(SlowStartKind::HystartPlusPlus), Instant::ZERO).unwrap();
     let mut plain = Script::new(flow, 1000, 5_000);
     let mut wrapped = Observed::new(flow, Counters::new());
     wrapped.on_sent(plain.now(), &SentEvent::new(plain.snd_nxt, plain.snd_nxt));

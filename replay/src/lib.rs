@@ -24,7 +24,7 @@ pub use trace::{Event, MAX_ARGS, parse, requested_mode, set_u32};
 
 use congestion::Instant;
 use congestion::cubic::RfcCubic;
-use congestion::rfc::NewReno;
+use congestion::rfc::NewRenoWindow;
 use core::fmt::{self, Write};
 
 /// Which kernel's Linux mode a replay runs (`--kernel` of the replay tool).
@@ -189,7 +189,7 @@ fn replay_cubic<'a, W: Write>(text: &'a str, kernel: Kernel, out: &mut W) -> Res
             run(linux, text, out)
         }
         Some((_, "rfc9438")) => run(rfc::RfcReplay::<RfcCubic>::new(), text, out),
-        Some((_, "newreno")) => run(rfc::RfcReplay::<NewReno>::new(), text, out),
+        Some((_, "newreno")) => run(rfc::RfcReplay::<NewRenoWindow>::new(), text, out),
         Some((line, other)) => Err(Error {
             line,
             problem: Problem::UnknownMode(other),

@@ -8,7 +8,7 @@
 //! once (`tcp_enter_recovery` … `tcp_end_cwnd_reduction`; PRR is the stack's business),
 //! the retransmission timeout (`tcp_enter_loss`) and undo (`tcp_undo_cwnd_reduction`).
 //! It counts sequence numbers in segments. Everything here is a method of
-//! [`LinuxFlowState`] that takes the shared [`LinuxParams`]; [`LinuxFlow`](super::LinuxFlow)
+//! [`LinuxFlowState`] that takes the shared [`LinuxParams`]; [`Cubic`](super::Cubic)
 //! pairs the two.
 
 use crate::controller::{EcnEvent, LossEvent, Phase, SentPacket};

@@ -16,10 +16,10 @@
 //!
 //! ```
 //! use congestion::observe::{Counters, ObservableController};
-//! use congestion::rfc::{RfcFlow, RfcFlowConfig};
+//! use congestion::rfc::{Cubic, CubicConfig};
 //! use congestion::{CongestionController, Instant, LossEvent, SentEvent};
 //!
-//! let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+//! let mut flow = Cubic::new(CubicConfig::quic(1200), Instant::ZERO)?;
 //! let mut counters = Counters::new();
 //! flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
 //! let now = Instant::from_micros(30_000);

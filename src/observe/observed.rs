@@ -42,10 +42,10 @@ pub trait ObservableController: CongestionController {
 ///
 /// ```
 /// use congestion::observe::{Counters, Observed};
-/// use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+/// use congestion::linux::{Cubic, CubicConfig};
 /// use congestion::{CongestionController, Instant, LossEvent, SentEvent};
 ///
-/// let flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
+/// let flow = Cubic::new(CubicConfig::new(), Instant::ZERO)?;
 /// let mut observed = Observed::new(flow, Counters::new());
 /// observed.on_sent(Instant::ZERO, &SentEvent::new(10, 10));
 /// observed.on_loss(Instant::from_micros(5_000), &LossEvent::episode(1));

@@ -1,7 +1,7 @@
 //! [`Classic`] (and its parameter-free [`ClassicState`]): cwnd, ssthresh, phase,
-//! recovery periods, window use and pacing in bytes, driving one [`WindowAdjustment`] (CUBIC: [`RfcFlow`]; NewReno:
-//! [`NewRenoFlow`]) and a slow-start strategy. The rules a stack must know are on
-//! [`RfcFlow`].
+//! recovery periods, window use and pacing in bytes, driving one [`WindowAdjustment`] (CUBIC: [`Cubic`]; NewReno:
+//! [`NewReno`]) and a slow-start strategy. The rules a stack must know are on
+//! [`Cubic`].
 
 use crate::controller::{
     AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
@@ -13,10 +13,10 @@ use crate::observe::{ExitDetector, NoObserver, Observer, ReductionCause};
 use crate::pacing::{
     BytesPacingInput, PacingRateParams, Rate, default_send_quantum_bytes, pacing_rate_bytes,
 };
-use crate::rfc::NewReno;
+use crate::rfc::NewRenoWindow;
 use crate::rfc::adjustment::WindowAdjustment;
 use crate::rfc::bound::BoundClassic;
-use crate::rfc::config::{RfcFlowConfig, RfcParams, SlowStartKind};
+use crate::rfc::config::{CubicConfig, RfcParams, SlowStartKind};
 use crate::rfc::undo::{KeepUndo, NoUndo, UndoStorage};
 use crate::time::{Duration, Instant};
 use core::borrow::{Borrow, BorrowMut};
@@ -35,17 +35,17 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 
 /// One RFC-mode flow, in bytes: RFC 9438 CUBIC with standard slow start, Linux HyStart
 /// or RFC 9406 HyStart++, for QUIC stacks (RFC 9002) and RFC-following TCP stacks.
-/// Plain `Copy` data (`cargo run --example sizes` prints its size). [`NewRenoFlow`] is
+/// Plain `Copy` data (`cargo run --example sizes` prints its size). [`NewReno`] is
 /// the same driver with NewReno's growth and reduction.
 ///
 /// # Quick start (QUIC)
 ///
 /// ```
-/// use congestion::rfc::{RfcFlow, RfcFlowConfig};
+/// use congestion::rfc::{Cubic, CubicConfig};
 /// use congestion::{AckEvent, CongestionController, Instant, LossEvent, Phase, SentEvent};
 ///
 /// // 1200-byte datagrams; RFC 9002's initial window: 10 · 1200 = 12000 bytes.
-/// let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// let mut flow = Cubic::new(CubicConfig::quic(1200), Instant::ZERO)?;
 /// // Packets 1..=10 sent: 12000 bytes in flight, the window is full.
 /// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
 ///
@@ -143,27 +143,35 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// `3·C·MSS·(|t + RTT − K| + 1 ms)²·1 ms` bytes (9 bytes 2.5 s from `K` with C = 0.4,
 /// MSS = 1200). The Reno-friendly test `W_cubic(t) < W_est` reuses curve points already
 /// computed in the epoch whenever they decide it.
-pub type RfcFlow = Classic<RfcCubic>;
+pub type Cubic = Classic<RfcCubic>;
 
 /// One NewReno flow in bytes (RFC 9002 §7 and Appendix B): slow start (standard,
 /// HyStart++ or Linux HyStart), congestion avoidance of one MSS per window of
 /// acknowledged bytes, β = 0.5 on loss and on ECN-CE, a minimum window of 2 MSS, the
 /// recovery period, persistent congestion, and no growth while application-limited.
-/// Everything but the growth and the reduction is [`RfcFlow`]'s, documented there; the
-/// configuration is the same [`RfcFlowConfig`], whose CUBIC-only settings (β, C, fast
+/// Everything but the growth and the reduction is [`Cubic`]'s, documented there; the
+/// configuration is the same [`CubicConfig`], whose CUBIC-only settings (β, C, fast
 /// convergence, Reno-friendliness) NewReno does not read.
 ///
 /// ```
-/// use congestion::rfc::{NewRenoFlow, RfcFlowConfig};
+/// use congestion::rfc::{NewReno, CubicConfig};
 /// use congestion::{AckEvent, CongestionController, Instant, LossEvent, SentEvent};
 ///
-/// let mut flow = NewRenoFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// let mut flow = NewReno::new(CubicConfig::quic(1200), Instant::ZERO)?;
 /// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
 /// flow.on_loss(Instant::from_micros(30_000), &LossEvent::packet(1_200, 1));
 /// assert_eq!((flow.cwnd(), flow.ssthresh()), (6_000, Some(6_000)));
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
-pub type NewRenoFlow = Classic<NewReno>;
+pub type NewReno = Classic<NewRenoWindow>;
+
+/// The 0.2 name of [`Cubic`].
+#[deprecated(since = "0.3.0", note = "renamed to `rfc::Cubic`")]
+pub type RfcFlow = Cubic;
+
+/// The 0.2 name of [`NewReno`].
+#[deprecated(since = "0.3.0", note = "renamed to `rfc::NewReno`")]
+pub type NewRenoFlow = NewReno;
 
 /// The state of one classic-driver flow without any parameters: cwnd, ssthresh, the
 /// phase, slow start and its exit, recovery periods, window use, bytes in flight, the
@@ -309,7 +317,7 @@ impl Detector {
 /// runs with, anything that [`Borrow`]s an [`RfcParams`]:
 ///
 /// - [`RfcParams`] itself (the default): one object per flow, its own copy, as
-///   [`Classic::new`] builds it from an [`RfcFlowConfig`];
+///   [`Classic::new`] builds it from an [`CubicConfig`];
 /// - `&'static RfcParams`: firmware keeps one validated block in a `static`
 ///   ([`RfcParams::new`] is a `const fn`) and every flow points at it;
 /// - `Arc<RfcParams>` (a QUIC stack's endpoint shares its settings with its
@@ -318,15 +326,15 @@ impl Detector {
 ///   then its state alone.
 ///
 /// The parameters are read, never copied into the flow; what depends on the MSS is
-/// computed from them and the flow's own MSS. Use it through [`RfcFlow`] and
-/// [`NewRenoFlow`] (with the default `P`) or name `P`:
+/// computed from them and the flow's own MSS. Use it through [`Cubic`] and
+/// [`NewReno`] (with the default `P`) or name `P`:
 ///
 /// ```
-/// use congestion::rfc::{Classic, RfcFlowConfig, RfcParams};
+/// use congestion::rfc::{Classic, CubicConfig, RfcParams};
 /// use congestion::cubic::RfcCubic;
 /// use congestion::{CongestionController, Instant};
 ///
-/// static PARAMS: RfcParams = match RfcParams::new(&RfcFlowConfig::quic(1200)) {
+/// static PARAMS: RfcParams = match RfcParams::new(&CubicConfig::quic(1200)) {
 ///     Ok(p) => p,
 ///     Err(_) => panic!("invalid settings"),
 /// };
@@ -379,7 +387,7 @@ impl<W: WindowAdjustment> Classic<W, RfcParams> {
     /// A new flow at `now` with its own copy of the parameters `config` gives, in slow
     /// start with the configured initial window ([`RfcParams::new`] says what is
     /// refused).
-    pub fn new(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
+    pub fn new(config: CubicConfig, now: Instant) -> Result<Self, ConfigError> {
         let params = RfcParams::new(&config)?;
         Ok(Classic::with_params(params, now))
     }
@@ -465,7 +473,7 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> Classic<W, P> {
         self.state.largest_acked()
     }
 
-    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`RfcFlow`]).
+    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`Cubic`]).
     pub const fn last_ack_cwnd_limited(&self) -> bool {
         self.state.last_ack_cwnd_limited()
     }
@@ -626,7 +634,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.largest_acked
     }
 
-    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`RfcFlow`]).
+    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`Cubic`]).
     pub const fn last_ack_cwnd_limited(&self) -> bool {
         self.last_ack_cwnd_limited
     }
@@ -739,7 +747,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         u.recovery_start = self.recovery_start;
     }
 
-    /// Whether the current recovery has ended (see "Recovery" on [`RfcFlow`]).
+    /// Whether the current recovery has ended (see "Recovery" on [`Cubic`]).
     fn recovery_over(&self) -> bool {
         // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
         let by_packet_number = self.largest_acked > self.recovery_end;
@@ -831,7 +839,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     }
 
     /// An ACK whose window use is judged from its own flight too (see "Window use" on
-    /// [`RfcFlow`]): any ACK, but on 64-bit targets `on_ack` takes those of a
+    /// [`Cubic`]): any ACK, but on 64-bit targets `on_ack` takes those of a
     /// window-limited round itself, so this one is out of line there.
     #[cfg_attr(target_pointer_width = "64", inline(never))]
     fn on_ack_judged_now<F: Parts<W, U>>(f: &mut F, now: Instant, ack: &AckEvent) {
@@ -1131,7 +1139,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
 
     /// The lost bytes leave flight; then persistent congestion collapses the window, and
     /// a loss of a packet sent after the current recovery period began (or of an
-    /// unknown one) reduces it (see "Recovery" on [`RfcFlow`]). Lost bytes above what is
+    /// unknown one) reduces it (see "Recovery" on [`Cubic`]). Lost bytes above what is
     /// in flight empty the flight.
     pub fn on_loss(&mut self, p: &RfcParams, now: Instant, loss: &LossEvent) {
         self.on_loss_observed(p, now, loss, &mut NoObserver);
@@ -1330,7 +1338,7 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> CongestionController for Classic
 
     /// The lost bytes leave flight; then persistent congestion collapses the window, and
     /// a loss of a packet sent after the current recovery period began (or of an
-    /// unknown one) reduces it (see "Recovery" on [`RfcFlow`]). Lost bytes above what is
+    /// unknown one) reduces it (see "Recovery" on [`Cubic`]). Lost bytes above what is
     /// in flight empty the flight.
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
         self.state.on_loss(self.params.borrow(), now, loss)
@@ -1396,7 +1404,7 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> CongestionController for Classic
 struct Shared;
 
 #[cfg(test)]
-static SHARED_PARAMS: RfcParams = match RfcParams::new(&RfcFlowConfig::quic(1200)) {
+static SHARED_PARAMS: RfcParams = match RfcParams::new(&CubicConfig::quic(1200)) {
     Ok(p) => p,
     Err(_) => panic!("the QUIC defaults are valid"),
 };
@@ -1415,8 +1423,8 @@ const _: () = assert!(
         == core::mem::size_of::<ClassicState<RfcCubic>>()
 );
 const _: () = assert!(
-    core::mem::size_of::<Classic<NewReno, ZeroSized>>()
-        == core::mem::size_of::<ClassicState<NewReno>>()
+    core::mem::size_of::<Classic<NewRenoWindow, ZeroSized>>()
+        == core::mem::size_of::<ClassicState<NewRenoWindow>>()
 );
 
 /// [`ClassicState::HOT_BYTES`] for CUBIC, where the steady ACK path (64-bit targets)
@@ -1425,7 +1433,7 @@ const _: () = assert!(
 pub(crate) const CUBIC_HOT_BYTES: usize = ClassicState::<RfcCubic>::HOT_BYTES;
 /// The same for NewReno.
 #[cfg(target_pointer_width = "64")]
-pub(crate) const NEWRENO_HOT_BYTES: usize = ClassicState::<NewReno>::HOT_BYTES;
+pub(crate) const NEWRENO_HOT_BYTES: usize = ClassicState::<NewRenoWindow>::HOT_BYTES;
 
 // Issue 27's sizes on 64-bit targets. The hot part starts the state (the window at
 // offset 0, the state aligned to a line) and fills two 64-byte lines for CUBIC, one
@@ -1439,9 +1447,9 @@ const _: () = assert!(CUBIC_HOT_BYTES == 128 && NEWRENO_HOT_BYTES <= 64);
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(
     core::mem::size_of::<ClassicState<RfcCubic>>() <= 384
-        && core::mem::size_of::<ClassicState<NewReno>>() <= 256
+        && core::mem::size_of::<ClassicState<NewRenoWindow>>() <= 256
         && core::mem::size_of::<ClassicState<RfcCubic, NoUndo>>() <= 256
-        && core::mem::size_of::<ClassicState<NewReno, NoUndo>>() <= 192
+        && core::mem::size_of::<ClassicState<NewRenoWindow, NoUndo>>() <= 192
 );
 // The hot part does not move without a snapshot.
 #[cfg(target_pointer_width = "64")]
@@ -1489,12 +1497,12 @@ mod tests {
     fn sizes() {
         extern crate std;
         std::println!(
-            "hot: CUBIC {CUBIC_HOT_BYTES}, NewReno {NEWRENO_HOT_BYTES}; whole: CUBIC {}, NewReno {}; RfcParams {}; RfcFlow {}, NewRenoFlow {}",
+            "hot: CUBIC {CUBIC_HOT_BYTES}, NewRenoWindow {NEWRENO_HOT_BYTES}; whole: CUBIC {}, NewRenoWindow {}; RfcParams {}; Cubic {}, NewReno {}",
             size_of::<ClassicState<RfcCubic>>(),
-            size_of::<ClassicState<NewReno>>(),
+            size_of::<ClassicState<NewRenoWindow>>(),
             size_of::<RfcParams>(),
-            size_of::<RfcFlow>(),
-            size_of::<NewRenoFlow>(),
+            size_of::<Cubic>(),
+            size_of::<NewReno>(),
         );
         // The hot part starts the state, the window first.
         assert_eq!(core::mem::offset_of!(ClassicState<RfcCubic>, cwnd), 0);
@@ -1503,8 +1511,8 @@ mod tests {
 
     #[test]
     fn every_way_of_reaching_the_parameters_gives_the_same_flow() {
-        let config = RfcFlowConfig::quic(1200);
-        let mut owned = RfcFlow::new(config, Instant::ZERO).unwrap();
+        let config = CubicConfig::quic(1200);
+        let mut owned = Cubic::new(config, Instant::ZERO).unwrap();
         let mut by_ref: Classic<RfcCubic, &RfcParams> =
             Classic::with_params(&SHARED_PARAMS, Instant::ZERO);
         let mut zst: Classic<RfcCubic, Shared> = Classic::with_params(Shared, Instant::ZERO);
@@ -1652,7 +1660,7 @@ mod tests {
 
     #[test]
     fn new_cubic_settings_change_the_owned_parameters_and_the_mss() {
-        let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO).unwrap();
+        let mut f = Cubic::new(CubicConfig::quic(1200), Instant::ZERO).unwrap();
         let mut c = *f.rfc_params().cubic().config();
         c.beta_permille = 500;
         c.mss_bytes = 1_000;

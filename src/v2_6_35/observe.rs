@@ -6,7 +6,7 @@
 use core::borrow::Borrow;
 
 use super::config::TCP_INFINITE_SSTHRESH_2635;
-use super::flow::Linux2635Flow;
+use super::flow::Cubic;
 use super::hystart::HystartExit2635;
 use super::params::Linux2635Params;
 use crate::controller::{AckEvent, CongestionController, EcnEvent, LossEvent};
@@ -14,7 +14,7 @@ use crate::linux::CaState;
 use crate::observe::{ExitDetector, ObservableController, Observer, PhaseSnapshot, ReductionCause};
 use crate::time::Instant;
 
-impl<P: Borrow<Linux2635Params>> Linux2635Flow<P> {
+impl<P: Borrow<Linux2635Params>> Cubic<P> {
     /// Phase, cwnd and ssthresh (`u64::MAX` for the kernel's "none yet").
     fn snapshot(&self) -> PhaseSnapshot {
         let s = self.state.ssthresh;
@@ -45,7 +45,7 @@ impl<P: Borrow<Linux2635Params>> Linux2635Flow<P> {
     }
 }
 
-impl<P: Borrow<Linux2635Params>> ObservableController for Linux2635Flow<P> {
+impl<P: Borrow<Linux2635Params>> ObservableController for Cubic<P> {
     fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
         let before = self.snapshot();
         let exit_before = self.hystart_exit;
