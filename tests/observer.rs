@@ -131,12 +131,17 @@ impl<C: ObservableController + Clone + PartialEq + core::fmt::Debug> Script<C> {
                     cwnd_after: a,
                     ssthresh: s,
                     ..
-                }
-                | Decision::Undo {
+                } => assert_eq!((b, a, s), (cwnd_before, cwnd, ssthresh), "{d:?}"),
+                Decision::Undo {
                     cwnd_before: b,
                     cwnd_after: a,
                     ssthresh: s,
-                } => assert_eq!((b, a, s), (cwnd_before, cwnd, ssthresh), "{d:?}"),
+                    phase,
+                } => assert_eq!(
+                    (b, a, s, phase),
+                    (cwnd_before, cwnd, ssthresh, self.observed.phase()),
+                    "{d:?}"
+                ),
                 Decision::SlowStartExit {
                     cwnd: c,
                     ssthresh: s,

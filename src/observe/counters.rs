@@ -112,6 +112,7 @@ mod tests {
             cwnd_before: 1,
             cwnd_after: 2,
             ssthresh: 2,
+            phase: crate::Phase::CongestionAvoidance,
         };
         c.on_decision(Instant::ZERO, &undo);
         assert_eq!(c.undos, u32::MAX);

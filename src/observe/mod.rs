@@ -176,6 +176,9 @@ pub enum Decision {
         cwnd_after: u64,
         /// ssthresh after it (`u64::MAX`: none).
         ssthresh: u64,
+        /// The phase after it (the one the undone event interrupted, or where the
+        /// restored window puts the flow).
+        phase: Phase,
     },
     /// A model-based controller (BBR) changed its mode. None of today's controllers
     /// reports it; the encoding ([`BbrMode`]) is fixed for those to come.

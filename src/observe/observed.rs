@@ -220,6 +220,7 @@ impl PhaseSnapshot {
                 cwnd_before: self.cwnd,
                 cwnd_after: after.cwnd,
                 ssthresh: after.ssthresh,
+                phase: after.phase,
             },
         );
     }
