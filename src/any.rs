@@ -4,6 +4,7 @@ use crate::controller::{
     AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
 };
 use crate::linux;
+use crate::observe::{ObservableController, Observer};
 use crate::pacing::Rate;
 use crate::rfc;
 use crate::time::Instant;
@@ -128,5 +129,23 @@ impl CongestionController for AnyController {
     }
     fn send_quantum_bytes(&self) -> u64 {
         forward!(self, c => c.send_quantum_bytes())
+    }
+}
+
+impl ObservableController for AnyController {
+    fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
+        forward!(self, c => c.on_ack_observed(now, ack, observer))
+    }
+    fn on_loss_observed<O: Observer>(&mut self, now: Instant, loss: &LossEvent, observer: &mut O) {
+        forward!(self, c => c.on_loss_observed(now, loss, observer))
+    }
+    fn on_ecn_observed<O: Observer>(&mut self, now: Instant, ecn: &EcnEvent, observer: &mut O) {
+        forward!(self, c => c.on_ecn_observed(now, ecn, observer))
+    }
+    fn on_retransmission_timeout_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
+        forward!(self, c => c.on_retransmission_timeout_observed(now, observer))
+    }
+    fn on_spurious_congestion_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
+        forward!(self, c => c.on_spurious_congestion_observed(now, observer))
     }
 }

@@ -68,6 +68,7 @@ pub mod cubic;
 pub mod error;
 pub mod hystart;
 pub mod linux;
+pub mod observe;
 pub mod pacing;
 #[cfg(feature = "flight-recorder")]
 pub mod recorder;

@@ -14,6 +14,7 @@ use crate::linux::flow_config::CubicConfig;
 use crate::linux::params::LinuxParams;
 use crate::linux::socket_config::LinuxSocketConfig;
 use crate::linux::state::TCP_INFINITE_SSTHRESH;
+use crate::observe::{ObservableController, Observer, ReductionCause};
 use crate::pacing::{Rate, default_send_quantum_bytes};
 use crate::time::Instant;
 
@@ -365,5 +366,44 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController 
             min_rtt,
             u64::from(self.socket_config().mss),
         )
+    }
+}
+
+impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> ObservableController for Cubic<P, S> {
+    fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
+        // The kernel carries RTT samples in s32 µs: clamped to it once, here.
+        let rtt = ack.rtt.map(|d| d.as_micros().min(i32::MAX as u64) as u32);
+        self.state.borrow_mut().ack_with_s32_rtt_observed(
+            self.params.borrow(),
+            now,
+            segments(ack.acked),
+            rtt,
+            observer,
+        );
+    }
+
+    fn on_loss_observed<O: Observer>(&mut self, now: Instant, loss: &LossEvent, observer: &mut O) {
+        self.state
+            .borrow_mut()
+            .on_loss_observed(self.params.borrow(), now, loss, observer);
+    }
+
+    fn on_ecn_observed<O: Observer>(&mut self, now: Instant, ecn: &EcnEvent, observer: &mut O) {
+        self.state
+            .borrow_mut()
+            .on_ecn_observed(self.params.borrow(), now, ecn, observer);
+    }
+
+    fn on_retransmission_timeout_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
+        let cause = ReductionCause::RetransmissionTimeout;
+        self.state
+            .borrow_mut()
+            .rto_observed(self.params.borrow(), now, 1, cause, observer);
+    }
+
+    fn on_spurious_congestion_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
+        self.state
+            .borrow_mut()
+            .undo_observed(self.params.borrow(), now, observer);
     }
 }

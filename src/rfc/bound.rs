@@ -55,6 +55,11 @@ impl<'a, W: WindowAdjustment, U: UndoStorage<W>> BoundClassic<'a, W, U> {
     pub fn params(&self) -> &RfcParams {
         self.params
     }
+
+    /// The state, mutably, and the parameters.
+    pub(crate) fn parts_mut(&mut self) -> (&mut ClassicState<W, U>, &RfcParams) {
+        (self.state, self.params)
+    }
 }
 
 impl<W: WindowAdjustment, U: UndoStorage<W>> CongestionController for BoundClassic<'_, W, U> {

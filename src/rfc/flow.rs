@@ -9,6 +9,7 @@ use crate::controller::{
 use crate::cubic::{RfcCubic, RfcCubicConfig, RfcCubicParams, validate_mss};
 use crate::error::ConfigError;
 use crate::hystart::{HystartPlusPlus, LinuxHystart};
+use crate::observe::{ExitDetector, NoObserver, Observer, ReductionCause};
 use crate::pacing::{
     BytesPacingInput, PacingRateParams, Rate, default_send_quantum_bytes, pacing_rate_bytes,
 };
@@ -21,6 +22,7 @@ use crate::time::{Duration, Instant};
 use core::borrow::{Borrow, BorrowMut};
 use core::num::{NonZeroU32, NonZeroU64};
 
+mod observe;
 mod slow_start;
 
 /// A validated MSS (at most 65535) in the flow's 32-bit field.
@@ -247,6 +249,9 @@ pub struct ClassicState<W: WindowAdjustment, U: UndoStorage<W> = KeepUndo<W>> {
     /// the first reduction. A flag beside the other one rather than an
     /// `Option<Instant>`, whose tag would take 8 bytes of its own.
     recovery_started: bool,
+    /// Which delay detector ended the initial slow start, if one did (for observers;
+    /// in the padding after the two flags).
+    slow_start_detector: Option<ExitDetector>,
     /// The slow-start detector of the flow's kind: one at a time, in one place.
     detector: Detector,
     /// What an undo restores, where `U` keeps it.
@@ -558,6 +563,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             recovery_flight_left: 0,
             recovery_started: false,
             recovery_start: Instant::ZERO,
+            slow_start_detector: None,
             detector: Detector::new(p.slow_start()),
             undo: U::EMPTY,
         };
@@ -980,8 +986,10 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.recovery_start = now;
     }
 
-    /// A loss (`ecn == false`) or ECN-CE reduction: cwnd and ssthresh to β·cwnd.
-    fn reduce(&mut self, p: &RfcParams, now: Instant, ecn: bool) {
+    /// A loss (`ecn == false`) or ECN-CE reduction: cwnd and ssthresh to β·cwnd;
+    /// reported to `o`.
+    fn reduce<O: Observer>(&mut self, p: &RfcParams, now: Instant, ecn: bool, o: &mut O) {
+        let before = self.snapshot();
         self.begin_reduction(now);
         let reduced = self.growth.on_congestion(p.cubic(), self.cwnd, ecn);
         // RFC 9438 §4.6: ssthresh = max(ssthresh, 2)
@@ -994,11 +1002,18 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             reduced.max(self.min_window())
         };
         self.phase = Phase::Recovery;
+        let cause = if ecn {
+            ReductionCause::Ecn
+        } else {
+            ReductionCause::Loss
+        };
+        before.report_reduction(&self.snapshot(), cause, now, o);
     }
 
     /// A retransmission timeout (`timeout`) or persistent congestion: slow start again
-    /// from 1 MSS or the minimum window.
-    fn collapse(&mut self, p: &RfcParams, now: Instant, timeout: bool) {
+    /// from 1 MSS or the minimum window; reported to `o`.
+    fn collapse<O: Observer>(&mut self, p: &RfcParams, now: Instant, timeout: bool, o: &mut O) {
+        let before = self.snapshot();
         self.begin_reduction(now);
         let reduced = self.growth.on_timeout(p.cubic(), self.cwnd);
         // RFC 9438 §4.8: ssthresh as in §4.6, at least 2 MSS
@@ -1011,6 +1026,12 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             self.min_window()
         };
         self.phase = Phase::SlowStart;
+        let cause = if timeout {
+            ReductionCause::RetransmissionTimeout
+        } else {
+            ReductionCause::PersistentCongestion
+        };
+        before.report_reduction(&self.snapshot(), cause, now, o);
     }
 
     /// `amount` left flight without being acknowledged: neither the in-flight count nor
@@ -1125,24 +1146,57 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// unknown one) reduces it (see "Recovery" on [`Cubic`]). Lost bytes above what is
     /// in flight empty the flight.
     pub fn on_loss(&mut self, p: &RfcParams, now: Instant, loss: &LossEvent) {
+        self.on_loss_observed(p, now, loss, &mut NoObserver);
+    }
+
+    /// [`on_loss`](Self::on_loss), reporting what it decided to `o`.
+    pub fn on_loss_observed<O: Observer>(
+        &mut self,
+        p: &RfcParams,
+        now: Instant,
+        loss: &LossEvent,
+        o: &mut O,
+    ) {
         self.leave_flight(loss.lost);
         if loss.persistent_congestion {
-            self.collapse(p, now, false);
+            self.collapse(p, now, false, o);
         } else if !self.sent_before_recovery(loss.newest_lost) {
-            self.reduce(p, now, false);
+            self.reduce(p, now, false, o);
         }
     }
 
     /// A rise of 0 is ignored; otherwise judged as a loss, with ECN's β and cwnd floor.
     pub fn on_ecn(&mut self, p: &RfcParams, now: Instant, ecn: &EcnEvent) {
+        self.on_ecn_observed(p, now, ecn, &mut NoObserver);
+    }
+
+    /// [`on_ecn`](Self::on_ecn), reporting what it decided to `o`.
+    pub fn on_ecn_observed<O: Observer>(
+        &mut self,
+        p: &RfcParams,
+        now: Instant,
+        ecn: &EcnEvent,
+        o: &mut O,
+    ) {
         if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {
-            self.reduce(p, now, true);
+            self.reduce(p, now, true, o);
         }
     }
 
     /// A retransmission timeout: slow start again from 1 MSS.
     pub fn on_retransmission_timeout(&mut self, p: &RfcParams, now: Instant) {
-        self.collapse(p, now, true);
+        self.on_retransmission_timeout_observed(p, now, &mut NoObserver);
+    }
+
+    /// [`on_retransmission_timeout`](Self::on_retransmission_timeout), reporting the
+    /// reduction to `o`.
+    pub fn on_retransmission_timeout_observed<O: Observer>(
+        &mut self,
+        p: &RfcParams,
+        now: Instant,
+        o: &mut O,
+    ) {
+        self.collapse(p, now, true, o);
     }
 
     /// More than is in flight empties the flight.
@@ -1152,7 +1206,13 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
 
     /// The last congestion event was spurious: undo it (RFC 9438 §4.9.2), see
     /// [`CongestionController::on_spurious_congestion`].
-    pub fn on_spurious_congestion(&mut self, _now: Instant) {
+    pub fn on_spurious_congestion(&mut self, now: Instant) {
+        self.on_spurious_congestion_observed(now, &mut NoObserver);
+    }
+
+    /// [`on_spurious_congestion`](Self::on_spurious_congestion), reporting the undo to
+    /// `o` if it restored the state.
+    pub fn on_spurious_congestion_observed<O: Observer>(&mut self, now: Instant, o: &mut O) {
         // RFC 9438 §4.9.2: restore cwnd, cwnd_prior, ssthresh, W_max, K, t_epoch, W_est
         // if cwnd < cwnd_prior; otherwise keep the current values (SHOULD)
         // An MSS raised since the event may have raised the minimum window: the
@@ -1161,6 +1221,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         // The window before the event (see UndoSnapshot): what the event set
         // cwnd_prior to.
         let cwnd_before = self.growth.cwnd_prior();
+        let before = self.snapshot();
         let Some(u) = self.undo.saved() else {
             return;
         };
@@ -1186,6 +1247,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
                     Phase::CongestionAvoidance
                 };
             }
+            before.report_undo(&self.snapshot(), now, o);
         }
     }
 

@@ -21,7 +21,7 @@ impl<P: Borrow<Linux2635Params>> Cubic<P> {
     /// Whether `packet` was sent before the current recovery period began: a sequence
     /// before `high_seq` (32-bit wrap-around), or a send time at or before the
     /// reduction. Never for [`SentPacket::Unknown`], nor before the first reduction.
-    fn sent_before_recovery(&self, packet: SentPacket) -> bool {
+    pub(super) fn sent_before_recovery(&self, packet: SentPacket) -> bool {
         let Some(start) = self.recovery_start else {
             return false;
         };

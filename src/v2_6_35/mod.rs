@@ -40,6 +40,7 @@ mod cubic;
 mod flow;
 mod hystart;
 mod jiffies;
+mod observe;
 mod params;
 mod recovery;
 mod state;
