@@ -1,6 +1,7 @@
 //! `struct tcp_sock`: the socket fields the glue keeps and the hooks read.
 
 use crate::linux::CaState;
+use crate::linux::tcp::minmax::Minmax;
 
 /// The `tcp_sock` (and `inet_connection_sock`, `sock`) fields a congestion-control
 /// module sees, in segments, with the kernel's names.
@@ -86,6 +87,22 @@ pub struct TcpSock {
     pub sk_pacing_shift: u8,
     /// `tcp_wstamp_ns`: earliest departure time of the next segment, ns.
     pub tcp_wstamp_ns: u64,
+
+    /// `write_seq`: end of the data the application has queued (segments).
+    pub write_seq: u32,
+    /// `rtt_min`: windowed min of RTT samples over 300 s of jiffies (`tcp_min_rtt()`).
+    pub rtt_min: Minmax,
+    /// `first_tx_mstamp`: rate sampler, send time of the most recently delivered
+    /// segment (start of the current send phase), µs.
+    pub first_tx_mstamp: u64,
+    /// `delivered_mstamp`: rate sampler, when `delivered` last grew, µs.
+    pub delivered_mstamp: u64,
+    /// `rate_delivered`: segments of the last kept rate sample.
+    pub rate_delivered: u32,
+    /// `rate_interval_us`: interval of the last kept rate sample, µs.
+    pub rate_interval_us: u32,
+    /// `rate_app_limited`: the last kept rate sample was application-limited.
+    pub rate_app_limited: bool,
 }
 
 impl TcpSock {
@@ -96,6 +113,11 @@ impl TcpSock {
         self.packets_out
             .wrapping_sub(self.sacked_out.wrapping_add(self.lost_out))
             .wrapping_add(self.retrans_out)
+    }
+
+    /// `tcp_min_rtt()`: the windowed minimum RTT, µs (`u32::MAX` before any sample).
+    pub const fn tcp_min_rtt(&self) -> u32 {
+        self.rtt_min.get()
     }
 
     /// `tcp_in_slow_start()`: `snd_cwnd < snd_ssthresh`.
