@@ -28,4 +28,4 @@ pub mod update_skb_after_send;
 pub use minmax::{Minmax, MinmaxSample};
 pub use ops::{CaEvent, RandomSource, ReplayedRandom, TcpCongestionOps, ack_flags};
 pub use rate::{RateSample, TxSnapshot};
-pub use sock::TcpSock;
+pub use sock::{TcpSock, ecn_flags};

@@ -1,7 +1,7 @@
 //! `struct tcp_congestion_ops`: the hooks an algorithm module fills.
 
 use crate::linux::CaState;
-use crate::linux::tcp::TcpSock;
+use crate::linux::tcp::{RateSample, TcpSock, TxSnapshot};
 
 /// Events the glue reports through the `cwnd_event` hook (`enum tcp_ca_event`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,6 +196,54 @@ pub trait TcpCongestionOps {
         in_flight: u32,
     ) {
         let _ = (ca, sk, p, acked, rtt_us, in_flight);
+    }
+
+    /// `.cwnd_event` for handlers that may draw random numbers (BBR's
+    /// `CA_EVENT_TX_START` can end PROBE_RTT and start a new probing cycle). The glue
+    /// calls this one; the default forwards to [`Self::cwnd_event`].
+    fn cwnd_event_random<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        event: CaEvent,
+        rand: &mut R,
+    ) {
+        let _ = rand;
+        Self::cwnd_event(ca, sk, p, event);
+    }
+
+    /// `.cong_control`: called at the end of each ACK's processing with its rate sample
+    /// (only when [`Self::HAS_CONG_CONTROL`]), instead of `cong_avoid`, PRR and the
+    /// glue's pacing-rate update.
+    fn cong_control<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        rs: &RateSample,
+        rand: &mut R,
+    ) {
+        let _ = (ca, sk, p, rs, rand);
+    }
+
+    /// `.skb_marked_lost` (BBRv3's tree): the glue marked a segment of `pcount`
+    /// segments lost (`tcp_mark_skb_lost`, after counting it in `lost`); `tx` is its
+    /// send snapshot.
+    fn skb_marked_lost<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        tx: &TxSnapshot,
+        pcount: u32,
+        rand: &mut R,
+    ) {
+        let _ = (ca, sk, p, tx, pcount, rand);
+    }
+
+    /// `.tso_segs` (BBRv3's tree): segments per TSO/GSO skb for `mss_now`, or `None`
+    /// for the glue's `tcp_tso_autosize()`.
+    fn tso_segs(ca: &Self::Ca, sk: &TcpSock, p: &Self::Params, mss_now: u32) -> Option<u32> {
+        let _ = (ca, sk, p, mss_now);
+        None
     }
 
     /// `.min_tso_segs`: the minimum TSO burst, or `None` for the glue's default.

@@ -20,6 +20,9 @@ use crate::linux::tcp::skb;
 pub const DELIVERED_CE_MASK: u32 = (1 << 20) - 1;
 /// Largest `tx.in_flight` BBRv3 keeps (`TCPCB_IN_FLIGHT_MAX`, 20 bits).
 pub const IN_FLIGHT_MAX: u32 = (1 << 20) - 1;
+/// Bit of `TxSnapshot::bits` (above the 20 CE bits) saying the snapshot's stamps are
+/// BBRv3's `u32` microseconds, so its intervals use `tcp_stamp32_us_delta`.
+const STAMP32: u32 = 1 << 21;
 
 /// What the kernel keeps in an skb for the sampler (`tcp_skb_cb.tx`), taken when the
 /// segment is (re)transmitted. `Copy`, 32 bytes: a stack stores one per segment.
@@ -70,7 +73,14 @@ impl TxSnapshot {
 
     /// Sets `tx.is_app_limited` and `tx.delivered_ce` (kept to 20 bits).
     pub fn set_flags(&mut self, is_app_limited: bool, delivered_ce: u32) {
-        self.bits = u32::from(is_app_limited) | ((delivered_ce & DELIVERED_CE_MASK) << 1);
+        self.bits = (self.bits & STAMP32)
+            | u32::from(is_app_limited)
+            | ((delivered_ce & DELIVERED_CE_MASK) << 1);
+    }
+
+    /// Whether the stamps are BBRv3's `u32` µs ([`tcp_rate_skb_sent_v3`]).
+    pub const fn is_stamp32(&self) -> bool {
+        self.bits & STAMP32 != 0
     }
 }
 
@@ -118,12 +128,26 @@ pub struct RateSample {
     pub is_retrans: bool,
     /// `is_ack_delayed`: the ACK was likely delayed (`FLAG_ACK_MAYBE_DELAYED`).
     pub is_ack_delayed: bool,
+    /// `is_ece`: the ACK carried ECN-Echo (BBRv3; set by the caller, `tcp_ack()`).
+    pub is_ece: bool,
+    /// The sampled segment's snapshot has BBRv3's `u32` stamps, so the ACK phase is
+    /// measured with `tcp_stamp32_us_delta` too (set by [`tcp_rate_skb_delivered`];
+    /// never for v1's snapshots).
+    pub stamp32: bool,
 }
 
 /// `tcp_stamp_us_delta(t1, t0)`: `t1 - t0` in µs, 0 when negative, truncated to `u32`.
 pub const fn tcp_stamp_us_delta(t1: u64, t0: u64) -> u32 {
     // Linux include/net/tcp.h tcp_stamp_us_delta(): max_t(s64, t1 - t0, 0), returned as u32
     let d = t1.wrapping_sub(t0) as i64;
+    if d < 0 { 0 } else { d as u32 }
+}
+
+/// `tcp_stamp32_us_delta(t1, t0)` (BBRv3): the same for `u32` µs stamps, wrapping:
+/// `(s32)(t1 - t0)`, 0 when negative.
+pub const fn tcp_stamp32_us_delta(t1: u32, t0: u32) -> u32 {
+    // BBRv3 include/net/tcp.h tcp_stamp32_us_delta(): max_t(s32, t1 - t0, 0)
+    let d = t1.wrapping_sub(t0) as i32;
     if d < 0 { 0 } else { d as u32 }
 }
 
@@ -157,6 +181,22 @@ pub fn tcp_rate_skb_sent(sk: &mut TcpSock, skb_mstamp_us: u64) -> TxSnapshot {
     tx
 }
 
+/// BBRv3's `tcp_rate_skb_sent()`: as [`tcp_rate_skb_sent`], but the kernel's v3
+/// `tcp_skb_cb` keeps `tx.first_tx_mstamp` and `tx.delivered_mstamp` as `u32` µs (so
+/// a snapshot taken when the clock's low 32 bits are 0 reads "no timing"), and
+/// `tcp_set_tx_in_flight` records the flight including this skb's `pcount` segments
+/// (call it, like the v1 function, before `packets_out` counts the skb).
+pub fn tcp_rate_skb_sent_v3(sk: &mut TcpSock, skb_mstamp_us: u64, pcount: u32) -> TxSnapshot {
+    let mut tx = tcp_rate_skb_sent(sk, skb_mstamp_us);
+    // BBRv3 include/net/tcp.h struct tcp_skb_cb: u32 first_tx_mstamp, delivered_mstamp
+    tx.first_tx_mstamp = u64::from(tx.first_tx_mstamp as u32);
+    tx.delivered_mstamp = u64::from(tx.delivered_mstamp as u32);
+    tx.bits |= STAMP32;
+    // BBRv3 net/ipv4/tcp_rate.c tcp_set_tx_in_flight(): packets in flight after this skb
+    tx.set_in_flight(sk.packets_in_flight().wrapping_add(pcount));
+    tx
+}
+
 /// `tcp_rate_skb_delivered()`: one newly SACKed or cumulatively ACKed segment, sent at
 /// `skb_mstamp_us`, ending at `end_seq`, with its `sacked` bits ([`skb`]) as they are
 /// after this ACK tagged it.
@@ -186,9 +226,14 @@ pub fn tcp_rate_skb_delivered(
         rs.is_app_limited = tx.is_app_limited();
         rs.is_retrans = sacked & skb::RETRANS != 0;
         rs.last_end_seq = end_seq;
+        rs.stamp32 = tx.is_stamp32();
         sk.first_tx_mstamp = skb_mstamp_us;
         // Linux net/ipv4/tcp_rate.c tcp_rate_skb_delivered(): the send phase of this window
-        rs.interval_us = i64::from(tcp_stamp_us_delta(sk.first_tx_mstamp, tx.first_tx_mstamp));
+        rs.interval_us = i64::from(if rs.stamp32 {
+            tcp_stamp32_us_delta(sk.first_tx_mstamp as u32, tx.first_tx_mstamp as u32)
+        } else {
+            tcp_stamp_us_delta(sk.first_tx_mstamp, tx.first_tx_mstamp)
+        });
     }
     if sacked & skb::SACKED_ACKED != 0 {
         tx.delivered_mstamp = 0;
@@ -228,7 +273,12 @@ pub fn tcp_rate_gen(
 
     // The send phase was stored by tcp_rate_skb_delivered (never negative there).
     let snd_us = rs.interval_us.clamp(0, i64::from(u32::MAX)) as u32;
-    let ack_us = tcp_stamp_us_delta(sk.tcp_mstamp, rs.prior_mstamp);
+    let ack_us = if rs.stamp32 {
+        // BBRv3 net/ipv4/tcp_rate.c tcp_rate_gen(): the ACK phase in u32 µs
+        tcp_stamp32_us_delta(sk.tcp_mstamp as u32, rs.prior_mstamp as u32)
+    } else {
+        tcp_stamp_us_delta(sk.tcp_mstamp, rs.prior_mstamp)
+    };
     // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): the longer of the send and ACK phases
     rs.interval_us = i64::from(snd_us.max(ack_us));
     rs.snd_interval_us = snd_us;

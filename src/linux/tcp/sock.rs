@@ -103,6 +103,25 @@ pub struct TcpSock {
     pub rate_interval_us: u32,
     /// `rate_app_limited`: the last kept rate sample was application-limited.
     pub rate_app_limited: bool,
+    /// `ecn_flags`: what ECN the connection negotiated and the route allows
+    /// ([`ecn_flags`] bits; BBRv3 reads `TCP_ECN_OK` and `TCP_ECN_LOW`).
+    pub ecn_flags: u8,
+}
+
+/// The `tp->ecn_flags` bits (Google's BBRv3 tree numbering).
+pub mod ecn_flags {
+    /// `TCP_ECN_OK`: ECN was negotiated in the handshake.
+    pub const TCP_ECN_OK: u8 = 1;
+    /// `TCP_ECN_QUEUE_CWR`: a CWR is to be sent.
+    pub const TCP_ECN_QUEUE_CWR: u8 = 2;
+    /// `TCP_ECN_DEMAND_CWR`: ECE is echoed until CWR arrives.
+    pub const TCP_ECN_DEMAND_CWR: u8 = 4;
+    /// `TCP_ECN_SEEN`: an ECT packet was received.
+    pub const TCP_ECN_SEEN: u8 = 8;
+    /// `TCP_ECN_LOW`: the route is a shallow-threshold (L4S-like) ECN path.
+    pub const TCP_ECN_LOW: u8 = 16;
+    /// `TCP_ECN_ECT_PERMANENT`: every packet is sent ECT, retransmissions included.
+    pub const TCP_ECN_ECT_PERMANENT: u8 = 32;
 }
 
 impl TcpSock {
