@@ -66,6 +66,8 @@ pub enum Problem<'a> {
     },
     /// The output sink refused a write.
     Output,
+    /// The event breaks the replay's socket model (the text says how).
+    Model(&'static str),
 }
 
 impl Problem<'_> {
@@ -82,6 +84,7 @@ impl Problem<'_> {
             Problem::BadChoice { expected, .. } => expected,
             Problem::Config(_) | Problem::ConfigAfterSet { .. } => "bad settings",
             Problem::Output => "writing the CSV failed",
+            Problem::Model(what) => what,
         }
     }
 }
@@ -106,6 +109,7 @@ impl fmt::Display for Problem<'_> {
             Problem::Config(e) => write!(f, "{e}"),
             Problem::ConfigAfterSet { key, error } => write!(f, "`set {key}`: {error}"),
             Problem::Output => f.write_str("writing the CSV failed"),
+            Problem::Model(what) => f.write_str(what),
         }
     }
 }

@@ -12,6 +12,7 @@
 #![no_std]
 #![forbid(unsafe_code)]
 
+mod bbr;
 mod error;
 mod linux;
 mod pacing;
@@ -65,6 +66,8 @@ pub enum Cc {
     /// CUBIC (the default): Linux mode, or RFC mode and NewReno when the trace says
     /// `set mode rfc9438` / `set mode newreno`.
     Cubic,
+    /// BBR v1, Linux mode (`shared/conformance/linux-bbr`).
+    Bbr,
 }
 
 /// A `--cc` value that names no algorithm the replay knows.
@@ -79,12 +82,13 @@ impl fmt::Display for UnknownCc<'_> {
 
 impl Cc {
     /// The valid `--cc` words, for error messages and usage lines.
-    pub const WORDS: &'static str = "cubic";
+    pub const WORDS: &'static str = "cubic, bbr";
 
     /// From the `--cc` word.
     pub fn parse(name: &str) -> Result<Self, UnknownCc<'_>> {
         match name {
             "cubic" => Ok(Cc::Cubic),
+            "bbr" => Ok(Cc::Bbr),
             other => Err(UnknownCc(other)),
         }
     }
@@ -96,6 +100,12 @@ trait Mode<'a> {
     fn write_header<W: Write>(&self, out: &mut W) -> fmt::Result;
     /// `set KEY VALUE`.
     fn set(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>>;
+    /// An event without a time (BBR's `rand V...`): returns whether the mode took it.
+    /// It neither initialises the flow nor moves the trace's time.
+    fn untimed(&mut self, ev: &Event<'a>) -> Result<bool, Problem<'a>> {
+        let _ = ev;
+        Ok(false)
+    }
     /// Whether the flow exists (an `init` ran).
     fn has_flow(&self) -> bool;
     /// Builds the flow at `now` and sends its first packets: the count `init T [N]`
@@ -141,6 +151,9 @@ fn apply<'a, M: Mode<'a>>(mode: &mut M, ev: &Event<'a>, now_us: u64) -> Result<u
         mode.set(ev)?;
         return Ok(now_us);
     }
+    if mode.untimed(ev)? {
+        return Ok(now_us);
+    }
     let t_us = ev.time()?;
     let now = Instant::from_micros(t_us);
     if ev.keyword == "init" {
@@ -172,7 +185,15 @@ pub fn replay_cc<'a, W: Write>(
 ) -> Result<(), Error<'a>> {
     match cc {
         Cc::Cubic => replay_cubic(text, kernel, out),
+        Cc::Bbr => replay_bbr(text, out),
     }
+}
+
+/// BBR v1's replay. Out of line: its scoreboard is large, and a runner that replays
+/// CUBIC only (the firmware image) should not reserve its stack frame.
+#[inline(never)]
+fn replay_bbr<'a, W: Write>(text: &'a str, out: &mut W) -> Result<(), Error<'a>> {
+    run(bbr::BbrReplay::new(), text, out)
 }
 
 /// CUBIC's replay: the kernel profile, then the mode the trace asks for.
