@@ -15,6 +15,9 @@ use congestion::linux::bbr::{
     BbrOps, BbrParams, BbrState, TCP_INFINITE_SSTHRESH, bbr_tso_segs_goal,
 };
 use congestion::linux::tcp::ack_update_rtt::tcp_ack_update_rtt;
+use congestion::linux::tcp::bbr_glue::{
+    tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo,
+};
 use congestion::linux::tcp::rate::{
     tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
 };
@@ -156,14 +159,13 @@ impl BbrReplay {
 
     /// `tcp_set_ca_state()`: the hook first, then the state.
     fn set_state(&mut self, state: CaState) {
-        BbrOps::set_state_with_random(
+        tcp_set_ca_state::<BbrOps, _>(
             &mut self.bbr,
             &mut self.sk,
             &self.params,
             state,
             &mut self.draws,
         );
-        self.sk.icsk_ca_state = state;
     }
 
     /// Transmit step `X(skb)` of the README, for `seq`.
@@ -480,81 +482,41 @@ impl BbrReplay {
         Ok(())
     }
 
-    /// The `undo` token: `tcp_undo_cwnd_reduction()` and the return to Open.
+    /// The `undo` token: the LOST marks go when the state is Loss, then
+    /// `tcp_undo_cwnd_reduction()` and the return to Open.
     fn undo(&mut self) -> Result<(), Problem<'static>> {
-        let in_loss = self.sk.icsk_ca_state == CaState::Loss;
-        if in_loss {
+        if self.sk.icsk_ca_state == CaState::Loss {
             let mut seq = self.sk.snd_una;
             while seq != self.sk.snd_nxt {
                 self.skb(seq)?.sacked &= !LOST;
                 seq = seq.wrapping_add(1);
             }
-            self.sk.lost_out = 0;
         }
-        if self.sk.prior_ssthresh != 0 {
-            self.sk.snd_cwnd = BbrOps::undo_cwnd(&mut self.bbr, &self.sk, &self.params);
-            self.sk.snd_ssthresh = self.sk.snd_ssthresh.max(self.sk.prior_ssthresh);
-        }
-        self.sk.undo_marker = false;
-        if in_loss {
-            self.sk.icsk_retransmits = 0;
-        }
-        if self.sk.icsk_ca_state != CaState::Open {
-            self.set_state(CaState::Open);
-        }
+        tcp_undo::<BbrOps, _>(&mut self.bbr, &mut self.sk, &self.params, &mut self.draws);
         Ok(())
     }
 
-    /// `tcp_current_ssthresh()`: outside a reduction, at least 3/4 of cwnd.
-    fn current_ssthresh(&self) -> u32 {
-        let sk = &self.sk;
-        if sk.in_cwnd_reduction() {
-            sk.snd_ssthresh
-        } else {
-            sk.snd_ssthresh.max((sk.snd_cwnd >> 1) + (sk.snd_cwnd >> 2))
-        }
-    }
-
-    /// `tcp_enter_recovery()` from Open (the model has no CWR).
+    /// `tcp_enter_recovery()` from Open. The model saves `prior_ssthresh` even on an
+    /// ECE ACK (the kernel does not; no v1 trace has one), so `ece_ack` is false here.
     fn enter_recovery(&mut self) {
-        self.sk.prior_ssthresh = 0;
-        self.sk.undo_marker = true;
-        if !self.sk.in_cwnd_reduction() {
-            self.sk.prior_ssthresh = self.current_ssthresh();
-            self.sk.high_seq = self.sk.snd_nxt;
-            self.sk.prior_cwnd = self.sk.snd_cwnd;
-            self.sk.snd_ssthresh = BbrOps::ssthresh(&mut self.bbr, &self.sk, &self.params);
-        }
-        self.set_state(CaState::Recovery);
+        tcp_enter_recovery::<BbrOps, _>(
+            &mut self.bbr,
+            &mut self.sk,
+            &self.params,
+            false,
+            &mut self.draws,
+        );
     }
 
-    /// `rto T`: `tcp_enter_loss()` and the timer's retransmit count.
+    /// `rto T`: every outstanding segment is marked lost (`tcp_timeout_mark_lost()`
+    /// without RACK's exemption), `tcp_enter_loss()`, and the timer's retransmit count.
     fn rto(&mut self) -> Result<(), Problem<'static>> {
         let mut seq = self.sk.snd_una;
         while seq != self.sk.snd_nxt {
             self.mark_lost(seq)?;
             seq = seq.wrapping_add(1);
         }
-        let state = self.sk.icsk_ca_state;
-        if (state as u8) <= (CaState::Disorder as u8)
-            || !after(self.sk.high_seq, self.sk.snd_una)
-            || (state == CaState::Loss && self.sk.icsk_retransmits == 0)
-        {
-            self.sk.prior_ssthresh = self.current_ssthresh();
-            self.sk.prior_cwnd = self.sk.snd_cwnd;
-            self.sk.snd_ssthresh = BbrOps::ssthresh(&mut self.bbr, &self.sk, &self.params);
-            BbrOps::cwnd_event_with_random(
-                &mut self.bbr,
-                &mut self.sk,
-                &self.params,
-                CaEvent::Loss,
-                &mut self.draws,
-            );
-            self.sk.undo_marker = true;
-        }
-        self.sk.snd_cwnd = self.sk.packets_in_flight().wrapping_add(1);
-        self.set_state(CaState::Loss);
-        self.sk.high_seq = self.sk.snd_nxt;
+        tcp_enter_loss::<BbrOps, _>(&mut self.bbr, &mut self.sk, &self.params, &mut self.draws);
         self.sk.icsk_retransmits = self.sk.icsk_retransmits.wrapping_add(1);
         Ok(())
     }
