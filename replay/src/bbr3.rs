@@ -824,7 +824,11 @@ impl<'a> Mode<'a> for Bbr3Replay {
         Ok(())
     }
 
-    fn rand(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+    /// `rand V...` queues values for the next draws.
+    fn untimed(&mut self, ev: &Event<'a>) -> Result<bool, Problem<'a>> {
+        if ev.keyword != "rand" {
+            return Ok(false);
+        }
         {
             for word in ev.words() {
                 let value: u32 = word.parse().map_err(|_| Problem::BadNumber {
@@ -842,7 +846,7 @@ impl<'a> Mode<'a> for Bbr3Replay {
                 flow.trace = EventTrace::default();
             }
         }
-        Ok(())
+        Ok(true)
     }
 
     fn event(&mut self, now: Instant, ev: &Event<'a>) -> Result<(), Problem<'a>> {

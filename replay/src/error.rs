@@ -74,6 +74,8 @@ pub enum Problem<'a> {
     ScoreboardFull(usize),
     /// An algorithm drew a random number and no `rand` value was queued.
     RandomExhausted,
+    /// The event breaks the replay's socket model (the text says how).
+    Model(&'static str),
 }
 
 impl Problem<'_> {
@@ -94,6 +96,7 @@ impl Problem<'_> {
             Problem::NotOutstanding(_) => "segment not outstanding",
             Problem::ScoreboardFull(_) => "too many segments outstanding",
             Problem::RandomExhausted => "a random draw with no `rand` value queued",
+            Problem::Model(what) => what,
         }
     }
 }
@@ -127,6 +130,7 @@ impl fmt::Display for Problem<'_> {
                 )
             }
             Problem::RandomExhausted => f.write_str("a random draw with no `rand` value queued"),
+            Problem::Model(what) => f.write_str(what),
         }
     }
 }

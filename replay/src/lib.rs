@@ -12,6 +12,7 @@
 #![no_std]
 #![forbid(unsafe_code)]
 
+mod bbr;
 mod bbr3;
 mod error;
 mod linux;
@@ -67,6 +68,8 @@ pub enum Cc {
     /// CUBIC (the default): Linux mode, or RFC mode and NewReno when the trace says
     /// `set mode rfc9438` / `set mode newreno`.
     Cubic,
+    /// BBR v1, Linux mode (`shared/conformance/linux-bbr`).
+    Bbr,
     /// BBRv3 (Google's `tcp_bbr.c`, `BBR_VERSION 3`): `shared/conformance/linux-bbr3`.
     Bbr3,
 }
@@ -83,12 +86,13 @@ impl fmt::Display for UnknownCc<'_> {
 
 impl Cc {
     /// The valid `--cc` words, for error messages and usage lines.
-    pub const WORDS: &'static str = "cubic, bbr3";
+    pub const WORDS: &'static str = "cubic, bbr, bbr3";
 
     /// From the `--cc` word.
     pub fn parse(name: &str) -> Result<Self, UnknownCc<'_>> {
         match name {
             "cubic" => Ok(Cc::Cubic),
+            "bbr" => Ok(Cc::Bbr),
             "bbr3" => Ok(Cc::Bbr3),
             other => Err(UnknownCc(other)),
         }
@@ -104,10 +108,11 @@ trait Mode<'a> {
     fn write_header<W: Write>(&self, out: &mut W) -> fmt::Result;
     /// `set KEY VALUE`.
     fn set(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>>;
-    /// `rand V...`: values for the algorithm's next random draws (untimed, like
-    /// `set`). Modes whose algorithm draws nothing do not know the event.
-    fn rand(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
-        Err(Problem::UnknownEvent(ev.keyword))
+    /// An event without a time (BBR's `rand V...`): returns whether the mode took it.
+    /// It neither initialises the flow nor moves the trace's time.
+    fn untimed(&mut self, ev: &Event<'a>) -> Result<bool, Problem<'a>> {
+        let _ = ev;
+        Ok(false)
     }
     /// Whether the flow exists (an `init` ran).
     fn has_flow(&self) -> bool;
@@ -154,8 +159,7 @@ fn apply<'a, M: Mode<'a>>(mode: &mut M, ev: &Event<'a>, now_us: u64) -> Result<u
         mode.set(ev)?;
         return Ok(now_us);
     }
-    if ev.keyword == "rand" {
-        mode.rand(ev)?;
+    if mode.untimed(ev)? {
         return Ok(now_us);
     }
     let t_us = ev.time()?;
@@ -189,8 +193,16 @@ pub fn replay_cc<'a, W: Write>(
 ) -> Result<(), Error<'a>> {
     match cc {
         Cc::Cubic => replay_cubic(text, kernel, out),
+        Cc::Bbr => replay_bbr(text, out),
         Cc::Bbr3 => run(bbr3::Bbr3Replay::new(), text, out),
     }
+}
+
+/// BBR v1's replay. Out of line: its scoreboard is large, and a runner that replays
+/// CUBIC only (the firmware image) should not reserve its stack frame.
+#[inline(never)]
+fn replay_bbr<'a, W: Write>(text: &'a str, out: &mut W) -> Result<(), Error<'a>> {
+    run(bbr::BbrReplay::new(), text, out)
 }
 
 /// CUBIC's replay: the kernel profile, then the mode the trace asks for.

@@ -1,5 +1,6 @@
 //! Linux mode: CUBIC and HyStart inside a model of the kernel's TCP socket glue.
 
+pub mod bbr;
 pub mod bbr3;
 mod flow;
 mod flow_config;

@@ -299,9 +299,9 @@ impl TcpCongestionOps for TcpBbr3 {
     }
 
     /// Only `CA_EVENT_TX_START` acts; it may draw (PROBE_RTT's end), so without a
-    /// random source the draws read 0: glue calls [`Self::cwnd_event_random`].
+    /// random source the draws read 0: the glue calls [`Self::cwnd_event_with_random`].
     fn cwnd_event(ca: &mut Bbr, sk: &mut TcpSock, p: &Bbr3Params, event: CaEvent) {
-        Self::cwnd_event_random(
+        Self::cwnd_event_with_random(
             ca,
             sk,
             p,
@@ -310,7 +310,7 @@ impl TcpCongestionOps for TcpBbr3 {
         );
     }
 
-    fn cwnd_event_random<R: RandomSource>(
+    fn cwnd_event_with_random<R: RandomSource>(
         ca: &mut Bbr,
         sk: &mut TcpSock,
         p: &Bbr3Params,
@@ -327,9 +327,12 @@ impl TcpCongestionOps for TcpBbr3 {
         ca: &mut Bbr,
         sk: &mut TcpSock,
         p: &Bbr3Params,
+        ack: u32,
+        flag: u32,
         rs: &RateSample,
         rand: &mut R,
     ) {
+        let _ = (ack, flag);
         bbr_main(ca, sk, p, &Sample::from_rate_sample(rs), rand);
     }
 

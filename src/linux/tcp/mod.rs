@@ -17,6 +17,7 @@
 //! Everything counts segments and uses the kernel's wrapping `u32` sequence arithmetic.
 
 pub mod ack_update_rtt;
+pub mod bbr_glue;
 pub mod minmax;
 mod ops;
 pub mod rate;

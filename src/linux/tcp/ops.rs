@@ -180,6 +180,69 @@ pub trait TcpCongestionOps {
         let _ = (ca, sk, p, event);
     }
 
+    /// `.set_state` for an algorithm whose hook may draw random numbers (BBR's may
+    /// restart its gain cycle). The glue calls this one; the default calls
+    /// [`Self::set_state`].
+    fn set_state_with_random<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        new_state: CaState,
+        rand: &mut R,
+    ) {
+        let _ = rand;
+        Self::set_state(ca, sk, p, new_state);
+    }
+
+    /// `.cwnd_event` for an algorithm whose hook may draw random numbers. The glue
+    /// calls this one; the default calls [`Self::cwnd_event`].
+    fn cwnd_event_with_random<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        event: CaEvent,
+        rand: &mut R,
+    ) {
+        let _ = rand;
+        Self::cwnd_event(ca, sk, p, event);
+    }
+
+    /// `.cong_control`: called on every ACK instead of `cong_avoid`, PRR and the glue's
+    /// pacing-rate update when [`Self::HAS_CONG_CONTROL`] is set. `ack` is the new
+    /// `snd_una`, `flag` the [`ack_flags`], `rs` the ACK's delivery-rate sample.
+    fn cong_control<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        ack: u32,
+        flag: u32,
+        rs: &RateSample,
+        rand: &mut R,
+    ) {
+        let _ = (ca, sk, p, ack, flag, rs, rand);
+    }
+
+    /// `.skb_marked_lost` (Google's BBRv3 tree): the glue marked a segment of `pcount`
+    /// segments lost (`tcp_mark_skb_lost`, after counting it in `tp->lost`); `tx` is
+    /// its send snapshot.
+    fn skb_marked_lost<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        tx: &TxSnapshot,
+        pcount: u32,
+        rand: &mut R,
+    ) {
+        let _ = (ca, sk, p, tx, pcount, rand);
+    }
+
+    /// `.tso_segs` (Google's BBRv3 tree): segments per TSO/GSO skb for `mss_now`, or
+    /// `None` for the glue's `tcp_tso_autosize()`.
+    fn tso_segs(ca: &Self::Ca, sk: &TcpSock, p: &Self::Params, mss_now: u32) -> Option<u32> {
+        let _ = (ca, sk, p, mss_now);
+        None
+    }
+
     /// `.in_ack_event`: `flags` are [`ack_flags`].
     fn in_ack_event(ca: &mut Self::Ca, sk: &mut TcpSock, p: &Self::Params, flags: u32) {
         let _ = (ca, sk, p, flags);
@@ -196,54 +259,6 @@ pub trait TcpCongestionOps {
         in_flight: u32,
     ) {
         let _ = (ca, sk, p, acked, rtt_us, in_flight);
-    }
-
-    /// `.cwnd_event` for handlers that may draw random numbers (BBR's
-    /// `CA_EVENT_TX_START` can end PROBE_RTT and start a new probing cycle). The glue
-    /// calls this one; the default forwards to [`Self::cwnd_event`].
-    fn cwnd_event_random<R: RandomSource>(
-        ca: &mut Self::Ca,
-        sk: &mut TcpSock,
-        p: &Self::Params,
-        event: CaEvent,
-        rand: &mut R,
-    ) {
-        let _ = rand;
-        Self::cwnd_event(ca, sk, p, event);
-    }
-
-    /// `.cong_control`: called at the end of each ACK's processing with its rate sample
-    /// (only when [`Self::HAS_CONG_CONTROL`]), instead of `cong_avoid`, PRR and the
-    /// glue's pacing-rate update.
-    fn cong_control<R: RandomSource>(
-        ca: &mut Self::Ca,
-        sk: &mut TcpSock,
-        p: &Self::Params,
-        rs: &RateSample,
-        rand: &mut R,
-    ) {
-        let _ = (ca, sk, p, rs, rand);
-    }
-
-    /// `.skb_marked_lost` (BBRv3's tree): the glue marked a segment of `pcount`
-    /// segments lost (`tcp_mark_skb_lost`, after counting it in `lost`); `tx` is its
-    /// send snapshot.
-    fn skb_marked_lost<R: RandomSource>(
-        ca: &mut Self::Ca,
-        sk: &mut TcpSock,
-        p: &Self::Params,
-        tx: &TxSnapshot,
-        pcount: u32,
-        rand: &mut R,
-    ) {
-        let _ = (ca, sk, p, tx, pcount, rand);
-    }
-
-    /// `.tso_segs` (BBRv3's tree): segments per TSO/GSO skb for `mss_now`, or `None`
-    /// for the glue's `tcp_tso_autosize()`.
-    fn tso_segs(ca: &Self::Ca, sk: &TcpSock, p: &Self::Params, mss_now: u32) -> Option<u32> {
-        let _ = (ca, sk, p, mss_now);
-        None
     }
 
     /// `.min_tso_segs`: the minimum TSO burst, or `None` for the glue's default.
