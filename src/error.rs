@@ -32,6 +32,8 @@ pub enum ConfigError {
     ShiftOutOfRange,
     /// The 2.6.35 profile's `HZ` must be 100, 250 or 1000.
     HzOutOfRange,
+    /// BBR's `MAX_TCP_HEADER` must leave room in a 64 KiB GSO packet (below 65535 bytes).
+    TcpHeaderOutOfRange,
 }
 
 impl core::fmt::Display for ConfigError {
@@ -49,6 +51,7 @@ impl core::fmt::Display for ConfigError {
             ConfigError::MssOutOfRange => "MSS must be at most 65535 bytes",
             ConfigError::ShiftOutOfRange => "a shift must be below 32",
             ConfigError::HzOutOfRange => "hz must be 100, 250 or 1000",
+            ConfigError::TcpHeaderOutOfRange => "max_tcp_header must be below 65535 bytes",
         };
         f.write_str(what)
     }

@@ -2,6 +2,8 @@
 //! segments. Mode = module, algorithm = type: [`Cubic`] here, `rfc::Cubic` and
 //! `rfc::NewReno` in bytes in [`crate::rfc`], `v2_6_35::Cubic` for the 2010 kernel.
 
+pub mod bbr;
+pub mod bbr3;
 mod flow;
 mod flow_config;
 mod handle;

@@ -5,7 +5,7 @@
 
 #![allow(dead_code, reason = "each includer uses a different part")]
 
-pub use congestion_replay::Kernel;
+pub use congestion_replay::{Cc, Kernel};
 use flate2::read::GzDecoder;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -14,6 +14,13 @@ use std::path::{Path, PathBuf};
 pub fn replay_kernel(text: &str, kernel: Kernel) -> Result<String, String> {
     let mut out = String::new();
     congestion_replay::replay(text, kernel, &mut out).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
+/// Replays `text` with algorithm `cc` (today's kernel) and returns the CSV.
+pub fn replay_cc(text: &str, cc: Cc) -> Result<String, String> {
+    let mut out = String::new();
+    congestion_replay::replay_cc(text, cc, Kernel::Today, &mut out).map_err(|e| e.to_string())?;
     Ok(out)
 }
 
@@ -92,6 +99,23 @@ pub fn replay_folder(folder: &str, names: &[String], kernel: Kernel) -> (usize, 
         let want = expected_csv(folder, name);
         let got =
             replay_kernel(&events(folder, name), kernel).unwrap_or_else(|e| panic!("{name}: {e}"));
+        rows += want.lines().count().saturating_sub(1);
+        if let Some(diff) = first_difference(name, &got, &want) {
+            failures.push(diff);
+        }
+    }
+    (rows, failures)
+}
+
+/// Replays every trace `names` of `folder` with algorithm `cc` against the kernel's
+/// CSVs: returns the number of data rows compared and one description per differing
+/// trace.
+pub fn replay_folder_cc(folder: &str, names: &[String], cc: Cc) -> (usize, Vec<String>) {
+    let mut failures = Vec::new();
+    let mut rows = 0;
+    for name in names {
+        let want = expected_csv(folder, name);
+        let got = replay_cc(&events(folder, name), cc).unwrap_or_else(|e| panic!("{name}: {e}"));
         rows += want.lines().count().saturating_sub(1);
         if let Some(diff) = first_difference(name, &got, &want) {
             failures.push(diff);

@@ -16,8 +16,17 @@
 //! live in the files beside this one, each named after the kernel function it follows.
 //! Everything counts segments and uses the kernel's wrapping `u32` sequence arithmetic.
 
+pub mod ack_update_rtt;
+pub mod bbr_glue;
+pub mod minmax;
 mod ops;
+pub mod rate;
+pub mod seq;
+pub mod skb;
 mod sock;
+pub mod update_skb_after_send;
 
+pub use minmax::{Minmax, MinmaxSample};
 pub use ops::{CaEvent, RandomSource, ReplayedRandom, TcpCongestionOps, ack_flags};
-pub use sock::TcpSock;
+pub use rate::{RateSample, TxSnapshot};
+pub use sock::{TcpSock, ecn_flags};

@@ -1,7 +1,7 @@
 //! `struct tcp_congestion_ops`: the hooks an algorithm module fills.
 
 use crate::linux::CaState;
-use crate::linux::tcp::TcpSock;
+use crate::linux::tcp::{RateSample, TcpSock, TxSnapshot};
 
 /// Events the glue reports through the `cwnd_event` hook (`enum tcp_ca_event`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,6 +178,69 @@ pub trait TcpCongestionOps {
     /// `.cwnd_event`.
     fn cwnd_event(ca: &mut Self::Ca, sk: &mut TcpSock, p: &Self::Params, event: CaEvent) {
         let _ = (ca, sk, p, event);
+    }
+
+    /// `.set_state` for an algorithm whose hook may draw random numbers (BBR's may
+    /// restart its gain cycle). The glue calls this one; the default calls
+    /// [`Self::set_state`].
+    fn set_state_with_random<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        new_state: CaState,
+        rand: &mut R,
+    ) {
+        let _ = rand;
+        Self::set_state(ca, sk, p, new_state);
+    }
+
+    /// `.cwnd_event` for an algorithm whose hook may draw random numbers. The glue
+    /// calls this one; the default calls [`Self::cwnd_event`].
+    fn cwnd_event_with_random<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        event: CaEvent,
+        rand: &mut R,
+    ) {
+        let _ = rand;
+        Self::cwnd_event(ca, sk, p, event);
+    }
+
+    /// `.cong_control`: called on every ACK instead of `cong_avoid`, PRR and the glue's
+    /// pacing-rate update when [`Self::HAS_CONG_CONTROL`] is set. `ack` is the new
+    /// `snd_una`, `flag` the [`ack_flags`], `rs` the ACK's delivery-rate sample.
+    fn cong_control<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        ack: u32,
+        flag: u32,
+        rs: &RateSample,
+        rand: &mut R,
+    ) {
+        let _ = (ca, sk, p, ack, flag, rs, rand);
+    }
+
+    /// `.skb_marked_lost` (Google's BBRv3 tree): the glue marked a segment of `pcount`
+    /// segments lost (`tcp_mark_skb_lost`, after counting it in `tp->lost`); `tx` is
+    /// its send snapshot.
+    fn skb_marked_lost<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        tx: &TxSnapshot,
+        pcount: u32,
+        rand: &mut R,
+    ) {
+        let _ = (ca, sk, p, tx, pcount, rand);
+    }
+
+    /// `.tso_segs` (Google's BBRv3 tree): segments per TSO/GSO skb for `mss_now`, or
+    /// `None` for the glue's `tcp_tso_autosize()`.
+    fn tso_segs(ca: &Self::Ca, sk: &TcpSock, p: &Self::Params, mss_now: u32) -> Option<u32> {
+        let _ = (ca, sk, p, mss_now);
+        None
     }
 
     /// `.in_ack_event`: `flags` are [`ack_flags`].
