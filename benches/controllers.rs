@@ -1,4 +1,4 @@
-//! Per-event cost of Linux-mode `LinuxFlow` and RFC-mode `RfcFlow` on the benchmark
+//! Per-event cost of Linux-mode `linux::Cubic` and RFC-mode `rfc::Cubic` on the benchmark
 //! ACK stream (`benches/common`): ACK in congestion avoidance, ACK in slow start with
 //! HyStart (Linux) or HyStart++ (RFC) active, loss, retransmission timeout (RFC mode:
 //! persistent congestion). The same stream drives other Rust CUBICs in

@@ -9,7 +9,7 @@
 
 use congestion::hystart::PacingStatus;
 use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
-use congestion::rfc::{RfcFlow, RfcFlowConfig};
+use congestion::rfc::{Cubic, CubicConfig};
 use congestion::{
     AckEvent, ConfigError, CongestionController, Duration, Instant, LossEvent, Phase,
 };
@@ -30,7 +30,7 @@ struct Sent {
 
 /// Runs 2 s of virtual time and returns the reductions seen and the final window.
 fn run() -> Result<(u32, u64), ConfigError> {
-    let cc = RfcFlow::new(RfcFlowConfig::quic(MTU), Instant::ZERO)?;
+    let cc = Cubic::new(CubicConfig::quic(MTU), Instant::ZERO)?;
     let mut path = SendPathConfig::new();
     path.pacing_status = PacingStatus::Needed; // this stack waits for each departure
     let mut flow = PacedFlow::new(cc, path.validate()?);

@@ -1,4 +1,4 @@
-//! A driver for counting RFC-mode (`RfcFlow`) instructions per event under callgrind,
+//! A driver for counting RFC-mode (`Cubic`) instructions per event under callgrind,
 //! on two ACK streams:
 //!
 //! - `project`: the benchmark stream of `benches/common` (a loss per 10,000 ACKs, the
@@ -32,7 +32,7 @@
 mod common;
 
 use common::{NullController, Regime, Stream, StreamController};
-use congestion::rfc::RfcFlow;
+use congestion::rfc::Cubic;
 use congestion::{AckEvent, CongestionController, Instant, LossEvent, SentEvent};
 use std::hint::black_box;
 use std::process::ExitCode;
@@ -44,10 +44,10 @@ const STEADY_BEFORE_K_US: u64 = 2_500_000;
 /// ACKs per steady cycle: 5 s of the stream.
 const STEADY_CYCLE_ACKS: u64 = 5_000_000 / common::ACK_INTERVAL_US;
 
-/// `RfcFlow` driven as `common::OursRfc` drives it, with the flow and counters readable.
+/// `Cubic` driven as `common::OursRfc` drives it, with the flow and counters readable.
 #[derive(Clone)]
 struct Rfc {
-    flow: RfcFlow,
+    flow: Cubic,
     in_flight: u32,
     largest_sent: u64,
     largest_acked: u64,
@@ -55,10 +55,10 @@ struct Rfc {
 
 impl Rfc {
     fn new() -> Self {
-        let config = congestion::rfc::RfcFlowConfig::new();
+        let config = congestion::rfc::CubicConfig::new();
         let now = Instant::from_micros(common::START_US);
         Rfc {
-            flow: RfcFlow::new(config, now).expect("RFC defaults are valid"),
+            flow: Cubic::new(config, now).expect("RFC defaults are valid"),
             in_flight: 0,
             largest_sent: 0,
             largest_acked: 0,

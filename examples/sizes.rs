@@ -8,15 +8,13 @@ use congestion::AnyController;
 use congestion::cubic::{LinuxCubic, LinuxCubicParams, RfcCubic};
 use congestion::hystart::{HystartPlusPlus, LinuxHystart};
 use congestion::linux::{
-    KernelDefaults, LinuxCubicState, LinuxFlow, LinuxFlowState, LinuxParams, LinuxSocketConfig,
+    self, KernelDefaults, LinuxCubicState, LinuxFlowState, LinuxParams, LinuxSocketConfig,
 };
 use congestion::pacing::{
     EdtPacer, MinRttFilter, SendPath, SendPathParams, SendPathState, TsqBudget,
 };
-use congestion::rfc::{ClassicState, NewReno, NoUndo, RfcFlow, RfcParams};
-use congestion::v2_6_35::{
-    Bictcp2635, Linux2635Config, Linux2635Flow, Linux2635Params, Linux2635State,
-};
+use congestion::rfc::{self, ClassicState, NewRenoWindow, NoUndo, RfcParams};
+use congestion::v2_6_35::{self, Bictcp2635, Linux2635Params, Linux2635State};
 use core::mem::size_of;
 
 fn main() {
@@ -62,13 +60,13 @@ fn main() {
             "what a congestion-avoidance ACK and its send touch",
         ),
         (
-            "LinuxFlow<KernelDefaults>",
-            size_of::<LinuxFlow<KernelDefaults>>(),
+            "linux::Cubic<KernelDefaults>",
+            size_of::<linux::Cubic<KernelDefaults>>(),
             "the flow on a zero-sized handle to a static: its state alone",
         ),
         (
-            "LinuxFlow",
-            size_of::<LinuxFlow>(),
+            "linux::Cubic",
+            size_of::<linux::Cubic>(),
             "the flow owning its parameters (one copy beside the state)",
         ),
         (
@@ -82,18 +80,18 @@ fn main() {
             "2.6.35 CUBIC + HyStart + cwnd, ssthresh, cwnd_cnt (64 + 12 = 76)",
         ),
         (
-            "Linux2635Config",
-            size_of::<Linux2635Config>(),
+            "v2_6_35::CubicConfig",
+            size_of::<v2_6_35::CubicConfig>(),
             "2.6.35 module parameters, sysctls, socket settings, HZ",
         ),
         (
-            "Linux2635Flow",
-            size_of::<Linux2635Flow>(),
+            "v2_6_35::Cubic",
+            size_of::<v2_6_35::Cubic>(),
             "full 2.6.35 flow owning its settings: state + socket glue + undo + config",
         ),
         (
-            "Linux2635Flow<&Params>",
-            size_of::<Linux2635Flow<&'static Linux2635Params>>(),
+            "v2_6_35::Cubic<&Params>",
+            size_of::<v2_6_35::Cubic<&'static Linux2635Params>>(),
             "the same flow reading settings shared with other flows",
         ),
         (
@@ -127,18 +125,18 @@ fn main() {
             "the same without the undo snapshot (stacks that never undo)",
         ),
         (
-            "ClassicState<NewReno>",
-            size_of::<ClassicState<NewReno>>(),
-            "an RFC 9002 NewReno flow's own state",
+            "ClassicState<NewRenoWindow>",
+            size_of::<ClassicState<NewRenoWindow>>(),
+            "an RFC 9002 NewRenoWindow flow's own state",
         ),
         (
-            "ClassicState<NewReno, NoUndo>",
-            size_of::<ClassicState<NewReno, NoUndo>>(),
+            "ClassicState<NewRenoWindow, NoUndo>",
+            size_of::<ClassicState<NewRenoWindow, NoUndo>>(),
             "the same without the undo snapshot",
         ),
         (
-            "RfcFlow",
-            size_of::<RfcFlow>(),
+            "rfc::Cubic",
+            size_of::<rfc::Cubic>(),
             "the CUBIC flow owning its parameters",
         ),
         (

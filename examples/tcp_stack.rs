@@ -7,7 +7,7 @@
 //! ```
 
 use congestion::hystart::PacingStatus;
-use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+use congestion::linux::{Cubic, CubicConfig};
 use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
 use congestion::{AckEvent, ConfigError, CongestionController, Duration, Instant, SentEvent};
 
@@ -16,7 +16,7 @@ const RTT: Duration = Duration::from_millis(20);
 
 /// Runs the toy: returns cwnd before the outage, after the RTO, and at the end.
 fn run() -> Result<(u64, u64, u64), ConfigError> {
-    let cc = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
+    let cc = Cubic::new(CubicConfig::new(), Instant::ZERO)?;
     let mut path = SendPathConfig::new();
     path.pacing_status = PacingStatus::Fq; // an fq qdisc holds packets to their departure
     let mut flow = PacedFlow::new(cc, path.validate()?);

@@ -38,7 +38,7 @@ for t in $targets; do
   roots=$(echo "$defined" | grep '^congestion_' | sed 's/^/--undefined=/')
   image="$target_dir/$t/release/congestion-ffi-entry-points.elf"
   # shellcheck disable=SC2086
-  "$bin/rust-lld" -flavor gnu --gc-sections --no-undefined -e congestion_linux_init $roots \
+  "$bin/rust-lld" -flavor gnu --gc-sections --no-undefined -e congestion_linux_cubic_init $roots \
     "$lib" -o "$image"
   panics=$("$bin/llvm-nm" -j "$image" | grep -iE 'panic|rust_begin_unwind' || true)
   if [ -n "$panics" ]; then

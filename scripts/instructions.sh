@@ -111,8 +111,8 @@ hooks have none in the controller: -); ACK alone = ACK+send minus send (2p), the
 call for 2 packets from the snapshot; loss call = the loss alone; loss+ACK = (loss, the
 ACK that ends recovery and starts the new epoch) minus (that ACK alone), so the epoch
 start and its cube root are counted; RTO+ACK likewise.
-linux = LinuxFlow through the CongestionController trait (on_ack, on_sent); hooks =
-the CUBIC hooks on LinuxCubicState as the kernel calls them; rfc = RfcFlow.
+linux = linux::Cubic through the CongestionController trait (on_ack, on_sent); hooks =
+the CUBIC hooks on LinuxCubicState as the kernel calls them; rfc = rfc::Cubic.
 TXT
 
 printf '\nsend path per packet, ours (Linux-mode flow at cwnd ~1100, self-paced; the loop alone, %s, subtracted)\n\n' "$send_nothing"
@@ -144,17 +144,17 @@ check() { # LABEL VALUE OP LIMIT
   }'
 }
 printf '\ntargets\n\n'
-if has linux; then check "LinuxFlow, ACK + sends, project stream" "${r[linux,ca]}" "<=" 120; fi
+if has linux; then check "linux::Cubic, ACK + sends, project stream" "${r[linux,ca]}" "<=" 120; fi
 if has hooks; then check "Linux CUBIC hooks, per ACK, project stream" "${r[hooks,ca]}" "<=" 55; fi
 if has rfc; then
-  check "RfcFlow, ACK + sends, project stream" "${r[rfc,ca]}" "<=" 150
-  check "RfcFlow, ACK + sends, steady stream" "${r[rfc,steady]}" "<=" 150
-  check "RfcFlow, loss + epoch-start ACK, project stream" "${r[rfc,lossack]}" "<=" 250
+  check "rfc::Cubic, ACK + sends, project stream" "${r[rfc,ca]}" "<=" 150
+  check "rfc::Cubic, ACK + sends, steady stream" "${r[rfc,steady]}" "<=" 150
+  check "rfc::Cubic, loss + epoch-start ACK, project stream" "${r[rfc,lossack]}" "<=" 250
   if has s2n && has quinn; then
     for k in ca steady; do
-      check "s2n / RfcFlow, ACK + sends ($k, no pacer)" "$(ratio "${r[s2n,$k]}" "${r[rfc,$k]}")" ">=" 2
-      check "s2n / RfcFlow, ACK + sends ($k, both paced)" "$(ratio "${r[s2n,${k}_paced]}" "${r[rfc,${k}_paced]}")" ">=" 2
-      check "quinn / RfcFlow, ACK + sends ($k, no pacer)" "$(ratio "${r[quinn,$k]}" "${r[rfc,$k]}")" ">=" 2
+      check "s2n / rfc::Cubic, ACK + sends ($k, no pacer)" "$(ratio "${r[s2n,$k]}" "${r[rfc,$k]}")" ">=" 2
+      check "s2n / rfc::Cubic, ACK + sends ($k, both paced)" "$(ratio "${r[s2n,${k}_paced]}" "${r[rfc,${k}_paced]}")" ">=" 2
+      check "quinn / rfc::Cubic, ACK + sends ($k, no pacer)" "$(ratio "${r[quinn,$k]}" "${r[rfc,$k]}")" ">=" 2
     done
   fi
 fi

@@ -3,24 +3,25 @@
 use crate::controller::{
     AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
 };
-use crate::linux::LinuxFlow;
+use crate::linux;
+use crate::observe::{ObservableController, Observer};
 use crate::pacing::Rate;
-use crate::rfc::{NewRenoFlow, RfcFlow};
+use crate::rfc;
 use crate::time::Instant;
-use crate::v2_6_35::Linux2635Flow;
+use crate::v2_6_35;
 
 /// Any controller this crate offers, chosen at run time; forwards every call.
 ///
 /// ```
-/// use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
+/// use congestion::rfc;
 /// use congestion::{AnyController, CongestionController, Instant};
 ///
-/// let config = RfcFlowConfig::quic(1200);
+/// let config = rfc::ClassicConfig::quic(1200); // configures either RFC-mode flow
 /// let use_newreno = true; // from the stack's configuration
 /// let flow = if use_newreno {
-///     AnyController::NewReno(NewRenoFlow::new(config, Instant::ZERO)?)
+///     AnyController::RfcNewReno(rfc::NewReno::new(config, Instant::ZERO)?)
 /// } else {
-///     AnyController::Rfc(RfcFlow::new(config, Instant::ZERO)?)
+///     AnyController::RfcCubic(rfc::Cubic::new(config, Instant::ZERO)?)
 /// };
 /// assert_eq!(flow.cwnd(), 12_000);
 /// # Ok::<(), congestion::ConfigError>(())
@@ -33,23 +34,49 @@ use crate::v2_6_35::Linux2635Flow;
 #[allow(clippy::large_enum_variant)]
 pub enum AnyController {
     /// Linux-mode CUBIC + HyStart, in segments.
-    Linux(LinuxFlow),
+    LinuxCubic(linux::Cubic),
     /// RFC-mode CUBIC (RFC 9438) with a chosen slow start, in bytes.
-    Rfc(RfcFlow),
+    RfcCubic(rfc::Cubic),
     /// RFC 9002 NewReno with a chosen slow start, in bytes.
-    NewReno(NewRenoFlow),
+    RfcNewReno(rfc::NewReno),
     /// The Linux 2.6.35 profile (CUBIC v2.3 with jiffies HyStart), in segments.
-    Linux2635(Linux2635Flow),
+    V2_6_35Cubic(v2_6_35::Cubic),
+}
+
+/// The 0.2 variant names, as constructors for one release (a variant cannot be aliased:
+/// code that matches on the old names must use the new ones).
+#[allow(non_snake_case)]
+impl AnyController {
+    /// The 0.2 name of [`AnyController::LinuxCubic`].
+    #[deprecated(since = "0.3.0", note = "renamed to `AnyController::LinuxCubic`")]
+    pub const fn Linux(flow: linux::Cubic) -> Self {
+        AnyController::LinuxCubic(flow)
+    }
+    /// The 0.2 name of [`AnyController::RfcCubic`].
+    #[deprecated(since = "0.3.0", note = "renamed to `AnyController::RfcCubic`")]
+    pub const fn Rfc(flow: rfc::Cubic) -> Self {
+        AnyController::RfcCubic(flow)
+    }
+    /// The 0.2 name of [`AnyController::RfcNewReno`].
+    #[deprecated(since = "0.3.0", note = "renamed to `AnyController::RfcNewReno`")]
+    pub const fn NewReno(flow: rfc::NewReno) -> Self {
+        AnyController::RfcNewReno(flow)
+    }
+    /// The 0.2 name of [`AnyController::V2_6_35Cubic`].
+    #[deprecated(since = "0.3.0", note = "renamed to `AnyController::V2_6_35Cubic`")]
+    pub const fn Linux2635(flow: v2_6_35::Cubic) -> Self {
+        AnyController::V2_6_35Cubic(flow)
+    }
 }
 
 /// Forwards one call to whichever controller the enum holds.
 macro_rules! forward {
     ($self:ident, $c:ident => $call:expr) => {
         match $self {
-            AnyController::Linux($c) => $call,
-            AnyController::Rfc($c) => $call,
-            AnyController::NewReno($c) => $call,
-            AnyController::Linux2635($c) => $call,
+            AnyController::LinuxCubic($c) => $call,
+            AnyController::RfcCubic($c) => $call,
+            AnyController::RfcNewReno($c) => $call,
+            AnyController::V2_6_35Cubic($c) => $call,
         }
     };
 }
@@ -102,5 +129,23 @@ impl CongestionController for AnyController {
     }
     fn send_quantum_bytes(&self) -> u64 {
         forward!(self, c => c.send_quantum_bytes())
+    }
+}
+
+impl ObservableController for AnyController {
+    fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
+        forward!(self, c => c.on_ack_observed(now, ack, observer))
+    }
+    fn on_loss_observed<O: Observer>(&mut self, now: Instant, loss: &LossEvent, observer: &mut O) {
+        forward!(self, c => c.on_loss_observed(now, loss, observer))
+    }
+    fn on_ecn_observed<O: Observer>(&mut self, now: Instant, ecn: &EcnEvent, observer: &mut O) {
+        forward!(self, c => c.on_ecn_observed(now, ecn, observer))
+    }
+    fn on_retransmission_timeout_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
+        forward!(self, c => c.on_retransmission_timeout_observed(now, observer))
+    }
+    fn on_spurious_congestion_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
+        forward!(self, c => c.on_spurious_congestion_observed(now, observer))
     }
 }

@@ -54,10 +54,10 @@
 //! amount of each send and reads [`in_flight`](CongestionController::in_flight) back.
 //!
 //! ```
-//! use congestion::rfc::{RfcFlow, RfcFlowConfig};
+//! use congestion::rfc;
 //! use congestion::{AckEvent, CongestionController, Instant, LossEvent, Phase, SentEvent};
 //!
-//! let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+//! let mut flow = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
 //! for pn in 1..=10 {
 //!     flow.on_sent_counted(Instant::ZERO, 1200, pn); // the flow counts
 //! }
@@ -147,7 +147,7 @@ pub struct AckEvent {
     /// and the recovery period ends when it passes the largest sent at the reduction.
     /// Left at 0, RFC mode still ends recovery once the bytes in flight at the
     /// reduction have been acknowledged, and judges window use by the last send (see
-    /// [`RfcFlow`](crate::rfc::RfcFlow)). Linux mode keeps its own `snd_una` and
+    /// [`rfc::Cubic`](crate::rfc::Cubic)). Linux mode keeps its own `snd_una` and
     /// ignores this field.
     pub largest_acked: u64,
     /// True when the sender had less in flight than its window allowed because the
@@ -292,7 +292,7 @@ impl EcnEvent {
 /// controller that also owns its send path. The call order is in [`crate::controller`].
 ///
 /// ```
-/// use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+/// use congestion::linux;
 /// use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, SentEvent};
 ///
 /// // A stack that is generic over its controller.
@@ -300,7 +300,7 @@ impl EcnEvent {
 ///     cc.on_ack(now, &AckEvent::new(acked, pn, Some(Duration::from_millis(20))));
 /// }
 ///
-/// let mut flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
+/// let mut flow = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO)?;
 /// flow.on_sent(Instant::ZERO, &SentEvent::new(10, 10)); // segments
 /// on_ack_frame(&mut flow, Instant::from_micros(20_000), 2, 2);
 /// assert_eq!((flow.cwnd(), flow.in_flight()), (12, 8));
@@ -312,9 +312,9 @@ pub trait CongestionController {
     /// The unit of every amount this controller takes and returns (but `_bytes` names).
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// assert_eq!(f.unit(), WindowUnit::Bytes);
     /// # Ok::<(), ConfigError>(())
     /// ```
@@ -324,9 +324,9 @@ pub trait CongestionController {
     /// restart after idle: idle time earns no growth.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// f.on_sent(Instant::ZERO, &SentEvent::new(1200, 1)); // packet 1: 1200 bytes in flight
     /// assert_eq!(f.in_flight(), 1200);
     /// # Ok::<(), ConfigError>(())
@@ -338,9 +338,9 @@ pub trait CongestionController {
     /// (s2n-quic's model) and proceeds as [`on_sent`](Self::on_sent).
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// f.on_sent_counted(Instant::ZERO, 1200, 1);
     /// f.on_sent_counted(Instant::ZERO, 1200, 2);
     /// assert_eq!(f.in_flight(), 2400);
@@ -355,9 +355,9 @@ pub trait CongestionController {
     /// empty the flight (no underflow).
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
     /// let rtt = Some(Duration::from_millis(30));
     /// f.on_ack(Instant::from_micros(30_000), &AckEvent::new(1200, 1, rtt));
@@ -370,9 +370,9 @@ pub trait CongestionController {
     /// recovery period; the lost amount always leaves the in-flight count.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
     /// let now = Instant::from_micros(50_000);
     /// f.on_loss(now, &LossEvent::packet(1200, 4)); // reduces: 12000 · 0.7
@@ -386,9 +386,9 @@ pub trait CongestionController {
     /// anything from flight.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
     /// f.on_ecn(Instant::from_micros(30_000), &EcnEvent::new(1, 2)); // CE on the ACK of 2
     /// assert_eq!(f.cwnd(), 8_400);
@@ -400,9 +400,9 @@ pub trait CongestionController {
     /// window restarts from one segment (or one MSS). Always acts.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
     /// f.on_retransmission_timeout(Instant::from_micros(1_000_000));
     /// assert_eq!((f.cwnd(), f.phase()), (1_200, Phase::SlowStart));
@@ -414,9 +414,9 @@ pub trait CongestionController {
     /// discarded). Not a congestion signal.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// f.on_sent_counted(Instant::ZERO, 2400, 2);
     /// f.on_discarded(Instant::ZERO, 1200); // the Initial packet number space is dropped
     /// assert_eq!((f.in_flight(), f.cwnd()), (1200, 12_000));
@@ -428,9 +428,9 @@ pub trait CongestionController {
     /// Ignored when there is nothing to undo.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
     /// f.on_loss(Instant::from_micros(50_000), &LossEvent::packet(1200, 1));
     /// f.on_spurious_congestion(Instant::from_micros(60_000)); // packet 1 was acked after all
@@ -443,9 +443,9 @@ pub trait CongestionController {
     /// is not counted as window-growth time.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// f.on_transmit_start(Instant::from_micros(5_000_000)); // after 5 s with nothing to send
     /// assert_eq!(f.cwnd(), 12_000);
     /// # Ok::<(), ConfigError>(())
@@ -455,9 +455,9 @@ pub trait CongestionController {
     /// The congestion window, in [`unit`](CongestionController::unit)s.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// assert_eq!(f.cwnd(), 12_000); // RFC 9002's initial window at 1200 bytes
     /// # Ok::<(), ConfigError>(())
     /// ```
@@ -467,9 +467,9 @@ pub trait CongestionController {
     /// a congestion event or a slow-start exit sets one.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// assert_eq!(f.ssthresh(), None);
     /// f.on_loss(Instant::ZERO, &LossEvent::episode(0));
     /// assert_eq!(f.ssthresh(), Some(8_400));
@@ -480,9 +480,9 @@ pub trait CongestionController {
     /// The current phase; the same meaning in every mode (see [`Phase`]).
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// assert_eq!(f.phase(), Phase::SlowStart);
     /// # Ok::<(), ConfigError>(())
     /// ```
@@ -492,9 +492,9 @@ pub trait CongestionController {
     /// counts" in [`crate::controller`]).
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// f.on_sent_counted(Instant::ZERO, 3600, 3);
     /// f.on_loss(Instant::ZERO, &LossEvent::packet(1200, 1));
     /// assert_eq!(f.in_flight(), 2400);
@@ -503,18 +503,22 @@ pub trait CongestionController {
     fn in_flight(&self) -> u64;
 
     /// The rate to pace at, bytes per second behind [`Rate`]: Linux's
-    /// `sk_pacing_rate` rule by default. [`Rate::UNLIMITED`] before any RTT sample.
+    /// `sk_pacing_rate` rule in Linux mode and in RFC mode built from
+    /// [`ClassicConfig::new`](crate::rfc::ClassicConfig::new), RFC 9002 §7.7's
+    /// `1.25 · cwnd / smoothed_rtt` in RFC mode built for QUIC
+    /// ([`ClassicConfig::quic`](crate::rfc::ClassicConfig::quic)).
+    /// [`Rate::UNLIMITED`] before any RTT sample.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// use congestion::pacing::Rate;
     /// assert_eq!(f.pacing_rate(), Rate::UNLIMITED); // no RTT sample yet
     /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
     /// f.on_ack(Instant::from_micros(20_000), &AckEvent::new(1200, 1, Some(Duration::from_millis(20))));
-    /// // 200 % of 13200 bytes per 20 ms in slow start.
-    /// assert_eq!(f.pacing_rate().as_bytes_per_second(), 1_320_000);
+    /// // RFC 9002 §7.7: 1.25 · 13200 bytes per 20 ms.
+    /// assert_eq!(f.pacing_rate().as_bytes_per_second(), 825_000);
     /// # Ok::<(), ConfigError>(())
     /// ```
     fn pacing_rate(&self) -> Rate;
@@ -523,9 +527,9 @@ pub trait CongestionController {
     /// bytes.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// assert_eq!(f.mss_bytes(), 1200);
     /// # Ok::<(), ConfigError>(())
     /// ```
@@ -536,9 +540,9 @@ pub trait CongestionController {
     /// segments at least), except in the 2.6.35 profile, which predates autosizing.
     ///
     /// ```
-    /// # use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    /// # use congestion::rfc;
     /// # use congestion::*;
-    /// let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
     /// assert_eq!(f.send_quantum_bytes() % 1200, 0); // whole datagrams
     /// assert!(f.send_quantum_bytes() >= 2 * 1200);
     /// # Ok::<(), ConfigError>(())

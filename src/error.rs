@@ -42,6 +42,8 @@ pub enum ConfigError {
         /// The largest accepted value.
         max: u32,
     },
+    /// BBR's `MAX_TCP_HEADER` must leave room in a 64 KiB GSO packet (below 65535 bytes).
+    TcpHeaderOutOfRange,
 }
 
 impl core::fmt::Display for ConfigError {
@@ -62,6 +64,7 @@ impl core::fmt::Display for ConfigError {
             ConfigError::ParamOutOfRange { field, min, max } => {
                 return write!(f, "{field} must be in {min}..={max}");
             }
+            ConfigError::TcpHeaderOutOfRange => "max_tcp_header must be below 65535 bytes",
         };
         f.write_str(what)
     }

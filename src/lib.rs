@@ -13,15 +13,15 @@
 //!
 //! ## Modes
 //!
-//! *Linux mode* ([`linux::LinuxFlow`]) counts segments and reproduces
+//! *Linux mode* ([`linux::Cubic`]) counts segments and reproduces
 //! `net/ipv4/tcp_cubic.c` v2.3 and its socket glue bit for bit; it is checked against
 //! traces of the kernel code on every test run.
 //!
-//! The *Linux 2.6.35 profile* ([`v2_6_35::Linux2635Flow`]) is the same idea for the
+//! The *Linux 2.6.35 profile* ([`v2_6_35::Cubic`]) is the same idea for the
 //! 2010 kernel (CUBIC v2.3 with the original jiffies HyStart, at HZ 100, 250 or 1000),
 //! checked against traces of that kernel's code.
 //!
-//! *RFC mode* ([`rfc::RfcFlow`]) counts bytes for QUIC stacks and follows RFC 9438
+//! *RFC mode* ([`rfc::Cubic`]) counts bytes for QUIC stacks and follows RFC 9438
 //! (CUBIC) and RFC 9406 (HyStart++); `docs/compliance.md` maps every requirement to
 //! its code and test.
 //!
@@ -29,9 +29,9 @@
 //!
 //! ```
 //! use congestion::{AckEvent, CongestionController, Instant, Duration, Phase, SentEvent};
-//! use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+//! use congestion::linux;
 //!
-//! let mut flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
+//! let mut flow = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO)?;
 //! flow.on_sent(Instant::ZERO, &SentEvent::new(10, 10));
 //!
 //! // Two segments acknowledged 20 ms later: slow start grows the window by two.
@@ -45,16 +45,16 @@
 //!
 //! RFC mode for a QUIC stack counts bytes; [`AckEvent::new`] takes the acked bytes, the
 //! largest packet number acknowledged and the RTT sample, so none is forgotten (the
-//! rules RFC mode follows are on [`rfc::RfcFlow`]):
+//! rules RFC mode follows are on [`rfc::Cubic`]):
 //!
 //! ```
-//! use congestion::rfc::{RfcFlow, RfcFlowConfig};
-//! use congestion::{AckEvent, CongestionController, Instant, SentEvent};
+//! use congestion::rfc;
+//! use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
 //!
-//! let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+//! let mut flow = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
 //! flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
-//! let rtt = core::time::Duration::from_millis(20);
-//! flow.on_ack(Instant::from_micros(20_000), &AckEvent::new(2_400, 2, Some(rtt.into())));
+//! let rtt = Duration::from_millis(20);
+//! flow.on_ack(Instant::from_micros(20_000), &AckEvent::new(2_400, 2, Some(rtt)));
 //! assert_eq!(flow.cwnd(), 14_400);
 //! # Ok::<(), congestion::ConfigError>(())
 //! ```
@@ -68,6 +68,7 @@ pub mod cubic;
 pub mod error;
 pub mod hystart;
 pub mod linux;
+pub mod observe;
 pub mod pacing;
 #[cfg(feature = "flight-recorder")]
 pub mod recorder;

@@ -280,13 +280,13 @@ impl<C, const N: usize> defmt::Format for FlightRecorder<C, N> {
 mod tests {
     extern crate std;
     use super::*;
-    use crate::linux::{LinuxFlow, LinuxFlowConfig};
+    use crate::linux::{Cubic, CubicConfig};
     use crate::time::Duration;
     use std::format;
 
     #[test]
     fn the_ring_keeps_the_last_n_events_and_tells_the_story() {
-        let flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+        let flow = Cubic::new(CubicConfig::new(), Instant::ZERO).unwrap();
         let mut rec: FlightRecorder<_, 3> = FlightRecorder::new(flow);
         rec.on_sent(Instant::ZERO, &SentEvent::new(10, 10));
         let ack = AckEvent {

@@ -150,8 +150,8 @@ fn every_linux_reference_trace_runs_as_a_fuzz_input() {
 // then turn the finding's switch off in `known.rs` and drop the `#[ignore]`.
 
 mod findings {
-    use congestion::linux::{CaState, LinuxFlow, LinuxFlowConfig};
-    use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
+    use congestion::linux::{self, CaState};
+    use congestion::v2_6_35;
     use congestion::{
         AckEvent, CongestionController, EcnEvent, Instant, LossEvent, Phase, SentEvent,
     };
@@ -162,7 +162,7 @@ mod findings {
 
     #[test]
     fn f1_a_ce_mark_during_an_rtos_recovery_leaves_the_window_alone() {
-        let mut f = LinuxFlow::new(LinuxFlowConfig::new(), at(0)).unwrap();
+        let mut f = linux::Cubic::new(linux::CubicConfig::new(), at(0)).unwrap();
         f.on_sent(at(0), &SentEvent::new(10, 0));
         f.on_retransmission_timeout(at(300));
         // cwnd 1, ssthresh max(10 · 717/1024, 2) = 7, state Loss, high_seq 10.
@@ -192,7 +192,7 @@ mod findings {
 
     #[test]
     fn f2_linux_a_recovery_that_ended_stays_ended_after_2_31_segments() {
-        let mut f = LinuxFlow::new(LinuxFlowConfig::new(), at(0)).unwrap();
+        let mut f = linux::Cubic::new(linux::CubicConfig::new(), at(0)).unwrap();
         f.on_sent(at(0), &SentEvent::new(10, 0));
         f.on_loss(at(10), &LossEvent::episode(1));
         assert_eq!(f.phase(), Phase::Recovery);
@@ -214,7 +214,7 @@ mod findings {
 
     #[test]
     fn f2_2_6_35_a_recovery_that_ended_stays_ended_after_2_31_segments() {
-        let mut f = Linux2635Flow::new(Linux2635Config::new(), at(0)).unwrap();
+        let mut f = v2_6_35::Cubic::new(v2_6_35::CubicConfig::new(), at(0)).unwrap();
         f.on_sent(at(0), &SentEvent::new(10, 0));
         f.on_loss(at(10), &LossEvent::episode(1));
         f.on_ack(at(20), &AckEvent::new(10, 0, None));
@@ -226,7 +226,7 @@ mod findings {
 
     #[test]
     fn f3_2_6_35_a_segment_sent_after_an_rto_starts_a_new_recovery_when_lost() {
-        let mut f = Linux2635Flow::new(Linux2635Config::new(), at(0)).unwrap();
+        let mut f = v2_6_35::Cubic::new(v2_6_35::CubicConfig::new(), at(0)).unwrap();
         f.on_sent(at(0), &SentEvent::new(10, 0));
         f.on_retransmission_timeout(at(300)); // high_seq = snd_nxt = 10 (plus iss)
         let iss = u64::from(f.socket_view().snd_una);

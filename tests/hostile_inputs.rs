@@ -4,16 +4,16 @@
 //! never with a panic or an overflow (tests run with overflow checks on).
 
 use congestion::cubic::LinuxCubicConfig;
-use congestion::linux::{CaState, LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
+use congestion::linux::{self, CaState, LinuxSocketConfig};
 use congestion::{
     AckEvent, ConfigError, CongestionController, Duration, Instant, LossEvent, SentEvent,
 };
 
-fn flow_at(t_us: u64) -> LinuxFlow {
+fn flow_at(t_us: u64) -> linux::Cubic {
     let mut socket = LinuxSocketConfig::new();
     socket.initial_srtt_us = 20_000;
-    let config = LinuxFlowConfig::from_parts(LinuxCubicConfig::new(), socket);
-    let mut f = LinuxFlow::new(config, Instant::from_micros(t_us)).unwrap();
+    let config = linux::CubicConfig::from_parts(LinuxCubicConfig::new(), socket);
+    let mut f = linux::Cubic::new(config, Instant::from_micros(t_us)).unwrap();
     f.transmit(Instant::from_micros(t_us), 10);
     f
 }
@@ -150,8 +150,8 @@ fn absurd_configurations_are_refused_at_construction() {
     ];
     for (socket, want) in cases {
         assert_eq!(
-            LinuxFlow::new(
-                LinuxFlowConfig::from_parts(*params.config(), socket),
+            linux::Cubic::new(
+                linux::CubicConfig::from_parts(*params.config(), socket),
                 Instant::ZERO
             )
             .err(),
@@ -257,20 +257,20 @@ fn a_gap_of_fifty_days_wraps_jiffies_like_the_kernel_and_keeps_the_window_sane()
     assert!(f.state().cwnd >= 70 && f.state().cwnd <= 102);
 }
 
-// ---- RFC mode (`RfcFlow`) ----
+// ---- RFC mode (`rfc::Cubic`) ----
 
 mod rfc {
-    use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    use congestion::rfc;
     use congestion::{
         AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
     };
 
     const MSS: u64 = 1200;
 
-    fn flow() -> RfcFlow {
-        let mut c = RfcFlowConfig::new();
+    fn flow() -> rfc::Cubic {
+        let mut c = rfc::CubicConfig::new();
         c.cubic.mss_bytes = MSS;
-        let mut f = RfcFlow::new(c, Instant::ZERO).unwrap();
+        let mut f = rfc::Cubic::new(c, Instant::ZERO).unwrap();
         f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
         f
     }

@@ -2,7 +2,7 @@
 //! in `docs/hostile-inputs.md`. Every odd input is refused at construction, or handled
 //! as the table says, never with a panic or an overflow (overflow checks are on).
 
-use congestion::v2_6_35::{Bictcp2635, Linux2635Config, Linux2635Flow};
+use congestion::v2_6_35::{Bictcp2635, Cubic, CubicConfig};
 use congestion::{ConfigError, CongestionController, Duration, Instant};
 
 const T0: u64 = 1_000_000_000;
@@ -12,8 +12,8 @@ fn at(us: u64) -> Instant {
 }
 
 /// A default flow (HZ=1000, IW2) with 10 segments in flight at `T0`.
-fn flow() -> Linux2635Flow {
-    let mut f = Linux2635Flow::new(Linux2635Config::new(), at(T0)).unwrap();
+fn flow() -> Cubic {
+    let mut f = Cubic::new(CubicConfig::new(), at(T0)).unwrap();
     f.transmit(at(T0), 10);
     f
 }
@@ -33,7 +33,7 @@ fn v2635_an_rtt_under_one_jiffy_gives_no_sample_but_the_ack_still_counts() {
 
 #[test]
 fn v2635_an_rtt_longer_than_the_clock_is_clamped_to_it() {
-    let mut f = Linux2635Flow::new(Linux2635Config::new(), at(5_000_000)).unwrap();
+    let mut f = Cubic::new(CubicConfig::new(), at(5_000_000)).unwrap();
     f.transmit(at(5_000_000), 10);
     // Sent "before time began": taken as sent at 0, 5000 jiffies ago.
     f.ack(at(5_000_000), 1, Some(Duration::from_secs(3600)));
@@ -44,7 +44,7 @@ fn v2635_an_rtt_longer_than_the_clock_is_clamped_to_it() {
 #[test]
 fn v2635_an_rtt_over_35_minutes_wraps_negative_and_is_ignored_like_the_kernel() {
     let now = 10_000_000_000u64; // 10,000 s
-    let mut f = Linux2635Flow::new(Linux2635Config::new(), at(now)).unwrap();
+    let mut f = Cubic::new(CubicConfig::new(), at(now)).unwrap();
     f.transmit(at(now), 10);
     // 3000 s = 3,000,000 jiffies; * 1000 us = 3e9, which is negative as s32.
     f.ack(at(now), 1, Some(Duration::from_secs(3000)));
@@ -101,9 +101,9 @@ fn v2635_a_restart_after_idle_changes_nothing() {
 
 #[test]
 fn v2635_repeated_timeouts_compute_ssthresh_once_and_keep_cwnd_at_one() {
-    let mut c = Linux2635Config::new();
+    let mut c = CubicConfig::new();
     c.init_cwnd = 100;
-    let mut f = Linux2635Flow::new(c, at(T0)).unwrap();
+    let mut f = Cubic::new(c, at(T0)).unwrap();
     f.transmit(at(T0), 100);
     f.rto(at(T0 + 300_000), 1);
     // 100 * 717 / 1024 = 70.
@@ -124,7 +124,7 @@ fn v2635_repeated_timeouts_compute_ssthresh_once_and_keep_cwnd_at_one() {
 #[test]
 fn v2635_samples_are_ignored_in_the_upper_half_of_jiffies_before_any_epoch() {
     let start = ((1u64 << 32) - 6000) * 1000;
-    let mut f = Linux2635Flow::new(Linux2635Config::new(), at(start)).unwrap();
+    let mut f = Cubic::new(CubicConfig::new(), at(start)).unwrap();
     f.transmit(at(start), 10);
     f.ack(at(start + 18_000), 1, Some(Duration::from_millis(18)));
     assert_eq!(f.rtt_us_passed(), 18_000);
@@ -133,7 +133,7 @@ fn v2635_samples_are_ignored_in_the_upper_half_of_jiffies_before_any_epoch() {
 
 #[test]
 fn v2635_a_delayed_ack_estimate_wrapped_to_zero_divides_by_one() {
-    let cfg = Linux2635Config::new();
+    let cfg = CubicConfig::new();
     let mut b = Bictcp2635 {
         delayed_ack: 0,
         ..Default::default()
@@ -146,7 +146,7 @@ fn v2635_a_delayed_ack_estimate_wrapped_to_zero_divides_by_one() {
 
 #[test]
 fn v2635_a_zero_reno_step_is_skipped_instead_of_spinning() {
-    let mut cfg = Linux2635Config::new();
+    let mut cfg = CubicConfig::new();
     cfg.beta = 1; // beta_scale = 8*1025/3/1023 = 2
     let mut b = Bictcp2635 {
         delayed_ack: 32,
@@ -161,10 +161,10 @@ fn v2635_a_zero_reno_step_is_skipped_instead_of_spinning() {
 
 #[test]
 fn v2635_absurd_configurations_are_refused_at_construction() {
-    let refused = |f: fn(&mut Linux2635Config)| {
-        let mut c = Linux2635Config::new();
+    let refused = |f: fn(&mut CubicConfig)| {
+        let mut c = CubicConfig::new();
         f(&mut c);
-        Linux2635Flow::new(c, Instant::ZERO).err()
+        Cubic::new(c, Instant::ZERO).err()
     };
     assert_eq!(refused(|c| c.hz = 0), Some(ConfigError::HzOutOfRange));
     assert_eq!(refused(|c| c.hz = 1024), Some(ConfigError::HzOutOfRange));

@@ -4,7 +4,7 @@
 
 use congestion::cubic::BICTCP_BETA_SCALE;
 use congestion::linux::CaState;
-use congestion::v2_6_35::{Linux2635Config, Linux2635Flow, Linux2635Params};
+use congestion::v2_6_35::{Cubic, CubicConfig, Linux2635Params};
 use congestion::{CongestionController, Duration, Instant};
 use core::borrow::Borrow;
 use proptest::prelude::*;
@@ -46,7 +46,7 @@ fn event() -> impl Strategy<Value = Ev> {
     ]
 }
 
-fn config() -> impl Strategy<Value = Linux2635Config> {
+fn config() -> impl Strategy<Value = CubicConfig> {
     (
         prop_oneof![Just(100u32), Just(250), Just(1000)],
         1u32..1024,
@@ -56,7 +56,7 @@ fn config() -> impl Strategy<Value = Linux2635Config> {
         1u32..8,
     )
         .prop_map(|(hz, beta, hystart, gso, clamp, reordering)| {
-            let mut c = Linux2635Config::new();
+            let mut c = CubicConfig::new();
             c.hz = hz;
             c.beta = beta;
             c.hystart = hystart;
@@ -77,7 +77,7 @@ fn start_us() -> impl Strategy<Value = u64> {
     ]
 }
 
-fn apply<P: Borrow<Linux2635Params>>(f: &mut Linux2635Flow<P>, now: &mut u64, ev: &Ev) {
+fn apply<P: Borrow<Linux2635Params>>(f: &mut Cubic<P>, now: &mut u64, ev: &Ev) {
     let at = Instant::from_micros(*now);
     match *ev {
         Ev::Ack {
@@ -109,8 +109,8 @@ proptest! {
     ) {
         let shared = Linux2635Params::new(cfg).unwrap();
         let (mut now_owned, mut now_shared) = (start, start);
-        let mut owned = Linux2635Flow::new(cfg, Instant::from_micros(start)).unwrap();
-        let mut reading = Linux2635Flow::with_params(&shared, Instant::from_micros(start));
+        let mut owned = Cubic::new(cfg, Instant::from_micros(start)).unwrap();
+        let mut reading = Cubic::with_params(&shared, Instant::from_micros(start));
         owned.transmit(Instant::from_micros(start), 3);
         reading.transmit(Instant::from_micros(start), 3);
         for ev in &evs {
@@ -127,7 +127,7 @@ proptest! {
         cfg in config(), start in start_us(), evs in prop::collection::vec(event(), 0..300),
     ) {
         let mut now = start;
-        let mut f = Linux2635Flow::new(cfg, Instant::from_micros(now)).unwrap();
+        let mut f = Cubic::new(cfg, Instant::from_micros(now)).unwrap();
         f.transmit(Instant::from_micros(now), 3);
         for ev in &evs {
             apply(&mut f, &mut now, ev);
@@ -155,7 +155,7 @@ proptest! {
         c.hystart = false;
         c.cwnd_clamp = u32::MAX;
         let mut now = 1_000_000_000u64;
-        let mut f = Linux2635Flow::new(c, Instant::from_micros(now)).unwrap();
+        let mut f = Cubic::new(c, Instant::from_micros(now)).unwrap();
         let mut flight = 10_000u32;
         f.transmit(Instant::from_micros(now), flight);
         for acked in acks {
@@ -177,7 +177,7 @@ proptest! {
         c.cwnd_clamp = u32::MAX;
         c.init_cwnd = cwnd;
         let now = Instant::from_micros(1_000_000_000);
-        let mut f = Linux2635Flow::new(c, now).unwrap();
+        let mut f = Cubic::new(c, now).unwrap();
         f.transmit(now, cwnd);
         f.loss(now);
         // max(cwnd * beta / 1024, 2); the flight (cwnd) plus reordering does not cut it.
@@ -192,7 +192,7 @@ proptest! {
     #[test]
     fn idle_restart_changes_nothing(cfg in config(), evs in prop::collection::vec(event(), 0..50)) {
         let mut now = 1_000_000_000u64;
-        let mut f = Linux2635Flow::new(cfg, Instant::from_micros(now)).unwrap();
+        let mut f = Cubic::new(cfg, Instant::from_micros(now)).unwrap();
         for ev in &evs {
             apply(&mut f, &mut now, ev);
         }

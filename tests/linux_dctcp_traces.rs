@@ -8,7 +8,8 @@ use congestion::ConfigError;
 use congestion::linux::CaState;
 use congestion::linux::dctcp::{DctcpCa, DctcpConfig, DctcpOps, DctcpParams, dctcp_update_alpha};
 use congestion::linux::tcp::{
-    TcpAck, TcpSock, TcpSysctl, tcp_ack, tcp_enter_cwr, tcp_enter_recovery, tcp_try_undo,
+    ReplayedRandom, TcpAck, TcpSock, TcpSysctl, tcp_ack, tcp_enter_cwr, tcp_enter_recovery,
+    tcp_try_undo,
 };
 use replay::Cc;
 
@@ -150,11 +151,24 @@ fn prr_adds_one_when_snd_una_advances_at_or_below_ssthresh() {
         ce_delta: 10,
         ece: false,
     };
-    tcp_ack::<DctcpOps>(&mut ca, &mut sk, &p, &sysctl, &ack);
+    tcp_ack::<DctcpOps, _>(
+        &mut ca,
+        &mut sk,
+        &p,
+        &sysctl,
+        &ack,
+        &mut ReplayedRandom::<1>::new(),
+    );
     assert_eq!(sk.icsk_ca_state, CaState::Cwr);
     assert_eq!((sk.snd_ssthresh, sk.snd_cwnd), (10, 11));
     // The sender uses its one segment: prr_out 1, in flight 11.
-    congestion::linux::tcp::tcp_write_xmit::<DctcpOps>(&mut ca, &mut sk, &p, 11);
+    congestion::linux::tcp::tcp_write_xmit::<DctcpOps, _>(
+        &mut ca,
+        &mut sk,
+        &p,
+        11,
+        &mut ReplayedRandom::<1>::new(),
+    );
     assert_eq!(sk.prr_out, 1);
     // 4 ACKed, no CE: in flight 7, delta = 10 - 7 = 3; prr_delivered 14:
     // max(14 - 1, 4) + 1 = 14, min(3, 14) = 3: cwnd 7 + 3 = 10.
@@ -164,7 +178,14 @@ fn prr_adds_one_when_snd_una_advances_at_or_below_ssthresh() {
         ce_delta: 0,
         ece: false,
     };
-    tcp_ack::<DctcpOps>(&mut ca, &mut sk, &p, &sysctl, &ack);
+    tcp_ack::<DctcpOps, _>(
+        &mut ca,
+        &mut sk,
+        &p,
+        &sysctl,
+        &ack,
+        &mut ReplayedRandom::<1>::new(),
+    );
     assert_eq!(sk.snd_cwnd, 10);
     // Where delta is the larger, the +1 shows: a CWR with ssthresh 30 (above the
     // flight), prr_out 5, recovery point not yet reached.
@@ -181,7 +202,14 @@ fn prr_adds_one_when_snd_una_advances_at_or_below_ssthresh() {
         ce_delta: 0,
         ece: false,
     };
-    tcp_ack::<DctcpOps>(&mut ca2, &mut sk2, &p, &sysctl, &ack);
+    tcp_ack::<DctcpOps, _>(
+        &mut ca2,
+        &mut sk2,
+        &p,
+        &sysctl,
+        &ack,
+        &mut ReplayedRandom::<1>::new(),
+    );
     assert_eq!(sk2.snd_cwnd, 21);
 }
 
@@ -190,13 +218,19 @@ fn a_loss_in_cwr_keeps_the_reduction_and_halves() {
     let p = DctcpParams::new();
     let (mut sk, mut ca) = flow(40, &p);
     ca.dctcp_alpha = 256;
-    tcp_enter_cwr::<DctcpOps>(&mut ca, &mut sk, &p);
+    tcp_enter_cwr::<DctcpOps, _>(&mut ca, &mut sk, &p, &mut ReplayedRandom::<1>::new());
     // ssthresh = 40 - (40 * 256 >> 11) = 40 - 5 = 35; prior_cwnd 40, high_seq 140.
     assert_eq!((sk.snd_ssthresh, sk.prior_cwnd, sk.high_seq), (35, 40, 140));
     sk.prr_delivered = 3;
     sk.prr_out = 2;
     sk.snd_cwnd = 38;
-    assert!(tcp_enter_recovery::<DctcpOps>(&mut ca, &mut sk, &p, false));
+    assert!(tcp_enter_recovery::<DctcpOps, _>(
+        &mut ca,
+        &mut sk,
+        &p,
+        false,
+        &mut ReplayedRandom::<1>::new()
+    ));
     // No new reduction: prior_cwnd, high_seq, PRR counters kept, prior_ssthresh 0;
     // undo possible; dctcp_state halves the current cwnd 38 -> 19, loss_cwnd 38.
     assert_eq!(
@@ -207,21 +241,37 @@ fn a_loss_in_cwr_keeps_the_reduction_and_halves() {
     assert_eq!((sk.snd_ssthresh, ca.loss_cwnd), (19, 38));
     assert_eq!(sk.icsk_ca_state, CaState::Recovery);
     // Undo with prior_ssthresh 0: cwnd and ssthresh stay, the marker clears, Open.
-    assert!(tcp_try_undo::<DctcpOps>(&mut ca, &mut sk, &p));
+    assert!(tcp_try_undo::<DctcpOps, _>(
+        &mut ca,
+        &mut sk,
+        &p,
+        &mut ReplayedRandom::<1>::new()
+    ));
     assert_eq!(
         (sk.snd_cwnd, sk.snd_ssthresh, sk.undo_marker),
         (38, 19, false)
     );
     assert_eq!(sk.icsk_ca_state, CaState::Open);
     // A second undo does nothing.
-    assert!(!tcp_try_undo::<DctcpOps>(&mut ca, &mut sk, &p));
+    assert!(!tcp_try_undo::<DctcpOps, _>(
+        &mut ca,
+        &mut sk,
+        &p,
+        &mut ReplayedRandom::<1>::new()
+    ));
 }
 
 #[test]
 fn undo_restores_loss_cwnd_not_prior_cwnd() {
     let p = DctcpParams::new();
     let (mut sk, mut ca) = flow(50, &p);
-    assert!(tcp_enter_recovery::<DctcpOps>(&mut ca, &mut sk, &p, false));
+    assert!(tcp_enter_recovery::<DctcpOps, _>(
+        &mut ca,
+        &mut sk,
+        &p,
+        false,
+        &mut ReplayedRandom::<1>::new()
+    ));
     // prior_ssthresh = max(inf, ...) = 0x7fffffff; prior_cwnd = loss_cwnd = 50.
     assert_eq!((sk.prior_cwnd, ca.loss_cwnd, sk.snd_ssthresh), (50, 50, 25));
     // Make the two differ: Reno's undo would give max(20, 60) = 60, DCTCP's
@@ -229,7 +279,12 @@ fn undo_restores_loss_cwnd_not_prior_cwnd() {
     sk.prior_cwnd = 60;
     ca.loss_cwnd = 45;
     sk.snd_cwnd = 20;
-    assert!(tcp_try_undo::<DctcpOps>(&mut ca, &mut sk, &p));
+    assert!(tcp_try_undo::<DctcpOps, _>(
+        &mut ca,
+        &mut sk,
+        &p,
+        &mut ReplayedRandom::<1>::new()
+    ));
     assert_eq!((sk.snd_cwnd, sk.snd_ssthresh), (45, 0x7fff_ffff));
 }
 
@@ -238,7 +293,7 @@ fn undo_restores_loss_cwnd_not_prior_cwnd() {
 fn idle_flow(cwnd: u32) -> congestion::linux::Dctcp {
     let p = DctcpParams::new();
     let socket = congestion::linux::TcpSocketConfig::new();
-    let mut rand = congestion::linux::tcp::ReplayedRandom::<1>::new();
+    let mut rand = ReplayedRandom::<1>::new();
     let mut flow = congestion::linux::Dctcp::new(&p, &socket, 0, &mut rand).unwrap();
     flow.parts_mut().0.snd_cwnd = cwnd;
     flow
@@ -250,23 +305,23 @@ fn idle_restart_needs_strictly_more_than_an_rto_and_halves_per_rto() {
     let sysctl = TcpSysctl::new();
     // Idle exactly 200 ms = rto: no restart (the test is `delta > rto`).
     let mut flow = idle_flow(100);
-    flow.send(&p, &sysctl, 200_000, 1);
+    flow.send(&p, &sysctl, 200_000, 1, &mut ReplayedRandom::<1>::new());
     assert_eq!(flow.socket().snd_cwnd, 100);
     // Idle 201 ms: delta 201 - 200 = 1 > 0 and 100 > 10: one halving to 50; then
     // 1 - 200 < 0 stops. ssthresh = max(inf, 75) stays infinite.
     let mut flow = idle_flow(100);
-    flow.send(&p, &sysctl, 201_000, 1);
+    flow.send(&p, &sysctl, 201_000, 1, &mut ReplayedRandom::<1>::new());
     assert_eq!(
         (flow.socket().snd_cwnd, flow.socket().snd_ssthresh),
         (50, 0x7fff_ffff)
     );
     // Idle 450 ms: 250 -> 50, 50 -> 25, then -150 stops: 25 (above the restart 10).
     let mut flow = idle_flow(100);
-    flow.send(&p, &sysctl, 450_000, 1);
+    flow.send(&p, &sysctl, 450_000, 1, &mut ReplayedRandom::<1>::new());
     assert_eq!(flow.socket().snd_cwnd, 25);
     // Idle 2 s: the halvings stop at the restart window min(10, clamp, cwnd) = 10.
     let mut flow = idle_flow(100);
-    flow.send(&p, &sysctl, 2_000_000, 1);
+    flow.send(&p, &sysctl, 2_000_000, 1, &mut ReplayedRandom::<1>::new());
     assert_eq!(flow.socket().snd_cwnd, 10);
     // With the sysctl off, nothing.
     let mut flow = idle_flow(100);
@@ -274,6 +329,6 @@ fn idle_restart_needs_strictly_more_than_an_rto_and_halves_per_rto() {
         slow_start_after_idle: false,
         ..TcpSysctl::new()
     };
-    flow.send(&p, &off, 2_000_000, 1);
+    flow.send(&p, &off, 2_000_000, 1, &mut ReplayedRandom::<1>::new());
     assert_eq!(flow.socket().snd_cwnd, 100);
 }

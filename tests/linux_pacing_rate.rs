@@ -1,16 +1,16 @@
-//! `LinuxFlow::pacing_rate` is computed when asked for (issue 13), so these tests pin
+//! `Cubic::pacing_rate` is computed when asked for (issue 13), so these tests pin
 //! what the kernel's eager `tcp_update_pacing_rate` gives: the rate the last event
 //! left, which neither the transmit step nor a setter moves.
 
 use congestion::Instant;
 use congestion::cubic::LinuxCubicConfig;
-use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
+use congestion::linux::{Cubic, CubicConfig, LinuxSocketConfig};
 
-fn flow(hystart: bool) -> LinuxFlow {
+fn flow(hystart: bool) -> Cubic {
     let mut cubic = LinuxCubicConfig::new();
     cubic.hystart = hystart;
-    let config = LinuxFlowConfig::from_parts(cubic, LinuxSocketConfig::new());
-    let mut f = LinuxFlow::new(config, Instant::ZERO).unwrap();
+    let config = CubicConfig::from_parts(cubic, LinuxSocketConfig::new());
+    let mut f = Cubic::new(config, Instant::ZERO).unwrap();
     f.transmit(Instant::ZERO, 10);
     f
 }
@@ -67,7 +67,7 @@ mod against_the_eager_kernel_rule {
     use congestion::Instant;
     use congestion::cubic::LinuxCubicConfig;
     use congestion::hystart::PacingStatus;
-    use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
+    use congestion::linux::{Cubic, CubicConfig, LinuxSocketConfig};
     use congestion::pacing::{LinuxPacingInput, linux_pacing_rate};
     use proptest::prelude::*;
 
@@ -108,7 +108,7 @@ mod against_the_eager_kernel_rule {
     }
 
     /// The kernel's rate for the flow as an event leaves it.
-    fn eager(f: &LinuxFlow) -> u64 {
+    fn eager(f: &Cubic) -> u64 {
         let s = f.socket_config();
         let v = f.socket_view();
         linux_pacing_rate(&LinuxPacingInput {
@@ -131,9 +131,9 @@ mod against_the_eager_kernel_rule {
         ) {
             let mut socket = LinuxSocketConfig::new();
             socket.pacing_status = pacing_status;
-            let config = LinuxFlowConfig::from_parts(LinuxCubicConfig::new(), socket);
+            let config = CubicConfig::from_parts(LinuxCubicConfig::new(), socket);
             let mut now = 1_000_000u64;
-            let mut f = LinuxFlow::new(config, Instant::from_micros(now)).unwrap();
+            let mut f = Cubic::new(config, Instant::from_micros(now)).unwrap();
             let mut model = eager(&f);
             prop_assert_eq!(f.sk_pacing_rate(), model);
             for s in steps {

@@ -3,9 +3,7 @@
 
 use congestion::cubic::{BICTCP_BETA_SCALE, HystartDetect, LinuxCubicConfig};
 use congestion::hystart::PacingStatus;
-use congestion::linux::{
-    CaState, LinuxFlow, LinuxFlowConfig, LinuxSocketConfig, TCP_INFINITE_SSTHRESH,
-};
+use congestion::linux::{CaState, Cubic, CubicConfig, LinuxSocketConfig, TCP_INFINITE_SSTHRESH};
 use congestion::{CongestionController, Instant, Phase};
 use proptest::prelude::*;
 
@@ -101,8 +99,8 @@ proptest! {
         events in prop::collection::vec(event(), 1..300),
     ) {
         let mut now = 1_000_000u64;
-        let config = LinuxFlowConfig::from_parts(cubic, socket);
-        let mut f = LinuxFlow::new(config, Instant::from_micros(now)).unwrap();
+        let config = CubicConfig::from_parts(cubic, socket);
+        let mut f = Cubic::new(config, Instant::from_micros(now)).unwrap();
         f.transmit(Instant::from_micros(now), socket.init_cwnd);
         let mut rto_seen = false;
         for ev in events {

@@ -3,19 +3,19 @@
 //! accidental overflow over these horizons panics.
 
 use congestion::cubic::LinuxCubicConfig;
-use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
+use congestion::linux::{self, LinuxSocketConfig};
 use congestion::{CongestionController, Instant};
 
 const SECOND_US: u64 = 1_000_000;
 const DAY_US: u64 = 86_400 * SECOND_US;
 
-fn linux_flow(clamp: u32, init_cwnd: u32, srtt_us: u32) -> LinuxFlow {
+fn linux_flow(clamp: u32, init_cwnd: u32, srtt_us: u32) -> linux::Cubic {
     let mut s = LinuxSocketConfig::new();
     s.cwnd_clamp = clamp;
     s.init_cwnd = init_cwnd;
     s.initial_srtt_us = srtt_us;
-    LinuxFlow::new(
-        LinuxFlowConfig::from_parts(LinuxCubicConfig::new(), s),
+    linux::Cubic::new(
+        linux::CubicConfig::from_parts(LinuxCubicConfig::new(), s),
         Instant::ZERO,
     )
     .unwrap()
@@ -189,14 +189,14 @@ fn linux_mode_runs_the_same_across_the_jiffies_and_microsecond_wraps() {
 
 #[test]
 fn rfc_mode_with_linux_hystart_does_not_care_where_the_32_bit_clocks_wrap() {
-    use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
-    let mut cfg = RfcFlowConfig::new();
+    use congestion::rfc::{self, SlowStartKind};
+    let mut cfg = rfc::CubicConfig::new();
     cfg.cubic.mss_bytes = 1200;
     cfg.slow_start = SlowStartKind::LinuxHystart;
     // The 32-bit µs stamps Linux HyStart keeps wrap 1 s into the second run.
     let near_wrap = (1u64 << 32) - 1_000_000;
-    let mut a = RfcFlow::new(cfg, Instant::from_micros(0)).unwrap();
-    let mut b = RfcFlow::new(cfg, Instant::from_micros(near_wrap)).unwrap();
+    let mut a = rfc::Cubic::new(cfg, Instant::from_micros(0)).unwrap();
+    let mut b = rfc::Cubic::new(cfg, Instant::from_micros(near_wrap)).unwrap();
     assert_eq!(
         windows_of(&mut a, 0, 1200),
         windows_of(&mut b, near_wrap, 1200)

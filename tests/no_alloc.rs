@@ -6,7 +6,7 @@
 //! harness, its own threads allocated now and then during the counted region and made
 //! the count flaky. Here `main` is the only thread.
 
-use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+use congestion::linux;
 use congestion::{
     AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent,
     SentEvent,
@@ -73,8 +73,8 @@ fn main() {
 }
 
 fn no_controller_call_allocates() {
-    let mut linux = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
-    let mut any = AnyController::Linux(linux);
+    let mut linux = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO).unwrap();
+    let mut any = AnyController::LinuxCubic(linux);
     let mut flows = [linux; 4];
 
     let region = Region::new(COUNTING);
@@ -83,13 +83,11 @@ fn no_controller_call_allocates() {
     for flow in &mut flows {
         sum ^= drive(flow, 50_000);
     }
-    let mut era = congestion::v2_6_35::Linux2635Flow::new(
-        congestion::v2_6_35::Linux2635Config::new(),
-        Instant::ZERO,
-    )
-    .unwrap();
+    let mut era =
+        congestion::v2_6_35::Cubic::new(congestion::v2_6_35::CubicConfig::new(), Instant::ZERO)
+            .unwrap();
     sum ^= drive(&mut era, 200_000);
-    let mut any_era = AnyController::Linux2635(era);
+    let mut any_era = AnyController::V2_6_35Cubic(era);
     sum ^= drive(&mut any_era, 100_000);
     let counted = region.change();
 

@@ -1,9 +1,9 @@
 //! `PacedFlow`: a controller and its send path fed by one call per event, in both modes.
 
 use congestion::hystart::PacingStatus;
-use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+use congestion::linux;
 use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
-use congestion::rfc::{RfcFlow, RfcFlowConfig};
+use congestion::rfc;
 use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, SentEvent};
 
 fn paced(status: PacingStatus) -> congestion::pacing::SendPathParams {
@@ -14,7 +14,7 @@ fn paced(status: PacingStatus) -> congestion::pacing::SendPathParams {
 
 #[test]
 fn one_on_ack_feeds_the_controller_and_the_min_rtt_filter() {
-    let cc = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+    let cc = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO).unwrap();
     let mut f = PacedFlow::new(cc, paced(PacingStatus::Fq));
     f.on_sent(Instant::ZERO, &SentEvent::new(10, 10));
     let rtt = Duration::from_millis(30);
@@ -31,7 +31,7 @@ fn one_on_ack_feeds_the_controller_and_the_min_rtt_filter() {
 
 #[test]
 fn one_on_sent_feeds_the_controller_the_pacer_and_tsq() {
-    let cc = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+    let cc = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO).unwrap();
     let mut f = PacedFlow::new(cc, paced(PacingStatus::Fq));
     f.on_sent(Instant::ZERO, &SentEvent::new(4, 4));
     // 4 segments of the default MSS (1448): the controller's flight, the pacer's
@@ -46,7 +46,7 @@ fn one_on_sent_feeds_the_controller_the_pacer_and_tsq() {
 
 #[test]
 fn a_self_pacing_rfc_flow_waits_for_its_departures_once_past_the_first_ten_segments() {
-    let cc = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO).unwrap();
+    let cc = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO).unwrap();
     let mut f = PacedFlow::new(cc, paced(PacingStatus::Needed));
     let mut pn = 0;
     // IW10 leaves unpaced (sch_fq's first 10 MSS).
@@ -59,7 +59,8 @@ fn a_self_pacing_rfc_flow_waits_for_its_departures_once_past_the_first_ten_segme
     for _ in 0..10 {
         f.on_tx_completion(1_200);
     }
-    // The ACK of 2 packets: cwnd 14400, srtt 20 ms, rate 1,440,000 B/s.
+    // The ACK of 2 packets: cwnd 14400, srtt 20 ms, rate (RFC 9002 §7.7, `quic`'s
+    // default) 1.25 · 14400 / 20 ms = 900,000 B/s.
     let now = Instant::from_micros(20_000);
     f.on_ack(
         now,
@@ -73,10 +74,10 @@ fn a_self_pacing_rfc_flow_waits_for_its_departures_once_past_the_first_ten_segme
     assert_eq!(segments, 2);
     assert_eq!(f.send_quantum_bytes(), 2_400);
     f.on_sent_counted(now, 2_400, 12);
-    // 2400 B at 1,440,000 B/s = 1666.67 µs; the sender comes back late (the last
-    // departure was at 0), so half of that is forgiven (EdtPacer): 833.33 µs, and the
-    // next departure, rounded up to the µs, is 20834 µs.
-    assert_eq!(f.next_departure(now), Some(Instant::from_micros(20_834)));
+    // 2400 B at 900,000 B/s = 2666.67 µs; the sender comes back late (the last
+    // departure was at 0), so half of that is forgiven (EdtPacer): 1333.33 µs, and the
+    // next departure, rounded up to the µs, is 21334 µs.
+    assert_eq!(f.next_departure(now), Some(Instant::from_micros(21_334)));
     assert!(matches!(
         f.poll(now, &NextPacket::default()),
         SendVerdict::WaitUntil { .. }
@@ -165,7 +166,7 @@ impl Transfer {
 /// A self-paced Linux-mode transfer: polls, sends, completions and ACKs for 200 ms;
 /// every verdict, departure and the state after each step.
 fn transfer<P: core::borrow::Borrow<congestion::pacing::SendPathParams>>(
-    mut f: PacedFlow<LinuxFlow, P>,
+    mut f: PacedFlow<linux::Cubic, P>,
 ) -> Vec<Step> {
     let mut t = Transfer::default();
     let mut out = Vec::new();
@@ -177,7 +178,7 @@ fn transfer<P: core::borrow::Borrow<congestion::pacing::SendPathParams>>(
 
 #[test]
 fn shared_parameters_give_the_same_transfer_as_owned_ones() {
-    let cc = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+    let cc = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO).unwrap();
     let owned = transfer(PacedFlow::new(cc, SHARED));
     assert_eq!(owned, transfer(PacedFlow::with_params(cc, &SHARED)));
     assert_eq!(owned, transfer(PacedFlow::with_params(cc, Shared)));
@@ -211,11 +212,11 @@ fn states_bound_in_a_table_per_event_give_the_same_transfer_as_an_owned_flow() {
     use congestion::linux::{LinuxFlowState, LinuxParams};
     use congestion::pacing::{SendPath, SendPathState};
     let owned = transfer(PacedFlow::new(
-        LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap(),
+        linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO).unwrap(),
         SHARED,
     ));
     // A stack's table: each slot the controller's bare state and the send path's line.
-    let params = LinuxParams::new(LinuxFlowConfig::new()).unwrap();
+    let params = LinuxParams::new(linux::CubicConfig::new()).unwrap();
     let fresh = (
         LinuxFlowState::new(&params, Instant::ZERO),
         SendPathState::new(),
@@ -225,8 +226,10 @@ fn states_bound_in_a_table_per_event_give_the_same_transfer_as_an_owned_flow() {
     let mut bound = Vec::new();
     while t.running() {
         let (cc, path) = &mut table[1];
-        let mut f =
-            PacedFlow::from_parts(LinuxFlow::bind(cc, &params), SendPath::bind(path, &SHARED));
+        let mut f = PacedFlow::from_parts(
+            linux::Cubic::bind(cc, &params),
+            SendPath::bind(path, &SHARED),
+        );
         bound.push(t.step(&mut f));
     }
     assert_eq!(owned, bound);
@@ -241,14 +244,14 @@ fn states_bound_in_a_table_per_event_give_the_same_transfer_as_an_owned_flow() {
 #[test]
 fn a_paced_flow_reaching_its_parameters_through_a_zero_sized_handle_adds_only_its_line() {
     use congestion::pacing::{SendPath, SendPathState};
-    let cc = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO).unwrap();
+    let cc = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO).unwrap();
     assert_eq!(size_of::<SendPathState>(), 64);
     assert_eq!(size_of::<SendPath<Shared>>(), 64);
     let f = PacedFlow::with_params(cc, Shared);
     assert!(core::ptr::eq(f.send_path().params(), &SHARED));
     // The controller and the send path's one line, padded to whole lines.
     assert_eq!(
-        size_of::<PacedFlow<LinuxFlow, Shared>>(),
-        (size_of::<LinuxFlow>() + 64).div_ceil(64) * 64
+        size_of::<PacedFlow<linux::Cubic, Shared>>(),
+        (size_of::<linux::Cubic>() + 64).div_ceil(64) * 64
     );
 }

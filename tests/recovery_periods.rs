@@ -4,10 +4,10 @@
 //! period began reduces again; lost and discarded amounts leave flight at once; CE-count
 //! increases are judged the same way; RTO and persistent congestion always act.
 
-use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+use congestion::linux;
 use congestion::pacing::{PacingRateConfig, Rate};
-use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
-use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
+use congestion::rfc;
+use congestion::v2_6_35;
 use congestion::{
     AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
     SentEvent,
@@ -18,8 +18,8 @@ fn t(ms: u64) -> Instant {
 }
 
 /// An RFC-mode flow (MSS 1200, IW 12000) with packets 1..=10 sent, the flow counting.
-fn rfc_with_ten_sent() -> RfcFlow {
-    let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), t(0)).unwrap();
+fn rfc_with_ten_sent() -> rfc::Cubic {
+    let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), t(0)).unwrap();
     for pn in 1..=10 {
         f.on_sent_counted(t(0), 1200, pn);
     }
@@ -182,43 +182,44 @@ fn rfc_mode_gives_a_pacing_rate_and_a_send_quantum() {
         t(20),
         &AckEvent::new(2400, 2, Some(Duration::from_millis(20))),
     );
-    // Slow start: cwnd 14400, srtt 20 ms. Linux's rule, 200 %:
-    // 14400 · 2 / 0.020 s = 1,440,000 B/s.
-    assert_eq!(f.pacing_rate(), Rate::from_bytes_per_second(1_440_000));
-    // tcp_tso_autosize: 1440000 >> 10 = 1406 B, 1 segment; the 20 ms min RTT adds
+    // Slow start: cwnd 14400, srtt 20 ms. `quic`'s default, RFC 9002 §7.7:
+    // 1.25 · 14400 / 0.020 s = 900,000 B/s.
+    assert_eq!(f.pacing_rate(), Rate::from_bytes_per_second(900_000));
+    // tcp_tso_autosize: 900000 >> 10 = 878 B, under 1 segment; the 20 ms min RTT adds
     // nothing (20000 >> 9 = 39 >= 32); at least 2 segments: 2400 bytes.
     assert_eq!(f.send_quantum_bytes(), 2_400);
     assert_eq!(f.mss_bytes(), 1_200);
 
-    // RFC 9002 §7.7: 1.25 · 14400 / 0.020 s = 900,000 B/s.
-    let mut cfg = RfcFlowConfig::quic(1200);
-    cfg.pacing = PacingRateConfig::rfc9002();
-    let mut g = RfcFlow::new(cfg, t(0)).unwrap();
+    // Linux's rule, chosen by one field, 200 % in slow start:
+    // 14400 · 2 / 0.020 s = 1,440,000 B/s.
+    let mut cfg = rfc::CubicConfig::quic(1200);
+    cfg.pacing = PacingRateConfig::new();
+    let mut g = rfc::Cubic::new(cfg, t(0)).unwrap();
     g.on_sent(t(0), &SentEvent::new(12_000, 10));
     g.on_ack(
         t(20),
         &AckEvent::new(2400, 2, Some(Duration::from_millis(20))),
     );
-    assert_eq!(g.pacing_rate(), Rate::from_bytes_per_second(900_000));
+    assert_eq!(g.pacing_rate(), Rate::from_bytes_per_second(1_440_000));
     // Before any RTT sample: not paced.
-    let h = RfcFlow::new(RfcFlowConfig::quic(1200), t(0)).unwrap();
+    let h = rfc::Cubic::new(rfc::CubicConfig::quic(1200), t(0)).unwrap();
     assert_eq!(h.pacing_rate(), Rate::UNLIMITED);
 }
 
 #[test]
 fn rfc_a_bad_pacing_ratio_is_refused_when_the_flow_is_built() {
-    let mut cfg = RfcFlowConfig::quic(1200);
+    let mut cfg = rfc::CubicConfig::quic(1200);
     cfg.pacing = PacingRateConfig::rfc9002();
     cfg.pacing.formula = congestion::pacing::PacingFormula::Rfc9002 { n_percent: 0 };
     assert_eq!(
-        RfcFlow::new(cfg, t(0)),
+        rfc::Cubic::new(cfg, t(0)),
         Err(congestion::ConfigError::PacingRatioOutOfRange)
     );
 }
 
 #[test]
 fn newreno_halves_once_per_episode_and_again_after_it() {
-    let mut f = NewRenoFlow::new(RfcFlowConfig::quic(1200), t(0)).unwrap();
+    let mut f = rfc::NewReno::new(rfc::CubicConfig::quic(1200), t(0)).unwrap();
     for pn in 1..=10 {
         f.on_sent_counted(t(0), 1200, pn);
     }
@@ -237,8 +238,8 @@ fn newreno_halves_once_per_episode_and_again_after_it() {
 }
 
 /// Linux mode: 10 segments sent (snd_nxt 10), the kernel's defaults (β 717/1024).
-fn linux_with_ten_sent() -> LinuxFlow {
-    let mut f = LinuxFlow::new(LinuxFlowConfig::new(), t(0)).unwrap();
+fn linux_with_ten_sent() -> linux::Cubic {
+    let mut f = linux::Cubic::new(linux::CubicConfig::new(), t(0)).unwrap();
     f.on_sent(t(0), &SentEvent::new(10, 10));
     f
 }
@@ -301,7 +302,7 @@ fn linux_the_trait_reports_the_kernels_pacing_rate_as_a_rate() {
 
 #[test]
 fn the_2_6_35_profile_and_any_controller_follow_the_same_rules() {
-    let mut old = Linux2635Flow::new(Linux2635Config::new(), t(1_000_000)).unwrap();
+    let mut old = v2_6_35::Cubic::new(v2_6_35::CubicConfig::new(), t(1_000_000)).unwrap();
     old.on_sent(t(1_000_000), &SentEvent::new(10, 10));
     old.on_loss(t(1_000_030), &LossEvent::packet(1, 0));
     let reduced = (old.cwnd(), old.ssthresh());
@@ -309,7 +310,7 @@ fn the_2_6_35_profile_and_any_controller_follow_the_same_rules() {
     assert_eq!((old.cwnd(), old.ssthresh()), reduced);
     assert_eq!(old.in_flight(), 8);
 
-    let mut any = AnyController::Rfc(rfc_with_ten_sent());
+    let mut any = AnyController::RfcCubic(rfc_with_ten_sent());
     any.on_loss(t(30), &LossEvent::packet(1200, 1));
     any.on_loss(t(30), &LossEvent::packet(1200, 2));
     assert_eq!((any.cwnd(), any.in_flight()), (8_400, 9_600));

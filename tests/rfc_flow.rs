@@ -1,8 +1,8 @@
-//! RfcFlow behaviour through the `CongestionController` trait: HyStart++ (RFC 9406 §4)
+//! Cubic behaviour through the `CongestionController` trait: HyStart++ (RFC 9406 §4)
 //! at flow level, Linux HyStart in bytes, congestion events, undo, MSS change.
 
 use congestion::hystart::{CSS_ROUNDS, L};
-use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
+use congestion::rfc::{Cubic, CubicConfig, SlowStartKind};
 use congestion::{
     AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
     SentEvent, WindowUnit,
@@ -10,8 +10,8 @@ use congestion::{
 
 const MSS: u64 = 1000;
 
-fn config(slow_start: SlowStartKind) -> RfcFlowConfig {
-    let mut cfg = RfcFlowConfig::new();
+fn config(slow_start: SlowStartKind) -> CubicConfig {
+    let mut cfg = CubicConfig::new();
     cfg.cubic.mss_bytes = MSS;
     cfg.slow_start = slow_start;
     cfg.initial_window_bytes = Some(10 * MSS);
@@ -22,7 +22,7 @@ fn config(slow_start: SlowStartKind) -> RfcFlowConfig {
 /// rounds exactly as RFC 9406 §4.2 does (a round ends when everything sent at its start
 /// is acknowledged).
 struct Sender {
-    flow: RfcFlow,
+    flow: Cubic,
     snd_una: u64,
     snd_nxt: u64,
     round: u32,
@@ -32,8 +32,8 @@ struct Sender {
 }
 
 impl Sender {
-    fn new(cfg: RfcFlowConfig) -> Self {
-        let mut flow = RfcFlow::new(cfg, Instant::ZERO).expect("valid");
+    fn new(cfg: CubicConfig) -> Self {
+        let mut flow = Cubic::new(cfg, Instant::ZERO).expect("valid");
         let w = flow.cwnd();
         flow.on_sent(Instant::ZERO, &SentEvent::new(w, w));
         Sender {
@@ -210,7 +210,7 @@ fn loss_ecn_and_rto_reductions() {
     let mut cfg = config(SlowStartKind::Standard);
     cfg.initial_window_bytes = Some(100 * MSS);
     cfg.cubic.ecn_beta_permille = congestion::cubic::ABE_BETA_PERMILLE;
-    let mut f = RfcFlow::new(cfg, Instant::ZERO).unwrap();
+    let mut f = Cubic::new(cfg, Instant::ZERO).unwrap();
     assert_eq!(f.unit(), WindowUnit::Bytes);
     // ECN-CE with RFC 8511's β = 0.85: 100000 -> 85000.
     f.on_ecn(Instant::ZERO, &EcnEvent::episode(1));
@@ -302,7 +302,7 @@ fn undo_restores_cwnd_ssthresh_w_max_k_and_the_epoch() {
 
 #[test]
 fn a_new_flow_starts_from_fresh_cubic_and_hystart_pp_state() {
-    // RfcFlow::new assembles these from zeroed constants plus a few fields (a firmware
+    // Cubic::new assembles these from zeroed constants plus a few fields (a firmware
     // size measure): the result must be exactly the constructors' values, and an undo
     // with nothing saved must change nothing.
     for kind in [
@@ -310,7 +310,7 @@ fn a_new_flow_starts_from_fresh_cubic_and_hystart_pp_state() {
         SlowStartKind::LinuxHystart,
         SlowStartKind::HystartPlusPlus,
     ] {
-        let mut f = RfcFlow::new(config(kind), Instant::from_micros(7)).unwrap();
+        let mut f = Cubic::new(config(kind), Instant::from_micros(7)).unwrap();
         assert_eq!(*f.cubic(), congestion::cubic::RfcCubic::new());
         assert_eq!(*f.hystart_pp(), congestion::hystart::HystartPlusPlus::new());
         assert_eq!(f.cwnd(), 10 * MSS);
@@ -322,7 +322,7 @@ fn a_new_flow_starts_from_fresh_cubic_and_hystart_pp_state() {
 
 #[test]
 fn no_growth_while_not_cwnd_limited() {
-    let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+    let mut f = Cubic::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
     // 2 MSS in flight against a 10 MSS window: 2000 + 1000 < 10000, not cwnd-limited.
     f.on_sent(Instant::ZERO, &SentEvent::new(2000, 2000));
     let ack = AckEvent {
@@ -362,7 +362,7 @@ fn mss_change_keeps_bytes_raises_the_floor_and_restarts_the_epoch() {
     let mut cfg = config(SlowStartKind::Standard);
     cfg.initial_window_bytes = Some(2 * MSS);
     cfg.initial_ssthresh_bytes = Some(2 * MSS);
-    let mut f = RfcFlow::new(cfg, Instant::ZERO).unwrap();
+    let mut f = Cubic::new(cfg, Instant::ZERO).unwrap();
     f.set_mss(1500).unwrap();
     // 2 · 1500 = 3000 is the new minimum window.
     assert_eq!((f.cwnd(), f.ssthresh().unwrap_or(u64::MAX)), (3000, 3000));
@@ -373,8 +373,8 @@ fn mss_change_keeps_bytes_raises_the_floor_and_restarts_the_epoch() {
 
 #[test]
 fn any_controller_forwards_to_the_rfc_flow() {
-    let f = RfcFlow::new(config(SlowStartKind::HystartPlusPlus), Instant::ZERO).unwrap();
-    let mut any = AnyController::Rfc(f);
+    let f = Cubic::new(config(SlowStartKind::HystartPlusPlus), Instant::ZERO).unwrap();
+    let mut any = AnyController::RfcCubic(f);
     assert_eq!(any.unit(), WindowUnit::Bytes);
     any.on_loss(Instant::ZERO, &LossEvent::episode(0));
     assert_eq!(any.cwnd(), 7000);
@@ -383,12 +383,12 @@ fn any_controller_forwards_to_the_rfc_flow() {
 #[test]
 fn default_initial_window_is_rfc_9002s() {
     // min(10 · 1200, max(14720, 2 · 1200)) = 12000 bytes.
-    let f = RfcFlow::new(RfcFlowConfig::new(), Instant::ZERO).unwrap();
+    let f = Cubic::new(CubicConfig::new(), Instant::ZERO).unwrap();
     assert_eq!(f.cwnd(), 12_000);
     assert_eq!(f.ssthresh().unwrap_or(u64::MAX), u64::MAX);
-    let mut bad = RfcFlowConfig::new();
+    let mut bad = CubicConfig::new();
     bad.initial_window_bytes = Some(100);
-    assert!(RfcFlow::new(bad, Instant::ZERO).is_err());
+    assert!(Cubic::new(bad, Instant::ZERO).is_err());
 }
 
 #[test]
@@ -396,7 +396,7 @@ fn without_fast_convergence_w_max_is_the_window_before_reduction() {
     let mut cfg = config(SlowStartKind::Standard);
     cfg.initial_window_bytes = Some(100 * MSS);
     cfg.cubic.fast_convergence = false;
-    let mut f = RfcFlow::new(cfg, Instant::ZERO).unwrap();
+    let mut f = Cubic::new(cfg, Instant::ZERO).unwrap();
     f.on_loss(Instant::ZERO, &LossEvent::episode(0));
     // Second loss at 70000 < W_max 100000: W_max = 70000, not 70000 · 0.85 = 59500.
     f.on_loss(Instant::ZERO, &LossEvent::episode(0));
@@ -469,7 +469,7 @@ fn hystart_pp_constants_are_the_rfc_recommendations() {
 /// moment before the RTO, `Recovery`, although that recovery had ended meanwhile.
 #[test]
 fn undoing_a_timeout_does_not_reopen_a_recovery_that_has_ended() {
-    let mut flow = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
+    let mut flow = Cubic::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
     let t = Instant::from_micros;
     flow.on_sent(t(0), &SentEvent::new(10 * MSS, 10));
     flow.on_loss(t(1), &LossEvent::episode(0)); // recovery ends after packet 10
@@ -490,7 +490,7 @@ fn undoing_a_timeout_does_not_reopen_a_recovery_that_has_ended() {
 
 #[test]
 fn undoing_a_timeout_inside_an_open_recovery_returns_to_it() {
-    let mut flow = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
+    let mut flow = Cubic::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
     let t = Instant::from_micros;
     flow.on_sent(t(0), &SentEvent::new(10 * MSS, 10));
     flow.on_loss(t(1), &LossEvent::episode(0));
@@ -510,7 +510,7 @@ fn undoing_a_timeout_inside_an_open_recovery_returns_to_it() {
 fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
     let mut cfg = config(SlowStartKind::Standard);
     cfg.initial_window_bytes = Some(4 * MSS);
-    let mut flow = RfcFlow::new(cfg, Instant::ZERO).expect("valid");
+    let mut flow = Cubic::new(cfg, Instant::ZERO).expect("valid");
     let t = Instant::from_micros;
     // Losses at 4000 (W_max 4000), 2800 (W_max 2800·0.85 = 2380), 2000 (W_max 1700).
     for (i, seq) in [(1u64, 10u64), (2, 20), (3, 30)] {
@@ -544,7 +544,7 @@ fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
 /// with the old C·MSS, so the curve no longer started at cwnd_epoch.
 #[test]
 fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
-    let mut flow = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
+    let mut flow = Cubic::new(config(SlowStartKind::Standard), Instant::ZERO).expect("valid");
     let t = Instant::from_micros;
     flow.on_sent(t(0), &SentEvent::new(10 * MSS, 10));
     flow.on_loss(t(1), &LossEvent::episode(0));
@@ -570,7 +570,7 @@ fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
 /// (`..AckEvent::default()`, so `largest_acked` stays 0) must still leave recovery.
 #[test]
 fn recovery_ends_without_packet_numbers_once_the_flight_at_the_event_is_acked() {
-    let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+    let mut f = Cubic::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
     f.on_sent(Instant::ZERO, &SentEvent::new(10_000, 10));
     f.on_loss(Instant::from_micros(5_000), &LossEvent::episode(0));
     assert_eq!(f.phase(), Phase::Recovery);
@@ -608,7 +608,7 @@ fn recovery_ends_without_packet_numbers_once_the_flight_at_the_event_is_acked() 
 /// many bytes as were in flight does not end it early.
 #[test]
 fn with_packet_numbers_recovery_waits_for_a_packet_sent_after_the_event() {
-    let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+    let mut f = Cubic::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
     f.on_sent(Instant::ZERO, &SentEvent::new(10_000, 10));
     f.on_loss(Instant::from_micros(5_000), &LossEvent::episode(0));
     // 12 ACKs of 1000 bytes, all for packets 1..=10 (the stack coalesced them): more
@@ -631,7 +631,7 @@ fn with_packet_numbers_recovery_waits_for_a_packet_sent_after_the_event() {
 
 /// A stack that sends a window, then processes each of its ACKs before sending again
 /// (as quinn does per packet), once per round.
-fn batch_round(f: &mut RfcFlow, t_us: &mut u64, pn: &mut u64, packets_per_ack: u64) {
+fn batch_round(f: &mut Cubic, t_us: &mut u64, pn: &mut u64, packets_per_ack: u64) {
     let window = f.cwnd();
     let packets = window / MSS;
     let first = *pn + 1;
@@ -652,7 +652,7 @@ fn batch_round(f: &mut RfcFlow, t_us: &mut u64, pn: &mut u64, packets_per_ack: u
 #[test]
 fn slow_start_doubles_per_round_when_acks_are_processed_before_sending() {
     for packets_per_ack in [1, 2] {
-        let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+        let mut f = Cubic::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
         let (mut t, mut pn) = (0, 0);
         let mut want = 10 * MSS;
         for _ in 0..4 {
@@ -668,7 +668,7 @@ fn slow_start_doubles_per_round_when_acks_are_processed_before_sending() {
 /// doubles, since its last send filled the window.
 #[test]
 fn batch_processing_doubles_without_packet_numbers_too() {
-    let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+    let mut f = Cubic::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
     let mut t = 0;
     for round in 1..=3u32 {
         let window = f.cwnd();
@@ -690,7 +690,7 @@ fn batch_processing_doubles_without_packet_numbers_too() {
 /// (RFC 9438 §5.8, RFC 9002 §7.8), whether it sends after each ACK or in batches.
 #[test]
 fn an_application_limited_flow_does_not_grow_with_per_round_window_use() {
-    let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+    let mut f = Cubic::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
     let mut t = 0;
     let mut pn = 0;
     for _ in 0..5 {
@@ -719,7 +719,7 @@ fn an_application_limited_flow_does_not_grow_with_per_round_window_use() {
 /// window stops growing.
 #[test]
 fn without_acked_packet_numbers_an_application_limited_flow_still_does_not_grow() {
-    let mut f = RfcFlow::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
+    let mut f = Cubic::new(config(SlowStartKind::Standard), Instant::ZERO).unwrap();
     // One full window, then its ACKs: slow start doubles.
     f.on_sent(Instant::ZERO, &SentEvent::new(10 * MSS, 10));
     let ack = AckEvent {

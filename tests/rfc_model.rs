@@ -6,7 +6,7 @@
     reason = "the reference model is floating point on purpose; the library is not"
 )]
 
-use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
+use congestion::rfc::{Cubic, CubicConfig, SlowStartKind};
 use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, SentEvent};
 use proptest::prelude::*;
 
@@ -109,14 +109,14 @@ fn step() -> impl Strategy<Value = Step> {
     ]
 }
 
-fn flow(cwnd_bytes: u64) -> RfcFlow {
-    let mut cfg = RfcFlowConfig::new();
+fn flow(cwnd_bytes: u64) -> Cubic {
+    let mut cfg = CubicConfig::new();
     cfg.cubic.mss_bytes = 1000;
     cfg.slow_start = SlowStartKind::Standard;
     cfg.initial_window_bytes = Some(cwnd_bytes);
     // ssthresh = initial window: congestion avoidance from the first ACK.
     cfg.initial_ssthresh_bytes = Some(cwnd_bytes);
-    RfcFlow::new(cfg, Instant::ZERO).expect("valid config")
+    Cubic::new(cfg, Instant::ZERO).expect("valid config")
 }
 
 proptest! {

@@ -5,8 +5,8 @@
 
 use congestion::cubic::RfcCubic;
 use congestion::rfc::{
-    ClassicState, KeepUndo, NewReno, NoUndo, RfcFlowConfig, RfcParams, SlowStartKind, UndoStorage,
-    WindowAdjustment,
+    ClassicState, CubicConfig, KeepUndo, NewRenoWindow, NoUndo, RfcParams, SlowStartKind,
+    UndoStorage, WindowAdjustment,
 };
 use congestion::{AckEvent, Duration, EcnEvent, Instant, LossEvent, SentEvent};
 
@@ -88,7 +88,7 @@ fn event(rng: &mut u64, mss: u64) -> Event {
 /// first must ignore, so the two agree after every event), and one with a snapshot fed
 /// everything (to count the reports that did undo something). Returns that count.
 fn twin<W: WindowAdjustment>(slow_start: SlowStartKind, seed: u64, steps: usize) -> usize {
-    let mut config = RfcFlowConfig::quic(1200);
+    let mut config = CubicConfig::quic(1200);
     config.slow_start = slow_start;
     let p = RfcParams::new(&config).expect("valid settings");
     let mss = 1200;
@@ -151,7 +151,7 @@ fn without_undo_a_cubic_flow_ignores_undo_and_is_otherwise_the_same() {
 #[test]
 fn without_undo_a_newreno_flow_ignores_undo_and_is_otherwise_the_same() {
     let undone: usize = (1..=20u64)
-        .map(|seed| twin::<NewReno>(SlowStartKind::HystartPlusPlus, seed, 3_000))
+        .map(|seed| twin::<NewRenoWindow>(SlowStartKind::HystartPlusPlus, seed, 3_000))
         .sum();
     assert!(undone > 20, "only {undone} undos took effect");
 }
@@ -159,7 +159,7 @@ fn without_undo_a_newreno_flow_ignores_undo_and_is_otherwise_the_same() {
 #[test]
 fn a_table_of_lean_states_binds_like_the_default() {
     use congestion::CongestionController;
-    let p = RfcParams::new(&RfcFlowConfig::quic(1200)).expect("valid settings");
+    let p = RfcParams::new(&CubicConfig::quic(1200)).expect("valid settings");
     let mut table = [ClassicState::<RfcCubic, NoUndo>::without_undo(&p, Instant::ZERO); 2];
     let mut flow = table[1].bind(&p);
     flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));

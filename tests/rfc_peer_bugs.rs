@@ -2,23 +2,23 @@
 //! showing RFC mode does not have it.
 
 use congestion::cubic::{RfcCubic, RfcCubicConfig, exact_cube_root};
-use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
+use congestion::rfc::{Cubic, CubicConfig, SlowStartKind};
 use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent};
 
 const MSS: u64 = 1000;
 
-fn ca_flow(cwnd: u64) -> RfcFlow {
-    let mut cfg = RfcFlowConfig::new();
+fn ca_flow(cwnd: u64) -> Cubic {
+    let mut cfg = CubicConfig::new();
     cfg.cubic.mss_bytes = MSS;
     cfg.slow_start = SlowStartKind::Standard;
     cfg.initial_window_bytes = Some(cwnd);
     cfg.initial_ssthresh_bytes = Some(cwnd);
-    RfcFlow::new(cfg, Instant::ZERO).expect("valid")
+    Cubic::new(cfg, Instant::ZERO).expect("valid")
 }
 
 /// Driver that keeps the flow cwnd-limited (or not) and numbers packets.
 struct Driver {
-    flow: RfcFlow,
+    flow: Cubic,
     seq: u64,
 }
 
@@ -206,12 +206,12 @@ fn alpha_switches_to_one_once_w_est_reaches_cwnd_prior() {
 #[test]
 fn thirty_days_without_loss_at_100_gbit_per_s() {
     // 100 Gbit/s = 12.5e9 B/s; RTT 100 ms -> BDP 1.25e9 B; MSS 1500.
-    let mut cfg = RfcFlowConfig::new();
+    let mut cfg = CubicConfig::new();
     cfg.cubic.mss_bytes = 1500;
     cfg.slow_start = SlowStartKind::Standard;
     cfg.initial_window_bytes = Some(1_250_000_000);
     cfg.initial_ssthresh_bytes = Some(1_250_000_000);
-    let mut f = RfcFlow::new(cfg, Instant::ZERO).unwrap();
+    let mut f = Cubic::new(cfg, Instant::ZERO).unwrap();
     f.on_sent(Instant::ZERO, &SentEvent::new(f.cwnd(), 0));
     f.on_loss(Instant::ZERO, &LossEvent::episode(0));
     // Fast-forward: one ACK every 100 s for 30 days (25920 ACKs), each acknowledging

@@ -1,7 +1,7 @@
-//! RfcFlow under arbitrary event streams: never panics (debug builds check every
+//! Cubic under arbitrary event streams: never panics (debug builds check every
 //! arithmetic overflow), and keeps its invariants after every event.
 
-use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
+use congestion::rfc::{Cubic, CubicConfig, SlowStartKind};
 use congestion::{
     AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
 };
@@ -63,12 +63,12 @@ proptest! {
         init_mss in 2u64..200,
         events in proptest::collection::vec(ev(), 0..200),
     ) {
-        let mut cfg = RfcFlowConfig::new();
+        let mut cfg = CubicConfig::new();
         cfg.cubic.mss_bytes = mss;
         cfg.slow_start = slow_start;
         cfg.paced = paced;
         cfg.initial_window_bytes = Some(init_mss * mss);
-        let mut f = RfcFlow::new(cfg, Instant::ZERO).expect("valid");
+        let mut f = Cubic::new(cfg, Instant::ZERO).expect("valid");
         let mut now = 0u64;
         for e in events {
             match e {

@@ -3,7 +3,7 @@
 //! a whole Linux-mode flow two cache lines, the first holding what a CA ACK touches.
 //! Run with `--nocapture` to see the sizes (or `cargo run --example sizes`).
 
-use congestion::linux::{KernelDefaults, LinuxCubicState, LinuxFlow, LinuxFlowState, LinuxParams};
+use congestion::linux::{self, KernelDefaults, LinuxCubicState, LinuxFlowState, LinuxParams};
 use core::mem::{align_of, size_of};
 
 #[test]
@@ -19,12 +19,12 @@ fn linux_mode_cubic_and_hystart_state_fits_in_72_bytes() {
 fn a_linux_flow_is_one_hot_line_and_one_cold_line_with_shared_parameters() {
     let hot = LinuxFlowState::HOT_BYTES;
     let state = size_of::<LinuxFlowState>();
-    let zero_sized = size_of::<LinuxFlow<KernelDefaults>>();
-    let by_reference = size_of::<LinuxFlow<&'static LinuxParams>>();
-    let owned = size_of::<LinuxFlow>();
+    let zero_sized = size_of::<linux::Cubic<KernelDefaults>>();
+    let by_reference = size_of::<linux::Cubic<&'static LinuxParams>>();
+    let owned = size_of::<linux::Cubic>();
     println!("LinuxFlowState: {state} bytes, hot line {hot}");
     println!(
-        "LinuxFlow<KernelDefaults>: {zero_sized}, <&LinuxParams>: {by_reference}, owned: {owned}"
+        "linux::Cubic<KernelDefaults>: {zero_sized}, <&LinuxParams>: {by_reference}, owned: {owned}"
     );
     assert!(hot <= 64, "the hot line is {hot} bytes");
     assert!(state <= 128, "LinuxFlowState is {state} bytes");
@@ -37,22 +37,22 @@ fn a_linux_flow_is_one_hot_line_and_one_cold_line_with_shared_parameters() {
 
 #[test]
 fn linux_2_6_35_state_is_the_eras_64_byte_bictcp_plus_the_window() {
-    use congestion::v2_6_35::{Bictcp2635, Linux2635Flow, Linux2635Params, Linux2635State};
+    use congestion::v2_6_35::{self, Bictcp2635, Linux2635Params, Linux2635State};
     let bictcp = size_of::<Bictcp2635>();
     let state = size_of::<Linux2635State>();
-    let flow = size_of::<Linux2635Flow>();
-    let reading = size_of::<Linux2635Flow<&'static Linux2635Params>>();
+    let flow = size_of::<v2_6_35::Cubic>();
+    let reading = size_of::<v2_6_35::Cubic<&'static Linux2635Params>>();
     println!("Bictcp2635 (the era's struct bictcp): {bictcp} bytes");
     println!("Linux2635State (+ cwnd/ssthresh/cwnd_cnt): {state} bytes");
-    println!("Linux2635Flow (with socket glue and config): {flow} bytes");
+    println!("v2_6_35::Cubic (with socket glue and config): {flow} bytes");
     // 2.6.35's icsk_ca_priv was 16 u32 = 64 bytes, and struct bictcp filled it exactly.
     assert_eq!(bictcp, 64);
     assert_eq!(state, 76);
     assert!(state <= 104, "must fit today's icsk_ca_priv too");
-    assert!(flow < 256, "Linux2635Flow grew to {flow} bytes");
+    assert!(flow < 256, "v2_6_35::Cubic grew to {flow} bytes");
     // Shared settings are not copied into the flow: only their address is.
     let without_settings = flow - size_of::<Linux2635Params>() + size_of::<usize>();
-    let align = core::mem::align_of::<Linux2635Flow<&'static Linux2635Params>>();
+    let align = core::mem::align_of::<v2_6_35::Cubic<&'static Linux2635Params>>();
     assert_eq!(
         reading,
         without_settings.next_multiple_of(align),
@@ -65,20 +65,20 @@ fn rfc_mode_is_two_hot_lines_and_the_send_path_one() {
     use congestion::cubic::RfcCubic;
     use congestion::hystart::HystartPlusPlus;
     use congestion::pacing::{SendPath, SendPathParams, SendPathState};
-    use congestion::rfc::{ClassicState, NewReno, RfcFlow, RfcParams};
+    use congestion::rfc::{self, ClassicState, NewRenoWindow, RfcParams};
     let cubic = size_of::<ClassicState<RfcCubic>>();
-    let newreno = size_of::<ClassicState<NewReno>>();
+    let newreno = size_of::<ClassicState<NewRenoWindow>>();
     let send = size_of::<SendPathState>();
     let hot = ClassicState::<RfcCubic>::HOT_BYTES;
-    let hot_newreno = ClassicState::<NewReno>::HOT_BYTES;
+    let hot_newreno = ClassicState::<NewRenoWindow>::HOT_BYTES;
     println!(
-        "ClassicState<RfcCubic>: {cubic} (hot {hot}), ClassicState<NewReno>: {newreno} (hot {hot_newreno}), SendPathState: {send}"
+        "ClassicState<RfcCubic>: {cubic} (hot {hot}), ClassicState<NewRenoWindow>: {newreno} (hot {hot_newreno}), SendPathState: {send}"
     );
     println!(
-        "RfcCubic {}, HystartPlusPlus {}, RfcFlow {}",
+        "RfcCubic {}, HystartPlusPlus {}, rfc::Cubic {}",
         size_of::<RfcCubic>(),
         size_of::<HystartPlusPlus>(),
-        size_of::<RfcFlow>()
+        size_of::<rfc::Cubic>()
     );
     println!(
         "shared: RfcParams {}, SendPathParams {}; owned SendPath {}",
@@ -88,12 +88,15 @@ fn rfc_mode_is_two_hot_lines_and_the_send_path_one() {
     );
     // Each state starts a cache line; NewReno's whole state is four of them.
     assert_eq!(align_of::<ClassicState<RfcCubic>>(), 64);
-    assert!(newreno <= 256, "ClassicState<NewReno> is {newreno} bytes");
+    assert!(
+        newreno <= 256,
+        "ClassicState<NewRenoWindow> is {newreno} bytes"
+    );
     // The hot part: two lines for CUBIC, one for NewReno, from the start of the state.
     assert_eq!(hot, 128);
     assert!(
         hot_newreno <= 64,
-        "NewReno's hot part is {hot_newreno} bytes"
+        "NewRenoWindow's hot part is {hot_newreno} bytes"
     );
     // HyStart++ in 32-bit RTTs, CUBIC's epoch times beside flags.
     assert!(size_of::<HystartPlusPlus>() <= 24);
@@ -103,23 +106,23 @@ fn rfc_mode_is_two_hot_lines_and_the_send_path_one() {
     assert!(cubic <= 384, "ClassicState<RfcCubic> is {cubic} bytes");
     use congestion::rfc::NoUndo;
     let lean = size_of::<ClassicState<RfcCubic, NoUndo>>();
-    let lean_newreno = size_of::<ClassicState<NewReno, NoUndo>>();
-    println!("without undo: CUBIC {lean}, NewReno {lean_newreno}");
+    let lean_newreno = size_of::<ClassicState<NewRenoWindow, NoUndo>>();
+    println!("without undo: CUBIC {lean}, NewRenoWindow {lean_newreno}");
     assert!(
         lean <= 256,
         "ClassicState<RfcCubic, NoUndo> is {lean} bytes"
     );
     assert!(
         lean_newreno <= 192,
-        "ClassicState<NewReno, NoUndo> is {lean_newreno} bytes"
+        "ClassicState<NewRenoWindow, NoUndo> is {lean_newreno} bytes"
     );
     assert_eq!(ClassicState::<RfcCubic, NoUndo>::HOT_BYTES, hot);
     // A flow owning its parameters: the state and one copy of them, line-aligned.
     assert_eq!(
-        size_of::<RfcFlow>(),
+        size_of::<rfc::Cubic>(),
         cubic + size_of::<RfcParams>().next_multiple_of(64)
     );
-    assert!(size_of::<RfcFlow>() <= 512);
+    assert!(size_of::<rfc::Cubic>() <= 512);
     // The send path's per-flow state is one line.
     assert!(send <= 64 && align_of::<SendPathState>() == 64);
 }

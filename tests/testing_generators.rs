@@ -4,8 +4,8 @@
 #![cfg(all(feature = "arbitrary", feature = "proptest"))]
 
 use arbitrary::{Arbitrary, Unstructured};
-use congestion::linux::{LinuxFlow, LinuxFlowConfig};
-use congestion::rfc::RfcFlow;
+use congestion::linux;
+use congestion::rfc;
 use congestion::testing::{
     ArbitraryLinuxConfig, ArbitraryRfcConfig, TimedEvent, run_stream, strategies,
 };
@@ -29,7 +29,7 @@ fn arbitrary_configs_are_always_valid_and_streams_run() {
             ArbitraryRfcConfig::arbitrary(&mut Unstructured::new(&bytes))
         {
             let mut flow =
-                RfcFlow::new(rfc, Instant::ZERO).expect("generated RFC configs are valid");
+                rfc::Cubic::new(rfc, Instant::ZERO).expect("generated RFC configs are valid");
             let events: Vec<TimedEvent> =
                 Vec::arbitrary(&mut Unstructured::new(&bytes)).unwrap_or_default();
             run_stream(&mut flow, Instant::ZERO, &events, |f, _| {
@@ -40,8 +40,9 @@ fn arbitrary_configs_are_always_valid_and_streams_run() {
         let Ok(cfg) = ArbitraryLinuxConfig::arbitrary(&mut u) else {
             continue;
         };
-        let config = LinuxFlowConfig::from_parts(*cfg.params.config(), cfg.socket);
-        let mut flow = LinuxFlow::new(config, Instant::ZERO).expect("generated configs are valid");
+        let config = linux::CubicConfig::from_parts(*cfg.params.config(), cfg.socket);
+        let mut flow =
+            linux::Cubic::new(config, Instant::ZERO).expect("generated configs are valid");
         let events: Vec<TimedEvent> = Vec::arbitrary(&mut u).unwrap_or_default();
         run_stream(&mut flow, Instant::ZERO, &events, |f, _| {
             assert!(f.cwnd() >= 1)
@@ -57,8 +58,8 @@ proptest! {
         (params, socket) in strategies::linux_config(),
         events in strategies::timed_events(100),
     ) {
-        let config = LinuxFlowConfig::from_parts(*params.config(), socket);
-        let mut flow = LinuxFlow::new(config, Instant::ZERO).unwrap();
+        let config = linux::CubicConfig::from_parts(*params.config(), socket);
+        let mut flow = linux::Cubic::new(config, Instant::ZERO).unwrap();
         run_stream(&mut flow, Instant::ZERO, &events, |f, _| {
             assert!(f.cwnd() >= 1 && f.cwnd() <= u64::from(socket.cwnd_clamp));
         });
@@ -71,7 +72,7 @@ proptest! {
         cfg in strategies::rfc_config(),
         events in strategies::timed_events(100),
     ) {
-        let mut flow = RfcFlow::new(cfg, Instant::ZERO).unwrap();
+        let mut flow = rfc::Cubic::new(cfg, Instant::ZERO).unwrap();
         run_stream(&mut flow, Instant::ZERO, &events, |f, _| {
             assert!(f.cwnd() >= f.params().mss() && f.ssthresh().unwrap_or(u64::MAX) >= 2 * f.params().mss());
         });

@@ -28,7 +28,7 @@ SETTINGS = [
     (100_000_000, "10ms", 1_000_000, 100_000_000, "0", 1),
     (50_000_000, "40ms", 256_000, 30_000_000, "0.005", 7),
 ]
-CCS = ["ours", "ours-newreno", "cubic", "newreno"]
+CCS = ["ours-cubic-rfc", "ours-newreno-rfc", "cubic", "newreno"]
 SUMMARY = re.compile(r"^goodput ([0-9.]+) Mbit/s lost (\d+) cc (\S+)$")
 
 

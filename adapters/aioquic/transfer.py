@@ -3,14 +3,14 @@
 (relay.py, its own process: rate, delay, drop-tail buffer, random loss), with this
 crate's controller (through the C ABI) or aioquic's own.
 
-    python transfer.py --rate 50m --rtt 40ms --buffer 256kB --bytes 100MB --cc ours
+    python transfer.py --rate 50m --rtt 40ms --buffer 256kB --bytes 100MB --cc ours-cubic-rfc
 
 The flags are the quinn adapter's (adapters/quinn/examples/transfer.rs), read the same
 way (congestion_aioquic/units.py): rates in bit/s with k/m/g as powers of 10; sizes in
 bytes with k/m/g (or KiB/MiB/GiB) as powers of 2 and kB/MB/GB as powers of 10;
 durations need a unit; `--loss` is a probability in [0, 1) (`0.005`, or `0.5%`).
-Usage errors exit 2. `--cc` is `ours` (RFC 9438 CUBIC + HyStart++ through the C ABI),
-`ours-newreno` (RFC 9002 NewReno + HyStart++ through the C ABI), `cubic` or `newreno`
+Usage errors exit 2. `--cc` is `ours-cubic-rfc` (RFC 9438 CUBIC + HyStart++ through the C ABI),
+`ours-newreno-rfc` (RFC 9002 NewReno + HyStart++ through the C ABI), `cubic` or `newreno`
 (aioquic's own "cubic" and "reno").
 
 The client (this process) opens a bidirectional stream, writes the bytes and ends the
@@ -47,11 +47,13 @@ import congestion_aioquic  # noqa: E402,F401  (registers congestion-cubic, conge
 from congestion_aioquic import units  # noqa: E402
 
 CC_NAMES = {
-    "ours": "congestion-cubic",
-    "ours-newreno": "congestion-newreno",
+    "ours-cubic-rfc": "congestion-cubic",
+    "ours-newreno-rfc": "congestion-newreno",
     "cubic": "cubic",
     "newreno": "reno",
 }
+# The 0.2 words, accepted this release with a note on stderr.
+RENAMED_CC = {"ours": "ours-cubic-rfc", "ours-newreno": "ours-newreno-rfc"}
 
 # Flow control must never be what limits the sender: the controller must.
 WINDOW = 64 << 20
@@ -66,7 +68,7 @@ class TransferConfig:
     rtt_s: float = 0.040
     buffer_bytes: int = 256_000
     bytes: int = 100_000_000
-    cc: str = "ours"
+    cc: str = "ours-cubic-rfc"
     loss_ppm: int = 0
     seed: int = 1
     sample_s: float = 0.1
@@ -375,6 +377,10 @@ def run(cfg: TransferConfig) -> TransferReport:
 
 
 def _cc(text: str) -> str:
+    if text in RENAMED_CC:
+        print(f"--cc {text} is deprecated since 0.3.0 and will be removed: use --cc {RENAMED_CC[text]}",
+              file=sys.stderr)
+        return RENAMED_CC[text]
     if text not in CC_NAMES:
         raise argparse.ArgumentTypeError(f"`{text}` is not one of {', '.join(CC_NAMES)}")
     return text
@@ -394,8 +400,8 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
                    help="drop-tail buffer, bytes, at least 1500 (k/m/g = 2^10/2^20/2^30; kB/MB = 10^3/10^6)")
     p.add_argument("--bytes", type=units.positive_size, default=units.positive_size("100MB"),
                    help="bytes to send, above 0, e.g. 100MB, 30m")
-    p.add_argument("--cc", type=_cc, default="ours",
-                   help="the sender's controller: ours, ours-newreno, cubic (aioquic's) or newreno (aioquic's reno)")
+    p.add_argument("--cc", type=_cc, default="ours-cubic-rfc",
+                   help="the sender's controller: ours-cubic-rfc, ours-newreno-rfc, cubic (aioquic's) or newreno (aioquic's reno)")
     p.add_argument("--loss", type=units.loss_ppm, default=0,
                    help="random loss probability on the data direction, in [0, 1): e.g. 0.005 (or 0.5%%)")
     p.add_argument("--seed", type=int, default=1, help="seed of the loss draws")

@@ -249,18 +249,17 @@ impl<C: StreamController> Stream<C> {
 /// Linux-mode CUBIC + HyStart with the kernel's socket glue, as a TCP stack drives it.
 #[derive(Clone)]
 pub struct OursLinux {
-    flow: congestion::linux::LinuxFlow,
+    flow: congestion::linux::Cubic,
     in_flight: u32,
 }
 
 impl OursLinux {
     /// Kernel defaults (HyStart on, pacing rate modelled), MSS 1200 bytes.
     pub fn new() -> Self {
-        let mut config = congestion::linux::LinuxFlowConfig::new();
+        let mut config = congestion::linux::CubicConfig::new();
         config.socket.mss = PACKET_BYTES;
         let now = congestion::Instant::from_micros(START_US);
-        let flow =
-            congestion::linux::LinuxFlow::new(config, now).expect("kernel defaults are valid");
+        let flow = congestion::linux::Cubic::new(config, now).expect("kernel defaults are valid");
         OursLinux { flow, in_flight: 0 }
     }
 }
@@ -369,7 +368,7 @@ impl StreamController for NullController {
 /// Only the kernel's CUBIC hooks on [`congestion::linux::LinuxCubicState`] (72 bytes), called
 /// as `tcp_ack` calls `cubictcp_acked` and `cubictcp_cong_avoid`: what a kernel module or
 /// a struct_ops program runs per ACK, without the socket glue of
-/// [`congestion::linux::LinuxFlow`] (smoothed RTT, window-use tracking, pacing rate),
+/// [`congestion::linux::Cubic`] (smoothed RTT, window-use tracking, pacing rate),
 /// which the kernel's own tcp_ack does around its CUBIC. The flow is always
 /// window-limited on this stream, as `tcp_is_cwnd_limited` would say.
 #[derive(Clone)]
@@ -495,7 +494,7 @@ impl StreamController for OursLinuxHooks {
 /// it: one `on_ack` per ACK frame with all its bytes, one `on_sent` per burst.
 #[derive(Clone)]
 pub struct OursRfc {
-    flow: congestion::rfc::RfcFlow,
+    flow: congestion::rfc::Cubic,
     in_flight: u32,
     largest_sent: u64,
     largest_acked: u64,
@@ -504,10 +503,10 @@ pub struct OursRfc {
 impl OursRfc {
     /// RFC defaults (HyStart++, unpaced, RFC 9002 initial window), MSS 1200 bytes.
     pub fn new() -> Self {
-        let mut config = congestion::rfc::RfcFlowConfig::new();
+        let mut config = congestion::rfc::CubicConfig::new();
         config.cubic.mss_bytes = u64::from(PACKET_BYTES);
         let now = congestion::Instant::from_micros(START_US);
-        let flow = congestion::rfc::RfcFlow::new(config, now).expect("RFC defaults are valid");
+        let flow = congestion::rfc::Cubic::new(config, now).expect("RFC defaults are valid");
         OursRfc {
             flow,
             in_flight: 0,

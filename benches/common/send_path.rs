@@ -39,7 +39,7 @@ pub enum SendPiece {
 
 /// The send side of one flow.
 pub struct SendStream {
-    flow: congestion::linux::LinuxFlow,
+    flow: congestion::linux::Cubic,
     path: SendPath,
     pacer: EdtPacer,
     tsq: TsqBudget,

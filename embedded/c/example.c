@@ -1,6 +1,6 @@
 /*
  * A firmware main loop a C team can copy: one TCP-like flow paced and windowed by the
- * congestion library's C ABI (Linux mode, `congestion_linux_*`), with no heap and no
+ * congestion library's C ABI (Linux mode, `congestion_linux_cubic_*`), with no heap and no
  * std. It feeds the library the events a NIC core sees (sends, ACKs, losses, timers, TX
  * completions) and asks the send-path verdict before every transmission. Every lost
  * segment is reported on its own: the flow reduces once per recovery period and ignores
@@ -47,14 +47,14 @@ static void path_send(uint64_t now_us) {
 }
 
 int main(void) {
-    static CongestionLinuxParams params; /* one block, shared by every flow */
-    static CongestionLinuxState flow; /* caller-owned: a static, a table slot, the stack */
-    CongestionLinuxConfig cfg;
-    congestion_linux_config_default(&cfg); /* Linux defaults: IW10, HyStart, CUBIC */
+    static CongestionLinuxCubicParams params; /* one block, shared by every flow */
+    static CongestionLinuxCubicState flow; /* caller-owned: a static, a table slot, the stack */
+    CongestionLinuxCubicConfig cfg;
+    congestion_linux_cubic_config_default(&cfg); /* Linux defaults: IW10, HyStart, CUBIC */
     cfg.mss = MSS;
     cfg.pacing_status = 1;           /* this firmware paces (EDT), no fq qdisc below */
-    if (congestion_linux_params_init(&params, sizeof params, &cfg) != CONGESTION_OK) return 1;
-    if (congestion_linux_init(&flow, sizeof flow, &params, 0) != CONGESTION_OK) return 1;
+    if (congestion_linux_cubic_params_init(&params, sizeof params, &cfg) != CONGESTION_OK) return 1;
+    if (congestion_linux_cubic_init(&flow, sizeof flow, &params, 0) != CONGESTION_OK) return 1;
 
     uint64_t now = 0, wake_at = 0, last_ack_us = 0;
     uint32_t delivered = 0, lost_segments = 0, reductions = 0, timeouts = 0;
@@ -68,9 +68,9 @@ int main(void) {
                 /* Report every lost segment, named by its send time: the flow reduces
                  * once per recovery period, and the lost segment leaves flight. */
                 uint64_t ssthresh_before, ssthresh_after;
-                congestion_linux_ssthresh(&flow, &ssthresh_before);
-                congestion_linux_on_loss_sent_at(&flow, now, 1, sent_at_us[slot]);
-                congestion_linux_ssthresh(&flow, &ssthresh_after);
+                congestion_linux_cubic_ssthresh(&flow, &ssthresh_before);
+                congestion_linux_cubic_on_loss_sent_at(&flow, now, 1, sent_at_us[slot]);
+                congestion_linux_cubic_ssthresh(&flow, &ssthresh_after);
                 lost_segments++;
                 reductions += ssthresh_after != ssthresh_before; /* a new ssthresh: a reduction */
                 continue;
@@ -78,13 +78,13 @@ int main(void) {
             delivered++;
             last_ack_us = now;
             /* One segment acknowledged, up to sequence seq + 1; the RTT sample, us. */
-            congestion_linux_on_ack(&flow, now, 1, (int64_t)(now - sent_at_us[slot]), seq + 1, 0);
+            congestion_linux_cubic_on_ack(&flow, now, 1, seq + 1, (int64_t)(now - sent_at_us[slot]), 0);
         }
         /* 2. Timer events: the retransmission timeout. */
         uint64_t in_flight;
-        congestion_linux_in_flight(&flow, &in_flight);
+        congestion_linux_cubic_in_flight(&flow, &in_flight);
         if (in_flight > 0 && now - last_ack_us > RTO_US) {
-            congestion_linux_on_rto(&flow, now);
+            congestion_linux_cubic_on_rto(&flow, now);
             timeouts++;
             last_ack_us = now;
         }
@@ -92,8 +92,8 @@ int main(void) {
         for (;;) {
             uint32_t verdict, segments;
             uint64_t departure_ns;
-            congestion_linux_in_flight(&flow, &in_flight);
-            congestion_linux_send_poll(&flow, now, 0, in_flight <= 1, &verdict, &segments,
+            congestion_linux_cubic_in_flight(&flow, &in_flight);
+            congestion_linux_cubic_send_poll(&flow, now, 0, in_flight <= 1, &verdict, &segments,
                                        &departure_ns);
             if (verdict == CONGESTION_SEND_WAIT_UNTIL) {
                 wake_at = departure_ns / 1000;   /* arm the pacing timer */
@@ -102,23 +102,23 @@ int main(void) {
             if (verdict != CONGESTION_SEND_NOW) break; /* wait for an ACK / TX completion */
             if (tail - head + segments > RING) break; /* descriptor ring full */
             uint64_t at_ns;
-            if (congestion_linux_send_enqueue(&flow, now, segments * MSS, segments, 0,
+            if (congestion_linux_cubic_send_enqueue(&flow, now, segments * MSS, segments, 0,
                                               in_flight <= 1, &at_ns) != CONGESTION_OK)
                 break;                            /* TSQ throttled: wait for completion */
             for (uint32_t i = 0; i < segments; i++) path_send(now);
             /* The flow counts what is in flight: `segments` more, up to sequence tail. */
-            congestion_linux_on_sent_counted(&flow, now, segments, tail);
+            congestion_linux_cubic_on_sent_counted(&flow, now, segments, tail);
             uint8_t reopened;                     /* the NIC reports the burst sent */
-            congestion_linux_send_tx_completion(&flow, segments * MSS, &reopened);
+            congestion_linux_cubic_send_tx_completion(&flow, segments * MSS, &reopened);
         }
         if (now >= next_report) {
             uint64_t cwnd, rate, quantum;
             uint32_t phase;
-            congestion_linux_cwnd(&flow, &cwnd);
-            congestion_linux_phase(&flow, &phase);
-            congestion_linux_in_flight(&flow, &in_flight);
-            congestion_linux_pacing_rate(&flow, &rate);
-            congestion_linux_send_quantum(&flow, &quantum);
+            congestion_linux_cubic_cwnd(&flow, &cwnd);
+            congestion_linux_cubic_phase(&flow, &phase);
+            congestion_linux_cubic_in_flight(&flow, &in_flight);
+            congestion_linux_cubic_pacing_rate(&flow, &rate);
+            congestion_linux_cubic_send_quantum(&flow, &quantum);
             printf("t=%4lu ms cwnd=%4lu phase=%lu in_flight=%4lu pacing=%lu kB/s burst=%lu B\n",
                    (unsigned long)(now / 1000), (unsigned long)cwnd, (unsigned long)phase,
                    (unsigned long)in_flight,

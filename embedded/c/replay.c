@@ -1,8 +1,8 @@
 /*
  * Replays a trace of the replay/ (congestion-replay) language through the C ABI and
  * writes the same CSV as the host's `cargo run --example replay` (scripts/qemu.sh and
- * ffi/tests/c_firmware.rs compare them byte for byte). Linux mode (`congestion_linux_*`,
- * segments), RFC mode (`set mode rfc9438`: `congestion_rfc_*`, bytes) and NewReno (`set
+ * ffi/tests/c_firmware.rs compare them byte for byte). Linux mode (`congestion_linux_cubic_*`,
+ * segments), RFC mode (`set mode rfc9438`: `congestion_rfc_cubic_*`, bytes) and NewReno (`set
  * mode newreno`: the same calls with CONGESTION_RFC_ALGORITHM_NEWRENO). Both modes use
  * the same event calls: `loss T [LOST [PN]]`, `ecn T [CE]`, `persistent T [LOST]`,
  * `discard T N`, `rto`, `undo`, `idle`, `send`. Runs on the host or, through newlib's
@@ -11,9 +11,9 @@
  *   replay IN.events OUT.csv
  *
  * Linux-mode traces that use the send path (`xmit`, `txdone`, its `set` keys) get the
- * five send-path columns, through `congestion_linux_send_*`. `set` after `init`
- * reconfigures the running flow (`congestion_linux_reconfigure` on its parameter block,
- * `congestion_rfc_reconfigure`); the live
+ * five send-path columns, through `congestion_linux_cubic_send_*`. `set` after `init`
+ * reconfigures the running flow (`congestion_linux_cubic_reconfigure` on its parameter block,
+ * `congestion_rfc_cubic_reconfigure`); the live
  * `set cwnd|ssthresh|clamp` has no C ABI call and is refused. Exit status 0 on success,
  * 2 on a bad or unsupported trace.
  * No heap of its own: each flow lives in a caller-owned state on the stack.
@@ -88,7 +88,7 @@ static const char LINUX_HEADER[] =
     "round_start,end_seq,last_ack,curr_rtt,snd_una,snd_nxt,packets_out,is_cwnd_limited,"
     "max_packets_out,srtt_us,pacing_rate,prior_cwnd,prior_ssthresh,hs_reason";
 
-static int linux_set(CongestionLinuxConfig *c, const char *key, uint64_t v) {
+static int linux_set(CongestionLinuxCubicConfig *c, const char *key, uint64_t v) {
     uint32_t v32 = (uint32_t)v;
     uint8_t flag = v != 0;
     if (v > UINT32_MAX && strcmp(key, "max_pacing_rate") != 0) return -1;
@@ -136,7 +136,7 @@ typedef struct {
     uint32_t last_len;
 } SendColumns;
 
-static void send_columns(FILE *out, int initialised, const CongestionLinuxState *s,
+static void send_columns(FILE *out, int initialised, const CongestionLinuxCubicState *s,
                          const SendColumns *c) {
     if (!initialised) {
         fputs(",0,0,0,0,0", out);
@@ -145,15 +145,15 @@ static void send_columns(FILE *out, int initialised, const CongestionLinuxState 
     uint64_t queued, limit;
     uint8_t throttled;
     uint32_t tso;
-    check(congestion_linux_send_tsq(s, c->last_len, &queued, &limit, &throttled),
-          "congestion_linux_send_tsq");
-    check(congestion_linux_send_tso_segs(s, &tso), "congestion_linux_send_tso_segs");
+    check(congestion_linux_cubic_send_tsq(s, c->last_len, &queued, &limit, &throttled),
+          "congestion_linux_cubic_send_tsq");
+    check(congestion_linux_cubic_send_tso_segs(s, &tso), "congestion_linux_cubic_send_tso_segs");
     fprintf(out, ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%u,%" PRIu32, c->last_departure_ns, queued,
             limit, (unsigned)throttled, tso);
 }
 
 static void linux_row(FILE *out, long idx, const char *ev, int initialised,
-                      const CongestionLinuxState *s, uint64_t t_us, const SendColumns *send) {
+                      const CongestionLinuxCubicState *s, uint64_t t_us, const SendColumns *send) {
     if (!initialised) {
         fprintf(out, "%ld,%s", idx, ev);
         for (int i = 0; i < 32; i++) fputs(",0", out);
@@ -161,8 +161,8 @@ static void linux_row(FILE *out, long idx, const char *ev, int initialised,
         fputc('\n', out);
         return;
     }
-    CongestionLinuxSnapshot v;
-    check(congestion_linux_snapshot(s, &v), "congestion_linux_snapshot");
+    CongestionLinuxCubicSnapshot v;
+    check(congestion_linux_cubic_snapshot(s, &v), "congestion_linux_cubic_snapshot");
     fprintf(out,
             "%ld,%s,%" PRIu64 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
             ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32 ",%" PRIu32
@@ -181,14 +181,14 @@ static void linux_row(FILE *out, long idx, const char *ev, int initialised,
 
 /* Initialises the flow at `t` on the parameters `c` (validated into `p`, the one block
  * the flow reads them from) and sends `n` segments (the initial cwnd if n < 0). */
-static void linux_init(CongestionLinuxState *s, CongestionLinuxParams *p,
-                       const CongestionLinuxConfig *c, uint64_t t, long long n) {
-    check(congestion_linux_params_init(p, sizeof *p, c), "congestion_linux_params_init");
-    check(congestion_linux_init(s, sizeof *s, p, t), "congestion_linux_init");
+static void linux_init(CongestionLinuxCubicState *s, CongestionLinuxCubicParams *p,
+                       const CongestionLinuxCubicConfig *c, uint64_t t, long long n) {
+    check(congestion_linux_cubic_params_init(p, sizeof *p, c), "congestion_linux_cubic_params_init");
+    check(congestion_linux_cubic_init(s, sizeof *s, p, t), "congestion_linux_cubic_init");
     uint64_t cwnd = 0;
-    check(congestion_linux_cwnd(s, &cwnd), "congestion_linux_cwnd");
+    check(congestion_linux_cubic_cwnd(s, &cwnd), "congestion_linux_cubic_cwnd");
     uint64_t sent = n < 0 ? cwnd : (uint32_t)n;
-    check(congestion_linux_on_sent(s, t, sent, sent), "congestion_linux_on_sent");
+    check(congestion_linux_cubic_on_sent(s, t, sent, sent), "congestion_linux_cubic_on_sent");
 }
 
 /* The optional arguments of `loss T [LOST [NEWEST]]`, `ecn T [CE]`, `persistent T [LOST]`:
@@ -203,12 +203,12 @@ static uint64_t newest_arg(const Event *ev) {
 }
 
 static void replay_linux(FILE *in, FILE *out, int send_path) {
-    CongestionLinuxConfig config;
-    CongestionLinuxParams params;
-    CongestionLinuxState state;
+    CongestionLinuxCubicConfig config;
+    CongestionLinuxCubicParams params;
+    CongestionLinuxCubicState state;
     SendColumns columns = {0, 0};
     const SendColumns *send = send_path ? &columns : NULL;
-    check(congestion_linux_config_default(&config), "congestion_linux_config_default");
+    check(congestion_linux_cubic_config_default(&config), "congestion_linux_cubic_config_default");
     int initialised = 0;
     uint64_t now = 0;
     long idx = 0;
@@ -225,7 +225,7 @@ static void replay_linux(FILE *in, FILE *out, int send_path) {
             if (sscanf(ev.a2, "%llu", &v) != 1) die("set needs a value");
             if (linux_set(&config, ev.a1, v) != 0) die("unknown set key");
             if (initialised)
-                check(congestion_linux_reconfigure(&params, &config), "congestion_linux_reconfigure");
+                check(congestion_linux_cubic_reconfigure(&params, &config), "congestion_linux_cubic_reconfigure");
         } else {
             if (ev.nums < 1 || x[0] < 0) die("event needs a time");
             now = (uint64_t)x[0];
@@ -241,65 +241,65 @@ static void replay_linux(FILE *in, FILE *out, int send_path) {
                     if (ev.nums < 4) die("ack needs T ACKED RTT INFLIGHT");
                     int64_t rtt = (int32_t)x[2]; /* RTT -1 (any negative s32): no sample */
                     /* Linux mode keeps its own snd_una: no largest_acked needed (0). */
-                    check(congestion_linux_on_ack(&state, now, (uint32_t)x[1], rtt < 0 ? -1 : rtt, 0, 0),
-                          "congestion_linux_on_ack");
-                    check(congestion_linux_on_sent(&state, now, (uint32_t)x[3], 0),
-                          "congestion_linux_on_sent");
+                    check(congestion_linux_cubic_on_ack(&state, now, (uint32_t)x[1], 0, rtt < 0 ? -1 : rtt, 0),
+                          "congestion_linux_cubic_on_ack");
+                    check(congestion_linux_cubic_on_sent(&state, now, (uint32_t)x[3], 0),
+                          "congestion_linux_cubic_on_sent");
                 } else if (!strcmp(ev.kw, "loss")) {
                     /* `loss T` alone: one congestion event (the kernel's fast retransmit). */
-                    check(congestion_linux_on_loss(&state, now, amount_arg(&ev), newest_arg(&ev)),
-                          "congestion_linux_on_loss");
+                    check(congestion_linux_cubic_on_loss(&state, now, amount_arg(&ev), newest_arg(&ev)),
+                          "congestion_linux_cubic_on_loss");
                 } else if (!strcmp(ev.kw, "ecn")) {
                     if (ev.nums < 2) {
-                        check(congestion_linux_on_ecn(&state, now, 1, CONGESTION_PACKET_UNKNOWN),
-                              "congestion_linux_on_ecn");
+                        check(congestion_linux_cubic_on_ecn(&state, now, 1, CONGESTION_PACKET_UNKNOWN),
+                              "congestion_linux_cubic_on_ecn");
                     } else { /* judged by the last acknowledged sequence, snd_una */
-                        CongestionLinuxSnapshot v;
-                        check(congestion_linux_snapshot(&state, &v), "congestion_linux_snapshot");
-                        check(congestion_linux_on_ecn(&state, now, amount_arg(&ev), v.snd_una),
-                              "congestion_linux_on_ecn");
+                        CongestionLinuxCubicSnapshot v;
+                        check(congestion_linux_cubic_snapshot(&state, &v), "congestion_linux_cubic_snapshot");
+                        check(congestion_linux_cubic_on_ecn(&state, now, amount_arg(&ev), v.snd_una),
+                              "congestion_linux_cubic_on_ecn");
                     }
                 } else if (!strcmp(ev.kw, "persistent")) {
-                    check(congestion_linux_on_persistent_congestion(&state, now, amount_arg(&ev)),
-                          "congestion_linux_on_persistent_congestion");
+                    check(congestion_linux_cubic_on_persistent_congestion(&state, now, amount_arg(&ev)),
+                          "congestion_linux_cubic_on_persistent_congestion");
                 } else if (!strcmp(ev.kw, "discard")) {
                     if (ev.nums < 2) die("discard needs T N");
-                    check(congestion_linux_on_discarded(&state, now, amount_arg(&ev)),
-                          "congestion_linux_on_discarded");
+                    check(congestion_linux_cubic_on_discarded(&state, now, amount_arg(&ev)),
+                          "congestion_linux_cubic_on_discarded");
                 } else if (!strcmp(ev.kw, "rto")) {
-                    check(congestion_linux_on_rto_retransmitted(&state, now,
+                    check(congestion_linux_cubic_on_rto_retransmitted(&state, now,
                                                                 ev.nums >= 2 ? (uint32_t)x[1] : 1),
-                          "congestion_linux_on_rto_retransmitted");
+                          "congestion_linux_cubic_on_rto_retransmitted");
                 } else if (!strcmp(ev.kw, "undo")) {
-                    check(congestion_linux_on_spurious(&state, now), "congestion_linux_on_spurious");
+                    check(congestion_linux_cubic_on_spurious(&state, now), "congestion_linux_cubic_on_spurious");
                 } else if (!strcmp(ev.kw, "idle")) {
                     if (ev.nums >= 2)
-                        check(congestion_linux_set_last_send_jiffies(&state,
+                        check(congestion_linux_cubic_set_last_send_jiffies(&state,
                                                                      (uint32_t)((uint64_t)x[1] / 1000)),
-                              "congestion_linux_set_last_send_jiffies");
-                    check(congestion_linux_on_transmit_start(&state, now),
-                          "congestion_linux_on_transmit_start");
+                              "congestion_linux_cubic_set_last_send_jiffies");
+                    check(congestion_linux_cubic_on_transmit_start(&state, now),
+                          "congestion_linux_cubic_on_transmit_start");
                 } else if (!strcmp(ev.kw, "send")) {
                     if (ev.nums < 2) die("send needs N");
-                    check(congestion_linux_on_sent_counted(&state, now, (uint32_t)x[1], 0),
-                          "congestion_linux_on_sent_counted");
+                    check(congestion_linux_cubic_on_sent_counted(&state, now, (uint32_t)x[1], 0),
+                          "congestion_linux_cubic_on_sent_counted");
                 } else if (send_path && !strcmp(ev.kw, "xmit")) {
-                    CongestionLinuxSnapshot v;
+                    CongestionLinuxCubicSnapshot v;
                     if (ev.nums < 2 || x[1] < 0 || x[1] > UINT32_MAX) die("xmit needs BYTES");
-                    check(congestion_linux_snapshot(&state, &v), "congestion_linux_snapshot");
+                    check(congestion_linux_cubic_snapshot(&state, &v), "congestion_linux_cubic_snapshot");
                     uint32_t len = (uint32_t)x[1], mss = config.mss ? config.mss : 1;
                     uint32_t segments = len / mss + (len % mss != 0); /* tcp_skb_pcount */
                     uint64_t departure_ns;
-                    int32_t rc = congestion_linux_send_enqueue(&state, now, len, segments ? segments : 1,
+                    int32_t rc = congestion_linux_cubic_send_enqueue(&state, now, len, segments ? segments : 1,
                                                                0, v.packets_out <= 1, &departure_ns);
                     if (rc == CONGESTION_OK) columns.last_departure_ns = departure_ns;
-                    else if (rc != CONGESTION_THROTTLED) check(rc, "congestion_linux_send_enqueue");
+                    else if (rc != CONGESTION_THROTTLED) check(rc, "congestion_linux_cubic_send_enqueue");
                     columns.last_len = len;
                 } else if (send_path && !strcmp(ev.kw, "txdone")) {
                     uint8_t reopened;
                     if (ev.nums < 2 || x[1] < 0 || x[1] > UINT32_MAX) die("txdone needs BYTES");
-                    check(congestion_linux_send_tx_completion(&state, (uint32_t)x[1], &reopened),
-                          "congestion_linux_send_tx_completion");
+                    check(congestion_linux_cubic_send_tx_completion(&state, (uint32_t)x[1], &reopened),
+                          "congestion_linux_cubic_send_tx_completion");
                 } else {
                     die("unknown event");
                 }
@@ -320,15 +320,15 @@ static const char NEWRENO_HEADER[] =
     "in_flight,srtt_us,min_rtt_us,cwnd_limited,css_rounds,mss";
 
 static void rfc_row(FILE *out, long idx, const char *ev, int initialised, int newreno,
-                    const CongestionRfcState *s, uint64_t t_us) {
+                    const CongestionRfcCubicState *s, uint64_t t_us) {
     static const char *const phases[] = {"ss", "css", "ca", "recovery"};
     if (!initialised) {
         fprintf(out, "%ld,%s,0,0,0,ss,%s0,0,-1,0,0,0\n", idx, ev,
                 newreno ? "0,0," : "0,0,0,0,-1,0,");
         return;
     }
-    CongestionRfcSnapshot v;
-    check(congestion_rfc_snapshot(s, &v), "congestion_rfc_snapshot");
+    CongestionRfcCubicSnapshot v;
+    check(congestion_rfc_cubic_snapshot(s, &v), "congestion_rfc_cubic_snapshot");
     /* ssthresh "none" prints as CONGESTION_SSTHRESH_NONE, 18446744073709551615. */
     fprintf(out, "%ld,%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%s,", idx, ev, t_us, v.cwnd_bytes,
             v.ssthresh_bytes, phases[v.phase & 3]);
@@ -344,7 +344,7 @@ static void rfc_row(FILE *out, long idx, const char *ev, int initialised, int ne
     fprintf(out, ",%" PRIu32 ",%" PRIu32 ",%" PRIu64 "\n", v.cwnd_limited, v.css_rounds, v.mss_bytes);
 }
 
-static int rfc_set(CongestionRfcConfig *c, const char *key, const char *word) {
+static int rfc_set(CongestionRfcCubicConfig *c, const char *key, const char *word) {
     if (!strcmp(key, "slow_start")) {
         if (!strcmp(word, "off")) c->slow_start = CONGESTION_RFC_SLOW_START_STANDARD;
         else if (!strcmp(word, "hystart")) c->slow_start = CONGESTION_RFC_SLOW_START_LINUX_HYSTART;
@@ -369,30 +369,30 @@ static int rfc_set(CongestionRfcConfig *c, const char *key, const char *word) {
 }
 
 typedef struct {
-    CongestionRfcState state;
-    CongestionRfcParams params; /* the flow's settings, validated; the state refers to them */
+    CongestionRfcCubicState state;
+    CongestionRfcCubicParams params; /* the flow's settings, validated; the state refers to them */
     uint64_t snd_una, snd_nxt;
 } RfcReplay;
 
 /* Initialises the flow at `t` on the settings `c` and sends `bytes` (the initial window
  * if bytes < 0). */
-static void rfc_init(RfcReplay *r, const CongestionRfcConfig *c, uint64_t t, long long bytes) {
-    check(congestion_rfc_params_init(&r->params, sizeof r->params, c), "congestion_rfc_params_init");
-    check(congestion_rfc_init(&r->state, sizeof r->state, &r->params, t), "congestion_rfc_init");
+static void rfc_init(RfcReplay *r, const CongestionRfcCubicConfig *c, uint64_t t, long long bytes) {
+    check(congestion_rfc_cubic_params_init(&r->params, sizeof r->params, c), "congestion_rfc_cubic_params_init");
+    check(congestion_rfc_cubic_init(&r->state, sizeof r->state, &r->params, t), "congestion_rfc_cubic_init");
     uint64_t n = 0;
-    check(congestion_rfc_cwnd(&r->state, &n), "congestion_rfc_cwnd");
+    check(congestion_rfc_cubic_cwnd(&r->state, &n), "congestion_rfc_cubic_cwnd");
     if (bytes >= 0) n = (uint64_t)bytes;
     r->snd_una = 0;
     r->snd_nxt = n;
-    check(congestion_rfc_on_sent(&r->state, t, n, n), "congestion_rfc_on_sent");
+    check(congestion_rfc_cubic_on_sent(&r->state, t, n, n), "congestion_rfc_cubic_on_sent");
 }
 
 static uint64_t saturating_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 
 static void replay_rfc(FILE *in, FILE *out, int newreno) {
-    CongestionRfcConfig config;
+    CongestionRfcCubicConfig config;
     RfcReplay r;
-    check(congestion_rfc_config_default(&config), "congestion_rfc_config_default");
+    check(congestion_rfc_cubic_config_default(&config), "congestion_rfc_cubic_config_default");
     config.algorithm = newreno ? CONGESTION_RFC_ALGORITHM_NEWRENO : CONGESTION_RFC_ALGORITHM_CUBIC;
     int initialised = 0;
     uint64_t now = 0;
@@ -407,8 +407,8 @@ static void replay_rfc(FILE *in, FILE *out, int newreno) {
         } else if (!strcmp(ev.kw, "set")) {
             if (rfc_set(&config, ev.a1, ev.a2) != 0) die("unknown set key or bad value");
             if (initialised)
-                check(congestion_rfc_reconfigure(&r.params, &r.state, &config),
-                      "congestion_rfc_reconfigure");
+                check(congestion_rfc_cubic_reconfigure(&r.params, &r.state, &config),
+                      "congestion_rfc_cubic_reconfigure");
         } else {
             if (ev.nums < 1 || x[0] < 0) die("event needs a time");
             now = (uint64_t)x[0];
@@ -420,44 +420,44 @@ static void replay_rfc(FILE *in, FILE *out, int newreno) {
                     rfc_init(&r, &config, now, -1);
                     initialised = 1;
                 }
-                CongestionRfcState *s = &r.state;
+                CongestionRfcCubicState *s = &r.state;
                 if (!strcmp(ev.kw, "ack")) {
                     if (ev.nums < 4 || x[1] < 0 || x[3] < 0) die("ack needs T ACKED RTT INFLIGHT");
                     uint64_t acked = (uint64_t)x[1], in_flight = (uint64_t)x[3];
                     r.snd_una = saturating_add(r.snd_una, acked);
-                    check(congestion_rfc_on_ack(s, now, acked, x[2], r.snd_una, 0), "congestion_rfc_on_ack");
+                    check(congestion_rfc_cubic_on_ack(s, now, acked, r.snd_una, x[2], 0), "congestion_rfc_cubic_on_ack");
                     uint64_t end = saturating_add(r.snd_una, in_flight);
                     if (end > r.snd_nxt) r.snd_nxt = end;
-                    check(congestion_rfc_on_sent(s, now, in_flight, r.snd_nxt), "congestion_rfc_on_sent");
+                    check(congestion_rfc_cubic_on_sent(s, now, in_flight, r.snd_nxt), "congestion_rfc_cubic_on_sent");
                 } else if (!strcmp(ev.kw, "loss")) {
                     /* `loss T` alone: one congestion event, as it always meant. */
-                    check(congestion_rfc_on_loss(s, now, amount_arg(&ev), newest_arg(&ev)),
-                          "congestion_rfc_on_loss");
+                    check(congestion_rfc_cubic_on_loss(s, now, amount_arg(&ev), newest_arg(&ev)),
+                          "congestion_rfc_cubic_on_loss");
                 } else if (!strcmp(ev.kw, "ecn")) {
                     /* `ecn T`: one CE mark, a new event; `ecn T CE`: judged by snd_una. */
                     if (ev.nums < 2)
-                        check(congestion_rfc_on_ecn(s, now, 1, CONGESTION_PACKET_UNKNOWN),
-                              "congestion_rfc_on_ecn");
+                        check(congestion_rfc_cubic_on_ecn(s, now, 1, CONGESTION_PACKET_UNKNOWN),
+                              "congestion_rfc_cubic_on_ecn");
                     else
-                        check(congestion_rfc_on_ecn(s, now, amount_arg(&ev), r.snd_una),
-                              "congestion_rfc_on_ecn");
+                        check(congestion_rfc_cubic_on_ecn(s, now, amount_arg(&ev), r.snd_una),
+                              "congestion_rfc_cubic_on_ecn");
                 } else if (!strcmp(ev.kw, "rto")) {
-                    check(congestion_rfc_on_rto(s, now), "congestion_rfc_on_rto");
+                    check(congestion_rfc_cubic_on_rto(s, now), "congestion_rfc_cubic_on_rto");
                 } else if (!strcmp(ev.kw, "persistent")) {
-                    check(congestion_rfc_on_persistent_congestion(s, now, amount_arg(&ev)),
-                          "congestion_rfc_on_persistent_congestion");
+                    check(congestion_rfc_cubic_on_persistent_congestion(s, now, amount_arg(&ev)),
+                          "congestion_rfc_cubic_on_persistent_congestion");
                 } else if (!strcmp(ev.kw, "discard")) {
                     if (ev.nums < 2) die("discard needs T BYTES");
-                    check(congestion_rfc_on_discarded(s, now, amount_arg(&ev)), "congestion_rfc_on_discarded");
+                    check(congestion_rfc_cubic_on_discarded(s, now, amount_arg(&ev)), "congestion_rfc_cubic_on_discarded");
                 } else if (!strcmp(ev.kw, "undo")) {
-                    check(congestion_rfc_on_spurious(s, now), "congestion_rfc_on_spurious");
+                    check(congestion_rfc_cubic_on_spurious(s, now), "congestion_rfc_cubic_on_spurious");
                 } else if (!strcmp(ev.kw, "idle")) {
-                    check(congestion_rfc_on_transmit_start(s, now), "congestion_rfc_on_transmit_start");
+                    check(congestion_rfc_cubic_on_transmit_start(s, now), "congestion_rfc_cubic_on_transmit_start");
                 } else if (!strcmp(ev.kw, "send")) {
                     if (ev.nums < 2 || x[1] < 0) die("send needs BYTES");
                     r.snd_nxt = saturating_add(r.snd_nxt, (uint64_t)x[1]);
-                    check(congestion_rfc_on_sent_counted(s, now, (uint64_t)x[1], r.snd_nxt),
-                          "congestion_rfc_on_sent_counted");
+                    check(congestion_rfc_cubic_on_sent_counted(s, now, (uint64_t)x[1], r.snd_nxt),
+                          "congestion_rfc_cubic_on_sent_counted");
                 } else {
                     die("unknown event");
                 }

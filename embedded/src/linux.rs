@@ -1,4 +1,4 @@
-//! Linux-mode CUBIC + HyStart (`LinuxFlow`) and the send path (EDT pacer, TSQ, TSO
+//! Linux-mode CUBIC + HyStart (`Cubic`) and the send path (EDT pacer, TSQ, TSO
 //! autosizing) on the fake ACK source.
 //!
 //! Descriptor bits: 0..8 time since the previous descriptor (µs, plus 40), 8..12 segments
@@ -10,7 +10,7 @@
 
 use crate::registers::{next_descriptor, report_aux, report_cwnd};
 use congestion::hystart::PacingStatus;
-use congestion::linux::{KernelDefaults, LinuxFlow};
+use congestion::linux::{Cubic, KernelDefaults};
 use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
 use congestion::{CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase};
 
@@ -18,7 +18,7 @@ use congestion::{CongestionController, Duration, EcnEvent, Instant, LossEvent, P
 pub fn run() -> ! {
     // The kernel's defaults, validated at compile time and kept once in flash: the flow
     // holds no copy of them (`KernelDefaults` is a zero-sized handle to that static).
-    let mut flow = LinuxFlow::with_params(KernelDefaults, Instant::ZERO);
+    let mut flow = Cubic::with_params(KernelDefaults, Instant::ZERO);
     let mut send_config = SendPathConfig::new();
     send_config.pacing_status = PacingStatus::Needed;
     let Ok(send_params) = send_config.validate() else {

@@ -1,4 +1,4 @@
-//! RFC-mode CUBIC + HyStart++ (`RfcFlow`, bytes) on the fake ACK source, through the
+//! RFC-mode CUBIC + HyStart++ (`Cubic`, bytes) on the fake ACK source, through the
 //! `CongestionController` trait a QUIC stack uses.
 //!
 //! Descriptor bits as in `linux.rs`: 0..8 time step, 8..12 packets acknowledged (for a
@@ -11,7 +11,7 @@
 use crate::registers::{next_descriptor, report_aux, report_cwnd};
 use congestion::cubic::RfcCubic;
 use congestion::cubic::div_rem_floor;
-use congestion::rfc::{Classic, RfcFlowConfig, RfcParams};
+use congestion::rfc::{Classic, CubicConfig, RfcParams};
 use congestion::{
     AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent,
 };
@@ -26,7 +26,7 @@ pub fn run() -> ! {
     // The settings, validated at compile time and kept once in flash: the flow holds
     // only their address.
     static PARAMS: RfcParams = {
-        let mut config = RfcFlowConfig::new();
+        let mut config = CubicConfig::new();
         config.cubic.mss_bytes = MSS;
         match RfcParams::new(&config) {
             Ok(p) => p,

@@ -1,15 +1,18 @@
 /*
  * congestion: congestion control in caller-owned memory, no malloc, no std.
  *
- * Two modes, the same calls: Linux mode (congestion_linux_*, bit-exact with the kernel's
- * tcp_cubic.c, amounts in segments, with its send path congestion_linux_send_*) and
- * RFC mode (congestion_rfc_*, RFC 9438 CUBIC or RFC 9002 NewReno, amounts in bytes).
+ * Named <mode>_<algorithm>, the same calls for each: Linux-mode CUBIC
+ * (congestion_linux_cubic_*, bit-exact with the kernel's tcp_cubic.c, amounts in
+ * segments, with its send path congestion_linux_cubic_send_*) and RFC-mode CUBIC
+ * (congestion_rfc_cubic_*, RFC 9438 CUBIC in bytes; its config's `algorithm` field
+ * selects RFC 9002 NewReno on the same state instead).
  *
- *   init:    congestion_<mode>_config_default(&cfg); change cfg;
- *            congestion_<mode>_params_init(&params, sizeof params, &cfg);  (once)
- *            congestion_<mode>_init(&state, sizeof state, &params, now_us); (per flow;
- *            the state keeps &params, which must outlive it)
- *   events:  _on_sent / _on_sent_counted, _on_ack, _on_loss (every lost packet or burst:
+ *   init:    congestion_<mode>_cubic_config_default(&cfg); change cfg;
+ *            congestion_<mode>_cubic_params_init(&params, sizeof params, &cfg);  (once)
+ *            congestion_<mode>_cubic_init(&state, sizeof state, &params, now_us); (per
+ *            flow; the state keeps &params, which must outlive it)
+ *   events:  _on_sent / _on_sent_counted, _on_ack (acked, largest_acked, rtt_us: the
+ *            order of Rust's AckEvent::new), _on_loss (every lost packet or burst:
  *            one reduction per recovery period), _on_loss_sent_at,
  *            _on_persistent_congestion, _on_ecn, _on_rto, _on_discarded, _on_spurious,
  *            _on_transmit_start;
@@ -21,6 +24,11 @@
  * state not aligned to CONGESTION_*_STATE_ALIGN (CONGESTION_ERR_ALIGNMENT), a buffer
  * smaller than the state (CONGESTION_ERR_SIZE), a state of the other mode
  * (CONGESTION_ERR_UNINITIALIZED).
+ *
+ * Deprecated since 0.3.0, removed in the next release: the 0.2 names congestion_linux_*,
+ * congestion_rfc_*, CongestionLinux{Params,Config,State,Snapshot} and
+ * CongestionRfc{Params,Config,State,Snapshot}, each forwarding to its new name (0.2's
+ * _on_ack takes rtt_us before largest_acked). The CONGESTION_* constants keep their names.
  */
 
 #ifndef CONGESTION_H
@@ -47,7 +55,7 @@
 
 /*
  The packet was not queued: TCP Small Queues throttled the flow
- ([`congestion_linux_send_enqueue`], [`congestion_rfc_send_enqueue`]); wait for a TX
+ ([`congestion_linux_cubic_send_enqueue`], [`congestion_rfc_cubic_send_enqueue`]); wait for a TX
  completion.
  */
 #define CONGESTION_THROTTLED 1
@@ -59,7 +67,7 @@
 
 /*
  The state (or parameter block) was not initialised by its mode's init function
- ([`congestion_linux_init`], [`congestion_rfc_init`], `congestion_*_params_init`),
+ ([`congestion_linux_cubic_init`], [`congestion_rfc_cubic_init`], `congestion_*_params_init`),
  belongs to the other mode, or was overwritten.
  */
 #define CONGESTION_ERR_UNINITIALIZED -2
@@ -263,7 +271,7 @@
 #define CONGESTION_PACING_FORMULA_RFC9002 1
 
 /*
- Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (two 64-byte lines: the
+ Bytes a [`CongestionLinuxCubicState`] occupies: the Linux-mode flow (two 64-byte lines: the
  one a congestion-avoidance ACK touches, and the rest), its send path (one line), the
  parameter block's address and the magic word (in a fourth line) take 208 on 64-bit
  targets, padded to the 64-byte alignment.
@@ -276,13 +284,13 @@
 #define CONGESTION_LINUX_STATE_WORDS (CONGESTION_LINUX_STATE_SIZE / 8)
 
 /*
- Alignment a [`CongestionLinuxState`] needs, bytes: a cache line, so that the flow's
+ Alignment a [`CongestionLinuxCubicState`] needs, bytes: a cache line, so that the flow's
  hot fields share one.
  */
 #define CONGESTION_LINUX_STATE_ALIGN 64
 
 /*
- Bytes a [`CongestionLinuxParams`] occupies: CUBIC's module parameters, the socket
+ Bytes a [`CongestionLinuxCubicParams`] occupies: CUBIC's module parameters, the socket
  settings and the send-path settings every flow initialised with it shares (128 on
  64-bit targets); the rest is room to grow.
  */
@@ -294,12 +302,12 @@
 #define CONGESTION_LINUX_PARAMS_WORDS (CONGESTION_LINUX_PARAMS_SIZE / 8)
 
 /*
- Alignment a [`CongestionLinuxParams`] needs, bytes.
+ Alignment a [`CongestionLinuxCubicParams`] needs, bytes.
  */
 #define CONGESTION_LINUX_PARAMS_ALIGN 8
 
 /*
- Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
+ Bytes a [`CongestionRfcCubicState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
  NewReno (RFC 9002), sized for the larger (CUBIC's), with its slow-start detector and
  undo snapshot, its send path (one line), the parameter block's address and the magic
  word: 512 on 64-bit targets, 576 on 32-bit ones (where CUBIC's undo snapshot is kept
@@ -313,13 +321,13 @@
 #define CONGESTION_RFC_STATE_WORDS (CONGESTION_RFC_STATE_SIZE / 8)
 
 /*
- Alignment a [`CongestionRfcState`] needs, bytes: a cache line, so that the flow's
+ Alignment a [`CongestionRfcCubicState`] needs, bytes: a cache line, so that the flow's
  hot fields start one.
  */
 #define CONGESTION_RFC_STATE_ALIGN 64
 
 /*
- Bytes a [`CongestionRfcParams`] occupies: the RFC-mode settings every flow initialised
+ Bytes a [`CongestionRfcCubicParams`] occupies: the RFC-mode settings every flow initialised
  with it shares (CUBIC's, the pacing rate's, the slow-start kind, the initial window,
  the algorithm, the send path's; 136 on 64-bit targets); the rest is room to grow.
  */
@@ -331,15 +339,15 @@
 #define CONGESTION_RFC_PARAMS_WORDS (CONGESTION_RFC_PARAMS_SIZE / 8)
 
 /*
- Alignment a [`CongestionRfcParams`] needs, bytes.
+ Alignment a [`CongestionRfcCubicParams`] needs, bytes.
  */
 #define CONGESTION_RFC_PARAMS_ALIGN 8
 
 /*
  The settings Linux-mode flows share, validated once, owned by the caller: one block
  for any number of flows (per endpoint, per port, one `static` in firmware), as the
- kernel's module parameters are. Opaque: only `congestion_linux_params_init` and
- `congestion_linux_reconfigure` write it.
+ kernel's module parameters are. Opaque: only `congestion_linux_cubic_params_init` and
+ `congestion_linux_cubic_reconfigure` write it.
  */
 typedef struct CONGESTION_ALIGNED(8) {
   /*
@@ -347,11 +355,16 @@ typedef struct CONGESTION_ALIGNED(8) {
    them directly.
    */
   uint64_t opaque[CONGESTION_LINUX_PARAMS_WORDS];
-} CongestionLinuxParams;
+} CongestionLinuxCubicParams;
 
 /*
- A Linux-mode flow's settings. Fill it with [`congestion_linux_config_default`], change
- what you need, then call [`congestion_linux_init`]. Flags are `uint8_t`: 0 false,
+ Deprecated since 0.3.0: renamed to `CongestionLinuxCubicParams`.
+ */
+typedef CongestionLinuxCubicParams CongestionLinuxParams;
+
+/*
+ A Linux-mode flow's settings. Fill it with [`congestion_linux_cubic_config_default`], change
+ what you need, then call [`congestion_linux_cubic_init`]. Flags are `uint8_t`: 0 false,
  anything else true. No padding: 96 bytes on every target.
  */
 typedef struct {
@@ -469,12 +482,17 @@ typedef struct {
    Send path: window of the minimum-RTT filter, ms (`tcp_min_rtt_wlen`, 300000).
    */
   uint32_t min_rtt_window_ms;
-} CongestionLinuxConfig;
+} CongestionLinuxCubicConfig;
+
+/*
+ Deprecated since 0.3.0: renamed to `CongestionLinuxCubicConfig`.
+ */
+typedef CongestionLinuxCubicConfig CongestionLinuxConfig;
 
 /*
  One Linux-mode flow with its send path, owned by the caller. Opaque: only
- `congestion_linux_init` may write it and only the `congestion_linux_*` functions may
- read it. It refers to the [`CongestionLinuxParams`] it was initialised with (which
+ `congestion_linux_cubic_init` may write it and only the `congestion_linux_cubic_*` functions may
+ read it. It refers to the [`CongestionLinuxCubicParams`] it was initialised with (which
  must outlive it); a copy (`memcpy`) is a copy of the flow on the same parameters.
  */
 typedef struct CONGESTION_ALIGNED(64) {
@@ -482,7 +500,12 @@ typedef struct CONGESTION_ALIGNED(64) {
    Opaque bytes. Never read or write them directly.
    */
   uint64_t opaque[CONGESTION_LINUX_STATE_WORDS];
-} CongestionLinuxState;
+} CongestionLinuxCubicState;
+
+/*
+ Deprecated since 0.3.0: renamed to `CongestionLinuxCubicState`.
+ */
+typedef CongestionLinuxCubicState CongestionLinuxState;
 
 /*
  Every field of a Linux-mode flow, as the reference traces print them.
@@ -612,12 +635,17 @@ typedef struct {
    `sk_pacing_rate`, bytes/s.
    */
   uint64_t pacing_rate;
-} CongestionLinuxSnapshot;
+} CongestionLinuxCubicSnapshot;
+
+/*
+ Deprecated since 0.3.0: renamed to `CongestionLinuxCubicSnapshot`.
+ */
+typedef CongestionLinuxCubicSnapshot CongestionLinuxSnapshot;
 
 /*
  The settings RFC-mode flows share, validated once, owned by the caller: one block for
  any number of flows (per endpoint, one `static` in firmware). Opaque: only
- `congestion_rfc_params_init` and `congestion_rfc_reconfigure` write it.
+ `congestion_rfc_cubic_params_init` and `congestion_rfc_cubic_reconfigure` write it.
  */
 typedef struct CONGESTION_ALIGNED(8) {
   /*
@@ -625,13 +653,18 @@ typedef struct CONGESTION_ALIGNED(8) {
    them directly.
    */
   uint64_t opaque[CONGESTION_RFC_PARAMS_WORDS];
-} CongestionRfcParams;
+} CongestionRfcCubicParams;
 
 /*
- An RFC-mode flow's settings, in bytes. Fill it with [`congestion_rfc_config_default`],
- change what you need, then call `congestion_rfc_params_init`. Flags are `uint8_t`: 0
+ Deprecated since 0.3.0: renamed to `CongestionRfcCubicParams`.
+ */
+typedef CongestionRfcCubicParams CongestionRfcParams;
+
+/*
+ An RFC-mode flow's settings, in bytes. Fill it with [`congestion_rfc_cubic_config_default`],
+ change what you need, then call `congestion_rfc_cubic_params_init`. Flags are `uint8_t`: 0
  false, anything else true. The send-path fields mean what they mean in
- `CongestionLinuxConfig` and only matter to a stack that uses `congestion_rfc_send_*`.
+ `CongestionLinuxCubicConfig` and only matter to a stack that uses `congestion_rfc_cubic_send_*`.
  No padding: 96 bytes on every target.
  */
 typedef struct {
@@ -703,7 +736,7 @@ typedef struct {
   uint8_t pacing_formula;
   /*
    Send path: who paces, `sk_pacing_status`: 0 nobody, 1 the flow itself (wait for
-   each departure time `congestion_rfc_send_poll` gives), 2 the fq qdisc (0).
+   each departure time `congestion_rfc_cubic_send_poll` gives), 2 the fq qdisc (0).
    */
   uint8_t pacing_status;
   /*
@@ -743,13 +776,18 @@ typedef struct {
    Reserved, set to 0.
    */
   uint8_t reserved[7];
-} CongestionRfcConfig;
+} CongestionRfcCubicConfig;
+
+/*
+ Deprecated since 0.3.0: renamed to `CongestionRfcCubicConfig`.
+ */
+typedef CongestionRfcCubicConfig CongestionRfcConfig;
 
 /*
  One RFC-mode flow (bytes; CUBIC or NewReno) with its send path, owned by the caller.
  Opaque: only
- `congestion_rfc_init` may write it and only the `congestion_rfc_*` functions may read
- it. It refers to the [`CongestionRfcParams`] it was initialised with (which must
+ `congestion_rfc_cubic_init` may write it and only the `congestion_rfc_cubic_*` functions may read
+ it. It refers to the [`CongestionRfcCubicParams`] it was initialised with (which must
  outlive it); a copy (`memcpy`) is a copy of the flow on the same parameters.
  */
 typedef struct CONGESTION_ALIGNED(64) {
@@ -757,7 +795,12 @@ typedef struct CONGESTION_ALIGNED(64) {
    Opaque bytes. Never read or write them directly.
    */
   uint64_t opaque[CONGESTION_RFC_STATE_WORDS];
-} CongestionRfcState;
+} CongestionRfcCubicState;
+
+/*
+ Deprecated since 0.3.0: renamed to `CongestionRfcCubicState`.
+ */
+typedef CongestionRfcCubicState CongestionRfcState;
 
 /*
  Every field of an RFC-mode flow, as the RFC-mode replay CSV prints them.
@@ -832,7 +875,599 @@ typedef struct {
    The `CONGESTION_RFC_ALGORITHM_*` value the flow runs.
    */
   uint32_t algorithm;
-} CongestionRfcSnapshot;
+} CongestionRfcCubicSnapshot;
+
+/*
+ Deprecated since 0.3.0: renamed to `CongestionRfcCubicSnapshot`.
+ */
+typedef CongestionRfcCubicSnapshot CongestionRfcSnapshot;
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_params_init`.
+
+ # Safety
+ As `congestion_linux_cubic_params_init`.
+ */
+int32_t congestion_linux_params_init(CongestionLinuxParams *params,
+                                     size_t params_size,
+                                     const CongestionLinuxConfig *config);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_init`.
+
+ # Safety
+ As `congestion_linux_cubic_init`.
+ */
+int32_t congestion_linux_init(CongestionLinuxState *state,
+                              size_t state_size,
+                              const CongestionLinuxParams *params,
+                              uint64_t now_us);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_reconfigure`.
+
+ # Safety
+ As `congestion_linux_cubic_reconfigure`.
+ */
+int32_t congestion_linux_reconfigure(CongestionLinuxParams *params,
+                                     const CongestionLinuxConfig *config);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_rto_retransmitted`.
+
+ # Safety
+ As `congestion_linux_cubic_on_rto_retransmitted`.
+ */
+int32_t congestion_linux_on_rto_retransmitted(CongestionLinuxState *state,
+                                              uint64_t now_us,
+                                              uint32_t retransmitted);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_set_last_send_jiffies`.
+
+ # Safety
+ As `congestion_linux_cubic_set_last_send_jiffies`.
+ */
+int32_t congestion_linux_set_last_send_jiffies(CongestionLinuxState *state, uint32_t jiffies);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_config_default`.
+
+ # Safety
+ As `congestion_linux_cubic_config_default`.
+ */
+int32_t congestion_linux_config_default(CongestionLinuxConfig *config);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_sent`.
+
+ # Safety
+ As `congestion_linux_cubic_on_sent`.
+ */
+int32_t congestion_linux_on_sent(CongestionLinuxState *state,
+                                 uint64_t now_us,
+                                 uint64_t in_flight_after,
+                                 uint64_t largest_sent);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_sent_counted`.
+
+ # Safety
+ As `congestion_linux_cubic_on_sent_counted`.
+ */
+int32_t congestion_linux_on_sent_counted(CongestionLinuxState *state,
+                                         uint64_t now_us,
+                                         uint64_t sent,
+                                         uint64_t largest_sent);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_ack` (arguments reordered: 0.3 takes `largest_acked` before `rtt_us`).
+
+ # Safety
+ As `congestion_linux_cubic_on_ack`.
+ */
+int32_t congestion_linux_on_ack(CongestionLinuxState *state,
+                                uint64_t now_us,
+                                uint64_t acked,
+                                int64_t rtt_us,
+                                uint64_t largest_acked,
+                                uint8_t app_limited);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_loss`.
+
+ # Safety
+ As `congestion_linux_cubic_on_loss`.
+ */
+int32_t congestion_linux_on_loss(CongestionLinuxState *state,
+                                 uint64_t now_us,
+                                 uint64_t lost,
+                                 uint64_t newest_lost);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_loss_sent_at`.
+
+ # Safety
+ As `congestion_linux_cubic_on_loss_sent_at`.
+ */
+int32_t congestion_linux_on_loss_sent_at(CongestionLinuxState *state,
+                                         uint64_t now_us,
+                                         uint64_t lost,
+                                         uint64_t newest_sent_at_us);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_persistent_congestion`.
+
+ # Safety
+ As `congestion_linux_cubic_on_persistent_congestion`.
+ */
+int32_t congestion_linux_on_persistent_congestion(CongestionLinuxState *state,
+                                                  uint64_t now_us,
+                                                  uint64_t lost);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_ecn`.
+
+ # Safety
+ As `congestion_linux_cubic_on_ecn`.
+ */
+int32_t congestion_linux_on_ecn(CongestionLinuxState *state,
+                                uint64_t now_us,
+                                uint64_t ce_increase,
+                                uint64_t largest_acked);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_rto`.
+
+ # Safety
+ As `congestion_linux_cubic_on_rto`.
+ */
+int32_t congestion_linux_on_rto(CongestionLinuxState *state, uint64_t now_us);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_discarded`.
+
+ # Safety
+ As `congestion_linux_cubic_on_discarded`.
+ */
+int32_t congestion_linux_on_discarded(CongestionLinuxState *state,
+                                      uint64_t now_us,
+                                      uint64_t amount);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_spurious`.
+
+ # Safety
+ As `congestion_linux_cubic_on_spurious`.
+ */
+int32_t congestion_linux_on_spurious(CongestionLinuxState *state, uint64_t now_us);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_transmit_start`.
+
+ # Safety
+ As `congestion_linux_cubic_on_transmit_start`.
+ */
+int32_t congestion_linux_on_transmit_start(CongestionLinuxState *state, uint64_t now_us);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_cwnd`.
+
+ # Safety
+ As `congestion_linux_cubic_cwnd`.
+ */
+int32_t congestion_linux_cwnd(const CongestionLinuxState *state, uint64_t *cwnd);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_ssthresh`.
+
+ # Safety
+ As `congestion_linux_cubic_ssthresh`.
+ */
+int32_t congestion_linux_ssthresh(const CongestionLinuxState *state, uint64_t *ssthresh);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_phase`.
+
+ # Safety
+ As `congestion_linux_cubic_phase`.
+ */
+int32_t congestion_linux_phase(const CongestionLinuxState *state, uint32_t *phase);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_in_flight`.
+
+ # Safety
+ As `congestion_linux_cubic_in_flight`.
+ */
+int32_t congestion_linux_in_flight(const CongestionLinuxState *state, uint64_t *in_flight);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_pacing_rate`.
+
+ # Safety
+ As `congestion_linux_cubic_pacing_rate`.
+ */
+int32_t congestion_linux_pacing_rate(const CongestionLinuxState *state, uint64_t *bytes_per_second);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_send_quantum`.
+
+ # Safety
+ As `congestion_linux_cubic_send_quantum`.
+ */
+int32_t congestion_linux_send_quantum(const CongestionLinuxState *state, uint64_t *bytes);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_mss`.
+
+ # Safety
+ As `congestion_linux_cubic_mss`.
+ */
+int32_t congestion_linux_mss(const CongestionLinuxState *state, uint64_t *bytes);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_send_poll`.
+
+ # Safety
+ As `congestion_linux_cubic_send_poll`.
+ */
+int32_t congestion_linux_send_poll(CongestionLinuxState *state,
+                                   uint64_t now_us,
+                                   uint8_t retransmit,
+                                   uint8_t rtx_queue_at_most_one,
+                                   uint32_t *verdict,
+                                   uint32_t *segments,
+                                   uint64_t *departure_ns);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_send_enqueue`.
+
+ # Safety
+ As `congestion_linux_cubic_send_enqueue`.
+ */
+int32_t congestion_linux_send_enqueue(CongestionLinuxState *state,
+                                      uint64_t now_us,
+                                      uint32_t len_bytes,
+                                      uint32_t segments,
+                                      uint8_t retransmit,
+                                      uint8_t rtx_queue_at_most_one,
+                                      uint64_t *departure_ns);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_send_tx_completion`.
+
+ # Safety
+ As `congestion_linux_cubic_send_tx_completion`.
+ */
+int32_t congestion_linux_send_tx_completion(CongestionLinuxState *state,
+                                            uint32_t len_bytes,
+                                            uint8_t *reopened);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_send_next_departure_ns`.
+
+ # Safety
+ As `congestion_linux_cubic_send_next_departure_ns`.
+ */
+int32_t congestion_linux_send_next_departure_ns(const CongestionLinuxState *state,
+                                                uint64_t *departure_ns);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_send_tso_segs`.
+
+ # Safety
+ As `congestion_linux_cubic_send_tso_segs`.
+ */
+int32_t congestion_linux_send_tso_segs(const CongestionLinuxState *state, uint32_t *segments);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_send_tsq`.
+
+ # Safety
+ As `congestion_linux_cubic_send_tsq`.
+ */
+int32_t congestion_linux_send_tsq(const CongestionLinuxState *state,
+                                  uint32_t len_bytes,
+                                  uint64_t *queued_bytes,
+                                  uint64_t *limit_bytes,
+                                  uint8_t *throttled);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_snapshot`.
+
+ # Safety
+ As `congestion_linux_cubic_snapshot`.
+ */
+int32_t congestion_linux_snapshot(const CongestionLinuxState *state, CongestionLinuxSnapshot *out);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_params_init`.
+
+ # Safety
+ As `congestion_rfc_cubic_params_init`.
+ */
+int32_t congestion_rfc_params_init(CongestionRfcParams *params,
+                                   size_t params_size,
+                                   const CongestionRfcConfig *config);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_init`.
+
+ # Safety
+ As `congestion_rfc_cubic_init`.
+ */
+int32_t congestion_rfc_init(CongestionRfcState *state,
+                            size_t state_size,
+                            const CongestionRfcParams *params,
+                            uint64_t now_us);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_reconfigure`.
+
+ # Safety
+ As `congestion_rfc_cubic_reconfigure`.
+ */
+int32_t congestion_rfc_reconfigure(CongestionRfcParams *params,
+                                   CongestionRfcState *state,
+                                   const CongestionRfcConfig *config);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_set_mss`.
+
+ # Safety
+ As `congestion_rfc_cubic_set_mss`.
+ */
+int32_t congestion_rfc_set_mss(CongestionRfcState *state, uint64_t mss_bytes);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_snapshot`.
+
+ # Safety
+ As `congestion_rfc_cubic_snapshot`.
+ */
+int32_t congestion_rfc_snapshot(const CongestionRfcState *state, CongestionRfcSnapshot *out);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_config_default`.
+
+ # Safety
+ As `congestion_rfc_cubic_config_default`.
+ */
+int32_t congestion_rfc_config_default(CongestionRfcConfig *config);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_sent`.
+
+ # Safety
+ As `congestion_rfc_cubic_on_sent`.
+ */
+int32_t congestion_rfc_on_sent(CongestionRfcState *state,
+                               uint64_t now_us,
+                               uint64_t in_flight_after,
+                               uint64_t largest_sent);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_sent_counted`.
+
+ # Safety
+ As `congestion_rfc_cubic_on_sent_counted`.
+ */
+int32_t congestion_rfc_on_sent_counted(CongestionRfcState *state,
+                                       uint64_t now_us,
+                                       uint64_t sent,
+                                       uint64_t largest_sent);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_ack` (arguments reordered: 0.3 takes `largest_acked` before `rtt_us`).
+
+ # Safety
+ As `congestion_rfc_cubic_on_ack`.
+ */
+int32_t congestion_rfc_on_ack(CongestionRfcState *state,
+                              uint64_t now_us,
+                              uint64_t acked,
+                              int64_t rtt_us,
+                              uint64_t largest_acked,
+                              uint8_t app_limited);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_loss`.
+
+ # Safety
+ As `congestion_rfc_cubic_on_loss`.
+ */
+int32_t congestion_rfc_on_loss(CongestionRfcState *state,
+                               uint64_t now_us,
+                               uint64_t lost,
+                               uint64_t newest_lost);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_loss_sent_at`.
+
+ # Safety
+ As `congestion_rfc_cubic_on_loss_sent_at`.
+ */
+int32_t congestion_rfc_on_loss_sent_at(CongestionRfcState *state,
+                                       uint64_t now_us,
+                                       uint64_t lost,
+                                       uint64_t newest_sent_at_us);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_persistent_congestion`.
+
+ # Safety
+ As `congestion_rfc_cubic_on_persistent_congestion`.
+ */
+int32_t congestion_rfc_on_persistent_congestion(CongestionRfcState *state,
+                                                uint64_t now_us,
+                                                uint64_t lost);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_ecn`.
+
+ # Safety
+ As `congestion_rfc_cubic_on_ecn`.
+ */
+int32_t congestion_rfc_on_ecn(CongestionRfcState *state,
+                              uint64_t now_us,
+                              uint64_t ce_increase,
+                              uint64_t largest_acked);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_rto`.
+
+ # Safety
+ As `congestion_rfc_cubic_on_rto`.
+ */
+int32_t congestion_rfc_on_rto(CongestionRfcState *state, uint64_t now_us);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_discarded`.
+
+ # Safety
+ As `congestion_rfc_cubic_on_discarded`.
+ */
+int32_t congestion_rfc_on_discarded(CongestionRfcState *state, uint64_t now_us, uint64_t amount);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_spurious`.
+
+ # Safety
+ As `congestion_rfc_cubic_on_spurious`.
+ */
+int32_t congestion_rfc_on_spurious(CongestionRfcState *state, uint64_t now_us);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_transmit_start`.
+
+ # Safety
+ As `congestion_rfc_cubic_on_transmit_start`.
+ */
+int32_t congestion_rfc_on_transmit_start(CongestionRfcState *state, uint64_t now_us);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_cwnd`.
+
+ # Safety
+ As `congestion_rfc_cubic_cwnd`.
+ */
+int32_t congestion_rfc_cwnd(const CongestionRfcState *state, uint64_t *cwnd);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_ssthresh`.
+
+ # Safety
+ As `congestion_rfc_cubic_ssthresh`.
+ */
+int32_t congestion_rfc_ssthresh(const CongestionRfcState *state, uint64_t *ssthresh);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_phase`.
+
+ # Safety
+ As `congestion_rfc_cubic_phase`.
+ */
+int32_t congestion_rfc_phase(const CongestionRfcState *state, uint32_t *phase);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_in_flight`.
+
+ # Safety
+ As `congestion_rfc_cubic_in_flight`.
+ */
+int32_t congestion_rfc_in_flight(const CongestionRfcState *state, uint64_t *in_flight);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_pacing_rate`.
+
+ # Safety
+ As `congestion_rfc_cubic_pacing_rate`.
+ */
+int32_t congestion_rfc_pacing_rate(const CongestionRfcState *state, uint64_t *bytes_per_second);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_send_quantum`.
+
+ # Safety
+ As `congestion_rfc_cubic_send_quantum`.
+ */
+int32_t congestion_rfc_send_quantum(const CongestionRfcState *state, uint64_t *bytes);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_mss`.
+
+ # Safety
+ As `congestion_rfc_cubic_mss`.
+ */
+int32_t congestion_rfc_mss(const CongestionRfcState *state, uint64_t *bytes);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_send_poll`.
+
+ # Safety
+ As `congestion_rfc_cubic_send_poll`.
+ */
+int32_t congestion_rfc_send_poll(CongestionRfcState *state,
+                                 uint64_t now_us,
+                                 uint8_t retransmit,
+                                 uint8_t rtx_queue_at_most_one,
+                                 uint32_t *verdict,
+                                 uint32_t *segments,
+                                 uint64_t *departure_ns);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_send_enqueue`.
+
+ # Safety
+ As `congestion_rfc_cubic_send_enqueue`.
+ */
+int32_t congestion_rfc_send_enqueue(CongestionRfcState *state,
+                                    uint64_t now_us,
+                                    uint32_t len_bytes,
+                                    uint32_t segments,
+                                    uint8_t retransmit,
+                                    uint8_t rtx_queue_at_most_one,
+                                    uint64_t *departure_ns);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_send_tx_completion`.
+
+ # Safety
+ As `congestion_rfc_cubic_send_tx_completion`.
+ */
+int32_t congestion_rfc_send_tx_completion(CongestionRfcState *state,
+                                          uint32_t len_bytes,
+                                          uint8_t *reopened);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_send_next_departure_ns`.
+
+ # Safety
+ As `congestion_rfc_cubic_send_next_departure_ns`.
+ */
+int32_t congestion_rfc_send_next_departure_ns(const CongestionRfcState *state,
+                                              uint64_t *departure_ns);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_send_tso_segs`.
+
+ # Safety
+ As `congestion_rfc_cubic_send_tso_segs`.
+ */
+int32_t congestion_rfc_send_tso_segs(const CongestionRfcState *state, uint32_t *segments);
+
+/*
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_send_tsq`.
+
+ # Safety
+ As `congestion_rfc_cubic_send_tsq`.
+ */
+int32_t congestion_rfc_send_tsq(const CongestionRfcState *state,
+                                uint32_t len_bytes,
+                                uint64_t *queued_bytes,
+                                uint64_t *limit_bytes,
+                                uint8_t *throttled);
 
 /*
  Validates `*config` into the parameter block at `params` (a buffer of `params_size`
@@ -848,11 +1483,11 @@ typedef struct {
  # Safety
  `params` is NULL or valid for writes of `params_size` bytes, and no flow initialised
  with it is in a call; `config` is NULL or points to a readable
- `CongestionLinuxConfig`.
+ `CongestionLinuxCubicConfig`.
  */
-int32_t congestion_linux_params_init(CongestionLinuxParams *params,
-                                     size_t params_size,
-                                     const CongestionLinuxConfig *config);
+int32_t congestion_linux_cubic_params_init(CongestionLinuxCubicParams *params,
+                                           size_t params_size,
+                                           const CongestionLinuxCubicConfig *config);
 
 /*
  Initialises the flow at `state` (a buffer of `state_size` bytes, at least
@@ -863,43 +1498,43 @@ int32_t congestion_linux_params_init(CongestionLinuxParams *params,
 
  Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
  `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` when `params` was not
- initialised by `congestion_linux_params_init`.
+ initialised by `congestion_linux_cubic_params_init`.
 
  # Safety
  `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL or an
  initialised parameter block that outlives the state (and every copy of it) and is
  not written while a call on any of its flows runs.
  */
-int32_t congestion_linux_init(CongestionLinuxState *state,
-                              size_t state_size,
-                              const CongestionLinuxParams *params,
-                              uint64_t now_us);
+int32_t congestion_linux_cubic_init(CongestionLinuxCubicState *state,
+                                    size_t state_size,
+                                    const CongestionLinuxCubicParams *params,
+                                    uint64_t now_us);
 
 /*
  New settings in the parameter block at `params` (`*config` as for
- [`congestion_linux_params_init`]), for every flow initialised with it: CUBIC and
+ [`congestion_linux_cubic_params_init`]), for every flow initialised with it: CUBIC and
  HyStart parameters, socket settings and send-path settings apply from each flow's
  next event; the flows' state is kept (the initial window and ssthresh only matter to
  a later init). All settings are checked first: on error nothing changes.
 
  # Safety
  `params` is NULL or an initialised parameter block, and no call on any of its flows
- runs meanwhile; `config` is NULL or points to a readable `CongestionLinuxConfig`.
+ runs meanwhile; `config` is NULL or points to a readable `CongestionLinuxCubicConfig`.
  */
-int32_t congestion_linux_reconfigure(CongestionLinuxParams *params,
-                                     const CongestionLinuxConfig *config);
+int32_t congestion_linux_cubic_reconfigure(CongestionLinuxCubicParams *params,
+                                           const CongestionLinuxCubicConfig *config);
 
 /*
  A retransmission timeout after which `retransmitted` segments are in flight (the
  kernel's `tcp_enter_loss` and its retransmissions, as a kernel trace records them);
- [`congestion_linux_on_rto`] is this with 1.
+ [`congestion_linux_cubic_on_rto`] is this with 1.
 
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_rto_retransmitted(CongestionLinuxState *state,
-                                              uint64_t now_us,
-                                              uint32_t retransmitted);
+int32_t congestion_linux_cubic_on_rto_retransmitted(CongestionLinuxCubicState *state,
+                                                    uint64_t now_us,
+                                                    uint32_t retransmitted);
 
 /*
  Overrides the time of the last send (`lsndtime`), in jiffies (ms), for stacks whose
@@ -908,7 +1543,8 @@ int32_t congestion_linux_on_rto_retransmitted(CongestionLinuxState *state,
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_set_last_send_jiffies(CongestionLinuxState *state, uint32_t jiffies);
+int32_t congestion_linux_cubic_set_last_send_jiffies(CongestionLinuxCubicState *state,
+                                                     uint32_t jiffies);
 
 /*
  Fills `*config` with Linux's defaults.
@@ -916,9 +1552,9 @@ int32_t congestion_linux_set_last_send_jiffies(CongestionLinuxState *state, uint
  Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
 
  # Safety
- `config` is NULL or valid for writing one `CongestionLinuxConfig`.
+ `config` is NULL or valid for writing one `CongestionLinuxCubicConfig`.
  */
-int32_t congestion_linux_config_default(CongestionLinuxConfig *config);
+int32_t congestion_linux_cubic_config_default(CongestionLinuxCubicConfig *config);
 
 /*
  Data was sent: `in_flight_after` segments are in flight now by the stack's own count (the
@@ -932,10 +1568,10 @@ int32_t congestion_linux_config_default(CongestionLinuxConfig *config);
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_sent(CongestionLinuxState *state,
-                                 uint64_t now_us,
-                                 uint64_t in_flight_after,
-                                 uint64_t largest_sent);
+int32_t congestion_linux_cubic_on_sent(CongestionLinuxCubicState *state,
+                                       uint64_t now_us,
+                                       uint64_t in_flight_after,
+                                       uint64_t largest_sent);
 
 /*
  Data was sent: `sent` segments more are in flight, the flow adding them to its own count
@@ -947,16 +1583,17 @@ int32_t congestion_linux_on_sent(CongestionLinuxState *state,
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_sent_counted(CongestionLinuxState *state,
-                                         uint64_t now_us,
-                                         uint64_t sent,
-                                         uint64_t largest_sent);
+int32_t congestion_linux_cubic_on_sent_counted(CongestionLinuxCubicState *state,
+                                               uint64_t now_us,
+                                               uint64_t sent,
+                                               uint64_t largest_sent);
 
 /*
  An ACK newly acknowledging `acked` segments (0: one carrying only an RTT sample), which
- leave flight; `rtt_us` is its RTT sample, negative for none; `largest_acked` the
- highest packet number (or sequence) it covers; `app_limited` nonzero when the
- application, not the window, limited what was in flight (0.1's argument order).
+ leave flight; `largest_acked` the highest packet number (or sequence) it covers;
+ `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
+ application, not the window, limited what was in flight. The order of Rust's
+ `AckEvent::new(acked, largest_acked, rtt)` (0.2 took `rtt_us` first).
 
  Linux mode keeps its own `snd_una` and judges window use itself, so it ignores
  `largest_acked` and `app_limited`; the RTT sample (clamped to 2^31 - 1 µs, the
@@ -965,12 +1602,12 @@ int32_t congestion_linux_on_sent_counted(CongestionLinuxState *state,
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_ack(CongestionLinuxState *state,
-                                uint64_t now_us,
-                                uint64_t acked,
-                                int64_t rtt_us,
-                                uint64_t largest_acked,
-                                uint8_t app_limited);
+int32_t congestion_linux_cubic_on_ack(CongestionLinuxCubicState *state,
+                                      uint64_t now_us,
+                                      uint64_t acked,
+                                      uint64_t largest_acked,
+                                      int64_t rtt_us,
+                                      uint8_t app_limited);
 
 /*
  `lost` segments were declared lost (one packet, or one burst); `newest_lost` is the
@@ -986,10 +1623,10 @@ int32_t congestion_linux_on_ack(CongestionLinuxState *state,
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_loss(CongestionLinuxState *state,
-                                 uint64_t now_us,
-                                 uint64_t lost,
-                                 uint64_t newest_lost);
+int32_t congestion_linux_cubic_on_loss(CongestionLinuxCubicState *state,
+                                       uint64_t now_us,
+                                       uint64_t lost,
+                                       uint64_t newest_lost);
 
 /*
  As `on_loss`, the newest lost packet named by the time it was sent (µs, on the
@@ -999,10 +1636,10 @@ int32_t congestion_linux_on_loss(CongestionLinuxState *state,
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_loss_sent_at(CongestionLinuxState *state,
-                                         uint64_t now_us,
-                                         uint64_t lost,
-                                         uint64_t newest_sent_at_us);
+int32_t congestion_linux_cubic_on_loss_sent_at(CongestionLinuxCubicState *state,
+                                               uint64_t now_us,
+                                               uint64_t lost,
+                                               uint64_t newest_sent_at_us);
 
 /*
  RFC 9002 §7.6 persistent congestion was established, `lost` segments being declared
@@ -1013,9 +1650,9 @@ int32_t congestion_linux_on_loss_sent_at(CongestionLinuxState *state,
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_persistent_congestion(CongestionLinuxState *state,
-                                                  uint64_t now_us,
-                                                  uint64_t lost);
+int32_t congestion_linux_cubic_on_persistent_congestion(CongestionLinuxCubicState *state,
+                                                        uint64_t now_us,
+                                                        uint64_t lost);
 
 /*
  An ACK raised the ECN-CE count by `ce_increase` (0 is ignored); `largest_acked` is the
@@ -1026,22 +1663,22 @@ int32_t congestion_linux_on_persistent_congestion(CongestionLinuxState *state,
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_ecn(CongestionLinuxState *state,
-                                uint64_t now_us,
-                                uint64_t ce_increase,
-                                uint64_t largest_acked);
+int32_t congestion_linux_cubic_on_ecn(CongestionLinuxCubicState *state,
+                                      uint64_t now_us,
+                                      uint64_t ce_increase,
+                                      uint64_t largest_acked);
 
 /*
  A retransmission timeout: what was in flight is deemed lost and the window restarts
  from one segment (one MSS). Always acts.
 
  The head segment is retransmitted at once (`tcp_enter_loss`): one segment in
- flight afterwards; `congestion_linux_on_rto_retransmitted` names another count.
+ flight afterwards; `congestion_linux_cubic_on_rto_retransmitted` names another count.
 
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_rto(CongestionLinuxState *state, uint64_t now_us);
+int32_t congestion_linux_cubic_on_rto(CongestionLinuxCubicState *state, uint64_t now_us);
 
 /*
  `amount` segments left flight without being acknowledged or lost (RFC 9002 §6.4: keys
@@ -1050,9 +1687,9 @@ int32_t congestion_linux_on_rto(CongestionLinuxState *state, uint64_t now_us);
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_discarded(CongestionLinuxState *state,
-                                      uint64_t now_us,
-                                      uint64_t amount);
+int32_t congestion_linux_cubic_on_discarded(CongestionLinuxCubicState *state,
+                                            uint64_t now_us,
+                                            uint64_t amount);
 
 /*
  The last reduction was spurious: restore what it took away. Ignored when there is
@@ -1063,7 +1700,7 @@ int32_t congestion_linux_on_discarded(CongestionLinuxState *state,
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_spurious(CongestionLinuxState *state, uint64_t now_us);
+int32_t congestion_linux_cubic_on_spurious(CongestionLinuxCubicState *state, uint64_t now_us);
 
 /*
  Sending starts again after having nothing in flight: the idle time is not counted as
@@ -1075,7 +1712,7 @@ int32_t congestion_linux_on_spurious(CongestionLinuxState *state, uint64_t now_u
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
  */
-int32_t congestion_linux_on_transmit_start(CongestionLinuxState *state, uint64_t now_us);
+int32_t congestion_linux_cubic_on_transmit_start(CongestionLinuxCubicState *state, uint64_t now_us);
 
 /*
  `*cwnd` = the congestion window, segments.
@@ -1083,7 +1720,7 @@ int32_t congestion_linux_on_transmit_start(CongestionLinuxState *state, uint64_t
  # Safety
  `state` is NULL or an initialised Linux-mode state; `cwnd` is NULL or writable.
  */
-int32_t congestion_linux_cwnd(const CongestionLinuxState *state, uint64_t *cwnd);
+int32_t congestion_linux_cubic_cwnd(const CongestionLinuxCubicState *state, uint64_t *cwnd);
 
 /*
  `*ssthresh` = the slow-start threshold, segments; `CONGESTION_SSTHRESH_NONE` (UINT64_MAX)
@@ -1092,7 +1729,7 @@ int32_t congestion_linux_cwnd(const CongestionLinuxState *state, uint64_t *cwnd)
  # Safety
  `state` is NULL or an initialised Linux-mode state; `ssthresh` is NULL or writable.
  */
-int32_t congestion_linux_ssthresh(const CongestionLinuxState *state, uint64_t *ssthresh);
+int32_t congestion_linux_cubic_ssthresh(const CongestionLinuxCubicState *state, uint64_t *ssthresh);
 
 /*
  `*phase` = a `CONGESTION_PHASE_*` value (the same meaning in both modes).
@@ -1100,7 +1737,7 @@ int32_t congestion_linux_ssthresh(const CongestionLinuxState *state, uint64_t *s
  # Safety
  `state` is NULL or an initialised Linux-mode state; `phase` is NULL or writable.
  */
-int32_t congestion_linux_phase(const CongestionLinuxState *state, uint32_t *phase);
+int32_t congestion_linux_cubic_phase(const CongestionLinuxCubicState *state, uint32_t *phase);
 
 /*
  `*in_flight` = the amount in flight as the flow counts it, segments.
@@ -1108,7 +1745,8 @@ int32_t congestion_linux_phase(const CongestionLinuxState *state, uint32_t *phas
  # Safety
  `state` is NULL or an initialised Linux-mode state; `in_flight` is NULL or writable.
  */
-int32_t congestion_linux_in_flight(const CongestionLinuxState *state, uint64_t *in_flight);
+int32_t congestion_linux_cubic_in_flight(const CongestionLinuxCubicState *state,
+                                         uint64_t *in_flight);
 
 /*
  `*bytes_per_second` = the pacing rate, bytes per second; `CONGESTION_RATE_UNLIMITED`
@@ -1117,7 +1755,8 @@ int32_t congestion_linux_in_flight(const CongestionLinuxState *state, uint64_t *
  # Safety
  `state` is NULL or an initialised Linux-mode state; `bytes_per_second` is NULL or writable.
  */
-int32_t congestion_linux_pacing_rate(const CongestionLinuxState *state, uint64_t *bytes_per_second);
+int32_t congestion_linux_cubic_pacing_rate(const CongestionLinuxCubicState *state,
+                                           uint64_t *bytes_per_second);
 
 /*
  `*bytes` = the largest burst to hand to TSO/GSO at once, bytes (Linux
@@ -1126,7 +1765,8 @@ int32_t congestion_linux_pacing_rate(const CongestionLinuxState *state, uint64_t
  # Safety
  `state` is NULL or an initialised Linux-mode state; `bytes` is NULL or writable.
  */
-int32_t congestion_linux_send_quantum(const CongestionLinuxState *state, uint64_t *bytes);
+int32_t congestion_linux_cubic_send_quantum(const CongestionLinuxCubicState *state,
+                                            uint64_t *bytes);
 
 /*
  `*bytes` = the segment size (MSS, QUIC max datagram size) the flow works with, bytes.
@@ -1134,7 +1774,7 @@ int32_t congestion_linux_send_quantum(const CongestionLinuxState *state, uint64_
  # Safety
  `state` is NULL or an initialised Linux-mode state; `bytes` is NULL or writable.
  */
-int32_t congestion_linux_mss(const CongestionLinuxState *state, uint64_t *bytes);
+int32_t congestion_linux_cubic_mss(const CongestionLinuxCubicState *state, uint64_t *bytes);
 
 /*
  The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
@@ -1149,13 +1789,13 @@ int32_t congestion_linux_mss(const CongestionLinuxState *state, uint64_t *bytes)
  `state` is NULL or an initialised Linux-mode state not used concurrently; the
  out-pointers are NULL or writable.
  */
-int32_t congestion_linux_send_poll(CongestionLinuxState *state,
-                                   uint64_t now_us,
-                                   uint8_t retransmit,
-                                   uint8_t rtx_queue_at_most_one,
-                                   uint32_t *verdict,
-                                   uint32_t *segments,
-                                   uint64_t *departure_ns);
+int32_t congestion_linux_cubic_send_poll(CongestionLinuxCubicState *state,
+                                         uint64_t now_us,
+                                         uint8_t retransmit,
+                                         uint8_t rtx_queue_at_most_one,
+                                         uint32_t *verdict,
+                                         uint32_t *segments,
+                                         uint64_t *departure_ns);
 
 /*
  A packet of `len_bytes` carrying `segments` segments is handed to the qdisc/NIC
@@ -1167,13 +1807,13 @@ int32_t congestion_linux_send_poll(CongestionLinuxState *state,
  `state` is NULL or an initialised Linux-mode state not used concurrently;
  `departure_ns` is NULL or writable.
  */
-int32_t congestion_linux_send_enqueue(CongestionLinuxState *state,
-                                      uint64_t now_us,
-                                      uint32_t len_bytes,
-                                      uint32_t segments,
-                                      uint8_t retransmit,
-                                      uint8_t rtx_queue_at_most_one,
-                                      uint64_t *departure_ns);
+int32_t congestion_linux_cubic_send_enqueue(CongestionLinuxCubicState *state,
+                                            uint64_t now_us,
+                                            uint32_t len_bytes,
+                                            uint32_t segments,
+                                            uint8_t retransmit,
+                                            uint8_t rtx_queue_at_most_one,
+                                            uint64_t *departure_ns);
 
 /*
  The NIC finished sending a packet of `len_bytes` queued earlier (Linux `tcp_wfree`).
@@ -1183,9 +1823,9 @@ int32_t congestion_linux_send_enqueue(CongestionLinuxState *state,
  `state` is NULL or an initialised Linux-mode state not used concurrently; `reopened`
  is NULL or writable.
  */
-int32_t congestion_linux_send_tx_completion(CongestionLinuxState *state,
-                                            uint32_t len_bytes,
-                                            uint8_t *reopened);
+int32_t congestion_linux_cubic_send_tx_completion(CongestionLinuxCubicState *state,
+                                                  uint32_t len_bytes,
+                                                  uint8_t *reopened);
 
 /*
  `*departure_ns` = the earliest departure time of the next packet, ns on the
@@ -1195,8 +1835,8 @@ int32_t congestion_linux_send_tx_completion(CongestionLinuxState *state,
  `state` is NULL or an initialised Linux-mode state; `departure_ns` is NULL or
  writable.
  */
-int32_t congestion_linux_send_next_departure_ns(const CongestionLinuxState *state,
-                                                uint64_t *departure_ns);
+int32_t congestion_linux_cubic_send_next_departure_ns(const CongestionLinuxCubicState *state,
+                                                      uint64_t *departure_ns);
 
 /*
  `*segments` = how many segments one TSO/GSO burst may carry now (Linux
@@ -1205,7 +1845,8 @@ int32_t congestion_linux_send_next_departure_ns(const CongestionLinuxState *stat
  # Safety
  `state` is NULL or an initialised Linux-mode state; `segments` is NULL or writable.
  */
-int32_t congestion_linux_send_tso_segs(const CongestionLinuxState *state, uint32_t *segments);
+int32_t congestion_linux_cubic_send_tso_segs(const CongestionLinuxCubicState *state,
+                                             uint32_t *segments);
 
 /*
  The TCP Small Queues budget: `*queued_bytes` = the truesize bytes now in the
@@ -1217,11 +1858,11 @@ int32_t congestion_linux_send_tso_segs(const CongestionLinuxState *state, uint32
  `state` is NULL or an initialised Linux-mode state; the out-pointers are NULL or
  writable.
  */
-int32_t congestion_linux_send_tsq(const CongestionLinuxState *state,
-                                  uint32_t len_bytes,
-                                  uint64_t *queued_bytes,
-                                  uint64_t *limit_bytes,
-                                  uint8_t *throttled);
+int32_t congestion_linux_cubic_send_tsq(const CongestionLinuxCubicState *state,
+                                        uint32_t len_bytes,
+                                        uint64_t *queued_bytes,
+                                        uint64_t *limit_bytes,
+                                        uint8_t *throttled);
 
 /*
  `*out` = every field of the flow (for tracing, and for replaying the kernel's traces).
@@ -1229,7 +1870,8 @@ int32_t congestion_linux_send_tsq(const CongestionLinuxState *state,
  # Safety
  `state` is NULL or an initialised Linux-mode state; `out` is NULL or writable.
  */
-int32_t congestion_linux_snapshot(const CongestionLinuxState *state, CongestionLinuxSnapshot *out);
+int32_t congestion_linux_cubic_snapshot(const CongestionLinuxCubicState *state,
+                                        CongestionLinuxCubicSnapshot *out);
 
 /*
  Validates `*config` into the parameter block at `params` (a buffer of `params_size`
@@ -1244,11 +1886,11 @@ int32_t congestion_linux_snapshot(const CongestionLinuxState *state, CongestionL
 
  # Safety
  `params` is NULL or valid for writes of `params_size` bytes, and no flow initialised
- with it is in a call; `config` is NULL or points to a readable `CongestionRfcConfig`.
+ with it is in a call; `config` is NULL or points to a readable `CongestionRfcCubicConfig`.
  */
-int32_t congestion_rfc_params_init(CongestionRfcParams *params,
-                                   size_t params_size,
-                                   const CongestionRfcConfig *config);
+int32_t congestion_rfc_cubic_params_init(CongestionRfcCubicParams *params,
+                                         size_t params_size,
+                                         const CongestionRfcCubicConfig *config);
 
 /*
  Initialises the flow at `state` (a buffer of `state_size` bytes, at least
@@ -1258,24 +1900,24 @@ int32_t congestion_rfc_params_init(CongestionRfcParams *params,
 
  Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
  `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` when `params` was not
- initialised by `congestion_rfc_params_init`.
+ initialised by `congestion_rfc_cubic_params_init`.
 
  # Safety
  `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL or an
  initialised parameter block that outlives the state (and every copy of it) and is
  not written while a call on any of its flows runs.
  */
-int32_t congestion_rfc_init(CongestionRfcState *state,
-                            size_t state_size,
-                            const CongestionRfcParams *params,
-                            uint64_t now_us);
+int32_t congestion_rfc_cubic_init(CongestionRfcCubicState *state,
+                                  size_t state_size,
+                                  const CongestionRfcCubicParams *params,
+                                  uint64_t now_us);
 
 /*
  New settings in the parameter block at `params` (`*config` as for
- [`congestion_rfc_params_init`]), for every flow initialised with it: CUBIC's β, ECN β,
+ [`congestion_rfc_cubic_params_init`]), for every flow initialised with it: CUBIC's β, ECN β,
  C, fast convergence, Reno-friendliness, the pacing-rate and the send-path settings
  apply from each flow's next event. The flow at `state` (one of the block's) also takes the new MSS (as
- [`congestion_rfc_set_mss`]) and restarts its CUBIC epoch on the new constants; the
+ [`congestion_rfc_cubic_set_mss`]) and restarts its CUBIC epoch on the new constants; the
  block's other flows keep their MSS, and CUBIC's curve points until their next epoch
  (call this with each of them to move them at once). The algorithm, the slow-start
  kind, `paced`, the initial window and ssthresh only matter to a later init. All
@@ -1284,11 +1926,11 @@ int32_t congestion_rfc_init(CongestionRfcState *state,
  # Safety
  `params` is NULL or an initialised parameter block and `state` NULL or an initialised
  RFC-mode state on it, and no call on any of the block's flows runs meanwhile; `config`
- is NULL or points to a readable `CongestionRfcConfig`.
+ is NULL or points to a readable `CongestionRfcCubicConfig`.
  */
-int32_t congestion_rfc_reconfigure(CongestionRfcParams *params,
-                                   CongestionRfcState *state,
-                                   const CongestionRfcConfig *config);
+int32_t congestion_rfc_cubic_reconfigure(CongestionRfcCubicParams *params,
+                                         CongestionRfcCubicState *state,
+                                         const CongestionRfcCubicConfig *config);
 
 /*
  The path MTU changed: the flow counts in `mss_bytes` from now on. Returns
@@ -1298,7 +1940,7 @@ int32_t congestion_rfc_reconfigure(CongestionRfcParams *params,
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_set_mss(CongestionRfcState *state, uint64_t mss_bytes);
+int32_t congestion_rfc_cubic_set_mss(CongestionRfcCubicState *state, uint64_t mss_bytes);
 
 /*
  `*out` = every field of the flow.
@@ -1306,7 +1948,8 @@ int32_t congestion_rfc_set_mss(CongestionRfcState *state, uint64_t mss_bytes);
  # Safety
  `state` is NULL or an initialised RFC-mode state; `out` is NULL or writable.
  */
-int32_t congestion_rfc_snapshot(const CongestionRfcState *state, CongestionRfcSnapshot *out);
+int32_t congestion_rfc_cubic_snapshot(const CongestionRfcCubicState *state,
+                                      CongestionRfcCubicSnapshot *out);
 
 /*
  Fills `*config` with the RFC defaults.
@@ -1314,9 +1957,9 @@ int32_t congestion_rfc_snapshot(const CongestionRfcState *state, CongestionRfcSn
  Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
 
  # Safety
- `config` is NULL or valid for writing one `CongestionRfcConfig`.
+ `config` is NULL or valid for writing one `CongestionRfcCubicConfig`.
  */
-int32_t congestion_rfc_config_default(CongestionRfcConfig *config);
+int32_t congestion_rfc_cubic_config_default(CongestionRfcCubicConfig *config);
 
 /*
  Data was sent: `in_flight_after` bytes are in flight now by the stack's own count (the
@@ -1327,10 +1970,10 @@ int32_t congestion_rfc_config_default(CongestionRfcConfig *config);
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_on_sent(CongestionRfcState *state,
-                               uint64_t now_us,
-                               uint64_t in_flight_after,
-                               uint64_t largest_sent);
+int32_t congestion_rfc_cubic_on_sent(CongestionRfcCubicState *state,
+                                     uint64_t now_us,
+                                     uint64_t in_flight_after,
+                                     uint64_t largest_sent);
 
 /*
  Data was sent: `sent` bytes more are in flight, the flow adding them to its own count
@@ -1340,16 +1983,17 @@ int32_t congestion_rfc_on_sent(CongestionRfcState *state,
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_on_sent_counted(CongestionRfcState *state,
-                                       uint64_t now_us,
-                                       uint64_t sent,
-                                       uint64_t largest_sent);
+int32_t congestion_rfc_cubic_on_sent_counted(CongestionRfcCubicState *state,
+                                             uint64_t now_us,
+                                             uint64_t sent,
+                                             uint64_t largest_sent);
 
 /*
  An ACK newly acknowledging `acked` bytes (0: one carrying only an RTT sample), which
- leave flight; `rtt_us` is its RTT sample, negative for none; `largest_acked` the
- highest packet number (or sequence) it covers; `app_limited` nonzero when the
- application, not the window, limited what was in flight (0.1's argument order).
+ leave flight; `largest_acked` the highest packet number (or sequence) it covers;
+ `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
+ application, not the window, limited what was in flight. The order of Rust's
+ `AckEvent::new(acked, largest_acked, rtt)` (0.2 took `rtt_us` first).
 
  `largest_acked` ends the recovery period and HyStart++ rounds; 0 (never given)
  falls back on counting acknowledged bytes.
@@ -1357,12 +2001,12 @@ int32_t congestion_rfc_on_sent_counted(CongestionRfcState *state,
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_on_ack(CongestionRfcState *state,
-                              uint64_t now_us,
-                              uint64_t acked,
-                              int64_t rtt_us,
-                              uint64_t largest_acked,
-                              uint8_t app_limited);
+int32_t congestion_rfc_cubic_on_ack(CongestionRfcCubicState *state,
+                                    uint64_t now_us,
+                                    uint64_t acked,
+                                    uint64_t largest_acked,
+                                    int64_t rtt_us,
+                                    uint8_t app_limited);
 
 /*
  `lost` bytes were declared lost (one packet, or one burst); `newest_lost` is the
@@ -1374,10 +2018,10 @@ int32_t congestion_rfc_on_ack(CongestionRfcState *state,
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_on_loss(CongestionRfcState *state,
-                               uint64_t now_us,
-                               uint64_t lost,
-                               uint64_t newest_lost);
+int32_t congestion_rfc_cubic_on_loss(CongestionRfcCubicState *state,
+                                     uint64_t now_us,
+                                     uint64_t lost,
+                                     uint64_t newest_lost);
 
 /*
  As `on_loss`, the newest lost packet named by the time it was sent (µs, on the
@@ -1387,10 +2031,10 @@ int32_t congestion_rfc_on_loss(CongestionRfcState *state,
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_on_loss_sent_at(CongestionRfcState *state,
-                                       uint64_t now_us,
-                                       uint64_t lost,
-                                       uint64_t newest_sent_at_us);
+int32_t congestion_rfc_cubic_on_loss_sent_at(CongestionRfcCubicState *state,
+                                             uint64_t now_us,
+                                             uint64_t lost,
+                                             uint64_t newest_sent_at_us);
 
 /*
  RFC 9002 §7.6 persistent congestion was established, `lost` bytes being declared
@@ -1401,9 +2045,9 @@ int32_t congestion_rfc_on_loss_sent_at(CongestionRfcState *state,
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_on_persistent_congestion(CongestionRfcState *state,
-                                                uint64_t now_us,
-                                                uint64_t lost);
+int32_t congestion_rfc_cubic_on_persistent_congestion(CongestionRfcCubicState *state,
+                                                      uint64_t now_us,
+                                                      uint64_t lost);
 
 /*
  An ACK raised the ECN-CE count by `ce_increase` (0 is ignored); `largest_acked` is the
@@ -1414,10 +2058,10 @@ int32_t congestion_rfc_on_persistent_congestion(CongestionRfcState *state,
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_on_ecn(CongestionRfcState *state,
-                              uint64_t now_us,
-                              uint64_t ce_increase,
-                              uint64_t largest_acked);
+int32_t congestion_rfc_cubic_on_ecn(CongestionRfcCubicState *state,
+                                    uint64_t now_us,
+                                    uint64_t ce_increase,
+                                    uint64_t largest_acked);
 
 /*
  A retransmission timeout: what was in flight is deemed lost and the window restarts
@@ -1426,7 +2070,7 @@ int32_t congestion_rfc_on_ecn(CongestionRfcState *state,
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_on_rto(CongestionRfcState *state, uint64_t now_us);
+int32_t congestion_rfc_cubic_on_rto(CongestionRfcCubicState *state, uint64_t now_us);
 
 /*
  `amount` bytes left flight without being acknowledged or lost (RFC 9002 §6.4: keys
@@ -1435,7 +2079,9 @@ int32_t congestion_rfc_on_rto(CongestionRfcState *state, uint64_t now_us);
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_on_discarded(CongestionRfcState *state, uint64_t now_us, uint64_t amount);
+int32_t congestion_rfc_cubic_on_discarded(CongestionRfcCubicState *state,
+                                          uint64_t now_us,
+                                          uint64_t amount);
 
 /*
  The last reduction was spurious: restore what it took away. Ignored when there is
@@ -1446,7 +2092,7 @@ int32_t congestion_rfc_on_discarded(CongestionRfcState *state, uint64_t now_us, 
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_on_spurious(CongestionRfcState *state, uint64_t now_us);
+int32_t congestion_rfc_cubic_on_spurious(CongestionRfcCubicState *state, uint64_t now_us);
 
 /*
  Sending starts again after having nothing in flight: the idle time is not counted as
@@ -1455,7 +2101,7 @@ int32_t congestion_rfc_on_spurious(CongestionRfcState *state, uint64_t now_us);
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
  */
-int32_t congestion_rfc_on_transmit_start(CongestionRfcState *state, uint64_t now_us);
+int32_t congestion_rfc_cubic_on_transmit_start(CongestionRfcCubicState *state, uint64_t now_us);
 
 /*
  `*cwnd` = the congestion window, bytes.
@@ -1463,7 +2109,7 @@ int32_t congestion_rfc_on_transmit_start(CongestionRfcState *state, uint64_t now
  # Safety
  `state` is NULL or an initialised RFC-mode state; `cwnd` is NULL or writable.
  */
-int32_t congestion_rfc_cwnd(const CongestionRfcState *state, uint64_t *cwnd);
+int32_t congestion_rfc_cubic_cwnd(const CongestionRfcCubicState *state, uint64_t *cwnd);
 
 /*
  `*ssthresh` = the slow-start threshold, bytes; `CONGESTION_SSTHRESH_NONE` (UINT64_MAX)
@@ -1472,7 +2118,7 @@ int32_t congestion_rfc_cwnd(const CongestionRfcState *state, uint64_t *cwnd);
  # Safety
  `state` is NULL or an initialised RFC-mode state; `ssthresh` is NULL or writable.
  */
-int32_t congestion_rfc_ssthresh(const CongestionRfcState *state, uint64_t *ssthresh);
+int32_t congestion_rfc_cubic_ssthresh(const CongestionRfcCubicState *state, uint64_t *ssthresh);
 
 /*
  `*phase` = a `CONGESTION_PHASE_*` value (the same meaning in both modes).
@@ -1480,7 +2126,7 @@ int32_t congestion_rfc_ssthresh(const CongestionRfcState *state, uint64_t *ssthr
  # Safety
  `state` is NULL or an initialised RFC-mode state; `phase` is NULL or writable.
  */
-int32_t congestion_rfc_phase(const CongestionRfcState *state, uint32_t *phase);
+int32_t congestion_rfc_cubic_phase(const CongestionRfcCubicState *state, uint32_t *phase);
 
 /*
  `*in_flight` = the amount in flight as the flow counts it, bytes.
@@ -1488,7 +2134,7 @@ int32_t congestion_rfc_phase(const CongestionRfcState *state, uint32_t *phase);
  # Safety
  `state` is NULL or an initialised RFC-mode state; `in_flight` is NULL or writable.
  */
-int32_t congestion_rfc_in_flight(const CongestionRfcState *state, uint64_t *in_flight);
+int32_t congestion_rfc_cubic_in_flight(const CongestionRfcCubicState *state, uint64_t *in_flight);
 
 /*
  `*bytes_per_second` = the pacing rate, bytes per second; `CONGESTION_RATE_UNLIMITED`
@@ -1497,7 +2143,8 @@ int32_t congestion_rfc_in_flight(const CongestionRfcState *state, uint64_t *in_f
  # Safety
  `state` is NULL or an initialised RFC-mode state; `bytes_per_second` is NULL or writable.
  */
-int32_t congestion_rfc_pacing_rate(const CongestionRfcState *state, uint64_t *bytes_per_second);
+int32_t congestion_rfc_cubic_pacing_rate(const CongestionRfcCubicState *state,
+                                         uint64_t *bytes_per_second);
 
 /*
  `*bytes` = the largest burst to hand to TSO/GSO at once, bytes (Linux
@@ -1506,7 +2153,7 @@ int32_t congestion_rfc_pacing_rate(const CongestionRfcState *state, uint64_t *by
  # Safety
  `state` is NULL or an initialised RFC-mode state; `bytes` is NULL or writable.
  */
-int32_t congestion_rfc_send_quantum(const CongestionRfcState *state, uint64_t *bytes);
+int32_t congestion_rfc_cubic_send_quantum(const CongestionRfcCubicState *state, uint64_t *bytes);
 
 /*
  `*bytes` = the segment size (MSS, QUIC max datagram size) the flow works with, bytes.
@@ -1514,7 +2161,7 @@ int32_t congestion_rfc_send_quantum(const CongestionRfcState *state, uint64_t *b
  # Safety
  `state` is NULL or an initialised RFC-mode state; `bytes` is NULL or writable.
  */
-int32_t congestion_rfc_mss(const CongestionRfcState *state, uint64_t *bytes);
+int32_t congestion_rfc_cubic_mss(const CongestionRfcCubicState *state, uint64_t *bytes);
 
 /*
  The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
@@ -1529,13 +2176,13 @@ int32_t congestion_rfc_mss(const CongestionRfcState *state, uint64_t *bytes);
  `state` is NULL or an initialised RFC-mode state not used concurrently; the
  out-pointers are NULL or writable.
  */
-int32_t congestion_rfc_send_poll(CongestionRfcState *state,
-                                 uint64_t now_us,
-                                 uint8_t retransmit,
-                                 uint8_t rtx_queue_at_most_one,
-                                 uint32_t *verdict,
-                                 uint32_t *segments,
-                                 uint64_t *departure_ns);
+int32_t congestion_rfc_cubic_send_poll(CongestionRfcCubicState *state,
+                                       uint64_t now_us,
+                                       uint8_t retransmit,
+                                       uint8_t rtx_queue_at_most_one,
+                                       uint32_t *verdict,
+                                       uint32_t *segments,
+                                       uint64_t *departure_ns);
 
 /*
  A packet of `len_bytes` carrying `segments` segments is handed to the qdisc/NIC
@@ -1547,13 +2194,13 @@ int32_t congestion_rfc_send_poll(CongestionRfcState *state,
  `state` is NULL or an initialised RFC-mode state not used concurrently;
  `departure_ns` is NULL or writable.
  */
-int32_t congestion_rfc_send_enqueue(CongestionRfcState *state,
-                                    uint64_t now_us,
-                                    uint32_t len_bytes,
-                                    uint32_t segments,
-                                    uint8_t retransmit,
-                                    uint8_t rtx_queue_at_most_one,
-                                    uint64_t *departure_ns);
+int32_t congestion_rfc_cubic_send_enqueue(CongestionRfcCubicState *state,
+                                          uint64_t now_us,
+                                          uint32_t len_bytes,
+                                          uint32_t segments,
+                                          uint8_t retransmit,
+                                          uint8_t rtx_queue_at_most_one,
+                                          uint64_t *departure_ns);
 
 /*
  The NIC finished sending a packet of `len_bytes` queued earlier (Linux `tcp_wfree`).
@@ -1563,9 +2210,9 @@ int32_t congestion_rfc_send_enqueue(CongestionRfcState *state,
  `state` is NULL or an initialised RFC-mode state not used concurrently; `reopened`
  is NULL or writable.
  */
-int32_t congestion_rfc_send_tx_completion(CongestionRfcState *state,
-                                          uint32_t len_bytes,
-                                          uint8_t *reopened);
+int32_t congestion_rfc_cubic_send_tx_completion(CongestionRfcCubicState *state,
+                                                uint32_t len_bytes,
+                                                uint8_t *reopened);
 
 /*
  `*departure_ns` = the earliest departure time of the next packet, ns on the
@@ -1575,8 +2222,8 @@ int32_t congestion_rfc_send_tx_completion(CongestionRfcState *state,
  `state` is NULL or an initialised RFC-mode state; `departure_ns` is NULL or
  writable.
  */
-int32_t congestion_rfc_send_next_departure_ns(const CongestionRfcState *state,
-                                              uint64_t *departure_ns);
+int32_t congestion_rfc_cubic_send_next_departure_ns(const CongestionRfcCubicState *state,
+                                                    uint64_t *departure_ns);
 
 /*
  `*segments` = how many segments one TSO/GSO burst may carry now (Linux
@@ -1585,7 +2232,8 @@ int32_t congestion_rfc_send_next_departure_ns(const CongestionRfcState *state,
  # Safety
  `state` is NULL or an initialised RFC-mode state; `segments` is NULL or writable.
  */
-int32_t congestion_rfc_send_tso_segs(const CongestionRfcState *state, uint32_t *segments);
+int32_t congestion_rfc_cubic_send_tso_segs(const CongestionRfcCubicState *state,
+                                           uint32_t *segments);
 
 /*
  The TCP Small Queues budget: `*queued_bytes` = the truesize bytes now in the
@@ -1597,10 +2245,10 @@ int32_t congestion_rfc_send_tso_segs(const CongestionRfcState *state, uint32_t *
  `state` is NULL or an initialised RFC-mode state; the out-pointers are NULL or
  writable.
  */
-int32_t congestion_rfc_send_tsq(const CongestionRfcState *state,
-                                uint32_t len_bytes,
-                                uint64_t *queued_bytes,
-                                uint64_t *limit_bytes,
-                                uint8_t *throttled);
+int32_t congestion_rfc_cubic_send_tsq(const CongestionRfcCubicState *state,
+                                      uint32_t len_bytes,
+                                      uint64_t *queued_bytes,
+                                      uint64_t *limit_bytes,
+                                      uint8_t *throttled);
 
 #endif  /* CONGESTION_H */

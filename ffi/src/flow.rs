@@ -5,9 +5,9 @@
 use crate::state::{self, Blob, Inner, RfcInner};
 use crate::*;
 use congestion::cubic::RfcCubic;
-use congestion::linux::{LinuxFlow, LinuxFlowState, LinuxParams, TCP_INFINITE_SSTHRESH};
+use congestion::linux::{Cubic, LinuxFlowState, LinuxParams, TCP_INFINITE_SSTHRESH};
 use congestion::pacing::Rate;
-use congestion::rfc::{ClassicState, NewReno};
+use congestion::rfc::{ClassicState, NewRenoWindow};
 use congestion::{
     AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
     WindowUnit,
@@ -105,7 +105,7 @@ pub(crate) enum RfcAlgorithm {
     /// RFC 9438 CUBIC.
     Cubic(ClassicState<RfcCubic>),
     /// RFC 9002 NewReno.
-    NewReno(ClassicState<NewReno>),
+    NewReno(ClassicState<NewRenoWindow>),
 }
 
 /// Forwards one call to whichever flow an [`RfcAlgorithm`] holds.
@@ -201,9 +201,9 @@ impl Inner {
     }
 
     /// The flow as the library's controller, on its parameter block.
-    pub(crate) fn controller(&mut self) -> LinuxFlow<&LinuxParams, &mut LinuxFlowState> {
+    pub(crate) fn controller(&mut self) -> Cubic<&LinuxParams, &mut LinuxFlowState> {
         let params = self.params();
-        LinuxFlow::bind(&mut self.flow, &params.linux)
+        Cubic::bind(&mut self.flow, &params.linux)
     }
 
     /// `sk_pacing_rate` as a [`Rate`].
@@ -214,7 +214,7 @@ impl Inner {
 
 /// The Linux-mode blob is one paced flow: the ACK's RTT sample feeds the send path's
 /// windowed minimum RTT too, and the send quantum is the send path's TSO burst.
-/// Everything else is the flow's (`LinuxFlow`, bit-exact with the kernel).
+/// Everything else is the flow's (`Cubic`, bit-exact with the kernel).
 impl CongestionController for Inner {
     fn unit(&self) -> WindowUnit {
         WindowUnit::Segments

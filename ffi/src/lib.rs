@@ -3,12 +3,12 @@
 //! Two modes behind one vocabulary. Every event and every getter exists in both, named
 //! the same way but for the mode's prefix, with the same arguments:
 //!
-//! | | Linux mode (`congestion_linux_*`) | RFC mode (`congestion_rfc_*`) |
+//! | | Linux mode (`congestion_linux_cubic_*`) | RFC mode (`congestion_rfc_cubic_*`) |
 //! |---|---|---|
-//! | what | CUBIC + HyStart bit-exact with `tcp_cubic.c` and the kernel's socket glue | RFC 9438 CUBIC or RFC 9002 NewReno (`CongestionRfcConfig.algorithm`), with HyStart++, Linux HyStart or standard slow start |
-//! | send path | EDT pacer, TCP Small Queues, TSO autosizing: `congestion_linux_send_*` | the same: `congestion_rfc_send_*` |
+//! | what | CUBIC + HyStart bit-exact with `tcp_cubic.c` and the kernel's socket glue | RFC 9438 CUBIC or RFC 9002 NewReno (`CongestionRfcCubicConfig.algorithm`), with HyStart++, Linux HyStart or standard slow start |
+//! | send path | EDT pacer, TCP Small Queues, TSO autosizing: `congestion_linux_cubic_send_*` | the same: `congestion_rfc_cubic_send_*` |
 //! | amounts | segments | bytes |
-//! | state | [`CongestionLinuxState`] | [`CongestionRfcState`] |
+//! | state | [`CongestionLinuxCubicState`] | [`CongestionRfcCubicState`] |
 //!
 //! The events are the controller trait's (`congestion::CongestionController`), one C
 //! function each: `on_sent` (the stack counts what is in flight) or `on_sent_counted`
@@ -39,10 +39,10 @@
 //!   point with `--gc-sections` to show that no panic path is left. On hosted targets
 //!   the host's `std` is linked only for its panic runtime (which never runs).
 //! - **The caller owns the memory**: per set of settings a parameter block
-//!   ([`CongestionLinuxParams`], [`CongestionRfcParams`], 8-byte aligned), validated
+//!   ([`CongestionLinuxCubicParams`], [`CongestionRfcCubicParams`], 8-byte aligned), validated
 //!   once and shared by every flow initialised with it; per flow a
-//!   [`CongestionLinuxState`] of [`CONGESTION_LINUX_STATE_SIZE`] bytes or a
-//!   [`CongestionRfcState`] of [`CONGESTION_RFC_STATE_SIZE`] bytes, both aligned to 64
+//!   [`CongestionLinuxCubicState`] of [`CONGESTION_LINUX_STATE_SIZE`] bytes or a
+//!   [`CongestionRfcCubicState`] of [`CONGESTION_RFC_STATE_SIZE`] bytes, both aligned to 64
 //!   bytes (a cache line: the flow's hot fields share one), on its stack, in a static,
 //!   in a connection table. A state keeps its block's address: the block outlives it.
 //!   The init functions take the buffer's size and refuse a buffer that is too small
@@ -64,6 +64,7 @@
 #[cfg(not(target_os = "none"))]
 extern crate std;
 
+mod deprecated;
 mod flow;
 mod linux;
 mod linux_config;
@@ -80,8 +81,9 @@ mod send;
 mod send_config;
 mod state;
 
+pub use deprecated::*;
 pub use linux::*;
-pub use linux_config::{CongestionLinuxConfig, congestion_linux_config_default};
+pub use linux_config::{CongestionLinuxCubicConfig, congestion_linux_cubic_config_default};
 pub use linux_events::*;
 pub use linux_send::*;
 pub use linux_snapshot::*;
@@ -94,19 +96,20 @@ pub use state::{
     CONGESTION_LINUX_STATE_ALIGN, CONGESTION_LINUX_STATE_SIZE, CONGESTION_LINUX_STATE_WORDS,
     CONGESTION_RFC_PARAMS_ALIGN, CONGESTION_RFC_PARAMS_SIZE, CONGESTION_RFC_PARAMS_WORDS,
     CONGESTION_RFC_STATE_ALIGN, CONGESTION_RFC_STATE_SIZE, CONGESTION_RFC_STATE_WORDS,
-    CongestionLinuxParams, CongestionLinuxState, CongestionRfcParams, CongestionRfcState,
+    CongestionLinuxCubicParams, CongestionLinuxCubicState, CongestionRfcCubicParams,
+    CongestionRfcCubicState,
 };
 
 /// Success.
 pub const CONGESTION_OK: i32 = 0;
 /// The packet was not queued: TCP Small Queues throttled the flow
-/// ([`congestion_linux_send_enqueue`], [`congestion_rfc_send_enqueue`]); wait for a TX
+/// ([`congestion_linux_cubic_send_enqueue`], [`congestion_rfc_cubic_send_enqueue`]); wait for a TX
 /// completion.
 pub const CONGESTION_THROTTLED: i32 = 1;
 /// A pointer argument was NULL.
 pub const CONGESTION_ERR_NULL: i32 = -1;
 /// The state (or parameter block) was not initialised by its mode's init function
-/// ([`congestion_linux_init`], [`congestion_rfc_init`], `congestion_*_params_init`),
+/// ([`congestion_linux_cubic_init`], [`congestion_rfc_cubic_init`], `congestion_*_params_init`),
 /// belongs to the other mode, or was overwritten.
 pub const CONGESTION_ERR_UNINITIALIZED: i32 = -2;
 /// An enumeration argument is out of range.

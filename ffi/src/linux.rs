@@ -3,17 +3,19 @@
 //! than the head, the stack's own `lsndtime`).
 
 use crate::flow::{at, with};
-use crate::linux_config::CongestionLinuxConfig;
-use crate::state::{self, CongestionLinuxParams, CongestionLinuxState, Inner, ParamsInner};
+use crate::linux_config::CongestionLinuxCubicConfig;
+use crate::state::{
+    self, CongestionLinuxCubicParams, CongestionLinuxCubicState, Inner, ParamsInner,
+};
 use crate::*;
-use congestion::linux::{LinuxFlowConfig, LinuxFlowState, LinuxParams};
+use congestion::linux::{CubicConfig, LinuxFlowState, LinuxParams};
 use congestion::pacing::SendPathState;
 
 /// The settings of `*config` as a parameter block, or the error code of the first one
 /// refused.
-fn params_from(config: &CongestionLinuxConfig) -> Result<ParamsInner, i32> {
+fn params_from(config: &CongestionLinuxCubicConfig) -> Result<ParamsInner, i32> {
     let (cubic, socket, send) = config.to_rust()?;
-    let flow_config = LinuxFlowConfig::from_parts(*cubic.config(), socket);
+    let flow_config = CubicConfig::from_parts(*cubic.config(), socket);
     let linux = LinuxParams::new(flow_config).map_err(crate::linux_config::code)?;
     Ok(ParamsInner::new(linux, send))
 }
@@ -31,12 +33,12 @@ fn params_from(config: &CongestionLinuxConfig) -> Result<ParamsInner, i32> {
 /// # Safety
 /// `params` is NULL or valid for writes of `params_size` bytes, and no flow initialised
 /// with it is in a call; `config` is NULL or points to a readable
-/// `CongestionLinuxConfig`.
+/// `CongestionLinuxCubicConfig`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_params_init(
-    params: *mut CongestionLinuxParams,
+pub unsafe extern "C" fn congestion_linux_cubic_params_init(
+    params: *mut CongestionLinuxCubicParams,
     params_size: usize,
-    config: *const CongestionLinuxConfig,
+    config: *const CongestionLinuxCubicConfig,
 ) -> i32 {
     if config.is_null() {
         return CONGESTION_ERR_NULL;
@@ -65,17 +67,17 @@ pub unsafe extern "C" fn congestion_linux_params_init(
 ///
 /// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
 /// `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` when `params` was not
-/// initialised by `congestion_linux_params_init`.
+/// initialised by `congestion_linux_cubic_params_init`.
 ///
 /// # Safety
 /// `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL or an
 /// initialised parameter block that outlives the state (and every copy of it) and is
 /// not written while a call on any of its flows runs.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_init(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_init(
+    state: *mut CongestionLinuxCubicState,
     state_size: usize,
-    params: *const CongestionLinuxParams,
+    params: *const CongestionLinuxCubicParams,
     now_us: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -88,7 +90,7 @@ pub unsafe extern "C" fn congestion_linux_init(
     }
     let flow = LinuxFlowState::new(&block.linux, at(now_us));
     // The caller's own pointer is kept, not one derived from `block`: a later
-    // `congestion_linux_reconfigure` borrows the block mutably through that pointer, which
+    // `congestion_linux_cubic_reconfigure` borrows the block mutably through that pointer, which
     // a reference taken here would not outlive.
     let inner = Inner::new(flow, SendPathState::new(), params.cast());
     // SAFETY: checked above (non-null, aligned, large enough), writable per the contract.
@@ -97,18 +99,18 @@ pub unsafe extern "C" fn congestion_linux_init(
 }
 
 /// New settings in the parameter block at `params` (`*config` as for
-/// [`congestion_linux_params_init`]), for every flow initialised with it: CUBIC and
+/// [`congestion_linux_cubic_params_init`]), for every flow initialised with it: CUBIC and
 /// HyStart parameters, socket settings and send-path settings apply from each flow's
 /// next event; the flows' state is kept (the initial window and ssthresh only matter to
 /// a later init). All settings are checked first: on error nothing changes.
 ///
 /// # Safety
 /// `params` is NULL or an initialised parameter block, and no call on any of its flows
-/// runs meanwhile; `config` is NULL or points to a readable `CongestionLinuxConfig`.
+/// runs meanwhile; `config` is NULL or points to a readable `CongestionLinuxCubicConfig`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_reconfigure(
-    params: *mut CongestionLinuxParams,
-    config: *const CongestionLinuxConfig,
+pub unsafe extern "C" fn congestion_linux_cubic_reconfigure(
+    params: *mut CongestionLinuxCubicParams,
+    config: *const CongestionLinuxCubicConfig,
 ) -> i32 {
     if config.is_null() {
         return CONGESTION_ERR_NULL;
@@ -125,13 +127,13 @@ pub unsafe extern "C" fn congestion_linux_reconfigure(
 
 /// A retransmission timeout after which `retransmitted` segments are in flight (the
 /// kernel's `tcp_enter_loss` and its retransmissions, as a kernel trace records them);
-/// [`congestion_linux_on_rto`] is this with 1.
+/// [`congestion_linux_cubic_on_rto`] is this with 1.
 ///
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_rto_retransmitted(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_rto_retransmitted(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
     retransmitted: u32,
 ) -> i32 {
@@ -149,8 +151,8 @@ pub unsafe extern "C" fn congestion_linux_on_rto_retransmitted(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_set_last_send_jiffies(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_set_last_send_jiffies(
+    state: *mut CongestionLinuxCubicState,
     jiffies: u32,
 ) -> i32 {
     // SAFETY: forwarded contract.

@@ -1,21 +1,21 @@
 //! The C configuration of a Linux-mode flow: every module parameter, socket setting and
-//! send-path setting, with Linux's defaults from [`congestion_linux_config_default`].
+//! send-path setting, with Linux's defaults from [`congestion_linux_cubic_config_default`].
 
 use crate::send_config::{SendFields, send_fields};
 use crate::*;
 
-const _: () = assert!(size_of::<CongestionLinuxConfig>() == 96);
+const _: () = assert!(size_of::<CongestionLinuxCubicConfig>() == 96);
 use congestion::ConfigError;
 use congestion::cubic::{HystartDetect, LinuxCubicConfig, LinuxCubicParams};
 use congestion::linux::{LinuxSocketConfig, TCP_INFINITE_SSTHRESH};
 use congestion::pacing::SendPathParams;
 
-/// A Linux-mode flow's settings. Fill it with [`congestion_linux_config_default`], change
-/// what you need, then call [`congestion_linux_init`]. Flags are `uint8_t`: 0 false,
+/// A Linux-mode flow's settings. Fill it with [`congestion_linux_cubic_config_default`], change
+/// what you need, then call [`congestion_linux_cubic_init`]. Flags are `uint8_t`: 0 false,
 /// anything else true. No padding: 96 bytes on every target.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct CongestionLinuxConfig {
+pub struct CongestionLinuxCubicConfig {
     /// `sk_max_pacing_rate`, bytes/s (`CONGESTION_RATE_UNLIMITED`, UINT64_MAX: none).
     pub max_pacing_rate: u64,
     /// Initial `snd_ssthresh`, segments (`CONGESTION_SSTHRESH_NONE`, UINT64_MAX: none,
@@ -76,13 +76,13 @@ pub struct CongestionLinuxConfig {
     pub min_rtt_window_ms: u32,
 }
 
-impl CongestionLinuxConfig {
+impl CongestionLinuxCubicConfig {
     /// Linux's defaults.
     pub fn linux_default() -> Self {
         let c = LinuxCubicConfig::new();
         let s = LinuxSocketConfig::new();
         let p = SendFields::linux_default();
-        CongestionLinuxConfig {
+        CongestionLinuxCubicConfig {
             beta: c.beta,
             bic_scale: c.bic_scale,
             hystart_low_window: c.hystart_low_window,
@@ -184,15 +184,15 @@ pub(crate) fn code(e: ConfigError) -> i32 {
 /// Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
 ///
 /// # Safety
-/// `config` is NULL or valid for writing one `CongestionLinuxConfig`.
+/// `config` is NULL or valid for writing one `CongestionLinuxCubicConfig`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_config_default(
-    config: *mut CongestionLinuxConfig,
+pub unsafe extern "C" fn congestion_linux_cubic_config_default(
+    config: *mut CongestionLinuxCubicConfig,
 ) -> i32 {
     if config.is_null() {
         return CONGESTION_ERR_NULL;
     }
     // SAFETY: non-null and valid for writes per the contract.
-    unsafe { config.write(CongestionLinuxConfig::linux_default()) };
+    unsafe { config.write(CongestionLinuxCubicConfig::linux_default()) };
     CONGESTION_OK
 }

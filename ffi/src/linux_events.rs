@@ -1,10 +1,10 @@
-//! Linux-mode events and getters (`congestion_linux_*`), the same set with the same
-//! arguments as RFC mode's (`congestion_rfc_*`): amounts in segments. Each is the
-//! library's `CongestionController` call on `LinuxFlow` (bit-exact with the kernel's
+//! Linux-mode events and getters (`congestion_linux_cubic_*`), the same set with the same
+//! arguments as RFC mode's (`congestion_rfc_cubic_*`): amounts in segments. Each is the
+//! library's `CongestionController` call on `Cubic` (bit-exact with the kernel's
 //! `tcp_cubic.c` and its socket glue); the ACK's RTT sample also feeds the send path.
 
 use crate::flow::*;
-use crate::state::CongestionLinuxState;
+use crate::state::CongestionLinuxCubicState;
 use congestion::{CongestionController, LossEvent, SentEvent};
 
 /// Data was sent: `in_flight_after` segments are in flight now by the stack's own count (the
@@ -18,8 +18,8 @@ use congestion::{CongestionController, LossEvent, SentEvent};
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_sent(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_sent(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
     in_flight_after: u64,
     largest_sent: u64,
@@ -41,8 +41,8 @@ pub unsafe extern "C" fn congestion_linux_on_sent(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_sent_counted(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_sent_counted(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
     sent: u64,
     largest_sent: u64,
@@ -52,9 +52,10 @@ pub unsafe extern "C" fn congestion_linux_on_sent_counted(
 }
 
 /// An ACK newly acknowledging `acked` segments (0: one carrying only an RTT sample), which
-/// leave flight; `rtt_us` is its RTT sample, negative for none; `largest_acked` the
-/// highest packet number (or sequence) it covers; `app_limited` nonzero when the
-/// application, not the window, limited what was in flight (0.1's argument order).
+/// leave flight; `largest_acked` the highest packet number (or sequence) it covers;
+/// `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
+/// application, not the window, limited what was in flight. The order of Rust's
+/// `AckEvent::new(acked, largest_acked, rtt)` (0.2 took `rtt_us` first).
 ///
 /// Linux mode keeps its own `snd_una` and judges window use itself, so it ignores
 /// `largest_acked` and `app_limited`; the RTT sample (clamped to 2^31 - 1 µs, the
@@ -63,12 +64,12 @@ pub unsafe extern "C" fn congestion_linux_on_sent_counted(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_ack(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_ack(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
     acked: u64,
-    rtt_us: i64,
     largest_acked: u64,
+    rtt_us: i64,
     app_limited: u8,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -95,8 +96,8 @@ pub unsafe extern "C" fn congestion_linux_on_ack(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_loss(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_loss(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
     lost: u64,
     newest_lost: u64,
@@ -116,8 +117,8 @@ pub unsafe extern "C" fn congestion_linux_on_loss(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_loss_sent_at(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_loss_sent_at(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
     lost: u64,
     newest_sent_at_us: u64,
@@ -138,8 +139,8 @@ pub unsafe extern "C" fn congestion_linux_on_loss_sent_at(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_persistent_congestion(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_persistent_congestion(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
     lost: u64,
 ) -> i32 {
@@ -162,8 +163,8 @@ pub unsafe extern "C" fn congestion_linux_on_persistent_congestion(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_ecn(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_ecn(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
     ce_increase: u64,
     largest_acked: u64,
@@ -180,13 +181,13 @@ pub unsafe extern "C" fn congestion_linux_on_ecn(
 /// from one segment (one MSS). Always acts.
 ///
 /// The head segment is retransmitted at once (`tcp_enter_loss`): one segment in
-/// flight afterwards; `congestion_linux_on_rto_retransmitted` names another count.
+/// flight afterwards; `congestion_linux_cubic_on_rto_retransmitted` names another count.
 ///
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_rto(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_rto(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -199,8 +200,8 @@ pub unsafe extern "C" fn congestion_linux_on_rto(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_discarded(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_discarded(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
     amount: u64,
 ) -> i32 {
@@ -216,8 +217,8 @@ pub unsafe extern "C" fn congestion_linux_on_discarded(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_spurious(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_spurious(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -233,8 +234,8 @@ pub unsafe extern "C" fn congestion_linux_on_spurious(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_on_transmit_start(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_on_transmit_start(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -246,8 +247,8 @@ pub unsafe extern "C" fn congestion_linux_on_transmit_start(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state; `cwnd` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_cwnd(
-    state: *const CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_cwnd(
+    state: *const CongestionLinuxCubicState,
     cwnd: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -260,8 +261,8 @@ pub unsafe extern "C" fn congestion_linux_cwnd(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state; `ssthresh` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_ssthresh(
-    state: *const CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_ssthresh(
+    state: *const CongestionLinuxCubicState,
     ssthresh: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -273,8 +274,8 @@ pub unsafe extern "C" fn congestion_linux_ssthresh(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state; `phase` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_phase(
-    state: *const CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_phase(
+    state: *const CongestionLinuxCubicState,
     phase: *mut u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -286,8 +287,8 @@ pub unsafe extern "C" fn congestion_linux_phase(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state; `in_flight` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_in_flight(
-    state: *const CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_in_flight(
+    state: *const CongestionLinuxCubicState,
     in_flight: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -300,8 +301,8 @@ pub unsafe extern "C" fn congestion_linux_in_flight(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state; `bytes_per_second` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_pacing_rate(
-    state: *const CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_pacing_rate(
+    state: *const CongestionLinuxCubicState,
     bytes_per_second: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -318,8 +319,8 @@ pub unsafe extern "C" fn congestion_linux_pacing_rate(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state; `bytes` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_quantum(
-    state: *const CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_send_quantum(
+    state: *const CongestionLinuxCubicState,
     bytes: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -331,8 +332,8 @@ pub unsafe extern "C" fn congestion_linux_send_quantum(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state; `bytes` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_mss(
-    state: *const CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_mss(
+    state: *const CongestionLinuxCubicState,
     bytes: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.

@@ -1,15 +1,15 @@
-//! The send path of a Linux-mode flow (`congestion_linux_send_*`), held in the same
+//! The send path of a Linux-mode flow (`congestion_linux_cubic_send_*`), held in the same
 //! state: the one-call verdict, the qdisc hand-off with TCP Small Queues and the EDT
 //! stamp, TX completions, the next departure time, the TSO burst and the TSQ budget.
-//! The ACK's RTT sample reaches it through `congestion_linux_on_ack`; the pacing rate
-//! is `congestion_linux_pacing_rate`.
+//! The ACK's RTT sample reaches it through `congestion_linux_cubic_on_ack`; the pacing rate
+//! is `congestion_linux_cubic_pacing_rate`.
 //!
-//! Per burst: `congestion_linux_send_poll` (may it go, how many segments), then
-//! `congestion_linux_send_enqueue` (TSQ's verdict and its departure time), then
-//! `congestion_linux_on_sent` (the flow's bookkeeping).
+//! Per burst: `congestion_linux_cubic_send_poll` (may it go, how many segments), then
+//! `congestion_linux_cubic_send_enqueue` (TSQ's verdict and its departure time), then
+//! `congestion_linux_cubic_on_sent` (the flow's bookkeeping).
 
 use crate::send;
-use crate::state::CongestionLinuxState;
+use crate::state::CongestionLinuxCubicState;
 
 /// The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
 /// of Linux `tcp_write_xmit`), for the flow's window and its own in-flight count;
@@ -23,8 +23,8 @@ use crate::state::CongestionLinuxState;
 /// `state` is NULL or an initialised Linux-mode state not used concurrently; the
 /// out-pointers are NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_poll(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_send_poll(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
     retransmit: u8,
     rtx_queue_at_most_one: u8,
@@ -55,8 +55,8 @@ pub unsafe extern "C" fn congestion_linux_send_poll(
 /// `state` is NULL or an initialised Linux-mode state not used concurrently;
 /// `departure_ns` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_enqueue(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_send_enqueue(
+    state: *mut CongestionLinuxCubicState,
     now_us: u64,
     len_bytes: u32,
     segments: u32,
@@ -85,8 +85,8 @@ pub unsafe extern "C" fn congestion_linux_send_enqueue(
 /// `state` is NULL or an initialised Linux-mode state not used concurrently; `reopened`
 /// is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_tx_completion(
-    state: *mut CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_send_tx_completion(
+    state: *mut CongestionLinuxCubicState,
     len_bytes: u32,
     reopened: *mut u8,
 ) -> i32 {
@@ -101,8 +101,8 @@ pub unsafe extern "C" fn congestion_linux_send_tx_completion(
 /// `state` is NULL or an initialised Linux-mode state; `departure_ns` is NULL or
 /// writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_next_departure_ns(
-    state: *const CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_send_next_departure_ns(
+    state: *const CongestionLinuxCubicState,
     departure_ns: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -115,8 +115,8 @@ pub unsafe extern "C" fn congestion_linux_send_next_departure_ns(
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state; `segments` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_tso_segs(
-    state: *const CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_send_tso_segs(
+    state: *const CongestionLinuxCubicState,
     segments: *mut u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -132,8 +132,8 @@ pub unsafe extern "C" fn congestion_linux_send_tso_segs(
 /// `state` is NULL or an initialised Linux-mode state; the out-pointers are NULL or
 /// writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_send_tsq(
-    state: *const CongestionLinuxState,
+pub unsafe extern "C" fn congestion_linux_cubic_send_tsq(
+    state: *const CongestionLinuxCubicState,
     len_bytes: u32,
     queued_bytes: *mut u64,
     limit_bytes: *mut u64,

@@ -1,15 +1,15 @@
 //! Every field of a Linux-mode flow at once, as the kernel's reference traces print
 //! them (raw kernel values: `snd_ssthresh` 0x7fffffff is "none" here, as in the
-//! kernel; `congestion_linux_ssthresh` gives `CONGESTION_SSTHRESH_NONE`).
+//! kernel; `congestion_linux_cubic_ssthresh` gives `CONGESTION_SSTHRESH_NONE`).
 
 use crate::flow::read;
-use crate::state::{CongestionLinuxState, Inner};
+use crate::state::{CongestionLinuxCubicState, Inner};
 use congestion::hystart::HystartExit;
 
 /// Every field of a Linux-mode flow, as the reference traces print them.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CongestionLinuxSnapshot {
+pub struct CongestionLinuxCubicSnapshot {
     /// `snd_cwnd`, segments.
     pub cwnd: u32,
     /// `snd_ssthresh`, segments.
@@ -79,21 +79,21 @@ pub struct CongestionLinuxSnapshot {
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state; `out` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_linux_snapshot(
-    state: *const CongestionLinuxState,
-    out: *mut CongestionLinuxSnapshot,
+pub unsafe extern "C" fn congestion_linux_cubic_snapshot(
+    state: *const CongestionLinuxCubicState,
+    out: *mut CongestionLinuxCubicSnapshot,
 ) -> i32 {
     // SAFETY: forwarded contract.
     unsafe { read(state, out, snapshot) }
 }
 
-fn snapshot(s: &Inner) -> CongestionLinuxSnapshot {
+fn snapshot(s: &Inner) -> CongestionLinuxCubicSnapshot {
     let f = &s.flow;
     let st = f.state();
     let c = &st.cubic;
     let h = &st.hystart;
     let v = f.socket_view();
-    CongestionLinuxSnapshot {
+    CongestionLinuxCubicSnapshot {
         cwnd: st.cwnd,
         ssthresh: st.ssthresh,
         cwnd_cnt: st.cwnd_cnt,

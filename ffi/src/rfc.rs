@@ -1,16 +1,18 @@
-//! RFC mode's own calls (`congestion_rfc_*`): init, reconfigure, the MSS, and every
+//! RFC mode's own calls (`congestion_rfc_cubic_*`): init, reconfigure, the MSS, and every
 //! field at once. RFC 9438 CUBIC or RFC 9002 NewReno in bytes, with RFC 9406 HyStart++
 //! (or Linux HyStart, or standard slow start), driven the way a QUIC stack drives it.
 
 use crate::flow::{RfcAlgorithm, at, forward, phase_code, read, ssthresh_code, with};
-use crate::rfc_config::CongestionRfcConfig;
-use crate::state::{self, CongestionRfcParams, CongestionRfcState, RfcInner, RfcParamsInner};
+use crate::rfc_config::CongestionRfcCubicConfig;
+use crate::state::{
+    self, CongestionRfcCubicParams, CongestionRfcCubicState, RfcInner, RfcParamsInner,
+};
 use crate::*;
 use congestion::rfc::{ClassicState, RfcParams};
 
 /// The settings of `*config` as a parameter block, or the error code of the first one
 /// refused.
-fn params_from(config: CongestionRfcConfig) -> Result<RfcParamsInner, i32> {
+fn params_from(config: CongestionRfcCubicConfig) -> Result<RfcParamsInner, i32> {
     let newreno = config.newreno()?;
     let flow_config = config.to_rust()?;
     let rfc = RfcParams::new(&flow_config).map_err(crate::linux_config::code)?;
@@ -29,12 +31,12 @@ fn params_from(config: CongestionRfcConfig) -> Result<RfcParamsInner, i32> {
 ///
 /// # Safety
 /// `params` is NULL or valid for writes of `params_size` bytes, and no flow initialised
-/// with it is in a call; `config` is NULL or points to a readable `CongestionRfcConfig`.
+/// with it is in a call; `config` is NULL or points to a readable `CongestionRfcCubicConfig`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_params_init(
-    params: *mut CongestionRfcParams,
+pub unsafe extern "C" fn congestion_rfc_cubic_params_init(
+    params: *mut CongestionRfcCubicParams,
     params_size: usize,
-    config: *const CongestionRfcConfig,
+    config: *const CongestionRfcCubicConfig,
 ) -> i32 {
     if config.is_null() {
         return CONGESTION_ERR_NULL;
@@ -61,17 +63,17 @@ pub unsafe extern "C" fn congestion_rfc_params_init(
 ///
 /// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
 /// `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` when `params` was not
-/// initialised by `congestion_rfc_params_init`.
+/// initialised by `congestion_rfc_cubic_params_init`.
 ///
 /// # Safety
 /// `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL or an
 /// initialised parameter block that outlives the state (and every copy of it) and is
 /// not written while a call on any of its flows runs.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_init(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_init(
+    state: *mut CongestionRfcCubicState,
     state_size: usize,
-    params: *const CongestionRfcParams,
+    params: *const CongestionRfcCubicParams,
     now_us: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -95,10 +97,10 @@ pub unsafe extern "C" fn congestion_rfc_init(
 }
 
 /// New settings in the parameter block at `params` (`*config` as for
-/// [`congestion_rfc_params_init`]), for every flow initialised with it: CUBIC's β, ECN β,
+/// [`congestion_rfc_cubic_params_init`]), for every flow initialised with it: CUBIC's β, ECN β,
 /// C, fast convergence, Reno-friendliness, the pacing-rate and the send-path settings
 /// apply from each flow's next event. The flow at `state` (one of the block's) also takes the new MSS (as
-/// [`congestion_rfc_set_mss`]) and restarts its CUBIC epoch on the new constants; the
+/// [`congestion_rfc_cubic_set_mss`]) and restarts its CUBIC epoch on the new constants; the
 /// block's other flows keep their MSS, and CUBIC's curve points until their next epoch
 /// (call this with each of them to move them at once). The algorithm, the slow-start
 /// kind, `paced`, the initial window and ssthresh only matter to a later init. All
@@ -107,12 +109,12 @@ pub unsafe extern "C" fn congestion_rfc_init(
 /// # Safety
 /// `params` is NULL or an initialised parameter block and `state` NULL or an initialised
 /// RFC-mode state on it, and no call on any of the block's flows runs meanwhile; `config`
-/// is NULL or points to a readable `CongestionRfcConfig`.
+/// is NULL or points to a readable `CongestionRfcCubicConfig`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_reconfigure(
-    params: *mut CongestionRfcParams,
-    state: *mut CongestionRfcState,
-    config: *const CongestionRfcConfig,
+pub unsafe extern "C" fn congestion_rfc_cubic_reconfigure(
+    params: *mut CongestionRfcCubicParams,
+    state: *mut CongestionRfcCubicState,
+    config: *const CongestionRfcCubicConfig,
 ) -> i32 {
     if config.is_null() {
         return CONGESTION_ERR_NULL;
@@ -164,8 +166,8 @@ pub unsafe extern "C" fn congestion_rfc_reconfigure(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_set_mss(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_set_mss(
+    state: *mut CongestionRfcCubicState,
     mss_bytes: u64,
 ) -> i32 {
     let mut result = Ok(());
@@ -184,7 +186,7 @@ pub unsafe extern "C" fn congestion_rfc_set_mss(
 /// Every field of an RFC-mode flow, as the RFC-mode replay CSV prints them.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
-pub struct CongestionRfcSnapshot {
+pub struct CongestionRfcCubicSnapshot {
     /// Congestion window, bytes.
     pub cwnd_bytes: u64,
     /// Slow-start threshold, bytes (`CONGESTION_SSTHRESH_NONE`: none).
@@ -227,16 +229,16 @@ pub struct CongestionRfcSnapshot {
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state; `out` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_snapshot(
-    state: *const CongestionRfcState,
-    out: *mut CongestionRfcSnapshot,
+pub unsafe extern "C" fn congestion_rfc_cubic_snapshot(
+    state: *const CongestionRfcCubicState,
+    out: *mut CongestionRfcCubicSnapshot,
 ) -> i32 {
     // SAFETY: forwarded contract.
     unsafe { read(state, out, |s| snapshot(&s.flow)) }
 }
 
-fn snapshot(flow: &RfcAlgorithm) -> CongestionRfcSnapshot {
-    let mut v = forward!(flow, f => CongestionRfcSnapshot {
+fn snapshot(flow: &RfcAlgorithm) -> CongestionRfcCubicSnapshot {
+    let mut v = forward!(flow, f => CongestionRfcCubicSnapshot {
         cwnd_bytes: f.cwnd(),
         ssthresh_bytes: ssthresh_code(f.ssthresh()),
         epoch_start_us: -1,
@@ -247,7 +249,7 @@ fn snapshot(flow: &RfcAlgorithm) -> CongestionRfcSnapshot {
         phase: phase_code(f.phase()),
         cwnd_limited: u32::from(f.last_ack_cwnd_limited()),
         css_rounds: f.hystart_pp().css_rounds(),
-        ..CongestionRfcSnapshot::default()
+        ..CongestionRfcCubicSnapshot::default()
     });
     match flow {
         RfcAlgorithm::Cubic(f) => {
@@ -278,31 +280,31 @@ mod tests {
 
     #[test]
     fn the_snapshot_of_each_algorithm_names_it() {
-        let mut c = CongestionRfcConfig::rfc_default();
+        let mut c = CongestionRfcCubicConfig::rfc_default();
         for algorithm in [
             CONGESTION_RFC_ALGORITHM_CUBIC,
             CONGESTION_RFC_ALGORITHM_NEWRENO,
         ] {
             c.algorithm = algorithm;
-            let mut p = CongestionRfcParams {
+            let mut p = CongestionRfcCubicParams {
                 opaque: [0; crate::CONGESTION_RFC_PARAMS_WORDS],
             };
-            let size = size_of::<CongestionRfcParams>();
+            let size = size_of::<CongestionRfcCubicParams>();
             assert_eq!(
-                unsafe { congestion_rfc_params_init(&mut p, size, &c) },
+                unsafe { congestion_rfc_cubic_params_init(&mut p, size, &c) },
                 CONGESTION_OK
             );
-            let mut s = CongestionRfcState {
+            let mut s = CongestionRfcCubicState {
                 opaque: [0; crate::CONGESTION_RFC_STATE_WORDS],
             };
-            let size = size_of::<CongestionRfcState>();
+            let size = size_of::<CongestionRfcCubicState>();
             assert_eq!(
-                unsafe { congestion_rfc_init(&mut s, size, &p, 0) },
+                unsafe { congestion_rfc_cubic_init(&mut s, size, &p, 0) },
                 CONGESTION_OK
             );
-            let mut v = CongestionRfcSnapshot::default();
+            let mut v = CongestionRfcCubicSnapshot::default();
             assert_eq!(
-                unsafe { congestion_rfc_snapshot(&s, &mut v) },
+                unsafe { congestion_rfc_cubic_snapshot(&s, &mut v) },
                 CONGESTION_OK
             );
             assert_eq!(v.algorithm, u32::from(algorithm));

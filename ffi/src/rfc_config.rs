@@ -1,12 +1,12 @@
 //! The C configuration of an RFC-mode flow (bytes), with RFC defaults from
-//! [`congestion_rfc_config_default`].
+//! [`congestion_rfc_cubic_config_default`].
 
 use crate::send_config::{SendFields, send_fields};
 use crate::*;
 use congestion::pacing::{
     PacingFormula, PacingRateConfig, RFC9002_PACING_N_PERCENT, Rate, SendPathParams,
 };
-use congestion::rfc::{RfcFlowConfig, SlowStartKind};
+use congestion::rfc::{CubicConfig, SlowStartKind};
 
 /// Slow start: standard (RFC 5681 / RFC 9002), no early exit.
 pub const CONGESTION_RFC_SLOW_START_STANDARD: u8 = 0;
@@ -29,14 +29,14 @@ pub const CONGESTION_PACING_FORMULA_LINUX: u8 = 0;
 /// Pacing rate: RFC 9002 §7.7, `N · cwnd / smoothed_rtt` (`pacing_n_percent`).
 pub const CONGESTION_PACING_FORMULA_RFC9002: u8 = 1;
 
-/// An RFC-mode flow's settings, in bytes. Fill it with [`congestion_rfc_config_default`],
-/// change what you need, then call `congestion_rfc_params_init`. Flags are `uint8_t`: 0
+/// An RFC-mode flow's settings, in bytes. Fill it with [`congestion_rfc_cubic_config_default`],
+/// change what you need, then call `congestion_rfc_cubic_params_init`. Flags are `uint8_t`: 0
 /// false, anything else true. The send-path fields mean what they mean in
-/// `CongestionLinuxConfig` and only matter to a stack that uses `congestion_rfc_send_*`.
+/// `CongestionLinuxCubicConfig` and only matter to a stack that uses `congestion_rfc_cubic_send_*`.
 /// No padding: 96 bytes on every target.
 #[repr(C)]
 #[derive(Clone, Copy, Debug)]
-pub struct CongestionRfcConfig {
+pub struct CongestionRfcCubicConfig {
     /// Maximum datagram / segment size, bytes (1200; at most 65535).
     pub mss_bytes: u64,
     /// Initial window, bytes; 0: RFC 9002's `min(10·MSS, max(14720, 2·MSS))` (0).
@@ -72,7 +72,7 @@ pub struct CongestionRfcConfig {
     /// A `CONGESTION_PACING_FORMULA_*` value (Linux).
     pub pacing_formula: u8,
     /// Send path: who paces, `sk_pacing_status`: 0 nobody, 1 the flow itself (wait for
-    /// each departure time `congestion_rfc_send_poll` gives), 2 the fq qdisc (0).
+    /// each departure time `congestion_rfc_cubic_send_poll` gives), 2 the fq qdisc (0).
     pub pacing_status: u8,
     /// Send path: `sk_pacing_shift`, TSQ and TSO budgets are `rate >> shift` (10).
     pub pacing_shift: u8,
@@ -95,17 +95,17 @@ pub struct CongestionRfcConfig {
     pub reserved: [u8; 7],
 }
 
-const _: () = assert!(size_of::<CongestionRfcConfig>() == 96);
+const _: () = assert!(size_of::<CongestionRfcCubicConfig>() == 96);
 
-impl CongestionRfcConfig {
+impl CongestionRfcCubicConfig {
     /// RFC defaults: RFC 9438 CUBIC, HyStart++, unpaced, RFC 9002 initial window,
     /// Linux's pacing-rate rule.
     pub fn rfc_default() -> Self {
-        let f = RfcFlowConfig::new();
+        let f = CubicConfig::new();
         let c = f.cubic;
         let p = f.pacing;
         let send = SendFields::linux_default();
-        CongestionRfcConfig {
+        CongestionRfcCubicConfig {
             mss_bytes: c.mss_bytes,
             initial_window_bytes: f.initial_window_bytes.unwrap_or(0),
             initial_ssthresh_bytes: f.initial_ssthresh_bytes.unwrap_or(CONGESTION_SSTHRESH_NONE),
@@ -166,9 +166,9 @@ impl CongestionRfcConfig {
     }
 
     /// The flow's settings, validated, or the error code.
-    pub(crate) fn to_rust(self) -> Result<RfcFlowConfig, i32> {
+    pub(crate) fn to_rust(self) -> Result<CubicConfig, i32> {
         self.newreno()?;
-        let mut f = RfcFlowConfig::new();
+        let mut f = CubicConfig::new();
         f.slow_start = match self.slow_start {
             CONGESTION_RFC_SLOW_START_STANDARD => SlowStartKind::Standard,
             CONGESTION_RFC_SLOW_START_LINUX_HYSTART => SlowStartKind::LinuxHystart,
@@ -199,13 +199,15 @@ impl CongestionRfcConfig {
 /// Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
 ///
 /// # Safety
-/// `config` is NULL or valid for writing one `CongestionRfcConfig`.
+/// `config` is NULL or valid for writing one `CongestionRfcCubicConfig`.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_config_default(config: *mut CongestionRfcConfig) -> i32 {
+pub unsafe extern "C" fn congestion_rfc_cubic_config_default(
+    config: *mut CongestionRfcCubicConfig,
+) -> i32 {
     if config.is_null() {
         return CONGESTION_ERR_NULL;
     }
     // SAFETY: non-null and valid for writes per the contract.
-    unsafe { config.write(CongestionRfcConfig::rfc_default()) };
+    unsafe { config.write(CongestionRfcCubicConfig::rfc_default()) };
     CONGESTION_OK
 }

@@ -1,9 +1,9 @@
-//! RFC-mode events and getters (`congestion_rfc_*`), the same set with the same
-//! arguments as Linux mode's (`congestion_linux_*`): amounts in bytes. Each is the
+//! RFC-mode events and getters (`congestion_rfc_cubic_*`), the same set with the same
+//! arguments as Linux mode's (`congestion_linux_cubic_*`): amounts in bytes. Each is the
 //! library's `CongestionController` call on the RFC-mode flow (CUBIC or NewReno).
 
 use crate::flow::*;
-use crate::state::CongestionRfcState;
+use crate::state::CongestionRfcCubicState;
 use congestion::{CongestionController, LossEvent, SentEvent};
 
 /// Data was sent: `in_flight_after` bytes are in flight now by the stack's own count (the
@@ -14,8 +14,8 @@ use congestion::{CongestionController, LossEvent, SentEvent};
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_sent(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_on_sent(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
     in_flight_after: u64,
     largest_sent: u64,
@@ -35,8 +35,8 @@ pub unsafe extern "C" fn congestion_rfc_on_sent(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_sent_counted(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_on_sent_counted(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
     sent: u64,
     largest_sent: u64,
@@ -46,9 +46,10 @@ pub unsafe extern "C" fn congestion_rfc_on_sent_counted(
 }
 
 /// An ACK newly acknowledging `acked` bytes (0: one carrying only an RTT sample), which
-/// leave flight; `rtt_us` is its RTT sample, negative for none; `largest_acked` the
-/// highest packet number (or sequence) it covers; `app_limited` nonzero when the
-/// application, not the window, limited what was in flight (0.1's argument order).
+/// leave flight; `largest_acked` the highest packet number (or sequence) it covers;
+/// `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
+/// application, not the window, limited what was in flight. The order of Rust's
+/// `AckEvent::new(acked, largest_acked, rtt)` (0.2 took `rtt_us` first).
 ///
 /// `largest_acked` ends the recovery period and HyStart++ rounds; 0 (never given)
 /// falls back on counting acknowledged bytes.
@@ -56,12 +57,12 @@ pub unsafe extern "C" fn congestion_rfc_on_sent_counted(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_ack(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_on_ack(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
     acked: u64,
-    rtt_us: i64,
     largest_acked: u64,
+    rtt_us: i64,
     app_limited: u8,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -84,8 +85,8 @@ pub unsafe extern "C" fn congestion_rfc_on_ack(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_loss(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_on_loss(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
     lost: u64,
     newest_lost: u64,
@@ -105,8 +106,8 @@ pub unsafe extern "C" fn congestion_rfc_on_loss(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_loss_sent_at(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_on_loss_sent_at(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
     lost: u64,
     newest_sent_at_us: u64,
@@ -127,8 +128,8 @@ pub unsafe extern "C" fn congestion_rfc_on_loss_sent_at(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_persistent_congestion(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_on_persistent_congestion(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
     lost: u64,
 ) -> i32 {
@@ -151,8 +152,8 @@ pub unsafe extern "C" fn congestion_rfc_on_persistent_congestion(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_ecn(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_on_ecn(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
     ce_increase: u64,
     largest_acked: u64,
@@ -171,7 +172,10 @@ pub unsafe extern "C" fn congestion_rfc_on_ecn(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_rto(state: *mut CongestionRfcState, now_us: u64) -> i32 {
+pub unsafe extern "C" fn congestion_rfc_cubic_on_rto(
+    state: *mut CongestionRfcCubicState,
+    now_us: u64,
+) -> i32 {
     // SAFETY: forwarded contract.
     unsafe { with(state, |s| s.on_retransmission_timeout(at(now_us))) }
 }
@@ -182,8 +186,8 @@ pub unsafe extern "C" fn congestion_rfc_on_rto(state: *mut CongestionRfcState, n
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_discarded(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_on_discarded(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
     amount: u64,
 ) -> i32 {
@@ -199,8 +203,8 @@ pub unsafe extern "C" fn congestion_rfc_on_discarded(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_spurious(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_on_spurious(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -213,8 +217,8 @@ pub unsafe extern "C" fn congestion_rfc_on_spurious(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_on_transmit_start(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_on_transmit_start(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -226,8 +230,8 @@ pub unsafe extern "C" fn congestion_rfc_on_transmit_start(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state; `cwnd` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_cwnd(
-    state: *const CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_cwnd(
+    state: *const CongestionRfcCubicState,
     cwnd: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -240,8 +244,8 @@ pub unsafe extern "C" fn congestion_rfc_cwnd(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state; `ssthresh` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_ssthresh(
-    state: *const CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_ssthresh(
+    state: *const CongestionRfcCubicState,
     ssthresh: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -253,8 +257,8 @@ pub unsafe extern "C" fn congestion_rfc_ssthresh(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state; `phase` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_phase(
-    state: *const CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_phase(
+    state: *const CongestionRfcCubicState,
     phase: *mut u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -266,8 +270,8 @@ pub unsafe extern "C" fn congestion_rfc_phase(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state; `in_flight` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_in_flight(
-    state: *const CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_in_flight(
+    state: *const CongestionRfcCubicState,
     in_flight: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -280,8 +284,8 @@ pub unsafe extern "C" fn congestion_rfc_in_flight(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state; `bytes_per_second` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_pacing_rate(
-    state: *const CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_pacing_rate(
+    state: *const CongestionRfcCubicState,
     bytes_per_second: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -298,8 +302,8 @@ pub unsafe extern "C" fn congestion_rfc_pacing_rate(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state; `bytes` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_send_quantum(
-    state: *const CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_send_quantum(
+    state: *const CongestionRfcCubicState,
     bytes: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -311,8 +315,8 @@ pub unsafe extern "C" fn congestion_rfc_send_quantum(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state; `bytes` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_mss(
-    state: *const CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_mss(
+    state: *const CongestionRfcCubicState,
     bytes: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.

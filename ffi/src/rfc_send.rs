@@ -1,18 +1,18 @@
-//! The send path of an RFC-mode flow (`congestion_rfc_send_*`), held in the same
+//! The send path of an RFC-mode flow (`congestion_rfc_cubic_send_*`), held in the same
 //! state: the one-call verdict, the qdisc hand-off with TCP Small Queues and the EDT
 //! stamp, TX completions, the next departure time, the TSO burst and the TSQ budget.
-//! The ACK's RTT sample reaches it through `congestion_rfc_on_ack`; the pacing rate
-//! is `congestion_rfc_pacing_rate`.
+//! The ACK's RTT sample reaches it through `congestion_rfc_cubic_on_ack`; the pacing rate
+//! is `congestion_rfc_cubic_pacing_rate`.
 //!
-//! Per burst: `congestion_rfc_send_poll` (may it go, how many segments), then
-//! `congestion_rfc_send_enqueue` (TSQ's verdict and its departure time), then
-//! `congestion_rfc_on_sent` (the flow's bookkeeping).
+//! Per burst: `congestion_rfc_cubic_send_poll` (may it go, how many segments), then
+//! `congestion_rfc_cubic_send_enqueue` (TSQ's verdict and its departure time), then
+//! `congestion_rfc_cubic_on_sent` (the flow's bookkeeping).
 //!
 //! A stack whose own pacer only needs a rate and a burst size reads
-//! `congestion_rfc_pacing_rate` and `congestion_rfc_send_quantum` and never calls these.
+//! `congestion_rfc_cubic_pacing_rate` and `congestion_rfc_cubic_send_quantum` and never calls these.
 
 use crate::send;
-use crate::state::CongestionRfcState;
+use crate::state::CongestionRfcCubicState;
 
 /// The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
 /// of Linux `tcp_write_xmit`), for the flow's window and its own in-flight count (bursts of whole segments of the MSS);
@@ -26,8 +26,8 @@ use crate::state::CongestionRfcState;
 /// `state` is NULL or an initialised RFC-mode state not used concurrently; the
 /// out-pointers are NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_send_poll(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_send_poll(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
     retransmit: u8,
     rtx_queue_at_most_one: u8,
@@ -58,8 +58,8 @@ pub unsafe extern "C" fn congestion_rfc_send_poll(
 /// `state` is NULL or an initialised RFC-mode state not used concurrently;
 /// `departure_ns` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_send_enqueue(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_send_enqueue(
+    state: *mut CongestionRfcCubicState,
     now_us: u64,
     len_bytes: u32,
     segments: u32,
@@ -88,8 +88,8 @@ pub unsafe extern "C" fn congestion_rfc_send_enqueue(
 /// `state` is NULL or an initialised RFC-mode state not used concurrently; `reopened`
 /// is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_send_tx_completion(
-    state: *mut CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_send_tx_completion(
+    state: *mut CongestionRfcCubicState,
     len_bytes: u32,
     reopened: *mut u8,
 ) -> i32 {
@@ -104,8 +104,8 @@ pub unsafe extern "C" fn congestion_rfc_send_tx_completion(
 /// `state` is NULL or an initialised RFC-mode state; `departure_ns` is NULL or
 /// writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_send_next_departure_ns(
-    state: *const CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_send_next_departure_ns(
+    state: *const CongestionRfcCubicState,
     departure_ns: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -118,8 +118,8 @@ pub unsafe extern "C" fn congestion_rfc_send_next_departure_ns(
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state; `segments` is NULL or writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_send_tso_segs(
-    state: *const CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_send_tso_segs(
+    state: *const CongestionRfcCubicState,
     segments: *mut u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
@@ -135,8 +135,8 @@ pub unsafe extern "C" fn congestion_rfc_send_tso_segs(
 /// `state` is NULL or an initialised RFC-mode state; the out-pointers are NULL or
 /// writable.
 #[unsafe(no_mangle)]
-pub unsafe extern "C" fn congestion_rfc_send_tsq(
-    state: *const CongestionRfcState,
+pub unsafe extern "C" fn congestion_rfc_cubic_send_tsq(
+    state: *const CongestionRfcCubicState,
     len_bytes: u32,
     queued_bytes: *mut u64,
     limit_bytes: *mut u64,

@@ -11,7 +11,7 @@ use crate::flow::{at, read, with};
 use crate::state::{Blob, Inner, RfcInner};
 use crate::*;
 use congestion::CongestionController;
-use congestion::linux::LinuxFlow;
+use congestion::linux::Cubic;
 use congestion::pacing::{Enqueue, SendContext, SendPathParams, SendPathState, SendVerdict};
 
 /// A blob's state that holds a send path beside its controller.
@@ -44,7 +44,7 @@ impl Paced for Inner {
     }
     fn poll_send(&mut self, ctx: &SendContext) -> SendVerdict {
         let params = self.params();
-        let flow = LinuxFlow::bind(&mut self.flow, &params.linux);
+        let flow = Cubic::bind(&mut self.flow, &params.linux);
         self.send.poll(&params.send, &flow, ctx)
     }
 }

@@ -1,6 +1,6 @@
 //! The send-path settings both modes' C configurations carry, read into the library's
 //! validated [`SendPathParams`] by one function, so that a value means the same and is
-//! refused with the same code in `CongestionLinuxConfig` and `CongestionRfcConfig`.
+//! refused with the same code in `CongestionLinuxCubicConfig` and `CongestionRfcCubicConfig`.
 
 use crate::*;
 use congestion::hystart::PacingStatus;

@@ -7,27 +7,27 @@ use congestion::linux::{LinuxFlowState, LinuxParams};
 use congestion::pacing::{SendPathParams, SendPathState};
 use congestion::rfc::RfcParams;
 
-/// Bytes a [`CongestionLinuxState`] occupies: the Linux-mode flow (two 64-byte lines: the
+/// Bytes a [`CongestionLinuxCubicState`] occupies: the Linux-mode flow (two 64-byte lines: the
 /// one a congestion-avoidance ACK touches, and the rest), its send path (one line), the
 /// parameter block's address and the magic word (in a fourth line) take 208 on 64-bit
 /// targets, padded to the 64-byte alignment.
 pub const CONGESTION_LINUX_STATE_SIZE: usize = 256;
 /// [`CONGESTION_LINUX_STATE_SIZE`] in 64-bit words.
 pub const CONGESTION_LINUX_STATE_WORDS: usize = CONGESTION_LINUX_STATE_SIZE / 8;
-/// Alignment a [`CongestionLinuxState`] needs, bytes: a cache line, so that the flow's
+/// Alignment a [`CongestionLinuxCubicState`] needs, bytes: a cache line, so that the flow's
 /// hot fields share one.
 pub const CONGESTION_LINUX_STATE_ALIGN: usize = 64;
 
-/// Bytes a [`CongestionLinuxParams`] occupies: CUBIC's module parameters, the socket
+/// Bytes a [`CongestionLinuxCubicParams`] occupies: CUBIC's module parameters, the socket
 /// settings and the send-path settings every flow initialised with it shares (128 on
 /// 64-bit targets); the rest is room to grow.
 pub const CONGESTION_LINUX_PARAMS_SIZE: usize = 192;
 /// [`CONGESTION_LINUX_PARAMS_SIZE`] in 64-bit words.
 pub const CONGESTION_LINUX_PARAMS_WORDS: usize = CONGESTION_LINUX_PARAMS_SIZE / 8;
-/// Alignment a [`CongestionLinuxParams`] needs, bytes.
+/// Alignment a [`CongestionLinuxCubicParams`] needs, bytes.
 pub const CONGESTION_LINUX_PARAMS_ALIGN: usize = 8;
 
-/// Bytes a [`CongestionRfcState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
+/// Bytes a [`CongestionRfcCubicState`] occupies: the RFC-mode flow, CUBIC (RFC 9438) or
 /// NewReno (RFC 9002), sized for the larger (CUBIC's), with its slow-start detector and
 /// undo snapshot, its send path (one line), the parameter block's address and the magic
 /// word: 512 on 64-bit targets, 576 on 32-bit ones (where CUBIC's undo snapshot is kept
@@ -35,35 +35,35 @@ pub const CONGESTION_LINUX_PARAMS_ALIGN: usize = 8;
 pub const CONGESTION_RFC_STATE_SIZE: usize = 576;
 /// [`CONGESTION_RFC_STATE_SIZE`] in 64-bit words.
 pub const CONGESTION_RFC_STATE_WORDS: usize = CONGESTION_RFC_STATE_SIZE / 8;
-/// Alignment a [`CongestionRfcState`] needs, bytes: a cache line, so that the flow's
+/// Alignment a [`CongestionRfcCubicState`] needs, bytes: a cache line, so that the flow's
 /// hot fields start one.
 pub const CONGESTION_RFC_STATE_ALIGN: usize = 64;
 
-/// Bytes a [`CongestionRfcParams`] occupies: the RFC-mode settings every flow initialised
+/// Bytes a [`CongestionRfcCubicParams`] occupies: the RFC-mode settings every flow initialised
 /// with it shares (CUBIC's, the pacing rate's, the slow-start kind, the initial window,
 /// the algorithm, the send path's; 136 on 64-bit targets); the rest is room to grow.
 pub const CONGESTION_RFC_PARAMS_SIZE: usize = 192;
 /// [`CONGESTION_RFC_PARAMS_SIZE`] in 64-bit words.
 pub const CONGESTION_RFC_PARAMS_WORDS: usize = CONGESTION_RFC_PARAMS_SIZE / 8;
-/// Alignment a [`CongestionRfcParams`] needs, bytes.
+/// Alignment a [`CongestionRfcCubicParams`] needs, bytes.
 pub const CONGESTION_RFC_PARAMS_ALIGN: usize = 8;
 
 /// One Linux-mode flow with its send path, owned by the caller. Opaque: only
-/// `congestion_linux_init` may write it and only the `congestion_linux_*` functions may
-/// read it. It refers to the [`CongestionLinuxParams`] it was initialised with (which
+/// `congestion_linux_cubic_init` may write it and only the `congestion_linux_cubic_*` functions may
+/// read it. It refers to the [`CongestionLinuxCubicParams`] it was initialised with (which
 /// must outlive it); a copy (`memcpy`) is a copy of the flow on the same parameters.
 #[repr(C, align(64))]
-pub struct CongestionLinuxState {
+pub struct CongestionLinuxCubicState {
     /// Opaque bytes. Never read or write them directly.
     pub opaque: [u64; CONGESTION_LINUX_STATE_WORDS],
 }
 
 /// The settings Linux-mode flows share, validated once, owned by the caller: one block
 /// for any number of flows (per endpoint, per port, one `static` in firmware), as the
-/// kernel's module parameters are. Opaque: only `congestion_linux_params_init` and
-/// `congestion_linux_reconfigure` write it.
+/// kernel's module parameters are. Opaque: only `congestion_linux_cubic_params_init` and
+/// `congestion_linux_cubic_reconfigure` write it.
 #[repr(C, align(8))]
-pub struct CongestionLinuxParams {
+pub struct CongestionLinuxCubicParams {
     /// Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or write
     /// them directly.
     pub opaque: [u64; CONGESTION_LINUX_PARAMS_WORDS],
@@ -71,20 +71,20 @@ pub struct CongestionLinuxParams {
 
 /// One RFC-mode flow (bytes; CUBIC or NewReno) with its send path, owned by the caller.
 /// Opaque: only
-/// `congestion_rfc_init` may write it and only the `congestion_rfc_*` functions may read
-/// it. It refers to the [`CongestionRfcParams`] it was initialised with (which must
+/// `congestion_rfc_cubic_init` may write it and only the `congestion_rfc_cubic_*` functions may read
+/// it. It refers to the [`CongestionRfcCubicParams`] it was initialised with (which must
 /// outlive it); a copy (`memcpy`) is a copy of the flow on the same parameters.
 #[repr(C, align(64))]
-pub struct CongestionRfcState {
+pub struct CongestionRfcCubicState {
     /// Opaque bytes. Never read or write them directly.
     pub opaque: [u64; CONGESTION_RFC_STATE_WORDS],
 }
 
 /// The settings RFC-mode flows share, validated once, owned by the caller: one block for
 /// any number of flows (per endpoint, one `static` in firmware). Opaque: only
-/// `congestion_rfc_params_init` and `congestion_rfc_reconfigure` write it.
+/// `congestion_rfc_cubic_params_init` and `congestion_rfc_cubic_reconfigure` write it.
 #[repr(C, align(8))]
-pub struct CongestionRfcParams {
+pub struct CongestionRfcCubicParams {
     /// Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or write
     /// them directly.
     pub opaque: [u64; CONGESTION_RFC_PARAMS_WORDS],
@@ -137,17 +137,17 @@ pub(crate) struct RfcParamsInner {
 const _: () = assert!(size_of::<Inner>() <= CONGESTION_LINUX_STATE_SIZE);
 const _: () = assert!(size_of::<ParamsInner>() <= CONGESTION_LINUX_PARAMS_SIZE);
 const _: () = assert!(align_of::<ParamsInner>() <= CONGESTION_LINUX_PARAMS_ALIGN);
-const _: () = assert!(size_of::<CongestionLinuxParams>() == CONGESTION_LINUX_PARAMS_SIZE);
+const _: () = assert!(size_of::<CongestionLinuxCubicParams>() == CONGESTION_LINUX_PARAMS_SIZE);
 const _: () = assert!(align_of::<Inner>() <= CONGESTION_LINUX_STATE_ALIGN);
-const _: () = assert!(size_of::<CongestionLinuxState>() == CONGESTION_LINUX_STATE_SIZE);
-const _: () = assert!(align_of::<CongestionLinuxState>() == CONGESTION_LINUX_STATE_ALIGN);
+const _: () = assert!(size_of::<CongestionLinuxCubicState>() == CONGESTION_LINUX_STATE_SIZE);
+const _: () = assert!(align_of::<CongestionLinuxCubicState>() == CONGESTION_LINUX_STATE_ALIGN);
 const _: () = assert!(size_of::<RfcInner>() <= CONGESTION_RFC_STATE_SIZE);
 const _: () = assert!(size_of::<RfcParamsInner>() <= CONGESTION_RFC_PARAMS_SIZE);
 const _: () = assert!(align_of::<RfcParamsInner>() <= CONGESTION_RFC_PARAMS_ALIGN);
-const _: () = assert!(size_of::<CongestionRfcParams>() == CONGESTION_RFC_PARAMS_SIZE);
+const _: () = assert!(size_of::<CongestionRfcCubicParams>() == CONGESTION_RFC_PARAMS_SIZE);
 const _: () = assert!(align_of::<RfcInner>() <= CONGESTION_RFC_STATE_ALIGN);
-const _: () = assert!(size_of::<CongestionRfcState>() == CONGESTION_RFC_STATE_SIZE);
-const _: () = assert!(align_of::<CongestionRfcState>() == CONGESTION_RFC_STATE_ALIGN);
+const _: () = assert!(size_of::<CongestionRfcCubicState>() == CONGESTION_RFC_STATE_SIZE);
+const _: () = assert!(align_of::<CongestionRfcCubicState>() == CONGESTION_RFC_STATE_ALIGN);
 
 /// A blob type and the Rust state it holds, told apart by a magic number in the first
 /// word (so a Linux-mode state passed to an RFC-mode function is refused, not misread).
@@ -164,7 +164,7 @@ pub(crate) trait Blob {
     const MAGIC_OFFSET: usize = 0;
 }
 
-impl Blob for CongestionLinuxState {
+impl Blob for CongestionLinuxCubicState {
     type Inner = Inner;
     /// "CCUBICv3" in ASCII (v1 and v2, the 0.1 and 0.2 layouts, are refused).
     const MAGIC: u64 = 0x3376_4349_4255_4343;
@@ -173,7 +173,7 @@ impl Blob for CongestionLinuxState {
     const MAGIC_OFFSET: usize = core::mem::offset_of!(Inner, magic);
 }
 
-impl Blob for CongestionLinuxParams {
+impl Blob for CongestionLinuxCubicParams {
     type Inner = ParamsInner;
     /// "CLPARAM1" in ASCII.
     const MAGIC: u64 = 0x314d_4152_4150_4c43;
@@ -181,7 +181,7 @@ impl Blob for CongestionLinuxParams {
     const ALIGN: usize = CONGESTION_LINUX_PARAMS_ALIGN;
 }
 
-impl Blob for CongestionRfcState {
+impl Blob for CongestionRfcCubicState {
     type Inner = RfcInner;
     /// "CRFCv3.1" in ASCII (the 0.1 and 0.2 layouts, "CRFC9438" and "CRFC9002", and
     /// the one without a send path, "CRFCv3.0", are refused).
@@ -191,7 +191,7 @@ impl Blob for CongestionRfcState {
     const MAGIC_OFFSET: usize = core::mem::offset_of!(RfcInner, magic);
 }
 
-impl Blob for CongestionRfcParams {
+impl Blob for CongestionRfcCubicParams {
     type Inner = RfcParamsInner;
     /// "CRPARAM2" in ASCII ("CRPARAM1", the block without send-path settings, is
     /// refused).
@@ -211,12 +211,12 @@ impl Inner {
             flow,
             send,
             params,
-            magic: CongestionLinuxState::MAGIC,
+            magic: CongestionLinuxCubicState::MAGIC,
         }
     }
 
     /// The parameter block the flow was initialised with. The lifetime is the caller's
-    /// promise (`congestion_linux_init`'s contract: the block outlives the state and is
+    /// promise (`congestion_linux_cubic_init`'s contract: the block outlives the state and is
     /// not written while a call runs), not tied to `self`, so that the flow's state can
     /// be borrowed mutably beside it.
     pub(crate) fn params<'a>(&self) -> &'a ParamsInner {
@@ -230,7 +230,7 @@ impl ParamsInner {
     /// A parameter block holding `linux` and `send`.
     pub(crate) fn new(linux: LinuxParams, send: SendPathParams) -> Self {
         ParamsInner {
-            magic: CongestionLinuxParams::MAGIC,
+            magic: CongestionLinuxCubicParams::MAGIC,
             linux,
             send,
         }
@@ -244,7 +244,7 @@ impl RfcInner {
             flow,
             send: SendPathState::new(),
             params,
-            magic: CongestionRfcState::MAGIC,
+            magic: CongestionRfcCubicState::MAGIC,
         }
     }
 
@@ -261,7 +261,7 @@ impl RfcParamsInner {
     /// `newreno`.
     pub(crate) fn new(rfc: RfcParams, send: SendPathParams, newreno: bool) -> Self {
         RfcParamsInner {
-            magic: CongestionRfcParams::MAGIC,
+            magic: CongestionRfcCubicParams::MAGIC,
             rfc,
             send,
             newreno,
@@ -361,7 +361,7 @@ mod tests {
         // the parameter block: the magic word 8 + RfcParams 96 + SendPathParams 28 + the
         // algorithm, padded to 8 = 136.
         let cubic = size_of::<congestion::rfc::ClassicState<congestion::cubic::RfcCubic>>();
-        let newreno = size_of::<congestion::rfc::ClassicState<congestion::rfc::NewReno>>();
+        let newreno = size_of::<congestion::rfc::ClassicState<congestion::rfc::NewRenoWindow>>();
         assert_eq!((cubic, newreno), (384, 256));
         assert_eq!(size_of::<RfcAlgorithm>(), cubic.max(newreno));
         assert_eq!(size_of::<SendPathState>(), 64);

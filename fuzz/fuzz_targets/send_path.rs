@@ -1,5 +1,5 @@
 //! The send path (pacer, TSQ, TSO) under arbitrary polls, sends and completions, and
-//! `PacedFlow<LinuxFlow>` / `PacedFlow<RfcFlow>` under arbitrary stack events.
+//! `PacedFlow<linux::Cubic>` / `PacedFlow<rfc::Cubic>` under arbitrary stack events.
 #![no_main]
 
 #[path = "../../tests/fuzz_bodies/mod.rs"]

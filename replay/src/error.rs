@@ -66,6 +66,16 @@ pub enum Problem<'a> {
     },
     /// The output sink refused a write.
     Output,
+    /// A segment range (`A` or `A-B`) that is not one.
+    BadRange(&'a str),
+    /// A segment the event names is not outstanding (or, for `rtx`, already SACKed).
+    NotOutstanding(u32),
+    /// More segments outstanding than the replay's scoreboard holds.
+    ScoreboardFull(usize),
+    /// An algorithm drew a random number and no `rand` value was queued.
+    RandomExhausted,
+    /// The event breaks the replay's socket model (the text says how).
+    Model(&'static str),
 }
 
 impl Problem<'_> {
@@ -82,6 +92,11 @@ impl Problem<'_> {
             Problem::BadChoice { expected, .. } => expected,
             Problem::Config(_) | Problem::ConfigAfterSet { .. } => "bad settings",
             Problem::Output => "writing the CSV failed",
+            Problem::BadRange(_) => "bad segment range",
+            Problem::NotOutstanding(_) => "segment not outstanding",
+            Problem::ScoreboardFull(_) => "too many segments outstanding",
+            Problem::RandomExhausted => "a random draw with no `rand` value queued",
+            Problem::Model(what) => what,
         }
     }
 }
@@ -106,6 +121,16 @@ impl fmt::Display for Problem<'_> {
             Problem::Config(e) => write!(f, "{e}"),
             Problem::ConfigAfterSet { key, error } => write!(f, "`set {key}`: {error}"),
             Problem::Output => f.write_str("writing the CSV failed"),
+            Problem::BadRange(word) => write!(f, "bad segment range `{word}`"),
+            Problem::NotOutstanding(seq) => write!(f, "segment {seq} is not outstanding"),
+            Problem::ScoreboardFull(cap) => {
+                write!(
+                    f,
+                    "more than {cap} segments outstanding (the scoreboard's capacity)"
+                )
+            }
+            Problem::RandomExhausted => f.write_str("a random draw with no `rand` value queued"),
+            Problem::Model(what) => f.write_str(what),
         }
     }
 }

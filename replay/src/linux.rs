@@ -1,11 +1,11 @@
 //! Linux mode: the harness socket model of `shared/conformance/linux-cubic/README.md`,
-//! driven through `congestion::linux::LinuxFlow`.
+//! driven through `congestion::linux::Cubic`.
 
 use crate::pacing::{self, PacingReplay};
 use crate::{Event, Mode, Problem, Row, running, set_u32, zeros_after};
 use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
-use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
+use congestion::linux::{Cubic, CubicConfig, LinuxSocketConfig};
 use congestion::{ConfigError, CongestionController, Instant, LossEvent};
 use core::fmt::{self, Write};
 
@@ -13,7 +13,7 @@ use core::fmt::{self, Write};
 pub struct LinuxReplay {
     cubic: LinuxCubicConfig,
     socket: LinuxSocketConfig,
-    flow: Option<LinuxFlow>,
+    flow: Option<Cubic>,
     /// The send path, for traces that use its events (extra columns).
     pacing: Option<PacingReplay>,
 }
@@ -122,8 +122,8 @@ impl<'a> Mode<'a> for LinuxReplay {
 
     fn init(&mut self, now: Instant, ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
         let n = ev.map_or(Ok(None), |ev| ev.opt_int::<u32>(1))?;
-        let config = LinuxFlowConfig::from_parts(self.cubic, self.socket);
-        let mut flow = LinuxFlow::new(config, now).map_err(Problem::Config)?;
+        let config = CubicConfig::from_parts(self.cubic, self.socket);
+        let mut flow = Cubic::new(config, now).map_err(Problem::Config)?;
         let n = n.unwrap_or(flow.state().cwnd);
         flow.transmit(now, n);
         self.flow = Some(flow);

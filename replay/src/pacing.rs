@@ -1,5 +1,5 @@
 //! Linux-mode send-path events for the replay: the EDT pacer, TCP Small Queues and TSO
-//! autosizing of `congestion::pacing::SendPath`, fed by a `LinuxFlow`'s pacing rate.
+//! autosizing of `congestion::pacing::SendPath`, fed by a `Cubic`'s pacing rate.
 //!
 //! Events and keys (see tests/data/pacing/README.md):
 //! - `set tsq_limit BYTES` (`tcp_limit_output_bytes`), `set truesize_overhead BYTES`,
@@ -16,7 +16,7 @@
 //! the size of the last `xmit`), `tsq_throttled` and `tso_segs`.
 
 use crate::{Event, Problem, parse, set_u32};
-use congestion::linux::{LinuxFlow, LinuxSocketConfig};
+use congestion::linux::{Cubic, LinuxSocketConfig};
 use congestion::pacing::{Enqueue, Rate, SendPath, SendPathConfig};
 use congestion::time::Duration;
 use congestion::{ConfigError, Instant};
@@ -104,7 +104,7 @@ impl PacingReplay {
         &mut self,
         ev: &Event<'a>,
         now: Instant,
-        flow: &LinuxFlow,
+        flow: &Cubic,
     ) -> Result<(), Problem<'a>> {
         self.sync(flow.socket_config()).map_err(Problem::Config)?;
         let len: u32 = ev.int(1)?;
@@ -136,11 +136,7 @@ impl PacingReplay {
     }
 
     /// The extra columns after an event, given the flow (or none before `init`).
-    pub fn write_columns<W: Write>(
-        &mut self,
-        out: &mut W,
-        flow: Option<&LinuxFlow>,
-    ) -> fmt::Result {
+    pub fn write_columns<W: Write>(&mut self, out: &mut W, flow: Option<&Cubic>) -> fmt::Result {
         let Some(flow) = flow else {
             for _ in 0..EXTRA_COLUMNS {
                 out.write_str(",0")?;
@@ -165,6 +161,6 @@ impl PacingReplay {
 }
 
 /// The flow's `sk_pacing_rate` as a [`Rate`].
-fn rate_of(flow: &LinuxFlow) -> Rate {
+fn rate_of(flow: &Cubic) -> Rate {
     Rate::from_bytes_per_second(flow.sk_pacing_rate())
 }

@@ -1,5 +1,5 @@
-//! RFC mode (`set mode rfc9438`): the trace language driving `congestion::rfc::RfcFlow`,
-//! in bytes; `set mode newreno` drives `congestion::rfc::NewRenoFlow` with the same
+//! RFC mode (`set mode rfc9438`): the trace language driving `congestion::rfc::Cubic`,
+//! in bytes; `set mode newreno` drives `congestion::rfc::NewReno` with the same
 //! settings (NewReno reads no CUBIC key) and the same events.
 //!
 //! Settings (`set KEY VALUE`; before `init`, except where noted):
@@ -30,7 +30,7 @@
 //! reaches the `snd_nxt` of the round's start; recovery ends when `snd_una` passes the
 //! `snd_nxt` at the congestion event.
 //!
-//! **Cwnd-limited rule** (`RfcFlow`'s "Window use"): a send (an `ack`'s refill, `send`,
+//! **Cwnd-limited rule** (`Cubic`'s "Window use"): a send (an `ack`'s refill, `send`,
 //! `init`) after which `in_flight + MSS >= cwnd` marks its round window-limited until
 //! `snd_una` reaches that send's `snd_nxt`; an `ack` counts as cwnd-limited when its
 //! round is so marked or the bytes in flight just before it (the previous event's
@@ -46,7 +46,7 @@
 
 use crate::{Event, Mode, Problem, Row, running, set_u32};
 use congestion::cubic::{RfcCubic, RfcCubicConfig};
-use congestion::rfc::{Classic, NewReno, RfcFlowConfig, SlowStartKind, WindowAdjustment};
+use congestion::rfc::{Classic, CubicConfig, NewRenoWindow, SlowStartKind, WindowAdjustment};
 use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent};
 use core::fmt::{self, Write};
 
@@ -81,7 +81,7 @@ impl GrowthColumns for RfcCubic {
     }
 }
 
-impl GrowthColumns for NewReno {
+impl GrowthColumns for NewRenoWindow {
     const MODE: &'static str = "newreno";
     const HEADER: &'static str = "idx,ev,t_us,cwnd,ssthresh,phase,bytes_acked,cwnd_prior,in_flight,srtt_us,min_rtt_us,cwnd_limited,css_rounds,mss";
     const ZERO_ROW: &'static str = "0,0,0,ss,0,0,0,0,-1,0,0,0";
@@ -90,9 +90,9 @@ impl GrowthColumns for NewReno {
     }
 }
 
-/// Replay state for RFC mode (`G` = [`RfcCubic`]) or NewReno (`G` = [`NewReno`]).
+/// Replay state for RFC mode (`G` = [`RfcCubic`]) or NewReno (`G` = [`NewRenoWindow`]).
 pub struct RfcReplay<G: GrowthColumns> {
-    config: RfcFlowConfig,
+    config: CubicConfig,
     flow: Option<Classic<G>>,
     snd_una: u64,
     snd_nxt: u64,
@@ -102,7 +102,7 @@ impl<G: GrowthColumns> RfcReplay<G> {
     /// Before any event: RFC defaults.
     pub(crate) fn new() -> Self {
         RfcReplay {
-            config: RfcFlowConfig::new(),
+            config: CubicConfig::new(),
             flow: None,
             snd_una: 0,
             snd_nxt: 0,

@@ -46,6 +46,8 @@ pub(crate) struct TcpModelReplay<A: TcpAlgorithm> {
     socket: TcpSocketConfig,
     sysctl: TcpSysctl,
     flow: Option<TcpFlow<A::Ops>>,
+    /// The algorithms replayed here draw no random numbers; an empty queue.
+    rand: ReplayedRandom<1>,
 }
 
 impl<A: TcpAlgorithm> TcpModelReplay<A> {
@@ -56,6 +58,7 @@ impl<A: TcpAlgorithm> TcpModelReplay<A> {
             socket: TcpSocketConfig::new(),
             sysctl: TcpSysctl::new(),
             flow: None,
+            rand: ReplayedRandom::new(),
         }
     }
 
@@ -119,16 +122,11 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
     fn init(&mut self, now: Instant, ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
         let n = ev.map_or(Ok(None), |ev| ev.opt_int::<u32>(1))?;
         let now_us = now.as_micros();
-        let mut flow = TcpFlow::<A::Ops>::new(
-            &self.params,
-            &self.socket,
-            now_us,
-            &mut ReplayedRandom::<1>::new(),
-        )
-        .map_err(Problem::Config)?;
+        let mut flow = TcpFlow::<A::Ops>::new(&self.params, &self.socket, now_us, &mut self.rand)
+            .map_err(Problem::Config)?;
         Self::pacing_after_event(&self.sysctl, &mut flow);
         let n = n.unwrap_or(flow.socket().snd_cwnd);
-        flow.transmit(&self.params, now_us, n);
+        flow.transmit(&self.params, now_us, n, &mut self.rand);
         self.flow = Some(flow);
         Ok(())
     }
@@ -137,6 +135,7 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
         let flow = running(&mut self.flow, ev)?;
         let p = &self.params;
         let sysctl = &self.sysctl;
+        let rand = &mut self.rand;
         let now_us = now.as_micros();
         match ev.keyword {
             "ack" => {
@@ -159,25 +158,25 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
                     ce_delta,
                     ece,
                 };
-                if flow.ack(p, sysctl, now_us, &ack) != AckOutcome::Discarded {
-                    flow.transmit(p, now_us, in_flight);
+                if flow.ack(p, sysctl, now_us, &ack, rand) != AckOutcome::Discarded {
+                    flow.transmit(p, now_us, in_flight, rand);
                 }
             }
             "loss" => {
-                if flow.loss(p, now_us) {
+                if flow.loss(p, now_us, rand) {
                     Self::pacing_after_event(sysctl, flow);
                 }
             }
             "rto" => {
-                flow.rto(p, now_us, ev.opt_int(1)?.unwrap_or(1));
+                flow.rto(p, now_us, ev.opt_int(1)?.unwrap_or(1), rand);
                 Self::pacing_after_event(sysctl, flow);
             }
             "undo" => {
-                if flow.undo(p, now_us) {
+                if flow.undo(p, now_us, rand) {
                     Self::pacing_after_event(sysctl, flow);
                 }
             }
-            "send" => flow.send(p, sysctl, now_us, ev.int(1)?),
+            "send" => flow.send(p, sysctl, now_us, ev.int(1)?, rand),
             other => return Err(Problem::UnknownEvent(other)),
         }
         Ok(())

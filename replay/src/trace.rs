@@ -5,7 +5,9 @@ use crate::error::Problem;
 use congestion::{EcnEvent, LossEvent, SentPacket};
 use core::str::FromStr;
 
-/// Arguments an event may carry (the longest, `ack`, has four).
+/// Arguments an event keeps by position (the longest CUBIC event, `ack`, has four).
+/// Longer lines (BBRv3's `rtx` of many ranges, `rand` of many values) are read word by
+/// word through [`Event::words`], by the modes that accept them.
 pub const MAX_ARGS: usize = 8;
 
 /// One parsed line.
@@ -15,6 +17,10 @@ pub struct Event<'a> {
     pub keyword: &'a str,
     args: [&'a str; MAX_ARGS],
     len: usize,
+    /// All arguments, as written (for [`Event::words`]).
+    rest: &'a str,
+    /// The line has more than [`MAX_ARGS`] arguments.
+    long: bool,
 }
 
 impl<'a> Event<'a> {
@@ -25,6 +31,17 @@ impl<'a> Event<'a> {
         } else {
             None
         }
+    }
+
+    /// Every argument, in order, however many there are.
+    pub fn words(&self) -> impl Iterator<Item = &'a str> + use<'a> {
+        self.rest.split_whitespace()
+    }
+
+    /// Whether the line has more than [`MAX_ARGS`] arguments: only [`Event::words`]
+    /// sees them all, so modes that read by position refuse such a line.
+    pub const fn is_long(&self) -> bool {
+        self.long
     }
 
     /// The `i`-th argument as an integer.
@@ -117,15 +134,21 @@ pub fn parse(text: &str) -> impl Iterator<Item = (usize, Result<Event<'_>, Probl
         }
         let mut words = line.split_whitespace();
         let keyword = words.next()?;
+        let rest = line.get(keyword.len()..).unwrap_or("");
         let mut event = Event {
             keyword,
             args: [""; MAX_ARGS],
             len: 0,
+            rest,
+            long: false,
         };
         for word in words {
             match event.args.get_mut(event.len) {
                 Some(slot) => *slot = word,
-                None => return Some((n + 1, Err(Problem::TooManyArguments { keyword }))),
+                None => {
+                    event.long = true;
+                    break;
+                }
             }
             event.len += 1;
         }

@@ -1,17 +1,17 @@
 //! The 2.6.35 profile: the harness socket model of
 //! `shared/conformance/linux-2.6.35/README.md`, driven through
-//! `congestion::v2_6_35::Linux2635Flow`, with that folder's columns.
+//! `congestion::v2_6_35::Cubic`, with that folder's columns.
 
 use crate::{Event, Mode, Problem, Row, running, set_u32, zeros_after};
 use congestion::cubic::HystartDetect;
-use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
+use congestion::v2_6_35::{Cubic, CubicConfig};
 use congestion::{Duration, Instant};
 use core::fmt::{self, Write};
 
 /// Replay state: the configuration being built by `set`, and the flow once `init` ran.
 pub struct Replay2635 {
-    config: Linux2635Config,
-    flow: Option<Linux2635Flow>,
+    config: CubicConfig,
+    flow: Option<Cubic>,
 }
 
 impl Replay2635 {
@@ -21,7 +21,7 @@ impl Replay2635 {
     /// Before any event: the 2.6.35 defaults, no socket.
     pub(crate) fn new() -> Self {
         Replay2635 {
-            config: Linux2635Config::new(),
+            config: CubicConfig::new(),
             flow: None,
         }
     }
@@ -77,7 +77,7 @@ impl<'a> Mode<'a> for Replay2635 {
 
     fn init(&mut self, now: Instant, ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
         let n = ev.map_or(Ok(None), |ev| ev.opt_int::<u32>(1))?;
-        let mut flow = Linux2635Flow::new(self.config, now).map_err(Problem::Config)?;
+        let mut flow = Cubic::new(self.config, now).map_err(Problem::Config)?;
         let n = n.unwrap_or(flow.state().cwnd);
         flow.transmit(now, n);
         self.flow = Some(flow);

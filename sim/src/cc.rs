@@ -2,15 +2,15 @@
 //! choice, no `dyn`), driven through the [`CongestionController`] trait by a simulator
 //! that counts segments.
 //!
-//! - Linux mode ([`LinuxFlow`]) counts segments: the trait's amounts are segments and
+//! - Linux mode ([`linux::Cubic`]) counts segments: the trait's amounts are segments and
 //!   the simulator is the kernel-like stack its glue expects (`on_sent` with the
 //!   segments in flight after each send, the segments delivered by each ACK, one loss
 //!   event per window).
-//! - RFC mode ([`RfcFlow`]) counts bytes: segments are converted at `mss` bytes each,
+//! - RFC mode ([`rfc::Cubic`]) counts bytes: segments are converted at `mss` bytes each,
 //!   sequence numbers likewise. Its initial window is TCP's IW10 (RFC 6928), not QUIC's
 //!   RFC 9002 default, so both modes start alike; its pacing rate is the library's
 //!   bytes-mode `tcp_update_pacing_rate`.
-//! - The 2.6.35 profile ([`Linux2635Flow`], `--kernel 2.6.35`) counts segments like
+//! - The 2.6.35 profile ([`v2_6_35::Cubic`], `--kernel 2.6.35`) counts segments like
 //!   today's Linux mode. Its clock is the kernel's `jiffies` at `--hz`; the simulated
 //!   host has been up `SimConfig::uptime_ns` (`--uptime`, 1000 s by default) when the transfer starts, because 2.6.35's
 //!   HyStart drops every RTT sample while `jiffies - epoch_start < HZ` (with
@@ -20,13 +20,13 @@
 
 use congestion::cubic::{LinuxCubicConfig, RfcCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
-use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
+use congestion::linux::{self, LinuxSocketConfig};
 use congestion::pacing::{
     BytesPacingInput, LinuxPacingInput, PACING_CA_RATIO_PERCENT, PACING_SS_RATIO_PERCENT,
     PacingRateConfig, PacingRateParams, linux_pacing_rate, pacing_rate_bytes,
 };
-use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
-use congestion::v2_6_35::{HystartExit2635, Linux2635Config, Linux2635Flow};
+use congestion::rfc::{self, SlowStartKind};
+use congestion::v2_6_35::{self, HystartExit2635};
 use congestion::{
     AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
     SentEvent, WindowUnit,
@@ -102,7 +102,7 @@ impl SimController {
         let mss = u64::from(cfg.mss());
         let any = match (cfg.cc, cfg.kernel) {
             (CcKind::Linux, Kernel::Linux2635) => {
-                let mut c = Linux2635Config::new();
+                let mut c = v2_6_35::CubicConfig::new();
                 c.hystart = match cfg.slow_start {
                     SlowStart::Off => false,
                     SlowStart::Hystart => true,
@@ -115,8 +115,8 @@ impl SimController {
                 c.hz = cfg.hz;
                 c.mss = cfg.mss();
                 c.init_cwnd = initial_window_2635(cfg.mss());
-                let flow = Linux2635Flow::new(c, instant_at(0, cfg.uptime_ns / 1000));
-                AnyController::Linux2635(flow.map_err(err)?)
+                let flow = v2_6_35::Cubic::new(c, instant_at(0, cfg.uptime_ns / 1000));
+                AnyController::V2_6_35Cubic(flow.map_err(err)?)
             }
             (CcKind::Linux, Kernel::Linux6) => {
                 let mut c = LinuxCubicConfig::new();
@@ -125,7 +125,7 @@ impl SimController {
                     SlowStart::Hystart => true,
                     SlowStart::HystartPp => {
                         return Err(
-                            "Linux mode has Linux HyStart only: use --cc rfc9438 for hystartpp"
+                            "Linux mode has Linux HyStart only: use --cc cubic-rfc for hystartpp"
                                 .into(),
                         );
                     }
@@ -137,13 +137,13 @@ impl SimController {
                 } else {
                     PacingStatus::None
                 };
-                let flow = LinuxFlow::new(LinuxFlowConfig::from_parts(c, s), Instant::ZERO);
-                AnyController::Linux(flow.map_err(err)?)
+                let flow = linux::Cubic::new(linux::CubicConfig::from_parts(c, s), Instant::ZERO);
+                AnyController::LinuxCubic(flow.map_err(err)?)
             }
             (CcKind::Rfc9438, _) => {
                 let mut cubic = RfcCubicConfig::new();
                 cubic.mss_bytes = mss;
-                let mut c = RfcFlowConfig::new();
+                let mut c = rfc::CubicConfig::new();
                 c.cubic = cubic;
                 c.slow_start = match cfg.slow_start {
                     SlowStart::Off => SlowStartKind::Standard,
@@ -153,11 +153,11 @@ impl SimController {
                 c.paced = cfg.pacing;
                 // RFC 6928: TCP's initial window of 10 segments.
                 c.initial_window_bytes = Some(10 * mss);
-                AnyController::Rfc(RfcFlow::new(c, Instant::ZERO).map_err(err)?)
+                AnyController::RfcCubic(rfc::Cubic::new(c, Instant::ZERO).map_err(err)?)
             }
         };
         let clock_offset_us = match any {
-            AnyController::Linux2635(_) => cfg.uptime_ns / 1000,
+            AnyController::V2_6_35Cubic(_) => cfg.uptime_ns / 1000,
             _ => 0,
         };
         Ok(SimController {
@@ -231,7 +231,7 @@ impl SimController {
         let now = self.instant(now_ns);
         let cwnd_before = self.cwnd_segments();
         self.any.on_ack(now, &ack);
-        if let AnyController::Linux2635(f) = &self.any {
+        if let AnyController::V2_6_35Cubic(f) = &self.any {
             // bictcp_hystart_reset moves end_seq to snd_nxt: a new round began on this ACK.
             let b = f.bictcp();
             if self.round.is_none_or(|r| r.end_seq != b.end_seq) {
@@ -249,7 +249,7 @@ impl SimController {
     /// ACK-train and delay tests' inputs (`None` for other controllers).
     pub fn hystart_2635_state(&self, now_ns: u64) -> Option<Hystart2635Exit> {
         match &self.any {
-            AnyController::Linux2635(f) => Some(Hystart2635Exit {
+            AnyController::V2_6_35Cubic(f) => Some(Hystart2635Exit {
                 round: self.round?,
                 jiffies: f.jiffies(self.instant(now_ns)),
                 delay_min: f.bictcp().delay_min,
@@ -267,7 +267,7 @@ impl SimController {
     /// until that passes the loss's `high_seq`; its recovery is instant (the cwnd cut)
     /// and the era's rate halving is the stack's.
     pub fn stack_owns_recovery(&self) -> bool {
-        matches!(self.any, AnyController::Linux(_))
+        matches!(self.any, AnyController::LinuxCubic(_))
     }
 
     /// One loss event (fast retransmit); the caller calls it once per window (its own
@@ -309,9 +309,9 @@ impl SimController {
     /// Which Linux HyStart detector ended slow start, if one did (Linux mode).
     pub fn hystart_exit(&self) -> Option<HystartExit> {
         match &self.any {
-            AnyController::Linux(f) => f.hystart_exit(),
+            AnyController::LinuxCubic(f) => f.hystart_exit(),
             // Both detectors on one ACK count as the ACK train, which the kernel tests first.
-            AnyController::Linux2635(f) => f.hystart_exit().map(|e| match e {
+            AnyController::V2_6_35Cubic(f) => f.hystart_exit().map(|e| match e {
                 HystartExit2635::DelayIncrease => HystartExit::DelayIncrease,
                 HystartExit2635::AckTrain | HystartExit2635::Both => HystartExit::AckTrain,
             }),
@@ -322,8 +322,8 @@ impl SimController {
     /// The pacing rate, bytes/s (0: none yet; `u64::MAX`: unlimited).
     pub fn pacing_rate(&self) -> u64 {
         match &self.any {
-            AnyController::Linux(f) => f.sk_pacing_rate(),
-            AnyController::Rfc(flow) => pacing_rate_bytes(
+            AnyController::LinuxCubic(f) => f.sk_pacing_rate(),
+            AnyController::RfcCubic(flow) => pacing_rate_bytes(
                 &self.pacing,
                 &BytesPacingInput {
                     cwnd_bytes: flow.cwnd(),
@@ -333,7 +333,7 @@ impl SimController {
                 },
             )
             .as_bytes_per_second(),
-            AnyController::Linux2635(f) => linux_pacing_rate(&LinuxPacingInput {
+            AnyController::V2_6_35Cubic(f) => linux_pacing_rate(&LinuxPacingInput {
                 mss: self.mss.min(u64::from(u32::MAX)) as u32,
                 cwnd: self.cwnd_segments(),
                 ssthresh: self.ssthresh_segments(),

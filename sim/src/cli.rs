@@ -51,9 +51,10 @@ pub struct PresetArgs {
     /// Print events processed per second for each run.
     #[arg(long)]
     pub stats: bool,
-    /// The sender's controller: linux (the seeds' own, default) or rfc9438, whose
-    /// "HyStart on" runs use RFC 9406 HyStart++.
-    #[arg(long, default_value = "linux", value_parser = ["linux", "rfc9438"])]
+    /// The sender's controller: cubic (Linux-mode CUBIC, the seeds' own, default) or
+    /// cubic-rfc (RFC 9438 CUBIC in bytes), whose "HyStart on" runs use RFC 9406
+    /// HyStart++. The 0.2 words linux and rfc9438 still work this release.
+    #[arg(long, default_value = "cubic", value_parser = parse_cc)]
     pub cc: String,
     /// How the --kernel 2.6.35 runs' writer sizes its skbs (fink2011's 2.6.35 column;
     /// the other presets have no 2.6.35 runs): gso (default) or half-window, as for a
@@ -101,7 +102,7 @@ impl PresetArgs {
     /// Linux HyStart by HyStart++ (standard slow start stays standard).
     pub fn apply(&self, cfg: SimConfig) -> SimConfig {
         let mut cfg = self.apply_host(cfg);
-        if self.cc == "rfc9438" {
+        if self.cc == "cubic-rfc" {
             cfg.cc = CcKind::Rfc9438;
             if cfg.slow_start == SlowStart::Hystart {
                 cfg.slow_start = SlowStart::HystartPp;
@@ -180,8 +181,9 @@ pub struct RunArgs {
     /// the phase of its jiffies ticks, which its HyStart and TSO deferral count.
     #[arg(long, value_parser = parse_duration_ns)]
     pub uptime: Option<u64>,
-    /// Congestion control: linux (Linux-mode CUBIC) or rfc9438.
-    #[arg(long, default_value = "linux", value_parser = ["linux", "rfc9438"])]
+    /// Congestion control: cubic (Linux-mode CUBIC, default) or cubic-rfc (RFC 9438
+    /// CUBIC in bytes). The 0.2 words linux and rfc9438 still work this release.
+    #[arg(long, default_value = "cubic", value_parser = parse_cc)]
     pub cc: String,
     /// Slow-start exit: off, hystart (Linux) or hystartpp (RFC 9406).
     #[arg(long, default_value = "hystart", value_parser = ["off", "hystart", "hystartpp"])]
@@ -320,7 +322,7 @@ impl RunArgs {
         c.quickacks = quickacks_for(c.kernel, c.mss());
         c.rcv_ssthresh_growth = rcv_ssthresh_growth_for(c.kernel, c.mss());
         c.receiver_hz = receiver_hz_for(c.kernel, c.hz);
-        c.cc = if self.cc == "rfc9438" {
+        c.cc = if self.cc == "cubic-rfc" {
             CcKind::Rfc9438
         } else {
             CcKind::Linux
@@ -368,6 +370,19 @@ pub fn parse_kernel(text: &str) -> Result<Kernel, String> {
         "2.6.35" => Ok(Kernel::Linux2635),
         _ => Err("valid kernels: 6 (today's), 2.6.35".into()),
     }
+}
+
+/// `--cc`: the words of the crate's vocabulary (`cubic`, `cubic-rfc`), or a 0.2 word
+/// (`linux`, `rfc9438`), translated with a deprecation note on stderr.
+pub fn parse_cc(text: &str) -> Result<String, String> {
+    let word = match text.trim() {
+        w @ ("cubic" | "cubic-rfc") => return Ok(w.into()),
+        "linux" => "cubic",
+        "rfc9438" => "cubic-rfc",
+        _ => return Err("valid values: cubic (Linux mode), cubic-rfc (RFC 9438)".into()),
+    };
+    eprintln!("ccsim: --cc {text} is deprecated since 0.3.0 and will be removed: use --cc {word}");
+    Ok(word.into())
 }
 
 /// `--hz`: one of 100, 250, 1000.

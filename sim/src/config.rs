@@ -3,7 +3,7 @@
 /// Which congestion controller decides cwnd.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CcKind {
-    /// Linux-mode CUBIC (`congestion::linux::LinuxFlow`), in segments.
+    /// Linux-mode CUBIC (`congestion::linux::Cubic`), in segments.
     Linux,
     /// RFC 9438 CUBIC in bytes (needs the library's RFC mode).
     Rfc9438,
@@ -12,9 +12,9 @@ pub enum CcKind {
 /// Which Linux kernel's CUBIC profile decides cwnd in Linux mode (`--kernel`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kernel {
-    /// Today's Linux (6.x): `congestion::linux::LinuxFlow`, the default.
+    /// Today's Linux (6.x): `congestion::linux::Cubic`, the default.
     Linux6,
-    /// Linux 2.6.35 (2010-11, the seed-000 kernel): `congestion::v2_6_35::Linux2635Flow`,
+    /// Linux 2.6.35 (2010-11, the seed-000 kernel): `congestion::v2_6_35::Cubic`,
     /// HyStart timed in jiffies of `hz`.
     Linux2635,
 }
@@ -451,7 +451,7 @@ impl SimConfig {
         }
         if self.kernel == Kernel::Linux2635 && self.cc == CcKind::Rfc9438 {
             return Err(
-                "--kernel 2.6.35 selects a Linux-mode profile: use it with --cc linux".into(),
+                "--kernel 2.6.35 selects a Linux-mode profile: use it with --cc cubic".into(),
             );
         }
         if self.ack_ratio == 0 {

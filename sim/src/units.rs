@@ -1,5 +1,5 @@
 //! The command line's quantities, read by `congestion-units` (the parser the quinn
-//! `transfer` example shares, so a flag means the same in both tools) and turned into
+//! `quinn_transfer` example shares, so a flag means the same in both tools) and turned into
 //! the simulator's integers: bytes, bit/s, nanoseconds.
 //!
 //! Sizes: `k`/`m`/`g` (or `KiB`/`MiB`/`GiB`) are powers of 2, `kB`/`MB`/`GB` powers of

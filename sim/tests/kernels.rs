@@ -90,7 +90,7 @@ fn bad_kernel_and_hz_values_are_refused_naming_the_flag() {
     assert!(e.contains("--hz") && e.contains("100, 250, 1000"), "{e}");
     let e = config_from(&["--hz", "250"]).unwrap_err();
     assert!(e.contains("--hz") && e.contains("--kernel 2.6.35"), "{e}");
-    let e = config_from(&["--kernel", "2.6.35", "--cc", "rfc9438"]).unwrap_err();
+    let e = config_from(&["--kernel", "2.6.35", "--cc", "cubic-rfc"]).unwrap_err();
     assert!(e.contains("--kernel 2.6.35"), "{e}");
 }
 

@@ -103,5 +103,5 @@ fn hystartpp_in_linux_mode_is_refused() {
     let mut cfg = SimConfig::new();
     cfg.slow_start = SlowStart::HystartPp;
     let e = run(&cfg, &mut NoProbe).unwrap_err();
-    assert!(e.contains("rfc9438"), "{e}");
+    assert!(e.contains("cubic-rfc"), "{e}");
 }

@@ -93,7 +93,7 @@ fn the_preset_host_flags_reach_the_2635_runs_and_only_they_get_the_size_goal() {
     let args = PresetArgs {
         out: "ccsim-out".into(),
         stats: false,
-        cc: "linux".into(),
+        cc: "cubic".into(),
         size_goal: "half-window".into(),
         txqueuelen: Some(10_000),
         rmem_default: Some(349_520),

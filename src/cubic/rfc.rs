@@ -3,7 +3,7 @@
 //! [`RfcCubic`] holds the CUBIC variables of RFC 9438 §4.1.2 (`W_max`, `K`, `t_epoch`,
 //! `cwnd_epoch`, `cwnd_prior`, `W_est`) and computes the congestion-avoidance window on
 //! each ACK and the reductions on congestion events. The driver that owns `cwnd`,
-//! `ssthresh`, the phase and recovery is [`crate::rfc::RfcFlow`].
+//! `ssthresh`, the phase and recovery is [`crate::rfc::Cubic`].
 //!
 //! Differences from Linux mode (`LinuxCubic`), all on purpose:
 //! - bytes, not segments; time in µs, not jiffies; `K` from `W_max − cwnd_epoch`

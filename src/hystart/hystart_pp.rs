@@ -7,7 +7,7 @@
 //! as `u32::MAX`, which is "infinity" (the accessors report it as `u64::MAX`). Counts in
 //! bytes: the caller passes the newly acknowledged byte count and its MSS.
 //!
-//! Call order per ACK in slow start or CSS (see [`crate::rfc::RfcFlow`]):
+//! Call order per ACK in slow start or CSS (see [`crate::rfc::Cubic`]):
 //! [`on_round_check`](HystartPlusPlus::on_round_check), then grow cwnd by
 //! [`growth_bytes`](HystartPlusPlus::growth_bytes), then
 //! [`on_rtt_sample`](HystartPlusPlus::on_rtt_sample).

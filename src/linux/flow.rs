@@ -8,7 +8,7 @@
 //! once (`tcp_enter_recovery` … `tcp_end_cwnd_reduction`; PRR is the stack's business),
 //! the retransmission timeout (`tcp_enter_loss`) and undo (`tcp_undo_cwnd_reduction`).
 //! It counts sequence numbers in segments. Everything here is a method of
-//! [`LinuxFlowState`] that takes the shared [`LinuxParams`]; [`LinuxFlow`](super::LinuxFlow)
+//! [`LinuxFlowState`] that takes the shared [`LinuxParams`]; [`Cubic`](super::Cubic)
 //! pairs the two.
 
 use crate::controller::{EcnEvent, LossEvent, Phase, SentPacket};
@@ -23,10 +23,13 @@ use crate::linux::layout::{
 };
 use crate::linux::params::LinuxParams;
 use crate::linux::state::{TCP_INFINITE_SSTHRESH, additive_increase, slow_start_growth};
+use crate::observe::{NoObserver, Observer, ReductionCause};
 use crate::pacing::{LinuxPacingInput, linux_pacing_rate};
 use crate::time::Instant;
 
 pub use crate::linux::layout::{CaState, LinuxFlowState};
+
+mod observe;
 
 /// Saturating conversion from the trait's `u64` amounts to the kernel's `u32` segments.
 pub(crate) fn segments(amount: u64) -> u32 {
@@ -440,9 +443,17 @@ impl LinuxFlowState {
     // Linux net/ipv4/tcp_input.c tcp_enter_recovery(), tcp_end_cwnd_reduction()
     #[doc(hidden)]
     pub fn loss(&mut self, p: &LinuxParams, now: Instant) {
+        self.loss_observed(p, now, &mut NoObserver);
+    }
+
+    /// [`loss`](Self::loss), reporting the reduction to `o`.
+    #[doc(hidden)]
+    pub fn loss_observed<O: Observer>(&mut self, p: &LinuxParams, now: Instant, o: &mut O) {
+        let before = self.snapshot();
         self.cold.prior_ssthresh = 0;
         self.set(UNDO_MARKER, true);
-        if !matches!(self.ca_state(), CaState::Cwr | CaState::Recovery) {
+        let reduces = !matches!(self.ca_state(), CaState::Cwr | CaState::Recovery);
+        if reduces {
             self.cold.prior_ssthresh = self.current_ssthresh();
             self.init_cwnd_reduction(p);
             self.begin_recovery_period(now);
@@ -451,6 +462,9 @@ impl LinuxFlowState {
         self.set_ca_state(CaState::Open);
         self.end_cwnd_reduction();
         self.pacing_inputs_changed(p);
+        if reduces {
+            before.report_reduction(&self.snapshot(), ReductionCause::Loss, now, o);
+        }
     }
 
     /// An ECN-CE echo: the same reduction as a loss, through CWR, with no undo.
@@ -460,11 +474,19 @@ impl LinuxFlowState {
     // Linux net/ipv4/tcp_input.c tcp_enter_cwr(), tcp_end_cwnd_reduction()
     #[doc(hidden)]
     pub fn ecn(&mut self, p: &LinuxParams, now: Instant) {
+        self.ecn_observed(p, now, &mut NoObserver);
+    }
+
+    /// [`ecn`](Self::ecn), reporting the reduction to `o`.
+    #[doc(hidden)]
+    pub fn ecn_observed<O: Observer>(&mut self, p: &LinuxParams, now: Instant, o: &mut O) {
+        let before = self.snapshot();
         self.cold.prior_ssthresh = 0;
-        if !matches!(
+        let reduces = !matches!(
             self.ca_state(),
             CaState::Cwr | CaState::Recovery | CaState::Loss
-        ) {
+        );
+        if reduces {
             self.set(UNDO_MARKER, false);
             self.init_cwnd_reduction(p);
             self.begin_recovery_period(now);
@@ -475,6 +497,9 @@ impl LinuxFlowState {
             self.set_ca_state(CaState::Open);
         }
         self.pacing_inputs_changed(p);
+        if reduces {
+            before.report_reduction(&self.snapshot(), ReductionCause::Ecn, now, o);
+        }
     }
 
     /// A retransmission timeout: everything outstanding is lost, cwnd drops to 1,
@@ -486,6 +511,22 @@ impl LinuxFlowState {
     // Linux net/ipv4/tcp_input.c tcp_enter_loss(); tcp_cubic.c cubictcp_state()
     #[doc(hidden)]
     pub fn rto(&mut self, p: &LinuxParams, now: Instant, retransmitted: u32) {
+        let cause = ReductionCause::RetransmissionTimeout;
+        self.rto_observed(p, now, retransmitted, cause, &mut NoObserver);
+    }
+
+    /// [`rto`](Self::rto), reporting the reduction to `o` with `cause` (a timeout, or
+    /// persistent congestion, which Linux mode treats as one).
+    #[doc(hidden)]
+    pub fn rto_observed<O: Observer>(
+        &mut self,
+        p: &LinuxParams,
+        now: Instant,
+        retransmitted: u32,
+        cause: ReductionCause,
+        o: &mut O,
+    ) {
+        let before = self.snapshot();
         self.set_packets_out(0);
         let first_rto = matches!(self.ca_state(), CaState::Open | CaState::Disorder)
             || !linux_after(self.cold.high_seq, self.hot.snd_una)
@@ -520,6 +561,7 @@ impl LinuxFlowState {
         }
         self.hot.retransmits = self.hot.retransmits.wrapping_add(1);
         self.pacing_inputs_changed(p);
+        before.report_reduction(&self.snapshot(), cause, now, o);
     }
 
     /// Undo the last reduction, found spurious (DSACK, F-RTO). Ignored unless a loss
@@ -529,10 +571,17 @@ impl LinuxFlowState {
     /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     // Linux net/ipv4/tcp_input.c tcp_undo_cwnd_reduction(); tcp_cong.c tcp_reno_undo_cwnd()
     #[doc(hidden)]
-    pub fn undo(&mut self, p: &LinuxParams, _now: Instant) {
+    pub fn undo(&mut self, p: &LinuxParams, now: Instant) {
+        self.undo_observed(p, now, &mut NoObserver);
+    }
+
+    /// [`undo`](Self::undo), reporting it to `o` if it took place.
+    #[doc(hidden)]
+    pub fn undo_observed<O: Observer>(&mut self, p: &LinuxParams, now: Instant, o: &mut O) {
         if !self.has(UNDO_MARKER) {
             return;
         }
+        let before = self.snapshot();
         if self.cold.prior_ssthresh != 0 {
             self.hot.cwnd = self.hot.cwnd.max(self.cold.prior_cwnd);
             self.note_cwnd_or_clamp_written();
@@ -547,6 +596,7 @@ impl LinuxFlowState {
             self.set_ca_state(CaState::Open);
         }
         self.pacing_inputs_changed(p);
+        before.report_undo(&self.snapshot(), now, o);
     }
 
     /// A loss or ECN-CE reduction just set `high_seq`: its recovery period starts.
@@ -767,12 +817,24 @@ impl LinuxFlowState {
     #[cold]
     #[inline(never)]
     pub fn on_loss(&mut self, p: &LinuxParams, now: Instant, loss: &LossEvent) {
+        self.on_loss_observed(p, now, loss, &mut NoObserver);
+    }
+
+    /// [`on_loss`](Self::on_loss), reporting what it decided to `o`.
+    #[inline(always)]
+    pub fn on_loss_observed<O: Observer>(
+        &mut self,
+        p: &LinuxParams,
+        now: Instant,
+        loss: &LossEvent,
+        o: &mut O,
+    ) {
         self.set_packets_out(self.hot.packets_out.saturating_sub(segments(loss.lost)));
         if loss.persistent_congestion {
             // The kernel retransmits the head at once on an RTO.
-            self.rto(p, now, 1);
+            self.rto_observed(p, now, 1, ReductionCause::PersistentCongestion, o);
         } else if !self.sent_before_recovery(loss.newest_lost) {
-            self.loss(p, now);
+            self.loss_observed(p, now, o);
         } else {
             self.pacing_inputs_changed(p);
         }
@@ -784,6 +846,18 @@ impl LinuxFlowState {
     #[cold]
     #[inline(never)]
     pub fn on_ecn(&mut self, p: &LinuxParams, now: Instant, ecn: &EcnEvent) {
+        self.on_ecn_observed(p, now, ecn, &mut NoObserver);
+    }
+
+    /// [`on_ecn`](Self::on_ecn), reporting what it decided to `o`.
+    #[inline(always)]
+    pub fn on_ecn_observed<O: Observer>(
+        &mut self,
+        p: &LinuxParams,
+        now: Instant,
+        ecn: &EcnEvent,
+        o: &mut O,
+    ) {
         // tcp_enter_cwr() does nothing in state Loss (an RTO's recovery): no reduction,
         // and no end of a CWR that never began (the kernel-style `ecn` models the
         // harness, which ends CWR whatever the state).
@@ -791,7 +865,7 @@ impl LinuxFlowState {
             return;
         }
         if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {
-            self.ecn(p, now);
+            self.ecn_observed(p, now, o);
         }
     }
 

@@ -1,39 +1,39 @@
-//! The settings of a [`LinuxFlow`](super::LinuxFlow): the kernel's CUBIC module
+//! The settings of a [`linux::Cubic`](super::Cubic): the kernel's CUBIC module
 //! parameters and the socket's, taken together so that Linux mode is built as RFC mode
-//! is (`RfcFlow::new(RfcFlowConfig, now)`): an unvalidated config in, `Result` out.
+//! is (`rfc::Cubic::new(rfc::CubicConfig, now)`): an unvalidated config in, `Result` out.
 
 use crate::cubic::{LinuxCubicConfig, LinuxCubicParams};
 use crate::error::ConfigError;
 use crate::linux::socket_config::LinuxSocketConfig;
 
-/// Settings of a [`LinuxFlow`](super::LinuxFlow), validated by
-/// [`LinuxFlow::new`](super::LinuxFlow::new).
+/// Settings of a [`linux::Cubic`](super::Cubic), validated by
+/// [`linux::Cubic::new`](super::Cubic::new).
 ///
 /// ```
 /// use congestion::Instant;
-/// use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+/// use congestion::linux;
 ///
-/// let mut config = LinuxFlowConfig::new();
+/// let mut config = linux::CubicConfig::new();
 /// config.socket.mss = 1200;
 /// config.cubic.hystart = false;
-/// let flow = LinuxFlow::new(config, Instant::ZERO)?;
+/// let flow = linux::Cubic::new(config, Instant::ZERO)?;
 /// assert_eq!(flow.socket_config().mss, 1200);
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
-pub struct LinuxFlowConfig {
+pub struct CubicConfig {
     /// CUBIC and HyStart: the kernel's `tcp_cubic` module parameters.
     pub cubic: LinuxCubicConfig,
     /// The socket: initial window, clamp, MSS, pacing settings.
     pub socket: LinuxSocketConfig,
 }
 
-impl LinuxFlowConfig {
+impl CubicConfig {
     /// The kernel's defaults for both halves.
     pub const fn new() -> Self {
-        LinuxFlowConfig {
+        CubicConfig {
             cubic: LinuxCubicConfig::new(),
             socket: LinuxSocketConfig::new(),
         }
@@ -41,7 +41,7 @@ impl LinuxFlowConfig {
 
     /// Both halves as given (for callers that already hold them).
     pub const fn from_parts(cubic: LinuxCubicConfig, socket: LinuxSocketConfig) -> Self {
-        LinuxFlowConfig { cubic, socket }
+        CubicConfig { cubic, socket }
     }
 
     /// Checks both halves; the CUBIC half comes back validated. The error names the
@@ -59,7 +59,7 @@ impl LinuxFlowConfig {
     }
 }
 
-impl Default for LinuxFlowConfig {
+impl Default for CubicConfig {
     fn default() -> Self {
         Self::new()
     }
@@ -71,11 +71,11 @@ mod tests {
 
     #[test]
     fn either_half_out_of_range_is_refused() {
-        let mut c = LinuxFlowConfig::new();
+        let mut c = CubicConfig::new();
         assert!(c.validate().is_ok());
         c.socket.mss = 0;
         assert_eq!(c.validate(), Err(ConfigError::ZeroMss));
-        let mut c = LinuxFlowConfig::new();
+        let mut c = CubicConfig::new();
         c.cubic.beta = 0;
         assert_eq!(c.validate(), Err(ConfigError::BetaOutOfRange));
     }

@@ -1,4 +1,4 @@
-//! [`LinuxFlow`]: one flow's state with the way it reaches its shared parameters, the
+//! [`Cubic`]: one flow's state with the way it reaches its shared parameters, the
 //! type a stack drives through [`CongestionController`].
 
 use core::borrow::{Borrow, BorrowMut};
@@ -10,10 +10,11 @@ use crate::controller::{
 use crate::cubic::LinuxCubicParams;
 use crate::error::ConfigError;
 use crate::linux::flow::{LinuxFlowState, segments};
-use crate::linux::flow_config::LinuxFlowConfig;
+use crate::linux::flow_config::CubicConfig;
 use crate::linux::params::LinuxParams;
 use crate::linux::socket_config::LinuxSocketConfig;
 use crate::linux::state::TCP_INFINITE_SSTHRESH;
+use crate::observe::{ObservableController, Observer, ReductionCause};
 use crate::pacing::{Rate, default_send_quantum_bytes};
 use crate::time::Instant;
 
@@ -22,19 +23,19 @@ use crate::time::Instant;
 /// it, store it in an array, put it in a kernel's private area.
 ///
 /// `P` is how the flow reaches its [`LinuxParams`], which it never copies: the params
-/// themselves (the default, [`LinuxFlow::new`]), `&'static LinuxParams`, an
+/// themselves (the default, [`Cubic::new`]), `&'static LinuxParams`, an
 /// `Arc<LinuxParams>` shared by an endpoint's flows, or a zero-sized handle to a
 /// `static` such as [`KernelDefaults`](crate::linux::KernelDefaults). The state is two
 /// 64-byte lines (the first holds everything a congestion-avoidance ACK and the send
-/// after it touch), so a `LinuxFlow<KernelDefaults>` is 128 bytes; a stack that keeps the
+/// after it touch), so a `Cubic<KernelDefaults>` is 128 bytes; a stack that keeps the
 /// parameters itself can store the bare [`LinuxFlowState`] and pass them per call.
 ///
 /// # Driving it from a stack
 ///
 /// Through [`CongestionController`], in segments:
 ///
-/// 1. [`LinuxFlow::new`] with a [`LinuxFlowConfig`] (kernel defaults from
-///    [`LinuxFlowConfig::new`]) and the current time, or [`LinuxFlow::with_params`].
+/// 1. [`Cubic::new`] with a [`CubicConfig`] (kernel defaults from
+///    [`CubicConfig::new`]) and the current time, or [`Cubic::with_params`].
 /// 2. After every send: [`on_sent`](CongestionController::on_sent) with the segments
 ///    in flight after it (`largest_sent` is not read: the flow keeps `snd_nxt`).
 /// 3. Per ACK: [`on_ack`](CongestionController::on_ack) with the newly acknowledged
@@ -52,9 +53,9 @@ use crate::time::Instant;
 ///
 /// ```
 /// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
-/// use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+/// use congestion::linux::{Cubic, CubicConfig};
 ///
-/// let mut flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
+/// let mut flow = Cubic::new(CubicConfig::new(), Instant::ZERO)?;
 /// flow.on_sent(Instant::ZERO, &SentEvent::new(10, 10));
 /// let ack = AckEvent { acked: 2, rtt: Some(Duration::from_millis(20)), ..AckEvent::default() };
 /// flow.on_ack(Instant::from_micros(20_000), &ack);
@@ -70,7 +71,7 @@ use crate::time::Instant;
 /// Read-only accessors of the state ([`LinuxFlowState`]) are reached through `Deref`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct LinuxFlow<
+pub struct Cubic<
     P: Borrow<LinuxParams> = LinuxParams,
     S: BorrowMut<LinuxFlowState> = LinuxFlowState,
 > {
@@ -78,44 +79,44 @@ pub struct LinuxFlow<
     params: P,
 }
 
-impl LinuxFlow {
+impl Cubic {
     /// A new flow owning its parameters, initialised at `now` as the kernel's
     /// `tcp_init_congestion_control` would (CUBIC `init`, pacing rate). Nothing is in
     /// flight until the first `on_sent`. Refuses a configuration out of range
-    /// ([`LinuxFlowConfig::validate`]).
-    pub fn new(config: LinuxFlowConfig, now: Instant) -> Result<Self, ConfigError> {
-        Ok(LinuxFlow::with_params(LinuxParams::new(config)?, now))
+    /// ([`CubicConfig::validate`]).
+    pub fn new(config: CubicConfig, now: Instant) -> Result<Self, ConfigError> {
+        Ok(Cubic::with_params(LinuxParams::new(config)?, now))
     }
 }
 
-impl<P: Borrow<LinuxParams>> LinuxFlow<P> {
+impl<P: Borrow<LinuxParams>> Cubic<P> {
     /// A new flow on parameters validated once ([`LinuxParams::new`]) and reached
     /// through `params`, initialised at `now`.
     pub fn with_params(params: P, now: Instant) -> Self {
         let state = LinuxFlowState::new(params.borrow(), now);
-        LinuxFlow { state, params }
+        Cubic { state, params }
     }
 }
 
-impl<'a> LinuxFlow<&'a LinuxParams, &'a mut LinuxFlowState> {
+impl<'a> Cubic<&'a LinuxParams, &'a mut LinuxFlowState> {
     /// A flow kept as bare state (in a connection table, a C blob) with parameters kept
-    /// elsewhere, bound for one call or a few: everything [`LinuxFlow`] does, on `state`.
+    /// elsewhere, bound for one call or a few: everything [`Cubic`] does, on `state`.
     ///
     /// ```
     /// use congestion::{CongestionController, Instant, SentEvent};
-    /// use congestion::linux::{LinuxFlow, LinuxFlowState, LinuxParams};
+    /// use congestion::linux::{Cubic, LinuxFlowState, LinuxParams};
     ///
     /// let params = LinuxParams::KERNEL_DEFAULTS;
     /// let mut table = [LinuxFlowState::new(&params, Instant::ZERO); 4];
-    /// LinuxFlow::bind(&mut table[2], &params).on_sent(Instant::ZERO, &SentEvent::new(10, 10));
+    /// Cubic::bind(&mut table[2], &params).on_sent(Instant::ZERO, &SentEvent::new(10, 10));
     /// assert_eq!(table[2].packets_out(), 10);
     /// ```
     pub fn bind(state: &'a mut LinuxFlowState, params: &'a LinuxParams) -> Self {
-        LinuxFlow { state, params }
+        Cubic { state, params }
     }
 }
 
-impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
+impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> Cubic<P, S> {
     /// Re-initialise the socket and CUBIC at `now`, keeping the parameters.
     pub fn init(&mut self, now: Instant) {
         self.state.borrow_mut().init(self.params.borrow(), now);
@@ -224,7 +225,7 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
     }
 }
 
-impl<P: BorrowMut<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
+impl<P: BorrowMut<LinuxParams>, S: BorrowMut<LinuxFlowState>> Cubic<P, S> {
     /// Replace the CUBIC parameters (as changing the kernel's module parameters would).
     /// Only for a flow that can write its parameters (owned, or `&mut`); shared ones
     /// change where they are kept, for every flow at once.
@@ -236,7 +237,7 @@ impl<P: BorrowMut<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
     }
 
     /// Replace the socket settings; they apply from the next event (init values from
-    /// the next [`init`](LinuxFlow::init)). Refuses them out of range.
+    /// the next [`init`](Cubic::init)). Refuses them out of range.
     pub fn set_socket_config(&mut self, socket: LinuxSocketConfig) -> Result<(), ConfigError> {
         socket.validate()?;
         self.state
@@ -246,7 +247,7 @@ impl<P: BorrowMut<LinuxParams>, S: BorrowMut<LinuxFlowState>> LinuxFlow<P, S> {
     }
 }
 
-impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> Deref for LinuxFlow<P, S> {
+impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> Deref for Cubic<P, S> {
     type Target = LinuxFlowState;
 
     fn deref(&self) -> &LinuxFlowState {
@@ -254,9 +255,7 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> Deref for LinuxFlow<P
     }
 }
 
-impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController
-    for LinuxFlow<P, S>
-{
+impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController for Cubic<P, S> {
     fn unit(&self) -> WindowUnit {
         WindowUnit::Segments
     }
@@ -347,7 +346,7 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController
         u64::from(self.state.borrow().packets_out())
     }
 
-    /// `sk_pacing_rate` ([`sk_pacing_rate`](LinuxFlow::sk_pacing_rate)).
+    /// `sk_pacing_rate` ([`sk_pacing_rate`](Cubic::sk_pacing_rate)).
     fn pacing_rate(&self) -> Rate {
         Rate::from_bytes_per_second(self.sk_pacing_rate())
     }
@@ -367,5 +366,44 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController
             min_rtt,
             u64::from(self.socket_config().mss),
         )
+    }
+}
+
+impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> ObservableController for Cubic<P, S> {
+    fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
+        // The kernel carries RTT samples in s32 µs: clamped to it once, here.
+        let rtt = ack.rtt.map(|d| d.as_micros().min(i32::MAX as u64) as u32);
+        self.state.borrow_mut().ack_with_s32_rtt_observed(
+            self.params.borrow(),
+            now,
+            segments(ack.acked),
+            rtt,
+            observer,
+        );
+    }
+
+    fn on_loss_observed<O: Observer>(&mut self, now: Instant, loss: &LossEvent, observer: &mut O) {
+        self.state
+            .borrow_mut()
+            .on_loss_observed(self.params.borrow(), now, loss, observer);
+    }
+
+    fn on_ecn_observed<O: Observer>(&mut self, now: Instant, ecn: &EcnEvent, observer: &mut O) {
+        self.state
+            .borrow_mut()
+            .on_ecn_observed(self.params.borrow(), now, ecn, observer);
+    }
+
+    fn on_retransmission_timeout_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
+        let cause = ReductionCause::RetransmissionTimeout;
+        self.state
+            .borrow_mut()
+            .rto_observed(self.params.borrow(), now, 1, cause, observer);
+    }
+
+    fn on_spurious_congestion_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
+        self.state
+            .borrow_mut()
+            .undo_observed(self.params.borrow(), now, observer);
     }
 }

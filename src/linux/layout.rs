@@ -143,7 +143,7 @@ pub(crate) struct Cold {
 
 /// The per-flow state of Linux mode, without its parameters: two cache lines.
 ///
-/// [`LinuxFlow`](crate::linux::LinuxFlow) pairs it with the shared
+/// [`Cubic`](crate::linux::Cubic) pairs it with the shared
 /// [`LinuxParams`](crate::linux::LinuxParams); a stack that keeps many flows in one array
 /// and the parameters once (the C ABI, a firmware image) can store this alone and pass
 /// the parameters with every call. The first line holds every field a

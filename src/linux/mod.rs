@@ -1,6 +1,10 @@
-//! Linux mode: CUBIC and HyStart inside a model of the kernel's TCP socket glue, and
-//! DCTCP and TCP Prague through the kernel glue of [`tcp`].
+//! Linux mode, in segments: CUBIC and HyStart inside a model of the kernel's TCP socket
+//! glue, and BBR, BBRv3, DCTCP and TCP Prague through the kernel glue of [`tcp`]. Mode =
+//! module, algorithm = type: [`Cubic`], [`Dctcp`], [`Prague`] here, `rfc::Cubic` and
+//! `rfc::NewReno` in bytes in [`crate::rfc`], `v2_6_35::Cubic` for the 2010 kernel.
 
+pub mod bbr;
+pub mod bbr3;
 pub mod dctcp;
 mod flow;
 mod flow_config;
@@ -14,8 +18,16 @@ pub mod tcp;
 mod tcp_flow;
 
 pub use flow::{CaState, LinuxFlowState, LinuxSocketView};
-pub use flow_config::LinuxFlowConfig;
-pub use handle::LinuxFlow;
+pub use flow_config::CubicConfig;
+pub use handle::Cubic;
+
+/// The 0.2 name of [`Cubic`].
+#[deprecated(since = "0.3.0", note = "renamed to `linux::Cubic`")]
+pub type LinuxFlow<P = LinuxParams, S = LinuxFlowState> = Cubic<P, S>;
+
+/// The 0.2 name of [`CubicConfig`].
+#[deprecated(since = "0.3.0", note = "renamed to `linux::CubicConfig`")]
+pub type LinuxFlowConfig = CubicConfig;
 pub use params::{KernelDefaults, LinuxParams};
 pub use socket_config::LinuxSocketConfig;
 pub use state::{LinuxCubicState, TCP_INFINITE_SSTHRESH};

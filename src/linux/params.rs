@@ -3,23 +3,23 @@
 
 use crate::cubic::LinuxCubicParams;
 use crate::error::ConfigError;
-use crate::linux::flow_config::LinuxFlowConfig;
+use crate::linux::flow_config::CubicConfig;
 use crate::linux::socket_config::LinuxSocketConfig;
 
 /// CUBIC's module parameters (with their derived constants) and the socket settings,
 /// validated once and shared by every flow that uses them.
 ///
-/// A flow reaches them through [`LinuxFlow<P>`](crate::linux::LinuxFlow)'s `P`: owned
-/// (`LinuxFlow::new`), `&'static LinuxParams` (a firmware image's `static`), an
+/// A flow reaches them through [`Cubic<P>`](crate::linux::Cubic)'s `P`: owned
+/// (`Cubic::new`), `&'static LinuxParams` (a firmware image's `static`), an
 /// `Arc<LinuxParams>` (one per endpoint of a stack), or a zero-sized type of the caller's
 /// whose `Borrow` returns a `static` (the flow then holds no pointer at all, as
 /// [`KernelDefaults`] does). The C ABI keeps one block and passes it with every call.
 ///
 /// ```
-/// use congestion::linux::{LinuxFlowConfig, LinuxParams};
+/// use congestion::linux::{CubicConfig, LinuxParams};
 ///
 /// // Built at compile time: a bad configuration fails the build, not the firmware.
-/// static PARAMS: LinuxParams = match LinuxParams::new(LinuxFlowConfig::new()) {
+/// static PARAMS: LinuxParams = match LinuxParams::new(CubicConfig::new()) {
 ///     Ok(p) => p,
 ///     Err(_) => panic!("invalid Linux-mode configuration"),
 /// };
@@ -33,8 +33,8 @@ pub struct LinuxParams {
 }
 
 impl LinuxParams {
-    /// Validate `config` ([`LinuxFlowConfig::validate`]); refuses it out of range.
-    pub const fn new(config: LinuxFlowConfig) -> Result<Self, ConfigError> {
+    /// Validate `config` ([`CubicConfig::validate`]); refuses it out of range.
+    pub const fn new(config: CubicConfig) -> Result<Self, ConfigError> {
         match config.validate() {
             Ok(cubic) => Ok(LinuxParams {
                 cubic,
@@ -44,8 +44,8 @@ impl LinuxParams {
         }
     }
 
-    /// The kernel's defaults ([`LinuxFlowConfig::new`]).
-    pub const KERNEL_DEFAULTS: LinuxParams = match LinuxParams::new(LinuxFlowConfig::new()) {
+    /// The kernel's defaults ([`CubicConfig::new`]).
+    pub const KERNEL_DEFAULTS: LinuxParams = match LinuxParams::new(CubicConfig::new()) {
         Ok(p) => p,
         // The defaults are in range; a failure here would fail the build, never a flow.
         Err(_) => panic!("the kernel defaults are out of range"),
@@ -83,16 +83,16 @@ impl Default for LinuxParams {
 static KERNEL_DEFAULTS: LinuxParams = LinuxParams::KERNEL_DEFAULTS;
 
 /// The kernel's default parameters as a zero-sized handle: a
-/// `LinuxFlow<KernelDefaults>` is just its two lines of state.
+/// `Cubic<KernelDefaults>` is just its two lines of state.
 ///
 /// A caller with its own settings does the same with its own `static`:
 ///
 /// ```
 /// use core::borrow::Borrow;
-/// use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxParams};
+/// use congestion::linux::{Cubic, CubicConfig, LinuxParams};
 /// use congestion::Instant;
 ///
-/// static MINE: LinuxParams = match LinuxParams::new(LinuxFlowConfig::new()) {
+/// static MINE: LinuxParams = match LinuxParams::new(CubicConfig::new()) {
 ///     Ok(p) => p,
 ///     Err(_) => panic!("invalid configuration"),
 /// };
@@ -103,7 +103,7 @@ static KERNEL_DEFAULTS: LinuxParams = LinuxParams::KERNEL_DEFAULTS;
 ///         &MINE
 ///     }
 /// }
-/// let flow = LinuxFlow::with_params(Mine, Instant::ZERO);
+/// let flow = Cubic::with_params(Mine, Instant::ZERO);
 /// assert_eq!(core::mem::size_of_val(&flow), 128);
 /// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -122,7 +122,7 @@ mod tests {
 
     #[test]
     fn a_configuration_out_of_range_is_refused_and_the_old_one_kept() {
-        let mut config = LinuxFlowConfig::new();
+        let mut config = CubicConfig::new();
         config.socket.mss = 0;
         assert_eq!(LinuxParams::new(config), Err(ConfigError::ZeroMss));
         let mut p = LinuxParams::KERNEL_DEFAULTS;

@@ -19,12 +19,13 @@
 //! let sysctl = TcpSysctl::new();
 //! let mut socket = TcpSocketConfig::new();
 //! socket.initial_srtt_us = 10_000;
-//! let mut flow = Dctcp::new(&params, &socket, 0, &mut ReplayedRandom::<1>::new())?;
-//! flow.transmit(&params, 0, 10); // the initial window leaves
+//! let mut rand = ReplayedRandom::<1>::new(); // DCTCP draws no random numbers
+//! let mut flow = Dctcp::new(&params, &socket, 0, &mut rand)?;
+//! flow.transmit(&params, 0, 10, &mut rand); // the initial window leaves
 //! // 2 segments ACKed after 10 ms, 1 of them CE-marked: DCTCP enters CWR.
 //! let ack = TcpAck { acked: 2, rtt_us: Some(10_000), ce_delta: 1, ece: false };
-//! flow.ack(&params, &sysctl, 10_000, &ack);
-//! flow.transmit(&params, 10_000, 9);
+//! flow.ack(&params, &sysctl, 10_000, &ack, &mut rand);
+//! flow.transmit(&params, 10_000, 9, &mut rand);
 //! assert_eq!(flow.socket().icsk_ca_state, CaState::Cwr);
 //! // The ACK first ends DCTCP's round (it began at snd_nxt 0 before the send):
 //! // alpha = 1024 - 1024/16 + (1 << 6) / 2 = 992; then ssthresh = 10 - (10·992 >> 11) = 6.
@@ -194,46 +195,67 @@ impl<O: TcpCongestionOps> TcpFlow<O> {
 
     /// The sender has transmitted until `in_flight` segments are outstanding
     /// ([`tcp_write_xmit`]). Times may go backwards; every clock reader copes.
-    pub fn transmit(&mut self, p: &O::Params, now_us: u64, in_flight: u32) {
+    pub fn transmit<R: RandomSource>(
+        &mut self,
+        p: &O::Params,
+        now_us: u64,
+        in_flight: u32,
+        rand: &mut R,
+    ) {
         self.sk.set_clock(now_us);
-        tcp_write_xmit::<O>(&mut self.ca, &mut self.sk, p, in_flight);
+        tcp_write_xmit::<O, R>(&mut self.ca, &mut self.sk, p, in_flight, rand);
     }
 
     /// The application queues `n` new segments with nothing in flight being
     /// acknowledged: first the restart after idle (for algorithms without
     /// `cong_control`), then the transmit (saturating at `u32::MAX` in flight).
-    pub fn send(&mut self, p: &O::Params, sysctl: &TcpSysctl, now_us: u64, n: u32) {
+    pub fn send<R: RandomSource>(
+        &mut self,
+        p: &O::Params,
+        sysctl: &TcpSysctl,
+        now_us: u64,
+        n: u32,
+        rand: &mut R,
+    ) {
         self.sk.set_clock(now_us);
-        tcp_slow_start_after_idle_check::<O>(&mut self.ca, &mut self.sk, p, sysctl, self.init_cwnd);
-        let in_flight = self.sk.packets_out.saturating_add(n);
-        tcp_write_xmit::<O>(&mut self.ca, &mut self.sk, p, in_flight);
+        let (ca, sk) = (&mut self.ca, &mut self.sk);
+        tcp_slow_start_after_idle_check::<O, R>(ca, sk, p, sysctl, self.init_cwnd, rand);
+        let in_flight = sk.packets_out.saturating_add(n);
+        tcp_write_xmit::<O, R>(ca, sk, p, in_flight, rand);
     }
 
     /// An ACK ([`tcp_ack`]); call [`transmit`](Self::transmit) afterwards with what is
     /// in flight once the stack has sent in response (not after a discarded ACK).
-    pub fn ack(
+    pub fn ack<R: RandomSource>(
         &mut self,
         p: &O::Params,
         sysctl: &TcpSysctl,
         now_us: u64,
         ack: &TcpAck,
+        rand: &mut R,
     ) -> AckOutcome {
         self.sk.set_clock(now_us);
-        tcp_ack::<O>(&mut self.ca, &mut self.sk, p, sysctl, ack)
+        tcp_ack::<O, R>(&mut self.ca, &mut self.sk, p, sysctl, ack, rand)
     }
 
     /// Fast retransmit: a loss detected by duplicate ACKs or RACK
     /// ([`tcp_enter_recovery`]). Ignored in Recovery and Loss (returns `false`).
-    pub fn loss(&mut self, p: &O::Params, now_us: u64) -> bool {
+    pub fn loss<R: RandomSource>(&mut self, p: &O::Params, now_us: u64, rand: &mut R) -> bool {
         self.sk.set_clock(now_us);
-        tcp_enter_recovery::<O>(&mut self.ca, &mut self.sk, p, false)
+        tcp_enter_recovery::<O, R>(&mut self.ca, &mut self.sk, p, false, rand)
     }
 
     /// A retransmission timeout ([`tcp_enter_loss`]), after which `retransmitted`
     /// segments (usually 1, the head) are sent again at once.
-    pub fn rto(&mut self, p: &O::Params, now_us: u64, retransmitted: u32) {
+    pub fn rto<R: RandomSource>(
+        &mut self,
+        p: &O::Params,
+        now_us: u64,
+        retransmitted: u32,
+        rand: &mut R,
+    ) {
         self.sk.set_clock(now_us);
-        tcp_enter_loss::<O>(&mut self.ca, &mut self.sk, p);
+        tcp_enter_loss::<O, R>(&mut self.ca, &mut self.sk, p, rand);
         self.sk.packets_out = retransmitted;
         if retransmitted > 0 {
             self.sk.lsndtime = self.sk.tcp_jiffies32;
@@ -244,8 +266,8 @@ impl<O: TcpCongestionOps> TcpFlow<O> {
 
     /// The last reduction proved spurious ([`tcp_try_undo`]); `false` if none may be
     /// undone.
-    pub fn undo(&mut self, p: &O::Params, now_us: u64) -> bool {
+    pub fn undo<R: RandomSource>(&mut self, p: &O::Params, now_us: u64, rand: &mut R) -> bool {
         self.sk.set_clock(now_us);
-        tcp_try_undo::<O>(&mut self.ca, &mut self.sk, p)
+        tcp_try_undo::<O, R>(&mut self.ca, &mut self.sk, p, rand)
     }
 }

@@ -24,10 +24,10 @@
 //! ```
 //! use congestion::{CongestionController, Instant};
 //! use congestion::hystart::PacingStatus;
-//! use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+//! use congestion::linux::{Cubic, CubicConfig};
 //! use congestion::pacing::{SendContext, SendPath, SendPathConfig, SendVerdict};
 //!
-//! let flow = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO)?;
+//! let flow = Cubic::new(CubicConfig::new(), Instant::ZERO)?;
 //! let mut config = SendPathConfig::new();
 //! config.pacing_status = PacingStatus::Needed; // this stack paces itself
 //! let mut path = SendPath::new(config.validate()?);

@@ -49,7 +49,7 @@ pub struct NextPacket {
 /// parameters once, and binds them per event, so that nothing is copied:
 ///
 /// ```
-/// use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxFlowState, LinuxParams};
+/// use congestion::linux::{self, LinuxFlowState, LinuxParams};
 /// use congestion::pacing::{PacedFlow, SendPath, SendPathConfig, SendPathState};
 /// use congestion::{AckEvent, CongestionController, Duration, Instant};
 ///
@@ -57,7 +57,7 @@ pub struct NextPacket {
 ///     cc: LinuxFlowState,
 ///     path: SendPathState,
 /// }
-/// let cc_params = LinuxParams::new(LinuxFlowConfig::new())?;
+/// let cc_params = LinuxParams::new(linux::CubicConfig::new())?;
 /// let path_params = SendPathConfig::new().validate()?;
 /// let mut table: Vec<Slot> = (0..3)
 ///     .map(|_| Slot {
@@ -68,7 +68,7 @@ pub struct NextPacket {
 ///
 /// let slot = &mut table[1];
 /// let mut flow = PacedFlow::from_parts(
-///     LinuxFlow::bind(&mut slot.cc, &cc_params),
+///     linux::Cubic::bind(&mut slot.cc, &cc_params),
 ///     SendPath::bind(&mut slot.path, &path_params),
 /// );
 /// flow.on_ack(
@@ -84,10 +84,10 @@ pub struct NextPacket {
 /// ```
 /// use congestion::hystart::PacingStatus;
 /// use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
-/// use congestion::rfc::{RfcFlow, RfcFlowConfig};
+/// use congestion::rfc;
 /// use congestion::{AckEvent, CongestionController, Duration, Instant};
 ///
-/// let cc = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// let cc = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
 /// let mut path = SendPathConfig::new();
 /// path.pacing_status = PacingStatus::Needed; // the stack waits for each departure
 /// let mut flow = PacedFlow::new(cc, path.validate()?);

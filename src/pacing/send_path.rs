@@ -342,10 +342,10 @@ impl SendPathState {
 ///
 /// ```
 /// use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
-/// use congestion::rfc::{RfcFlow, RfcFlowConfig};
+/// use congestion::rfc;
 /// use congestion::{CongestionController, Instant};
 ///
-/// let flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// let flow = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
 /// let mut path = SendPath::new(SendPathConfig::new().validate()?);
 /// let ctx = SendContext {
 ///     now: Instant::ZERO,
@@ -409,7 +409,7 @@ impl<P: Borrow<SendPathParams>> SendPath<P> {
 impl<'a, P: Borrow<SendPathParams>> SendPath<P, &'a mut SendPathState> {
     /// The flow whose state is `state`, kept where the caller keeps it (a table of
     /// flows), run with the settings behind `params`: every event changes `state` in
-    /// place, as [`LinuxFlow::bind`](crate::linux::LinuxFlow::bind) does for a
+    /// place, as [`linux::Cubic::bind`](crate::linux::Cubic::bind) does for a
     /// controller's state. Bind per event; nothing is copied.
     ///
     /// ```

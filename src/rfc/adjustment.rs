@@ -100,7 +100,7 @@ mod sealed {
     /// Only this crate's algorithms implement [`WindowAdjustment`](super::WindowAdjustment).
     pub trait Sealed {}
     impl Sealed for crate::cubic::RfcCubic {}
-    impl Sealed for crate::rfc::NewReno {}
+    impl Sealed for crate::rfc::NewRenoWindow {}
 }
 
 impl WindowAdjustment for RfcCubic {

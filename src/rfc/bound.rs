@@ -11,16 +11,16 @@ use crate::time::Instant;
 /// A [`ClassicState`] kept in a stack's table of flows and the [`RfcParams`] the flows
 /// share, borrowed together as a [`CongestionController`]: what generic code such as
 /// [`PacedFlow`](crate::pacing::PacedFlow) takes, without a copy of the state or of the
-/// parameters (Linux mode's `LinuxFlow::bind` does the same). Made by
+/// parameters (Linux mode's `linux::Cubic::bind` does the same). Made by
 /// [`ClassicState::bind`]; every event runs on the table's state in place and means
 /// what it means for [`Classic`](crate::rfc::Classic).
 ///
 /// ```
 /// use congestion::cubic::RfcCubic;
-/// use congestion::rfc::{ClassicState, RfcFlowConfig, RfcParams};
+/// use congestion::rfc::{ClassicState, self, RfcParams};
 /// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
 ///
-/// static PARAMS: RfcParams = match RfcParams::new(&RfcFlowConfig::quic(1200)) {
+/// static PARAMS: RfcParams = match RfcParams::new(&rfc::CubicConfig::quic(1200)) {
 ///     Ok(p) => p,
 ///     Err(_) => panic!("invalid settings"),
 /// };
@@ -54,6 +54,11 @@ impl<'a, W: WindowAdjustment, U: UndoStorage<W>> BoundClassic<'a, W, U> {
     /// The parameters it runs with.
     pub fn params(&self) -> &RfcParams {
         self.params
+    }
+
+    /// The state, mutably, and the parameters.
+    pub(crate) fn parts_mut(&mut self) -> (&mut ClassicState<W, U>, &RfcParams) {
+        (self.state, self.params)
     }
 }
 
@@ -115,16 +120,16 @@ mod tests {
     use super::*;
     use crate::controller::AckEvent;
     use crate::cubic::RfcCubic;
-    use crate::rfc::{RfcFlow, RfcFlowConfig};
+    use crate::rfc;
     use crate::time::Duration;
 
     /// A bound state and an owned flow fed the same events stay identical, field for
     /// field, through losses, ECN, discards, a restart, an RTO and an undo.
     #[test]
     fn a_bound_state_runs_as_the_owned_flow_does() {
-        let config = RfcFlowConfig::quic(1200);
+        let config = rfc::CubicConfig::quic(1200);
         let params = RfcParams::new(&config).expect("valid");
-        let mut owned = RfcFlow::new(config, Instant::ZERO).expect("valid");
+        let mut owned = rfc::Cubic::new(config, Instant::ZERO).expect("valid");
         let mut state = ClassicState::<RfcCubic>::new(&params, Instant::ZERO);
         let (mut pn, mut acked) = (0u64, 0u64);
         for step in 0..3_000u64 {

@@ -6,7 +6,7 @@ use crate::error::ConfigError;
 use crate::pacing::{PacingRateConfig, PacingRateParams};
 use core::num::NonZeroU32;
 
-/// Which slow-start algorithm an [`RfcFlow`](super::RfcFlow) runs.
+/// Which slow-start algorithm an RFC-mode flow ([`Cubic`](super::Cubic), [`NewReno`](super::NewReno)) runs.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum SlowStartKind {
@@ -14,18 +14,22 @@ pub enum SlowStartKind {
     /// ssthresh or a congestion event.
     Standard,
     /// Linux HyStart (ACK train + delay increase), adapted to bytes: see
-    /// [`RfcFlow`](super::RfcFlow) for the adaptation.
+    /// [`Cubic`](super::Cubic) for the adaptation.
     LinuxHystart,
     /// RFC 9406 HyStart++ (the RFC 9438 §4.10 recommendation).
     #[default]
     HystartPlusPlus,
 }
 
-/// Settings of an [`RfcFlow`](super::RfcFlow).
+/// Settings of an RFC-mode flow: both [`Cubic`](super::Cubic) and
+/// [`NewReno`](super::NewReno) are the classic driver ([`Classic`](super::Classic)), so
+/// one struct configures both; name it [`CubicConfig`] or [`NewRenoConfig`] at the call
+/// site to say which flow it is for. NewReno does not read the CUBIC-only settings (β, C,
+/// fast convergence, Reno-friendliness).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
-pub struct RfcFlowConfig {
+pub struct ClassicConfig {
     /// CUBIC's settings, MSS included.
     pub cubic: RfcCubicConfig,
     /// The slow-start algorithm.
@@ -38,21 +42,40 @@ pub struct RfcFlowConfig {
     /// The initial ssthresh in bytes; `None`: none until the first congestion event or
     /// slow-start exit.
     pub initial_ssthresh_bytes: Option<u64>,
-    /// How the pacing rate is computed (Linux's rule in bytes by default;
-    /// [`PacingRateConfig::rfc9002`] for RFC 9002 §7.7's).
+    /// How the pacing rate is computed: Linux's rule in bytes from
+    /// [`new`](Self::new), RFC 9002 §7.7's ([`PacingRateConfig::rfc9002`]) from
+    /// [`quic`](Self::quic).
     pub pacing: PacingRateConfig,
 }
 
-impl Default for RfcFlowConfig {
+/// The configuration of an RFC-mode CUBIC flow ([`Cubic`](super::Cubic)): the classic
+/// driver's [`ClassicConfig`].
+pub type CubicConfig = ClassicConfig;
+
+/// The configuration of an RFC-mode NewReno flow ([`NewReno`](super::NewReno)): the
+/// classic driver's [`ClassicConfig`], whose CUBIC-only settings NewReno does not read.
+pub type NewRenoConfig = ClassicConfig;
+
+/// The 0.2 name of [`ClassicConfig`].
+#[deprecated(
+    since = "0.3.0",
+    note = "renamed to `rfc::CubicConfig` (or `rfc::NewRenoConfig`; both are `rfc::ClassicConfig`)"
+)]
+pub type RfcFlowConfig = ClassicConfig;
+
+impl Default for ClassicConfig {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl RfcFlowConfig {
-    /// RFC defaults: RFC 9438 CUBIC, HyStart++, unpaced, RFC 9002 initial window.
+impl ClassicConfig {
+    /// RFC defaults: RFC 9438 CUBIC, HyStart++, unpaced, RFC 9002 initial window (12000
+    /// bytes at the default MSS of 1200). The pacing rate follows Linux's
+    /// `tcp_update_pacing_rate` in bytes, because no RFC gives TCP a pacing formula;
+    /// [`quic`](Self::quic) paces as RFC 9002 §7.7 says, for QUIC.
     pub const fn new() -> Self {
-        RfcFlowConfig {
+        ClassicConfig {
             cubic: RfcCubicConfig::new(),
             slow_start: SlowStartKind::HystartPlusPlus,
             paced: false,
@@ -64,11 +87,29 @@ impl RfcFlowConfig {
 
     /// RFC defaults for a QUIC connection whose max datagram size is `mss_bytes`
     /// (RFC 9002's `max_datagram_size`, `1..=65535`; checked by
-    /// [`RfcFlow::new`](super::RfcFlow::new)). Adjust the public fields afterwards if
-    /// needed (`#[non_exhaustive]` forbids only building the struct literally).
+    /// [`Cubic::new`](super::Cubic::new)), pacing as RFC 9002 §7.7 says:
+    /// `pacing_rate()` is `1.25 · cwnd / smoothed_rtt`
+    /// ([`PacingRateConfig::rfc9002`]). Adjust the public fields afterwards if needed
+    /// (`#[non_exhaustive]` forbids only building the struct literally); for Linux's
+    /// rule instead (200 % of `max(cwnd, in flight)` per srtt in slow start, 120 % after,
+    /// what the sender's kernel would do for TCP), set
+    /// `config.pacing = PacingRateConfig::new()`.
+    ///
+    /// ```
+    /// use congestion::pacing::{PacingFormula, PacingRateConfig};
+    /// use congestion::rfc::CubicConfig;
+    ///
+    /// let config = CubicConfig::quic(1200);
+    /// assert_eq!(config.pacing.formula, PacingFormula::Rfc9002 { n_percent: 125 });
+    /// let mut linux_paced = CubicConfig::quic(1200);
+    /// linux_paced.pacing = PacingRateConfig::new();
+    /// assert_eq!(linux_paced.pacing.formula, PacingFormula::Linux);
+    /// ```
     pub const fn quic(mss_bytes: u64) -> Self {
-        let mut config = RfcFlowConfig::new();
+        let mut config = ClassicConfig::new();
         config.cubic.mss_bytes = mss_bytes;
+        // RFC 9002 §7.7: rate = N * congestion_window / smoothed_rtt, N = 1.25
+        config.pacing = PacingRateConfig::rfc9002();
         config
     }
 
@@ -125,10 +166,10 @@ pub struct RfcParams {
 }
 
 impl RfcParams {
-    /// Validates `config` as [`RfcFlowConfig::validate`] does (CUBIC's settings, the
+    /// Validates `config` as [`ClassicConfig::validate`] does (CUBIC's settings, the
     /// initial window and ssthresh), then its pacing settings; the first error found is
     /// returned.
-    pub const fn new(config: &RfcFlowConfig) -> Result<Self, ConfigError> {
+    pub const fn new(config: &ClassicConfig) -> Result<Self, ConfigError> {
         let (cubic, initial_window) = match config.validate() {
             Ok(v) => v,
             Err(e) => return Err(e),

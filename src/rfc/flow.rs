@@ -1,7 +1,7 @@
 //! [`Classic`] (and its parameter-free [`ClassicState`]): cwnd, ssthresh, phase,
-//! recovery periods, window use and pacing in bytes, driving one [`WindowAdjustment`] (CUBIC: [`RfcFlow`]; NewReno:
-//! [`NewRenoFlow`]) and a slow-start strategy. The rules a stack must know are on
-//! [`RfcFlow`].
+//! recovery periods, window use and pacing in bytes, driving one [`WindowAdjustment`] (CUBIC: [`Cubic`]; NewReno:
+//! [`NewReno`]) and a slow-start strategy. The rules a stack must know are on
+//! [`Cubic`].
 
 use crate::controller::{
     AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
@@ -9,18 +9,20 @@ use crate::controller::{
 use crate::cubic::{RfcCubic, RfcCubicConfig, RfcCubicParams, validate_mss};
 use crate::error::ConfigError;
 use crate::hystart::{HystartPlusPlus, LinuxHystart};
+use crate::observe::{ExitDetector, NoObserver, Observer, ReductionCause};
 use crate::pacing::{
     BytesPacingInput, PacingRateParams, Rate, default_send_quantum_bytes, pacing_rate_bytes,
 };
-use crate::rfc::NewReno;
+use crate::rfc::NewRenoWindow;
 use crate::rfc::adjustment::WindowAdjustment;
 use crate::rfc::bound::BoundClassic;
-use crate::rfc::config::{RfcFlowConfig, RfcParams, SlowStartKind};
+use crate::rfc::config::{CubicConfig, RfcParams, SlowStartKind};
 use crate::rfc::undo::{KeepUndo, NoUndo, UndoStorage};
 use crate::time::{Duration, Instant};
 use core::borrow::{Borrow, BorrowMut};
 use core::num::{NonZeroU32, NonZeroU64};
 
+mod observe;
 mod slow_start;
 
 /// A validated MSS (at most 65535) in the flow's 32-bit field.
@@ -33,24 +35,24 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 
 /// One RFC-mode flow, in bytes: RFC 9438 CUBIC with standard slow start, Linux HyStart
 /// or RFC 9406 HyStart++, for QUIC stacks (RFC 9002) and RFC-following TCP stacks.
-/// Plain `Copy` data (`cargo run --example sizes` prints its size). [`NewRenoFlow`] is
+/// Plain `Copy` data (`cargo run --example sizes` prints its size). [`NewReno`] is
 /// the same driver with NewReno's growth and reduction.
 ///
 /// # Quick start (QUIC)
 ///
 /// ```
-/// use congestion::rfc::{RfcFlow, RfcFlowConfig};
-/// use congestion::{AckEvent, CongestionController, Instant, LossEvent, Phase, SentEvent};
+/// use congestion::rfc::{Cubic, CubicConfig};
+/// use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent};
 ///
 /// // 1200-byte datagrams; RFC 9002's initial window: 10 · 1200 = 12000 bytes.
-/// let mut flow = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// let mut flow = Cubic::new(CubicConfig::quic(1200), Instant::ZERO)?;
 /// // Packets 1..=10 sent: 12000 bytes in flight, the window is full.
 /// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
 ///
 /// // An ACK frame for packets 1 and 2, 20 ms later: slow start adds the 2400 bytes.
 /// let now = Instant::from_micros(20_000);
-/// let rtt = core::time::Duration::from_millis(20);
-/// flow.on_ack(now, &AckEvent::new(2_400, 2, Some(rtt.into())));
+/// let rtt = Duration::from_millis(20);
+/// flow.on_ack(now, &AckEvent::new(2_400, 2, Some(rtt)));
 /// assert_eq!(flow.cwnd(), 14_400);
 ///
 /// // Packets 3 and 4 declared lost, one report each: one reduction, cwnd = β · cwnd.
@@ -58,8 +60,8 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// flow.on_loss(now, &LossEvent::packet(1_200, 4));
 /// assert_eq!((flow.cwnd(), flow.in_flight()), (10_080, 7_200));
 /// assert_eq!(flow.phase(), Phase::Recovery);
-/// // Pace at Linux's rate (120 % of cwnd per srtt in congestion avoidance).
-/// assert_eq!(flow.pacing_rate().as_bytes_per_second(), 604_800);
+/// // Pace as RFC 9002 §7.7 says: 1.25 · cwnd / smoothed RTT = 1.25 · 10080 / 20 ms.
+/// assert_eq!(flow.pacing_rate().as_bytes_per_second(), 630_000);
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
 ///
@@ -119,8 +121,12 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// # Pacing
 ///
 /// [`pacing_rate`](CongestionController::pacing_rate) follows the configured
-/// [`PacingFormula`](crate::pacing::PacingFormula) (Linux's `tcp_update_pacing_rate` in
-/// bytes by default, or RFC 9002 §7.7); `send_quantum_bytes` is Linux's TSO autosizing
+/// [`PacingFormula`](crate::pacing::PacingFormula): RFC 9002 §7.7's
+/// `1.25 · cwnd / smoothed_rtt` for a flow built from [`ClassicConfig::quic`](crate::rfc::ClassicConfig::quic) (QUIC),
+/// Linux's `tcp_update_pacing_rate` in bytes for one built from [`ClassicConfig::new`](crate::rfc::ClassicConfig::new)
+/// (no RFC gives TCP a formula); either is one field,
+/// `config.pacing = PacingRateConfig::rfc9002()` or `PacingRateConfig::new()`.
+/// `send_quantum_bytes` is Linux's TSO autosizing
 /// on that rate and the minimum RTT. A stack that wants the EDT pacer, TSQ and the
 /// windowed minimum RTT as well wraps the flow in a [`PacedFlow`](crate::pacing::PacedFlow).
 ///
@@ -141,27 +147,35 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// `3·C·MSS·(|t + RTT − K| + 1 ms)²·1 ms` bytes (9 bytes 2.5 s from `K` with C = 0.4,
 /// MSS = 1200). The Reno-friendly test `W_cubic(t) < W_est` reuses curve points already
 /// computed in the epoch whenever they decide it.
-pub type RfcFlow = Classic<RfcCubic>;
+pub type Cubic = Classic<RfcCubic>;
 
 /// One NewReno flow in bytes (RFC 9002 §7 and Appendix B): slow start (standard,
 /// HyStart++ or Linux HyStart), congestion avoidance of one MSS per window of
 /// acknowledged bytes, β = 0.5 on loss and on ECN-CE, a minimum window of 2 MSS, the
 /// recovery period, persistent congestion, and no growth while application-limited.
-/// Everything but the growth and the reduction is [`RfcFlow`]'s, documented there; the
-/// configuration is the same [`RfcFlowConfig`], whose CUBIC-only settings (β, C, fast
+/// Everything but the growth and the reduction is [`Cubic`]'s, documented there; the
+/// configuration is the same [`CubicConfig`], whose CUBIC-only settings (β, C, fast
 /// convergence, Reno-friendliness) NewReno does not read.
 ///
 /// ```
-/// use congestion::rfc::{NewRenoFlow, RfcFlowConfig};
+/// use congestion::rfc::{NewReno, CubicConfig};
 /// use congestion::{AckEvent, CongestionController, Instant, LossEvent, SentEvent};
 ///
-/// let mut flow = NewRenoFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO)?;
+/// let mut flow = NewReno::new(CubicConfig::quic(1200), Instant::ZERO)?;
 /// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
 /// flow.on_loss(Instant::from_micros(30_000), &LossEvent::packet(1_200, 1));
 /// assert_eq!((flow.cwnd(), flow.ssthresh()), (6_000, Some(6_000)));
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
-pub type NewRenoFlow = Classic<NewReno>;
+pub type NewReno = Classic<NewRenoWindow>;
+
+/// The 0.2 name of [`Cubic`].
+#[deprecated(since = "0.3.0", note = "renamed to `rfc::Cubic`")]
+pub type RfcFlow = Cubic;
+
+/// The 0.2 name of [`NewReno`].
+#[deprecated(since = "0.3.0", note = "renamed to `rfc::NewReno`")]
+pub type NewRenoFlow = NewReno;
 
 /// The state of one classic-driver flow without any parameters: cwnd, ssthresh, the
 /// phase, slow start and its exit, recovery periods, window use, bytes in flight, the
@@ -235,6 +249,9 @@ pub struct ClassicState<W: WindowAdjustment, U: UndoStorage<W> = KeepUndo<W>> {
     /// the first reduction. A flag beside the other one rather than an
     /// `Option<Instant>`, whose tag would take 8 bytes of its own.
     recovery_started: bool,
+    /// Which delay detector ended the initial slow start, if one did (for observers;
+    /// in the padding after the two flags).
+    slow_start_detector: Option<ExitDetector>,
     /// The slow-start detector of the flow's kind: one at a time, in one place.
     detector: Detector,
     /// What an undo restores, where `U` keeps it.
@@ -304,7 +321,7 @@ impl Detector {
 /// runs with, anything that [`Borrow`]s an [`RfcParams`]:
 ///
 /// - [`RfcParams`] itself (the default): one object per flow, its own copy, as
-///   [`Classic::new`] builds it from an [`RfcFlowConfig`];
+///   [`Classic::new`] builds it from an [`CubicConfig`];
 /// - `&'static RfcParams`: firmware keeps one validated block in a `static`
 ///   ([`RfcParams::new`] is a `const fn`) and every flow points at it;
 /// - `Arc<RfcParams>` (a QUIC stack's endpoint shares its settings with its
@@ -313,15 +330,15 @@ impl Detector {
 ///   then its state alone.
 ///
 /// The parameters are read, never copied into the flow; what depends on the MSS is
-/// computed from them and the flow's own MSS. Use it through [`RfcFlow`] and
-/// [`NewRenoFlow`] (with the default `P`) or name `P`:
+/// computed from them and the flow's own MSS. Use it through [`Cubic`] and
+/// [`NewReno`] (with the default `P`) or name `P`:
 ///
 /// ```
-/// use congestion::rfc::{Classic, RfcFlowConfig, RfcParams};
+/// use congestion::rfc::{Classic, CubicConfig, RfcParams};
 /// use congestion::cubic::RfcCubic;
 /// use congestion::{CongestionController, Instant};
 ///
-/// static PARAMS: RfcParams = match RfcParams::new(&RfcFlowConfig::quic(1200)) {
+/// static PARAMS: RfcParams = match RfcParams::new(&CubicConfig::quic(1200)) {
 ///     Ok(p) => p,
 ///     Err(_) => panic!("invalid settings"),
 /// };
@@ -374,7 +391,7 @@ impl<W: WindowAdjustment> Classic<W, RfcParams> {
     /// A new flow at `now` with its own copy of the parameters `config` gives, in slow
     /// start with the configured initial window ([`RfcParams::new`] says what is
     /// refused).
-    pub fn new(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
+    pub fn new(config: CubicConfig, now: Instant) -> Result<Self, ConfigError> {
         let params = RfcParams::new(&config)?;
         Ok(Classic::with_params(params, now))
     }
@@ -460,7 +477,7 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> Classic<W, P> {
         self.state.largest_acked()
     }
 
-    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`RfcFlow`]).
+    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`Cubic`]).
     pub const fn last_ack_cwnd_limited(&self) -> bool {
         self.state.last_ack_cwnd_limited()
     }
@@ -546,6 +563,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             recovery_flight_left: 0,
             recovery_started: false,
             recovery_start: Instant::ZERO,
+            slow_start_detector: None,
             detector: Detector::new(p.slow_start()),
             undo: U::EMPTY,
         };
@@ -620,7 +638,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.largest_acked
     }
 
-    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`RfcFlow`]).
+    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`Cubic`]).
     pub const fn last_ack_cwnd_limited(&self) -> bool {
         self.last_ack_cwnd_limited
     }
@@ -733,7 +751,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         u.recovery_start = self.recovery_start;
     }
 
-    /// Whether the current recovery has ended (see "Recovery" on [`RfcFlow`]).
+    /// Whether the current recovery has ended (see "Recovery" on [`Cubic`]).
     fn recovery_over(&self) -> bool {
         // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
         let by_packet_number = self.largest_acked > self.recovery_end;
@@ -825,7 +843,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     }
 
     /// An ACK whose window use is judged from its own flight too (see "Window use" on
-    /// [`RfcFlow`]): any ACK, but on 64-bit targets `on_ack` takes those of a
+    /// [`Cubic`]): any ACK, but on 64-bit targets `on_ack` takes those of a
     /// window-limited round itself, so this one is out of line there.
     #[cfg_attr(target_pointer_width = "64", inline(never))]
     fn on_ack_judged_now<F: Parts<W, U>>(f: &mut F, now: Instant, ack: &AckEvent) {
@@ -968,8 +986,10 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.recovery_start = now;
     }
 
-    /// A loss (`ecn == false`) or ECN-CE reduction: cwnd and ssthresh to β·cwnd.
-    fn reduce(&mut self, p: &RfcParams, now: Instant, ecn: bool) {
+    /// A loss (`ecn == false`) or ECN-CE reduction: cwnd and ssthresh to β·cwnd;
+    /// reported to `o`.
+    fn reduce<O: Observer>(&mut self, p: &RfcParams, now: Instant, ecn: bool, o: &mut O) {
+        let before = self.snapshot();
         self.begin_reduction(now);
         let reduced = self.growth.on_congestion(p.cubic(), self.cwnd, ecn);
         // RFC 9438 §4.6: ssthresh = max(ssthresh, 2)
@@ -982,11 +1002,18 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             reduced.max(self.min_window())
         };
         self.phase = Phase::Recovery;
+        let cause = if ecn {
+            ReductionCause::Ecn
+        } else {
+            ReductionCause::Loss
+        };
+        before.report_reduction(&self.snapshot(), cause, now, o);
     }
 
     /// A retransmission timeout (`timeout`) or persistent congestion: slow start again
-    /// from 1 MSS or the minimum window.
-    fn collapse(&mut self, p: &RfcParams, now: Instant, timeout: bool) {
+    /// from 1 MSS or the minimum window; reported to `o`.
+    fn collapse<O: Observer>(&mut self, p: &RfcParams, now: Instant, timeout: bool, o: &mut O) {
+        let before = self.snapshot();
         self.begin_reduction(now);
         let reduced = self.growth.on_timeout(p.cubic(), self.cwnd);
         // RFC 9438 §4.8: ssthresh as in §4.6, at least 2 MSS
@@ -999,6 +1026,12 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             self.min_window()
         };
         self.phase = Phase::SlowStart;
+        let cause = if timeout {
+            ReductionCause::RetransmissionTimeout
+        } else {
+            ReductionCause::PersistentCongestion
+        };
+        before.report_reduction(&self.snapshot(), cause, now, o);
     }
 
     /// `amount` left flight without being acknowledged: neither the in-flight count nor
@@ -1110,27 +1143,60 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
 
     /// The lost bytes leave flight; then persistent congestion collapses the window, and
     /// a loss of a packet sent after the current recovery period began (or of an
-    /// unknown one) reduces it (see "Recovery" on [`RfcFlow`]). Lost bytes above what is
+    /// unknown one) reduces it (see "Recovery" on [`Cubic`]). Lost bytes above what is
     /// in flight empty the flight.
     pub fn on_loss(&mut self, p: &RfcParams, now: Instant, loss: &LossEvent) {
+        self.on_loss_observed(p, now, loss, &mut NoObserver);
+    }
+
+    /// [`on_loss`](Self::on_loss), reporting what it decided to `o`.
+    pub fn on_loss_observed<O: Observer>(
+        &mut self,
+        p: &RfcParams,
+        now: Instant,
+        loss: &LossEvent,
+        o: &mut O,
+    ) {
         self.leave_flight(loss.lost);
         if loss.persistent_congestion {
-            self.collapse(p, now, false);
+            self.collapse(p, now, false, o);
         } else if !self.sent_before_recovery(loss.newest_lost) {
-            self.reduce(p, now, false);
+            self.reduce(p, now, false, o);
         }
     }
 
     /// A rise of 0 is ignored; otherwise judged as a loss, with ECN's β and cwnd floor.
     pub fn on_ecn(&mut self, p: &RfcParams, now: Instant, ecn: &EcnEvent) {
+        self.on_ecn_observed(p, now, ecn, &mut NoObserver);
+    }
+
+    /// [`on_ecn`](Self::on_ecn), reporting what it decided to `o`.
+    pub fn on_ecn_observed<O: Observer>(
+        &mut self,
+        p: &RfcParams,
+        now: Instant,
+        ecn: &EcnEvent,
+        o: &mut O,
+    ) {
         if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {
-            self.reduce(p, now, true);
+            self.reduce(p, now, true, o);
         }
     }
 
     /// A retransmission timeout: slow start again from 1 MSS.
     pub fn on_retransmission_timeout(&mut self, p: &RfcParams, now: Instant) {
-        self.collapse(p, now, true);
+        self.on_retransmission_timeout_observed(p, now, &mut NoObserver);
+    }
+
+    /// [`on_retransmission_timeout`](Self::on_retransmission_timeout), reporting the
+    /// reduction to `o`.
+    pub fn on_retransmission_timeout_observed<O: Observer>(
+        &mut self,
+        p: &RfcParams,
+        now: Instant,
+        o: &mut O,
+    ) {
+        self.collapse(p, now, true, o);
     }
 
     /// More than is in flight empties the flight.
@@ -1140,7 +1206,13 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
 
     /// The last congestion event was spurious: undo it (RFC 9438 §4.9.2), see
     /// [`CongestionController::on_spurious_congestion`].
-    pub fn on_spurious_congestion(&mut self, _now: Instant) {
+    pub fn on_spurious_congestion(&mut self, now: Instant) {
+        self.on_spurious_congestion_observed(now, &mut NoObserver);
+    }
+
+    /// [`on_spurious_congestion`](Self::on_spurious_congestion), reporting the undo to
+    /// `o` if it restored the state.
+    pub fn on_spurious_congestion_observed<O: Observer>(&mut self, now: Instant, o: &mut O) {
         // RFC 9438 §4.9.2: restore cwnd, cwnd_prior, ssthresh, W_max, K, t_epoch, W_est
         // if cwnd < cwnd_prior; otherwise keep the current values (SHOULD)
         // An MSS raised since the event may have raised the minimum window: the
@@ -1149,6 +1221,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         // The window before the event (see UndoSnapshot): what the event set
         // cwnd_prior to.
         let cwnd_before = self.growth.cwnd_prior();
+        let before = self.snapshot();
         let Some(u) = self.undo.saved() else {
             return;
         };
@@ -1174,6 +1247,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
                     Phase::CongestionAvoidance
                 };
             }
+            before.report_undo(&self.snapshot(), now, o);
         }
     }
 
@@ -1268,7 +1342,7 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> CongestionController for Classic
 
     /// The lost bytes leave flight; then persistent congestion collapses the window, and
     /// a loss of a packet sent after the current recovery period began (or of an
-    /// unknown one) reduces it (see "Recovery" on [`RfcFlow`]). Lost bytes above what is
+    /// unknown one) reduces it (see "Recovery" on [`Cubic`]). Lost bytes above what is
     /// in flight empty the flight.
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
         self.state.on_loss(self.params.borrow(), now, loss)
@@ -1334,7 +1408,7 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> CongestionController for Classic
 struct Shared;
 
 #[cfg(test)]
-static SHARED_PARAMS: RfcParams = match RfcParams::new(&RfcFlowConfig::quic(1200)) {
+static SHARED_PARAMS: RfcParams = match RfcParams::new(&CubicConfig::quic(1200)) {
     Ok(p) => p,
     Err(_) => panic!("the QUIC defaults are valid"),
 };
@@ -1353,8 +1427,8 @@ const _: () = assert!(
         == core::mem::size_of::<ClassicState<RfcCubic>>()
 );
 const _: () = assert!(
-    core::mem::size_of::<Classic<NewReno, ZeroSized>>()
-        == core::mem::size_of::<ClassicState<NewReno>>()
+    core::mem::size_of::<Classic<NewRenoWindow, ZeroSized>>()
+        == core::mem::size_of::<ClassicState<NewRenoWindow>>()
 );
 
 /// [`ClassicState::HOT_BYTES`] for CUBIC, where the steady ACK path (64-bit targets)
@@ -1363,7 +1437,7 @@ const _: () = assert!(
 pub(crate) const CUBIC_HOT_BYTES: usize = ClassicState::<RfcCubic>::HOT_BYTES;
 /// The same for NewReno.
 #[cfg(target_pointer_width = "64")]
-pub(crate) const NEWRENO_HOT_BYTES: usize = ClassicState::<NewReno>::HOT_BYTES;
+pub(crate) const NEWRENO_HOT_BYTES: usize = ClassicState::<NewRenoWindow>::HOT_BYTES;
 
 // Issue 27's sizes on 64-bit targets. The hot part starts the state (the window at
 // offset 0, the state aligned to a line) and fills two 64-byte lines for CUBIC, one
@@ -1377,9 +1451,9 @@ const _: () = assert!(CUBIC_HOT_BYTES == 128 && NEWRENO_HOT_BYTES <= 64);
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(
     core::mem::size_of::<ClassicState<RfcCubic>>() <= 384
-        && core::mem::size_of::<ClassicState<NewReno>>() <= 256
+        && core::mem::size_of::<ClassicState<NewRenoWindow>>() <= 256
         && core::mem::size_of::<ClassicState<RfcCubic, NoUndo>>() <= 256
-        && core::mem::size_of::<ClassicState<NewReno, NoUndo>>() <= 192
+        && core::mem::size_of::<ClassicState<NewRenoWindow, NoUndo>>() <= 192
 );
 // The hot part does not move without a snapshot.
 #[cfg(target_pointer_width = "64")]
@@ -1427,12 +1501,12 @@ mod tests {
     fn sizes() {
         extern crate std;
         std::println!(
-            "hot: CUBIC {CUBIC_HOT_BYTES}, NewReno {NEWRENO_HOT_BYTES}; whole: CUBIC {}, NewReno {}; RfcParams {}; RfcFlow {}, NewRenoFlow {}",
+            "hot: CUBIC {CUBIC_HOT_BYTES}, NewRenoWindow {NEWRENO_HOT_BYTES}; whole: CUBIC {}, NewRenoWindow {}; RfcParams {}; Cubic {}, NewReno {}",
             size_of::<ClassicState<RfcCubic>>(),
-            size_of::<ClassicState<NewReno>>(),
+            size_of::<ClassicState<NewRenoWindow>>(),
             size_of::<RfcParams>(),
-            size_of::<RfcFlow>(),
-            size_of::<NewRenoFlow>(),
+            size_of::<Cubic>(),
+            size_of::<NewReno>(),
         );
         // The hot part starts the state, the window first.
         assert_eq!(core::mem::offset_of!(ClassicState<RfcCubic>, cwnd), 0);
@@ -1441,8 +1515,8 @@ mod tests {
 
     #[test]
     fn every_way_of_reaching_the_parameters_gives_the_same_flow() {
-        let config = RfcFlowConfig::quic(1200);
-        let mut owned = RfcFlow::new(config, Instant::ZERO).unwrap();
+        let config = CubicConfig::quic(1200);
+        let mut owned = Cubic::new(config, Instant::ZERO).unwrap();
         let mut by_ref: Classic<RfcCubic, &RfcParams> =
             Classic::with_params(&SHARED_PARAMS, Instant::ZERO);
         let mut zst: Classic<RfcCubic, Shared> = Classic::with_params(Shared, Instant::ZERO);
@@ -1590,7 +1664,7 @@ mod tests {
 
     #[test]
     fn new_cubic_settings_change_the_owned_parameters_and_the_mss() {
-        let mut f = RfcFlow::new(RfcFlowConfig::quic(1200), Instant::ZERO).unwrap();
+        let mut f = Cubic::new(CubicConfig::quic(1200), Instant::ZERO).unwrap();
         let mut c = *f.rfc_params().cubic().config();
         c.beta_permille = 500;
         c.mss_bytes = 1_000;

@@ -1,7 +1,7 @@
 //! RFC mode: byte-counting flows for QUIC (and RFC-following TCP) stacks. One classic
 //! driver ([`Classic`]) owns slow start (standard, Linux HyStart, or RFC 9406
 //! HyStart++), recovery periods, window use and pacing; a [`WindowAdjustment`] grows and
-//! reduces the window: RFC 9438 CUBIC ([`RfcFlow`]) or RFC 9002 NewReno ([`NewRenoFlow`]).
+//! reduces the window: RFC 9438 CUBIC ([`Cubic`]) or RFC 9002 NewReno ([`NewReno`]).
 //!
 //! See `docs/compliance.md` for every MUST, SHOULD and MAY of RFC 9438 §4–§5 and
 //! RFC 9406 §4, with the code and the test behind each.
@@ -15,7 +15,11 @@ mod undo;
 
 pub use adjustment::WindowAdjustment;
 pub use bound::BoundClassic;
-pub use config::{RfcFlowConfig, RfcParams, SlowStartKind};
-pub use flow::{Classic, ClassicState, NewRenoFlow, RfcFlow};
-pub use newreno::NewReno;
+#[allow(deprecated)]
+pub use config::RfcFlowConfig;
+pub use config::{ClassicConfig, CubicConfig, NewRenoConfig, RfcParams, SlowStartKind};
+pub use flow::{Classic, ClassicState, Cubic, NewReno};
+#[allow(deprecated)]
+pub use flow::{NewRenoFlow, RfcFlow};
+pub use newreno::NewRenoWindow;
 pub use undo::{KeepUndo, NoUndo, UndoSnapshot, UndoStorage};

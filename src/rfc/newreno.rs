@@ -13,30 +13,30 @@ use core::num::{NonZeroU32, NonZeroU64};
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C)]
-pub struct NewReno {
+pub struct NewRenoWindow {
     /// Bytes acknowledged in congestion avoidance since the window last grew.
     pub bytes_acked: u64,
     /// The window when the last reduction began (what an undo may restore).
     pub cwnd_prior_bytes: u64,
 }
 
-impl NewReno {
+impl NewRenoWindow {
     /// No bytes counted, no reduction yet.
     pub const fn new() -> Self {
-        NewReno {
+        NewRenoWindow {
             bytes_acked: 0,
             cwnd_prior_bytes: 0,
         }
     }
 }
 
-impl WindowAdjustment for NewReno {
-    type Undo = NewReno;
+impl WindowAdjustment for NewRenoWindow {
+    type Undo = NewRenoWindow;
 
-    const ZEROED: Self = NewReno::new();
-    const UNDO_NONE: NewReno = NewReno::new();
+    const ZEROED: Self = NewRenoWindow::new();
+    const UNDO_NONE: NewRenoWindow = NewRenoWindow::new();
 
-    const HOT_BYTES: usize = core::mem::offset_of!(NewReno, cwnd_prior_bytes);
+    const HOT_BYTES: usize = core::mem::offset_of!(NewRenoWindow, cwnd_prior_bytes);
 
     fn finish_fresh(&mut self) {}
 
@@ -106,17 +106,17 @@ impl WindowAdjustment for NewReno {
         self.cwnd_prior_bytes
     }
 
-    fn save_undo_into(&self, saved: &mut NewReno) {
+    fn save_undo_into(&self, saved: &mut NewRenoWindow) {
         *saved = *self;
     }
 
-    fn restore_undo_from(&mut self, saved: &NewReno) {
+    fn restore_undo_from(&mut self, saved: &NewRenoWindow) {
         *self = *saved;
     }
 
-    fn undo_on_mss_change(_saved: &mut NewReno) {}
+    fn undo_on_mss_change(_saved: &mut NewRenoWindow) {}
 
-    fn undo_on_params_change(_saved: &mut NewReno) {}
+    fn undo_on_params_change(_saved: &mut NewRenoWindow) {}
 }
 
 #[cfg(test)]
@@ -136,7 +136,7 @@ mod tests {
     #[test]
     fn a_whole_window_of_acked_bytes_adds_one_mss() {
         let p = params(1200);
-        let mut r = NewReno::new();
+        let mut r = NewRenoWindow::new();
         let t = Instant::ZERO;
         // cwnd 12000: nine ACKs of 1200 bytes (10800) do not reach a window ...
         let mut cwnd = 12_000;
@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn an_ack_of_two_and_a_half_windows_adds_two_mss_and_keeps_the_half() {
         let p = params(1000);
-        let mut r = NewReno::new();
+        let mut r = NewRenoWindow::new();
         // 25000 acked on a 10000-byte window: 2 windows, 5000 left towards the next.
         let cwnd = r.on_ack(&p, p.mss_non_zero(), Instant::ZERO, 10_000, 25_000, 0);
         assert_eq!((cwnd, r.bytes_acked), (12_000, 5_000));
@@ -161,7 +161,7 @@ mod tests {
     #[test]
     fn a_reduction_halves_the_window_and_forgets_the_count() {
         let p = params(1200);
-        let mut r = NewReno::new();
+        let mut r = NewRenoWindow::new();
         r.bytes_acked = 7_000;
         // RFC 9002 B.6: 13201 / 2 = 6600 (floor).
         assert_eq!(r.on_congestion(&p, 13_201, false), 6_600);

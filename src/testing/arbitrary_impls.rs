@@ -103,12 +103,12 @@ impl<'a> Arbitrary<'a> for ArbitraryLinuxConfig {
 
 /// A valid RFC-mode configuration: every field within what validation accepts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ArbitraryRfcConfig(pub crate::rfc::RfcFlowConfig);
+pub struct ArbitraryRfcConfig(pub crate::rfc::CubicConfig);
 
 impl<'a> Arbitrary<'a> for ArbitraryRfcConfig {
     fn arbitrary(u: &mut Unstructured<'a>) -> Result<Self> {
-        use crate::rfc::{RfcFlowConfig, SlowStartKind};
-        let mut c = RfcFlowConfig::new();
+        use crate::rfc::{CubicConfig, SlowStartKind};
+        let mut c = CubicConfig::new();
         c.cubic.mss_bytes = u.int_in_range(1..=65_535)?;
         c.cubic.beta_permille = u.int_in_range(1..=999)?;
         c.cubic.ecn_beta_permille = u.int_in_range(1..=999)?;

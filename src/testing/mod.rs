@@ -9,14 +9,14 @@
 //! ```
 //! # #[cfg(feature = "proptest")] {
 //! use congestion::testing::{TimedEvent, run_stream, strategies};
-//! use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+//! use congestion::linux::{Cubic, CubicConfig};
 //! use congestion::{CongestionController, Instant};
 //! use proptest::prelude::*;
 //!
 //! proptest!(|((params, socket) in strategies::linux_config(),
 //!              events in strategies::timed_events(200))| {
-//!     let config = LinuxFlowConfig::from_parts(*params.config(), socket);
-//!     let mut flow = LinuxFlow::new(config, Instant::ZERO).unwrap();
+//!     let config = CubicConfig::from_parts(*params.config(), socket);
+//!     let mut flow = Cubic::new(config, Instant::ZERO).unwrap();
 //!     run_stream(&mut flow, Instant::ZERO, &events, |flow, _event| {
 //!         // The stack's own invariant, checked after every event.
 //!         assert!(flow.cwnd() >= 1);

@@ -104,8 +104,8 @@ pub fn linux_config() -> impl Strategy<Value = (LinuxCubicParams, LinuxSocketCon
 }
 
 /// Valid RFC-mode configurations (any slow start, paced or not).
-pub fn rfc_config() -> impl Strategy<Value = crate::rfc::RfcFlowConfig> {
-    use crate::rfc::{RfcFlowConfig, SlowStartKind};
+pub fn rfc_config() -> impl Strategy<Value = crate::rfc::CubicConfig> {
+    use crate::rfc::{CubicConfig, SlowStartKind};
     (
         1u64..=9000,
         1u32..1000,
@@ -116,7 +116,7 @@ pub fn rfc_config() -> impl Strategy<Value = crate::rfc::RfcFlowConfig> {
         2u64..100,
     )
         .prop_map(|(mss, beta, ecn_beta, c, flags, ss, iw_segments)| {
-            let mut cfg = RfcFlowConfig::new();
+            let mut cfg = CubicConfig::new();
             cfg.cubic.mss_bytes = mss;
             cfg.cubic.beta_permille = beta;
             cfg.cubic.ecn_beta_permille = ecn_beta;

@@ -12,13 +12,13 @@ pub const TCP_INFINITE_SSTHRESH_2635: u32 = 0x7fff_ffff;
 /// Everything a 2.6.35 flow is configured with, with the defaults of that kernel and of
 /// the reference traces (`tests/data/linux-2.6.35/README.md`).
 ///
-/// A plain struct: build with [`new`](Linux2635Config::new) or `Default`, change fields,
-/// then hand it to [`Linux2635Flow::new`](super::Linux2635Flow::new), which calls
-/// [`validate`](Linux2635Config::validate) and refuses a bad one.
+/// A plain struct: build with [`new`](CubicConfig::new) or `Default`, change fields,
+/// then hand it to [`Cubic::new`](super::Cubic::new), which calls
+/// [`validate`](CubicConfig::validate) and refuses a bad one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
-pub struct Linux2635Config {
+pub struct CubicConfig {
     /// β in 1/1024 (`beta`, 717 ≈ 0.7); `1..1024`.
     pub beta: u32,
     /// C in 1/1024 (`bic_scale`, 41); `1..=MAX_BIC_SCALE`.
@@ -59,10 +59,10 @@ pub struct Linux2635Config {
     pub tso_win_divisor: u32,
 }
 
-impl Linux2635Config {
+impl CubicConfig {
     /// The 2.6.35 defaults: CUBIC v2.3 parameters, HZ=1000, IW2 at MSS 8948, GSO on.
     pub const fn new() -> Self {
-        Linux2635Config {
+        CubicConfig {
             beta: 717,
             bic_scale: 41,
             fast_convergence: true,
@@ -140,7 +140,7 @@ impl Linux2635Config {
     }
 }
 
-impl Default for Linux2635Config {
+impl Default for CubicConfig {
     fn default() -> Self {
         Self::new()
     }
@@ -152,20 +152,20 @@ mod tests {
 
     #[test]
     fn defaults_are_valid_and_derive_the_kernel_constants() {
-        let c = Linux2635Config::new();
+        let c = CubicConfig::new();
         assert_eq!(c.validate(), Ok(()));
         // 8*1741/3/307 = 13928/3/307 = 4642/307 = 15
         assert_eq!(c.beta_scale(), 15);
         assert_eq!(c.cube_rtt_scale(), 410);
         // 2^40/410 = 2681735677.46
         assert_eq!(c.cube_factor(), 2_681_735_677);
-        assert_eq!(c, Linux2635Config::default());
+        assert_eq!(c, CubicConfig::default());
     }
 
     #[test]
     fn each_bad_setting_is_refused_with_its_own_error() {
-        let ok = Linux2635Config::new();
-        let check = |f: fn(&mut Linux2635Config), e: ConfigError| {
+        let ok = CubicConfig::new();
+        let check = |f: fn(&mut CubicConfig), e: ConfigError| {
             let mut c = ok;
             f(&mut c);
             assert_eq!(c.validate(), Err(e));

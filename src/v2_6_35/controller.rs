@@ -3,7 +3,7 @@
 use super::config::TCP_INFINITE_SSTHRESH_2635;
 use core::borrow::Borrow;
 
-use super::flow::{Linux2635Flow, linux_before};
+use super::flow::{Cubic, linux_before};
 use super::params::Linux2635Params;
 use crate::controller::{
     AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
@@ -17,11 +17,11 @@ fn segments(amount: u64) -> u32 {
     u32::try_from(amount).unwrap_or(u32::MAX)
 }
 
-impl<P: Borrow<Linux2635Params>> Linux2635Flow<P> {
+impl<P: Borrow<Linux2635Params>> Cubic<P> {
     /// Whether `packet` was sent before the current recovery period began: a sequence
     /// before `high_seq` (32-bit wrap-around), or a send time at or before the
     /// reduction. Never for [`SentPacket::Unknown`], nor before the first reduction.
-    fn sent_before_recovery(&self, packet: SentPacket) -> bool {
+    pub(super) fn sent_before_recovery(&self, packet: SentPacket) -> bool {
         let Some(start) = self.recovery_start else {
             return false;
         };
@@ -37,12 +37,12 @@ impl<P: Borrow<Linux2635Params>> Linux2635Flow<P> {
     }
 }
 
-/// The trait in segments, mapped as [`crate::linux::LinuxFlow`] maps it: `on_sent` is
+/// The trait in segments, mapped as [`crate::linux::Cubic`] maps it: `on_sent` is
 /// the transmit step, `on_ack` an ACK (its `rtt` the path RTT of the newest covered
 /// segment), a loss of a segment at or after `high_seq` (or of an unknown one) a fast
 /// retransmit, an ECN rise a CWR, persistent congestion and RTO an RTO with one
 /// retransmit, and `on_spurious_congestion` an undo.
-impl<P: Borrow<Linux2635Params>> CongestionController for Linux2635Flow<P> {
+impl<P: Borrow<Linux2635Params>> CongestionController for Cubic<P> {
     fn unit(&self) -> WindowUnit {
         WindowUnit::Segments
     }
@@ -148,7 +148,7 @@ impl<P: Borrow<Linux2635Params>> CongestionController for Linux2635Flow<P> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::v2_6_35::Linux2635Config;
+    use crate::v2_6_35;
 
     fn at_us(us: u64) -> Instant {
         Instant::from_micros(us)
@@ -157,7 +157,7 @@ mod tests {
     #[test]
     fn the_trait_maps_onto_the_kernel_steps() {
         let start = at_us(1_000_000_000);
-        let mut f = Linux2635Flow::new(Linux2635Config::new(), start).unwrap();
+        let mut f = v2_6_35::Cubic::new(v2_6_35::CubicConfig::new(), start).unwrap();
         assert_eq!(f.unit(), WindowUnit::Segments);
         f.on_sent(start, &SentEvent::new(2, 2));
         assert_eq!(f.socket_view().snd_nxt, 2);
@@ -183,7 +183,7 @@ mod tests {
     #[test]
     fn losses_of_segments_sent_before_the_reduction_reduce_once() {
         let start = at_us(1_000_000_000);
-        let mut f = Linux2635Flow::new(Linux2635Config::new(), start).unwrap();
+        let mut f = v2_6_35::Cubic::new(v2_6_35::CubicConfig::new(), start).unwrap();
         f.on_sent(start, &SentEvent::new(2, 2));
         // Segments 0..2 out, snd_nxt = 2: a loss of segment 0 reduces (2 * 819/1024 = 1,
         // ssthresh floored at 2), a loss of segment 1 (before high_seq = 2) does not.

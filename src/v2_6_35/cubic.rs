@@ -9,7 +9,7 @@
 //! results match it bit for bit where it wraps (`100 * cwnd`, `410 * offs^3`, `t << 10`
 //! after 2^22 jiffies of epoch).
 
-use super::config::Linux2635Config;
+use super::config::CubicConfig;
 use super::jiffies::usecs_to_jiffies;
 use super::state::{ACK_RATIO_SHIFT, Bictcp2635};
 use crate::cubic::{BICTCP_BETA_SCALE, BICTCP_HZ, linux_cubic_root};
@@ -66,7 +66,7 @@ impl Bictcp2635 {
     /// each cover about 4096 segments wrap it, possibly to 0, where the kernel would
     /// divide by zero (later kernels capped the ratio); this divides by 1 instead.
     // Linux 2.6.35 tcp_cubic.c bictcp_update()
-    pub fn update(&mut self, cfg: &Linux2635Config, cwnd: u32, jiffies: u32) {
+    pub fn update(&mut self, cfg: &CubicConfig, cwnd: u32, jiffies: u32) {
         self.ack_cnt = self.ack_cnt.wrapping_add(1);
 
         // At most one recompute per HZ/32 while cwnd stands still (signed, as in C).
@@ -99,7 +99,7 @@ impl Bictcp2635 {
     /// A new epoch: start counting ACKs, sync the Reno estimate, and place the curve's
     /// plateau at Wmax, K seconds ahead (or at cwnd now, when cwnd is at or above Wmax).
     // Linux 2.6.35 tcp_cubic.c bictcp_update()
-    fn start_epoch(&mut self, cfg: &Linux2635Config, cwnd: u32, jiffies: u32) {
+    fn start_epoch(&mut self, cfg: &CubicConfig, cwnd: u32, jiffies: u32) {
         self.epoch_start = jiffies;
         self.ack_cnt = 1;
         self.tcp_cwnd = cwnd;
@@ -117,7 +117,7 @@ impl Bictcp2635 {
     /// `cnt` from the cubic curve one `delay_min` ahead: `cwnd / (target - cwnd)`, or
     /// `100 * cwnd` (u32 wrap) when the target is not above cwnd.
     // Linux 2.6.35 tcp_cubic.c bictcp_update()
-    fn cubic_cnt(&self, cfg: &Linux2635Config, cwnd: u32, jiffies: u32) -> u32 {
+    fn cubic_cnt(&self, cfg: &CubicConfig, cwnd: u32, jiffies: u32) -> u32 {
         // Linux 2.6.35 bictcp_update(): t = ((jiffies + delay_min>>3 - epoch) << 10) / HZ, all u32
         let ticks = jiffies
             .wrapping_add(self.delay_min >> 3)
@@ -150,7 +150,7 @@ impl Bictcp2635 {
     /// The Reno-friendly part of `bictcp_update`: grow `tcp_cwnd` by one per
     /// `cwnd * beta_scale / 8` ACKs and never let `cnt` be slower than that estimate.
     // Linux 2.6.35 tcp_cubic.c bictcp_update()
-    fn reno_friendly(&mut self, cfg: &Linux2635Config, cwnd: u32) {
+    fn reno_friendly(&mut self, cfg: &CubicConfig, cwnd: u32) {
         // Linux 2.6.35 bictcp_update(): delta = (cwnd * beta_scale) >> 3, u32 wrap
         let per_segment = cwnd.wrapping_mul(cfg.beta_scale()) >> 3;
         // The kernel loops `while (ack_cnt > delta) { ack_cnt -= delta; tcp_cwnd++; }`;
@@ -173,7 +173,7 @@ impl Bictcp2635 {
     /// previous Wmax, remember only `cwnd * (1 + β) / 2`) and `loss_cwnd`, and return
     /// `max(cwnd * β, 2)`. Products wrap in `u32` as the kernel's do.
     // Linux 2.6.35 tcp_cubic.c bictcp_recalc_ssthresh()
-    pub fn recalc_ssthresh(&mut self, cfg: &Linux2635Config, cwnd: u32) -> u32 {
+    pub fn recalc_ssthresh(&mut self, cfg: &CubicConfig, cwnd: u32) -> u32 {
         self.epoch_start = 0;
         self.last_max_cwnd = if cwnd < self.last_max_cwnd && cfg.fast_convergence {
             cwnd.wrapping_mul(BICTCP_BETA_SCALE + cfg.beta) / (2 * BICTCP_BETA_SCALE)
@@ -201,8 +201,8 @@ impl Bictcp2635 {
 mod tests {
     use super::*;
 
-    fn hz250() -> Linux2635Config {
-        let mut c = Linux2635Config::new();
+    fn hz250() -> CubicConfig {
+        let mut c = CubicConfig::new();
         c.hz = 250;
         c
     }
@@ -261,7 +261,7 @@ mod tests {
         // Wmax 0, cwnd 100 at the epoch start: target = 100 at t = K = 0 + delay... with
         // delay_min 0, t = 0, offs = 0, target = 100 = cwnd, so cnt = 100 * 100 = 10000,
         // scaled by 16/32 = 5000. 6.x would clamp it to 20 first.
-        let cfg = Linux2635Config::new();
+        let cfg = CubicConfig::new();
         let mut b = Bictcp2635::default();
         b.reset();
         b.tcp_cwnd = 0;
@@ -292,7 +292,7 @@ mod tests {
     fn cubic_time_is_computed_in_u32_and_wraps() {
         // 2^22 jiffies after the epoch, (ticks << 10) wraps to 0 in u32: t = 0, as the
         // kernel's code has it (a u64 t would be 4,294,967 at HZ=1000).
-        let cfg = Linux2635Config::new();
+        let cfg = CubicConfig::new();
         let b = Bictcp2635 {
             epoch_start: 10,
             origin_point: 500,

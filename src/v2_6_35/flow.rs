@@ -10,7 +10,7 @@
 
 use core::borrow::{Borrow, BorrowMut};
 
-use super::config::Linux2635Config;
+use super::config::CubicConfig;
 use super::hystart::HystartExit2635;
 use super::jiffies::{jiffies_at, jiffies_to_usecs};
 use super::params::Linux2635Params;
@@ -25,7 +25,7 @@ use crate::time::{Duration, Instant};
 /// 76-byte [`Linux2635State`].
 ///
 /// `P` is how the flow reaches its settings, which it never copies: the
-/// [`Linux2635Params`] themselves (the default, [`new`](Linux2635Flow::new)),
+/// [`Linux2635Params`] themselves (the default, [`new`](Cubic::new)),
 /// `&'static Linux2635Params` or an `Arc` shared by many flows
 /// ([`with_params`](Self::with_params)), or a zero-sized handle to a `static`.
 ///
@@ -38,11 +38,11 @@ use crate::time::{Duration, Instant};
 /// [`CongestionController`](crate::CongestionController) methods map onto these.
 ///
 /// ```
-/// use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
+/// use congestion::v2_6_35::{CubicConfig, Cubic};
 /// use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, SentEvent};
 ///
 /// let start = Instant::from_micros(1_000_000_000);
-/// let mut flow = Linux2635Flow::new(Linux2635Config::new(), start)?;
+/// let mut flow = Cubic::new(CubicConfig::new(), start)?;
 /// flow.on_sent(start, &SentEvent::new(2, 2)); // the era's initial window: 2 segments
 /// let later = Instant::from_micros(1_000_050_000);
 /// flow.on_ack(later, &AckEvent::new(1, 1, Some(Duration::from_millis(50))));
@@ -53,7 +53,7 @@ use crate::time::{Duration, Instant};
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct Linux2635Flow<P: Borrow<Linux2635Params> = Linux2635Params> {
+pub struct Cubic<P: Borrow<Linux2635Params> = Linux2635Params> {
     pub(super) state: Linux2635State,
     pub(super) clamp: u32,
     pub(super) snd_una: u32,
@@ -80,33 +80,33 @@ pub struct Linux2635Flow<P: Borrow<Linux2635Params> = Linux2635Params> {
     params: P,
 }
 
-impl Linux2635Flow {
+impl Cubic {
     /// A new flow that owns its settings, initialised at `now` as [`init`](Self::init)
     /// does. Nothing is in flight until [`transmit`](Self::transmit). A bad `config` is
     /// refused.
-    pub fn new(config: Linux2635Config, now: Instant) -> Result<Self, ConfigError> {
+    pub fn new(config: CubicConfig, now: Instant) -> Result<Self, ConfigError> {
         Ok(Self::with_params(Linux2635Params::new(config)?, now))
     }
 }
 
-impl<P: BorrowMut<Linux2635Params>> Linux2635Flow<P> {
+impl<P: BorrowMut<Linux2635Params>> Cubic<P> {
     /// Replace the configuration. CUBIC parameters, `hz`, `mss`, `gso`, `gso_max_size`,
     /// `reordering` and `tso_win_divisor` apply from the next event (as changing a
     /// module parameter or sysctl would); `init_cwnd`, `init_ssthresh`, `cwnd_clamp` and
     /// `iss` from the next [`init`](Self::init). A bad one is refused and changes nothing.
     /// Only where the flow can write its settings (it owns them, or holds `&mut`).
-    pub fn set_config(&mut self, config: Linux2635Config) -> Result<(), ConfigError> {
+    pub fn set_config(&mut self, config: CubicConfig) -> Result<(), ConfigError> {
         *self.params.borrow_mut() = Linux2635Params::new(config)?;
         Ok(())
     }
 }
 
-impl<P: Borrow<Linux2635Params>> Linux2635Flow<P> {
+impl<P: Borrow<Linux2635Params>> Cubic<P> {
     /// A new flow reading its settings through `params` (already validated),
     /// initialised at `now` as [`init`](Self::init) does.
     pub fn with_params(params: P, now: Instant) -> Self {
         let config = *params.borrow().config();
-        let mut flow = Linux2635Flow {
+        let mut flow = Cubic {
             state: Linux2635State::default(),
             clamp: config.cwnd_clamp,
             snd_una: 0,
@@ -130,7 +130,7 @@ impl<P: Borrow<Linux2635Params>> Linux2635Flow<P> {
 
     /// The settings in force, read through `P`.
     #[inline]
-    pub(super) fn cfg(&self) -> &Linux2635Config {
+    pub(super) fn cfg(&self) -> &CubicConfig {
         self.params.borrow().config()
     }
 
@@ -325,7 +325,7 @@ impl<P: Borrow<Linux2635Params>> Linux2635Flow<P> {
     }
 
     /// The configuration in force.
-    pub fn config(&self) -> &Linux2635Config {
+    pub fn config(&self) -> &CubicConfig {
         self.cfg()
     }
 
@@ -415,7 +415,7 @@ mod tests {
     fn the_first_ack_of_the_fink_trace_matches_the_readme_hand_check() {
         // fink_10g_18ms_hz1000 row 8: init at T = 1000 s with IW2 in flight; the first ACK
         // (A=1, R=18007 us) arrives at jiffies 1000018 and was sent at jiffies 1000000.
-        let mut f = Linux2635Flow::new(Linux2635Config::new(), at_us(1_000_000_000)).unwrap();
+        let mut f = Cubic::new(CubicConfig::new(), at_us(1_000_000_000)).unwrap();
         f.transmit(at_us(1_000_000_000), 2);
         f.ack(at_us(1_000_018_007), 1, Some(Duration::from_micros(18_007)));
         // ca_seq_rtt = 18 jiffies -> rtt_us 18,000 -> delay 18 << 3 = 144 = delay_min.
@@ -439,11 +439,11 @@ mod tests {
     #[test]
     fn the_hystart_exit_ack_sets_ssthresh_and_still_grows_once() {
         // HZ=1000, low window 2: a train of close ACKs spanning delay_min >> 4 jiffies.
-        let mut c = Linux2635Config::new();
+        let mut c = CubicConfig::new();
         c.hystart_low_window = 2;
         c.init_cwnd = 10;
         let t0 = 1_000_000_000u64;
-        let mut f = Linux2635Flow::new(c, at_us(t0)).unwrap();
+        let mut f = Cubic::new(c, at_us(t0)).unwrap();
         f.transmit(at_us(t0), 10);
         // ACKs 1 ms apart with a 16 ms RTT: delay_min = 16 << 3 = 128, threshold 8 j.
         let mut exit_at = None;
@@ -469,13 +469,10 @@ mod tests {
 
     #[test]
     fn a_bad_config_is_refused_and_set_config_keeps_the_old_one() {
-        let mut c = Linux2635Config::new();
+        let mut c = CubicConfig::new();
         c.hz = 512;
-        assert_eq!(
-            Linux2635Flow::new(c, Instant::ZERO),
-            Err(ConfigError::HzOutOfRange)
-        );
-        let mut f = Linux2635Flow::new(Linux2635Config::new(), Instant::ZERO).unwrap();
+        assert_eq!(Cubic::new(c, Instant::ZERO), Err(ConfigError::HzOutOfRange));
+        let mut f = Cubic::new(CubicConfig::new(), Instant::ZERO).unwrap();
         assert_eq!(f.set_config(c), Err(ConfigError::HzOutOfRange));
         assert_eq!(f.config().hz, 1000);
     }

@@ -5,9 +5,9 @@
 //! is `msecs_to_jiffies(2)` (one tick at HZ=250), the train must span `delay_min >> 4`
 //! jiffies (half the minimum RTT) with *unsigned* comparisons, the delay margin is
 //! `clamp(delay_min >> 4, 2 << 3, 16 << 3)`, `curr_rtt` 0 means "none", and the round
-//! is reset from `cong_avoid` (see [`super::Linux2635Flow`]), not here.
+//! is reset from `cong_avoid` (see [`super::Cubic`]), not here.
 
-use super::config::Linux2635Config;
+use super::config::CubicConfig;
 use super::jiffies::msecs_to_jiffies;
 use super::state::Bictcp2635;
 
@@ -90,7 +90,7 @@ impl Bictcp2635 {
     // Linux 2.6.35 tcp_cubic.c hystart_update()
     pub fn hystart_update(
         &mut self,
-        cfg: &Linux2635Config,
+        cfg: &CubicConfig,
         jiffies: u32,
         delay: u32,
     ) -> Option<HystartExit2635> {
@@ -129,8 +129,8 @@ mod tests {
     use super::*;
     use crate::cubic::HystartDetect;
 
-    fn at(hz: u32, detect: HystartDetect) -> Linux2635Config {
-        let mut c = Linux2635Config::new();
+    fn at(hz: u32, detect: HystartDetect) -> CubicConfig {
+        let mut c = CubicConfig::new();
         c.hz = hz;
         c.hystart_detect = detect;
         c

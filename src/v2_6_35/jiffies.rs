@@ -2,7 +2,7 @@
 //! `kernel/time.c` that CUBIC and the RTT sampling use.
 //!
 //! Everything here is for an `HZ` that divides 1000 (100, 250 or 1000, the only values
-//! [`Linux2635Config::validate`](super::Linux2635Config::validate) accepts), on a 64-bit
+//! [`CubicConfig::validate`](super::CubicConfig::validate) accepts), on a 64-bit
 //! host (`unsigned long` is 64 bits). `jiffies` is the low 32 bits of the tick count and
 //! wraps every 2^32 ticks (49.7 days at HZ=1000), as `tcp_time_stamp` does.
 

@@ -3,7 +3,7 @@
 //! (`tests/data/linux-2.6.35/`).
 //!
 //! A complete Linux mode beside today's ([`crate::linux`], the default), selected by
-//! building a [`Linux2635Flow`] (or [`crate::AnyController::Linux2635`]). It is what the
+//! building a [`Cubic`] (or [`crate::AnyController::V2_6_35Cubic`]). It is what the
 //! 2011 measurements this crate's simulator replays were made on. What differs from
 //! today's kernel, and why each difference is a separate copy of the function, is in
 //! `tests/data/linux-2.6.35/DIFFERENCES-FROM-6.x.md`; in short: HyStart on
@@ -18,12 +18,12 @@
 //!
 //! ```
 //! use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
-//! use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
+//! use congestion::v2_6_35::{CubicConfig, Cubic};
 //!
-//! let mut config = Linux2635Config::new();
+//! let mut config = CubicConfig::new();
 //! config.hz = 250;
 //! let start = Instant::from_micros(1_000_000_000);
-//! let mut flow = Linux2635Flow::new(config, start)?;
+//! let mut flow = Cubic::new(config, start)?;
 //! flow.on_sent(start, &SentEvent::new(2, 2));
 //! // One segment acknowledged 18 ms later: +1 per ACK in the era's slow start.
 //! let now = Instant::from_micros(1_000_018_000);
@@ -40,13 +40,22 @@ mod cubic;
 mod flow;
 mod hystart;
 mod jiffies;
+mod observe;
 mod params;
 mod recovery;
 mod state;
 mod tcp_cong;
 
-pub use config::{Linux2635Config, TCP_INFINITE_SSTHRESH_2635};
-pub use flow::{Linux2635Flow, Linux2635SocketView};
+pub use config::{CubicConfig, TCP_INFINITE_SSTHRESH_2635};
+pub use flow::{Cubic, Linux2635SocketView};
+
+/// The 0.2 name of [`Cubic`].
+#[deprecated(since = "0.3.0", note = "renamed to `v2_6_35::Cubic`")]
+pub type Linux2635Flow<P = Linux2635Params> = Cubic<P>;
+
+/// The 0.2 name of [`CubicConfig`].
+#[deprecated(since = "0.3.0", note = "renamed to `v2_6_35::CubicConfig`")]
+pub type Linux2635Config = CubicConfig;
 pub use hystart::{
     HYSTART_ACK_GAP_MS, HYSTART_ACK_TRAIN, HYSTART_DELAY, HYSTART_DELAY_MAX_2635,
     HYSTART_DELAY_MIN_2635, HYSTART_MIN_SAMPLES_2635, HystartExit2635,

@@ -4,12 +4,12 @@
 
 use core::borrow::Borrow;
 
-use super::flow::Linux2635Flow;
+use super::flow::Cubic;
 use super::params::Linux2635Params;
 use crate::linux::CaState;
 use crate::time::Instant;
 
-impl<P: Borrow<Linux2635Params>> Linux2635Flow<P> {
+impl<P: Borrow<Linux2635Params>> Cubic<P> {
     /// `tcp_try_keep_open`: with an undo still possible, stay in Disorder until the
     /// ACKs pass what is in flight now.
     // Linux 2.6.35 tcp_input.c tcp_try_keep_open()

@@ -15,7 +15,7 @@ use super::phase::{Kind, legal};
 use super::send::Send;
 use congestion::pacing::{BytesPacingInput, GSO_MAX_SIZE, PacingFormula, pacing_rate_bytes};
 use congestion::recorder::FlightRecorder;
-use congestion::rfc::{Classic, RfcFlowConfig, SlowStartKind, WindowAdjustment};
+use congestion::rfc::{Classic, CubicConfig, SlowStartKind, WindowAdjustment};
 use congestion::{
     AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
     SentPacket,
@@ -26,8 +26,8 @@ const HISTORY: usize = 64;
 
 /// Builds a configuration from the first bytes, refused ones included (the flow's
 /// constructor must refuse them).
-pub fn config_from(b: &mut Bytes<'_>) -> RfcFlowConfig {
-    let mut c = RfcFlowConfig::new();
+pub fn config_from(b: &mut Bytes<'_>) -> CubicConfig {
+    let mut c = CubicConfig::new();
     c.cubic.mss_bytes = u64::from(b.u16());
     c.cubic.beta_permille = u32::from(b.u16()) % 1100;
     c.cubic.ecn_beta_permille = u32::from(b.u16()) % 1100;

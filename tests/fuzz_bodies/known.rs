@@ -4,7 +4,7 @@
 //! on). Turn a switch off once the library is fixed, and un-ignore its test.
 
 /// F1, Linux mode (today's kernel): a CE rise reported during an RTO's recovery (state
-/// `Loss`) for a segment at or after `high_seq` goes to `LinuxFlow::ecn`, which leaves
+/// `Loss`) for a segment at or after `high_seq` goes to `Cubic::ecn`, which leaves
 /// state `Loss` alone but still runs `end_cwnd_reduction`: with `undo_marker` set by the
 /// RTO, cwnd jumps from the RTO's 1 segment (plus slow start) to ssthresh. The kernel's
 /// `tcp_enter_cwr` does nothing in `Loss` but zero `prior_ssthresh`, and

@@ -123,11 +123,16 @@ pub fn run<O: Fuzzed>(data: &[u8]) {
     socket.mss = u32::from(b.u16()).max(1);
     let sysctl = TcpSysctl::new();
     let mut now: u64 = u64::from(b.u32());
-    let Ok(mut flow) = TcpFlow::<O>::new(&p, &socket, now, &mut ReplayedRandom::<1>::new()) else {
+    // Random draws: DCTCP and Prague take none; a short queue from the input anyway.
+    let mut rand = ReplayedRandom::<4>::new();
+    for _ in 0..4 {
+        rand.push(b.u32());
+    }
+    let Ok(mut flow) = TcpFlow::<O>::new(&p, &socket, now, &mut rand) else {
         return;
     };
     let first = flight(&mut b, 0);
-    flow.transmit(&p, now, first);
+    flow.transmit(&p, now, first, &mut rand);
     let mut sane = first < SANE_FLIGHT;
     // The recovery point of the last reduction, while no undo or RTO forgave it.
     let mut last_high_seq: Option<u32> = None;
@@ -159,27 +164,27 @@ pub fn run<O: Fuzzed>(data: &[u8]) {
                     },
                     ece: b.u8() % 8 == 0,
                 };
-                if flow.ack(&p, &sysctl, now, &ack) != AckOutcome::Discarded {
+                if flow.ack(&p, &sysctl, now, &ack, &mut rand) != AckOutcome::Discarded {
                     let n = flight(&mut b, flow.socket().packets_out);
                     sane &= n < SANE_FLIGHT;
-                    flow.transmit(&p, now, n);
+                    flow.transmit(&p, now, n, &mut rand);
                 }
             }
             5 => {
-                flow.loss(&p, now);
+                flow.loss(&p, now, &mut rand);
             }
             6 => {
-                flow.rto(&p, now, u32::from(b.u8() % 3));
+                flow.rto(&p, now, u32::from(b.u8() % 3), &mut rand);
                 last_high_seq = None;
             }
             7 => {
-                if flow.undo(&p, now) {
+                if flow.undo(&p, now, &mut rand) {
                     last_high_seq = None;
                 }
             }
             8 => {
                 let n = u32::from(b.u8() % 32);
-                flow.send(&p, &sysctl, now, n);
+                flow.send(&p, &sysctl, now, n, &mut rand);
                 sane &= flow.socket().packets_out < SANE_FLIGHT;
             }
             _ => O::rewrite(&mut p, &mut b),

@@ -1,4 +1,4 @@
-//! Fuzz body for Linux mode: a `LinuxFlow` (CUBIC + HyStart + socket glue) under any
+//! Fuzz body for Linux mode: a `Cubic` (CUBIC + HyStart + socket glue) under any
 //! event sequence of a TCP-like stack that keeps its own books in segments.
 //!
 //! The stack model (`SeqModel`, shared with the 2.6.35 body) tracks `snd_una`,
@@ -15,7 +15,7 @@ use super::phase::{Kind, legal};
 use super::send::Send;
 use congestion::cubic::{HystartDetect, LinuxCubicConfig};
 use congestion::hystart::PacingStatus;
-use congestion::linux::{CaState, LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
+use congestion::linux::{CaState, Cubic, CubicConfig, LinuxSocketConfig};
 use congestion::recorder::FlightRecorder;
 use congestion::{
     AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase, SentEvent,
@@ -23,7 +23,7 @@ use congestion::{
 };
 
 /// Builds a configuration from the first bytes; `None` when it is (rightly) refused.
-fn flow_from(b: &mut Bytes<'_>, now: Instant) -> Option<(LinuxFlow, u32)> {
+fn flow_from(b: &mut Bytes<'_>, now: Instant) -> Option<(Cubic, u32)> {
     let mut c = LinuxCubicConfig::new();
     c.beta = u32::from(b.u16()) % 1100; // includes refused values >= 1024 and 0
     c.bic_scale = u32::from(b.u16());
@@ -47,7 +47,7 @@ fn flow_from(b: &mut Bytes<'_>, now: Instant) -> Option<(LinuxFlow, u32)> {
     s.mss = u32::from(b.u16());
     // The initial sequence: near the 32-bit wrap when the fuzzer wants it.
     s.iss = b.u32();
-    let flow = LinuxFlow::new(LinuxFlowConfig::from_parts(c, s), now).ok()?;
+    let flow = Cubic::new(CubicConfig::from_parts(c, s), now).ok()?;
     Some((flow, s.cwnd_clamp))
 }
 
@@ -273,7 +273,7 @@ pub fn run(data: &[u8]) {
         return;
     };
     let mut m = SeqModel::new(flow.socket_view().snd_una, true);
-    let mut rec: FlightRecorder<LinuxFlow, 32> = FlightRecorder::new(flow);
+    let mut rec: FlightRecorder<Cubic, 32> = FlightRecorder::new(flow);
     while !b.is_empty() {
         now_us = now_us.saturating_add_signed(b.time_step_us());
         let now = Instant::from_micros(now_us);
@@ -376,9 +376,9 @@ pub fn run(data: &[u8]) {
 /// phase; a new one lands cwnd on ssthresh and is in `Recovery` exactly while something
 /// beyond `snd_una` is outstanding.
 fn judge(
-    rec: &FlightRecorder<LinuxFlow, 32>,
+    rec: &FlightRecorder<Cubic, 32>,
     m: &mut SeqModel,
-    before: &LinuxFlow,
+    before: &Cubic,
     judged: Option<bool>,
     now: Instant,
     what: &str,
@@ -431,11 +431,11 @@ fn judge(
 
 /// The invariants of Linux mode after every event.
 fn check(
-    rec: &FlightRecorder<LinuxFlow, 32>,
+    rec: &FlightRecorder<Cubic, 32>,
     m: &SeqModel,
     clamp: u32,
     kind: Kind,
-    before: &LinuxFlow,
+    before: &Cubic,
     new_reduction: bool,
 ) {
     let f = rec.inner();

@@ -1,4 +1,4 @@
-//! Fuzz body for NewReno (RFC 9002 §7, Appendix B): a `NewRenoFlow` under any event
+//! Fuzz body for NewReno (RFC 9002 §7, Appendix B): a `NewReno` under any event
 //! sequence of the stack model in `classic.rs`, with NewReno's own invariants:
 //!
 //! - a loss reduction halves: ssthresh = cwnd = max(cwnd before / 2, 2 MSS); an ECN-CE
@@ -16,7 +16,7 @@
 
 use super::classic::{self, Step};
 use super::phase::Kind;
-use congestion::rfc::NewReno;
+use congestion::rfc::NewRenoWindow;
 use congestion::{CongestionController, Phase};
 
 /// A stretch in congestion avoidance: its first window and the bytes acked since.
@@ -29,10 +29,10 @@ struct Stretch {
 /// Runs one fuzz input. Panics (with the flight recorder's story) if an invariant breaks.
 pub fn run(data: &[u8]) {
     let mut stretch: Option<Stretch> = None;
-    classic::run::<NewReno>(data, &mut |step| checks(step, &mut stretch));
+    classic::run::<NewRenoWindow>(data, &mut |step| checks(step, &mut stretch));
 }
 
-fn checks(step: &Step<'_, NewReno>, stretch: &mut Option<Stretch>) -> Option<String> {
+fn checks(step: &Step<'_, NewRenoWindow>, stretch: &mut Option<Stretch>) -> Option<String> {
     let (f, before) = (step.after, step.before);
     let mss = f.params().mss();
     let half = (before.cwnd() / 2).max(2 * mss);

@@ -12,7 +12,7 @@ use super::classic::config_from;
 use super::observed::observed;
 use congestion::cubic::RfcCubic;
 use congestion::rfc::{
-    ClassicState, KeepUndo, NewReno, NoUndo, RfcParams, UndoStorage, WindowAdjustment,
+    ClassicState, KeepUndo, NewRenoWindow, NoUndo, RfcParams, UndoStorage, WindowAdjustment,
 };
 use congestion::{
     AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent,
@@ -25,7 +25,7 @@ pub fn run(data: &[u8]) {
     if b.u8() & 1 == 0 {
         run_with::<RfcCubic>(&mut b);
     } else {
-        run_with::<NewReno>(&mut b);
+        run_with::<NewRenoWindow>(&mut b);
     }
 }
 

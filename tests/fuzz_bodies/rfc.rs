@@ -1,4 +1,4 @@
-//! Fuzz body for RFC mode: an `RfcFlow` (RFC 9438 CUBIC in bytes with standard slow
+//! Fuzz body for RFC mode: an `Cubic` (RFC 9438 CUBIC in bytes with standard slow
 //! start, Linux HyStart or HyStart++) under any event sequence of the stack model in
 //! `classic.rs`, MSS changes included, with CUBIC's own invariants on top.
 

@@ -2,7 +2,7 @@
 //!
 //! - the bare [`SendPath`]: pacer, TSQ and TSO driven by arbitrary polls, sends,
 //!   enqueues, completions, RTT samples and rates from 1 bit/s to 1 Tbit/s;
-//! - a [`PacedFlow`] around a `LinuxFlow` or an `RfcFlow`, driven through the trait by
+//! - a [`PacedFlow`] around a `linux::Cubic` or an `rfc::Cubic`, driven through the trait by
 //!   a stack that polls, sends (as told, or not), and reports ACKs, losses, CE marks,
 //!   RTOs, discards, undos and restarts. Its checks: the controller inside sees exactly
 //!   what a bare twin fed the same calls sees (one call feeds both, nothing twice);
@@ -13,12 +13,12 @@
 use super::bytes::Bytes;
 use super::send::Send;
 use congestion::hystart::PacingStatus;
-use congestion::linux::{LinuxFlow, LinuxFlowConfig};
+use congestion::linux;
 use congestion::pacing::{
     Enqueue, NextPacket, PacedFlow, Rate, SendContext, SendPath, SendPathConfig, SendPathParams,
     SendVerdict,
 };
-use congestion::rfc::{RfcFlow, RfcFlowConfig};
+use congestion::rfc;
 use congestion::{
     AckEvent, CongestionController, Duration, EcnEvent, Instant, LossEvent, SentEvent, WindowUnit,
 };
@@ -65,10 +65,10 @@ pub fn run(data: &[u8]) {
             let Some(path) = params_from(&mut b) else {
                 return;
             };
-            let mut c = LinuxFlowConfig::new();
+            let mut c = linux::CubicConfig::new();
             c.socket.mss = u32::from(b.u16());
             c.socket.pacing_status = path.config().pacing_status;
-            if let Ok(cc) = LinuxFlow::new(c, Instant::ZERO) {
+            if let Ok(cc) = linux::Cubic::new(c, Instant::ZERO) {
                 run_paced(&mut b, cc, path);
             }
         }
@@ -77,9 +77,9 @@ pub fn run(data: &[u8]) {
             let Some(path) = params_from(&mut b) else {
                 return;
             };
-            let mut c = RfcFlowConfig::quic(u64::from(b.u16()));
+            let mut c = rfc::CubicConfig::quic(u64::from(b.u16()));
             c.paced = b.u8() & 1 != 0;
-            if let Ok(cc) = RfcFlow::new(c, Instant::ZERO) {
+            if let Ok(cc) = rfc::Cubic::new(c, Instant::ZERO) {
                 run_paced(&mut b, cc, path);
             }
         }
@@ -284,7 +284,7 @@ fn run_path(data: &[u8]) {
         return;
     };
     let gso_max_segs = path.params().config().gso_max_segs;
-    let Ok(mut flow) = LinuxFlow::new(LinuxFlowConfig::new(), Instant::ZERO) else {
+    let Ok(mut flow) = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO) else {
         return;
     };
     let mut now_us = 1u64 << 30;

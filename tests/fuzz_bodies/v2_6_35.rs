@@ -1,4 +1,4 @@
-//! Fuzz body for the Linux 2.6.35 profile: a `Linux2635Flow` under any event sequence
+//! Fuzz body for the Linux 2.6.35 profile: a `Cubic` under any event sequence
 //! of the TCP-like stack model of `linux.rs` (`SeqModel`: losses segment by segment,
 //! burst by burst and as episodes, CE-count increases, persistent congestion, RTOs,
 //! discards, both ways of counting sends) and any configuration the first bytes
@@ -11,12 +11,12 @@ use super::phase::{Kind, legal};
 use congestion::cubic::HystartDetect;
 use congestion::linux::CaState;
 use congestion::recorder::FlightRecorder;
-use congestion::v2_6_35::{Linux2635Config, Linux2635Flow};
+use congestion::v2_6_35::{Cubic, CubicConfig};
 use congestion::{AckEvent, CongestionController, Duration, Instant, Phase};
 
 /// Builds a configuration from the first bytes; `None` when it is (rightly) refused.
-fn flow_from(b: &mut Bytes<'_>, now: Instant) -> Option<Linux2635Flow> {
-    let mut c = Linux2635Config::new();
+fn flow_from(b: &mut Bytes<'_>, now: Instant) -> Option<Cubic> {
+    let mut c = CubicConfig::new();
     c.beta = u32::from(b.u16()) % 1100; // includes refused values >= 1024 and 0
     c.bic_scale = u32::from(b.u16());
     let flags = b.u8();
@@ -37,7 +37,7 @@ fn flow_from(b: &mut Bytes<'_>, now: Instant) -> Option<Linux2635Flow> {
     c.mss = u32::from(b.u16());
     c.reordering = u32::from(b.u8() % 8);
     c.iss = b.u32();
-    Linux2635Flow::new(c, now).ok()
+    Cubic::new(c, now).ok()
 }
 
 /// Runs one fuzz input. Panics (with the flight recorder's story) if an invariant breaks.
@@ -54,7 +54,7 @@ pub fn run(data: &[u8]) {
         return;
     };
     let mut m = SeqModel::new(flow.socket_view().snd_una, false);
-    let mut rec: FlightRecorder<Linux2635Flow, 32> = FlightRecorder::new(flow);
+    let mut rec: FlightRecorder<Cubic, 32> = FlightRecorder::new(flow);
     while !b.is_empty() {
         now_us = now_us.saturating_add_signed(b.time_step_us());
         let now = Instant::from_micros(now_us);
@@ -161,9 +161,9 @@ pub fn run(data: &[u8]) {
 /// `high_seq` to `snd_nxt` and is in `Recovery` exactly while something beyond
 /// `snd_una` is outstanding.
 fn judge(
-    rec: &FlightRecorder<Linux2635Flow, 32>,
+    rec: &FlightRecorder<Cubic, 32>,
     m: &mut SeqModel,
-    before: &Linux2635Flow,
+    before: &Cubic,
     judged: Option<bool>,
     now: Instant,
     what: &str,
@@ -207,10 +207,10 @@ fn judge(
 
 /// The invariants of the 2.6.35 profile after every event.
 fn check(
-    rec: &FlightRecorder<Linux2635Flow, 32>,
+    rec: &FlightRecorder<Cubic, 32>,
     m: &SeqModel,
     kind: Kind,
-    before: &Linux2635Flow,
+    before: &Cubic,
     new_reduction: bool,
 ) {
     let f = rec.inner();

@@ -24,22 +24,6 @@ pub fn replay_cc(text: &str, cc: Cc) -> Result<String, String> {
     Ok(out)
 }
 
-/// Replays every trace `names` of `folder` with algorithm `cc` against the kernel's
-/// CSVs: the number of data rows compared and one description per differing trace.
-pub fn replay_folder_cc(folder: &str, names: &[String], cc: Cc) -> (usize, Vec<String>) {
-    let mut failures = Vec::new();
-    let mut rows = 0;
-    for name in names {
-        let want = expected_csv(folder, name);
-        let got = replay_cc(&events(folder, name), cc).unwrap_or_else(|e| panic!("{name}: {e}"));
-        rows += want.lines().count().saturating_sub(1);
-        if let Some(diff) = first_difference(name, &got, &want) {
-            failures.push(diff);
-        }
-    }
-    (rows, failures)
-}
-
 /// Replays `text` on today's kernel (or in RFC mode) and returns the CSV.
 pub fn replay(text: &str) -> Result<String, String> {
     replay_kernel(text, Kernel::Today)
@@ -115,6 +99,23 @@ pub fn replay_folder(folder: &str, names: &[String], kernel: Kernel) -> (usize, 
         let want = expected_csv(folder, name);
         let got =
             replay_kernel(&events(folder, name), kernel).unwrap_or_else(|e| panic!("{name}: {e}"));
+        rows += want.lines().count().saturating_sub(1);
+        if let Some(diff) = first_difference(name, &got, &want) {
+            failures.push(diff);
+        }
+    }
+    (rows, failures)
+}
+
+/// Replays every trace `names` of `folder` with algorithm `cc` against the kernel's
+/// CSVs: returns the number of data rows compared and one description per differing
+/// trace.
+pub fn replay_folder_cc(folder: &str, names: &[String], cc: Cc) -> (usize, Vec<String>) {
+    let mut failures = Vec::new();
+    let mut rows = 0;
+    for name in names {
+        let want = expected_csv(folder, name);
+        let got = replay_cc(&events(folder, name), cc).unwrap_or_else(|e| panic!("{name}: {e}"));
         rows += want.lines().count().saturating_sub(1);
         if let Some(diff) = first_difference(name, &got, &want) {
             failures.push(diff);

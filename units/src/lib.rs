@@ -1,5 +1,5 @@
 //! One way to read quantities on the command line, shared by `ccsim` (`sim/`) and the
-//! quinn `transfer` example (`adapters/quinn/`), so a flag means the same in both.
+//! quinn `quinn_transfer` example (`adapters/quinn/`), so a flag means the same in both.
 //!
 //! | quantity | written | read as |
 //! |---|---|---|

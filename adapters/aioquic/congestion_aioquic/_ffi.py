@@ -19,7 +19,7 @@ from pathlib import Path
 
 # ffi/src/state.rs (and CONGESTION_RFC_STATE_SIZE / _ALIGN, CONGESTION_RFC_PARAMS_SIZE /
 # _ALIGN in ffi/include/congestion.h). The C ABI has no call that returns them: they are
-# compile-time constants of the header. congestion_rfc_init refuses a smaller buffer
+# compile-time constants of the header. congestion_rfc_cubic_init refuses a smaller buffer
 # (CONGESTION_ERR_SIZE) and every call a misaligned one (CONGESTION_ERR_ALIGNMENT); the
 # tests check both. A state starts a 64-byte cache line; ctypes aligns its arrays to 8
 # only, so `aligned_buffer` over-allocates and offsets.
@@ -68,9 +68,9 @@ PACING_FORMULA_LINUX = 0
 PACING_FORMULA_RFC9002 = 1
 
 
-class CongestionRfcConfig(ctypes.Structure):
-    """`CongestionRfcConfig` (96 bytes, no padding). The send-path fields (from
-    `pacing_status` on) only matter to `congestion_rfc_send_*`, which aioquic, pacing
+class CongestionRfcCubicConfig(ctypes.Structure):
+    """`CongestionRfcCubicConfig` (96 bytes, no padding). The send-path fields (from
+    `pacing_status` on) only matter to `congestion_rfc_cubic_send_*`, which aioquic, pacing
     itself from the rate, does not call."""
 
     _fields_ = [
@@ -103,7 +103,7 @@ class CongestionRfcConfig(ctypes.Structure):
     ]
 
 
-assert ctypes.sizeof(CongestionRfcConfig) == 96
+assert ctypes.sizeof(CongestionRfcCubicConfig) == 96
 
 _u8, _u32, _u64, _i64, _i32 = (
     ctypes.c_uint8,
@@ -116,39 +116,39 @@ _ptr = ctypes.c_void_p
 
 # name: argument types; every function returns int32_t (a CONGESTION_* code).
 PROTOTYPES: dict[str, list] = {
-    "congestion_rfc_config_default": [ctypes.POINTER(CongestionRfcConfig)],
+    "congestion_rfc_cubic_config_default": [ctypes.POINTER(CongestionRfcCubicConfig)],
     # params, params_size, config
-    "congestion_rfc_params_init": [_ptr, ctypes.c_size_t, ctypes.POINTER(CongestionRfcConfig)],
+    "congestion_rfc_cubic_params_init": [_ptr, ctypes.c_size_t, ctypes.POINTER(CongestionRfcCubicConfig)],
     # state, state_size, params, now_us
-    "congestion_rfc_init": [_ptr, ctypes.c_size_t, _ptr, _u64],
+    "congestion_rfc_cubic_init": [_ptr, ctypes.c_size_t, _ptr, _u64],
     # state, now_us, in_flight_after, largest_sent
-    "congestion_rfc_on_sent": [_ptr, _u64, _u64, _u64],
+    "congestion_rfc_cubic_on_sent": [_ptr, _u64, _u64, _u64],
     # state, now_us, sent, largest_sent
-    "congestion_rfc_on_sent_counted": [_ptr, _u64, _u64, _u64],
-    # state, now_us, acked, rtt_us (negative: none), largest_acked, app_limited
-    "congestion_rfc_on_ack": [_ptr, _u64, _u64, _i64, _u64, _u8],
+    "congestion_rfc_cubic_on_sent_counted": [_ptr, _u64, _u64, _u64],
+    # state, now_us, acked, largest_acked, rtt_us (negative: none), app_limited
+    "congestion_rfc_cubic_on_ack": [_ptr, _u64, _u64, _u64, _i64, _u8],
     # state, now_us, lost, newest_lost
-    "congestion_rfc_on_loss": [_ptr, _u64, _u64, _u64],
+    "congestion_rfc_cubic_on_loss": [_ptr, _u64, _u64, _u64],
     # state, now_us, lost, newest_sent_at_us
-    "congestion_rfc_on_loss_sent_at": [_ptr, _u64, _u64, _u64],
+    "congestion_rfc_cubic_on_loss_sent_at": [_ptr, _u64, _u64, _u64],
     # state, now_us, lost
-    "congestion_rfc_on_persistent_congestion": [_ptr, _u64, _u64],
+    "congestion_rfc_cubic_on_persistent_congestion": [_ptr, _u64, _u64],
     # state, now_us, ce_increase, largest_acked
-    "congestion_rfc_on_ecn": [_ptr, _u64, _u64, _u64],
-    "congestion_rfc_on_rto": [_ptr, _u64],
+    "congestion_rfc_cubic_on_ecn": [_ptr, _u64, _u64, _u64],
+    "congestion_rfc_cubic_on_rto": [_ptr, _u64],
     # state, now_us, amount
-    "congestion_rfc_on_discarded": [_ptr, _u64, _u64],
-    "congestion_rfc_on_spurious": [_ptr, _u64],
-    "congestion_rfc_on_transmit_start": [_ptr, _u64],
-    "congestion_rfc_set_mss": [_ptr, _u64],
+    "congestion_rfc_cubic_on_discarded": [_ptr, _u64, _u64],
+    "congestion_rfc_cubic_on_spurious": [_ptr, _u64],
+    "congestion_rfc_cubic_on_transmit_start": [_ptr, _u64],
+    "congestion_rfc_cubic_set_mss": [_ptr, _u64],
     # getters: state, out pointer
-    "congestion_rfc_cwnd": [_ptr, _ptr],
-    "congestion_rfc_ssthresh": [_ptr, _ptr],
-    "congestion_rfc_phase": [_ptr, _ptr],
-    "congestion_rfc_in_flight": [_ptr, _ptr],
-    "congestion_rfc_pacing_rate": [_ptr, _ptr],
-    "congestion_rfc_send_quantum": [_ptr, _ptr],
-    "congestion_rfc_mss": [_ptr, _ptr],
+    "congestion_rfc_cubic_cwnd": [_ptr, _ptr],
+    "congestion_rfc_cubic_ssthresh": [_ptr, _ptr],
+    "congestion_rfc_cubic_phase": [_ptr, _ptr],
+    "congestion_rfc_cubic_in_flight": [_ptr, _ptr],
+    "congestion_rfc_cubic_pacing_rate": [_ptr, _ptr],
+    "congestion_rfc_cubic_send_quantum": [_ptr, _ptr],
+    "congestion_rfc_cubic_mss": [_ptr, _ptr],
 }
 
 

@@ -54,8 +54,8 @@ class _RfcFlowControl(QuicCongestionControl):
         self._out_addr = ctypes.addressof(self._out)
         self._out32 = ctypes.c_uint32()
         self._out32_addr = ctypes.addressof(self._out32)
-        self.config = _ffi.CongestionRfcConfig()
-        self._check("congestion_rfc_config_default", self._lib.congestion_rfc_config_default(
+        self.config = _ffi.CongestionRfcCubicConfig()
+        self._check("congestion_rfc_cubic_config_default", self._lib.congestion_rfc_cubic_config_default(
             ctypes.byref(self.config)
         ))
         self.config.mss_bytes = max_datagram_size
@@ -64,10 +64,10 @@ class _RfcFlowControl(QuicCongestionControl):
         # aioquic paces its packets (QuicPacketPacer), so HyStart++ needs no per-ACK
         # growth limit L (RFC 9406 §4.3).
         self.config.paced = 1
-        self._check("congestion_rfc_params_init", self._lib.congestion_rfc_params_init(
+        self._check("congestion_rfc_cubic_params_init", self._lib.congestion_rfc_cubic_params_init(
             self._params_addr, _ffi.RFC_PARAMS_SIZE, ctypes.byref(self.config)
         ))
-        self._check("congestion_rfc_init", self._lib.congestion_rfc_init(
+        self._check("congestion_rfc_cubic_init", self._lib.congestion_rfc_cubic_init(
             self._addr, _ffi.RFC_STATE_SIZE, self._params_addr, 0
         ))
         self._epoch: float | None = None
@@ -103,10 +103,10 @@ class _RfcFlowControl(QuicCongestionControl):
 
     def _read_back(self) -> None:
         """The attributes aioquic's recovery reads, from the C ABI."""
-        self.congestion_window = self._get("congestion_rfc_cwnd")
-        ssthresh = self._get("congestion_rfc_ssthresh")
+        self.congestion_window = self._get("congestion_rfc_cubic_cwnd")
+        ssthresh = self._get("congestion_rfc_cubic_ssthresh")
         self.ssthresh = None if ssthresh == _ffi.SSTHRESH_NONE else ssthresh
-        self.bytes_in_flight = self._get("congestion_rfc_in_flight")
+        self.bytes_in_flight = self._get("congestion_rfc_cubic_in_flight")
 
     def _take(self, packets: Iterable[QuicSentPacket]) -> tuple[int, int, int]:
         """Total bytes, newest sequence number (0 if none known), packet count; the
@@ -127,7 +127,7 @@ class _RfcFlowControl(QuicCongestionControl):
         seq = self._next_seq
         self._next_seq += 1
         self._seqs[(packet.epoch, packet.packet_number)] = seq
-        self._check("congestion_rfc_on_sent_counted", self._lib.congestion_rfc_on_sent_counted(
+        self._check("congestion_rfc_cubic_on_sent_counted", self._lib.congestion_rfc_cubic_on_sent_counted(
             self._addr, self._us(packet.sent_time), packet.sent_bytes, seq
         ))
         self._read_back()
@@ -138,16 +138,16 @@ class _RfcFlowControl(QuicCongestionControl):
         if seq:
             self._last_acked_seq = seq
         # The RTT sample of the ACK comes after its packets (on_rtt_measurement).
-        self._check("congestion_rfc_on_ack", self._lib.congestion_rfc_on_ack(
-            self._addr, self._us(now), packet.sent_bytes, -1, seq, 0
+        self._check("congestion_rfc_cubic_on_ack", self._lib.congestion_rfc_cubic_on_ack(
+            self._addr, self._us(now), packet.sent_bytes, seq, -1, 0
         ))
         self._read_back()
 
     def on_rtt_measurement(self, *, now: float, rtt: float) -> None:
         self.calls["on_rtt_measurement"] += 1
         # An ACK carrying only an RTT sample (acked 0), on the packet it was taken on.
-        self._check("congestion_rfc_on_ack", self._lib.congestion_rfc_on_ack(
-            self._addr, self._us(now), 0, int(round(rtt * 1e6)), self._last_acked_seq, 0
+        self._check("congestion_rfc_cubic_on_ack", self._lib.congestion_rfc_cubic_on_ack(
+            self._addr, self._us(now), 0, self._last_acked_seq, int(round(rtt * 1e6)), 0
         ))
         self._read_back()
 
@@ -157,7 +157,7 @@ class _RfcFlowControl(QuicCongestionControl):
         self.calls["packets_lost"] += count
         # One burst: its bytes and its newest packet. The C ABI reduces only if that
         # packet was sent after its current recovery period began.
-        self._check("congestion_rfc_on_loss", self._lib.congestion_rfc_on_loss(
+        self._check("congestion_rfc_cubic_on_loss", self._lib.congestion_rfc_cubic_on_loss(
             self._addr, self._us(now), total, newest if newest else _ffi.PACKET_UNKNOWN
         ))
         self._read_back()
@@ -167,8 +167,8 @@ class _RfcFlowControl(QuicCongestionControl):
         # aioquic calls this right after on_packets_lost for the same packets, whose
         # bytes already left flight there: 0 lost bytes here, at that loss's time.
         self._check(
-            "congestion_rfc_on_persistent_congestion",
-            self._lib.congestion_rfc_on_persistent_congestion(self._addr, self._last_us, 0),
+            "congestion_rfc_cubic_on_persistent_congestion",
+            self._lib.congestion_rfc_cubic_on_persistent_congestion(self._addr, self._last_us, 0),
         )
         self._read_back()
 
@@ -178,7 +178,7 @@ class _RfcFlowControl(QuicCongestionControl):
         self.calls["packets_expired"] += count
         # Keys discarded, or a PTO's retransmission: out of flight, no congestion
         # signal. aioquic gives no time: the last one seen.
-        self._check("congestion_rfc_on_discarded", self._lib.congestion_rfc_on_discarded(
+        self._check("congestion_rfc_cubic_on_discarded", self._lib.congestion_rfc_cubic_on_discarded(
             self._addr, self._last_us, total
         ))
         self._read_back()
@@ -188,17 +188,17 @@ class _RfcFlowControl(QuicCongestionControl):
     @property
     def pacing_rate(self) -> int | None:
         """The C ABI's pacing rate, bytes/s (None before the first RTT sample)."""
-        rate = self._get("congestion_rfc_pacing_rate")
+        rate = self._get("congestion_rfc_cubic_pacing_rate")
         return None if rate == _ffi.RATE_UNLIMITED else rate
 
     @property
     def send_quantum(self) -> int:
         """The C ABI's send quantum, bytes."""
-        return self._get("congestion_rfc_send_quantum")
+        return self._get("congestion_rfc_cubic_send_quantum")
 
     @property
     def phase(self) -> str:
-        self._check("congestion_rfc_phase", self._lib.congestion_rfc_phase(
+        self._check("congestion_rfc_cubic_phase", self._lib.congestion_rfc_cubic_phase(
             self._addr, self._out32_addr
         ))
         return _ffi.PHASE_NAMES.get(self._out32.value, str(self._out32.value))

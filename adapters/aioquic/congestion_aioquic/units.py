@@ -1,4 +1,4 @@
-"""The command-line quantities of the quinn adapter's `transfer` (crate
+"""The command-line quantities of the quinn adapter's `quinn_transfer` (crate
 `congestion-units`, units/src/parse.rs and limits.rs), read the same way: exact decimal
 numbers (integer arithmetic, so 2.5g is exactly 2,500,000,000) with
 

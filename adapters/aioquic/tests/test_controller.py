@@ -50,15 +50,15 @@ def test_registered_by_name():
 
 def test_state_size_and_alignment_are_the_c_abis():
     lib = _ffi.load()
-    config = _ffi.CongestionRfcConfig()
-    assert lib.congestion_rfc_config_default(ctypes.byref(config)) == _ffi.OK
+    config = _ffi.CongestionRfcCubicConfig()
+    assert lib.congestion_rfc_cubic_config_default(ctypes.byref(config)) == _ffi.OK
     params_buf, params = _ffi.aligned_buffer(_ffi.RFC_PARAMS_SIZE, _ffi.RFC_PARAMS_ALIGN)
-    params_init = lib.congestion_rfc_params_init
+    params_init = lib.congestion_rfc_cubic_params_init
     assert params_init(params, _ffi.RFC_PARAMS_SIZE - 1, ctypes.byref(config)) == _ffi.ERR_SIZE
     assert params_init(params, _ffi.RFC_PARAMS_SIZE, ctypes.byref(config)) == _ffi.OK
     buf, addr = _ffi.aligned_buffer(_ffi.RFC_STATE_SIZE + 64, _ffi.RFC_STATE_ALIGN)
     assert addr % 64 == 0
-    init = lib.congestion_rfc_init
+    init = lib.congestion_rfc_cubic_init
     assert init(addr, _ffi.RFC_STATE_SIZE - 1, params, 0) == _ffi.ERR_SIZE
     # A state starts a 64-byte line: 8 bytes in (ctypes' own alignment) is refused.
     assert init(addr + 8, _ffi.RFC_STATE_SIZE, params, 0) == _ffi.ERR_ALIGNMENT
@@ -72,7 +72,7 @@ def test_state_size_and_alignment_are_the_c_abis():
 def test_initial_values_come_from_the_c_abi():
     cc = CongestionCubic(max_datagram_size=MSS)
     # RFC 9002 initial window min(10 MSS, max(14720, 2 MSS)) = 12000 for 1200 bytes.
-    assert cc.congestion_window == c_value(cc, "congestion_rfc_cwnd") == 12000
+    assert cc.congestion_window == c_value(cc, "congestion_rfc_cubic_cwnd") == 12000
     assert cc.ssthresh is None
     assert cc.bytes_in_flight == 0
     assert cc.pacing_rate is None  # no RTT sample yet
@@ -91,14 +91,14 @@ def test_each_call_is_one_c_event_then_the_three_getters(counted_lib):
     cc.on_persistent_congestion()
     got = {k: v - base.get(k, 0) for k, v in counted_lib.calls.items() if v - base.get(k, 0)}
     assert got == {
-        "congestion_rfc_on_sent_counted": 3,
-        "congestion_rfc_on_ack": 2,
-        "congestion_rfc_on_loss": 1,
-        "congestion_rfc_on_discarded": 1,
-        "congestion_rfc_on_persistent_congestion": 1,
-        "congestion_rfc_cwnd": 8,
-        "congestion_rfc_ssthresh": 8,
-        "congestion_rfc_in_flight": 8,
+        "congestion_rfc_cubic_on_sent_counted": 3,
+        "congestion_rfc_cubic_on_ack": 2,
+        "congestion_rfc_cubic_on_loss": 1,
+        "congestion_rfc_cubic_on_discarded": 1,
+        "congestion_rfc_cubic_on_persistent_congestion": 1,
+        "congestion_rfc_cubic_cwnd": 8,
+        "congestion_rfc_cubic_ssthresh": 8,
+        "congestion_rfc_cubic_in_flight": 8,
     }
     assert counted_lib.failures == []
     assert cc.calls["on_packet_sent"] == 3 and cc.calls["on_packets_lost"] == 1
@@ -107,7 +107,7 @@ def test_each_call_is_one_c_event_then_the_three_getters(counted_lib):
 def test_slow_start_in_flight_pacing_rate_and_send_quantum():
     cc = CongestionCubic(max_datagram_size=MSS)
     ps = flight(cc, 10, 10.0)
-    assert cc.bytes_in_flight == c_value(cc, "congestion_rfc_in_flight") == 12000
+    assert cc.bytes_in_flight == c_value(cc, "congestion_rfc_cubic_in_flight") == 12000
     cc.on_packet_acked(now=10.04, packet=ps[0])
     cc.on_packet_acked(now=10.04, packet=ps[1])
     cc.on_rtt_measurement(now=10.04, rtt=0.040)
@@ -116,9 +116,9 @@ def test_slow_start_in_flight_pacing_rate_and_send_quantum():
     assert cc.bytes_in_flight == 9600
     # Linux pacing rule in slow start: 200 % x max(cwnd, in flight) / srtt
     # = 2 x 14400 B / 40 ms = 720,000 B/s.
-    assert cc.pacing_rate == c_value(cc, "congestion_rfc_pacing_rate") == 720_000
+    assert cc.pacing_rate == c_value(cc, "congestion_rfc_cubic_pacing_rate") == 720_000
     # tcp_tso_autosize: rate >> 10 = 703 B, at least two segments.
-    assert cc.send_quantum == c_value(cc, "congestion_rfc_send_quantum") == 2 * MSS
+    assert cc.send_quantum == c_value(cc, "congestion_rfc_cubic_send_quantum") == 2 * MSS
     log = cc.get_log_data()
     assert log["cwnd"] == 14400 and log["bytes_in_flight"] == 9600
     assert log["pacing_rate"] == 720_000 * 8 and log["send_quantum"] == 2400
@@ -146,9 +146,9 @@ def test_one_reduction_per_episode_and_a_second_for_a_packet_sent_after():
     cc.on_packets_lost(now=10.08, packets=[later])
     assert (cc.congestion_window, cc.ssthresh, cc.bytes_in_flight) == (7056, 7056, 6000)
     assert cc.calls["on_packets_lost"] == 3 and cc.calls["packets_lost"] == 4
-    for name, attr in [("congestion_rfc_cwnd", cc.congestion_window),
-                       ("congestion_rfc_in_flight", cc.bytes_in_flight),
-                       ("congestion_rfc_ssthresh", cc.ssthresh)]:
+    for name, attr in [("congestion_rfc_cubic_cwnd", cc.congestion_window),
+                       ("congestion_rfc_cubic_in_flight", cc.bytes_in_flight),
+                       ("congestion_rfc_cubic_ssthresh", cc.ssthresh)]:
         assert c_value(cc, name) == attr
 
 
@@ -217,13 +217,13 @@ def test_newreno_halves():
 
 def test_times_are_microseconds_from_the_first_time_seen(counted_lib):
     seen = []
-    real = counted_lib.lib.congestion_rfc_on_sent_counted
+    real = counted_lib.lib.congestion_rfc_cubic_on_sent_counted
 
     def spy(state, now_us, sent, largest):
         seen.append((now_us, sent, largest))
         return real(state, now_us, sent, largest)
 
-    counted_lib.lib.congestion_rfc_on_sent_counted = spy
+    counted_lib.lib.congestion_rfc_cubic_on_sent_counted = spy
     cc = CongestionCubic(max_datagram_size=MSS)
     cc.on_packet_sent(packet=packet(0, 1234.5))
     cc.on_packet_sent(packet=packet(1, 1234.5012345))

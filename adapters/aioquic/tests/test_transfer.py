@@ -38,9 +38,9 @@ class WindowReads:
             return property(get)
 
         monkeypatch.setattr(QuicPacketRecovery, "congestion_window",
-                            checked("congestion_window", "congestion_rfc_cwnd"))
+                            checked("congestion_window", "congestion_rfc_cubic_cwnd"))
         monkeypatch.setattr(QuicPacketRecovery, "bytes_in_flight",
-                            checked("bytes_in_flight", "congestion_rfc_in_flight"))
+                            checked("bytes_in_flight", "congestion_rfc_cubic_in_flight"))
 
 
 def check_transfer(report, counted_lib, reads, nbytes):
@@ -50,15 +50,15 @@ def check_transfer(report, counted_lib, reads, nbytes):
     assert report.bytes == nbytes
     assert counted_lib.failures == []
     # Every aioquic call became its C ABI event (and nothing else did).
-    assert calls["congestion_rfc_on_sent_counted"] == cc.calls["on_packet_sent"] > nbytes // 1300
-    assert calls["congestion_rfc_on_ack"] == cc.calls["on_packet_acked"] + cc.calls["on_rtt_measurement"]
-    assert calls["congestion_rfc_on_loss"] == cc.calls["on_packets_lost"]
-    assert calls["congestion_rfc_on_discarded"] == cc.calls["on_packets_expired"]
-    assert calls["congestion_rfc_on_persistent_congestion"] == cc.calls["on_persistent_congestion"]
+    assert calls["congestion_rfc_cubic_on_sent_counted"] == cc.calls["on_packet_sent"] > nbytes // 1300
+    assert calls["congestion_rfc_cubic_on_ack"] == cc.calls["on_packet_acked"] + cc.calls["on_rtt_measurement"]
+    assert calls["congestion_rfc_cubic_on_loss"] == cc.calls["on_packets_lost"]
+    assert calls["congestion_rfc_cubic_on_discarded"] == cc.calls["on_packets_expired"]
+    assert calls["congestion_rfc_cubic_on_persistent_congestion"] == cc.calls["on_persistent_congestion"]
     events = sum(cc.calls[k] for k in ("on_packet_sent", "on_packet_acked", "on_rtt_measurement",
                                        "on_packets_lost", "on_packets_expired", "on_persistent_congestion"))
     # After each event (and at init) the three attributes were read back from the C ABI.
-    assert calls["congestion_rfc_cwnd"] == calls["congestion_rfc_in_flight"] == events + 1
+    assert calls["congestion_rfc_cubic_cwnd"] == calls["congestion_rfc_cubic_in_flight"] == events + 1
     # aioquic never saw a window or a flight that was not the C ABI's.
     assert reads.reads > cc.calls["on_packet_sent"] // 10
     assert reads.mismatches == []
@@ -71,11 +71,11 @@ def test_transfer_through_the_relay_with_loss(counted_lib, monkeypatch):
     reads = WindowReads(monkeypatch, counted_lib.real)
     nbytes = 2_000_000
     cfg = transfer.TransferConfig(rate_bps=20_000_000, rtt_s=0.020, buffer_bytes=64_000,
-                                  bytes=nbytes, cc="ours", loss_ppm=10_000, seed=3, timeout_s=120)
+                                  bytes=nbytes, cc="ours-cubic-rfc", loss_ppm=10_000, seed=3, timeout_s=120)
     report = transfer.run(cfg)
     check_transfer(report, counted_lib, reads, nbytes)
     assert report.relay["forward_random_drops"] > 0
-    assert counted_lib.calls["congestion_rfc_on_loss"] > 0
+    assert counted_lib.calls["congestion_rfc_cubic_on_loss"] > 0
     assert report.controller.calls["packets_lost"] == report.lost_packets > 0
 
 
@@ -86,7 +86,7 @@ def test_20_mb_transfer_every_window_decision_by_the_c_abi(counted_lib, monkeypa
     reads = WindowReads(monkeypatch, counted_lib.real)
     nbytes = 20_000_000
     cfg = transfer.TransferConfig(rate_bps=50_000_000, rtt_s=0.040, buffer_bytes=256_000,
-                                  bytes=nbytes, cc="ours", timeout_s=280)
+                                  bytes=nbytes, cc="ours-cubic-rfc", timeout_s=280)
     report = transfer.run(cfg)
     check_transfer(report, counted_lib, reads, nbytes)
     print(f"20 MB: {report.elapsed_s:.1f} s, goodput {report.goodput_mbit:.2f} Mbit/s, "

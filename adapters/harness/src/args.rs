@@ -1,4 +1,4 @@
-//! The flags every adapter's `transfer` example takes, read by `congestion-units` as
+//! The flags every adapter's transfer example (`quinn_transfer`, `noq_transfer`, `s2n_transfer`) takes, read by `congestion-units` as
 //! ccsim reads them, and the lines every example prints first and last.
 //!
 //! An example flattens [`TransferArgs`] into its own parser and adds its `--cc`:

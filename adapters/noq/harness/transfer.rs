@@ -1,10 +1,10 @@
 //! One bulk transfer between two noq endpoints on 127.0.0.1 through the shared relay
 //! (`congestion-harness`): the client opens a bidirectional stream, writes N bytes and
-//! finishes; the server counts them and answers one byte. Shared by the `transfer`
+//! finishes; the server counts them and answers one byte. Shared by the `noq_transfer`
 //! example and the CI test.
 #![allow(dead_code, reason = "each includer uses a different part")]
 
-use congestion::rfc::{NewRenoFlow, RfcFlow, SlowStartKind};
+use congestion::rfc::{Cubic, NewReno, SlowStartKind};
 use congestion_harness::relay::{Relay, RelayConfig};
 use congestion_noq::{AdapterStats, NoqController, NoqFactory};
 use noq::congestion::{Controller, ControllerFactory, CubicConfig, NewRenoConfig};
@@ -42,9 +42,9 @@ impl Cc {
     /// The name printed in reports and read by `--cc`.
     pub fn name(self) -> &'static str {
         match self {
-            Cc::Ours => "ours",
-            Cc::OursLinuxHystart => "ours-linux-hystart",
-            Cc::OursNewReno => "ours-newreno",
+            Cc::Ours => "ours-cubic-rfc",
+            Cc::OursLinuxHystart => "ours-cubic-rfc-linux-hystart",
+            Cc::OursNewReno => "ours-newreno-rfc",
             Cc::Cubic => "cubic",
             Cc::NewReno => "newreno",
         }
@@ -52,21 +52,39 @@ impl Cc {
 
     /// Parses one of [`Cc::ALL`]'s names.
     pub fn parse(s: &str) -> Option<Cc> {
-        Cc::ALL.into_iter().find(|cc| cc.name() == s)
+        Cc::ALL
+            .into_iter()
+            .find(|cc| cc.name() == s)
+            .or_else(|| Cc::renamed(s))
+    }
+
+    /// The 0.2 `--cc` words, still accepted this release with a note on stderr.
+    fn renamed(s: &str) -> Option<Cc> {
+        let cc = match s {
+            "ours" => Cc::Ours,
+            "ours-linux-hystart" => Cc::OursLinuxHystart,
+            "ours-newreno" => Cc::OursNewReno,
+            _ => return None,
+        };
+        eprintln!(
+            "--cc {s} is deprecated since 0.3.0 and will be removed: use --cc {}",
+            cc.name()
+        );
+        Some(cc)
     }
 
     fn factory(self) -> Arc<dyn ControllerFactory + Send + Sync> {
         const VALID: &str = "the default settings are valid";
         match self {
             Cc::Ours => {
-                Arc::new(NoqFactory::<RfcFlow>::quic(SlowStartKind::HystartPlusPlus).expect(VALID))
+                Arc::new(NoqFactory::<Cubic>::quic(SlowStartKind::HystartPlusPlus).expect(VALID))
             }
             Cc::OursLinuxHystart => {
-                Arc::new(NoqFactory::<RfcFlow>::quic(SlowStartKind::LinuxHystart).expect(VALID))
+                Arc::new(NoqFactory::<Cubic>::quic(SlowStartKind::LinuxHystart).expect(VALID))
             }
-            Cc::OursNewReno => Arc::new(
-                NoqFactory::<NewRenoFlow>::quic(SlowStartKind::HystartPlusPlus).expect(VALID),
-            ),
+            Cc::OursNewReno => {
+                Arc::new(NoqFactory::<NewReno>::quic(SlowStartKind::HystartPlusPlus).expect(VALID))
+            }
             Cc::Cubic => Arc::new(CubicConfig::default()),
             Cc::NewReno => Arc::new(NewRenoConfig::default()),
         }
@@ -286,10 +304,10 @@ pub async fn run(config: TransferConfig) -> Result<TransferReport, Box<dyn std::
 
 /// The adapter's counters, if the connection runs one of ours.
 fn adapter_stats(state: Box<dyn Controller>) -> Option<AdapterStats> {
-    match state.into_any().downcast::<NoqController<RfcFlow>>() {
+    match state.into_any().downcast::<NoqController<Cubic>>() {
         Ok(c) => Some(c.stats()),
         Err(any) => any
-            .downcast::<NoqController<NewRenoFlow>>()
+            .downcast::<NoqController<NewReno>>()
             .ok()
             .map(|c| c.stats()),
     }

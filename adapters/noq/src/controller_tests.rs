@@ -6,7 +6,7 @@
 use super::NoqController;
 use crate::flow::NoqFlow;
 use congestion::pacing::Rate;
-use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig, SlowStartKind};
+use congestion::rfc::{Cubic, CubicConfig, NewReno, SlowStartKind};
 use congestion::{
     AckEvent, ConfigError, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
     SentEvent, WindowUnit,
@@ -266,18 +266,18 @@ fn the_flows_rate_and_quantum_are_what_noq_reads_from_metrics() {
     assert_eq!(c.metrics().pacing_rate, None);
 }
 
-fn cubic() -> (NoqController<RfcFlow>, StdInstant) {
+fn cubic() -> (NoqController<Cubic>, StdInstant) {
     let epoch = StdInstant::now();
-    let mut config = RfcFlowConfig::new();
+    let mut config = CubicConfig::new();
     config.slow_start = SlowStartKind::HystartPlusPlus;
     config.paced = true;
-    let flow = RfcFlow::build(&config, MTU, Instant::ZERO).unwrap();
+    let flow = Cubic::build(&config, MTU, Instant::ZERO).unwrap();
     (NoqController::new(flow, epoch), epoch)
 }
 
 /// A flow past its first round trip: packets 1..=10 sent at 0 ms, acknowledged at
 /// 40 ms (slow start: 12,000 -> 24,000 bytes), then packets 11..=30 sent.
-fn cubic_with_flight() -> (NoqController<RfcFlow>, StdInstant) {
+fn cubic_with_flight() -> (NoqController<Cubic>, StdInstant) {
     let (mut c, epoch) = cubic();
     send(&mut c, epoch, 0, 1..=10);
     ack(&mut c, epoch, 40, 0, 1..=10);
@@ -371,9 +371,9 @@ fn the_rfc_flows_pacing_rate_and_quantum_reach_noq_in_bytes() {
 #[test]
 fn newreno_halves_once_per_episode() {
     let epoch = StdInstant::now();
-    let mut config = RfcFlowConfig::new();
+    let mut config = CubicConfig::new();
     config.paced = true;
-    let flow = NewRenoFlow::build(&config, MTU, Instant::ZERO).unwrap();
+    let flow = NewReno::build(&config, MTU, Instant::ZERO).unwrap();
     let mut c = NoqController::new(flow, epoch);
     send(&mut c, epoch, 0, 1..=10);
     ack(&mut c, epoch, 40, 0, 1..=10);

@@ -3,7 +3,7 @@
 
 use crate::controller::NoqController;
 use crate::flow::NoqFlow;
-use congestion::rfc::{RfcFlowConfig, SlowStartKind};
+use congestion::rfc::{CubicConfig, SlowStartKind};
 use congestion::{ConfigError, Instant};
 use noq_proto::congestion::{Controller, ControllerFactory};
 use std::sync::Arc;
@@ -37,13 +37,13 @@ impl<F: NoqFlow> NoqFactory<F> {
     }
 }
 
-impl<F: NoqFlow<Config = RfcFlowConfig>> NoqFactory<F> {
+impl<F: NoqFlow<Config = CubicConfig>> NoqFactory<F> {
     /// The flow in bytes with `slow_start` ([`SlowStartKind::HystartPlusPlus`] is
     /// RFC 9438 §4.10's recommendation; [`SlowStartKind::LinuxHystart`] runs the kernel's
     /// detector in bytes), marked paced because noq paces every connection (RFC 9406
     /// then drops the per-ACK growth limit `L`), the RFC 9002 initial window.
     pub fn quic(slow_start: SlowStartKind) -> Result<Self, ConfigError> {
-        let mut config = RfcFlowConfig::new();
+        let mut config = CubicConfig::new();
         config.slow_start = slow_start;
         config.paced = true;
         Self::new(config)
@@ -65,11 +65,11 @@ impl<F: NoqFlow> ControllerFactory for NoqFactory<F> {
 mod tests {
     use super::*;
     use congestion::CongestionController;
-    use congestion::rfc::{NewRenoFlow, RfcFlow};
+    use congestion::rfc::{Cubic, NewReno};
 
     #[test]
     fn controllers_start_at_the_paths_mtu_with_rfc_9002s_initial_window() {
-        let factory = Arc::new(NoqFactory::<RfcFlow>::quic(SlowStartKind::LinuxHystart).unwrap());
+        let factory = Arc::new(NoqFactory::<Cubic>::quic(SlowStartKind::LinuxHystart).unwrap());
         assert!(factory.config().paced);
         let controller = factory.build(NoqInstant::now(), 1452);
         // min(10 · 1452, max(14720, 2 · 1452)) = 14,520 bytes.
@@ -79,17 +79,17 @@ mod tests {
         );
         let c = controller
             .into_any()
-            .downcast::<NoqController<RfcFlow>>()
+            .downcast::<NoqController<Cubic>>()
             .unwrap();
         assert_eq!(c.flow().mss_bytes(), 1452);
 
-        let reno = Arc::new(NoqFactory::<NewRenoFlow>::quic(SlowStartKind::Standard).unwrap());
+        let reno = Arc::new(NoqFactory::<NewReno>::quic(SlowStartKind::Standard).unwrap());
         let controller = reno.build(NoqInstant::now(), 1200);
         assert_eq!(controller.window(), 12_000);
         assert!(
             controller
                 .into_any()
-                .downcast::<NoqController<NewRenoFlow>>()
+                .downcast::<NoqController<NewReno>>()
                 .is_ok()
         );
     }
@@ -98,7 +98,7 @@ mod tests {
     fn any_controller_is_the_run_time_choice_between_cubic_and_newreno() {
         use crate::flow::AnyRfcConfig;
         use congestion::AnyController;
-        let mut config = RfcFlowConfig::new();
+        let mut config = CubicConfig::new();
         config.paced = true;
         for (choice, is_newreno) in [
             (AnyRfcConfig::Cubic(config), false),
@@ -113,15 +113,15 @@ mod tests {
                 .downcast::<NoqController<AnyController>>()
                 .unwrap();
             assert_eq!(c.flow().mss_bytes(), 1452);
-            assert_eq!(matches!(c.flow(), AnyController::NewReno(_)), is_newreno);
+            assert_eq!(matches!(c.flow(), AnyController::RfcNewReno(_)), is_newreno);
         }
     }
 
     #[test]
     fn bad_settings_are_refused_when_the_factory_is_built() {
-        let mut config = RfcFlowConfig::new();
+        let mut config = CubicConfig::new();
         config.initial_window_bytes = Some(100); // below 2 · MSS
-        assert!(NoqFactory::<RfcFlow>::new(config).is_err());
-        assert!(NoqFactory::<NewRenoFlow>::new(config).is_err());
+        assert!(NoqFactory::<Cubic>::new(config).is_err());
+        assert!(NoqFactory::<NewReno>::new(config).is_err());
     }
 }

@@ -1,7 +1,7 @@
 //! What a flow must offer to sit behind noq: the crate's [`CongestionController`] in
 //! bytes, plus construction at noq's MTU and MTU changes.
 
-use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
+use congestion::rfc::{Cubic, CubicConfig, NewReno};
 use congestion::{AnyController, ConfigError, CongestionController, Instant};
 
 /// A flow the noq adapter can drive. noq counts bytes and the adapter converts nothing,
@@ -21,13 +21,13 @@ pub trait NoqFlow: CongestionController + Clone + Send + Sync + core::fmt::Debug
 
 /// RFC 9438 CUBIC with the configured slow start (RFC 9406 HyStart++ by default, Linux
 /// HyStart, or standard), the MSS set to noq's MTU.
-impl NoqFlow for RfcFlow {
-    type Config = RfcFlowConfig;
+impl NoqFlow for Cubic {
+    type Config = CubicConfig;
 
     fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError> {
         let mut config = *config;
         config.cubic.mss_bytes = u64::from(mtu_bytes);
-        RfcFlow::new(config, now)
+        Cubic::new(config, now)
     }
 
     fn set_mtu(&mut self, mtu_bytes: u16) {
@@ -37,14 +37,14 @@ impl NoqFlow for RfcFlow {
 }
 
 /// RFC 9002 NewReno (one MSS per window in congestion avoidance, halving on loss) on
-/// the same slow starts and recovery as [`RfcFlow`], the MSS set to noq's MTU.
-impl NoqFlow for NewRenoFlow {
-    type Config = RfcFlowConfig;
+/// the same slow starts and recovery as [`Cubic`], the MSS set to noq's MTU.
+impl NoqFlow for NewReno {
+    type Config = CubicConfig;
 
     fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError> {
         let mut config = *config;
         config.cubic.mss_bytes = u64::from(mtu_bytes);
-        NewRenoFlow::new(config, now)
+        NewReno::new(config, now)
     }
 
     fn set_mtu(&mut self, mtu_bytes: u16) {
@@ -56,10 +56,10 @@ impl NoqFlow for NewRenoFlow {
 /// between CUBIC and NewReno with one controller type (`NoqController<AnyController>`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AnyRfcConfig {
-    /// RFC 9438 CUBIC ([`RfcFlow`]).
-    Cubic(RfcFlowConfig),
-    /// RFC 9002 NewReno ([`NewRenoFlow`]).
-    NewReno(RfcFlowConfig),
+    /// RFC 9438 CUBIC ([`Cubic`]).
+    Cubic(CubicConfig),
+    /// RFC 9002 NewReno ([`NewReno`]).
+    NewReno(CubicConfig),
 }
 
 /// [`AnyController`] holding one of the RFC-mode flows, chosen by [`AnyRfcConfig`]. Only
@@ -69,17 +69,17 @@ impl NoqFlow for AnyController {
 
     fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError> {
         match config {
-            AnyRfcConfig::Cubic(c) => RfcFlow::build(c, mtu_bytes, now).map(AnyController::Rfc),
+            AnyRfcConfig::Cubic(c) => Cubic::build(c, mtu_bytes, now).map(AnyController::RfcCubic),
             AnyRfcConfig::NewReno(c) => {
-                NewRenoFlow::build(c, mtu_bytes, now).map(AnyController::NewReno)
+                NewReno::build(c, mtu_bytes, now).map(AnyController::RfcNewReno)
             }
         }
     }
 
     fn set_mtu(&mut self, mtu_bytes: u16) {
         match self {
-            AnyController::Rfc(flow) => flow.set_mtu(mtu_bytes),
-            AnyController::NewReno(flow) => flow.set_mtu(mtu_bytes),
+            AnyController::RfcCubic(flow) => flow.set_mtu(mtu_bytes),
+            AnyController::RfcNewReno(flow) => flow.set_mtu(mtu_bytes),
             // Never built by `build` above; the segment-counting flows have no byte MSS.
             _ => {}
         }

@@ -8,16 +8,16 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use congestion::rfc::{NewRenoFlow, RfcFlow, SlowStartKind};
+//! use congestion::rfc::{NewReno, Cubic, SlowStartKind};
 //! use congestion_noq::NoqFactory;
 //!
 //! let mut transport = noq_proto::TransportConfig::default();
 //! transport.congestion_controller_factory(Arc::new(
-//!     NoqFactory::<RfcFlow>::quic(SlowStartKind::HystartPlusPlus)?, // or LinuxHystart
+//!     NoqFactory::<Cubic>::quic(SlowStartKind::HystartPlusPlus)?, // or LinuxHystart
 //! ));
 //! // NewReno on the same slow start and recovery:
 //! transport.congestion_controller_factory(Arc::new(
-//!     NoqFactory::<NewRenoFlow>::quic(SlowStartKind::HystartPlusPlus)?,
+//!     NoqFactory::<NewReno>::quic(SlowStartKind::HystartPlusPlus)?,
 //! ));
 //! # Ok::<(), congestion::ConfigError>(())
 //! ```

@@ -1,11 +1,11 @@
 //! One bulk transfer between two quinn endpoints on 127.0.0.1 through the shared relay
 //! (`congestion-harness`): the client opens a bidirectional stream, writes N bytes and
-//! finishes; the server counts them and answers one byte. Shared by the `transfer`
+//! finishes; the server counts them and answers one byte. Shared by the `quinn_transfer`
 //! example and the CI test.
 #![allow(dead_code, reason = "each includer uses a different part")]
 
-use congestion::linux::LinuxFlow;
-use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig, SlowStartKind};
+use congestion::linux;
+use congestion::rfc::{self, SlowStartKind};
 use congestion_harness::relay::{Relay, RelayConfig};
 use congestion_quinn::{AdapterStats, CubicFactory, QuinnController};
 use quinn::congestion::{Controller, ControllerFactory, CubicConfig, NewRenoConfig};
@@ -36,28 +36,45 @@ impl Cc {
     /// The name printed in reports.
     pub fn name(self) -> &'static str {
         match self {
-            Cc::Ours => "ours",
-            Cc::OursLinuxHystart => "ours-linux-hystart",
-            Cc::Linux => "linux",
-            Cc::OursNewReno => "ours-newreno",
+            Cc::Ours => "ours-cubic-rfc",
+            Cc::OursLinuxHystart => "ours-cubic-rfc-linux-hystart",
+            Cc::Linux => "ours-cubic",
+            Cc::OursNewReno => "ours-newreno-rfc",
             Cc::Quinn => "cubic",
             Cc::QuinnNewReno => "newreno",
         }
     }
 
-    /// Parses `ours`, `ours-linux-hystart`, `linux`, `ours-newreno`, `cubic` (or
-    /// `quinn`) and `newreno`: the stack's own controllers under the names every
-    /// adapter's `transfer` uses.
+    /// Parses `ours-cubic-rfc`, `ours-cubic-rfc-linux-hystart`, `ours-cubic`,
+    /// `ours-newreno-rfc` (this crate's, `ours-` and the crate's `--cc` word), `cubic` (or
+    /// `quinn`) and `newreno` (the stack's own controllers under the names every
+    /// adapter's `quinn_transfer` uses).
     pub fn parse(s: &str) -> Option<Cc> {
         match s {
-            "ours" => Some(Cc::Ours),
-            "ours-linux-hystart" => Some(Cc::OursLinuxHystart),
-            "linux" => Some(Cc::Linux),
-            "ours-newreno" => Some(Cc::OursNewReno),
+            "ours-cubic-rfc" => Some(Cc::Ours),
+            "ours-cubic-rfc-linux-hystart" => Some(Cc::OursLinuxHystart),
+            "ours-cubic" => Some(Cc::Linux),
+            "ours-newreno-rfc" => Some(Cc::OursNewReno),
             "cubic" | "quinn" => Some(Cc::Quinn),
             "newreno" => Some(Cc::QuinnNewReno),
-            _ => None,
+            _ => Cc::renamed(s),
         }
+    }
+
+    /// The 0.2 `--cc` words, still accepted this release with a note on stderr.
+    fn renamed(s: &str) -> Option<Cc> {
+        let cc = match s {
+            "ours" => Cc::Ours,
+            "ours-linux-hystart" => Cc::OursLinuxHystart,
+            "linux" => Cc::Linux,
+            "ours-newreno" => Cc::OursNewReno,
+            _ => return None,
+        };
+        eprintln!(
+            "--cc {s} is deprecated since 0.3.0 and will be removed: use --cc {}",
+            cc.name()
+        );
+        Some(cc)
     }
 }
 
@@ -127,7 +144,7 @@ impl TransferReport {
 
 /// The factory for [`Cc::Ours`] or [`Cc::OursLinuxHystart`].
 pub fn ours_factory(slow_start: SlowStartKind) -> Arc<dyn ControllerFactory + Send + Sync> {
-    Arc::new(CubicFactory::<RfcFlow>::quic(slow_start).expect("default settings are valid"))
+    Arc::new(CubicFactory::<rfc::Cubic>::quic(slow_start).expect("default settings are valid"))
 }
 
 /// The factory for [`Cc::Linux`].
@@ -135,7 +152,7 @@ pub fn linux_factory() -> Arc<dyn ControllerFactory + Send + Sync> {
     let params = congestion::cubic::LinuxCubicConfig::new()
         .validate()
         .expect("default Linux CUBIC settings are valid");
-    Arc::new(CubicFactory::<LinuxFlow>::new(params).expect("default settings are valid"))
+    Arc::new(CubicFactory::<linux::Cubic>::new(params).expect("default settings are valid"))
 }
 
 fn transport(cc: Cc) -> TransportConfig {
@@ -145,7 +162,7 @@ fn transport(cc: Cc) -> TransportConfig {
         Cc::OursLinuxHystart => ours_factory(SlowStartKind::LinuxHystart),
         Cc::Linux => linux_factory(),
         Cc::OursNewReno => Arc::new(
-            CubicFactory::<NewRenoFlow>::new(RfcFlowConfig::new())
+            CubicFactory::<rfc::NewReno>::new(rfc::CubicConfig::new())
                 .expect("default settings are valid"),
         ),
         Cc::Quinn => Arc::new(CubicConfig::default()),
@@ -276,15 +293,15 @@ pub async fn run(config: TransferConfig) -> Result<TransferReport, Box<dyn std::
 
 /// The adapter's counters, if the connection runs one of ours.
 fn adapter_stats(state: Box<dyn Controller>) -> Option<AdapterStats> {
-    let any = match state.into_any().downcast::<QuinnController<RfcFlow>>() {
+    let any = match state.into_any().downcast::<QuinnController<rfc::Cubic>>() {
         Ok(c) => return Some(c.stats()),
         Err(any) => any,
     };
-    let any = match any.downcast::<QuinnController<NewRenoFlow>>() {
+    let any = match any.downcast::<QuinnController<rfc::NewReno>>() {
         Ok(c) => return Some(c.stats()),
         Err(any) => any,
     };
-    any.downcast::<QuinnController<LinuxFlow>>()
+    any.downcast::<QuinnController<linux::Cubic>>()
         .ok()
         .map(|c| c.stats())
 }

@@ -217,9 +217,9 @@ fn congestion_events_pass_on_with_the_send_time_and_the_flow_filters_them() {
 
 #[test]
 fn one_reduction_per_recovery_period_comes_from_the_flow_not_the_adapter() {
-    use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    use congestion::rfc::{Cubic, CubicConfig};
     let t0 = StdInstant::now();
-    let flow = RfcFlow::build(&RfcFlowConfig::new(), 1200, Instant::ZERO).expect("valid");
+    let flow = Cubic::build(&CubicConfig::new(), 1200, Instant::ZERO).expect("valid");
     let mut c = QuinnController::new(flow, t0, 1200);
     for pn in 0..10u64 {
         c.on_sent(ms(t0, pn), 1200, pn);
@@ -298,11 +298,11 @@ fn metrics_report_window_threshold_and_pacing_rate_in_bits() {
 
 #[test]
 fn the_rfc_flow_grows_by_acked_bytes_in_slow_start_and_keeps_70_percent_on_loss() {
-    use congestion::rfc::{RfcFlow, RfcFlowConfig};
+    use congestion::rfc::{Cubic, CubicConfig};
     let t0 = StdInstant::now();
-    let mut config = RfcFlowConfig::new();
+    let mut config = CubicConfig::new();
     config.paced = true;
-    let flow = RfcFlow::build(&config, 1200, Instant::ZERO).expect("valid");
+    let flow = Cubic::build(&config, 1200, Instant::ZERO).expect("valid");
     let mut c = QuinnController::new(flow, t0, 1200);
     // RFC 9002 §7.2: min(10 * 1200, max(14720, 2 * 1200)) = 12,000 bytes.
     assert_eq!(c.initial_window(), 12_000);

@@ -3,7 +3,7 @@
 
 use crate::controller::QuinnController;
 use crate::flow::QuinnFlow;
-use congestion::rfc::{RfcFlow, RfcFlowConfig, SlowStartKind};
+use congestion::rfc::{Cubic, CubicConfig, SlowStartKind};
 use congestion::{ConfigError, Instant};
 use quinn_proto::congestion::{Controller, ControllerFactory};
 use std::sync::Arc;
@@ -39,13 +39,13 @@ where
     }
 }
 
-impl CubicFactory<RfcFlow> {
+impl CubicFactory<Cubic> {
     /// RFC 9438 CUBIC in bytes with `slow_start` ([`SlowStartKind::HystartPlusPlus`]
     /// is RFC 9438 §4.10's recommendation; [`SlowStartKind::LinuxHystart`] runs the
     /// kernel's detector in bytes), marked paced because quinn paces every connection
     /// (RFC 9406 then drops the per-ACK growth limit `L`), the RFC 9002 initial window.
     pub fn quic(slow_start: SlowStartKind) -> Result<Self, ConfigError> {
-        let mut config = RfcFlowConfig::new();
+        let mut config = CubicConfig::new();
         config.slow_start = slow_start;
         config.paced = true;
         Self::new(config)

@@ -1,8 +1,8 @@
 //! What a flow must offer to sit behind quinn: the crate's [`CongestionController`]
 //! plus construction at quinn's MTU and MTU changes.
 
-use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxSocketConfig};
-use congestion::rfc::{Classic, RfcFlowConfig, WindowAdjustment};
+use congestion::linux::{self, LinuxSocketConfig};
+use congestion::rfc::{self, Classic, WindowAdjustment};
 use congestion::{ConfigError, CongestionController, Instant};
 
 /// A flow the quinn adapter can drive. Implemented for the crate's flows; the adapter
@@ -20,13 +20,16 @@ pub trait QuinnFlow: CongestionController + Clone + Send + Sync + 'static {
 
 /// Linux mode (segments): CUBIC + Linux HyStart with the kernel's socket glue, the MSS
 /// set to quinn's MTU. The adapter converts bytes to segments with that MTU.
-impl QuinnFlow for LinuxFlow {
+impl QuinnFlow for linux::Cubic {
     type Config = congestion::cubic::LinuxCubicParams;
 
     fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError> {
         let mut socket = LinuxSocketConfig::new();
         socket.mss = u32::from(mtu_bytes);
-        LinuxFlow::new(LinuxFlowConfig::from_parts(*config.config(), socket), now)
+        linux::Cubic::new(
+            linux::CubicConfig::from_parts(*config.config(), socket),
+            now,
+        )
     }
 
     fn set_mtu(&mut self, mtu_bytes: u16) {
@@ -38,14 +41,14 @@ impl QuinnFlow for LinuxFlow {
     }
 }
 
-/// RFC mode (bytes): RFC 9438 CUBIC (`RfcFlow`) or RFC 9002 NewReno (`NewRenoFlow`)
+/// RFC mode (bytes): RFC 9438 CUBIC (`rfc::Cubic`) or RFC 9002 NewReno (`rfc::NewReno`)
 /// with the configured slow start (RFC 9406 HyStart++ by default, or Linux HyStart, or
 /// standard), the MSS set to quinn's MTU.
 impl<W: WindowAdjustment + Send + Sync + 'static> QuinnFlow for Classic<W>
 where
     W::Undo: Send + Sync,
 {
-    type Config = RfcFlowConfig;
+    type Config = rfc::CubicConfig;
 
     fn build(config: &Self::Config, mtu_bytes: u16, now: Instant) -> Result<Self, ConfigError> {
         let mut config = *config;

@@ -6,12 +6,12 @@
 //!
 //! ```
 //! use std::sync::Arc;
-//! use congestion::rfc::{RfcFlow, SlowStartKind};
+//! use congestion::rfc::{self, SlowStartKind};
 //! use congestion_quinn::CubicFactory;
 //!
 //! let mut transport = quinn_proto::TransportConfig::default();
 //! transport.congestion_controller_factory(Arc::new(
-//!     CubicFactory::<RfcFlow>::quic(SlowStartKind::HystartPlusPlus)?,
+//!     CubicFactory::<rfc::Cubic>::quic(SlowStartKind::HystartPlusPlus)?,
 //! ));
 //! # Ok::<(), congestion::ConfigError>(())
 //! ```
@@ -21,10 +21,10 @@
 //! ```
 //! use std::sync::Arc;
 //! use congestion::cubic::LinuxCubicConfig;
-//! use congestion::linux::LinuxFlow;
+//! use congestion::linux;
 //! use congestion_quinn::CubicFactory;
 //!
-//! let factory = CubicFactory::<LinuxFlow>::new(LinuxCubicConfig::new().validate()?)?;
+//! let factory = CubicFactory::<linux::Cubic>::new(LinuxCubicConfig::new().validate()?)?;
 //! let mut transport = quinn_proto::TransportConfig::default();
 //! transport.congestion_controller_factory(Arc::new(factory));
 //! # Ok::<(), congestion::ConfigError>(())

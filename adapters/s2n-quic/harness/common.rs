@@ -23,16 +23,17 @@ pub enum Cc {
 }
 
 /// The names `--cc` accepts.
-pub const CC_NAMES: &str = "ours, ours-linux-hystart, ours-newreno, ours-unpaced, cubic";
+pub const CC_NAMES: &str =
+    "ours-cubic-rfc, ours-cubic-rfc-linux-hystart, ours-newreno-rfc, ours-cubic-rfc-unpaced, cubic";
 
 impl Cc {
     /// The name printed in reports.
     pub fn name(self) -> &'static str {
         match self {
-            Cc::Ours => "ours",
-            Cc::OursLinuxHystart => "ours-linux-hystart",
-            Cc::OursNewreno => "ours-newreno",
-            Cc::OursUnpaced => "ours-unpaced",
+            Cc::Ours => "ours-cubic-rfc",
+            Cc::OursLinuxHystart => "ours-cubic-rfc-linux-hystart",
+            Cc::OursNewreno => "ours-newreno-rfc",
+            Cc::OursUnpaced => "ours-cubic-rfc-unpaced",
             Cc::Cubic => "cubic",
         }
     }
@@ -48,6 +49,23 @@ impl Cc {
         ]
         .into_iter()
         .find(|c| c.name() == s)
+        .or_else(|| Cc::renamed(s))
+    }
+
+    /// The 0.2 `--cc` words, still accepted this release with a note on stderr.
+    fn renamed(s: &str) -> Option<Cc> {
+        let cc = match s {
+            "ours" => Cc::Ours,
+            "ours-linux-hystart" => Cc::OursLinuxHystart,
+            "ours-newreno" => Cc::OursNewreno,
+            "ours-unpaced" => Cc::OursUnpaced,
+            _ => return None,
+        };
+        eprintln!(
+            "--cc {s} is deprecated since 0.3.0 and will be removed: use --cc {}",
+            cc.name()
+        );
+        Some(cc)
     }
 }
 
@@ -112,9 +130,9 @@ pub fn our_endpoint(
 /// One of our endpoints (their controller types differ).
 pub enum OurEndpoint {
     /// CUBIC.
-    Cubic(CongestionEndpoint<congestion::rfc::RfcFlow>),
+    Cubic(CongestionEndpoint<congestion::rfc::Cubic>),
     /// NewReno.
-    NewReno(CongestionEndpoint<congestion::rfc::NewRenoFlow>),
+    NewReno(CongestionEndpoint<congestion::rfc::NewReno>),
 }
 
 /// What the sender's s2n-quic reported through its events.

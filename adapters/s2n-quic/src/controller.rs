@@ -21,7 +21,7 @@
 //! from the first packet the controller sees, and departure times go back the same way.
 
 use crate::flow::{RfcModeFlow, Sender};
-use congestion::rfc::RfcFlowConfig;
+use congestion::rfc::CubicConfig;
 use congestion::{
     AckEvent, ConfigError, CongestionController, Duration, EcnEvent, Instant, LossEvent, Phase,
 };
@@ -154,7 +154,7 @@ impl<F: RfcModeFlow> S2nController<F> {
     /// MSS is replaced by it. With `paced`, the EDT pacer and TSO autosizing answer
     /// `earliest_departure_time` and `send_quantum`.
     pub fn new(
-        config: RfcFlowConfig,
+        config: CubicConfig,
         max_datagram_size: u16,
         paced: bool,
     ) -> Result<Self, ConfigError> {

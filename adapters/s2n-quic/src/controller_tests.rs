@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::flow::RfcModeFlow;
-use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
+use congestion::rfc::{Cubic, CubicConfig, NewReno};
 use num_rational::Ratio;
 use s2n_quic::provider::io::testing::{self, Model, time};
 use s2n_quic_core::event::builder::{BbrState, SlowStartExitCause};
@@ -43,7 +43,7 @@ fn at_t0(f: impl FnOnce(Timestamp)) {
 const MDS: u16 = 1200;
 
 fn controller<F: RfcModeFlow>(paced: bool) -> S2nController<F> {
-    S2nController::new(RfcFlowConfig::quic(1200), MDS, paced).expect("valid")
+    S2nController::new(CubicConfig::quic(1200), MDS, paced).expect("valid")
 }
 
 struct Driver<F: RfcModeFlow> {
@@ -110,7 +110,7 @@ impl<F: RfcModeFlow> Driver<F> {
 #[test]
 fn packets_are_numbered_in_send_order_and_ack_only_packets_are_not_counted() {
     at_t0(|t0| {
-        let mut d = Driver::<RfcFlow>::new(t0, true);
+        let mut d = Driver::<Cubic>::new(t0, true);
         assert_eq!(d.send(0, 1200).number, 1);
         assert_eq!(d.send(0, 1200).number, 2);
         // An ACK-only packet: not in flight, takes the last number.
@@ -124,7 +124,7 @@ fn packets_are_numbered_in_send_order_and_ack_only_packets_are_not_counted() {
 #[test]
 fn a_burst_of_per_packet_losses_reduces_once() {
     at_t0(|t0| {
-        let mut d = Driver::<RfcFlow>::new(t0, false);
+        let mut d = Driver::<Cubic>::new(t0, false);
         let sent: Vec<PacketInfo> = (0..10).map(|_| d.send(0, 1200)).collect();
         d.ack(40, 2400, sent[1]);
         let before = d.cc.congestion_window();
@@ -148,7 +148,7 @@ fn a_burst_of_per_packet_losses_reduces_once() {
 #[test]
 fn requires_fast_retransmission_from_a_reduction_to_the_next_send() {
     at_t0(|t0| {
-        let mut d = Driver::<NewRenoFlow>::new(t0, false);
+        let mut d = Driver::<NewReno>::new(t0, false);
         let sent: Vec<PacketInfo> = (0..10).map(|_| d.send(0, 1200)).collect();
         assert!(!d.cc.requires_fast_retransmission());
         d.lose(45, 1200, sent[0], false);
@@ -163,7 +163,7 @@ fn requires_fast_retransmission_from_a_reduction_to_the_next_send() {
 #[test]
 fn ecn_ce_waits_for_the_ack_frame_that_carried_it() {
     at_t0(|t0| {
-        let mut d = Driver::<RfcFlow>::new(t0, false);
+        let mut d = Driver::<Cubic>::new(t0, false);
         let sent: Vec<PacketInfo> = (0..10).map(|_| d.send(0, 1200)).collect();
         d.ack(40, 1200, sent[0]);
         let before = d.cc.congestion_window();
@@ -183,7 +183,7 @@ fn ecn_ce_waits_for_the_ack_frame_that_carried_it() {
 #[test]
 fn persistent_congestion_collapses_the_window() {
     at_t0(|t0| {
-        let mut d = Driver::<RfcFlow>::new(t0, false);
+        let mut d = Driver::<Cubic>::new(t0, false);
         let sent: Vec<PacketInfo> = (0..10).map(|_| d.send(0, 1200)).collect();
         d.ack(40, 1200, sent[0]);
         d.lose(1000, 1200, sent[1], true);
@@ -194,7 +194,7 @@ fn persistent_congestion_collapses_the_window() {
 #[test]
 fn paced_departure_times_and_quantum_come_back_as_s2n_timestamps() {
     at_t0(|t0| {
-        let mut d = Driver::<RfcFlow>::new(t0, true);
+        let mut d = Driver::<Cubic>::new(t0, true);
         let first = d.send(0, 1200);
         d.ack(40, 1200, first);
         // An RTT sample gives a pacing rate; past the unpaced first segments each
@@ -207,7 +207,7 @@ fn paced_departure_times_and_quantum_come_back_as_s2n_timestamps() {
         let quantum = d.cc.send_quantum().expect("paced");
         assert!(quantum >= 2 * 1200);
 
-        let mut unpaced = Driver::<RfcFlow>::new(t0, false);
+        let mut unpaced = Driver::<Cubic>::new(t0, false);
         unpaced.send(0, 1200);
         assert_eq!(unpaced.cc.earliest_departure_time(), None);
         assert_eq!(unpaced.cc.send_quantum(), None);
@@ -217,7 +217,7 @@ fn paced_departure_times_and_quantum_come_back_as_s2n_timestamps() {
 #[test]
 fn discarded_packets_leave_flight_and_mtu_updates_change_the_segment() {
     at_t0(|t0| {
-        let mut d = Driver::<RfcFlow>::new(t0, false);
+        let mut d = Driver::<Cubic>::new(t0, false);
         for _ in 0..10 {
             d.send(0, 1200);
         }

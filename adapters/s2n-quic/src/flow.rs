@@ -2,44 +2,44 @@
 
 use congestion::hystart::PacingStatus;
 use congestion::pacing::{PacedFlow, SendPathConfig};
-use congestion::rfc::{NewRenoFlow, RfcFlow, RfcFlowConfig};
+use congestion::rfc::{Cubic, CubicConfig, NewReno};
 use congestion::{ConfigError, CongestionController, Duration, Instant};
 use core::fmt::Debug;
 
-/// An RFC-mode flow (bytes) the endpoint can build from an [`RfcFlowConfig`]: RFC 9438
-/// CUBIC ([`RfcFlow`]) or NewReno ([`NewRenoFlow`]).
+/// An RFC-mode flow (bytes) the endpoint can build from an [`CubicConfig`]: RFC 9438
+/// CUBIC ([`Cubic`]) or NewReno ([`NewReno`]).
 pub trait RfcModeFlow: CongestionController + Clone + Debug + Send + Sized + 'static {
     /// The name used in reports.
     const NAME: &'static str;
 
     /// A new flow at `now`.
-    fn build(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError>;
+    fn build(config: CubicConfig, now: Instant) -> Result<Self, ConfigError>;
 
     /// The max datagram size changed (s2n-quic's `on_mtu_update`).
     fn set_mss(&mut self, mss_bytes: u64) -> Result<(), ConfigError>;
 }
 
-impl RfcModeFlow for RfcFlow {
+impl RfcModeFlow for Cubic {
     const NAME: &'static str = "cubic";
 
-    fn build(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
-        RfcFlow::new(config, now)
+    fn build(config: CubicConfig, now: Instant) -> Result<Self, ConfigError> {
+        Cubic::new(config, now)
     }
 
     fn set_mss(&mut self, mss_bytes: u64) -> Result<(), ConfigError> {
-        RfcFlow::set_mss(self, mss_bytes)
+        Cubic::set_mss(self, mss_bytes)
     }
 }
 
-impl RfcModeFlow for NewRenoFlow {
+impl RfcModeFlow for NewReno {
     const NAME: &'static str = "newreno";
 
-    fn build(config: RfcFlowConfig, now: Instant) -> Result<Self, ConfigError> {
-        NewRenoFlow::new(config, now)
+    fn build(config: CubicConfig, now: Instant) -> Result<Self, ConfigError> {
+        NewReno::new(config, now)
     }
 
     fn set_mss(&mut self, mss_bytes: u64) -> Result<(), ConfigError> {
-        NewRenoFlow::set_mss(self, mss_bytes)
+        NewReno::set_mss(self, mss_bytes)
     }
 }
 
@@ -53,11 +53,7 @@ pub(crate) enum Sender<F: RfcModeFlow> {
 }
 
 impl<F: RfcModeFlow> Sender<F> {
-    pub(crate) fn new(
-        config: RfcFlowConfig,
-        paced: bool,
-        now: Instant,
-    ) -> Result<Self, ConfigError> {
+    pub(crate) fn new(config: CubicConfig, paced: bool, now: Instant) -> Result<Self, ConfigError> {
         let mut config = config;
         // HyStart++ drops its per-ACK limit when the sender paces (RFC 9406 §4.3).
         config.paced = paced;

@@ -1,5 +1,5 @@
 //! A real-time transfer over UDP on 127.0.0.1 through `congestion-harness`'s relay,
-//! with our controller and with s2n-quic's CUBIC: what `examples/transfer.rs` runs, kept
+//! with our controller and with s2n-quic's CUBIC: what `examples/s2n_transfer.rs` runs, kept
 //! short (1 MB at 20 Mbit/s, a debug build on a shared machine), so it checks that the
 //! path works, not the rates.
 

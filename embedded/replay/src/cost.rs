@@ -188,14 +188,23 @@ fn measure(out: &mut impl Write) -> Result<(), &'static str> {
     use core::mem::size_of;
     // Per flow, the states; once, the parameter blocks every flow shares.
     for (name, bytes) in [
-        ("LinuxFlowState", size_of::<congestion::linux::LinuxFlowState>()),
-        ("SendPathState", size_of::<congestion::pacing::SendPathState>()),
+        (
+            "LinuxFlowState",
+            size_of::<congestion::linux::LinuxFlowState>(),
+        ),
+        (
+            "SendPathState",
+            size_of::<congestion::pacing::SendPathState>(),
+        ),
         (
             "RfcState",
             size_of::<congestion::rfc::ClassicState<congestion::cubic::RfcCubic>>(),
         ),
         ("LinuxParams", size_of::<congestion::linux::LinuxParams>()),
-        ("SendPathParams", size_of::<congestion::pacing::SendPathParams>()),
+        (
+            "SendPathParams",
+            size_of::<congestion::pacing::SendPathParams>(),
+        ),
         ("RfcParams", size_of::<congestion::rfc::RfcParams>()),
     ] {
         writeln!(out, "size {name} {bytes}").map_err(fmt)?;

@@ -6,8 +6,8 @@
 //! (cwnd about 1000 packets, past the start of the epoch); slow start from a fresh flow
 //! that sent its initial window, 200 ACKs a cycle.
 
-use congestion::linux::{LinuxFlow, LinuxFlowConfig};
-use congestion::rfc::{RfcFlow, RfcFlowConfig};
+use congestion::linux;
+use congestion::rfc;
 use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, SentEvent};
 use core::hint::black_box;
 
@@ -121,16 +121,16 @@ impl<C: Driven> Stream<C> {
 /// Linux-mode CUBIC + HyStart with the kernel's socket glue (kernel defaults, MSS 1200).
 #[derive(Clone)]
 pub struct Linux {
-    flow: LinuxFlow,
+    flow: linux::Cubic,
     in_flight: u32,
 }
 
 impl Linux {
     /// Kernel defaults, MSS 1200 bytes; `None` if the library refused them.
     pub fn new() -> Option<Self> {
-        let mut config = LinuxFlowConfig::new();
+        let mut config = linux::CubicConfig::new();
         config.socket.mss = PACKET_BYTES;
-        let flow = LinuxFlow::new(config, Instant::from_micros(START_US)).ok()?;
+        let flow = linux::Cubic::new(config, Instant::from_micros(START_US)).ok()?;
         Some(Linux { flow, in_flight: 0 })
     }
 }
@@ -169,7 +169,7 @@ impl Driven for Linux {
 /// RFC 9438 CUBIC + RFC 9406 HyStart++ in bytes (RFC defaults, MSS 1200).
 #[derive(Clone)]
 pub struct Rfc {
-    flow: RfcFlow,
+    flow: rfc::Cubic,
     in_flight: u32,
     largest_sent: u64,
     largest_acked: u64,
@@ -178,9 +178,9 @@ pub struct Rfc {
 impl Rfc {
     /// RFC defaults, MSS 1200 bytes; `None` if the library refused them.
     pub fn new() -> Option<Self> {
-        let mut config = RfcFlowConfig::new();
+        let mut config = rfc::CubicConfig::new();
         config.cubic.mss_bytes = u64::from(PACKET_BYTES);
-        let flow = RfcFlow::new(config, Instant::from_micros(START_US)).ok()?;
+        let flow = rfc::Cubic::new(config, Instant::from_micros(START_US)).ok()?;
         Some(Rfc {
             flow,
             in_flight: 0,

@@ -36,24 +36,24 @@ impl<T, const N: usize> Pool<T, N> {
     }
 }
 
-static LINUX_BLOCKS: Pool<CongestionLinuxParams, 512> = Pool::new();
-static RFC_BLOCKS: Pool<CongestionRfcParams, 512> = Pool::new();
+static LINUX_BLOCKS: Pool<CongestionLinuxCubicParams, 512> = Pool::new();
+static RFC_BLOCKS: Pool<CongestionRfcCubicParams, 512> = Pool::new();
 
 /// Linux's defaults.
-pub fn linux_config() -> CongestionLinuxConfig {
-    let mut c = MaybeUninit::<CongestionLinuxConfig>::uninit();
+pub fn linux_config() -> CongestionLinuxCubicConfig {
+    let mut c = MaybeUninit::<CongestionLinuxCubicConfig>::uninit();
     assert_eq!(
-        unsafe { congestion_linux_config_default(c.as_mut_ptr()) },
+        unsafe { congestion_linux_cubic_config_default(c.as_mut_ptr()) },
         CONGESTION_OK
     );
     unsafe { c.assume_init() }
 }
 
 /// The RFC defaults (CUBIC, HyStart++, MSS 1200).
-pub fn rfc_config() -> CongestionRfcConfig {
-    let mut c = MaybeUninit::<CongestionRfcConfig>::uninit();
+pub fn rfc_config() -> CongestionRfcCubicConfig {
+    let mut c = MaybeUninit::<CongestionRfcCubicConfig>::uninit();
     assert_eq!(
-        unsafe { congestion_rfc_config_default(c.as_mut_ptr()) },
+        unsafe { congestion_rfc_cubic_config_default(c.as_mut_ptr()) },
         CONGESTION_OK
     );
     unsafe { c.assume_init() }
@@ -62,11 +62,11 @@ pub fn rfc_config() -> CongestionRfcConfig {
 /// A Linux-mode parameter block validated from `cfg`, never freed (it must outlive every
 /// flow initialised with it), from a static pool. A raw pointer, as a C caller holds it:
 /// every later call (init, reconfigure) goes through this one pointer.
-pub fn linux_params(cfg: &CongestionLinuxConfig) -> *mut CongestionLinuxParams {
+pub fn linux_params(cfg: &CongestionLinuxCubicConfig) -> *mut CongestionLinuxCubicParams {
     let p = LINUX_BLOCKS.take();
-    let size = size_of::<CongestionLinuxParams>();
+    let size = size_of::<CongestionLinuxCubicParams>();
     assert_eq!(
-        unsafe { congestion_linux_params_init(p, size, cfg) },
+        unsafe { congestion_linux_cubic_params_init(p, size, cfg) },
         CONGESTION_OK
     );
     p
@@ -74,47 +74,50 @@ pub fn linux_params(cfg: &CongestionLinuxConfig) -> *mut CongestionLinuxParams {
 
 /// A Linux-mode flow on `params` at `now_us`.
 pub fn linux_state_on(
-    params: *const CongestionLinuxParams,
+    params: *const CongestionLinuxCubicParams,
     now_us: u64,
-) -> Box<CongestionLinuxState> {
-    let mut s = Box::new(MaybeUninit::<CongestionLinuxState>::zeroed());
-    let size = size_of::<CongestionLinuxState>();
+) -> Box<CongestionLinuxCubicState> {
+    let mut s = Box::new(MaybeUninit::<CongestionLinuxCubicState>::zeroed());
+    let size = size_of::<CongestionLinuxCubicState>();
     assert_eq!(
-        unsafe { congestion_linux_init(s.as_mut_ptr(), size, params, now_us) },
+        unsafe { congestion_linux_cubic_init(s.as_mut_ptr(), size, params, now_us) },
         CONGESTION_OK
     );
     unsafe { Box::from_raw(Box::into_raw(s).cast()) }
 }
 
 /// A Linux-mode flow initialised from `cfg` at `now_us`, on a parameter block of its own.
-pub fn linux_state(cfg: &CongestionLinuxConfig, now_us: u64) -> Box<CongestionLinuxState> {
+pub fn linux_state(
+    cfg: &CongestionLinuxCubicConfig,
+    now_us: u64,
+) -> Box<CongestionLinuxCubicState> {
     linux_state_on(linux_params(cfg), now_us)
 }
 
 /// An RFC-mode parameter block validated from `cfg`, as [`linux_params`]'s.
-pub fn rfc_params(cfg: &CongestionRfcConfig) -> *mut CongestionRfcParams {
+pub fn rfc_params(cfg: &CongestionRfcCubicConfig) -> *mut CongestionRfcCubicParams {
     let p = RFC_BLOCKS.take();
-    let size = size_of::<CongestionRfcParams>();
+    let size = size_of::<CongestionRfcCubicParams>();
     assert_eq!(
-        unsafe { congestion_rfc_params_init(p, size, cfg) },
+        unsafe { congestion_rfc_cubic_params_init(p, size, cfg) },
         CONGESTION_OK
     );
     p
 }
 
 /// An RFC-mode flow on `params` at 0.
-pub fn rfc_state_on(params: *const CongestionRfcParams) -> Box<CongestionRfcState> {
-    let mut s = Box::new(MaybeUninit::<CongestionRfcState>::zeroed());
-    let size = size_of::<CongestionRfcState>();
+pub fn rfc_state_on(params: *const CongestionRfcCubicParams) -> Box<CongestionRfcCubicState> {
+    let mut s = Box::new(MaybeUninit::<CongestionRfcCubicState>::zeroed());
+    let size = size_of::<CongestionRfcCubicState>();
     assert_eq!(
-        unsafe { congestion_rfc_init(s.as_mut_ptr(), size, params, 0) },
+        unsafe { congestion_rfc_cubic_init(s.as_mut_ptr(), size, params, 0) },
         CONGESTION_OK
     );
     unsafe { Box::from_raw(Box::into_raw(s).cast()) }
 }
 
 /// An RFC-mode flow initialised from `cfg` at 0, on a parameter block of its own.
-pub fn rfc_state(cfg: &CongestionRfcConfig) -> Box<CongestionRfcState> {
+pub fn rfc_state(cfg: &CongestionRfcCubicConfig) -> Box<CongestionRfcCubicState> {
     rfc_state_on(rfc_params(cfg))
 }
 

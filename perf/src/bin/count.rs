@@ -109,7 +109,7 @@ fn print_sizes() {
             "congestion LinuxCubicState",
             size_of::<congestion::linux::LinuxCubicState>(),
         ),
-        ("congestion RfcFlow", size_of::<congestion::rfc::RfcFlow>()),
+        ("congestion Cubic", size_of::<congestion::rfc::Cubic>()),
         (
             "congestion SendPath",
             size_of::<congestion::pacing::SendPath>(),

@@ -261,7 +261,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         "fink2011: seed 000, Bill Fink, netdev 10 Mar 2011: 8 GB (nuttcp -n8g) over 10 GbE,"
     );
     crate::say!("9000-byte MTU; sim: the library's Linux 2.6.35 profile (the seed's kernel);");
-    if args.cc == "rfc9438" {
+    if args.cc == "cubic-rfc" {
         crate::say!(
             "today: the library's RFC 9438 CUBIC with HyStart++, today's host, same path.\n"
         );

@@ -350,13 +350,14 @@ impl TcpCongestionOps for PragueOps {
         }
     }
 
-    fn cong_control(
+    fn cong_control<R: RandomSource>(
         ca: &mut PragueCa,
         sk: &mut TcpSock,
         p: &PragueParams,
         _ack: u32,
         _flag: u32,
         rs: &RateSample,
+        _rand: &mut R,
     ) {
         prague_cong_control(ca, sk, p, rs);
     }

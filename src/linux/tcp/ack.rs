@@ -1,9 +1,10 @@
 //! `tcp_ack()`: one incoming ACK through the glue, in the kernel's order.
 
 use crate::linux::CaState;
+use crate::linux::tcp::ack_update_rtt::tcp_ack_update_rtt;
 use crate::linux::tcp::ca_state::tcp_fastretrans_alert;
 use crate::linux::tcp::cong_control::{TcpSysctl, tcp_cong_control};
-use crate::linux::tcp::{RateSample, TcpCongestionOps, TcpSock, ack_flags, after};
+use crate::linux::tcp::{RandomSource, RateSample, TcpCongestionOps, TcpSock, ack_flags, after};
 
 /// What one ACK reports, in segments.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -31,20 +32,6 @@ pub enum AckOutcome {
     Processed,
 }
 
-/// The srtt half of `tcp_rtt_estimator()`: the first sample sets it, later ones move it
-/// by 1/8 of the difference; kept ×8 and at least 1.
-// Linux net/ipv4/tcp_input.c tcp_rtt_estimator(): srtt += m - srtt/8
-pub fn tcp_rtt_estimator(sk: &mut TcpSock, rtt_us: u32) {
-    let srtt = if sk.srtt_us == 0 {
-        rtt_us.wrapping_shl(3)
-    } else {
-        sk.srtt_us
-            .wrapping_add(rtt_us)
-            .wrapping_sub(sk.srtt_us >> 3)
-    };
-    sk.srtt_us = srtt.max(1);
-}
-
 /// One ACK, in the order of `tcp_ack()`:
 ///
 /// 1. an ACK beyond `snd_nxt` is discarded;
@@ -61,12 +48,13 @@ pub fn tcp_rtt_estimator(sk: &mut TcpSock, rtt_us: u32) {
 /// `acked` beyond what is in flight empties the flight; a CE delta above `acked` is
 /// accepted (AccECN may report marks of earlier, lost ACKs).
 // Linux net/ipv4/tcp_input.c tcp_ack()
-pub fn tcp_ack<O: TcpCongestionOps>(
+pub fn tcp_ack<O: TcpCongestionOps, R: RandomSource>(
     ca: &mut O::Ca,
     sk: &mut TcpSock,
     p: &O::Params,
     sysctl: &TcpSysctl,
     ack: &TcpAck,
+    rand: &mut R,
 ) -> AckOutcome {
     let new_una = sk.snd_una.wrapping_add(ack.acked);
     if after(new_una, sk.snd_nxt) {
@@ -89,9 +77,8 @@ pub fn tcp_ack<O: TcpCongestionOps>(
         sk.delivered = sk.delivered.wrapping_add(ack.acked);
         flag |= ack_flags::DATA_ACKED;
     }
-    if let Some(rtt) = ack.rtt_us {
-        tcp_rtt_estimator(sk, rtt);
-    }
+    // Linux tcp_ack_update_rtt(): the windowed min RTT and srtt
+    tcp_ack_update_rtt(sk, ack.rtt_us, false);
     // Linux tcp_accecn_process(): the CE delta, and FLAG_ECE when positive
     sk.delivered_ce = sk.delivered_ce.wrapping_add(ack.ce_delta);
     if ack.ce_delta > 0 || ack.ece {
@@ -100,13 +87,19 @@ pub fn tcp_ack<O: TcpCongestionOps>(
     O::in_ack_event(ca, sk, p, flag);
     // Linux tcp_ack_is_dubious(): no new data, an alert flag, or not Open
     if ack.acked == 0 || flag & ack_flags::ECE != 0 || sk.icsk_ca_state != CaState::Open {
-        tcp_fastretrans_alert::<O>(ca, sk, p, flag);
+        tcp_fastretrans_alert::<O, R>(ca, sk, p, flag, rand);
     }
+    // Only the fields this glue knows: no delivery-rate sample (`tcp_rate_gen()`).
     let rs = RateSample {
         acked_sacked: ack.acked,
         ece_delta: ack.ce_delta,
-        losses: 0,
+        is_ece: flag & ack_flags::ECE != 0,
+        prior_in_flight: prior_packets,
+        delivered: -1,
+        interval_us: -1,
+        rtt_us: ack.rtt_us.map_or(-1, i64::from),
+        ..RateSample::default()
     };
-    tcp_cong_control::<O>(ca, sk, p, sysctl, sk.snd_una, flag, &rs);
+    tcp_cong_control::<O, R>(ca, sk, p, sysctl, sk.snd_una, flag, &rs, rand);
     AckOutcome::Processed
 }

@@ -11,18 +11,21 @@ use crate::linux::CaState;
 use crate::linux::tcp::cwnd_reduction::{
     tcp_end_cwnd_reduction, tcp_enter_cwr, tcp_init_cwnd_reduction,
 };
-use crate::linux::tcp::{CaEvent, TcpCongestionOps, TcpSock, ack_flags, after, before};
+use crate::linux::tcp::{
+    CaEvent, RandomSource, TcpCongestionOps, TcpSock, ack_flags, after, before,
+};
 
 /// `tcp_set_ca_state()`: the `set_state` hook first (it sees the old state in
 /// `sk.icsk_ca_state`), then the new state is stored.
 // Linux net/ipv4/tcp_input.c tcp_set_ca_state()
-pub fn tcp_set_ca_state<O: TcpCongestionOps>(
+pub fn tcp_set_ca_state<O: TcpCongestionOps, R: RandomSource>(
     ca: &mut O::Ca,
     sk: &mut TcpSock,
     p: &O::Params,
     state: CaState,
+    rand: &mut R,
 ) {
-    O::set_state(ca, sk, p, state);
+    O::set_state_with_random(ca, sk, p, state, rand);
     sk.icsk_ca_state = state;
 }
 
@@ -32,11 +35,12 @@ pub fn tcp_set_ca_state<O: TcpCongestionOps>(
 /// Recovery. Nothing happens in Recovery or Loss (the kernel never calls it there):
 /// returns whether recovery was entered.
 // Linux net/ipv4/tcp_input.c tcp_enter_recovery()
-pub fn tcp_enter_recovery<O: TcpCongestionOps>(
+pub fn tcp_enter_recovery<O: TcpCongestionOps, R: RandomSource>(
     ca: &mut O::Ca,
     sk: &mut TcpSock,
     p: &O::Params,
     ece_ack: bool,
+    rand: &mut R,
 ) -> bool {
     if matches!(sk.icsk_ca_state, CaState::Recovery | CaState::Loss) {
         return false;
@@ -50,7 +54,7 @@ pub fn tcp_enter_recovery<O: TcpCongestionOps>(
         }
         tcp_init_cwnd_reduction::<O>(ca, sk, p);
     }
-    tcp_set_ca_state::<O>(ca, sk, p, CaState::Recovery);
+    tcp_set_ca_state::<O, R>(ca, sk, p, CaState::Recovery, rand);
     true
 }
 
@@ -61,7 +65,12 @@ pub fn tcp_enter_recovery<O: TcpCongestionOps>(
 ///
 /// The caller then retransmits (and counts `icsk_retransmits`), as the RTO timer does.
 // Linux net/ipv4/tcp_input.c tcp_enter_loss()
-pub fn tcp_enter_loss<O: TcpCongestionOps>(ca: &mut O::Ca, sk: &mut TcpSock, p: &O::Params) {
+pub fn tcp_enter_loss<O: TcpCongestionOps, R: RandomSource>(
+    ca: &mut O::Ca,
+    sk: &mut TcpSock,
+    p: &O::Params,
+    rand: &mut R,
+) {
     // Linux tcp_timeout_mark_lost(): every segment in flight is lost
     sk.packets_out = 0;
     sk.sacked_out = 0;
@@ -75,14 +84,14 @@ pub fn tcp_enter_loss<O: TcpCongestionOps>(ca: &mut O::Ca, sk: &mut TcpSock, p: 
         sk.prior_ssthresh = sk.current_ssthresh();
         sk.prior_cwnd = sk.snd_cwnd;
         sk.snd_ssthresh = O::ssthresh(ca, sk, p);
-        O::cwnd_event(ca, sk, p, CaEvent::Loss);
+        O::cwnd_event_with_random(ca, sk, p, CaEvent::Loss, rand);
         sk.undo_marker = true;
     }
     // Linux tcp_enter_loss(): cwnd = in flight + 1
     sk.snd_cwnd = sk.packets_in_flight().wrapping_add(1);
     sk.snd_cwnd_cnt = 0;
     sk.snd_cwnd_stamp = sk.tcp_jiffies32;
-    tcp_set_ca_state::<O>(ca, sk, p, CaState::Loss);
+    tcp_set_ca_state::<O, R>(ca, sk, p, CaState::Loss, rand);
     sk.high_seq = sk.snd_nxt;
 }
 
@@ -110,14 +119,19 @@ pub fn tcp_undo_cwnd_reduction<O: TcpCongestionOps>(
 /// evidence holds: [`tcp_undo_cwnd_reduction`], then back to Open. Ignored (returns
 /// `false`) when no reduction may be undone (`undo_marker` clear).
 // Linux net/ipv4/tcp_input.c tcp_try_undo_recovery(), tcp_try_undo_loss()
-pub fn tcp_try_undo<O: TcpCongestionOps>(ca: &mut O::Ca, sk: &mut TcpSock, p: &O::Params) -> bool {
+pub fn tcp_try_undo<O: TcpCongestionOps, R: RandomSource>(
+    ca: &mut O::Ca,
+    sk: &mut TcpSock,
+    p: &O::Params,
+    rand: &mut R,
+) -> bool {
     if !sk.undo_marker {
         return false;
     }
     tcp_undo_cwnd_reduction::<O>(ca, sk, p);
     if sk.icsk_ca_state != CaState::Open {
         sk.icsk_retransmits = 0;
-        tcp_set_ca_state::<O>(ca, sk, p, CaState::Open);
+        tcp_set_ca_state::<O, R>(ca, sk, p, CaState::Open, rand);
     }
     true
 }
@@ -125,14 +139,15 @@ pub fn tcp_try_undo<O: TcpCongestionOps>(ca: &mut O::Ca, sk: &mut TcpSock, p: &O
 /// `tcp_try_to_open()` on this socket: an ECN echo starts CWR; without SACK or
 /// retransmission accounting there is no Disorder to enter.
 // Linux net/ipv4/tcp_input.c tcp_try_to_open()
-pub fn tcp_try_to_open<O: TcpCongestionOps>(
+pub fn tcp_try_to_open<O: TcpCongestionOps, R: RandomSource>(
     ca: &mut O::Ca,
     sk: &mut TcpSock,
     p: &O::Params,
     flag: u32,
+    rand: &mut R,
 ) {
     if flag & ack_flags::ECE != 0 {
-        tcp_enter_cwr::<O>(ca, sk, p);
+        tcp_enter_cwr::<O, R>(ca, sk, p, rand);
     }
 }
 
@@ -146,11 +161,12 @@ pub fn tcp_try_to_open<O: TcpCongestionOps>(
 /// 3. still in Recovery: nothing more. Loss opens once `high_seq` is reached, else
 ///    nothing more. Otherwise [`tcp_try_to_open`] (an ECN echo enters CWR).
 // Linux net/ipv4/tcp_input.c tcp_fastretrans_alert(), tcp_process_loss()
-pub fn tcp_fastretrans_alert<O: TcpCongestionOps>(
+pub fn tcp_fastretrans_alert<O: TcpCongestionOps, R: RandomSource>(
     ca: &mut O::Ca,
     sk: &mut TcpSock,
     p: &O::Params,
     flag: u32,
+    rand: &mut R,
 ) {
     if flag & ack_flags::ECE != 0 {
         sk.prior_ssthresh = 0;
@@ -158,13 +174,13 @@ pub fn tcp_fastretrans_alert<O: TcpCongestionOps>(
     if sk.icsk_ca_state != CaState::Open && !before(sk.snd_una, sk.high_seq) {
         match sk.icsk_ca_state {
             CaState::Cwr if sk.snd_una != sk.high_seq => {
-                tcp_end_cwnd_reduction::<O>(ca, sk, p);
-                tcp_set_ca_state::<O>(ca, sk, p, CaState::Open);
+                tcp_end_cwnd_reduction::<O, R>(ca, sk, p, rand);
+                tcp_set_ca_state::<O, R>(ca, sk, p, CaState::Open, rand);
             }
             CaState::Recovery => {
                 // tcp_try_undo_recovery() without undo evidence: opens, then the end.
-                tcp_set_ca_state::<O>(ca, sk, p, CaState::Open);
-                tcp_end_cwnd_reduction::<O>(ca, sk, p);
+                tcp_set_ca_state::<O, R>(ca, sk, p, CaState::Open, rand);
+                tcp_end_cwnd_reduction::<O, R>(ca, sk, p, rand);
             }
             _ => {}
         }
@@ -174,7 +190,7 @@ pub fn tcp_fastretrans_alert<O: TcpCongestionOps>(
         CaState::Loss => {
             if !before(sk.snd_una, sk.high_seq) {
                 // tcp_process_loss(): recovered, tcp_try_undo_recovery() opens
-                tcp_set_ca_state::<O>(ca, sk, p, CaState::Open);
+                tcp_set_ca_state::<O, R>(ca, sk, p, CaState::Open, rand);
             }
             if sk.icsk_ca_state == CaState::Loss {
                 return;
@@ -182,5 +198,5 @@ pub fn tcp_fastretrans_alert<O: TcpCongestionOps>(
         }
         _ => {}
     }
-    tcp_try_to_open::<O>(ca, sk, p, flag);
+    tcp_try_to_open::<O, R>(ca, sk, p, flag, rand);
 }

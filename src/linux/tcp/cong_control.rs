@@ -1,7 +1,7 @@
 //! `tcp_cong_control()`: what an ACK does to the window, and the pacing rate after it.
 
 use crate::linux::tcp::cwnd_reduction::tcp_cwnd_reduction;
-use crate::linux::tcp::{RateSample, TcpCongestionOps, TcpSock, ack_flags};
+use crate::linux::tcp::{RandomSource, RateSample, TcpCongestionOps, TcpSock, ack_flags};
 use crate::pacing::{
     LinuxPacingInput, PACING_CA_RATIO_PERCENT, PACING_SS_RATIO_PERCENT, linux_pacing_rate,
 };
@@ -63,7 +63,8 @@ pub fn tcp_update_pacing_rate(sk: &mut TcpSock, sysctl: &TcpSysctl) {
 /// itself. Otherwise PRR inside a reduction, window growth (`cong_avoid`) on an ACK
 /// that acknowledged new data, and then the pacing rate.
 // Linux net/ipv4/tcp_input.c tcp_cong_control()
-pub fn tcp_cong_control<O: TcpCongestionOps>(
+#[allow(clippy::too_many_arguments)] // the kernel's five, the hook table's params, sysctls, rand
+pub fn tcp_cong_control<O: TcpCongestionOps, R: RandomSource>(
     ca: &mut O::Ca,
     sk: &mut TcpSock,
     p: &O::Params,
@@ -71,9 +72,10 @@ pub fn tcp_cong_control<O: TcpCongestionOps>(
     ack: u32,
     flag: u32,
     rs: &RateSample,
+    rand: &mut R,
 ) {
     if O::HAS_CONG_CONTROL {
-        O::cong_control(ca, sk, p, ack, flag, rs);
+        O::cong_control(ca, sk, p, ack, flag, rs, rand);
         return;
     }
     if sk.in_cwnd_reduction() {

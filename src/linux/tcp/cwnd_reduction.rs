@@ -5,7 +5,7 @@
 use crate::linux::CaState;
 use crate::linux::state::TCP_INFINITE_SSTHRESH;
 use crate::linux::tcp::ca_state::tcp_set_ca_state;
-use crate::linux::tcp::{CaEvent, TcpCongestionOps, TcpSock, ack_flags};
+use crate::linux::tcp::{CaEvent, RandomSource, TcpCongestionOps, TcpSock, ack_flags};
 
 /// `tcp_init_cwnd_reduction()`: the reduction's recovery point is `snd_nxt`, the PRR
 /// counters restart from the current cwnd, and the algorithm's `ssthresh` hook sets the
@@ -34,7 +34,7 @@ pub fn tcp_init_cwnd_reduction<O: TcpCongestionOps>(
 /// first ACK of a reduction always lets one segment out (the fast retransmit). Does
 /// nothing when nothing was delivered or no reduction began (`prior_cwnd` 0).
 // Linux net/ipv4/tcp_input.c tcp_cwnd_reduction()
-pub fn tcp_cwnd_reduction(sk: &mut TcpSock, newly_acked_sacked: u32, newly_lost: u32, flag: u32) {
+pub fn tcp_cwnd_reduction(sk: &mut TcpSock, newly_acked_sacked: u32, newly_lost: i32, flag: u32) {
     // The kernel's `int` arguments: a count above i32::MAX would be negative there.
     let newly = newly_acked_sacked as i32;
     if newly <= 0 || sk.prior_cwnd == 0 {
@@ -69,10 +69,11 @@ pub fn tcp_cwnd_reduction(sk: &mut TcpSock, newly_acked_sacked: u32, newly_lost:
 /// recovery that may still be undone (`undo_marker`); then `CA_EVENT_COMPLETE_CWR`.
 /// Algorithms with their own `cong_control` keep their window.
 // Linux net/ipv4/tcp_input.c tcp_end_cwnd_reduction()
-pub fn tcp_end_cwnd_reduction<O: TcpCongestionOps>(
+pub fn tcp_end_cwnd_reduction<O: TcpCongestionOps, R: RandomSource>(
     ca: &mut O::Ca,
     sk: &mut TcpSock,
     p: &O::Params,
+    rand: &mut R,
 ) {
     if O::HAS_CONG_CONTROL {
         return;
@@ -83,18 +84,23 @@ pub fn tcp_end_cwnd_reduction<O: TcpCongestionOps>(
         sk.snd_cwnd = sk.snd_ssthresh;
         sk.snd_cwnd_stamp = sk.tcp_jiffies32;
     }
-    O::cwnd_event(ca, sk, p, CaEvent::CompleteCwr);
+    O::cwnd_event_with_random(ca, sk, p, CaEvent::CompleteCwr, rand);
 }
 
 /// `tcp_enter_cwr()`: an ECN echo. No undo of it is possible (`prior_ssthresh` 0);
 /// below CWR (Open, Disorder) a reduction begins and the state becomes CWR.
 // Linux net/ipv4/tcp_input.c tcp_enter_cwr()
-pub fn tcp_enter_cwr<O: TcpCongestionOps>(ca: &mut O::Ca, sk: &mut TcpSock, p: &O::Params) {
+pub fn tcp_enter_cwr<O: TcpCongestionOps, R: RandomSource>(
+    ca: &mut O::Ca,
+    sk: &mut TcpSock,
+    p: &O::Params,
+    rand: &mut R,
+) {
     sk.prior_ssthresh = 0;
     if (sk.icsk_ca_state as u8) < (CaState::Cwr as u8) {
         sk.undo_marker = false;
         tcp_init_cwnd_reduction::<O>(ca, sk, p);
-        tcp_set_ca_state::<O>(ca, sk, p, CaState::Cwr);
+        tcp_set_ca_state::<O, R>(ca, sk, p, CaState::Cwr, rand);
     }
 }
 

@@ -14,21 +14,30 @@
 //!
 //! The glue's own steps live in the files beside this one, each named after the kernel
 //! functions it follows: [`tcp_ack`] (the order of work on an ACK), the CA state machine
-//! (`ca_state`), PRR (`cwnd_reduction`), [`tcp_cong_control`], Reno growth (`reno_cong_avoid`), the
-//! idle restart (`cwnd_restart`) and the transmit bookkeeping ([`tcp_write_xmit`]).
+//! (`ca_state`), PRR (`cwnd_reduction`), [`tcp_cong_control`], Reno growth
+//! (`reno_cong_avoid`), the idle restart (`cwnd_restart`), the transmit bookkeeping
+//! ([`tcp_write_xmit`]), the RTT estimators ([`ack_update_rtt`]), the delivery-rate
+//! sampler ([`rate`]) and its windowed filter ([`minmax`]).
 //! Everything counts segments and uses the kernel's wrapping `u32` sequence arithmetic.
 
 mod ack;
+pub mod ack_update_rtt;
+pub mod bbr_glue;
 mod ca_state;
 mod cong_control;
 mod cwnd_reduction;
 mod cwnd_restart;
+pub mod minmax;
 mod ops;
+pub mod rate;
 mod reno_cong_avoid;
+pub mod seq;
+pub mod skb;
 mod sock;
+pub mod update_skb_after_send;
 mod write_xmit;
 
-pub use ack::{AckOutcome, TcpAck, tcp_ack, tcp_rtt_estimator};
+pub use ack::{AckOutcome, TcpAck, tcp_ack};
 pub use ca_state::{
     tcp_enter_loss, tcp_enter_recovery, tcp_fastretrans_alert, tcp_set_ca_state, tcp_try_to_open,
     tcp_try_undo, tcp_undo_cwnd_reduction,
@@ -38,7 +47,10 @@ pub use cwnd_reduction::{
     tcp_cwnd_reduction, tcp_end_cwnd_reduction, tcp_enter_cwr, tcp_init_cwnd_reduction,
 };
 pub use cwnd_restart::{tcp_cwnd_restart, tcp_slow_start_after_idle_check};
-pub use ops::{CaEvent, RandomSource, RateSample, ReplayedRandom, TcpCongestionOps, ack_flags};
+pub use minmax::{Minmax, MinmaxSample};
+pub use ops::{CaEvent, RandomSource, ReplayedRandom, TcpCongestionOps, ack_flags};
+pub use rate::{RateSample, TxSnapshot};
 pub use reno_cong_avoid::{tcp_cong_avoid_ai, tcp_reno_cong_avoid, tcp_slow_start};
-pub use sock::{TcpSock, after, before};
+pub use seq::{after, before};
+pub use sock::{TcpSock, ecn_flags};
 pub use write_xmit::tcp_write_xmit;

@@ -1,7 +1,7 @@
 //! `struct tcp_congestion_ops`: the hooks an algorithm module fills.
 
 use crate::linux::CaState;
-use crate::linux::tcp::TcpSock;
+use crate::linux::tcp::{RateSample, TcpSock, TxSnapshot};
 
 /// Events the glue reports through the `cwnd_event` hook (`enum tcp_ca_event`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,20 +59,6 @@ pub mod ack_flags {
     pub const TS_PROGRESS: u32 = 0x40000;
     /// `FLAG_ACKED`: `DATA_ACKED | SYN_ACKED`.
     pub const ACKED: u32 = DATA_ACKED | SYN_ACKED;
-}
-
-/// The fields of `struct rate_sample` a `cong_control` hook reads here: what one ACK
-/// delivered. (The full delivery-rate sample, `tcp_rate.c`, belongs to the rate
-/// sampler; these are the fields TCP Prague needs.)
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct RateSample {
-    /// `acked_sacked`: segments newly delivered (ACKed or SACKed) by this ACK.
-    pub acked_sacked: u32,
-    /// `ece_delta`: segments newly reported CE by this ACK (AccECN), 0 when none.
-    pub ece_delta: u32,
-    /// `losses`: segments newly marked lost by this ACK.
-    pub losses: u32,
 }
 
 /// Where an algorithm's random draws come from (`get_random_u32_below(ceil)`).
@@ -194,6 +180,69 @@ pub trait TcpCongestionOps {
         let _ = (ca, sk, p, event);
     }
 
+    /// `.set_state` for an algorithm whose hook may draw random numbers (BBR's may
+    /// restart its gain cycle). The glue calls this one; the default calls
+    /// [`Self::set_state`].
+    fn set_state_with_random<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        new_state: CaState,
+        rand: &mut R,
+    ) {
+        let _ = rand;
+        Self::set_state(ca, sk, p, new_state);
+    }
+
+    /// `.cwnd_event` for an algorithm whose hook may draw random numbers. The glue
+    /// calls this one; the default calls [`Self::cwnd_event`].
+    fn cwnd_event_with_random<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        event: CaEvent,
+        rand: &mut R,
+    ) {
+        let _ = rand;
+        Self::cwnd_event(ca, sk, p, event);
+    }
+
+    /// `.cong_control`: called on every ACK instead of `cong_avoid`, PRR and the glue's
+    /// pacing-rate update when [`Self::HAS_CONG_CONTROL`] is set. `ack` is the new
+    /// `snd_una`, `flag` the [`ack_flags`], `rs` the ACK's delivery-rate sample.
+    fn cong_control<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        ack: u32,
+        flag: u32,
+        rs: &RateSample,
+        rand: &mut R,
+    ) {
+        let _ = (ca, sk, p, ack, flag, rs, rand);
+    }
+
+    /// `.skb_marked_lost` (Google's BBRv3 tree): the glue marked a segment of `pcount`
+    /// segments lost (`tcp_mark_skb_lost`, after counting it in `tp->lost`); `tx` is
+    /// its send snapshot.
+    fn skb_marked_lost<R: RandomSource>(
+        ca: &mut Self::Ca,
+        sk: &mut TcpSock,
+        p: &Self::Params,
+        tx: &TxSnapshot,
+        pcount: u32,
+        rand: &mut R,
+    ) {
+        let _ = (ca, sk, p, tx, pcount, rand);
+    }
+
+    /// `.tso_segs` (Google's BBRv3 tree): segments per TSO/GSO skb for `mss_now`, or
+    /// `None` for the glue's `tcp_tso_autosize()`.
+    fn tso_segs(ca: &Self::Ca, sk: &TcpSock, p: &Self::Params, mss_now: u32) -> Option<u32> {
+        let _ = (ca, sk, p, mss_now);
+        None
+    }
+
     /// `.in_ack_event`: `flags` are [`ack_flags`].
     fn in_ack_event(ca: &mut Self::Ca, sk: &mut TcpSock, p: &Self::Params, flags: u32) {
         let _ = (ca, sk, p, flags);
@@ -210,20 +259,6 @@ pub trait TcpCongestionOps {
         in_flight: u32,
     ) {
         let _ = (ca, sk, p, acked, rtt_us, in_flight);
-    }
-
-    /// `.cong_control`: the whole per-ACK window and pacing update, for algorithms with
-    /// [`HAS_CONG_CONTROL`](Self::HAS_CONG_CONTROL) (`ack` is the new `snd_una`,
-    /// `flag` the [`ack_flags`]).
-    fn cong_control(
-        ca: &mut Self::Ca,
-        sk: &mut TcpSock,
-        p: &Self::Params,
-        ack: u32,
-        flag: u32,
-        rs: &RateSample,
-    ) {
-        let _ = (ca, sk, p, ack, flag, rs);
     }
 
     /// `.min_tso_segs`: the minimum TSO burst, or `None` for the glue's default.

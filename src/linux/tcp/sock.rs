@@ -1,19 +1,7 @@
 //! `struct tcp_sock`: the socket fields the glue keeps and the hooks read.
 
 use crate::linux::CaState;
-
-/// `before(seq1, seq2)`: `seq1` is earlier than `seq2` in the wrapping `u32` sequence
-/// space (less than 2^31 behind).
-// Linux include/net/tcp.h before(): (s32)(seq1 - seq2) < 0
-pub const fn before(seq1: u32, seq2: u32) -> bool {
-    (seq1.wrapping_sub(seq2) as i32) < 0
-}
-
-/// `after(seq2, seq1)`: `seq2` is later than `seq1` in the wrapping sequence space.
-// Linux include/net/tcp.h after()
-pub const fn after(seq2: u32, seq1: u32) -> bool {
-    before(seq1, seq2)
-}
+use crate::linux::tcp::minmax::Minmax;
 
 /// The `tcp_sock` (and `inet_connection_sock`, `sock`) fields a congestion-control
 /// module sees, in segments, with the kernel's names.
@@ -109,6 +97,41 @@ pub struct TcpSock {
     /// `mss_cache_set_by_cca`: an algorithm chose `mss_cache` itself (TCP Prague's MTU
     /// shrinking at low rates).
     pub mss_cache_set_by_cca: bool,
+
+    /// `write_seq`: end of the data the application has queued (segments).
+    pub write_seq: u32,
+    /// `rtt_min`: windowed min of RTT samples over 300 s of jiffies (`tcp_min_rtt()`).
+    pub rtt_min: Minmax,
+    /// `first_tx_mstamp`: rate sampler, send time of the most recently delivered
+    /// segment (start of the current send phase), µs.
+    pub first_tx_mstamp: u64,
+    /// `delivered_mstamp`: rate sampler, when `delivered` last grew, µs.
+    pub delivered_mstamp: u64,
+    /// `rate_delivered`: segments of the last kept rate sample.
+    pub rate_delivered: u32,
+    /// `rate_interval_us`: interval of the last kept rate sample, µs.
+    pub rate_interval_us: u32,
+    /// `rate_app_limited`: the last kept rate sample was application-limited.
+    pub rate_app_limited: bool,
+    /// `ecn_flags`: what ECN the connection negotiated and the route allows
+    /// ([`ecn_flags`] bits; BBRv3 reads `TCP_ECN_OK` and `TCP_ECN_LOW`).
+    pub ecn_flags: u8,
+}
+
+/// The `tp->ecn_flags` bits (Google's BBRv3 tree numbering).
+pub mod ecn_flags {
+    /// `TCP_ECN_OK`: ECN was negotiated in the handshake.
+    pub const TCP_ECN_OK: u8 = 1;
+    /// `TCP_ECN_QUEUE_CWR`: a CWR is to be sent.
+    pub const TCP_ECN_QUEUE_CWR: u8 = 2;
+    /// `TCP_ECN_DEMAND_CWR`: ECE is echoed until CWR arrives.
+    pub const TCP_ECN_DEMAND_CWR: u8 = 4;
+    /// `TCP_ECN_SEEN`: an ECT packet was received.
+    pub const TCP_ECN_SEEN: u8 = 8;
+    /// `TCP_ECN_LOW`: the route is a shallow-threshold (L4S-like) ECN path.
+    pub const TCP_ECN_LOW: u8 = 16;
+    /// `TCP_ECN_ECT_PERMANENT`: every packet is sent ECT, retransmissions included.
+    pub const TCP_ECN_ECT_PERMANENT: u8 = 32;
 }
 
 impl TcpSock {
@@ -119,6 +142,11 @@ impl TcpSock {
         self.packets_out
             .wrapping_sub(self.sacked_out.wrapping_add(self.lost_out))
             .wrapping_add(self.retrans_out)
+    }
+
+    /// `tcp_min_rtt()`: the windowed minimum RTT, µs (`u32::MAX` before any sample).
+    pub const fn tcp_min_rtt(&self) -> u32 {
+        self.rtt_min.get()
     }
 
     /// `tcp_in_slow_start()`: `snd_cwnd < snd_ssthresh`.

@@ -2,7 +2,7 @@
 //! pipe, the send time, PRR's count of segments sent, and the window-use tracking
 //! that feeds `tcp_is_cwnd_limited()`.
 
-use crate::linux::tcp::{CaEvent, TcpCongestionOps, TcpSock, after};
+use crate::linux::tcp::{CaEvent, RandomSource, TcpCongestionOps, TcpSock, after};
 
 /// The sender transmitted until `in_flight` segments are outstanding (fewer than
 /// before means nothing was sent). Segments above `snd_nxt` are new data.
@@ -13,16 +13,17 @@ use crate::linux::tcp::{CaEvent, TcpCongestionOps, TcpSock, after};
 /// but the flight fills cwnd. The RFC 2861 decay of an application-limited window
 /// (`tcp_cwnd_application_limited`) is not modelled.
 // Linux net/ipv4/tcp_output.c tcp_event_data_sent(), tcp_write_xmit(), tcp_cwnd_validate()
-pub fn tcp_write_xmit<O: TcpCongestionOps>(
+pub fn tcp_write_xmit<O: TcpCongestionOps, R: RandomSource>(
     ca: &mut O::Ca,
     sk: &mut TcpSock,
     p: &O::Params,
     in_flight: u32,
+    rand: &mut R,
 ) {
     let sent = in_flight.saturating_sub(sk.packets_out);
     if sent > 0 {
         if sk.packets_out == 0 {
-            O::cwnd_event(ca, sk, p, CaEvent::TxStart);
+            O::cwnd_event_with_random(ca, sk, p, CaEvent::TxStart, rand);
         }
         sk.lsndtime = sk.tcp_jiffies32;
         if sk.in_cwnd_reduction() {

@@ -4,7 +4,8 @@
 use super::{ClassicState, Detector};
 use crate::controller::{AckEvent, Phase};
 use crate::cubic::{LinuxCubicParams, div_floor};
-use crate::hystart::{HystartInput, HystartPpVerdict, PacingStatus};
+use crate::hystart::{HystartExit, HystartInput, HystartPpVerdict, PacingStatus};
+use crate::observe::ExitDetector;
 use crate::rfc::adjustment::WindowAdjustment;
 use crate::rfc::config::{RfcParams, SlowStartKind};
 use crate::rfc::undo::UndoStorage;
@@ -27,8 +28,10 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         }
     }
 
-    /// A delay detector ended slow start: ssthresh = cwnd, congestion avoidance.
-    pub(super) fn exit_slow_start(&mut self) {
+    /// A delay detector (`detector`) ended slow start: ssthresh = cwnd, congestion
+    /// avoidance.
+    pub(super) fn exit_slow_start(&mut self, detector: ExitDetector) {
+        self.slow_start_detector = Some(detector);
         // RFC 9406 §4.2: enter congestion avoidance by setting ssthresh = cwnd
         self.ssthresh = self.cwnd;
         self.growth.on_slow_start_exit(self.cwnd);
@@ -54,7 +57,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
                     None => HystartPpVerdict::Continue,
                 };
                 if verdict == HystartPpVerdict::ExitToCongestionAvoidance {
-                    self.exit_slow_start();
+                    self.exit_slow_start(ExitDetector::HystartPlusPlus);
                     return;
                 }
                 if cwnd_limited {
@@ -72,7 +75,9 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
                     match verdict {
                         HystartPpVerdict::EnterCss => self.phase = Phase::ConservativeSlowStart,
                         HystartPpVerdict::ResumeSlowStart => self.phase = Phase::SlowStart,
-                        HystartPpVerdict::ExitToCongestionAvoidance => self.exit_slow_start(),
+                        HystartPpVerdict::ExitToCongestionAvoidance => {
+                            self.exit_slow_start(ExitDetector::HystartPlusPlus)
+                        }
                         HystartPpVerdict::Continue => {}
                     }
                 }
@@ -99,9 +104,12 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
                         Detector::Linux(h) => h.on_delay_sample(&LinuxCubicParams::DEFAULT, &input),
                         _ => None,
                     };
-                    if exit.is_some() {
+                    if let Some(exit) = exit {
                         // Linux hystart_update(): ssthresh = cwnd when HyStart fires
-                        self.exit_slow_start();
+                        self.exit_slow_start(match exit {
+                            HystartExit::AckTrain => ExitDetector::HystartAckTrain,
+                            HystartExit::DelayIncrease => ExitDetector::HystartDelay,
+                        });
                         return;
                     }
                 }

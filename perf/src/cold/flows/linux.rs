@@ -1,10 +1,10 @@
-//! `congestion::linux::LinuxFlow` (segments), alone and in a `PacedFlow` with its send
+//! `congestion::linux::Cubic` (segments), alone and in a `PacedFlow` with its send
 //! path. Every call into `congestion` for Linux mode is here.
 
 use crate::cold::{Ack, ColdFlow, Send};
 use crate::common::{PACKET_BYTES, RTT_US, START_US};
 use congestion::hystart::PacingStatus;
-use congestion::linux::{LinuxFlow, LinuxFlowConfig, LinuxFlowState, LinuxParams};
+use congestion::linux::{Cubic, CubicConfig, LinuxFlowState, LinuxParams};
 use congestion::pacing::{
     NextPacket, PacedFlow, SendPath, SendPathConfig, SendPathParams, SendPathState, SendVerdict,
 };
@@ -15,7 +15,7 @@ use std::cell::Cell;
 
 /// The parameters every flow of the run shares: kernel defaults, the stream's MSS.
 fn params() -> LinuxParams {
-    let mut config = LinuxFlowConfig::new();
+    let mut config = CubicConfig::new();
     config.socket.mss = PACKET_BYTES;
     LinuxParams::new(config).expect("kernel defaults are valid")
 }
@@ -49,7 +49,7 @@ pub(super) fn loss<C: CongestionController>(
     );
 }
 
-/// `LinuxFlow` as a TCP stack with many flows drives it: the bare per-flow state
+/// `Cubic` as a TCP stack with many flows drives it: the bare per-flow state
 /// (`LinuxFlowState`, two cache lines) in the array, the parameters once, bound per
 /// call; `on_ack` per ACK, `on_sent` per refill.
 #[derive(Clone)]
@@ -70,15 +70,15 @@ impl ColdFlow for Linux {
     }
     #[inline(always)]
     fn on_ack(&mut self, p: &LinuxParams, a: &Ack) {
-        LinuxFlow::bind(&mut self.0, p).on_ack(Instant::from_micros(a.now_us), &ack_event(a, 1));
+        Cubic::bind(&mut self.0, p).on_ack(Instant::from_micros(a.now_us), &ack_event(a, 1));
     }
     #[inline(always)]
     fn on_send(&mut self, p: &LinuxParams, s: &Send) -> bool {
-        LinuxFlow::bind(&mut self.0, p).on_sent(Instant::from_micros(s.now_us), &sent_event(s, 1));
+        Cubic::bind(&mut self.0, p).on_sent(Instant::from_micros(s.now_us), &sent_event(s, 1));
         true
     }
     fn on_loss(&mut self, p: &LinuxParams, now_us: u64, lost_pn: u64, _in_flight_after: u32) {
-        loss(&mut LinuxFlow::bind(&mut self.0, p), now_us, lost_pn, 1);
+        loss(&mut Cubic::bind(&mut self.0, p), now_us, lost_pn, 1);
     }
     fn in_congestion_avoidance(&self, _: &LinuxParams) -> bool {
         self.0.phase() == Phase::CongestionAvoidance
@@ -149,9 +149,9 @@ impl LinuxSendShared {
     }
 }
 
-/// `PacedFlow<LinuxFlow>` as a stack with many flows keeps it: per flow the bare
+/// `PacedFlow<Cubic>` as a stack with many flows keeps it: per flow the bare
 /// Linux-mode state (two lines) and the send path's (one line), the parameters once;
-/// each event binds them in place (`LinuxFlow::bind`, `SendPath::bind`) into one
+/// each event binds them in place (`Cubic::bind`, `SendPath::bind`) into one
 /// `PacedFlow`, fed once per event (the ACK's RTT sample also feeds the path's
 /// minimum-RTT filter).
 #[derive(Clone)]
@@ -163,7 +163,7 @@ pub struct LinuxSendPath {
 
 /// The paced flow one event works on: both states bound where the table keeps them.
 type BoundLinuxPaced<'a> = PacedFlow<
-    LinuxFlow<&'a LinuxParams, &'a mut LinuxFlowState>,
+    Cubic<&'a LinuxParams, &'a mut LinuxFlowState>,
     &'a SendPathParams,
     &'a mut SendPathState,
 >;
@@ -178,7 +178,7 @@ impl LinuxSendPath {
         f: impl FnOnce(&mut BoundLinuxPaced<'_>) -> R,
     ) -> R {
         let mut flow = PacedFlow::from_parts(
-            LinuxFlow::bind(&mut self.flow, &sh.linux),
+            Cubic::bind(&mut self.flow, &sh.linux),
             SendPath::bind(&mut self.send, sh.send()),
         );
         f(&mut flow)

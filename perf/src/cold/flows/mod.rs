@@ -1,7 +1,7 @@
 //! One module per controller: every call into `congestion` or a peer is in these files,
 //! so porting to a new API or layout touches them only.
 //!
-//! Column names: `linux` = `LinuxFlow`, `rfc` = `RfcFlow`, `+sp` = with our send path
+//! Column names: `linux` = `linux::Cubic`, `rfc` = `rfc::Cubic`, `+sp` = with our send path
 //! (`SendPath`: `poll`, `on_send`, `on_tx_completion` per refill, `on_rtt_sample` per
 //! ACK, self-paced), `quinn` = quinn-proto 0.11 `Cubic`, `s2n` = s2n-quic-core 0.91
 //! `CubicCongestionController` with its pacer short-circuited, `s2n+pacer` with it.

@@ -1,4 +1,4 @@
-//! `congestion::rfc::RfcFlow` (bytes), alone and in a `PacedFlow` with its send path.
+//! `congestion::rfc::Cubic` (bytes), alone and in a `PacedFlow` with its send path.
 //! Every call into `congestion` for RFC mode is here (the event builders and the send
 //! loop are shared with Linux mode's module).
 
@@ -9,7 +9,7 @@ use congestion::cubic::RfcCubic;
 use congestion::hystart::PacingStatus;
 use congestion::pacing::{PacedFlow, SendPath, SendPathParams, SendPathState};
 use congestion::rfc::{
-    BoundClassic, ClassicState, KeepUndo, NoUndo, RfcFlowConfig, RfcParams, UndoStorage,
+    BoundClassic, ClassicState, CubicConfig, KeepUndo, NoUndo, RfcParams, UndoStorage,
 };
 use congestion::{CongestionController, Instant, LossEvent, Phase};
 use std::cell::Cell;
@@ -18,12 +18,12 @@ const MSS: u64 = PACKET_BYTES as u64;
 
 /// The parameters every flow of the run shares: RFC defaults, the stream's MSS.
 fn params() -> RfcParams {
-    let mut config = RfcFlowConfig::new();
+    let mut config = CubicConfig::new();
     config.cubic.mss_bytes = MSS;
     RfcParams::new(&config).expect("RFC defaults are valid")
 }
 
-/// `RfcFlow` as a QUIC stack with many connections keeps it: the bare per-flow state
+/// `Cubic` as a QUIC stack with many connections keeps it: the bare per-flow state
 /// (`ClassicState<RfcCubic, U>`) in the array and `RfcParams` once, passed with every
 /// call; `on_ack` per ACK frame, `on_sent` per refill. `U` is where the state keeps its
 /// undo snapshot: `rfc` keeps one (the default), `rfc-noundo` none (`NoUndo`, for

@@ -1,8 +1,8 @@
 //! A real QUIC transfer through an emulated link, with our controller or quinn's Cubic.
 //!
 //! ```text
-//! cargo run --release -p congestion-quinn --example transfer -- \
-//!     --rate 50m --rtt 40ms --buffer 256kB --bytes 100MB --cc ours
+//! cargo run --release -p congestion-quinn --example quinn_transfer -- \
+//!     --rate 50m --rtt 40ms --buffer 256kB --bytes 100MB --cc ours-cubic-rfc
 //! ```
 //!
 //! `transfer --help` lists the flags (the link flags are `congestion-harness`'s
@@ -22,18 +22,19 @@ use transfer::{Cc, TransferConfig, run};
 /// transfer: one QUIC bulk transfer between two quinn endpoints on 127.0.0.1 through
 /// an in-process relay (rate, delay, drop-tail buffer, random loss).
 #[derive(Parser, Debug)]
-#[command(name = "transfer")]
+#[command(name = "quinn_transfer")]
 struct Args {
     #[command(flatten)]
     transfer: TransferArgs,
-    /// The sender's controller: ours, ours-linux-hystart, linux or quinn.
-    #[arg(long, default_value = "ours", value_parser = cc)]
+    /// The sender's controller: ours-cubic-rfc, ours-cubic-rfc-linux-hystart, ours-cubic,
+    /// ours-newreno-rfc, cubic (or quinn; quinn's own) or newreno (quinn's own).
+    #[arg(long, default_value = "ours-cubic-rfc", value_parser = cc)]
     cc: Cc,
 }
 
 fn cc(text: &str) -> Result<Cc, String> {
     Cc::parse(text)
-        .ok_or_else(|| format!("`{text}` is not one of ours, ours-linux-hystart, linux, ours-newreno, cubic (or quinn), newreno"))
+        .ok_or_else(|| format!("`{text}` is not one of ours-cubic-rfc, ours-cubic-rfc-linux-hystart, ours-cubic, ours-newreno-rfc, cubic (or quinn), newreno"))
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]

@@ -2,13 +2,13 @@
 //! controller or noq's own Cubic or NewReno.
 //!
 //! ```text
-//! cargo run --release -p congestion-noq --example transfer -- \
-//!     --rate 50m --rtt 40ms --buffer 256kB --bytes 100MB --cc ours
+//! cargo run --release -p congestion-noq --example noq_transfer -- \
+//!     --rate 50m --rtt 40ms --buffer 256kB --bytes 100MB --cc ours-cubic-rfc
 //! ```
 //!
 //! The flags are `adapters/quinn`'s (`congestion-harness`'s `TransferArgs`: values read
-//! by `congestion-units` as ccsim reads them; usage errors exit 2) plus `--cc ours |
-//! ours-linux-hystart | ours-newreno | cubic | newreno`. The last line printed is
+//! by `congestion-units` as ccsim reads them; usage errors exit 2) plus `--cc ours-cubic-rfc |
+//! ours-cubic-rfc-linux-hystart | ours-newreno-rfc | cubic | newreno`. The last line printed is
 //! `goodput MBIT Mbit/s lost N cc NAME`.
 
 #[path = "../harness/transfer.rs"]
@@ -21,13 +21,13 @@ use transfer::{Cc, TransferConfig, run};
 /// transfer: one QUIC bulk transfer between two noq endpoints on 127.0.0.1 through an
 /// in-process relay (rate, delay, drop-tail buffer, random loss).
 #[derive(Parser, Debug)]
-#[command(name = "transfer")]
+#[command(name = "noq_transfer")]
 struct Args {
     #[command(flatten)]
     transfer: TransferArgs,
-    /// The sender's controller: ours, ours-linux-hystart, ours-newreno, cubic (noq's)
-    /// or newreno (noq's).
-    #[arg(long, default_value = "ours", value_parser = cc)]
+    /// The sender's controller: ours-cubic-rfc, ours-cubic-rfc-linux-hystart,
+    /// ours-newreno-rfc, cubic (noq's) or newreno (noq's).
+    #[arg(long, default_value = "ours-cubic-rfc", value_parser = cc)]
     cc: Cc,
 }
 

@@ -2,8 +2,8 @@
 //! our controller or s2n-quic's own CUBIC.
 //!
 //! ```text
-//! cargo run --release -p congestion-s2n-quic --example transfer -- \
-//!     --rate 50m --rtt 40ms --buffer 256kB --bytes 100MB --cc ours
+//! cargo run --release -p congestion-s2n-quic --example s2n_transfer -- \
+//!     --rate 50m --rtt 40ms --buffer 256kB --bytes 100MB --cc ours-cubic-rfc
 //! ```
 //!
 //! The flags are `adapters/quinn`'s (`congestion-harness`'s `TransferArgs`, read by
@@ -25,13 +25,14 @@ use std::time::Duration;
 /// transfer: one QUIC bulk transfer between two s2n-quic endpoints through an emulated
 /// link (rate, delay, drop-tail buffer, random loss).
 #[derive(Parser, Debug)]
-#[command(name = "transfer")]
+#[command(name = "s2n_transfer")]
 struct Args {
     #[command(flatten)]
     transfer: TransferArgs,
-    /// The sender's controller: ours, ours-linux-hystart, ours-newreno, ours-unpaced or
-    /// cubic (s2n-quic's own; s2n-quic has no NewReno).
-    #[arg(long, default_value = "ours", value_parser = cc)]
+    /// The sender's controller: ours-cubic-rfc, ours-cubic-rfc-linux-hystart,
+    /// ours-newreno-rfc, ours-cubic-rfc-unpaced or cubic (s2n-quic's own; s2n-quic has
+    /// no NewReno).
+    #[arg(long, default_value = "ours-cubic-rfc", value_parser = cc)]
     cc: Cc,
     /// Our controllers' pacer timer slack, e.g. 1ms (see DEFAULT_TIMER_SLACK); 0ms:
     /// the EDT pacer's own rule.
@@ -51,7 +52,7 @@ fn cc(text: &str) -> Result<Cc, String> {
     if text == "newreno" {
         return Err(
             "s2n-quic 1.91 has no NewReno (its controllers are Cubic and Bbr); \
-             ours-newreno is this crate's"
+             ours-newreno-rfc is this crate's"
                 .to_string(),
         );
     }

@@ -1,0 +1,789 @@
+//! BBR v1 (`--cc bbr`): the socket model of `shared/conformance/linux-bbr/README.md`
+//! around `congestion::linux::bbr`, with the kernel's delivery-rate sampler.
+//!
+//! The model's glue follows `tcp_ack()`, `tcp_transmit_skb()` and `tcp_enter_loss()`
+//! in the simplified form the README states (no Disorder, F-RTO, automatic undo, TLP
+//! or PRR; sequence numbers count segments). Per-segment state (the skb's departure
+//! time, `sacked` bits and rate snapshot) lives in a fixed ring here, not in the
+//! library; a trace that needs more than [`SCOREBOARD`] segments outstanding is an
+//! error.
+
+use crate::{Event, Mode, Problem, Row, set_u32, zeros_after};
+use congestion::Instant;
+use congestion::linux::CaState;
+use congestion::linux::bbr::{
+    BbrOps, BbrParams, BbrState, TCP_INFINITE_SSTHRESH, bbr_tso_segs_goal,
+};
+use congestion::linux::tcp::ack_update_rtt::tcp_ack_update_rtt;
+use congestion::linux::tcp::bbr_glue::{
+    tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo,
+};
+use congestion::linux::tcp::rate::{
+    tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
+};
+use congestion::linux::tcp::seq::{after, before};
+use congestion::linux::tcp::skb::{EVER_RETRANS, LOST, SACKED_ACKED, SACKED_RETRANS};
+use congestion::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
+use congestion::linux::tcp::{
+    CaEvent, Minmax, RandomSource, RateSample, ReplayedRandom, TcpCongestionOps, TcpSock,
+    TxSnapshot,
+};
+use core::fmt::{self, Write};
+
+/// Segments the scoreboard holds (a power of two, so slots survive `u32` wrap).
+pub const SCOREBOARD: usize = 4096;
+/// Random draws one event may make and the row reports.
+const MAX_DRAWS: usize = 8;
+
+/// One outstanding segment: what the kernel keeps in its skb.
+#[derive(Clone, Copy, Debug, Default)]
+struct Skb {
+    /// `tcp_skb_timestamp_us()`: departure time of the last (re)transmission, µs.
+    tx_us: u64,
+    /// `TCP_SKB_CB(skb)->sacked`.
+    sacked: u8,
+    /// `TCP_SKB_CB(skb)->tx`.
+    tx: TxSnapshot,
+}
+
+/// The `set` keys, for the next `init`.
+#[derive(Clone, Copy, Debug)]
+struct Settings {
+    mss: u32,
+    init_cwnd: u32,
+    cwnd_clamp: u32,
+    syn_rtt_us: u32,
+    max_pacing_rate: u64,
+    pacing_status: u8,
+    pacing_shift: u8,
+    max_tcp_header: u32,
+    iss: u32,
+    delivered0: u32,
+}
+
+impl Settings {
+    const fn new() -> Self {
+        Settings {
+            mss: 1448,
+            init_cwnd: 10,
+            cwnd_clamp: u32::MAX,
+            syn_rtt_us: 0,
+            max_pacing_rate: u64::MAX,
+            pacing_status: 0,
+            pacing_shift: 10,
+            max_tcp_header: 320,
+            iss: 0,
+            delivered0: 0,
+        }
+    }
+}
+
+/// The trace's `rand` queue, recording the draws of the current event.
+struct Draws {
+    queue: ReplayedRandom<64>,
+    drawn: [(u32, u32); MAX_DRAWS],
+    count: usize,
+    /// A draw found the queue empty.
+    starved: bool,
+}
+
+impl RandomSource for Draws {
+    fn below(&mut self, ceil: u32) -> u32 {
+        if self.queue.pending() == 0 {
+            self.starved = true;
+            return 0;
+        }
+        let value = self.queue.below(ceil);
+        if let Some(slot) = self.drawn.get_mut(self.count) {
+            *slot = (value, ceil);
+        }
+        self.count = self.count.saturating_add(1);
+        value
+    }
+}
+
+/// The replay state: settings, the socket, BBR and the scoreboard.
+pub struct BbrReplay {
+    settings: Settings,
+    params: BbrParams,
+    started: bool,
+    sk: TcpSock,
+    bbr: BbrState,
+    skbs: [Skb; SCOREBOARD],
+    draws: Draws,
+    /// The sample of this event, if it was an `ack` (else all zero).
+    rs: RateSample,
+}
+
+impl BbrReplay {
+    /// The CSV header of `shared/conformance/linux-bbr`.
+    pub const HEADER: &'static str = "idx,ev,t_us,jiffies,cwnd,ssthresh,pacing_rate,ca_state,mode,bw,max_bw,bw_s1,bw_s2,bw_t0,bw_t1,bw_t2,min_rtt_us,min_rtt_stamp,full_bw_reached,full_bw,full_bw_cnt,rtt_cnt,round_start,next_rtt_delivered,pacing_gain,cwnd_gain,cycle_idx,cycle_mstamp,prior_cwnd,packet_conservation,prev_ca_state,idle_restart,probe_rtt_done_stamp,probe_rtt_round_done,has_seen_rtt,lt_is_sampling,lt_rtt_cnt,lt_use_bw,lt_bw,lt_last_delivered,lt_last_stamp,lt_last_lost,ack_epoch_mstamp,ack_epoch_acked,extra_acked_0,extra_acked_1,extra_acked_win_rtts,extra_acked_win_idx,tso_segs_goal,rs_delivered,rs_interval_us,rs_acked_sacked,rs_losses,rs_is_app_limited,rs_rtt_us,rs_prior_in_flight,rs_prior_delivered,rs_is_retrans,snd_una,snd_nxt,packets_out,sacked_out,lost_out,retrans_out,in_flight,delivered,lost,app_limited,first_tx_mstamp,delivered_mstamp,rate_delivered,rate_interval_us,rate_app_limited,srtt_us,tcp_min_rtt,wstamp_ns,data_segs_out,high_seq,undo_marker,prior_ssthresh,retransmits,is_cwnd_limited,max_packets_out,rand_drawn";
+
+    /// Before any event: the default settings, no socket.
+    pub fn new() -> Self {
+        BbrReplay {
+            settings: Settings::new(),
+            params: BbrParams::new(),
+            started: false,
+            sk: TcpSock::default(),
+            bbr: BbrState::default(),
+            skbs: [Skb::default(); SCOREBOARD],
+            draws: Draws {
+                queue: ReplayedRandom::new(),
+                drawn: [(0, 0); MAX_DRAWS],
+                count: 0,
+                starved: false,
+            },
+            rs: RateSample::default(),
+        }
+    }
+
+    /// The scoreboard slot of `seq`.
+    fn skb(&mut self, seq: u32) -> Result<&mut Skb, Problem<'static>> {
+        self.skbs
+            .get_mut(seq as usize % SCOREBOARD)
+            .ok_or(Problem::Model("scoreboard slot"))
+    }
+
+    /// Whether `seq` is outstanding (`snd_una <= seq < snd_nxt`).
+    fn outstanding(&self, seq: u32) -> bool {
+        !before(seq, self.sk.snd_una) && before(seq, self.sk.snd_nxt)
+    }
+
+    /// Sets the socket's clocks to `t_us`.
+    fn set_clock(&mut self, t_us: u64) {
+        self.sk.tcp_mstamp = t_us;
+        self.sk.tcp_clock_cache = t_us.saturating_mul(1000);
+        self.sk.tcp_jiffies32 = Instant::from_micros(t_us).jiffies32();
+    }
+
+    /// `tcp_set_ca_state()`: the hook first, then the state.
+    fn set_state(&mut self, state: CaState) {
+        tcp_set_ca_state::<BbrOps, _>(
+            &mut self.bbr,
+            &mut self.sk,
+            &self.params,
+            state,
+            &mut self.draws,
+        );
+    }
+
+    /// Transmit step `X(skb)` of the README, for `seq`.
+    fn transmit(&mut self, seq: u32) -> Result<(), Problem<'static>> {
+        let sk = &mut self.sk;
+        let prior = sk.tcp_wstamp_ns;
+        sk.tcp_wstamp_ns = sk.tcp_wstamp_ns.max(sk.tcp_clock_cache);
+        let tx_us = sk.tcp_wstamp_ns / 1000;
+        // tcp_event_data_sent(): a transmit into an empty pipe
+        if sk.packets_in_flight() == 0 {
+            BbrOps::cwnd_event_with_random(
+                &mut self.bbr,
+                sk,
+                &self.params,
+                CaEvent::TxStart,
+                &mut self.draws,
+            );
+        }
+        sk.lsndtime = sk.tcp_jiffies32;
+        sk.data_segs_out = sk.data_segs_out.wrapping_add(1);
+        let mss = sk.mss_cache;
+        tcp_update_skb_after_send(sk, mss, prior);
+        let tx = tcp_rate_skb_sent(sk, tx_us);
+        let skb = self.skb(seq)?;
+        skb.tx_us = tx_us;
+        skb.tx = tx;
+        Ok(())
+    }
+
+    fn init_flow(&mut self, t_us: u64) -> Result<(), Problem<'static>> {
+        let s = self.settings;
+        if s.mss == 0 {
+            return Err(Problem::Model("mss must be positive"));
+        }
+        self.params = BbrParams::with_max_tcp_header(s.max_tcp_header).map_err(Problem::Config)?;
+        self.sk = TcpSock::default();
+        self.skbs = [Skb::default(); SCOREBOARD];
+        self.set_clock(t_us);
+        let sk = &mut self.sk;
+        let jiffies = sk.tcp_jiffies32;
+        sk.mss_cache = s.mss;
+        sk.snd_cwnd = s.init_cwnd;
+        sk.snd_cwnd_clamp = s.cwnd_clamp;
+        sk.snd_ssthresh = TCP_INFINITE_SSTHRESH;
+        sk.snd_una = s.iss;
+        sk.snd_nxt = s.iss;
+        sk.write_seq = s.iss;
+        sk.cwnd_usage_seq = s.iss;
+        sk.delivered = s.delivered0;
+        sk.app_limited = u32::MAX;
+        sk.rate_app_limited = true;
+        sk.lsndtime = jiffies;
+        sk.rtt_min = Minmax::new(jiffies, u32::MAX);
+        if s.syn_rtt_us > 0 {
+            sk.srtt_us = s.syn_rtt_us.wrapping_shl(3);
+            sk.rtt_min = Minmax::new(jiffies, s.syn_rtt_us);
+        }
+        sk.sk_pacing_status = s.pacing_status;
+        sk.sk_pacing_shift = s.pacing_shift;
+        sk.sk_max_pacing_rate = s.max_pacing_rate;
+        sk.prior_ssthresh = 0;
+        BbrOps::init(&mut self.bbr, &mut self.sk, &self.params, &mut self.draws);
+        self.started = true;
+        Ok(())
+    }
+
+    fn send<'a>(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+        let n: u32 = ev.int(1)?;
+        match ev.arg(2) {
+            None => {}
+            Some("al") => {
+                self.sk.write_seq = self.sk.snd_nxt;
+                tcp_rate_check_app_limited(&mut self.sk, true);
+            }
+            Some(_) => return Err(Problem::Model("send: the only flag is `al`")),
+        }
+        for _ in 0..n {
+            let seq = self.sk.snd_nxt;
+            if self.sk.snd_nxt.wrapping_sub(self.sk.snd_una) >= SCOREBOARD as u32 {
+                return Err(Problem::Model(
+                    "more segments outstanding than the scoreboard holds",
+                ));
+            }
+            *self.skb(seq)? = Skb::default();
+            self.transmit(seq)?;
+            let sk = &mut self.sk;
+            sk.snd_nxt = sk.snd_nxt.wrapping_add(1);
+            sk.write_seq = sk.snd_nxt;
+            sk.packets_out = sk.packets_out.wrapping_add(1);
+        }
+        // tcp_cwnd_validate()'s bookkeeping (v1 never reads it)
+        let sk = &mut self.sk;
+        let lim = sk.packets_in_flight() >= sk.snd_cwnd;
+        if (n > 0 || lim)
+            && (!before(sk.snd_una, sk.cwnd_usage_seq)
+                || lim
+                || (!sk.is_cwnd_limited && sk.packets_out > sk.max_packets_out))
+        {
+            sk.is_cwnd_limited = lim;
+            sk.max_packets_out = sk.packets_out;
+            sk.cwnd_usage_seq = sk.snd_nxt;
+        }
+        Ok(())
+    }
+
+    fn rtx<'a>(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+        let mut i = 1;
+        while let Some(word) = ev.arg(i) {
+            let (a, b) = range(ev, word)?;
+            let mut seq = a;
+            while seq != b {
+                if !self.outstanding(seq) {
+                    return Err(Problem::Model("rtx: segment not outstanding"));
+                }
+                if self.skb(seq)?.sacked & SACKED_ACKED != 0 {
+                    return Err(Problem::Model("rtx: segment already SACKed"));
+                }
+                self.transmit(seq)?;
+                self.skb(seq)?.sacked |= SACKED_RETRANS | EVER_RETRANS;
+                self.sk.retrans_out = self.sk.retrans_out.wrapping_add(1);
+                seq = seq.wrapping_add(1);
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    /// `tcp_mark_skb_lost()` on `seq`.
+    fn mark_lost(&mut self, seq: u32) -> Result<(), Problem<'static>> {
+        let skb = self.skb(seq)?;
+        let sacked = skb.sacked;
+        if sacked & SACKED_ACKED != 0 {
+            return Ok(());
+        }
+        if sacked & LOST != 0 {
+            if sacked & SACKED_RETRANS != 0 {
+                skb.sacked &= !SACKED_RETRANS;
+                self.sk.retrans_out = self.sk.retrans_out.wrapping_sub(1);
+                self.sk.lost = self.sk.lost.wrapping_add(1);
+            }
+        } else {
+            skb.sacked |= LOST;
+            self.sk.lost_out = self.sk.lost_out.wrapping_add(1);
+            self.sk.lost = self.sk.lost.wrapping_add(1);
+        }
+        Ok(())
+    }
+
+    fn ack<'a>(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+        let cum: u32 = ev.int(1)?;
+        let rtt: i64 = ev.int(2)?;
+        if before(cum, self.sk.snd_una) || after(cum, self.sk.snd_nxt) {
+            return Err(Problem::Model("ack: CUM outside [snd_una, snd_nxt]"));
+        }
+        let (mut undo, mut delayed, mut ece) = (false, false, false);
+        let mut i = 3;
+        while let Some(word) = ev.arg(i) {
+            match word {
+                "undo" => undo = true,
+                "delayed" => delayed = true,
+                "ece" => ece = true,
+                w if w.starts_with("sack=") || w.starts_with("lost=") => {}
+                _ => return Err(Problem::Model("ack: unknown token")),
+            }
+            i += 1;
+        }
+
+        // 1. The sample starts empty.
+        let mut rs = RateSample::default();
+        let prior_delivered = self.sk.delivered;
+        let prior_lost = self.sk.lost;
+        rs.prior_in_flight = self.sk.packets_in_flight();
+
+        // 2. SACK blocks (tcp_sacktag_one + tcp_rate_skb_delivered), seq by seq.
+        let mut i = 3;
+        while let Some(word) = ev.arg(i) {
+            i += 1;
+            let Some(block) = word.strip_prefix("sack=") else {
+                continue;
+            };
+            let (a, b) = range(ev, block)?;
+            let mut seq = a;
+            while seq != b {
+                if !before(seq, cum) && before(seq, self.sk.snd_nxt) {
+                    self.sack_one(seq, ece, &mut rs)?;
+                }
+                seq = seq.wrapping_add(1);
+            }
+        }
+
+        // 3. The cumulative part (tcp_clean_rtx_queue).
+        if after(cum, self.sk.snd_una) {
+            self.sk.icsk_retransmits = 0;
+        }
+        let mut seq = self.sk.snd_una;
+        while seq != cum {
+            let skb = *self.skb(seq)?;
+            let sk = &mut self.sk;
+            if skb.sacked & SACKED_RETRANS != 0 {
+                sk.retrans_out = sk.retrans_out.wrapping_sub(1);
+            }
+            if skb.sacked & SACKED_ACKED != 0 {
+                sk.sacked_out = sk.sacked_out.wrapping_sub(1);
+            } else {
+                sk.delivered = sk.delivered.wrapping_add(1);
+                if ece {
+                    sk.delivered_ce = sk.delivered_ce.wrapping_add(1);
+                }
+            }
+            if skb.sacked & LOST != 0 {
+                sk.lost_out = sk.lost_out.wrapping_sub(1);
+            }
+            sk.packets_out = sk.packets_out.wrapping_sub(1);
+            let mut tx = skb.tx;
+            tcp_rate_skb_delivered(
+                sk,
+                &mut tx,
+                skb.tx_us,
+                seq.wrapping_add(1),
+                skb.sacked,
+                &mut rs,
+            );
+            seq = seq.wrapping_add(1);
+        }
+        self.sk.snd_una = cum;
+
+        // 4. RTT (tcp_ack_update_rtt).
+        rs.rtt_us = if rtt >= 0 { rtt } else { -1 };
+        let sample = u32::try_from(rtt).ok();
+        tcp_ack_update_rtt(&mut self.sk, sample, delayed);
+        rs.is_ack_delayed = delayed;
+
+        // 5. The simplified tcp_fastretrans_alert().
+        if undo && self.sk.undo_marker {
+            self.undo()?;
+        }
+        if matches!(self.sk.icsk_ca_state, CaState::Recovery | CaState::Loss)
+            && !before(self.sk.snd_una, self.sk.high_seq)
+        {
+            self.set_state(CaState::Open);
+        }
+        let mut i = 3;
+        while let Some(word) = ev.arg(i) {
+            i += 1;
+            let Some(block) = word.strip_prefix("lost=") else {
+                continue;
+            };
+            let (a, b) = range(ev, block)?;
+            let mut seq = a;
+            while seq != b {
+                if self.outstanding(seq) {
+                    self.mark_lost(seq)?;
+                }
+                seq = seq.wrapping_add(1);
+            }
+        }
+        if (self.sk.icsk_ca_state as u8) < (CaState::Recovery as u8) && self.sk.lost_out > 0 {
+            self.enter_recovery();
+        }
+
+        // 6. The rate sample, 7. BBR.
+        let delivered = self.sk.delivered.wrapping_sub(prior_delivered);
+        let lost = self.sk.lost.wrapping_sub(prior_lost);
+        tcp_rate_gen(&mut self.sk, delivered, lost, false, &mut rs);
+        BbrOps::cong_control(
+            &mut self.bbr,
+            &mut self.sk,
+            &self.params,
+            cum,
+            0,
+            &rs,
+            &mut self.draws,
+        );
+        self.rs = rs;
+        Ok(())
+    }
+
+    /// `tcp_sacktag_one()` and `tcp_rate_skb_delivered()` for one SACKed segment.
+    fn sack_one(
+        &mut self,
+        seq: u32,
+        ece: bool,
+        rs: &mut RateSample,
+    ) -> Result<(), Problem<'static>> {
+        let mut skb = *self.skb(seq)?;
+        let sk = &mut self.sk;
+        if skb.sacked & SACKED_ACKED == 0 {
+            if skb.sacked & SACKED_RETRANS != 0 {
+                if skb.sacked & LOST != 0 {
+                    skb.sacked &= !(LOST | SACKED_RETRANS);
+                    sk.lost_out = sk.lost_out.wrapping_sub(1);
+                    sk.retrans_out = sk.retrans_out.wrapping_sub(1);
+                }
+            } else if skb.sacked & LOST != 0 {
+                skb.sacked &= !LOST;
+                sk.lost_out = sk.lost_out.wrapping_sub(1);
+            }
+            skb.sacked |= SACKED_ACKED;
+            sk.sacked_out = sk.sacked_out.wrapping_add(1);
+            sk.delivered = sk.delivered.wrapping_add(1);
+            if ece {
+                sk.delivered_ce = sk.delivered_ce.wrapping_add(1);
+            }
+        }
+        tcp_rate_skb_delivered(
+            sk,
+            &mut skb.tx,
+            skb.tx_us,
+            seq.wrapping_add(1),
+            skb.sacked,
+            rs,
+        );
+        *self.skb(seq)? = skb;
+        Ok(())
+    }
+
+    /// The `undo` token: the LOST marks go when the state is Loss, then
+    /// `tcp_undo_cwnd_reduction()` and the return to Open.
+    fn undo(&mut self) -> Result<(), Problem<'static>> {
+        if self.sk.icsk_ca_state == CaState::Loss {
+            let mut seq = self.sk.snd_una;
+            while seq != self.sk.snd_nxt {
+                self.skb(seq)?.sacked &= !LOST;
+                seq = seq.wrapping_add(1);
+            }
+        }
+        tcp_undo::<BbrOps, _>(&mut self.bbr, &mut self.sk, &self.params, &mut self.draws);
+        Ok(())
+    }
+
+    /// `tcp_enter_recovery()` from Open. The model saves `prior_ssthresh` even on an
+    /// ECE ACK (the kernel does not; no v1 trace has one), so `ece_ack` is false here.
+    fn enter_recovery(&mut self) {
+        tcp_enter_recovery::<BbrOps, _>(
+            &mut self.bbr,
+            &mut self.sk,
+            &self.params,
+            false,
+            &mut self.draws,
+        );
+    }
+
+    /// `rto T`: every outstanding segment is marked lost (`tcp_timeout_mark_lost()`
+    /// without RACK's exemption), `tcp_enter_loss()`, and the timer's retransmit count.
+    fn rto(&mut self) -> Result<(), Problem<'static>> {
+        let mut seq = self.sk.snd_una;
+        while seq != self.sk.snd_nxt {
+            self.mark_lost(seq)?;
+            seq = seq.wrapping_add(1);
+        }
+        tcp_enter_loss::<BbrOps, _>(&mut self.bbr, &mut self.sk, &self.params, &mut self.draws);
+        self.sk.icsk_retransmits = self.sk.icsk_retransmits.wrapping_add(1);
+        Ok(())
+    }
+}
+
+impl Default for BbrReplay {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `A` or `A-B` (= `[A, B)`) of a `rtx`, `sack=` or `lost=` word.
+fn range<'a>(ev: &Event<'a>, word: &'a str) -> Result<(u32, u32), Problem<'a>> {
+    let bad = Problem::BadNumber {
+        keyword: ev.keyword,
+        word,
+    };
+    match word.split_once('-') {
+        Some((a, b)) => {
+            let a: u32 = a.parse().map_err(|_| bad)?;
+            let b: u32 = b.parse().map_err(|_| bad)?;
+            Ok((a, b))
+        }
+        None => {
+            let a: u32 = word.parse().map_err(|_| bad)?;
+            Ok((a, a.wrapping_add(1)))
+        }
+    }
+}
+
+/// `0`/`1` for a flag.
+fn b(flag: bool) -> u8 {
+    u8::from(flag)
+}
+
+impl<'a> Mode<'a> for BbrReplay {
+    fn write_header<W: Write>(&self, out: &mut W) -> fmt::Result {
+        out.write_str(Self::HEADER)?;
+        out.write_str("\n")
+    }
+
+    fn set(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+        let key = ev.key()?;
+        let value: u64 = ev.int(1)?;
+        let s = &mut self.settings;
+        match key {
+            "mss" => s.mss = set_u32(key, value)?,
+            "init_cwnd" => s.init_cwnd = set_u32(key, value)?,
+            "cwnd_clamp" => s.cwnd_clamp = set_u32(key, value)?,
+            "syn_rtt_us" => s.syn_rtt_us = set_u32(key, value)?,
+            "max_pacing_rate" => s.max_pacing_rate = value,
+            "pacing_status" => {
+                s.pacing_status = match value {
+                    0..=2 => value as u8,
+                    _ => {
+                        return Err(Problem::BadChoice {
+                            key,
+                            expected: "expected 0, 1 or 2",
+                        });
+                    }
+                }
+            }
+            "pacing_shift" => {
+                s.pacing_shift = match u8::try_from(value) {
+                    Ok(shift) if shift < 64 => shift,
+                    _ => {
+                        return Err(Problem::BadChoice {
+                            key,
+                            expected: "expected a shift below 64",
+                        });
+                    }
+                }
+            }
+            "max_tcp_header" => s.max_tcp_header = set_u32(key, value)?,
+            "iss" => s.iss = set_u32(key, value)?,
+            "delivered0" => s.delivered0 = set_u32(key, value)?,
+            // ECN negotiation: BBR v1 does not use it.
+            "ecn" => {}
+            other => return Err(Problem::UnknownKey(other)),
+        }
+        Ok(())
+    }
+
+    fn has_flow(&self) -> bool {
+        self.started
+    }
+
+    fn init(&mut self, now: Instant, _ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
+        self.begin_event();
+        self.init_flow(now.as_micros())?;
+        self.end_event()
+    }
+
+    /// `rand V...`: queue the values for the next draws.
+    fn untimed(&mut self, ev: &Event<'a>) -> Result<bool, Problem<'a>> {
+        if ev.keyword != "rand" {
+            return Ok(false);
+        }
+        self.begin_event();
+        let mut i = 0;
+        while let Some(word) = ev.arg(i) {
+            let value: u32 = word.parse().map_err(|_| Problem::BadNumber {
+                keyword: ev.keyword,
+                word,
+            })?;
+            if !self.draws.queue.push(value) {
+                return Err(Problem::Model("rand: more than 64 queued values"));
+            }
+            i += 1;
+        }
+        Ok(true)
+    }
+
+    fn event(&mut self, now: Instant, ev: &Event<'a>) -> Result<(), Problem<'a>> {
+        self.begin_event();
+        self.set_clock(now.as_micros());
+        match ev.keyword {
+            "send" => self.send(ev)?,
+            "rtx" => self.rtx(ev)?,
+            "ack" => self.ack(ev)?,
+            "rto" => self.rto()?,
+            other => return Err(Problem::UnknownEvent(other)),
+        }
+        self.end_event()
+    }
+
+    fn write_row<W: Write>(&mut self, out: &mut W, row: Row<'_>) -> fmt::Result {
+        let Row { idx, keyword, t_us } = row;
+        if !self.started {
+            zeros_after(out, idx, keyword, 81)?;
+            return out.write_str(",-\n");
+        }
+        let sk = &self.sk;
+        let bbr = &self.bbr;
+        let rs = &self.rs;
+        let [s0, s1, s2] = bbr.bw.s;
+        write!(
+            out,
+            "{idx},{keyword},{t_us},{},{},{},{},{},{},{},{},{},{},{},{},{},",
+            Instant::from_micros(t_us).jiffies32(),
+            sk.snd_cwnd,
+            sk.snd_ssthresh,
+            sk.sk_pacing_rate,
+            sk.icsk_ca_state as u8,
+            bbr.mode as u8,
+            congestion::linux::bbr::bbr_bw(bbr),
+            s0.v,
+            s1.v,
+            s2.v,
+            s0.t,
+            s1.t,
+            s2.t,
+        )?;
+        write!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
+            bbr.min_rtt_us,
+            bbr.min_rtt_stamp,
+            b(bbr.full_bw_reached()),
+            bbr.full_bw,
+            bbr.full_bw_cnt,
+            bbr.rtt_cnt,
+            b(bbr.round_start()),
+            bbr.next_rtt_delivered,
+            bbr.pacing_gain,
+            bbr.cwnd_gain,
+            bbr.cycle_idx,
+            bbr.cycle_mstamp,
+            bbr.prior_cwnd,
+            b(bbr.packet_conservation()),
+            bbr.prev_ca_state as u8,
+            b(bbr.idle_restart()),
+            bbr.probe_rtt_done_stamp,
+            b(bbr.probe_rtt_round_done()),
+            b(bbr.has_seen_rtt()),
+        )?;
+        write!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
+            b(bbr.lt_is_sampling()),
+            bbr.lt_rtt_cnt,
+            b(bbr.lt_use_bw()),
+            bbr.lt_bw,
+            bbr.lt_last_delivered,
+            bbr.lt_last_stamp,
+            bbr.lt_last_lost,
+            bbr.ack_epoch_mstamp,
+            bbr.ack_epoch_acked,
+            bbr.extra_acked[0],
+            bbr.extra_acked[1],
+            bbr.extra_acked_win_rtts,
+            b(bbr.extra_acked_win_idx()),
+            bbr_tso_segs_goal(sk, &self.params),
+        )?;
+        write!(
+            out,
+            "{},{},{},{},{},{},{},{},{},",
+            rs.delivered,
+            rs.interval_us,
+            rs.acked_sacked,
+            rs.losses,
+            b(rs.is_app_limited),
+            rs.rtt_us,
+            rs.prior_in_flight,
+            rs.prior_delivered,
+            b(rs.is_retrans),
+        )?;
+        write!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
+            sk.snd_una,
+            sk.snd_nxt,
+            sk.packets_out,
+            sk.sacked_out,
+            sk.lost_out,
+            sk.retrans_out,
+            sk.packets_in_flight(),
+            sk.delivered,
+            sk.lost,
+            sk.app_limited,
+            sk.first_tx_mstamp,
+            sk.delivered_mstamp,
+            sk.rate_delivered,
+            sk.rate_interval_us,
+            b(sk.rate_app_limited),
+            sk.srtt_us,
+            sk.tcp_min_rtt(),
+            sk.tcp_wstamp_ns,
+            sk.data_segs_out,
+            sk.high_seq,
+            b(sk.undo_marker),
+            sk.prior_ssthresh,
+            sk.icsk_retransmits,
+            b(sk.is_cwnd_limited),
+            sk.max_packets_out,
+        )?;
+        let drawn = self
+            .draws
+            .drawn
+            .get(..self.draws.count.min(MAX_DRAWS))
+            .unwrap_or(&[]);
+        if drawn.is_empty() {
+            out.write_str("-")?;
+        }
+        for (i, (value, ceil)) in drawn.iter().enumerate() {
+            if i > 0 {
+                out.write_str(";")?;
+            }
+            write!(out, "{value}/{ceil}")?;
+        }
+        out.write_str("\n")
+    }
+}
+
+impl BbrReplay {
+    /// A new event: no sample, no draws yet.
+    fn begin_event(&mut self) {
+        self.rs = RateSample::default();
+        self.draws.count = 0;
+        self.draws.starved = false;
+    }
+
+    /// A draw from an empty `rand` queue is an error.
+    fn end_event(&self) -> Result<(), Problem<'static>> {
+        if self.draws.starved {
+            return Err(Problem::Model("a random draw found the `rand` queue empty"));
+        }
+        Ok(())
+    }
+}

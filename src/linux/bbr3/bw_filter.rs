@@ -1,0 +1,136 @@
+//! Bandwidth: the delivery-rate sample of one ACK, packet-timed rounds, and the
+//! two-slot max filter `bw_hi` that PROBE_BW advances once per cycle.
+
+use super::params::{BBR_SCALE, BW_UNIT};
+use super::{Bbr, Sample};
+use crate::linux::tcp::TcpSock;
+
+/// Wrapping sequence comparison: `a` is before `b` (the kernel's `before()`).
+pub(super) const fn before(a: u32, b: u32) -> bool {
+    (a.wrapping_sub(b) as i32) < 0
+}
+
+/// Wrapping sequence comparison: `a` is after `b` (the kernel's `after()`).
+pub(super) const fn after(a: u32, b: u32) -> bool {
+    before(b, a)
+}
+
+impl Bbr {
+    /// `bbr_max_bw`: the windowed max bandwidth, the larger `bw_hi` slot.
+    pub const fn max_bw(&self) -> u32 {
+        let [a, b] = self.bw_hi;
+        if a > b { a } else { b }
+    }
+
+    /// `bbr_bw`: the bandwidth BBR paces at, `bbr_max_bw` bounded by `bw_lo`.
+    pub const fn bw(&self) -> u32 {
+        let max = self.max_bw();
+        if max < self.bw_lo { max } else { self.bw_lo }
+    }
+
+    /// `bbr_extra_acked`: the larger of the two ACK-aggregation windows.
+    pub const fn extra_acked_max(&self) -> u16 {
+        let [a, b] = self.extra_acked;
+        if a > b { a } else { b }
+    }
+
+    /// The current ACK-aggregation slot, `extra_acked[extra_acked_win_idx]`.
+    pub(super) const fn extra_acked_current(&self) -> u16 {
+        let [a, b] = self.extra_acked;
+        if self.extra_acked_win_idx & 1 == 0 {
+            a
+        } else {
+            b
+        }
+    }
+
+    /// Sets the current ACK-aggregation slot.
+    pub(super) fn set_extra_acked_current(&mut self, value: u16) {
+        let [a, b] = &mut self.extra_acked;
+        if self.extra_acked_win_idx & 1 == 0 {
+            *a = value;
+        } else {
+            *b = value;
+        }
+    }
+}
+
+/// `bbr_update_round_start`: a round ends when an ACK's sample was sent after the
+/// previous round's end was delivered. Returns the packets delivered in the round.
+pub(super) fn bbr_update_round_start(bbr: &mut Bbr, sk: &TcpSock, rs: &Sample) -> u32 {
+    bbr.set_round_start(false);
+    if rs.interval_us > 0 && !before(rs.prior_delivered, bbr.next_rtt_delivered) {
+        let round_delivered = sk.delivered.wrapping_sub(bbr.next_rtt_delivered);
+        bbr.next_rtt_delivered = sk.delivered;
+        bbr.set_round_start(true);
+        return round_delivered;
+    }
+    0
+}
+
+/// `bbr_calculate_bw_sample`: `delivered / interval`, rounded up, in packets/µs << 24;
+/// 0 for an invalid sample. The kernel's `bbr_context.sample_bw` is a `u32`, so only the
+/// low 32 bits of the quotient survive. A negative `delivered` with a valid interval
+/// (a kernel WARN) also gives 0.
+pub(super) fn bbr_calculate_bw_sample(rs: &Sample) -> u32 {
+    if rs.interval_us <= 0 || rs.delivered < 0 {
+        return 0;
+    }
+    let interval = rs.interval_us as u64;
+    // Linux net/ipv4/tcp_bbr.c bbr_calculate_bw_sample(): DIV_ROUND_UP_ULL(delivered * BW_UNIT, interval_us)
+    let bw = (rs.delivered as u64 * BW_UNIT).div_ceil(interval);
+    bw as u32
+}
+
+/// `bbr_take_max_bw_sample`: a sample enters the current `bw_hi` slot.
+pub(super) fn bbr_take_max_bw_sample(bbr: &mut Bbr, bw: u32) {
+    let [_, current] = &mut bbr.bw_hi;
+    *current = (*current).max(bw);
+}
+
+/// `bbr_advance_max_bw_filter`: the current slot becomes the old one, unless it holds
+/// no sample (then the old window is kept).
+pub(super) fn bbr_advance_max_bw_filter(bbr: &mut Bbr) {
+    let [old, current] = &mut bbr.bw_hi;
+    if *current == 0 {
+        return;
+    }
+    *old = *current;
+    *current = 0;
+}
+
+/// `bbr_update_latest_delivery_signals`: the latest round's max rate and volume, and
+/// whether this ACK starts a new loss round.
+pub(super) fn bbr_update_latest_delivery_signals(
+    bbr: &mut Bbr,
+    sk: &TcpSock,
+    rs: &Sample,
+    sample_bw: u32,
+) {
+    bbr.set_loss_round_start(false);
+    if rs.interval_us <= 0 || rs.acked_sacked == 0 {
+        return;
+    }
+    bbr.bw_latest = bbr.bw_latest.max(sample_bw);
+    // `max_t(u32, ...)`: a delivered count is compared as u32.
+    bbr.inflight_latest = bbr.inflight_latest.max(rs.delivered as u32);
+    if !before(rs.prior_delivered, bbr.loss_round_delivered) {
+        bbr.loss_round_delivered = sk.delivered;
+        bbr.set_loss_round_start(true);
+    }
+}
+
+/// `bbr_advance_latest_delivery_signals`: at a loss-round start the latest round's
+/// filters restart from this sample. (The kernel keeps them on an ACK of a TLP
+/// retransmission; this model has no TLP.)
+pub(super) fn bbr_advance_latest_delivery_signals(bbr: &mut Bbr, rs: &Sample, sample_bw: u32) {
+    if bbr.loss_round_start() {
+        bbr.bw_latest = sample_bw;
+        bbr.inflight_latest = rs.delivered as u32;
+    }
+}
+
+/// Scales `value` by `fraction`/256, in u64 as the kernel does, keeping the low 32 bits.
+pub(super) const fn scale(value: u32, fraction: u32) -> u32 {
+    ((value as u64 * fraction as u64) >> BBR_SCALE) as u32
+}

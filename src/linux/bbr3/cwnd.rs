@@ -1,0 +1,181 @@
+//! The congestion window: BDP, quantization budget, the ACK-aggregation allowance,
+//! `bbr_set_cwnd`, and the gains each mode applies.
+
+use super::pacing::bbr_tso_segs_goal;
+use super::params::{
+    ACK_EPOCH_ACKED_RESET_THRESH, BBR_SCALE, BBR_UNIT, BW_PROBE_CWND_GAIN, BW_UNIT, CWND_GAIN,
+    CWND_MIN_TARGET, DRAIN_GAIN, EXTRA_ACKED_GAIN, EXTRA_ACKED_MAX_US, EXTRA_ACKED_WIN_RTTS,
+    PACING_GAIN, PROBE_RTT_CWND_GAIN, STARTUP_CWND_GAIN, STARTUP_PACING_GAIN,
+};
+use super::{Bbr, Bbr3Params, CyclePhase, Mode, Sample};
+use crate::linux::CaState;
+use crate::linux::tcp::TcpSock;
+
+/// `bbr_bdp`: `ceil(bw * min_rtt * gain)` in packets; `init_cwnd` before any RTT
+/// sample. The kernel's u64 arithmetic wraps for products beyond 2^64, and so does
+/// this; the result keeps the low 32 bits as the kernel's `u32` does.
+pub(super) fn bbr_bdp(bbr: &Bbr, bw: u32, gain: u32) -> u32 {
+    if bbr.min_rtt_us == u32::MAX {
+        return u32::from(bbr.init_cwnd);
+    }
+    let w = u64::from(bw) * u64::from(bbr.min_rtt_us);
+    // Linux net/ipv4/tcp_bbr.c bbr_bdp(): (((w * gain) >> 8) + BW_UNIT - 1) / BW_UNIT
+    let bdp = ((w.wrapping_mul(u64::from(gain)) >> BBR_SCALE).wrapping_add(BW_UNIT - 1)) / BW_UNIT;
+    bdp as u32
+}
+
+/// `bbr_quantization_budget`: room for three TSO bursts, at least 4 packets, plus 2
+/// in PROBE_UP so that gain cycling lifts the flight above a small BDP.
+pub(super) fn bbr_quantization_budget(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params, cwnd: u32) -> u32 {
+    // Linux net/ipv4/tcp_bbr.c bbr_quantization_budget(): max(cwnd, 3 * tso_segs_goal, 4)
+    let tso_segs_goal = bbr_tso_segs_goal(bbr, sk, p).wrapping_mul(3);
+    let mut cwnd = cwnd.max(tso_segs_goal).max(CWND_MIN_TARGET);
+    if bbr.mode == Mode::ProbeBw && bbr.cycle_idx == CyclePhase::Up {
+        cwnd = cwnd.wrapping_add(2);
+    }
+    cwnd
+}
+
+/// `bbr_inflight`: the BDP at `gain` with the quantization budget.
+pub(super) fn bbr_inflight(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params, bw: u32, gain: u32) -> u32 {
+    let inflight = bbr_bdp(bbr, bw, gain);
+    bbr_quantization_budget(bbr, sk, p, inflight)
+}
+
+/// `bbr_target_inflight`: the BDP, unless congestion already cut cwnd below it.
+pub(super) fn bbr_target_inflight(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params) -> u32 {
+    bbr_inflight(bbr, sk, p, bbr.bw(), BBR_UNIT).min(sk.snd_cwnd)
+}
+
+/// `bbr_ack_aggregation_cwnd`: the recent excess of ACKed data, at most 100 ms of
+/// bandwidth.
+pub(super) fn bbr_ack_aggregation_cwnd(bbr: &Bbr) -> u32 {
+    // Linux net/ipv4/tcp_bbr.c bbr_ack_aggregation_cwnd(): min(gain * extra_acked >> 8, bw * 100 ms)
+    let max_aggr_cwnd = (u64::from(bbr.bw()) * EXTRA_ACKED_MAX_US / BW_UNIT) as u32;
+    let aggr_cwnd = (EXTRA_ACKED_GAIN * u32::from(bbr.extra_acked_max())) >> BBR_SCALE;
+    aggr_cwnd.min(max_aggr_cwnd)
+}
+
+/// `bbr_probe_rtt_cwnd`: half the BDP, at least 4 packets.
+pub(super) fn bbr_probe_rtt_cwnd(bbr: &Bbr) -> u32 {
+    CWND_MIN_TARGET.max(bbr_bdp(bbr, bbr.bw(), PROBE_RTT_CWND_GAIN))
+}
+
+/// `bbr_save_cwnd`: remember the last good cwnd before recovery or PROBE_RTT cuts it.
+pub(super) fn bbr_save_cwnd(bbr: &mut Bbr, sk: &TcpSock) {
+    if (bbr.prev_ca_state as u8) < CaState::Recovery as u8 && bbr.mode != Mode::ProbeRtt {
+        bbr.prior_cwnd = sk.snd_cwnd;
+    } else {
+        bbr.prior_cwnd = bbr.prior_cwnd.max(sk.snd_cwnd);
+    }
+}
+
+/// `bbr_update_ack_aggregation`: the windowed max of data ACKed beyond what `bw`
+/// predicts since the epoch began. Only for valid samples that (S)ACK something.
+pub(super) fn bbr_update_ack_aggregation(bbr: &mut Bbr, sk: &TcpSock, rs: &Sample) {
+    if rs.acked_sacked == 0 || rs.delivered < 0 || rs.interval_us <= 0 {
+        return;
+    }
+    if bbr.round_start() {
+        bbr.extra_acked_win_rtts = (bbr.extra_acked_win_rtts + 1).min(0x1f);
+        let thresh = if bbr.full_bw_reached() {
+            EXTRA_ACKED_WIN_RTTS
+        } else {
+            1
+        };
+        if u32::from(bbr.extra_acked_win_rtts) >= thresh {
+            bbr.extra_acked_win_rtts = 0;
+            bbr.extra_acked_win_idx ^= 1;
+            bbr.set_extra_acked_current(0);
+        }
+    }
+    // Linux net/ipv4/tcp_bbr.c bbr_update_ack_aggregation(): expected = bw * epoch_us / BW_UNIT
+    let epoch_us = tcp_stamp_us_delta(sk.delivered_mstamp, bbr.ack_epoch_mstamp);
+    let mut expected_acked = (u64::from(bbr.bw()) * u64::from(epoch_us) / BW_UNIT) as u32;
+    if bbr.ack_epoch_acked <= expected_acked
+        || bbr.ack_epoch_acked.wrapping_add(rs.acked_sacked) >= ACK_EPOCH_ACKED_RESET_THRESH
+    {
+        bbr.ack_epoch_acked = 0;
+        bbr.ack_epoch_mstamp = sk.delivered_mstamp;
+        expected_acked = 0;
+    }
+    // `ack_epoch_acked:20` saturates at 2^20 - 1.
+    bbr.ack_epoch_acked = bbr
+        .ack_epoch_acked
+        .wrapping_add(rs.acked_sacked)
+        .min(0xfffff);
+    let extra_acked = bbr
+        .ack_epoch_acked
+        .wrapping_sub(expected_acked)
+        .min(sk.snd_cwnd);
+    if extra_acked > u32::from(bbr.extra_acked_current()) {
+        // `extra_acked[]` is u16: the kernel keeps the low 16 bits.
+        bbr.set_extra_acked_current(extra_acked as u16);
+    }
+}
+
+/// `tcp_stamp_us_delta`: `t1 - t0` in µs, negative clamped to 0, as the kernel's u32.
+pub(super) fn tcp_stamp_us_delta(t1: u64, t0: u64) -> u32 {
+    (t1.wrapping_sub(t0) as i64).max(0) as u32
+}
+
+/// `bbr_set_cwnd`: grow toward the target (BDP at `gain` plus the aggregation
+/// allowance and quantization budget) by what this ACK delivered; once the pipe was
+/// full, snap down to the target. An ACK that delivered nothing only applies the caps.
+pub(super) fn bbr_set_cwnd(
+    bbr: &mut Bbr,
+    sk: &mut TcpSock,
+    p: &Bbr3Params,
+    acked: u32,
+    bw: u32,
+    gain: u32,
+) {
+    let mut cwnd = sk.snd_cwnd;
+    if acked != 0 {
+        let target_cwnd = bbr_bdp(bbr, bw, gain).wrapping_add(bbr_ack_aggregation_cwnd(bbr));
+        let target_cwnd = bbr_quantization_budget(bbr, sk, p, target_cwnd);
+        bbr.set_try_fast_path(false);
+        if bbr.full_bw_reached() {
+            cwnd = cwnd.wrapping_add(acked);
+            if cwnd >= target_cwnd {
+                cwnd = target_cwnd;
+                bbr.set_try_fast_path(true);
+            }
+        } else if cwnd < target_cwnd || cwnd < 2 * u32::from(bbr.init_cwnd) {
+            cwnd = cwnd.wrapping_add(acked);
+        } else {
+            bbr.set_try_fast_path(true);
+        }
+        cwnd = cwnd.max(CWND_MIN_TARGET);
+    }
+    sk.snd_cwnd = cwnd.min(sk.snd_cwnd_clamp);
+    if bbr.mode == Mode::ProbeRtt {
+        sk.snd_cwnd = sk.snd_cwnd.min(bbr_probe_rtt_cwnd(bbr));
+    }
+}
+
+/// `bbr_update_gains`: the pacing and cwnd gains of the current mode and phase.
+pub(super) fn bbr_update_gains(bbr: &mut Bbr) {
+    let (pacing_gain, cwnd_gain) = match bbr.mode {
+        Mode::Startup => (STARTUP_PACING_GAIN, STARTUP_CWND_GAIN),
+        Mode::Drain => (DRAIN_GAIN, STARTUP_CWND_GAIN),
+        Mode::ProbeBw => {
+            let pacing = match bbr.cycle_idx {
+                CyclePhase::Up => PACING_GAIN[0],
+                CyclePhase::Down => PACING_GAIN[1],
+                CyclePhase::Cruise => PACING_GAIN[2],
+                CyclePhase::Refill => PACING_GAIN[3],
+            };
+            let mut cwnd = CWND_GAIN;
+            if BW_PROBE_CWND_GAIN != 0 && bbr.cycle_idx == CyclePhase::Up {
+                // Linux net/ipv4/tcp_bbr.c bbr_update_gains(): cwnd_gain += BBR_UNIT * bw_probe_cwnd_gain / 4
+                cwnd += BBR_UNIT * BW_PROBE_CWND_GAIN / 4;
+            }
+            (pacing, cwnd)
+        }
+        Mode::ProbeRtt => (BBR_UNIT, BBR_UNIT),
+    };
+    // Both fit the kernel's 10-bit fields (at most 710).
+    bbr.pacing_gain = pacing_gain as u16;
+    bbr.cwnd_gain = cwnd_gain as u16;
+}

@@ -1,0 +1,80 @@
+//! The short-term lower bounds `bw_lo` and `inflight_lo`: cut once per round by loss
+//! (to 70 %) or CE marks (by `ecn_alpha / 3`) while not probing, never below what the
+//! latest round delivered; and the cwnd cap the whole inflight model implies.
+
+use super::bw_filter::scale;
+use super::ecn::bbr_ecn_cut;
+use super::pacing::bbr_is_probing_bandwidth;
+use super::params::{BBR_UNIT, BETA, CWND_MIN_TARGET, ECN_FACTOR};
+use super::upper_bounds::bbr_inflight_with_headroom;
+use super::{Bbr, CyclePhase, Mode};
+use crate::linux::tcp::TcpSock;
+
+/// `bbr_init_lower_bounds`: unset bounds start from the max bandwidth and the cwnd.
+fn bbr_init_lower_bounds(bbr: &mut Bbr, sk: &TcpSock, init_bw: bool) {
+    if init_bw && bbr.bw_lo == u32::MAX {
+        bbr.bw_lo = bbr.max_bw();
+    }
+    if bbr.inflight_lo == u32::MAX {
+        bbr.inflight_lo = sk.snd_cwnd;
+    }
+}
+
+/// `bbr_adapt_lower_bounds` (once per loss round): cut the bounds for the round's
+/// loss or CE marks, unless BBR is probing for bandwidth.
+pub(super) fn bbr_adapt_lower_bounds(bbr: &mut Bbr, sk: &TcpSock) {
+    if bbr_is_probing_bandwidth(bbr) {
+        return;
+    }
+    let mut ecn_inflight_lo = u32::MAX;
+    if bbr.ecn_in_round() && ECN_FACTOR != 0 {
+        bbr_init_lower_bounds(bbr, sk, false);
+        // Linux net/ipv4/tcp_bbr.c bbr_ecn_lower_bounds(): inflight_lo * ecn_cut >> 8
+        ecn_inflight_lo = scale(bbr.inflight_lo, bbr_ecn_cut(bbr));
+    }
+    if bbr.loss_in_round() {
+        bbr_init_lower_bounds(bbr, sk, true);
+        let loss_cut = BBR_UNIT - BETA;
+        // Linux net/ipv4/tcp_bbr.c bbr_loss_lower_bounds(): max(latest, lo * (1 - beta))
+        bbr.bw_lo = bbr.bw_latest.max(scale(bbr.bw_lo, loss_cut));
+        bbr.inflight_lo = bbr.inflight_latest.max(scale(bbr.inflight_lo, loss_cut));
+    }
+    bbr.inflight_lo = bbr.inflight_lo.min(ecn_inflight_lo);
+    bbr.bw_lo = bbr.bw_lo.max(1);
+}
+
+/// `bbr_reset_lower_bounds`: forget both bounds, so the flight can grow again.
+pub(super) fn bbr_reset_lower_bounds(bbr: &mut Bbr) {
+    bbr.bw_lo = u32::MAX;
+    bbr.inflight_lo = u32::MAX;
+}
+
+/// `bbr_reset_congestion_signals`: before a phase that adapts the lower bounds,
+/// forget the probe's loss and CE signals and the latest round's filters.
+pub(super) fn bbr_reset_congestion_signals(bbr: &mut Bbr) {
+    bbr.set_loss_in_round(false);
+    bbr.set_ecn_in_round(false);
+    bbr.set_loss_in_cycle(false);
+    bbr.set_ecn_in_cycle(false);
+    bbr.bw_latest = 0;
+    bbr.inflight_latest = 0;
+}
+
+/// `bbr_bound_cwnd_for_inflight_model`: cap cwnd at `inflight_hi` while probing (UP,
+/// DOWN, REFILL), at `inflight_hi` less headroom in CRUISE and PROBE_RTT, and always at
+/// `inflight_lo`; never below 4 packets.
+pub(super) fn bbr_bound_cwnd_for_inflight_model(bbr: &Bbr, sk: &mut TcpSock) {
+    if !bbr.initialized() {
+        return;
+    }
+    let mut cap = u32::MAX;
+    if bbr.mode == Mode::ProbeBw && bbr.cycle_idx != CyclePhase::Cruise {
+        cap = bbr.inflight_hi;
+    } else if bbr.mode == Mode::ProbeRtt
+        || (bbr.mode == Mode::ProbeBw && bbr.cycle_idx == CyclePhase::Cruise)
+    {
+        cap = bbr_inflight_with_headroom(bbr);
+    }
+    let cap = cap.min(bbr.inflight_lo).max(CWND_MIN_TARGET);
+    sk.snd_cwnd = cap.min(sk.snd_cwnd);
+}

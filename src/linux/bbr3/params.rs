@@ -1,0 +1,112 @@
+//! BBRv3's constants (`bbr_param(sk, x)` is the compiled-in `bbr_x`: v3 has no module
+//! parameters) and the two kernel build/sysctl values its TSO budget reads.
+
+/// `BW_SCALE`: bandwidth is packets per µs scaled by 2^24.
+pub const BW_SCALE: u32 = 24;
+/// `BW_UNIT`: one packet per µs.
+pub const BW_UNIT: u64 = 1 << BW_SCALE;
+/// `BBR_SCALE`: gains and fractions are scaled by 2^8.
+pub const BBR_SCALE: u32 = 8;
+/// `BBR_UNIT`: a gain of 1.0.
+pub const BBR_UNIT: u32 = 1 << BBR_SCALE;
+
+/// `bbr_min_rtt_win_sec`: the min_rtt filter window, seconds.
+pub const MIN_RTT_WIN_SEC: u32 = 10;
+/// `bbr_probe_rtt_mode_ms`: least time in PROBE_RTT, ms.
+pub const PROBE_RTT_MODE_MS: u32 = 200;
+/// `bbr_probe_rtt_win_ms`: the probe_rtt_min filter window, ms.
+pub const PROBE_RTT_WIN_MS: u32 = 5000;
+/// `bbr_probe_rtt_cwnd_gain`: cwnd in PROBE_RTT as a fraction of the BDP (0.5).
+pub const PROBE_RTT_CWND_GAIN: u32 = BBR_UNIT / 2;
+/// `bbr_tso_rtt_shift`: halve the RTT-based TSO allowance every 2^9 µs of min_rtt.
+pub const TSO_RTT_SHIFT: u32 = 9;
+/// `bbr_pacing_margin_percent`: pace 1 % below the estimate.
+pub const PACING_MARGIN_PERCENT: u32 = 1;
+/// `bbr_startup_pacing_gain`: 2.77 (4 ln 2, rounded up).
+pub const STARTUP_PACING_GAIN: u32 = BBR_UNIT * 277 / 100 + 1;
+/// `bbr_startup_cwnd_gain`: 2.0.
+pub const STARTUP_CWND_GAIN: u32 = BBR_UNIT * 2;
+/// `bbr_drain_gain`: 1/2.885.
+pub const DRAIN_GAIN: u32 = BBR_UNIT * 1000 / 2885;
+/// `bbr_cwnd_gain`: 2.0 in PROBE_BW.
+pub const CWND_GAIN: u32 = BBR_UNIT * 2;
+/// `bbr_pacing_gain[]` by PROBE_BW phase: UP 1.25, DOWN 0.91, CRUISE 1.0, REFILL 1.0.
+pub const PACING_GAIN: [u32; 4] = [BBR_UNIT * 5 / 4, BBR_UNIT * 91 / 100, BBR_UNIT, BBR_UNIT];
+/// `bbr_cwnd_min_target`: the smallest cwnd BBR aims for, packets.
+pub const CWND_MIN_TARGET: u32 = 4;
+/// `bbr_full_bw_thresh`: bandwidth growth below 1.25x counts toward a plateau.
+pub const FULL_BW_THRESH: u32 = BBR_UNIT * 5 / 4;
+/// `bbr_full_bw_cnt`: rounds of plateau that mean the pipe is full.
+pub const FULL_BW_CNT: u32 = 3;
+/// `bbr_extra_acked_gain`: weight of the ACK-aggregation allowance (1.0).
+pub const EXTRA_ACKED_GAIN: u32 = BBR_UNIT;
+/// `bbr_extra_acked_win_rtts`: the aggregation filter window, rounds.
+pub const EXTRA_ACKED_WIN_RTTS: u32 = 5;
+/// `bbr_ack_epoch_acked_reset_thresh`: restart an aggregation epoch after 2^20 packets.
+pub const ACK_EPOCH_ACKED_RESET_THRESH: u32 = 1 << 20;
+/// `bbr_extra_acked_max_us`: the aggregation allowance is at most 100 ms of bandwidth.
+pub const EXTRA_ACKED_MAX_US: u64 = 100 * 1000;
+/// `bbr_ecn_max_rtt_us`: ECN is used only with a min_rtt of at most 5 ms.
+pub const ECN_MAX_RTT_US: u32 = 5000;
+/// `bbr_beta`: multiplicative cut on loss (0.3).
+pub const BETA: u32 = BBR_UNIT * 30 / 100;
+/// `bbr_ecn_alpha_gain`: EWMA gain of the CE fraction (1/16).
+pub const ECN_ALPHA_GAIN: u32 = BBR_UNIT / 16;
+/// `bbr_ecn_alpha_init`: `ecn_alpha` starts at 1.0.
+pub const ECN_ALPHA_INIT: u16 = BBR_UNIT as u16;
+/// `bbr_ecn_factor`: ECN cuts `inflight_lo` by `ecn_alpha / 3`.
+pub const ECN_FACTOR: u32 = BBR_UNIT / 3;
+/// `bbr_ecn_thresh`: a CE fraction above 0.5 means the flight is too high.
+pub const ECN_THRESH: u32 = BBR_UNIT / 2;
+/// `bbr_ecn_reprobe_gain`: first re-probe step after ECN clears, as a fraction of inflight_hi.
+pub const ECN_REPROBE_GAIN: u32 = BBR_UNIT / 2;
+/// `bbr_loss_thresh`: a loss rate above 2 % means the flight is too high.
+pub const LOSS_THRESH: u32 = BBR_UNIT * 2 / 100;
+/// `bbr_full_loss_cnt`: loss-marking ACKs in a STARTUP recovery round that end STARTUP.
+pub const FULL_LOSS_CNT: u8 = 6;
+/// `bbr_full_ecn_cnt`: rounds of high CE fraction that end STARTUP.
+pub const FULL_ECN_CNT: u8 = 2;
+/// `bbr_inflight_headroom`: headroom left below inflight_hi (0.15).
+pub const INFLIGHT_HEADROOM: u32 = BBR_UNIT * 15 / 100;
+/// `bbr_bw_probe_cwnd_gain`: extra cwnd gain in PROBE_UP, in units of 1/4.
+pub const BW_PROBE_CWND_GAIN: u32 = 1;
+/// `bbr_bw_probe_max_rounds`: the Reno-coexistence bound on rounds between probes.
+pub const BW_PROBE_MAX_ROUNDS: u32 = 63;
+/// `bbr_bw_probe_rand_rounds`: random rounds added to that count.
+pub const BW_PROBE_RAND_ROUNDS: u32 = 2;
+/// `bbr_bw_probe_base_us`: least wall-clock time between probes, µs.
+pub const BW_PROBE_BASE_US: u32 = 2_000_000;
+/// `bbr_bw_probe_rand_us`: random wall-clock time added to that, µs.
+pub const BW_PROBE_RAND_US: u32 = 1_000_000;
+/// `bbr_fast_path`: skip model and control updates on uneventful app-limited ACKs.
+pub const FAST_PATH: bool = true;
+/// `GSO_LEGACY_MAX_SIZE`: the largest TSO/GSO burst BBR budgets for, bytes.
+pub const GSO_LEGACY_MAX_SIZE: u32 = 65536;
+
+/// What BBRv3 reads from outside `tcp_bbr.c` that a system may set differently: the
+/// kernel's `MAX_TCP_HEADER` (a build constant) and the `tcp_min_tso_segs` sysctl.
+/// Both only shape the TSO budget (`bbr_tso_segs_generic`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Bbr3Params {
+    /// `MAX_TCP_HEADER`, bytes (320 on x86-64 distribution kernels). A value of 65535
+    /// or more leaves no room for data; the budget then clamps to 0 bytes (and so to
+    /// `min_tso_segs` segments) instead of wrapping.
+    pub max_tcp_header: u32,
+    /// `net.ipv4.tcp_min_tso_segs` (default 2).
+    pub min_tso_segs: u32,
+}
+
+impl Bbr3Params {
+    /// The kernel's defaults: `MAX_TCP_HEADER` 320, `tcp_min_tso_segs` 2.
+    pub const DEFAULT: Self = Bbr3Params {
+        max_tcp_header: 320,
+        min_tso_segs: 2,
+    };
+}
+
+impl Default for Bbr3Params {
+    fn default() -> Self {
+        Self::DEFAULT
+    }
+}

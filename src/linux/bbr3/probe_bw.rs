@@ -1,0 +1,215 @@
+//! PROBE_BW's cycle: DOWN (drain) → CRUISE → REFILL → UP (probe) → DOWN, timed by a
+//! random 2–3 s wall-clock wait or a Reno-coexistence count of rounds, whichever
+//! comes first; and DRAIN, which leads into it.
+
+use super::cwnd::{bbr_inflight, bbr_target_inflight};
+use super::lower_bounds::{bbr_reset_congestion_signals, bbr_reset_lower_bounds};
+use super::pacing::bbr_packets_in_net_at_edt;
+use super::params::{
+    BBR_SCALE, BBR_UNIT, BW_PROBE_BASE_US, BW_PROBE_MAX_ROUNDS, BW_PROBE_RAND_ROUNDS,
+    BW_PROBE_RAND_US, ECN_REPROBE_GAIN,
+};
+use super::startup::bbr_reset_full_bw;
+use super::state::AckPhase;
+use super::upper_bounds::{
+    bbr_adapt_upper_bounds, bbr_inflight_with_headroom, bbr_raise_inflight_hi_slope,
+};
+use super::{Bbr, Bbr3Params, CyclePhase, Mode, Sample};
+use crate::linux::CaState;
+use crate::linux::tcp::{RandomSource, TcpSock};
+
+/// `bbr_set_cycle_idx`: a new phase, whose gains and cwnd need the slow path.
+fn bbr_set_cycle_idx(bbr: &mut Bbr, phase: CyclePhase) {
+    bbr.cycle_idx = phase;
+    bbr.set_try_fast_path(false);
+}
+
+/// `bbr_pick_probe_wait`: two draws, in this order: the random part of the round
+/// count (`rounds_since_probe` starts at 0 or 1) and of the wall-clock wait (2–3 s).
+fn bbr_pick_probe_wait<R: RandomSource>(bbr: &mut Bbr, rand: &mut R) {
+    // A source that returns more than asked is reduced modulo the bound.
+    bbr.rounds_since_probe = (rand.below(BW_PROBE_RAND_ROUNDS) % BW_PROBE_RAND_ROUNDS) as u8;
+    bbr.probe_wait_us = BW_PROBE_BASE_US + rand.below(BW_PROBE_RAND_US) % BW_PROBE_RAND_US;
+}
+
+/// `bbr_start_bw_probe_refill`: send at the estimate for a round to refill the pipe.
+pub(super) fn bbr_start_bw_probe_refill(bbr: &mut Bbr, sk: &TcpSock, bw_probe_up_rounds: u32) {
+    bbr_reset_lower_bounds(bbr);
+    // `bw_probe_up_rounds:5` keeps the low 5 bits (an ilog2 of 0, -1, becomes 31).
+    bbr.bw_probe_up_rounds = (bw_probe_up_rounds & 31) as u8;
+    bbr.bw_probe_up_acks = 0;
+    bbr.set_stopped_risky_probe(false);
+    bbr.ack_phase = AckPhase::Refilling;
+    bbr.next_rtt_delivered = sk.delivered;
+    bbr_set_cycle_idx(bbr, CyclePhase::Refill);
+}
+
+/// `bbr_start_bw_probe_up`: probe above the estimate; the plateau detector restarts
+/// from this sample.
+fn bbr_start_bw_probe_up(bbr: &mut Bbr, sk: &TcpSock, sample_bw: u32) {
+    bbr.ack_phase = AckPhase::ProbeStarting;
+    bbr.next_rtt_delivered = sk.delivered;
+    bbr.cycle_mstamp = sk.tcp_mstamp;
+    bbr_reset_full_bw(bbr);
+    bbr.full_bw = sample_bw;
+    bbr_set_cycle_idx(bbr, CyclePhase::Up);
+    bbr_raise_inflight_hi_slope(bbr, sk);
+}
+
+/// `bbr_start_bw_probe_down`: start a cycle: drain, with a fresh random wait until
+/// the next probe.
+pub(super) fn bbr_start_bw_probe_down<R: RandomSource>(bbr: &mut Bbr, sk: &TcpSock, rand: &mut R) {
+    bbr_reset_congestion_signals(bbr);
+    bbr.bw_probe_up_cnt = u32::MAX;
+    bbr_pick_probe_wait(bbr, rand);
+    bbr.cycle_mstamp = sk.tcp_mstamp;
+    bbr.ack_phase = AckPhase::ProbeStopping;
+    bbr.next_rtt_delivered = sk.delivered;
+    bbr_set_cycle_idx(bbr, CyclePhase::Down);
+}
+
+/// `bbr_start_bw_probe_cruise`: hold the flight, `inflight_lo` no higher than
+/// `inflight_hi`.
+pub(super) fn bbr_start_bw_probe_cruise(bbr: &mut Bbr) {
+    if bbr.inflight_lo != u32::MAX {
+        bbr.inflight_lo = bbr.inflight_lo.min(bbr.inflight_hi);
+    }
+    bbr_set_cycle_idx(bbr, CyclePhase::Cruise);
+}
+
+/// `bbr_has_elapsed_in_phase`: strictly more than `interval_us` since the phase began
+/// (the kernel's u32 `tcp_stamp_us_delta`, so a gap of 2^32 µs or more reads modulo).
+fn bbr_has_elapsed_in_phase(bbr: &Bbr, sk: &TcpSock, interval_us: u32) -> bool {
+    let end = bbr.cycle_mstamp.wrapping_add(u64::from(interval_us));
+    super::cwnd::tcp_stamp_us_delta(sk.tcp_mstamp, end) > 0
+}
+
+/// `bbr_is_reno_coexistence_probe_time`: as many rounds since the last probe as a
+/// Reno flow with our BDP would wait (at most 63).
+fn bbr_is_reno_coexistence_probe_time(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params) -> bool {
+    let rounds = BW_PROBE_MAX_ROUNDS.min(bbr_target_inflight(bbr, sk, p));
+    u32::from(bbr.rounds_since_probe) >= rounds
+}
+
+/// `bbr_check_time_to_probe_bw`: re-probe at once when CE marks (without loss) in
+/// this cycle have ceased in Open, else when the wall-clock wait or the round count
+/// has run out. Returns true when it started REFILL.
+fn bbr_check_time_to_probe_bw(bbr: &mut Bbr, sk: &TcpSock, p: &Bbr3Params) -> bool {
+    if ECN_REPROBE_GAIN != 0
+        && bbr.ecn_eligible()
+        && bbr.ecn_in_cycle()
+        && !bbr.loss_in_cycle()
+        && sk.icsk_ca_state == CaState::Open
+    {
+        // Linux net/ipv4/tcp_bbr.c bbr_check_time_to_probe_bw(): n = ilog2(inflight_hi * reprobe_gain >> 8)
+        let volume = (u64::from(bbr.inflight_hi) * u64::from(ECN_REPROBE_GAIN)) >> BBR_SCALE;
+        // ilog2(0) is -1 in the kernel: all ones, of which the 5-bit field keeps 31.
+        let n = volume.checked_ilog2().unwrap_or(u32::MAX);
+        bbr_start_bw_probe_refill(bbr, sk, n);
+        return true;
+    }
+    if bbr_has_elapsed_in_phase(bbr, sk, bbr.probe_wait_us)
+        || bbr_is_reno_coexistence_probe_time(bbr, sk, p)
+    {
+        bbr_start_bw_probe_refill(bbr, sk, 0);
+        return true;
+    }
+    false
+}
+
+/// `bbr_check_time_to_cruise`: DOWN ends once the flight leaves headroom below
+/// `inflight_hi` and is no more than the BDP.
+fn bbr_check_time_to_cruise(
+    bbr: &Bbr,
+    sk: &TcpSock,
+    p: &Bbr3Params,
+    inflight: u32,
+    bw: u32,
+) -> bool {
+    if inflight > bbr_inflight_with_headroom(bbr) {
+        return false;
+    }
+    inflight <= bbr_inflight(bbr, sk, p, bw, BBR_UNIT)
+}
+
+/// `bbr_update_cycle_phase`: once the pipe was full, adapt `inflight_hi` and move
+/// through PROBE_BW's phases.
+pub(super) fn bbr_update_cycle_phase<R: RandomSource>(
+    bbr: &mut Bbr,
+    sk: &TcpSock,
+    p: &Bbr3Params,
+    rs: &Sample,
+    sample_bw: u32,
+    rand: &mut R,
+) {
+    if !bbr.full_bw_reached() {
+        return;
+    }
+    if bbr_adapt_upper_bounds(bbr, sk, p, rs, rand) {
+        return;
+    }
+    if bbr.mode != Mode::ProbeBw {
+        return;
+    }
+    let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
+    let bw = bbr.max_bw();
+    match bbr.cycle_idx {
+        CyclePhase::Cruise => {
+            bbr_check_time_to_probe_bw(bbr, sk, p);
+        }
+        CyclePhase::Refill => {
+            if bbr.round_start() {
+                bbr.set_bw_probe_samples(true);
+                bbr_start_bw_probe_up(bbr, sk, sample_bw);
+            }
+        }
+        CyclePhase::Up => {
+            let mut is_bw_probe_done = false;
+            if bbr.prev_probe_too_high() && inflight >= bbr.inflight_hi {
+                bbr.set_stopped_risky_probe(true);
+                is_bw_probe_done = true;
+            } else if sk.is_cwnd_limited && sk.snd_cwnd >= bbr.inflight_hi {
+                // inflight_hi limits the growth: the plateau test restarts.
+                bbr_reset_full_bw(bbr);
+                bbr.full_bw = sample_bw;
+            } else if bbr.full_bw_now() {
+                is_bw_probe_done = true;
+            }
+            if is_bw_probe_done {
+                bbr.set_prev_probe_too_high(false);
+                bbr_start_bw_probe_down(bbr, sk, rand);
+            }
+        }
+        CyclePhase::Down => {
+            if bbr_check_time_to_probe_bw(bbr, sk, p) {
+                return;
+            }
+            if bbr_check_time_to_cruise(bbr, sk, p, inflight, bw) {
+                bbr_start_bw_probe_cruise(bbr);
+            }
+        }
+    }
+}
+
+/// `bbr_check_drain`: STARTUP ends once the pipe is full (ssthresh then shows the
+/// BDP, for monitoring only); DRAIN ends, into PROBE_BW, once what is in the network
+/// at the next departure is no more than the BDP.
+pub(super) fn bbr_check_drain<R: RandomSource>(
+    bbr: &mut Bbr,
+    sk: &mut TcpSock,
+    p: &Bbr3Params,
+    rand: &mut R,
+) {
+    if bbr.mode == Mode::Startup && bbr.full_bw_reached() {
+        bbr.mode = Mode::Drain;
+        sk.snd_ssthresh = bbr_inflight(bbr, sk, p, bbr.max_bw(), BBR_UNIT);
+        bbr_reset_congestion_signals(bbr);
+    }
+    if bbr.mode == Mode::Drain
+        && bbr_packets_in_net_at_edt(bbr, sk, p, sk.packets_in_flight())
+            <= bbr_inflight(bbr, sk, p, bbr.max_bw(), BBR_UNIT)
+    {
+        bbr.mode = Mode::ProbeBw;
+        bbr_start_bw_probe_down(bbr, sk, rand);
+    }
+}

@@ -1,0 +1,166 @@
+//! The long-term upper bound `inflight_hi`: cut when loss or CE marks during a
+//! bandwidth probe say the flight went too high, raised while PROBE_UP finds it safe.
+
+use super::bw_filter::scale;
+use super::cwnd::bbr_target_inflight;
+use super::params::{
+    BBR_SCALE, BBR_UNIT, BETA, CWND_MIN_TARGET, ECN_THRESH, INFLIGHT_HEADROOM, LOSS_THRESH,
+};
+use super::probe_bw::{bbr_start_bw_probe_down, bbr_start_bw_probe_refill};
+use super::state::AckPhase;
+use super::{Bbr, Bbr3Params, CyclePhase, Mode, Sample};
+use crate::linux::tcp::{RandomSource, TcpSock};
+
+/// `bbr_is_inflight_too_high`: more than 2 % of the flight at the sample's send was
+/// lost since, or (ECN-eligible) more than half of what it delivered was CE-marked.
+pub(super) fn bbr_is_inflight_too_high(bbr: &Bbr, rs: &Sample) -> bool {
+    if rs.lost > 0 && rs.tx_in_flight != 0 {
+        // Linux net/ipv4/tcp_bbr.c bbr_is_inflight_too_high(): loss_thresh = tx_in_flight * 2% (>> 8)
+        let loss_thresh = scale(rs.tx_in_flight, LOSS_THRESH);
+        if rs.lost as u32 > loss_thresh {
+            return true;
+        }
+    }
+    if rs.delivered_ce > 0 && rs.delivered > 0 && bbr.ecn_eligible() {
+        // Linux net/ipv4/tcp_bbr.c bbr_is_inflight_too_high(): ecn_thresh = delivered * 50% (>> 8)
+        let ecn_thresh = scale(rs.delivered as u32, ECN_THRESH);
+        if rs.delivered_ce as u32 > ecn_thresh {
+            return true;
+        }
+    }
+    false
+}
+
+/// `bbr_inflight_hi_from_lost_skb`: the flight at which the loss rate crossed 2 %,
+/// found within the lost skb of `pcount` segments: the `lost_prefix` that solves
+/// `(lost_prev + x) / (inflight_prev + x) = 2 %`, rounded up. `u32::MAX` when the
+/// sample is inconsistent (the kernel WARNs there).
+pub(super) fn bbr_inflight_hi_from_lost_skb(rs: &Sample, pcount: u32) -> u32 {
+    // The kernel stores a u32 difference in an s32.
+    let inflight_prev = rs.tx_in_flight.wrapping_sub(pcount) as i32;
+    if inflight_prev < 0 {
+        return u32::MAX;
+    }
+    let lost_prev = rs.lost.wrapping_sub(pcount as i32);
+    if lost_prev < 0 {
+        return u32::MAX;
+    }
+    // Linux net/ipv4/tcp_bbr.c bbr_inflight_hi_from_lost_skb(): loss_budget = ceil(inflight_prev * loss_thresh / 256)
+    let loss_budget =
+        (inflight_prev as u64 * u64::from(LOSS_THRESH) + u64::from(BBR_UNIT) - 1) >> BBR_SCALE;
+    let lost_prefix = if lost_prev as u64 >= loss_budget {
+        0
+    } else {
+        // Linux net/ipv4/tcp_bbr.c bbr_inflight_hi_from_lost_skb(): lost_prefix = ((budget - lost_prev) << 8) / (256 - loss_thresh)
+        ((loss_budget - lost_prev as u64) << BBR_SCALE) / u64::from(BBR_UNIT - LOSS_THRESH)
+    };
+    (inflight_prev as u32).wrapping_add(lost_prefix as u32)
+}
+
+/// `bbr_inflight_with_headroom`: `inflight_hi` less 15 % (at least 1 packet), at least
+/// 4 packets; `u32::MAX` while `inflight_hi` is unset.
+pub(super) fn bbr_inflight_with_headroom(bbr: &Bbr) -> u32 {
+    if bbr.inflight_hi == u32::MAX {
+        return u32::MAX;
+    }
+    let headroom = scale(bbr.inflight_hi, INFLIGHT_HEADROOM).max(1);
+    // `max_t(s32, ...)`: the difference is compared as signed.
+    let room = bbr.inflight_hi.wrapping_sub(headroom) as i32;
+    room.max(CWND_MIN_TARGET as i32) as u32
+}
+
+/// `bbr_handle_inflight_too_high`: once per probe, cut `inflight_hi` to the sample's
+/// flight (at least 70 % of the target flight) unless the sample is app-limited, and
+/// end PROBE_UP.
+pub(super) fn bbr_handle_inflight_too_high<R: RandomSource>(
+    bbr: &mut Bbr,
+    sk: &TcpSock,
+    p: &Bbr3Params,
+    rs: &Sample,
+    rand: &mut R,
+) {
+    bbr.set_prev_probe_too_high(true);
+    bbr.set_bw_probe_samples(false);
+    if !rs.is_app_limited {
+        // Linux net/ipv4/tcp_bbr.c bbr_handle_inflight_too_high(): max(tx_in_flight, target_inflight * (1 - beta))
+        let floor = scale(bbr_target_inflight(bbr, sk, p), BBR_UNIT - BETA);
+        bbr.inflight_hi = rs.tx_in_flight.max(floor);
+    }
+    if bbr.mode == Mode::ProbeBw && bbr.cycle_idx == CyclePhase::Up {
+        bbr_start_bw_probe_down(bbr, sk, rand);
+    }
+}
+
+/// `bbr_raise_inflight_hi_slope`: each PROBE_UP round doubles how fast `inflight_hi`
+/// grows: one packet per `cwnd / 2^rounds` delivered.
+pub(super) fn bbr_raise_inflight_hi_slope(bbr: &mut Bbr, sk: &TcpSock) {
+    // `bw_probe_up_rounds:5` holds at most 31.
+    let growth_this_round = 1u32 << (bbr.bw_probe_up_rounds & 31);
+    bbr.bw_probe_up_rounds = (bbr.bw_probe_up_rounds + 1).min(30);
+    bbr.bw_probe_up_cnt = (sk.snd_cwnd / growth_this_round).max(1);
+}
+
+/// `bbr_probe_inflight_hi_upward`: while cwnd-limited at `inflight_hi` in PROBE_UP,
+/// raise it by one per `bw_probe_up_cnt` packets delivered.
+fn bbr_probe_inflight_hi_upward(bbr: &mut Bbr, sk: &TcpSock, rs: &Sample) {
+    if !sk.is_cwnd_limited || sk.snd_cwnd < bbr.inflight_hi {
+        return;
+    }
+    bbr.bw_probe_up_acks = bbr.bw_probe_up_acks.wrapping_add(rs.acked_sacked);
+    if bbr.bw_probe_up_acks >= bbr.bw_probe_up_cnt {
+        let delta = bbr
+            .bw_probe_up_acks
+            .checked_div(bbr.bw_probe_up_cnt)
+            .unwrap_or(0);
+        bbr.bw_probe_up_acks = bbr
+            .bw_probe_up_acks
+            .wrapping_sub(delta.wrapping_mul(bbr.bw_probe_up_cnt));
+        bbr.inflight_hi = bbr.inflight_hi.wrapping_add(delta);
+        bbr.set_try_fast_path(false);
+    }
+    if bbr.round_start() {
+        bbr_raise_inflight_hi_slope(bbr, sk);
+    }
+}
+
+/// `bbr_adapt_upper_bounds`: tracks when probe feedback starts and stops, cuts
+/// `inflight_hi` when a probing sample is too high, and otherwise raises it to any
+/// flight found safe. Returns true when it already decided a phase change.
+pub(super) fn bbr_adapt_upper_bounds<R: RandomSource>(
+    bbr: &mut Bbr,
+    sk: &TcpSock,
+    p: &Bbr3Params,
+    rs: &Sample,
+    rand: &mut R,
+) -> bool {
+    if bbr.ack_phase == AckPhase::ProbeStarting && bbr.round_start() {
+        bbr.ack_phase = AckPhase::ProbeFeedback;
+    }
+    if bbr.ack_phase == AckPhase::ProbeStopping && bbr.round_start() {
+        bbr.set_bw_probe_samples(false);
+        bbr.ack_phase = AckPhase::Init;
+        if bbr.mode == Mode::ProbeBw && !rs.is_app_limited {
+            super::bw_filter::bbr_advance_max_bw_filter(bbr);
+        }
+        if bbr.mode == Mode::ProbeBw && bbr.stopped_risky_probe() && !bbr.prev_probe_too_high() {
+            bbr_start_bw_probe_refill(bbr, sk, 0);
+            return true;
+        }
+    }
+    if bbr_is_inflight_too_high(bbr, rs) {
+        if bbr.bw_probe_samples() {
+            bbr_handle_inflight_too_high(bbr, sk, p, rs, rand);
+        }
+    } else {
+        if bbr.inflight_hi == u32::MAX {
+            return false;
+        }
+        if rs.tx_in_flight > bbr.inflight_hi {
+            bbr.inflight_hi = rs.tx_in_flight;
+        }
+        if bbr.mode == Mode::ProbeBw && bbr.cycle_idx == CyclePhase::Up {
+            bbr_probe_inflight_hi_upward(bbr, sk, rs);
+        }
+    }
+    false
+}

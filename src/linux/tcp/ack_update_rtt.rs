@@ -1,0 +1,84 @@
+//! The RTT part of `tcp_ack()` that BBR reads: `tcp_update_rtt_min()` (the socket's
+//! windowed minimum RTT, `tcp_min_rtt()`) and the smoothed RTT of
+//! `tcp_rtt_estimator()` (`srtt_us`, scaled by 8). The kernel's `mdev`/`rttvar`/RTO
+//! bookkeeping is not modelled: no congestion control reads it.
+
+use crate::linux::tcp::TcpSock;
+
+/// Jiffies per second (HZ = 1000: one jiffy is one millisecond).
+pub const HZ: u32 = 1000;
+/// `sysctl_tcp_min_rtt_wlen`: the `rtt_min` window, seconds (default 300).
+pub const TCP_MIN_RTT_WLEN_SEC: u32 = 300;
+
+/// `tcp_update_rtt_min()`: takes `rtt_us` into `tp->rtt_min` (window 300 s of jiffies).
+///
+/// A sample from an ACK that may have been delayed (`ack_maybe_delayed`) is kept out
+/// when it is larger than the current minimum. A sample of 0 counts as one jiffy
+/// (1000 µs), as the kernel's `rtt_us ?: jiffies_to_usecs(1)`.
+pub fn tcp_update_rtt_min(sk: &mut TcpSock, rtt_us: u32, ack_maybe_delayed: bool) {
+    // Linux net/ipv4/tcp_input.c tcp_update_rtt_min(): skip suspected delayed ACKs
+    if ack_maybe_delayed && rtt_us > sk.tcp_min_rtt() {
+        return;
+    }
+    let meas = if rtt_us == 0 { 1000 } else { rtt_us };
+    // Linux net/ipv4/tcp_input.c tcp_update_rtt_min(): wlen = sysctl_tcp_min_rtt_wlen * HZ
+    sk.rtt_min
+        .running_min(TCP_MIN_RTT_WLEN_SEC * HZ, sk.tcp_jiffies32, meas);
+}
+
+/// The `srtt_us` update of `tcp_rtt_estimator()`: the first sample sets `srtt = 8·m`,
+/// later ones move it by 1/8 of the error; never below 1. Wraps as the kernel's `u32`.
+pub fn tcp_rtt_estimator_srtt(sk: &mut TcpSock, mrtt_us: u32) {
+    let srtt = sk.srtt_us;
+    // Linux net/ipv4/tcp_input.c tcp_rtt_estimator(): srtt = 7/8 srtt + 1/8 m (m = mrtt - srtt/8)
+    let srtt = if srtt != 0 {
+        srtt.wrapping_add(mrtt_us.wrapping_sub(srtt >> 3))
+    } else {
+        mrtt_us.wrapping_shl(3)
+    };
+    sk.srtt_us = srtt.max(1);
+}
+
+/// `tcp_ack_update_rtt()` as the rate-sampling congestion controls see it: a valid
+/// sample (`Some`) updates `rtt_min` and then `srtt_us`.
+pub fn tcp_ack_update_rtt(sk: &mut TcpSock, rtt_us: Option<u32>, ack_maybe_delayed: bool) {
+    if let Some(rtt) = rtt_us {
+        tcp_update_rtt_min(sk, rtt, ack_maybe_delayed);
+        tcp_rtt_estimator_srtt(sk, rtt);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linux::tcp::Minmax;
+
+    #[test]
+    fn srtt_moves_by_an_eighth_of_the_error() {
+        let mut sk = TcpSock::default();
+        tcp_rtt_estimator_srtt(&mut sk, 1000);
+        assert_eq!(sk.srtt_us, 8000);
+        // 8000 + (2000 - 1000) = 9000.
+        tcp_rtt_estimator_srtt(&mut sk, 2000);
+        assert_eq!(sk.srtt_us, 9000);
+        // A zero first sample gives srtt 0, raised to 1.
+        let mut z = TcpSock::default();
+        tcp_rtt_estimator_srtt(&mut z, 0);
+        assert_eq!(z.srtt_us, 1);
+    }
+
+    #[test]
+    fn a_zero_rtt_counts_as_one_jiffy_and_delayed_acks_only_lower_the_min() {
+        let mut sk = TcpSock {
+            rtt_min: Minmax::new(0, u32::MAX),
+            ..TcpSock::default()
+        };
+        tcp_update_rtt_min(&mut sk, 0, false);
+        assert_eq!(sk.tcp_min_rtt(), 1000);
+        // A delayed ACK's 5000 > 1000 is skipped; its 700 is taken.
+        tcp_update_rtt_min(&mut sk, 5000, true);
+        assert_eq!(sk.rtt_min, Minmax::new(0, 1000));
+        tcp_update_rtt_min(&mut sk, 700, true);
+        assert_eq!(sk.tcp_min_rtt(), 700);
+    }
+}

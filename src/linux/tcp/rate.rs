@@ -1,0 +1,450 @@
+//! The delivery-rate sampler of `net/ipv4/tcp_rate.c`: each ACK yields one
+//! [`RateSample`], the segments delivered over the longer of the send and the ACK
+//! phase of the window that ended with the most recently sent delivered segment.
+//!
+//! The kernel keeps a snapshot of the socket's delivery counters in every skb when it
+//! is sent; here that snapshot is a [`TxSnapshot`] that [`tcp_rate_skb_sent`] returns
+//! and the caller keeps with the segment (a stack's retransmission queue, a replay's
+//! scoreboard): the library never stores per-packet state. On an ACK the caller hands
+//! each newly delivered segment's snapshot to [`tcp_rate_skb_delivered`] (SACKed ones
+//! first, in the order it tags them, then the cumulatively acknowledged ones), then
+//! calls [`tcp_rate_gen`] once.
+//!
+//! Times are µs (`tcp_mstamp`, `tcp_skb_timestamp_us`); counters are segments and wrap.
+
+use crate::linux::tcp::TcpSock;
+use crate::linux::tcp::seq::after;
+use crate::linux::tcp::skb;
+
+/// Width of `tx.delivered_ce` in the kernel's skb (`TCPCB_DELIVERED_CE_MASK`).
+pub const DELIVERED_CE_MASK: u32 = (1 << 20) - 1;
+/// Largest `tx.in_flight` BBRv3 keeps (`TCPCB_IN_FLIGHT_MAX`, 20 bits).
+pub const IN_FLIGHT_MAX: u32 = (1 << 20) - 1;
+/// Bit of `TxSnapshot::bits` (above the 20 CE bits) saying the snapshot's stamps are
+/// BBRv3's `u32` microseconds, so its intervals use `tcp_stamp32_us_delta`.
+const STAMP32: u32 = 1 << 21;
+
+/// What the kernel keeps in an skb for the sampler (`tcp_skb_cb.tx`), taken when the
+/// segment is (re)transmitted. `Copy`, 32 bytes: a stack stores one per segment.
+///
+/// `delivered_ce` keeps the kernel's 20 bits. `lost` and `in_flight` are BBRv3's
+/// additions (`tx.lost`, `tx.in_flight`); BBR v1 never reads them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct TxSnapshot {
+    /// `tx.first_tx_mstamp`: start of the send phase this segment belongs to, µs.
+    pub first_tx_mstamp: u64,
+    /// `tx.delivered_mstamp`: when `delivered` reached `tx.delivered`, µs; set to 0
+    /// once the segment has been SACKed, so that its cumulative ACK samples nothing.
+    pub delivered_mstamp: u64,
+    /// `tx.delivered`: `tp->delivered` at send.
+    pub delivered: u32,
+    /// `tx.lost`: `tp->lost` at send (BBRv3).
+    pub lost: u32,
+    /// `is_app_limited:1` (bit 0) and `delivered_ce:20` (bits 1..=20), as the kernel packs them.
+    bits: u32,
+    /// `tx.in_flight`: packets in flight when sent, at most [`IN_FLIGHT_MAX`] (BBRv3).
+    in_flight: u32,
+}
+
+const _: () = assert!(core::mem::size_of::<TxSnapshot>() <= 32);
+
+impl TxSnapshot {
+    /// `tx.is_app_limited`: sent while the socket was application-limited.
+    pub const fn is_app_limited(&self) -> bool {
+        self.bits & 1 != 0
+    }
+
+    /// `tx.delivered_ce`: `tp->delivered_ce` at send, low 20 bits.
+    pub const fn delivered_ce(&self) -> u32 {
+        (self.bits >> 1) & DELIVERED_CE_MASK
+    }
+
+    /// `tx.in_flight` (BBRv3's `tcp_set_tx_in_flight`); 0 unless set.
+    pub const fn in_flight(&self) -> u32 {
+        self.in_flight
+    }
+
+    /// Sets `tx.in_flight`, clamped to [`IN_FLIGHT_MAX`] as the kernel's 20-bit field.
+    pub fn set_in_flight(&mut self, in_flight: u32) {
+        // BBRv3 net/ipv4/tcp_output.c tcp_set_tx_in_flight(): min(in_flight, TCPCB_IN_FLIGHT_MAX)
+        self.in_flight = in_flight.min(IN_FLIGHT_MAX);
+    }
+
+    /// Sets `tx.is_app_limited` and `tx.delivered_ce` (kept to 20 bits).
+    pub fn set_flags(&mut self, is_app_limited: bool, delivered_ce: u32) {
+        self.bits = (self.bits & STAMP32)
+            | u32::from(is_app_limited)
+            | ((delivered_ce & DELIVERED_CE_MASK) << 1);
+    }
+
+    /// Whether the stamps are BBRv3's `u32` µs ([`tcp_rate_skb_sent_v3`]).
+    pub const fn is_stamp32(&self) -> bool {
+        self.bits & STAMP32 != 0
+    }
+}
+
+/// `struct rate_sample`: what one ACK measured, handed to the congestion control.
+///
+/// `delivered` and `interval_us` are -1 when the ACK gave no valid sample.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct RateSample {
+    /// `prior_mstamp`: start of the interval (the sampled segment's `tx.delivered_mstamp`), µs.
+    pub prior_mstamp: u64,
+    /// `interval_us`: the sample's interval (the longer phase), µs; -1: invalid.
+    pub interval_us: i64,
+    /// `rtt_us`: RTT of the last (S)ACKed segment, µs; -1: none.
+    pub rtt_us: i64,
+    /// `prior_delivered`: `tp->delivered` when the sampled segment was sent.
+    pub prior_delivered: u32,
+    /// `prior_delivered_ce`: `tp->delivered_ce` then (20 bits).
+    pub prior_delivered_ce: u32,
+    /// `prior_lost`: `tp->lost` then (BBRv3).
+    pub prior_lost: u32,
+    /// `delivered`: segments delivered over the interval; -1: invalid.
+    pub delivered: i32,
+    /// `delivered_ce`: of those, CE-marked (20 bits).
+    pub delivered_ce: i32,
+    /// `lost`: segments marked lost over the interval (BBRv3).
+    pub lost: i32,
+    /// `tx_in_flight`: the sampled segment's `tx.in_flight` (BBRv3).
+    pub tx_in_flight: u32,
+    /// `snd_interval_us`: the send phase, µs.
+    pub snd_interval_us: u32,
+    /// `rcv_interval_us`: the ACK phase, µs.
+    pub rcv_interval_us: u32,
+    /// `losses`: segments newly marked lost by this ACK.
+    pub losses: i32,
+    /// `acked_sacked`: segments newly delivered (cumulatively ACKed or SACKed) by this ACK.
+    pub acked_sacked: u32,
+    /// `prior_in_flight`: `tcp_packets_in_flight()` before this ACK.
+    pub prior_in_flight: u32,
+    /// `last_end_seq`: `end_seq` of the sampled segment.
+    pub last_end_seq: u32,
+    /// `is_app_limited`: the sampled segment was sent app-limited.
+    pub is_app_limited: bool,
+    /// `is_retrans`: the sampled segment had been retransmitted.
+    pub is_retrans: bool,
+    /// `is_ack_delayed`: the ACK was likely delayed (`FLAG_ACK_MAYBE_DELAYED`).
+    pub is_ack_delayed: bool,
+    /// `is_ece`: the ACK carried ECN-Echo (BBRv3; set by the caller, `tcp_ack()`).
+    pub is_ece: bool,
+    /// `ece_delta`: segments this ACK newly reports CE-marked (AccECN's CE delta; 0
+    /// when none). Set by the caller (`tcp_accecn_process()`); TCP Prague reads it.
+    pub ece_delta: u32,
+    /// The sampled segment's snapshot has BBRv3's `u32` stamps, so the ACK phase is
+    /// measured with `tcp_stamp32_us_delta` too (set by [`tcp_rate_skb_delivered`];
+    /// never for v1's snapshots).
+    pub stamp32: bool,
+}
+
+/// `tcp_stamp_us_delta(t1, t0)`: `t1 - t0` in µs, 0 when negative, truncated to `u32`.
+pub const fn tcp_stamp_us_delta(t1: u64, t0: u64) -> u32 {
+    // Linux include/net/tcp.h tcp_stamp_us_delta(): max_t(s64, t1 - t0, 0), returned as u32
+    let d = t1.wrapping_sub(t0) as i64;
+    if d < 0 { 0 } else { d as u32 }
+}
+
+/// `tcp_stamp32_us_delta(t1, t0)` (BBRv3): the same for `u32` µs stamps, wrapping:
+/// `(s32)(t1 - t0)`, 0 when negative.
+pub const fn tcp_stamp32_us_delta(t1: u32, t0: u32) -> u32 {
+    // BBRv3 include/net/tcp.h tcp_stamp32_us_delta(): max_t(s32, t1 - t0, 0)
+    let d = t1.wrapping_sub(t0) as i32;
+    if d < 0 { 0 } else { d as u32 }
+}
+
+/// `tcp_skb_sent_after(t1, t2, seq1, seq2)`: sent later, or at the same time with a
+/// higher end sequence.
+pub const fn tcp_skb_sent_after(t1: u64, t2: u64, seq1: u32, seq2: u32) -> bool {
+    // Linux include/net/tcp.h tcp_skb_sent_after()
+    t1 > t2 || (t1 == t2 && after(seq1, seq2))
+}
+
+/// `tcp_rate_skb_sent()`: the snapshot for a segment leaving at `skb_mstamp_us` (its
+/// departure time, `tcp_skb_timestamp_us`).
+///
+/// Call it before `packets_out` counts the segment: with nothing outstanding, the send
+/// phase starts now.
+pub fn tcp_rate_skb_sent(sk: &mut TcpSock, skb_mstamp_us: u64) -> TxSnapshot {
+    // Linux net/ipv4/tcp_rate.c tcp_rate_skb_sent(): an empty pipe starts a new phase
+    if sk.packets_out == 0 {
+        sk.first_tx_mstamp = skb_mstamp_us;
+        sk.delivered_mstamp = skb_mstamp_us;
+    }
+    let mut tx = TxSnapshot {
+        first_tx_mstamp: sk.first_tx_mstamp,
+        delivered_mstamp: sk.delivered_mstamp,
+        delivered: sk.delivered,
+        lost: sk.lost,
+        bits: 0,
+        in_flight: 0,
+    };
+    tx.set_flags(sk.app_limited != 0, sk.delivered_ce);
+    tx
+}
+
+/// BBRv3's `tcp_rate_skb_sent()`: as [`tcp_rate_skb_sent`], but the kernel's v3
+/// `tcp_skb_cb` keeps `tx.first_tx_mstamp` and `tx.delivered_mstamp` as `u32` µs (so
+/// a snapshot taken when the clock's low 32 bits are 0 reads "no timing"), and
+/// `tcp_set_tx_in_flight` records the flight including this skb's `pcount` segments
+/// (call it, like the v1 function, before `packets_out` counts the skb).
+pub fn tcp_rate_skb_sent_v3(sk: &mut TcpSock, skb_mstamp_us: u64, pcount: u32) -> TxSnapshot {
+    let mut tx = tcp_rate_skb_sent(sk, skb_mstamp_us);
+    // BBRv3 include/net/tcp.h struct tcp_skb_cb: u32 first_tx_mstamp, delivered_mstamp
+    tx.first_tx_mstamp = u64::from(tx.first_tx_mstamp as u32);
+    tx.delivered_mstamp = u64::from(tx.delivered_mstamp as u32);
+    tx.bits |= STAMP32;
+    // BBRv3 net/ipv4/tcp_rate.c tcp_set_tx_in_flight(): packets in flight after this skb
+    tx.set_in_flight(sk.packets_in_flight().wrapping_add(pcount));
+    tx
+}
+
+/// `tcp_rate_skb_delivered()`: one newly SACKed or cumulatively ACKed segment, sent at
+/// `skb_mstamp_us`, ending at `end_seq`, with its `sacked` bits ([`skb`]) as they are
+/// after this ACK tagged it.
+///
+/// The most recently sent segment of the ACK gives the sample. A SACKed segment's
+/// snapshot is spent (`delivered_mstamp = 0`), so its later cumulative ACK is a no-op.
+pub fn tcp_rate_skb_delivered(
+    sk: &mut TcpSock,
+    tx: &mut TxSnapshot,
+    skb_mstamp_us: u64,
+    end_seq: u32,
+    sacked: u8,
+    rs: &mut RateSample,
+) {
+    if tx.delivered_mstamp == 0 {
+        return;
+    }
+    // Linux net/ipv4/tcp_rate.c tcp_rate_skb_delivered(): no sample yet, or a later-sent skb
+    if rs.prior_delivered == 0
+        || tcp_skb_sent_after(skb_mstamp_us, sk.first_tx_mstamp, end_seq, rs.last_end_seq)
+    {
+        rs.prior_delivered_ce = tx.delivered_ce();
+        rs.prior_delivered = tx.delivered;
+        rs.prior_lost = tx.lost;
+        rs.tx_in_flight = tx.in_flight;
+        rs.prior_mstamp = tx.delivered_mstamp;
+        rs.is_app_limited = tx.is_app_limited();
+        rs.is_retrans = sacked & skb::RETRANS != 0;
+        rs.last_end_seq = end_seq;
+        rs.stamp32 = tx.is_stamp32();
+        sk.first_tx_mstamp = skb_mstamp_us;
+        // Linux net/ipv4/tcp_rate.c tcp_rate_skb_delivered(): the send phase of this window
+        rs.interval_us = i64::from(if rs.stamp32 {
+            tcp_stamp32_us_delta(sk.first_tx_mstamp as u32, tx.first_tx_mstamp as u32)
+        } else {
+            tcp_stamp_us_delta(sk.first_tx_mstamp, tx.first_tx_mstamp)
+        });
+    }
+    if sacked & skb::SACKED_ACKED != 0 {
+        tx.delivered_mstamp = 0;
+    }
+}
+
+/// `tcp_rate_gen()`: ends the ACK's sample. `delivered` and `lost` are the segments this
+/// ACK newly delivered and newly marked lost; `is_sack_reneg` invalidates the sample.
+pub fn tcp_rate_gen(
+    sk: &mut TcpSock,
+    delivered: u32,
+    lost: u32,
+    is_sack_reneg: bool,
+    rs: &mut RateSample,
+) {
+    // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): the app-limited bubble was delivered
+    if sk.app_limited != 0 && after(sk.delivered, sk.app_limited) {
+        sk.app_limited = 0;
+    }
+    if delivered != 0 {
+        sk.delivered_mstamp = sk.tcp_mstamp;
+    }
+    rs.acked_sacked = delivered;
+    // The kernel stores the u32 count into an int.
+    rs.losses = lost as i32;
+    if rs.prior_mstamp == 0 || is_sack_reneg {
+        rs.delivered = -1;
+        rs.interval_us = -1;
+        return;
+    }
+    // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): u32 differences stored into s32
+    rs.delivered = sk.delivered.wrapping_sub(rs.prior_delivered) as i32;
+    rs.delivered_ce =
+        (sk.delivered_ce.wrapping_sub(rs.prior_delivered_ce) & DELIVERED_CE_MASK) as i32;
+    // BBRv3 net/ipv4/tcp_rate.c tcp_rate_gen(): lost over the interval
+    rs.lost = sk.lost.wrapping_sub(rs.prior_lost) as i32;
+
+    // The send phase was stored by tcp_rate_skb_delivered (never negative there).
+    let snd_us = rs.interval_us.clamp(0, i64::from(u32::MAX)) as u32;
+    let ack_us = if rs.stamp32 {
+        // BBRv3 net/ipv4/tcp_rate.c tcp_rate_gen(): the ACK phase in u32 µs
+        tcp_stamp32_us_delta(sk.tcp_mstamp as u32, rs.prior_mstamp as u32)
+    } else {
+        tcp_stamp_us_delta(sk.tcp_mstamp, rs.prior_mstamp)
+    };
+    // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): the longer of the send and ACK phases
+    rs.interval_us = i64::from(snd_us.max(ack_us));
+    rs.snd_interval_us = snd_us;
+    rs.rcv_interval_us = ack_us;
+
+    // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): shorter than min_rtt is not plausible
+    if rs.interval_us < i64::from(sk.tcp_min_rtt()) {
+        rs.interval_us = -1;
+        return;
+    }
+    // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): keep the last non-app-limited or the highest app-limited rate
+    // (u64)rs->delivered sign-extends the s32, as C does; the products wrap as u64.
+    let delivered_u64 = i64::from(rs.delivered) as u64;
+    if !rs.is_app_limited
+        || delivered_u64.wrapping_mul(u64::from(sk.rate_interval_us))
+            >= u64::from(sk.rate_delivered).wrapping_mul(rs.interval_us as u64)
+    {
+        sk.rate_delivered = rs.delivered as u32;
+        sk.rate_interval_us = rs.interval_us as u32;
+        sk.rate_app_limited = rs.is_app_limited;
+    }
+}
+
+/// `tcp_rate_check_app_limited()`: marks the socket application-limited when it has
+/// nothing to send although cwnd would allow it. `host_queues_empty` is the kernel's
+/// `sk_wmem_alloc_get(sk) < SKB_TRUESIZE(1)` (nothing in the qdisc or NIC queues).
+///
+/// In segments, "less than one packet to send" is `write_seq == snd_nxt`.
+pub fn tcp_rate_check_app_limited(sk: &mut TcpSock, host_queues_empty: bool) {
+    let in_flight = sk.packets_in_flight();
+    // Linux net/ipv4/tcp_rate.c tcp_rate_check_app_limited(): in_flight < cwnd is strict
+    if sk.write_seq.wrapping_sub(sk.snd_nxt) < 1
+        && host_queues_empty
+        && in_flight < sk.snd_cwnd
+        && sk.lost_out <= sk.retrans_out
+    {
+        let bubble = sk.delivered.wrapping_add(in_flight);
+        sk.app_limited = if bubble == 0 { 1 } else { bubble };
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::linux::tcp::Minmax;
+
+    fn sock() -> TcpSock {
+        TcpSock {
+            snd_cwnd: 10,
+            rtt_min: Minmax::new(0, 1000),
+            ..TcpSock::default()
+        }
+    }
+
+    #[test]
+    fn the_snapshot_fits_in_32_bytes_and_keeps_20_bits_of_ce() {
+        let mut tx = TxSnapshot::default();
+        tx.set_flags(true, (1 << 20) + 5);
+        assert!(tx.is_app_limited());
+        assert_eq!(tx.delivered_ce(), 5);
+        tx.set_in_flight(u32::MAX);
+        assert_eq!(tx.in_flight(), IN_FLIGHT_MAX);
+        assert_eq!(core::mem::size_of::<TxSnapshot>(), 32);
+    }
+
+    #[test]
+    fn app_limited_needs_in_flight_strictly_below_cwnd() {
+        // in_flight 10 == cwnd 10: cwnd-limited, not app-limited.
+        let mut sk = sock();
+        sk.packets_out = 10;
+        sk.delivered = 7;
+        tcp_rate_check_app_limited(&mut sk, true);
+        assert_eq!(sk.app_limited, 0);
+        // in_flight 9 < 10: app_limited = delivered + in_flight = 16.
+        sk.packets_out = 9;
+        tcp_rate_check_app_limited(&mut sk, true);
+        assert_eq!(sk.app_limited, 16);
+        // delivered + in_flight == 0 marks 1.
+        let mut empty = sock();
+        tcp_rate_check_app_limited(&mut empty, true);
+        assert_eq!(empty.app_limited, 1);
+        // Queued data or a busy qdisc: not app-limited.
+        let mut queued = sock();
+        queued.write_seq = 1;
+        tcp_rate_check_app_limited(&mut queued, true);
+        assert_eq!(queued.app_limited, 0);
+        let mut busy_qdisc = sock();
+        tcp_rate_check_app_limited(&mut busy_qdisc, false);
+        assert_eq!(busy_qdisc.app_limited, 0);
+    }
+
+    #[test]
+    fn a_zero_prior_delivered_lets_an_earlier_sent_segment_take_the_sample() {
+        // Two segments sent with tp->delivered 0: B (end 2) at 2000 µs, A (end 1) at
+        // 1000 µs. B is delivered first; A, sent earlier, still takes over because
+        // rs.prior_delivered is 0 ("!rs->prior_delivered").
+        let mut sk = sock();
+        sk.tcp_mstamp = 1000;
+        let mut a = tcp_rate_skb_sent(&mut sk, 1000);
+        sk.packets_out = 1;
+        let mut b = tcp_rate_skb_sent(&mut sk, 2000);
+        sk.packets_out = 2;
+        let mut rs = RateSample::default();
+        tcp_rate_skb_delivered(&mut sk, &mut b, 2000, 2, 0, &mut rs);
+        assert_eq!(rs.last_end_seq, 2);
+        tcp_rate_skb_delivered(&mut sk, &mut a, 1000, 1, 0, &mut rs);
+        assert_eq!((rs.last_end_seq, sk.first_tx_mstamp), (1, 1000));
+        // With prior_delivered 5 the earlier segment does not take over.
+        let mut rs = RateSample::default();
+        let mut b5 = TxSnapshot {
+            delivered: 5,
+            delivered_mstamp: 1000,
+            ..b
+        };
+        let mut a5 = TxSnapshot { delivered: 5, ..a };
+        sk.first_tx_mstamp = 0;
+        tcp_rate_skb_delivered(&mut sk, &mut b5, 2000, 2, 0, &mut rs);
+        tcp_rate_skb_delivered(&mut sk, &mut a5, 1000, 1, 0, &mut rs);
+        assert_eq!((rs.last_end_seq, sk.first_tx_mstamp), (2, 2000));
+    }
+
+    #[test]
+    fn a_sacked_segment_samples_once_and_gen_takes_the_longer_phase() {
+        let mut sk = sock();
+        sk.tcp_mstamp = 100;
+        let mut tx = tcp_rate_skb_sent(&mut sk, 100);
+        sk.packets_out = 1;
+        assert_eq!(tx.delivered_mstamp, 100);
+        // SACKed at 5100: send phase 0, ACK phase 5000 µs, 1 delivered.
+        sk.tcp_mstamp = 5100;
+        sk.delivered = 1;
+        let mut rs = RateSample::default();
+        tcp_rate_skb_delivered(&mut sk, &mut tx, 100, 1, skb::SACKED_ACKED, &mut rs);
+        assert_eq!(tx.delivered_mstamp, 0);
+        tcp_rate_gen(&mut sk, 1, 0, false, &mut rs);
+        assert_eq!(
+            (rs.delivered, rs.interval_us, rs.acked_sacked),
+            (1, 5000, 1)
+        );
+        assert_eq!((sk.rate_delivered, sk.rate_interval_us), (1, 5000));
+        // Its cumulative ACK later is a no-op: no timing, an invalid sample.
+        let mut rs2 = RateSample::default();
+        tcp_rate_skb_delivered(&mut sk, &mut tx, 100, 1, skb::SACKED_ACKED, &mut rs2);
+        tcp_rate_gen(&mut sk, 0, 0, false, &mut rs2);
+        assert_eq!((rs2.delivered, rs2.interval_us), (-1, -1));
+    }
+
+    #[test]
+    fn an_interval_shorter_than_min_rtt_is_invalid() {
+        let mut sk = sock(); // min_rtt 1000 µs
+        let mut tx = tcp_rate_skb_sent(&mut sk, 100);
+        sk.packets_out = 1;
+        sk.tcp_mstamp = 1099; // 999 µs < 1000
+        sk.delivered = 1;
+        let mut rs = RateSample::default();
+        tcp_rate_skb_delivered(&mut sk, &mut tx, 100, 1, 0, &mut rs);
+        tcp_rate_gen(&mut sk, 1, 0, false, &mut rs);
+        assert_eq!((rs.delivered, rs.interval_us), (1, -1));
+    }
+
+    #[test]
+    fn negative_stamp_deltas_clamp_to_zero() {
+        assert_eq!(tcp_stamp_us_delta(5, 9), 0);
+        assert_eq!(tcp_stamp_us_delta(9, 5), 4);
+    }
+}

@@ -1,0 +1,57 @@
+//! The EDT pacing step of `tcp_update_skb_after_send()`: after a segment is given
+//! its departure time, the next one may leave one segment's serialisation time at
+//! `sk_pacing_rate` later, less up to half of it as credit for time the sender fell
+//! behind.
+
+use crate::linux::tcp::TcpSock;
+
+/// Nanoseconds per second.
+const NSEC_PER_SEC: u64 = 1_000_000_000;
+
+/// `tcp_update_skb_after_send()`'s pacing step for a segment of `len` bytes, whose
+/// transmit moved `tcp_wstamp_ns` from `prior_wstamp` (to at least now).
+///
+/// Does nothing without pacing (`sk_pacing_status` 0), with a pacing rate of 0 or
+/// `u64::MAX` (unlimited), or before the tenth data segment (`data_segs_out < 10`:
+/// the original fq does not pace the first ten).
+pub fn tcp_update_skb_after_send(sk: &mut TcpSock, len: u32, prior_wstamp: u64) {
+    if sk.sk_pacing_status == 0 {
+        return;
+    }
+    let rate = sk.sk_pacing_rate;
+    if rate == u64::MAX || rate == 0 || sk.data_segs_out < 10 {
+        return;
+    }
+    // Linux net/ipv4/tcp_output.c tcp_update_skb_after_send(): len_ns = len * NSEC_PER_SEC / rate
+    let mut len_ns = u64::from(len) * NSEC_PER_SEC / rate;
+    let credit = sk.tcp_wstamp_ns.wrapping_sub(prior_wstamp);
+    // Linux net/ipv4/tcp_output.c tcp_update_skb_after_send(): len_ns -= min(len_ns / 2, credit)
+    len_ns -= (len_ns / 2).min(credit);
+    sk.tcp_wstamp_ns = sk.tcp_wstamp_ns.wrapping_add(len_ns);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tenth_segment_is_the_first_paced_and_credit_takes_at_most_half() {
+        let mut sk = TcpSock {
+            sk_pacing_status: 1,
+            sk_pacing_rate: 1_448_000, // 1448 B at 1,448,000 B/s: 1 ms
+            data_segs_out: 9,
+            tcp_wstamp_ns: 5_000,
+            ..TcpSock::default()
+        };
+        tcp_update_skb_after_send(&mut sk, 1448, 5_000);
+        assert_eq!(sk.tcp_wstamp_ns, 5_000);
+        sk.data_segs_out = 10;
+        // No credit (the transmit did not move tcp_wstamp_ns): +1,000,000 ns.
+        tcp_update_skb_after_send(&mut sk, 1448, 5_000);
+        assert_eq!(sk.tcp_wstamp_ns, 1_005_000);
+        // Credit 2 ms (the sender was late): only half of len_ns is forgiven.
+        sk.tcp_wstamp_ns = 3_005_000;
+        tcp_update_skb_after_send(&mut sk, 1448, 1_005_000);
+        assert_eq!(sk.tcp_wstamp_ns, 3_505_000);
+    }
+}

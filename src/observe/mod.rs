@@ -1,0 +1,313 @@
+//! What the controller decided, told to a sink the stack supplies.
+//!
+//! A controller makes a handful of decisions a stack may want to see, log or count:
+//! a window reduction and its cause, the end of slow start and which detector ended
+//! it, the end of a recovery period, the undo of a spurious reduction, a change of
+//! mode (BBR). Each reaches an [`Observer`] as one [`Decision`], with the time of the
+//! event that caused it. Nothing else in the crate changes: an observer sees, it never
+//! steers.
+//!
+//! # From the stack's side
+//!
+//! The sink is passed to the event call, as s2n-quic passes its event `Publisher` to its
+//! controllers: every event call that can decide something has an `_observed` twin in
+//! [`ObservableController`] taking `&mut impl Observer`. The plain calls are unchanged
+//! and still compile to what they were: a flow without a sink pays nothing.
+//!
+//! ```
+//! use congestion::observe::{Counters, ObservableController};
+//! use congestion::rfc::{Cubic, CubicConfig};
+//! use congestion::{CongestionController, Instant, LossEvent, SentEvent};
+//!
+//! let mut flow = Cubic::new(CubicConfig::quic(1200), Instant::ZERO)?;
+//! let mut counters = Counters::new();
+//! flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+//! let now = Instant::from_micros(30_000);
+//! flow.on_loss_observed(now, &LossEvent::packet(1200, 3), &mut counters);
+//! flow.on_loss_observed(now, &LossEvent::packet(1200, 4), &mut counters); // same period
+//! assert_eq!((counters.reductions(), counters.slow_start_exits), (1, 1));
+//! # Ok::<(), congestion::ConfigError>(())
+//! ```
+//!
+//! A stack that programs against [`CongestionController`] alone (or holds an
+//! [`AnyController`](crate::AnyController)) wraps the flow and its sink in
+//! [`Observed`], which is a `CongestionController` whose plain calls report.
+//!
+//! # Design
+//!
+//! - **Static dispatch, no allocation.** [`Observer`] has one method with an empty
+//!   default body; the flows are generic over it, never `dyn`. [`NoObserver`] is
+//!   zero-sized and empty, and the plain calls are the `_observed` ones with it (or,
+//!   for ACKs, the unchanged code the `_observed` twin wraps).
+//! - **Where each decision is reported.** Reductions and undos are reported where the
+//!   controller makes them (losses, ECN, timeouts and undos are rare, out-of-line
+//!   calls). An ACK's decisions (slow-start exit, the end of a recovery period,
+//!   HyStart++'s Conservative Slow Start) are found by the `_observed` ACK call from the
+//!   flow's phase before and after the plain ACK, so the per-ACK path, tuned
+//!   instruction by instruction, is not touched at all.
+//! - **One decision type.** [`Decision`] is a small `Copy` enum, `#[non_exhaustive]`
+//!   so that algorithms to come (BBR's [`ModeChange`](Decision::ModeChange)) add
+//!   variants without breaking a sink. Amounts are in the controller's
+//!   [`WindowUnit`](crate::WindowUnit): segments in Linux mode, bytes in RFC mode.
+//! - **Composition.** `&mut O` is an observer, and so is a pair `(A, B)`: a stack
+//!   counts with [`Counters`] and logs with its own sink in one call.
+//!
+//! # qlog
+//!
+//! The decisions map onto qlog's recovery events (draft-ietf-quic-qlog-quic-events):
+//! a [`Reduction`](Decision::Reduction) is a `congestion_state_updated` to `recovery`
+//! (or `slow_start` after a timeout) with the cause as its trigger, followed by a
+//! `metrics_updated` with the new `congestion_window` and `ssthresh`;
+//! [`SlowStartExit`](Decision::SlowStartExit) and
+//! [`RecoveryEnd`](Decision::RecoveryEnd) are `congestion_state_updated` to
+//! `congestion_avoidance` (or `slow_start`). `examples/qlog_events.rs` prints them so.
+//!
+//! # defmt
+//!
+//! With the `defmt` feature, [`DefmtObserver`] logs every decision through `defmt`.
+
+mod counters;
+#[cfg(feature = "defmt")]
+mod defmt_observer;
+mod observed;
+
+pub use counters::Counters;
+#[cfg(feature = "defmt")]
+pub use defmt_observer::DefmtObserver;
+pub(crate) use observed::PhaseSnapshot;
+pub use observed::{ObservableController, Observed};
+
+use crate::controller::Phase;
+use crate::time::Instant;
+
+/// A sink for the controller's decisions. Implement
+/// [`on_decision`](Observer::on_decision); its default does nothing.
+///
+/// It is called during the event call, with the event's `now`, after the flow's state
+/// holds the decision's outcome. It must not panic, and it cannot reach the flow.
+pub trait Observer {
+    /// One decision the controller made at `now`.
+    #[inline(always)]
+    fn on_decision(&mut self, now: Instant, decision: &Decision) {
+        let _ = (now, decision);
+    }
+}
+
+/// The observer of a flow nobody observes: zero-sized, every method empty. The plain
+/// event calls use it, so they compile to what they were before observers existed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct NoObserver;
+
+impl Observer for NoObserver {}
+
+impl<O: Observer + ?Sized> Observer for &mut O {
+    #[inline(always)]
+    fn on_decision(&mut self, now: Instant, decision: &Decision) {
+        (**self).on_decision(now, decision);
+    }
+}
+
+/// Both observers, the first one first.
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    #[inline(always)]
+    fn on_decision(&mut self, now: Instant, decision: &Decision) {
+        self.0.on_decision(now, decision);
+        self.1.on_decision(now, decision);
+    }
+}
+
+/// One decision of a controller. Amounts are in the controller's
+/// [`WindowUnit`](crate::WindowUnit).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum Decision {
+    /// The window was reduced: a congestion event (loss, ECN-CE), a retransmission
+    /// timeout or persistent congestion. Reported once per event that reduces; a loss
+    /// or CE mark of a packet sent before the current recovery period began does not
+    /// reduce and is not reported.
+    Reduction {
+        /// Why.
+        cause: ReductionCause,
+        /// cwnd before the reduction.
+        cwnd_before: u64,
+        /// cwnd after it.
+        cwnd_after: u64,
+        /// ssthresh after it.
+        ssthresh: u64,
+    },
+    /// The flow left slow start (or HyStart++'s Conservative Slow Start). Reported
+    /// before the [`Reduction`](Decision::Reduction) when a loss or ECN-CE ends it.
+    SlowStartExit {
+        /// What ended it.
+        detector: ExitDetector,
+        /// cwnd after the event.
+        cwnd: u64,
+        /// ssthresh after the event.
+        ssthresh: u64,
+    },
+    /// HyStart++ (RFC 9406 §4.2) saw the RTT rise and entered Conservative Slow Start
+    /// (`entered`), or found the rise spurious and resumed slow start (`!entered`).
+    ConservativeSlowStart {
+        /// Entered (true) or left for slow start (false).
+        entered: bool,
+        /// cwnd after the event.
+        cwnd: u64,
+    },
+    /// A recovery period ([`Phase::Recovery`]) ended: an ACK of a packet sent after it
+    /// began. The phase the flow went on in is given. (A Linux-mode RTO's own recovery,
+    /// state Loss, reports [`Phase::SlowStart`] throughout and has no end event; an undo
+    /// or a new reduction ending a period is reported as itself.)
+    RecoveryEnd {
+        /// The phase after it.
+        phase: Phase,
+        /// cwnd after the event.
+        cwnd: u64,
+    },
+    /// The last reduction was found spurious and undone (DSACK, F-RTO, a QUIC ACK of a
+    /// packet declared lost). Reported only when the undo restored something: Linux
+    /// mode undoes when a loss or RTO armed it (`tcp_undo_cwnd_reduction`); RFC mode
+    /// when cwnd is below the window before the event (RFC 9438 §4.9.2).
+    Undo {
+        /// cwnd before the undo.
+        cwnd_before: u64,
+        /// cwnd after it.
+        cwnd_after: u64,
+        /// ssthresh after it (`u64::MAX`: none).
+        ssthresh: u64,
+        /// The phase after it (the one the undone event interrupted, or where the
+        /// restored window puts the flow).
+        phase: Phase,
+    },
+    /// A model-based controller (BBR) changed its mode. None of today's controllers
+    /// reports it; the encoding ([`BbrMode`]) is fixed for those to come.
+    ModeChange {
+        /// The mode left.
+        from: BbrMode,
+        /// The mode entered.
+        to: BbrMode,
+    },
+}
+
+/// Why a window was reduced.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum ReductionCause {
+    /// Packet loss (fast retransmit; RFC 9002 §7.3.2).
+    Loss,
+    /// An increase of the ECN-CE count (RFC 9002 §7.3.2; Linux `tcp_enter_cwr`).
+    Ecn,
+    /// A retransmission timeout (Linux `tcp_enter_loss`; RFC 5681 §3.1).
+    RetransmissionTimeout,
+    /// Persistent congestion (RFC 9002 §7.6.2): the window collapses to its minimum.
+    PersistentCongestion,
+}
+
+/// What ended slow start. s2n-quic's `SlowStartExitCause` has loss, ECN, RTT and
+/// "other"; here the RTT detectors are told apart, and "other" is
+/// [`Ssthresh`](ExitDetector::Ssthresh).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub enum ExitDetector {
+    /// Linux HyStart's ACK-train test (`HYSTART_ACK_TRAIN`).
+    HystartAckTrain,
+    /// Linux HyStart's delay-increase test (`HYSTART_DELAY`).
+    HystartDelay,
+    /// RFC 9406 HyStart++: Conservative Slow Start lasted `CSS_ROUNDS` rounds.
+    HystartPlusPlus,
+    /// The window grew to ssthresh (after a timeout, or a configured initial ssthresh).
+    Ssthresh,
+    /// A loss reduced the window during slow start.
+    Loss,
+    /// An ECN-CE mark reduced the window during slow start.
+    Ecn,
+}
+
+/// A BBR mode, for [`Decision::ModeChange`], with a stable `u8` code: 0–3 are the
+/// kernel's `enum bbr_mode` (Linux net/ipv4/tcp_bbr.c), 4–7 the ProbeBW phases of BBRv3
+/// (draft-ietf-ccwg-bbr §4.3.3), which a BBR v1 never reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(u8)]
+pub enum BbrMode {
+    /// `BBR_STARTUP`: ramping up to fill the pipe.
+    Startup = 0,
+    /// `BBR_DRAIN`: draining the queue Startup built.
+    Drain = 1,
+    /// `BBR_PROBE_BW`: cycling the pacing gain (BBR v1), or ProbeBW as a whole.
+    ProbeBw = 2,
+    /// `BBR_PROBE_RTT`: cutting inflight to measure the minimum RTT.
+    ProbeRtt = 3,
+    /// BBRv3 ProbeBW_DOWN.
+    ProbeBwDown = 4,
+    /// BBRv3 ProbeBW_CRUISE.
+    ProbeBwCruise = 5,
+    /// BBRv3 ProbeBW_REFILL.
+    ProbeBwRefill = 6,
+    /// BBRv3 ProbeBW_UP.
+    ProbeBwUp = 7,
+}
+
+impl BbrMode {
+    /// The stable code.
+    pub const fn code(self) -> u8 {
+        self as u8
+    }
+
+    /// The mode of a code; `None` above 7.
+    pub const fn from_code(code: u8) -> Option<BbrMode> {
+        match code {
+            0 => Some(BbrMode::Startup),
+            1 => Some(BbrMode::Drain),
+            2 => Some(BbrMode::ProbeBw),
+            3 => Some(BbrMode::ProbeRtt),
+            4 => Some(BbrMode::ProbeBwDown),
+            5 => Some(BbrMode::ProbeBwCruise),
+            6 => Some(BbrMode::ProbeBwRefill),
+            7 => Some(BbrMode::ProbeBwUp),
+            _ => None,
+        }
+    }
+}
+
+const _: () = assert!(core::mem::size_of::<Decision>() <= 32);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_bbr_mode_code_reads_back_as_its_mode() {
+        for code in 0..=u8::MAX {
+            match BbrMode::from_code(code) {
+                Some(mode) => assert_eq!(mode.code(), code),
+                None => assert!(code > 7),
+            }
+        }
+    }
+
+    #[test]
+    fn a_pair_tells_both_observers_in_order() {
+        struct Last(u64);
+        impl Observer for Last {
+            fn on_decision(&mut self, now: Instant, _: &Decision) {
+                self.0 = self.0 * 10 + now.as_micros();
+            }
+        }
+        let mut pair = (Last(0), Counters::new());
+        let d = Decision::RecoveryEnd {
+            phase: Phase::CongestionAvoidance,
+            cwnd: 10,
+        };
+        pair.on_decision(Instant::from_micros(3), &d);
+        // Through `&mut O`, as a stack passes its sink.
+        let mut by_ref = &mut pair;
+        Observer::on_decision(&mut by_ref, Instant::from_micros(4), &d);
+        assert_eq!(pair.0.0, 34);
+        assert_eq!(pair.1.recovery_ends, 2);
+        NoObserver.on_decision(Instant::ZERO, &d);
+    }
+}
