@@ -332,3 +332,46 @@ fn idle_restart_needs_strictly_more_than_an_rto_and_halves_per_rto() {
     flow.send(&p, &off, 2_000_000, 1, &mut ReplayedRandom::<1>::new());
     assert_eq!(flow.socket().snd_cwnd, 100);
 }
+
+#[test]
+fn a_repeated_rto_recomputes_ssthresh_only_after_forward_progress() {
+    let p = DctcpParams::new();
+    let sysctl = TcpSysctl::new();
+    let mut rand = ReplayedRandom::<1>::new();
+    let mut flow = idle_flow(40);
+    flow.transmit(&p, 0, 40, &mut rand);
+    // First RTO (Open): dctcp_ssthresh 40 - (40·1024 >> 11) = 20, then
+    // CA_EVENT_LOSS halves: max(40 >> 1, 2) = 20; loss_cwnd 40; cwnd 1; high_seq 40.
+    flow.rto(&p, 200_000, 1, &mut rand);
+    let sk = flow.socket();
+    assert_eq!((sk.snd_ssthresh, sk.snd_cwnd, sk.high_seq), (20, 1, 40));
+    assert_eq!((flow.ca().loss_cwnd, sk.icsk_retransmits), (40, 1));
+    // Backed-off second RTO: Loss, high_seq after snd_una, retransmits 1: no recompute
+    // (a recompute at cwnd 1 would give ssthresh 2).
+    flow.rto(&p, 600_000, 1, &mut rand);
+    assert_eq!(
+        (flow.socket().snd_ssthresh, flow.socket().icsk_retransmits),
+        (20, 2)
+    );
+    // An ACK of 1 segment clears retransmits (snd_una 1, still before high_seq 40:
+    // Loss) and slow start grows cwnd to 2. The next RTO then recomputes:
+    // dctcp_ssthresh(2) = 2, CA_EVENT_LOSS max(2 >> 1, 2) = 2, prior_cwnd 2.
+    let ack = TcpAck {
+        acked: 1,
+        rtt_us: None,
+        ce_delta: 0,
+        ece: false,
+    };
+    flow.ack(&p, &sysctl, 700_000, &ack, &mut rand);
+    assert_eq!(flow.socket().icsk_ca_state, CaState::Loss);
+    assert_eq!(
+        (flow.socket().snd_cwnd, flow.socket().icsk_retransmits),
+        (2, 0)
+    );
+    flow.rto(&p, 900_000, 1, &mut rand);
+    let sk = flow.socket();
+    assert_eq!(
+        (sk.snd_ssthresh, sk.prior_cwnd, flow.ca().loss_cwnd),
+        (2, 2, 2)
+    );
+}

@@ -39,8 +39,8 @@ use crate::linux::CaState;
 use crate::linux::state::TCP_INFINITE_SSTHRESH;
 use crate::linux::tcp::{
     AckOutcome, RandomSource, TcpAck, TcpCongestionOps, TcpSock, TcpSysctl, tcp_ack,
-    tcp_enter_loss, tcp_enter_recovery, tcp_slow_start_after_idle_check, tcp_try_undo,
-    tcp_write_xmit,
+    tcp_enter_loss, tcp_enter_recovery, tcp_slow_start_after_idle_check, tcp_timeout_mark_lost,
+    tcp_try_undo, tcp_write_xmit,
 };
 use core::fmt;
 
@@ -255,6 +255,7 @@ impl<O: TcpCongestionOps> TcpFlow<O> {
         rand: &mut R,
     ) {
         self.sk.set_clock(now_us);
+        tcp_timeout_mark_lost(&mut self.sk);
         tcp_enter_loss::<O, R>(&mut self.ca, &mut self.sk, p, rand);
         self.sk.packets_out = retransmitted;
         if retransmitted > 0 {

@@ -58,10 +58,22 @@ pub fn tcp_enter_recovery<O: TcpCongestionOps, R: RandomSource>(
     true
 }
 
-/// `tcp_enter_loss()`: a retransmission timeout. Everything in flight is lost. Unless
-/// this window was already reduced (a recovery still before `high_seq`, or a
-/// repeated timeout), ssthresh is recomputed, saved for undo, and the algorithm hears
-/// `CA_EVENT_LOSS`. cwnd becomes 1, the state Loss, and the recovery point `snd_nxt`.
+/// `tcp_timeout_mark_lost()` on a socket without a scoreboard: every segment in flight
+/// is lost, and with no per-segment marks to keep, they leave `packets_out` at once.
+/// (A caller with a scoreboard marks its segments and counts `lost_out` instead.)
+// Linux net/ipv4/tcp_input.c tcp_timeout_mark_lost()
+pub fn tcp_timeout_mark_lost(sk: &mut TcpSock) {
+    sk.packets_out = 0;
+    sk.sacked_out = 0;
+    sk.lost_out = 0;
+    sk.retrans_out = 0;
+}
+
+/// `tcp_enter_loss()` once the timed-out segments are marked lost
+/// ([`tcp_timeout_mark_lost`] or the caller's scoreboard). Unless this window was
+/// already reduced (a recovery still before `high_seq`, or a repeated timeout),
+/// ssthresh is recomputed, saved for undo, and the algorithm hears `CA_EVENT_LOSS`.
+/// cwnd becomes the flight plus one, the state Loss, and the recovery point `snd_nxt`.
 ///
 /// The caller then retransmits (and counts `icsk_retransmits`), as the RTO timer does.
 // Linux net/ipv4/tcp_input.c tcp_enter_loss()
@@ -71,11 +83,6 @@ pub fn tcp_enter_loss<O: TcpCongestionOps, R: RandomSource>(
     p: &O::Params,
     rand: &mut R,
 ) {
-    // Linux tcp_timeout_mark_lost(): every segment in flight is lost
-    sk.packets_out = 0;
-    sk.sacked_out = 0;
-    sk.lost_out = 0;
-    sk.retrans_out = 0;
     let state = sk.icsk_ca_state;
     if (state as u8) <= (CaState::Disorder as u8)
         || !after(sk.high_seq, sk.snd_una)
@@ -127,6 +134,10 @@ pub fn tcp_try_undo<O: TcpCongestionOps, R: RandomSource>(
 ) -> bool {
     if !sk.undo_marker {
         return false;
+    }
+    if sk.icsk_ca_state == CaState::Loss {
+        // Linux tcp_undo_cwnd_reduction(unmark_loss): the lost marks are cleared
+        sk.lost_out = 0;
     }
     tcp_undo_cwnd_reduction::<O>(ca, sk, p);
     if sk.icsk_ca_state != CaState::Open {

@@ -39,8 +39,8 @@ mod write_xmit;
 
 pub use ack::{AckOutcome, TcpAck, tcp_ack};
 pub use ca_state::{
-    tcp_enter_loss, tcp_enter_recovery, tcp_fastretrans_alert, tcp_set_ca_state, tcp_try_to_open,
-    tcp_try_undo, tcp_undo_cwnd_reduction,
+    tcp_enter_loss, tcp_enter_recovery, tcp_fastretrans_alert, tcp_set_ca_state,
+    tcp_timeout_mark_lost, tcp_try_to_open, tcp_try_undo, tcp_undo_cwnd_reduction,
 };
 pub use cong_control::{TcpSysctl, tcp_cong_control, tcp_update_pacing_rate};
 pub use cwnd_reduction::{
