@@ -194,7 +194,7 @@ pub fn dctcp_update_alpha(ca: &mut DctcpCa, sk: &TcpSock, p: &DctcpParams) {
     if delivered_ce != 0 {
         // Linux dctcp_update_alpha(): (c << (10 - g)) / max(1, d), u32
         let scaled = delivered_ce.wrapping_shl(10 - p.config.dctcp_shift_g) / delivered.max(1);
-        // The kernel's u32 sum wraps (only when the shift above wrapped too).
+        // The kernel's u32 sum wraps (only for a round with billions of CE marks).
         alpha = alpha.wrapping_add(scaled).min(DCTCP_MAX_ALPHA);
     }
     ca.dctcp_alpha = alpha;
