@@ -8,7 +8,6 @@
 //! library; a trace that needs more than [`SCOREBOARD`] segments outstanding is an
 //! error.
 
-use crate::bbr_csv as csv;
 use crate::{Event, Mode, Problem, Row, set_u32, zeros_after};
 use congestion::Instant;
 use congestion::hystart::PacingStatus;
@@ -678,3 +677,7 @@ impl BbrReplay {
         Ok(())
     }
 }
+
+/// The CSV row (a file of its own beside this one).
+#[path = "bbr_csv.rs"]
+mod csv;

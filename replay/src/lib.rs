@@ -14,7 +14,6 @@
 #![forbid(unsafe_code)]
 
 mod bbr;
-mod bbr_csv;
 mod error;
 mod linux;
 mod pacing;
