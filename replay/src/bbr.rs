@@ -8,6 +8,7 @@
 //! library; a trace that needs more than [`SCOREBOARD`] segments outstanding is an
 //! error.
 
+use crate::bbr_csv as csv;
 use crate::{Event, Mode, Problem, Row, set_u32, zeros_after};
 use congestion::Instant;
 use congestion::hystart::PacingStatus;
@@ -677,7 +678,3 @@ impl BbrReplay {
         Ok(())
     }
 }
-
-/// The CSV row (a file of its own beside this one).
-#[path = "bbr_csv.rs"]
-mod csv;

@@ -13,7 +13,7 @@ fn b(flag: bool) -> u8 {
 
 /// Writes the row after an event: the socket, BBR's state, this event's sample and its
 /// random draws (`value/ceil`, `-` for none).
-pub(crate) fn write_row<W: Write>(
+pub(super) fn write_row<W: Write>(
     out: &mut W,
     row: Row<'_>,
     sk: &TcpSock,

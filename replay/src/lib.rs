@@ -14,6 +14,7 @@
 #![forbid(unsafe_code)]
 
 mod bbr;
+mod bbr_csv;
 mod error;
 mod linux;
 mod pacing;
