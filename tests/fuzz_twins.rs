@@ -35,6 +35,17 @@ fn drive(body: fn(&[u8]), seed: u64, cases: usize, max_len: usize) {
 }
 
 #[test]
+fn bbr_flow_survives_random_event_streams() {
+    // BBR v1 (congestion::linux::Bbr) behind a stack with its own scoreboard.
+    drive(fuzz_bodies::bbr::run, 0xD6E8_FEB8_6659_FD93, 10_000, 600);
+    for len in [0, 1, 17, 64, 600] {
+        for byte in [0x00, 0x5A, 0xFF] {
+            fuzz_bodies::bbr::run(&vec![byte; len]);
+        }
+    }
+}
+
+#[test]
 fn linux_flow_survives_random_event_streams() {
     // About 20,000 inputs and 600,000 events; well under a second even in debug.
     drive(fuzz_bodies::linux::run, 0x9E37_79B9_7F4A_7C15, 20_000, 600);

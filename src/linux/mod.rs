@@ -17,6 +17,7 @@ mod state;
 pub mod tcp;
 mod tcp_flow;
 
+pub use bbr::{Bbr, BbrConfig, BbrParams};
 pub use flow::{CaState, LinuxFlowState, LinuxSocketView};
 pub use flow_config::CubicConfig;
 pub use handle::Cubic;
