@@ -7,7 +7,7 @@
 mod replay;
 
 use congestion::linux::bbr::{
-    BbrMode, BbrParams, BbrState, TCP_INIT_CWND, bbr_bdp, bbr_check_probe_rtt_done,
+    BbrConfig, BbrMode, BbrParams, BbrState, TCP_INIT_CWND, bbr_bdp, bbr_check_probe_rtt_done,
     bbr_lt_bw_sampling, bbr_update_ack_aggregation, bbr_update_min_rtt,
 };
 use congestion::linux::tcp::{Minmax, RateSample, ReplayedRandom, TcpSock};
@@ -423,8 +423,11 @@ fn an_rto_marks_the_flight_lost_and_starts_long_term_sampling() {
 
 #[test]
 fn params_refuse_a_header_that_leaves_no_room() {
-    assert!(BbrParams::with_max_tcp_header(65_534).is_ok());
-    assert!(BbrParams::with_max_tcp_header(65_535).is_err());
+    let mut config = BbrConfig::new();
+    config.max_tcp_header = 65_534;
+    assert!(config.validate().is_ok());
+    config.max_tcp_header = 65_535;
+    assert!(config.validate().is_err());
     let err = replay::replay_cc("set max_tcp_header 70000\ninit 0\n", Cc::Bbr).unwrap_err();
     assert!(err.contains("max_tcp_header"), "{err}");
     // The unused ECN key is accepted, unknown keys are not.

@@ -10,9 +10,10 @@
 
 use crate::{Event, Mode, Problem, Row, set_u32, zeros_after};
 use congestion::Instant;
+use congestion::hystart::PacingStatus;
 use congestion::linux::CaState;
 use congestion::linux::bbr::{
-    BbrOps, BbrParams, BbrState, TCP_INFINITE_SSTHRESH, bbr_tso_segs_goal,
+    BbrConfig, BbrOps, BbrParams, BbrState, TCP_INFINITE_SSTHRESH, bbr_tso_segs_goal,
 };
 use congestion::linux::tcp::ack_update_rtt::tcp_ack_update_rtt;
 use congestion::linux::tcp::bbr_glue::{
@@ -188,10 +189,20 @@ impl BbrReplay {
 
     fn init_flow(&mut self, t_us: u64) -> Result<(), Problem<'static>> {
         let s = self.settings;
-        if s.mss == 0 {
-            return Err(Problem::Model("mss must be positive"));
-        }
-        self.params = BbrParams::with_max_tcp_header(s.max_tcp_header).map_err(Problem::Config)?;
+        let mut config = BbrConfig::new();
+        config.mss = s.mss;
+        config.init_cwnd = s.init_cwnd;
+        config.cwnd_clamp = s.cwnd_clamp;
+        config.initial_rtt_us = s.syn_rtt_us;
+        config.max_pacing_rate = s.max_pacing_rate;
+        config.pacing_status = match s.pacing_status {
+            0 => PacingStatus::None,
+            1 => PacingStatus::Needed,
+            _ => PacingStatus::Fq,
+        };
+        config.pacing_shift = s.pacing_shift;
+        config.max_tcp_header = s.max_tcp_header;
+        self.params = config.validate().map_err(Problem::Config)?;
         self.sk = TcpSock::default();
         self.skbs.clear();
         self.set_clock(t_us);
@@ -572,11 +583,11 @@ impl<'a> Mode<'a> for BbrReplay {
             }
             "pacing_shift" => {
                 s.pacing_shift = match u8::try_from(value) {
-                    Ok(shift) if shift < 64 => shift,
+                    Ok(shift) if shift < 32 => shift,
                     _ => {
                         return Err(Problem::BadChoice {
                             key,
-                            expected: "expected a shift below 64",
+                            expected: "expected a shift below 32",
                         });
                     }
                 }

@@ -11,6 +11,7 @@ mod socket_config;
 mod state;
 pub mod tcp;
 
+pub use bbr::{Bbr, BbrConfig, BbrParams};
 pub use flow::{CaState, LinuxFlowState, LinuxSocketView};
 pub use flow_config::LinuxFlowConfig;
 pub use handle::LinuxFlow;

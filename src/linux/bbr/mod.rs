@@ -21,7 +21,9 @@
 
 mod aggregation;
 mod bw;
+mod config;
 mod cwnd;
+mod flow;
 mod lt_bw;
 mod pacing;
 mod probe_bw;
@@ -30,10 +32,12 @@ mod state;
 
 pub use aggregation::{bbr_ack_aggregation_cwnd, bbr_extra_acked, bbr_update_ack_aggregation};
 pub use bw::{bbr_bw, bbr_check_full_bw_reached, bbr_max_bw, bbr_update_bw};
+pub use config::{BbrConfig, BbrParams, DEFAULT_MAX_TCP_HEADER};
 pub use cwnd::{
     TCP_INIT_CWND, bbr_bdp, bbr_inflight, bbr_packets_in_net_at_edt, bbr_quantization_budget,
     bbr_set_cwnd, bbr_set_cwnd_to_recover_or_restore,
 };
+pub use flow::{Bbr, BbrAck, DeliveredSegment, Flight, Sent};
 pub use lt_bw::{
     bbr_lt_bw_interval_done, bbr_lt_bw_sampling, bbr_reset_lt_bw_sampling,
     bbr_reset_lt_bw_sampling_interval,
@@ -49,7 +53,6 @@ pub use probe_bw::{
 pub use probe_rtt::{CWND_MIN_TARGET, bbr_check_probe_rtt_done, bbr_save_cwnd, bbr_update_min_rtt};
 pub use state::{BbrMode, BbrState};
 
-use crate::ConfigError;
 use crate::linux::CaState;
 use crate::linux::tcp::{CaEvent, RandomSource, RateSample, TcpCongestionOps, TcpSock};
 
@@ -69,46 +72,6 @@ pub const DRAIN_GAIN: u32 = BBR_UNIT * 1000 / 2885;
 pub const CWND_GAIN: u32 = BBR_UNIT * 2;
 /// `TCP_INFINITE_SSTHRESH`.
 pub const TCP_INFINITE_SSTHRESH: u32 = 0x7fff_ffff;
-
-/// The x86-64 distribution kernels' `MAX_TCP_HEADER`, bytes.
-pub const DEFAULT_MAX_TCP_HEADER: u32 = 320;
-
-/// What BBR v1 takes from the build rather than from module parameters (it has none):
-/// `MAX_TCP_HEADER`, which sets the TSO goal's byte cap. Validated once, shared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-pub struct BbrParams {
-    max_tcp_header: u32,
-}
-
-impl BbrParams {
-    /// The x86-64 kernel's values (`MAX_TCP_HEADER` 320).
-    pub const fn new() -> Self {
-        BbrParams {
-            max_tcp_header: DEFAULT_MAX_TCP_HEADER,
-        }
-    }
-
-    /// With `MAX_TCP_HEADER = max_tcp_header` bytes; it must leave at least one byte of
-    /// a 64 KiB GSO packet (`max_tcp_header < 65535`).
-    pub const fn with_max_tcp_header(max_tcp_header: u32) -> Result<Self, ConfigError> {
-        if max_tcp_header >= GSO_LEGACY_MAX_SIZE - 1 {
-            return Err(ConfigError::TcpHeaderOutOfRange);
-        }
-        Ok(BbrParams { max_tcp_header })
-    }
-
-    /// `MAX_TCP_HEADER`, bytes.
-    pub const fn max_tcp_header(&self) -> u32 {
-        self.max_tcp_header
-    }
-}
-
-impl Default for BbrParams {
-    fn default() -> Self {
-        Self::new()
-    }
-}
 
 /// `tcp_bbr_cong_ops`: BBR v1's hooks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

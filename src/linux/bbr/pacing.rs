@@ -78,7 +78,7 @@ pub fn bbr_min_tso_segs(sk: &TcpSock) -> u32 {
 /// [`bbr_min_tso_segs`], at most 127. An MSS of 0 counts as no full segment.
 pub fn bbr_tso_segs_goal(sk: &TcpSock, p: &BbrParams) -> u32 {
     // Linux net/ipv4/tcp_bbr.c bbr_tso_segs_goal(): min(rate >> shift, GSO_LEGACY_MAX_SIZE - 1 - MAX_TCP_HEADER)
-    let cap = u64::from(GSO_LEGACY_MAX_SIZE - 1 - p.max_tcp_header);
+    let cap = u64::from(GSO_LEGACY_MAX_SIZE - 1 - p.max_tcp_header());
     let shift = u32::from(sk.sk_pacing_shift);
     let budget = sk.sk_pacing_rate.checked_shr(shift).unwrap_or(0);
     // At most the cap, so it fits in u32 as the kernel's `bytes`.

@@ -1,0 +1,499 @@
+//! [`Bbr`]: a whole Linux-mode BBR v1 flow a TCP stack drives: the socket glue, the
+//! delivery-rate sampler and BBR, in 192 bytes.
+//!
+//! The stack keeps its own scoreboard (which segments are outstanding, SACKed, lost,
+//! retransmitted) and tells the flow what happened on each event; the flow keeps the
+//! socket fields BBR and the sampler need and returns what the stack must keep per
+//! segment. The call order per segment and per ACK is the kernel's:
+//!
+//! 1. `Bbr::new(&params, now, rand)` when the connection is established.
+//! 2. For every (re)transmitted segment, [`Bbr::on_send`] with the flight *before* it
+//!    is counted; keep the returned [`Sent`] with the segment (its departure time and
+//!    [`TxSnapshot`]). It may leave no earlier than [`Bbr::next_departure_ns`] before
+//!    the call; the returned `departure_ns` is its own earliest departure.
+//! 3. When the application runs out of data to send, [`Bbr::on_app_limited`].
+//! 4. For every ACK, update the scoreboard first (SACK tags, cumulative ACK, loss
+//!    marks, and the LOST marks an undo clears), then [`Bbr::on_ack`] with the
+//!    segments it newly delivered ([`DeliveredSegment`], SACKed ones first, each
+//!    group in ascending sequence, as `tcp_sacktag_write_queue()` and
+//!    `tcp_clean_rtx_queue()` visit them), and store back the snapshots of the SACKed
+//!    ones (the flow spends them so that their later cumulative ACK samples nothing).
+//! 5. On a retransmission timeout, mark every outstanding segment lost, then
+//!    [`Bbr::on_rto`].
+//!
+//! Read [`Bbr::cwnd`] and [`Bbr::pacing_rate`] after each event.
+//!
+//! **Without per-segment snapshots** (a stack that keeps nothing per packet) there
+//! is no delivery-rate sample: pass an empty `delivered` slice and the count in
+//! [`BbrAck::delivered_count`]. BBR then never measures bandwidth: it stays in
+//! STARTUP at the initial pacing rate, and cwnd only grows while fewer than 10
+//! segments were delivered, then holds at the quantization budget (about 3 TSO
+//! bursts). Such a flow is safe but slow; BBR needs the snapshots.
+//!
+//! Recovery follows the model of `shared/conformance/linux-bbr` (the traces this flow
+//! is tested against): Recovery starts when `lost_out > 0` (no Disorder state), ends
+//! when `snd_una` reaches the recovery point; Loss ends the same way; undo only when
+//! the stack says so ([`BbrAck::undo`], its DSACK or timestamp decision). An ACK that
+//! arrives with nothing outstanding (`packets_out` 0 before it) changes nothing, as
+//! the kernel's `no_queue` path skips congestion control.
+
+use super::{
+    BbrMode, BbrOps, BbrParams, BbrState, TCP_INFINITE_SSTHRESH, bbr_bw, bbr_tso_segs_goal,
+};
+use crate::Instant;
+use crate::linux::CaState;
+use crate::linux::bbr::config::pacing_status_code;
+use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
+use crate::linux::tcp::bbr_glue::{tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo};
+use crate::linux::tcp::rate::{
+    tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
+};
+use crate::linux::tcp::seq::before;
+use crate::linux::tcp::skb::{RETRANS, SACKED_ACKED};
+use crate::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
+use crate::linux::tcp::{
+    CaEvent, Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot,
+};
+
+/// The stack's scoreboard counters (`packets_out`, `sacked_out`, `lost_out`,
+/// `retrans_out`), in segments.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Flight {
+    /// Segments sent and not cumulatively acknowledged.
+    pub packets_out: u32,
+    /// Of those, SACKed.
+    pub sacked_out: u32,
+    /// Of those, marked lost (and not SACKed).
+    pub lost_out: u32,
+    /// Retransmissions in flight.
+    pub retrans_out: u32,
+}
+
+impl Flight {
+    /// `tcp_packets_in_flight()`: `packets_out - (sacked_out + lost_out) + retrans_out`,
+    /// wrapping as the kernel's `u32` on inconsistent counts.
+    pub const fn in_flight(&self) -> u32 {
+        self.packets_out
+            .wrapping_sub(self.sacked_out.wrapping_add(self.lost_out))
+            .wrapping_add(self.retrans_out)
+    }
+}
+
+/// What [`Bbr::on_send`] returns for the stack to keep with the segment.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Sent {
+    /// The segment's earliest departure time (`skb->skb_mstamp_ns`), ns since the
+    /// origin of `now`.
+    pub departure_ns: u64,
+    /// The sampler's snapshot (`tcp_skb_cb.tx`).
+    pub snapshot: TxSnapshot,
+}
+
+/// One segment an ACK newly delivered.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct DeliveredSegment {
+    /// What [`Bbr::on_send`] returned for its last transmission.
+    pub sent: Sent,
+    /// Its end sequence (`end_seq`): one past its own sequence number, in segments.
+    pub end_seq: u32,
+    /// It was ever retransmitted (`TCPCB_RETRANS`).
+    pub retransmitted: bool,
+    /// It was delivered by SACK on this ACK (not cumulatively).
+    pub sacked: bool,
+}
+
+/// What an ACK did, as the stack's scoreboard saw it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct BbrAck<'a> {
+    /// `snd_una` after the ACK.
+    pub snd_una: u32,
+    /// `snd_nxt`: the next new segment's sequence number.
+    pub snd_nxt: u32,
+    /// The segments newly delivered (see the module docs for the order); their
+    /// snapshots are spent here. May be empty.
+    pub delivered: &'a mut [DeliveredSegment],
+    /// How many segments were newly delivered, at least `delivered.len()` (more when
+    /// the stack keeps no snapshots for some).
+    pub delivered_count: u32,
+    /// Segments newly marked lost (`tcp_mark_skb_lost()`, including retransmissions
+    /// lost again).
+    pub newly_lost: u32,
+    /// The ACK's RTT sample, µs (`ca_rtt_us`), if it gave one.
+    pub rtt_us: Option<u32>,
+    /// The stack's smoothed RTT, µs (0: none yet); BBR reads it until its pacing rate
+    /// has been seeded from a real RTT.
+    pub srtt_us: u32,
+    /// The ACK may have been delayed by the receiver (`FLAG_ACK_MAYBE_DELAYED`).
+    pub ack_maybe_delayed: bool,
+    /// The scoreboard counters before the ACK.
+    pub prior_flight: Flight,
+    /// The scoreboard counters after it (tags, cumulative ACK, marks).
+    pub flight: Flight,
+    /// The stack found the last reduction spurious (DSACKs, timestamps): undo it.
+    pub undo: bool,
+}
+
+/// The socket fields a flow keeps between events (88 bytes): the rest of
+/// [`TcpSock`] is either the stack's (scoreboard, sequence numbers, srtt), derived
+/// from `now`, or never read by BBR v1 (the sampler's `rate_*` record for `tcp_info`,
+/// `prior_cwnd`, the cwnd-use round).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+struct FlowSock {
+    first_tx_mstamp: u64,
+    delivered_mstamp: u64,
+    sk_pacing_rate: u64,
+    tcp_wstamp_ns: u64,
+    rtt_min: Minmax,
+    snd_cwnd: u32,
+    snd_ssthresh: u32,
+    prior_ssthresh: u32,
+    delivered: u32,
+    lost: u32,
+    app_limited: u32,
+    high_seq: u32,
+    icsk_ca_state: CaState,
+    undo_marker: bool,
+    /// `data_segs_out`, saturating at 10: only `>= 10` is read (the kernel's counter
+    /// wraps after 2^32 segments and then skips pacing 10 segments; this one does not).
+    data_segs_out: u8,
+    sk_pacing_status: u8,
+}
+
+/// A Linux-mode BBR v1 flow: `tcp_bbr.c` with the socket glue and the delivery-rate
+/// sampler of `tcp_rate.c`, driven by a TCP stack (see the module docs for the call
+/// order). Segments, not bytes. Bit-exact with the kernel on the reference traces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Bbr {
+    bbr: BbrState,
+    sock: FlowSock,
+}
+
+const _: () = assert!(core::mem::size_of::<FlowSock>() <= 88);
+const _: () = assert!(core::mem::size_of::<Bbr>() <= 192);
+
+/// The socket clocks at `now`.
+fn at(sk: &mut TcpSock, now: Instant) {
+    sk.tcp_mstamp = now.as_micros();
+    sk.tcp_clock_cache = now.as_nanos();
+    sk.tcp_jiffies32 = now.jiffies32();
+}
+
+impl Bbr {
+    /// A flow whose connection is established at `now`: `bbr_init()` on a fresh socket
+    /// (cwnd `init_cwnd`, srtt and `tcp_min_rtt()` from `initial_rtt_us`). BBR v1 draws
+    /// no random number here; `rand` is for symmetry with the other events.
+    pub fn new<R: RandomSource>(p: &BbrParams, now: Instant, rand: &mut R) -> Self {
+        let c = p.config();
+        let mut sk = TcpSock::default();
+        at(&mut sk, now);
+        sk.mss_cache = c.mss;
+        sk.snd_cwnd = c.init_cwnd;
+        sk.snd_cwnd_clamp = c.cwnd_clamp;
+        sk.snd_ssthresh = TCP_INFINITE_SSTHRESH;
+        // tcp_init_sock(): a bubble in the pipe until the first ACK
+        sk.app_limited = u32::MAX;
+        sk.rate_app_limited = true;
+        sk.rtt_min = Minmax::new(sk.tcp_jiffies32, u32::MAX);
+        if c.initial_rtt_us > 0 {
+            sk.srtt_us = c.initial_rtt_us.wrapping_shl(3);
+            sk.rtt_min = Minmax::new(sk.tcp_jiffies32, c.initial_rtt_us);
+        }
+        sk.sk_pacing_status = pacing_status_code(c.pacing_status);
+        sk.sk_pacing_shift = c.pacing_shift;
+        sk.sk_max_pacing_rate = c.max_pacing_rate;
+        let mut flow = Bbr {
+            bbr: BbrState::default(),
+            sock: FlowSock::default(),
+        };
+        BbrOps::init(&mut flow.bbr, &mut sk, p, rand);
+        flow.store(&sk);
+        flow
+    }
+
+    /// The kernel socket this flow stands for at `now`, with the stack's counters.
+    fn sock(&self, p: &BbrParams, now: Instant, flight: Flight) -> TcpSock {
+        let c = p.config();
+        let s = &self.sock;
+        let mut sk = TcpSock {
+            mss_cache: c.mss,
+            snd_cwnd_clamp: c.cwnd_clamp,
+            sk_max_pacing_rate: c.max_pacing_rate,
+            sk_pacing_shift: c.pacing_shift,
+            sk_pacing_status: s.sk_pacing_status,
+            first_tx_mstamp: s.first_tx_mstamp,
+            delivered_mstamp: s.delivered_mstamp,
+            sk_pacing_rate: s.sk_pacing_rate,
+            tcp_wstamp_ns: s.tcp_wstamp_ns,
+            rtt_min: s.rtt_min,
+            snd_cwnd: s.snd_cwnd,
+            snd_ssthresh: s.snd_ssthresh,
+            prior_ssthresh: s.prior_ssthresh,
+            delivered: s.delivered,
+            lost: s.lost,
+            app_limited: s.app_limited,
+            high_seq: s.high_seq,
+            icsk_ca_state: s.icsk_ca_state,
+            undo_marker: s.undo_marker,
+            data_segs_out: u32::from(s.data_segs_out),
+            packets_out: flight.packets_out,
+            sacked_out: flight.sacked_out,
+            lost_out: flight.lost_out,
+            retrans_out: flight.retrans_out,
+            ..TcpSock::default()
+        };
+        at(&mut sk, now);
+        sk
+    }
+
+    /// Keeps what the next event needs.
+    fn store(&mut self, sk: &TcpSock) {
+        self.sock = FlowSock {
+            first_tx_mstamp: sk.first_tx_mstamp,
+            delivered_mstamp: sk.delivered_mstamp,
+            sk_pacing_rate: sk.sk_pacing_rate,
+            tcp_wstamp_ns: sk.tcp_wstamp_ns,
+            rtt_min: sk.rtt_min,
+            snd_cwnd: sk.snd_cwnd,
+            snd_ssthresh: sk.snd_ssthresh,
+            prior_ssthresh: sk.prior_ssthresh,
+            delivered: sk.delivered,
+            lost: sk.lost,
+            app_limited: sk.app_limited,
+            high_seq: sk.high_seq,
+            icsk_ca_state: sk.icsk_ca_state,
+            undo_marker: sk.undo_marker,
+            data_segs_out: sk.data_segs_out.min(10) as u8,
+            sk_pacing_status: sk.sk_pacing_status,
+        };
+    }
+
+    /// A segment (new or retransmitted) is handed to the wire at `now`, with `flight`
+    /// the counters before it is counted (`tcp_transmit_skb()`'s order): its departure
+    /// time, a transmit-start event if nothing was in flight, the pacing step, and
+    /// the sampler's snapshot. The stack then counts it (`packets_out` or
+    /// `retrans_out`).
+    pub fn on_send<R: RandomSource>(
+        &mut self,
+        p: &BbrParams,
+        now: Instant,
+        flight: Flight,
+        rand: &mut R,
+    ) -> Sent {
+        let mut sk = self.sock(p, now, flight);
+        let prior = sk.tcp_wstamp_ns;
+        sk.tcp_wstamp_ns = sk.tcp_wstamp_ns.max(sk.tcp_clock_cache);
+        let departure_ns = sk.tcp_wstamp_ns;
+        // Linux net/ipv4/tcp_output.c tcp_event_data_sent(): a transmit into an empty pipe
+        if sk.packets_in_flight() == 0 {
+            BbrOps::cwnd_event_with_random(&mut self.bbr, &mut sk, p, CaEvent::TxStart, rand);
+        }
+        sk.data_segs_out = sk.data_segs_out.saturating_add(1);
+        let mss = sk.mss_cache;
+        tcp_update_skb_after_send(&mut sk, mss, prior);
+        let snapshot = tcp_rate_skb_sent(&mut sk, departure_ns / 1000);
+        self.store(&sk);
+        Sent {
+            departure_ns,
+            snapshot,
+        }
+    }
+
+    /// The application has nothing more to send and the host queues are empty
+    /// (`host_queues_empty`): `tcp_rate_check_app_limited()`, which marks the flow
+    /// app-limited if cwnd is not full and every lost segment was retransmitted.
+    pub fn on_app_limited(
+        &mut self,
+        p: &BbrParams,
+        now: Instant,
+        flight: Flight,
+        host_queues_empty: bool,
+    ) {
+        let mut sk = self.sock(p, now, flight);
+        tcp_rate_check_app_limited(&mut sk, host_queues_empty);
+        self.store(&sk);
+    }
+
+    /// An ACK: the sampler's per-segment step on each delivered segment, the RTT
+    /// filter, undo, the end of Recovery/Loss, loss counting, the start of Recovery,
+    /// the rate sample and `bbr_main()`, in `tcp_ack()`'s order. Returns the sample.
+    pub fn on_ack<R: RandomSource>(
+        &mut self,
+        p: &BbrParams,
+        now: Instant,
+        ack: &mut BbrAck<'_>,
+        rand: &mut R,
+    ) -> RateSample {
+        let mut rs = RateSample::default();
+        // Linux net/ipv4/tcp_input.c tcp_ack(): no_queue skips congestion control
+        if ack.prior_flight.packets_out == 0 {
+            return rs;
+        }
+        let mut sk = self.sock(p, now, ack.flight);
+        sk.srtt_us = ack.srtt_us.wrapping_shl(3);
+        let prior_delivered = sk.delivered;
+        let prior_lost = sk.lost;
+        rs.prior_in_flight = ack.prior_flight.in_flight();
+
+        let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
+        sk.delivered = sk.delivered.wrapping_add(ack.delivered_count.max(count));
+        for seg in ack.delivered.iter_mut() {
+            let mut sacked = if seg.retransmitted { RETRANS } else { 0 };
+            if seg.sacked {
+                sacked |= SACKED_ACKED;
+            }
+            let tx_us = seg.sent.departure_ns / 1000;
+            tcp_rate_skb_delivered(
+                &mut sk,
+                &mut seg.sent.snapshot,
+                tx_us,
+                seg.end_seq,
+                sacked,
+                &mut rs,
+            );
+        }
+        sk.snd_una = ack.snd_una;
+        sk.snd_nxt = ack.snd_nxt;
+
+        // Linux net/ipv4/tcp_input.c tcp_ack_update_rtt(): the min filter (srtt is the stack's)
+        rs.rtt_us = -1;
+        if let Some(rtt) = ack.rtt_us {
+            rs.rtt_us = i64::from(rtt);
+            tcp_update_rtt_min(&mut sk, rtt, ack.ack_maybe_delayed);
+        }
+        rs.is_ack_delayed = ack.ack_maybe_delayed;
+
+        if ack.undo {
+            tcp_undo::<BbrOps, R>(&mut self.bbr, &mut sk, p, rand);
+            // The stack's counters already reflect the cleared (and any new) marks.
+            sk.lost_out = ack.flight.lost_out;
+        }
+        if matches!(sk.icsk_ca_state, CaState::Recovery | CaState::Loss)
+            && !before(sk.snd_una, sk.high_seq)
+        {
+            tcp_set_ca_state::<BbrOps, R>(&mut self.bbr, &mut sk, p, CaState::Open, rand);
+        }
+        sk.lost = sk.lost.wrapping_add(ack.newly_lost);
+        if (sk.icsk_ca_state as u8) < (CaState::Recovery as u8) && sk.lost_out > 0 {
+            tcp_enter_recovery::<BbrOps, R>(&mut self.bbr, &mut sk, p, false, rand);
+        }
+
+        let delivered = sk.delivered.wrapping_sub(prior_delivered);
+        let lost = sk.lost.wrapping_sub(prior_lost);
+        tcp_rate_gen(&mut sk, delivered, lost, false, &mut rs);
+        BbrOps::cong_control(&mut self.bbr, &mut sk, p, ack.snd_una, 0, &rs, rand);
+        self.store(&sk);
+        rs
+    }
+
+    /// A retransmission timeout, after the stack marked every outstanding segment lost
+    /// (`newly_lost` of them newly) into `flight`: `tcp_enter_loss()`. `timeouts` counts
+    /// the earlier timeouts since the last forward progress (`icsk_retransmits`).
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "the stack's view of the timeout, one argument each"
+    )]
+    pub fn on_rto<R: RandomSource>(
+        &mut self,
+        p: &BbrParams,
+        now: Instant,
+        flight: Flight,
+        newly_lost: u32,
+        snd_una: u32,
+        snd_nxt: u32,
+        timeouts: u32,
+        rand: &mut R,
+    ) {
+        let mut sk = self.sock(p, now, flight);
+        sk.lost = sk.lost.wrapping_add(newly_lost);
+        sk.snd_una = snd_una;
+        sk.snd_nxt = snd_nxt;
+        sk.icsk_retransmits = timeouts.min(u32::from(u8::MAX)) as u8;
+        tcp_enter_loss::<BbrOps, R>(&mut self.bbr, &mut sk, p, rand);
+        self.store(&sk);
+    }
+
+    /// `snd_cwnd`, segments.
+    pub const fn cwnd(&self) -> u32 {
+        self.sock.snd_cwnd
+    }
+
+    /// `snd_ssthresh`, segments (BBR sets it only on entering DRAIN).
+    pub const fn ssthresh(&self) -> u32 {
+        self.sock.snd_ssthresh
+    }
+
+    /// `sk_pacing_rate`, bytes per second.
+    pub const fn pacing_rate(&self) -> u64 {
+        self.sock.sk_pacing_rate
+    }
+
+    /// `tcp_wstamp_ns`: the earliest departure of the next segment, ns.
+    pub const fn next_departure_ns(&self) -> u64 {
+        self.sock.tcp_wstamp_ns
+    }
+
+    /// The CA state (Open, Recovery or Loss).
+    pub const fn ca_state(&self) -> CaState {
+        self.sock.icsk_ca_state
+    }
+
+    /// BBR's mode.
+    pub const fn mode(&self) -> BbrMode {
+        self.bbr.mode
+    }
+
+    /// `bbr_bw()`: the bandwidth estimate, packets/µs << 24.
+    pub const fn bw(&self) -> u32 {
+        bbr_bw(&self.bbr)
+    }
+
+    /// `tcp_min_rtt()`: the socket's 300 s min RTT, µs (`u32::MAX` before a sample).
+    pub const fn tcp_min_rtt(&self) -> u32 {
+        self.sock.rtt_min.get()
+    }
+
+    /// `bbr_tso_segs_goal()`: segments per TSO/GSO burst at the current pacing rate.
+    pub fn tso_segs_goal(&self, p: &BbrParams) -> u32 {
+        let sk = TcpSock {
+            sk_pacing_rate: self.sock.sk_pacing_rate,
+            sk_pacing_shift: p.config().pacing_shift,
+            mss_cache: p.config().mss,
+            ..TcpSock::default()
+        };
+        bbr_tso_segs_goal(&sk, p)
+    }
+
+    /// BBR's private state (`struct bbr`), for inspection.
+    pub const fn bbr(&self) -> &BbrState {
+        &self.bbr
+    }
+
+    /// Socket counters a diagnostic may want: `(delivered, lost, app_limited)`.
+    pub const fn delivery_counters(&self) -> (u32, u32, u32) {
+        (self.sock.delivered, self.sock.lost, self.sock.app_limited)
+    }
+
+    /// The sampler's socket stamps `(first_tx_mstamp, delivered_mstamp)`, µs.
+    pub const fn sampler_stamps(&self) -> (u64, u64) {
+        (self.sock.first_tx_mstamp, self.sock.delivered_mstamp)
+    }
+
+    /// Recovery bookkeeping `(high_seq, undo_marker, prior_ssthresh)`.
+    pub const fn recovery(&self) -> (u32, bool, u32) {
+        (
+            self.sock.high_seq,
+            self.sock.undo_marker,
+            self.sock.prior_ssthresh,
+        )
+    }
+
+    /// Whether BBR is in PROBE_RTT (the stack may want to know why cwnd is 4).
+    pub fn in_probe_rtt(&self) -> bool {
+        self.bbr.mode == BbrMode::ProbeRtt
+    }
+}
