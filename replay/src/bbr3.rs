@@ -11,7 +11,7 @@ use crate::{Event, Mode, Problem, Row, running};
 use congestion::Instant;
 use congestion::linux::CaState;
 use congestion::linux::bbr3::{
-    self, Bbr, Bbr3Params, CyclePhase, FastPath, Mode as BbrMode, Sample, TcpBbr3,
+    self, Bbr, Bbr3Config, Bbr3Params, CyclePhase, FastPath, Mode as BbrMode, Sample, TcpBbr3,
 };
 use congestion::linux::tcp::ack_update_rtt::{tcp_rtt_estimator_srtt, tcp_update_rtt_min};
 use congestion::linux::tcp::bbr_glue::{
@@ -152,7 +152,7 @@ fn outstanding(sk: &TcpSock, seq: u32) -> bool {
 
 impl Flow {
     /// `init T`: a fresh socket from `settings`, then `bbr_init`.
-    fn new(settings: &Settings, t_us: u64) -> Self {
+    fn new(settings: &Settings, t_us: u64) -> Result<Self, Problem<'static>> {
         let jiffies = (t_us / 1000) as u32;
         let mut sk = TcpSock {
             tcp_mstamp: t_us,
@@ -186,20 +186,20 @@ impl Flow {
             sk.srtt_us = settings.syn_rtt_us << 3;
             sk.rtt_min = Minmax::new(jiffies, settings.syn_rtt_us);
         }
-        let params = Bbr3Params {
-            max_tcp_header: settings.max_tcp_header,
-            ..Bbr3Params::DEFAULT
-        };
+        // The hooks read everything else from the socket.
+        let mut config = Bbr3Config::new();
+        config.max_tcp_header = settings.max_tcp_header;
+        let params = config.validate().map_err(Problem::Config)?;
         let mut bbr = Bbr::default();
         let min_rtt = sk.tcp_min_rtt();
         bbr3::bbr_init(&mut bbr, &mut sk, min_rtt);
-        Flow {
+        Ok(Flow {
             sk,
             bbr,
             params,
             board: Scoreboard::default(),
             trace: EventTrace::default(),
-        }
+        })
     }
 
     /// `tcp_set_ca_state()` through BBR's `set_state` hook.
@@ -767,7 +767,7 @@ impl<'a> Mode<'a> for Bbr3Replay {
     }
 
     fn init(&mut self, now: Instant, _ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
-        self.flow = Some(Flow::new(&self.settings, now.as_micros()));
+        self.flow = Some(Flow::new(&self.settings, now.as_micros())?);
         Ok(())
     }
 

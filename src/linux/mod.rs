@@ -12,6 +12,7 @@ mod state;
 pub mod tcp;
 
 pub use bbr::{Bbr, BbrConfig, BbrParams};
+pub use bbr3::{Bbr3, Bbr3Config, Bbr3Params};
 pub use flow::{CaState, LinuxFlowState, LinuxSocketView};
 pub use flow_config::LinuxFlowConfig;
 pub use handle::LinuxFlow;
