@@ -35,6 +35,11 @@ fn drive(body: fn(&[u8]), seed: u64, cases: usize, max_len: usize) {
 }
 
 #[test]
+fn bbr3_flow_survives_random_event_streams() {
+    drive(fuzz_bodies::bbr3::run, 0x94D0_49BB_1331_11EB, 4_000, 800);
+}
+
+#[test]
 fn linux_flow_survives_random_event_streams() {
     // About 20,000 inputs and 600,000 events; well under a second even in debug.
     drive(fuzz_bodies::linux::run, 0x9E37_79B9_7F4A_7C15, 20_000, 600);
