@@ -35,8 +35,25 @@ fn drive(body: fn(&[u8]), seed: u64, cases: usize, max_len: usize) {
 }
 
 #[test]
+fn bbr_flow_survives_random_event_streams() {
+    // BBR v1 (congestion::linux::Bbr) behind a stack with its own scoreboard.
+    drive(fuzz_bodies::bbr::run, 0xD6E8_FEB8_6659_FD93, 10_000, 600);
+    for len in [0, 1, 17, 64, 600] {
+        for byte in [0x00, 0x5A, 0xFF] {
+            fuzz_bodies::bbr::run(&vec![byte; len]);
+        }
+    }
+}
+
+#[test]
 fn bbr3_flow_survives_random_event_streams() {
+    // BBRv3 (congestion::linux::Bbr3) behind a stack with its own scoreboard.
     drive(fuzz_bodies::bbr3::run, 0x94D0_49BB_1331_11EB, 4_000, 800);
+    for len in [0, 1, 17, 64, 800] {
+        for byte in [0x00, 0x5A, 0xFF] {
+            fuzz_bodies::bbr3::run(&vec![byte; len]);
+        }
+    }
 }
 
 #[test]

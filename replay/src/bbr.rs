@@ -8,13 +8,12 @@
 //! library; a trace that needs more than [`SCOREBOARD`] segments outstanding is an
 //! error.
 
+use crate::bbr_csv as csv;
 use crate::{Event, Mode, Problem, Row, set_u32, zeros_after};
 use congestion::Instant;
 use congestion::hystart::PacingStatus;
 use congestion::linux::CaState;
-use congestion::linux::bbr::{
-    BbrConfig, BbrOps, BbrParams, BbrState, TCP_INFINITE_SSTHRESH, bbr_tso_segs_goal,
-};
+use congestion::linux::bbr::{BbrConfig, BbrOps, BbrParams, BbrState, TCP_INFINITE_SSTHRESH};
 use congestion::linux::tcp::ack_update_rtt::tcp_ack_update_rtt;
 use congestion::linux::tcp::bbr_glue::{
     tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo,
@@ -549,11 +548,6 @@ fn range<'a>(ev: &Event<'a>, word: &'a str) -> Result<(u32, u32), Problem<'a>> {
     }
 }
 
-/// `0`/`1` for a flag.
-fn b(flag: bool) -> u8 {
-    u8::from(flag)
-}
-
 impl<'a> Mode<'a> for BbrReplay {
     fn write_header<W: Write>(&self, out: &mut W) -> fmt::Result {
         out.write_str(Self::HEADER)?;
@@ -646,130 +640,16 @@ impl<'a> Mode<'a> for BbrReplay {
     }
 
     fn write_row<W: Write>(&mut self, out: &mut W, row: Row<'_>) -> fmt::Result {
-        let Row { idx, keyword, t_us } = row;
         if !self.started {
-            zeros_after(out, idx, keyword, 81)?;
+            zeros_after(out, row.idx, row.keyword, 81)?;
             return out.write_str(",-\n");
         }
-        let sk = &self.sk;
-        let bbr = &self.bbr;
-        let rs = &self.rs;
-        let [s0, s1, s2] = bbr.bw.s;
-        write!(
-            out,
-            "{idx},{keyword},{t_us},{},{},{},{},{},{},{},{},{},{},{},{},{},",
-            Instant::from_micros(t_us).jiffies32(),
-            sk.snd_cwnd,
-            sk.snd_ssthresh,
-            sk.sk_pacing_rate,
-            sk.icsk_ca_state as u8,
-            bbr.mode as u8,
-            congestion::linux::bbr::bbr_bw(bbr),
-            s0.v,
-            s1.v,
-            s2.v,
-            s0.t,
-            s1.t,
-            s2.t,
-        )?;
-        write!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
-            bbr.min_rtt_us,
-            bbr.min_rtt_stamp,
-            b(bbr.full_bw_reached()),
-            bbr.full_bw,
-            bbr.full_bw_cnt,
-            bbr.rtt_cnt,
-            b(bbr.round_start()),
-            bbr.next_rtt_delivered,
-            bbr.pacing_gain,
-            bbr.cwnd_gain,
-            bbr.cycle_idx,
-            bbr.cycle_mstamp,
-            bbr.prior_cwnd,
-            b(bbr.packet_conservation()),
-            bbr.prev_ca_state as u8,
-            b(bbr.idle_restart()),
-            bbr.probe_rtt_done_stamp,
-            b(bbr.probe_rtt_round_done()),
-            b(bbr.has_seen_rtt()),
-        )?;
-        write!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
-            b(bbr.lt_is_sampling()),
-            bbr.lt_rtt_cnt,
-            b(bbr.lt_use_bw()),
-            bbr.lt_bw,
-            bbr.lt_last_delivered,
-            bbr.lt_last_stamp,
-            bbr.lt_last_lost,
-            bbr.ack_epoch_mstamp,
-            bbr.ack_epoch_acked,
-            bbr.extra_acked[0],
-            bbr.extra_acked[1],
-            bbr.extra_acked_win_rtts,
-            b(bbr.extra_acked_win_idx()),
-            bbr_tso_segs_goal(sk, &self.params),
-        )?;
-        write!(
-            out,
-            "{},{},{},{},{},{},{},{},{},",
-            rs.delivered,
-            rs.interval_us,
-            rs.acked_sacked,
-            rs.losses,
-            b(rs.is_app_limited),
-            rs.rtt_us,
-            rs.prior_in_flight,
-            rs.prior_delivered,
-            b(rs.is_retrans),
-        )?;
-        write!(
-            out,
-            "{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},{},",
-            sk.snd_una,
-            sk.snd_nxt,
-            sk.packets_out,
-            sk.sacked_out,
-            sk.lost_out,
-            sk.retrans_out,
-            sk.packets_in_flight(),
-            sk.delivered,
-            sk.lost,
-            sk.app_limited,
-            sk.first_tx_mstamp,
-            sk.delivered_mstamp,
-            sk.rate_delivered,
-            sk.rate_interval_us,
-            b(sk.rate_app_limited),
-            sk.srtt_us,
-            sk.tcp_min_rtt(),
-            sk.tcp_wstamp_ns,
-            sk.data_segs_out,
-            sk.high_seq,
-            b(sk.undo_marker),
-            sk.prior_ssthresh,
-            sk.icsk_retransmits,
-            b(sk.is_cwnd_limited),
-            sk.max_packets_out,
-        )?;
         let drawn = self
             .draws
             .drawn
             .get(..self.draws.count.min(MAX_DRAWS))
             .unwrap_or(&[]);
-        if drawn.is_empty() {
-            out.write_str("-")?;
-        }
-        for (i, (value, ceil)) in drawn.iter().enumerate() {
-            if i > 0 {
-                out.write_str(";")?;
-            }
-            write!(out, "{value}/{ceil}")?;
-        }
-        out.write_str("\n")
+        csv::write_row(out, row, &self.sk, &self.bbr, &self.rs, &self.params, drawn)
     }
 }
 

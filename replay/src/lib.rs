@@ -8,12 +8,14 @@
 //!
 //! Modes: Linux mode (the default, `shared/conformance/linux-cubic`, with the send-path
 //! columns when a trace uses the send path's events or keys), RFC mode (`set mode
-//! rfc9438`), NewReno (`set mode newreno`) and the Linux 2.6.35 profile ([`Kernel::V2_6_35`], `--kernel 2.6.35`). Nothing here knows any particular trace.
+//! rfc9438`), NewReno (`set mode newreno`) and the Linux 2.6.35 profile ([`Kernel::V2_6_35`], `--kernel 2.6.35`); BBR v1 ([`Cc::Bbr`], `--cc bbr`,
+//! `shared/conformance/linux-bbr`). Nothing here knows any particular trace.
 #![no_std]
 #![forbid(unsafe_code)]
 
 mod bbr;
 mod bbr3;
+mod bbr_csv;
 mod error;
 mod linux;
 mod pacing;

@@ -46,7 +46,10 @@ pub fn bbr_update_ack_aggregation(bbr: &mut BbrState, sk: &TcpSock, rs: &RateSam
         return;
     }
     if bbr.round_start() {
-        bbr.extra_acked_win_rtts = (bbr.extra_acked_win_rtts + 1).min(EXTRA_ACKED_WIN_RTTS_MAX);
+        bbr.extra_acked_win_rtts = bbr
+            .extra_acked_win_rtts
+            .saturating_add(1)
+            .min(EXTRA_ACKED_WIN_RTTS_MAX);
         if bbr.extra_acked_win_rtts >= EXTRA_ACKED_WIN_RTTS {
             bbr.extra_acked_win_rtts = 0;
             let idx = !bbr.extra_acked_win_idx();

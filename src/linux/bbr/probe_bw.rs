@@ -40,7 +40,8 @@ pub fn bbr_is_next_cycle_phase(
 
 /// `bbr_advance_cycle_phase()`: the next phase starts now.
 pub fn bbr_advance_cycle_phase(bbr: &mut BbrState, sk: &TcpSock) {
-    bbr.cycle_idx = (bbr.cycle_idx + 1) & (CYCLE_LEN - 1);
+    // cycle_idx is a 3-bit field: the increment wraps within it.
+    bbr.cycle_idx = bbr.cycle_idx.wrapping_add(1) & (CYCLE_LEN - 1);
     bbr.cycle_mstamp = sk.delivered_mstamp;
 }
 

@@ -79,7 +79,7 @@ pub struct BbrState {
     /// `cwnd_gain:10`: current cwnd gain, /256.
     pub cwnd_gain: u16,
     /// The one-bit fields (see the accessor methods).
-    flags: u16,
+    pub(super) flags: u16,
     /// `mode:3`.
     pub mode: BbrMode,
     /// `prev_ca_state:3`: the CA state seen on the previous ACK.

@@ -7,7 +7,7 @@ use crate::linux::tcp::minmax::Minmax;
 /// module sees, in segments, with the kernel's names.
 ///
 /// Sequence numbers count segments and wrap as `u32`; compare them with the kernel's
-/// `before()`/`after()` ([`crate::linux::tcp::seq::after`]), never with `<`. Times are the
+/// `before()`/`after()` ([`crate::linux::tcp::seq`]), never with `<`. Times are the
 /// event's `now`: `tcp_mstamp` in µs, `tcp_clock_cache` in ns and `tcp_jiffies32` at
 /// HZ = 1000, set by the glue at the start of every event.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
