@@ -128,6 +128,26 @@ mod tests {
     }
 
     #[test]
+    fn the_first_rtt_seeds_the_rate_and_startup_only_raises_it() {
+        // bbr_set_pacing_rate(): rate = bw_to_pacing_rate(1000, 739) first:
+        // 1000·1448·739 >> 8 = 4,179,968; ·990,000 = 4,138,168,320,000, >> 24 = 246,654.
+        // Then, with srtt known and no RTT seen yet, the rate is seeded from it (cwnd
+        // 10 over 10 ms: 4,138,115) and has_seen_rtt is set. Before the pipe is full
+        // only a higher rate replaces it, so 4,138,115 stays; once full, 246,654 is
+        // taken.
+        let mut sk = sock(0, 1448);
+        sk.snd_cwnd = 10;
+        sk.srtt_us = 10_000 << 3;
+        let mut bbr = BbrState::default();
+        bbr_set_pacing_rate(&mut bbr, &mut sk, 1000, 739);
+        assert!(bbr.has_seen_rtt());
+        assert_eq!(sk.sk_pacing_rate, 4_138_115);
+        bbr.set_full_bw_reached(true);
+        bbr_set_pacing_rate(&mut bbr, &mut sk, 1000, 739);
+        assert_eq!(sk.sk_pacing_rate, 246_654);
+    }
+
+    #[test]
     fn the_pacing_cap_applies() {
         let mut sk = sock(0, 1448);
         sk.sk_max_pacing_rate = 1_000_000;
