@@ -5,8 +5,9 @@
 //! cargo run --release --example replay -- tests/data/linux-cubic/ss_train_rtt18ms.events
 //! cargo run --release --example replay -- --kernel 2.6.35 tests/data/linux-2.6.35/gbe_18ms_hz1000.events
 //! cargo run --release --example replay -- --cc bbr tests/data/linux-bbr/startup_10mbps_40ms.events
+//! cargo run --release --example replay -- --cc bbr3 tests/data/linux-bbr3/startup_plateau_10mbps_40ms.events
 //! ```
-//! `--cc` names the algorithm (`cubic`, the default, or `bbr`); `--kernel 6` (the default) is today's
+//! `--cc` names the algorithm (`cubic`, the default, `bbr` or `bbr3`); `--kernel 6` (the default) is today's
 //! kernel, `--kernel 2.6.35` CUBIC's 2010 profile (`congestion::v2_6_35`). Reads standard
 //! input when the file is `-`.
 

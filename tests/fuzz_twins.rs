@@ -46,6 +46,17 @@ fn bbr_flow_survives_random_event_streams() {
 }
 
 #[test]
+fn bbr3_flow_survives_random_event_streams() {
+    // BBRv3 (congestion::linux::Bbr3) behind a stack with its own scoreboard.
+    drive(fuzz_bodies::bbr3::run, 0x94D0_49BB_1331_11EB, 4_000, 800);
+    for len in [0, 1, 17, 64, 800] {
+        for byte in [0x00, 0x5A, 0xFF] {
+            fuzz_bodies::bbr3::run(&vec![byte; len]);
+        }
+    }
+}
+
+#[test]
 fn linux_flow_survives_random_event_streams() {
     // About 20,000 inputs and 600,000 events; well under a second even in debug.
     drive(fuzz_bodies::linux::run, 0x9E37_79B9_7F4A_7C15, 20_000, 600);

@@ -635,3 +635,61 @@ fn the_fast_path_skips_the_control_update_on_a_quiet_app_limited_ack() {
     assert_eq!(fast, FastPath::Skipped);
     assert_eq!((sk.snd_cwnd, sk.sk_pacing_rate), (77, 12_345));
 }
+
+#[test]
+fn the_hook_table_runs_the_same_code_as_the_direct_calls() {
+    use congestion::linux::bbr3::TcpBbr3;
+    use congestion::linux::tcp::{CaEvent, RateSample, TcpCongestionOps};
+    // cong_control on a rate sample equals bbr_main on its BBR view.
+    let (bbr0, sk0) = cruising();
+    let rs = RateSample {
+        prior_delivered: 990,
+        delivered: 5,
+        interval_us: 10_000,
+        rtt_us: 10_000,
+        acked_sacked: 1,
+        prior_in_flight: 10,
+        ..RateSample::default()
+    };
+    let (mut a, mut sa) = (bbr0, sk0);
+    TcpBbr3::cong_control(
+        &mut a,
+        &mut sa,
+        &P,
+        1000,
+        0,
+        &rs,
+        &mut ReplayedRandom::<4>::new(),
+    );
+    let (mut b, mut sb) = (bbr0, sk0);
+    bbr3::bbr_main(
+        &mut b,
+        &mut sb,
+        &P,
+        &Sample::from_rate_sample(&rs),
+        &mut ReplayedRandom::<4>::new(),
+    );
+    assert_eq!((a, sa), (b, sb));
+    // The tso_segs hook: min(pacing_rate >> 10 + 65536 >> (min_rtt >> 9), 65536 - 1 -
+    // 320) / mss, at least 2: at 854,444 B/s and min_rtt 10 ms, 834 / 1448 = 0 -> 2; at
+    // 100 MB/s, 97656 bytes are capped at 65215: 65215 / 1448 = 45.
+    assert_eq!(TcpBbr3::tso_segs(&a, &sa, &P, 1448), Some(2));
+    sa.sk_pacing_rate = 100_000_000;
+    assert_eq!(TcpBbr3::tso_segs(&a, &sa, &P, 1448), Some(45));
+    // CA_EVENT_TX_START while app-limited in PROBE_BW: idle_restart, and the pacing rate
+    // goes back from 100 MB/s to bw at gain 1.0 (less the 1 % margin): 854,444 B/s.
+    sa.app_limited = 5;
+    TcpBbr3::cwnd_event_with_random(
+        &mut a,
+        &mut sa,
+        &P,
+        CaEvent::TxStart,
+        &mut ReplayedRandom::<4>::new(),
+    );
+    assert!(a.idle_restart());
+    assert_eq!(sa.sk_pacing_rate, 854_444);
+    // Other events leave BBRv3 alone.
+    let before = a;
+    TcpBbr3::cwnd_event(&mut a, &mut sa, &P, CaEvent::Loss);
+    assert_eq!(a, before);
+}

@@ -26,25 +26,16 @@ use congestion::linux::tcp::skb::{EVER_RETRANS, LOST, SACKED_ACKED, SACKED_RETRA
 use congestion::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
 use congestion::linux::tcp::{
     CaEvent, Minmax, RandomSource, RateSample, ReplayedRandom, TcpCongestionOps, TcpSock,
-    TxSnapshot,
 };
 use core::fmt::{self, Write};
 
-/// Segments the scoreboard holds (a power of two, so slots survive `u32` wrap).
-pub const SCOREBOARD: usize = 4096;
+/// Segments the scoreboard holds.
+pub const SCOREBOARD: usize = crate::scoreboard::CAPACITY;
 /// Random draws one event may make and the row reports.
 const MAX_DRAWS: usize = 8;
 
 /// One outstanding segment: what the kernel keeps in its skb.
-#[derive(Clone, Copy, Debug, Default)]
-struct Skb {
-    /// `tcp_skb_timestamp_us()`: departure time of the last (re)transmission, µs.
-    tx_us: u64,
-    /// `TCP_SKB_CB(skb)->sacked`.
-    sacked: u8,
-    /// `TCP_SKB_CB(skb)->tx`.
-    tx: TxSnapshot,
-}
+type Skb = crate::scoreboard::Segment;
 
 /// The `set` keys, for the next `init`.
 #[derive(Clone, Copy, Debug)]
@@ -109,7 +100,7 @@ pub struct BbrReplay {
     started: bool,
     sk: TcpSock,
     bbr: BbrState,
-    skbs: [Skb; SCOREBOARD],
+    skbs: crate::scoreboard::Scoreboard,
     draws: Draws,
     /// The sample of this event, if it was an `ack` (else all zero).
     rs: RateSample,
@@ -127,7 +118,7 @@ impl BbrReplay {
             started: false,
             sk: TcpSock::default(),
             bbr: BbrState::default(),
-            skbs: [Skb::default(); SCOREBOARD],
+            skbs: crate::scoreboard::Scoreboard::default(),
             draws: Draws {
                 queue: ReplayedRandom::new(),
                 drawn: [(0, 0); MAX_DRAWS],
@@ -141,7 +132,7 @@ impl BbrReplay {
     /// The scoreboard slot of `seq`.
     fn skb(&mut self, seq: u32) -> Result<&mut Skb, Problem<'static>> {
         self.skbs
-            .get_mut(seq as usize % SCOREBOARD)
+            .get_mut(seq)
             .ok_or(Problem::Model("scoreboard slot"))
     }
 
@@ -212,7 +203,7 @@ impl BbrReplay {
         config.max_tcp_header = s.max_tcp_header;
         self.params = config.validate().map_err(Problem::Config)?;
         self.sk = TcpSock::default();
-        self.skbs = [Skb::default(); SCOREBOARD];
+        self.skbs.clear();
         self.set_clock(t_us);
         let sk = &mut self.sk;
         let jiffies = sk.tcp_jiffies32;

@@ -11,16 +11,19 @@ use crate::{Event, Mode, Problem, Row, running};
 use congestion::Instant;
 use congestion::linux::CaState;
 use congestion::linux::bbr3::{
-    self, Bbr, Bbr3Params, CyclePhase, FastPath, LostSkb, Mode as BbrMode, Sample,
+    self, Bbr, Bbr3Config, Bbr3Params, CyclePhase, FastPath, Mode as BbrMode, Sample, TcpBbr3,
 };
 use congestion::linux::tcp::ack_update_rtt::{tcp_rtt_estimator_srtt, tcp_update_rtt_min};
+use congestion::linux::tcp::bbr_glue::{
+    tcp_enter_cwr, tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo,
+};
 use congestion::linux::tcp::rate::{
     tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent_v3,
 };
 use congestion::linux::tcp::seq::{after, before};
 use congestion::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
 use congestion::linux::tcp::{
-    Minmax, RandomSource, RateSample, ReplayedRandom, TcpSock, ecn_flags, skb,
+    Minmax, RandomSource, RateSample, ReplayedRandom, TcpCongestionOps, TcpSock, ecn_flags, skb,
 };
 use core::fmt::{self, Write};
 
@@ -149,7 +152,7 @@ fn outstanding(sk: &TcpSock, seq: u32) -> bool {
 
 impl Flow {
     /// `init T`: a fresh socket from `settings`, then `bbr_init`.
-    fn new(settings: &Settings, t_us: u64) -> Self {
+    fn new(settings: &Settings, t_us: u64) -> Result<Self, Problem<'static>> {
         let jiffies = (t_us / 1000) as u32;
         let mut sk = TcpSock {
             tcp_mstamp: t_us,
@@ -183,26 +186,25 @@ impl Flow {
             sk.srtt_us = settings.syn_rtt_us << 3;
             sk.rtt_min = Minmax::new(jiffies, settings.syn_rtt_us);
         }
-        let params = Bbr3Params {
-            max_tcp_header: settings.max_tcp_header,
-            ..Bbr3Params::DEFAULT
-        };
+        // The hooks read everything else from the socket.
+        let mut config = Bbr3Config::new();
+        config.max_tcp_header = settings.max_tcp_header;
+        let params = config.validate().map_err(Problem::Config)?;
         let mut bbr = Bbr::default();
         let min_rtt = sk.tcp_min_rtt();
         bbr3::bbr_init(&mut bbr, &mut sk, min_rtt);
-        Flow {
+        Ok(Flow {
             sk,
             bbr,
             params,
             board: Scoreboard::default(),
             trace: EventTrace::default(),
-        }
+        })
     }
 
     /// `tcp_set_ca_state()` through BBR's `set_state` hook.
-    fn set_state(&mut self, state: CaState) {
-        bbr3::bbr_set_state(&mut self.bbr, &mut self.sk, state);
-        self.sk.icsk_ca_state = state;
+    fn set_state<R: RandomSource>(&mut self, state: CaState, rand: &mut R) {
+        tcp_set_ca_state::<TcpBbr3, R>(&mut self.bbr, &mut self.sk, &self.params, state, rand);
     }
 
     /// Transmit step `X(skb)` for segment `seq` (new or retransmitted).
@@ -217,13 +219,14 @@ impl Flow {
         sk.lsndtime = sk.tcp_jiffies32;
         sk.data_segs_out = sk.data_segs_out.wrapping_add(1);
         tcp_update_skb_after_send(sk, sk.mss_cache, prior);
-        let tx = tcp_rate_skb_sent_v3(sk, mstamp_ns / 1000, 1);
+        let tx_us = mstamp_ns / 1000;
+        let tx = tcp_rate_skb_sent_v3(sk, tx_us, 1);
         let sacked = self.board.get(seq).sacked;
         let fresh = seq == self.sk.snd_nxt;
         self.board.put(
             seq,
             Segment {
-                mstamp_ns,
+                tx_us,
                 sacked: if fresh { 0 } else { sacked },
                 tx,
             },
@@ -318,13 +321,7 @@ impl Flow {
         let tx = seg.tx;
         self.sk.lost = self.sk.lost.wrapping_add(1);
         let before_hi = self.bbr.inflight_hi;
-        bbr3::bbr_skb_marked_lost(
-            &mut self.bbr,
-            &self.sk,
-            &self.params,
-            &LostSkb::from_tx(&tx, 1),
-            rand,
-        );
+        TcpBbr3::skb_marked_lost(&mut self.bbr, &mut self.sk, &self.params, &tx, 1, rand);
         if self.bbr.inflight_hi != before_hi {
             self.trace.lost_skb_ihi = self.bbr.inflight_hi;
         }
@@ -338,19 +335,7 @@ impl Flow {
             self.mark_lost(seq, rand);
             seq = seq.wrapping_add(1);
         }
-        let sk = &self.sk;
-        if (sk.icsk_ca_state as u8) <= CaState::Disorder as u8
-            || !after(sk.high_seq, sk.snd_una)
-            || (sk.icsk_ca_state == CaState::Loss && sk.icsk_retransmits == 0)
-        {
-            self.sk.prior_ssthresh = tcp_current_ssthresh(&self.sk);
-            self.sk.prior_cwnd = self.sk.snd_cwnd;
-            self.sk.snd_ssthresh = bbr3::bbr_ssthresh(&mut self.bbr, &self.sk);
-            self.sk.undo_marker = true;
-        }
-        self.sk.snd_cwnd = self.sk.packets_in_flight().wrapping_add(1);
-        self.set_state(CaState::Loss);
-        self.sk.high_seq = self.sk.snd_nxt;
+        tcp_enter_loss::<TcpBbr3, R>(&mut self.bbr, &mut self.sk, &self.params, rand);
         self.sk.icsk_retransmits = self.sk.icsk_retransmits.wrapping_add(1);
     }
 
@@ -465,7 +450,7 @@ impl Flow {
                 sk.delivered_ce = sk.delivered_ce.wrapping_add(1);
             }
         }
-        let (mstamp_us, sacked) = (seg.mstamp_ns / 1000, seg.sacked);
+        let (mstamp_us, sacked) = (seg.tx_us, seg.sacked);
         tcp_rate_skb_delivered(sk, &mut seg.tx, mstamp_us, seq.wrapping_add(1), sacked, rs);
     }
 
@@ -490,7 +475,7 @@ impl Flow {
             sk.lost_out = sk.lost_out.wrapping_sub(1);
         }
         sk.packets_out = sk.packets_out.wrapping_sub(1);
-        let (mstamp_us, sacked) = (seg.mstamp_ns / 1000, seg.sacked);
+        let (mstamp_us, sacked) = (seg.tx_us, seg.sacked);
         tcp_rate_skb_delivered(sk, &mut seg.tx, mstamp_us, seq.wrapping_add(1), sacked, rs);
     }
 
@@ -507,8 +492,7 @@ impl Flow {
             self.sk.prior_ssthresh = 0;
         }
         if undo && self.sk.undo_marker {
-            let in_loss = self.sk.icsk_ca_state == CaState::Loss;
-            if in_loss {
+            if self.sk.icsk_ca_state == CaState::Loss {
                 let mut seq = self.sk.snd_una;
                 while before(seq, self.sk.snd_nxt) {
                     if let Some(s) = self.board.get_mut(seq) {
@@ -516,26 +500,17 @@ impl Flow {
                     }
                     seq = seq.wrapping_add(1);
                 }
-                self.sk.lost_out = 0;
             }
-            if self.sk.prior_ssthresh != 0 {
-                self.sk.snd_cwnd = bbr3::bbr_undo_cwnd(&mut self.bbr);
-                self.sk.snd_ssthresh = self.sk.snd_ssthresh.max(self.sk.prior_ssthresh);
-            }
-            self.sk.undo_marker = false;
-            if in_loss {
-                self.sk.icsk_retransmits = 0;
-            }
-            if self.sk.icsk_ca_state != CaState::Open {
-                self.set_state(CaState::Open);
-            }
+            tcp_undo::<TcpBbr3, R>(&mut self.bbr, &mut self.sk, &self.params, rand);
         }
         let (una, high) = (self.sk.snd_una, self.sk.high_seq);
         match self.sk.icsk_ca_state {
             CaState::Recovery | CaState::Loss if !before(una, high) => {
-                self.set_state(CaState::Open);
+                self.set_state(CaState::Open, rand);
             }
-            CaState::Cwr if !before(una, high) && una != high => self.set_state(CaState::Open),
+            CaState::Cwr if !before(una, high) && una != high => {
+                self.set_state(CaState::Open, rand);
+            }
             _ => {}
         }
         for word in ev.words().skip(3) {
@@ -553,26 +528,9 @@ impl Flow {
         }
         let state = self.sk.icsk_ca_state;
         if (state as u8) < CaState::Recovery as u8 && self.sk.lost_out > 0 {
-            // tcp_enter_recovery(sk, ece_ack)
-            self.sk.prior_ssthresh = 0;
-            self.sk.undo_marker = true;
-            if !self.sk.in_cwnd_reduction() {
-                if !ece {
-                    self.sk.prior_ssthresh = tcp_current_ssthresh(&self.sk);
-                }
-                self.sk.high_seq = self.sk.snd_nxt;
-                self.sk.prior_cwnd = self.sk.snd_cwnd;
-                self.sk.snd_ssthresh = bbr3::bbr_ssthresh(&mut self.bbr, &self.sk);
-            }
-            self.set_state(CaState::Recovery);
+            tcp_enter_recovery::<TcpBbr3, R>(&mut self.bbr, &mut self.sk, &self.params, ece, rand);
         } else if ece && (state as u8) < CaState::Cwr as u8 {
-            // tcp_enter_cwr()
-            self.sk.prior_ssthresh = 0;
-            self.sk.undo_marker = false;
-            self.sk.high_seq = self.sk.snd_nxt;
-            self.sk.prior_cwnd = self.sk.snd_cwnd;
-            self.sk.snd_ssthresh = bbr3::bbr_ssthresh(&mut self.bbr, &self.sk);
-            self.set_state(CaState::Cwr);
+            tcp_enter_cwr::<TcpBbr3, R>(&mut self.bbr, &mut self.sk, &self.params, rand);
         }
         Ok(())
     }
@@ -769,17 +727,6 @@ fn write_draws<W: Write>(
     Ok(())
 }
 
-/// `tcp_current_ssthresh()`: ssthresh itself during a reduction (CWR, Recovery), else
-/// at least 3/4 of cwnd.
-fn tcp_current_ssthresh(sk: &TcpSock) -> u32 {
-    if sk.in_cwnd_reduction() {
-        sk.snd_ssthresh
-    } else {
-        sk.snd_ssthresh
-            .max((sk.snd_cwnd >> 1).wrapping_add(sk.snd_cwnd >> 2))
-    }
-}
-
 impl<'a> Mode<'a> for Bbr3Replay {
     const LONG_LINES: bool = true;
 
@@ -820,7 +767,7 @@ impl<'a> Mode<'a> for Bbr3Replay {
     }
 
     fn init(&mut self, now: Instant, _ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
-        self.flow = Some(Flow::new(&self.settings, now.as_micros()));
+        self.flow = Some(Flow::new(&self.settings, now.as_micros())?);
         Ok(())
     }
 

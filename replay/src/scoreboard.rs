@@ -1,18 +1,20 @@
-//! The per-segment state a Linux-mode replay keeps for every outstanding segment (what
-//! the kernel keeps in each skb of its retransmission queue): departure time, `sacked`
-//! bits and the rate sampler's send snapshot, in a fixed-capacity ring indexed by
-//! sequence number. No allocation: a window wider than the ring is an error.
+//! The per-segment state the BBR replays (`--cc bbr`, `--cc bbr3`) keep for every
+//! outstanding segment (what the kernel keeps in each skb of its retransmission queue):
+//! departure time, `sacked` bits and the rate sampler's send snapshot, in a
+//! fixed-capacity ring indexed by sequence number. No allocation: a window wider than
+//! the ring is an error of the caller's.
 
 use congestion::linux::tcp::TxSnapshot;
 
-/// Segments the ring holds: at most this many may be outstanding at once.
+/// Segments the ring holds: at most this many may be outstanding at once (a power of
+/// two, so slots survive the `u32` wrap of sequence numbers).
 pub const CAPACITY: usize = 4096;
 
 /// One outstanding segment (`struct sk_buff` with its `tcp_skb_cb`), `pcount` 1.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Segment {
-    /// `skb_mstamp_ns`: its (last) departure time, ns.
-    pub mstamp_ns: u64,
+    /// `tcp_skb_timestamp_us()`: departure time of its last (re)transmission, µs.
+    pub tx_us: u64,
     /// `sacked`: the `TCPCB_*` bits (`congestion::linux::tcp::skb`).
     pub sacked: u8,
     /// `tx`: the rate sampler's snapshot taken when it was (last) sent.
@@ -55,6 +57,11 @@ impl Scoreboard {
     /// The segment `seq`, to update.
     pub fn get_mut(&mut self, seq: u32) -> Option<&mut Segment> {
         self.segments.get_mut(Self::slot(seq))
+    }
+
+    /// Forgets every segment (a new connection).
+    pub fn clear(&mut self) {
+        self.segments = [Segment::default(); CAPACITY];
     }
 
     /// Stores `segment` as `seq`.

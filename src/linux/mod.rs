@@ -18,6 +18,7 @@ pub mod tcp;
 mod tcp_flow;
 
 pub use bbr::{Bbr, BbrConfig, BbrParams};
+pub use bbr3::{Bbr3, Bbr3Config, Bbr3Params};
 pub use flow::{CaState, LinuxFlowState, LinuxSocketView};
 pub use flow_config::CubicConfig;
 pub use handle::Cubic;

@@ -7,6 +7,7 @@
 #![allow(dead_code, reason = "each includer uses a different part")]
 
 pub mod bbr;
+pub mod bbr3;
 pub mod bytes;
 pub mod classic;
 pub mod corpus;

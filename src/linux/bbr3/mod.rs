@@ -25,6 +25,7 @@
 //! | `lower_bounds.rs` | `bw_lo`/`inflight_lo`, `bbr_bound_cwnd_for_inflight_model` |
 //! | `probe_bw.rs` | PROBE_BW's phases, `bbr_check_drain` |
 //! | `probe_rtt.rs` | `bbr_update_min_rtt`, PROBE_RTT |
+//! | `flow.rs` | [`Bbr3`]: the whole flow a TCP stack drives (glue, sampler, BBR) |
 //! | `loss.rs` | `bbr_skb_marked_lost`, congestion signals, `bbr_ssthresh`, `bbr_undo_cwnd`, `bbr_set_state` |
 //!
 //! Randomness (two draws at each PROBE_DOWN start: `bbr_pick_probe_wait`) comes from
@@ -36,6 +37,7 @@
 mod bw_filter;
 mod cwnd;
 mod ecn;
+mod flow;
 mod loss;
 mod lower_bounds;
 mod pacing;
@@ -47,8 +49,9 @@ mod startup;
 mod state;
 mod upper_bounds;
 
+pub use flow::{Bbr3, Bbr3Ack, Bbr3Rto};
 pub use loss::{LostSkb, bbr_set_state, bbr_skb_marked_lost, bbr_ssthresh, bbr_undo_cwnd};
-pub use params::{BBR_UNIT, BW_UNIT, Bbr3Params};
+pub use params::{BBR_UNIT, BW_UNIT, Bbr3Config, Bbr3Params, DEFAULT_MAX_TCP_HEADER};
 pub use sample::{FastPath, Sample};
 pub use state::{AckPhase, Bbr, CyclePhase, Mode};
 

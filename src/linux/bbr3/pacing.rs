@@ -80,10 +80,13 @@ pub(super) fn bbr_tso_segs_generic(
     }
     let cap = gso_max_size
         .saturating_sub(1)
-        .saturating_sub(p.max_tcp_header);
+        .saturating_sub(p.max_tcp_header());
     // `min_t(u32, ...)`: the kernel compares the low 32 bits of `bytes`.
     let bytes = (bytes as u32).min(cap);
-    bytes.checked_div(mss_now).unwrap_or(0).max(p.min_tso_segs)
+    bytes
+        .checked_div(mss_now)
+        .unwrap_or(0)
+        .max(p.min_tso_segs())
 }
 
 /// `bbr_tso_segs_goal`: the burst size for `mss_cache` and the legacy 64 KB GSO limit.

@@ -1,6 +1,9 @@
 //! BBRv3's constants (`bbr_param(sk, x)` is the compiled-in `bbr_x`: v3 has no module
 //! parameters) and the two kernel build/sysctl values its TSO budget reads.
 
+use crate::ConfigError;
+use crate::hystart::PacingStatus;
+
 /// `BW_SCALE`: bandwidth is packets per µs scaled by 2^24.
 pub const BW_SCALE: u32 = 24;
 /// `BW_UNIT`: one packet per µs.
@@ -83,26 +86,119 @@ pub const FAST_PATH: bool = true;
 /// `GSO_LEGACY_MAX_SIZE`: the largest TSO/GSO burst BBR budgets for, bytes.
 pub const GSO_LEGACY_MAX_SIZE: u32 = 65536;
 
-/// What BBRv3 reads from outside `tcp_bbr.c` that a system may set differently: the
-/// kernel's `MAX_TCP_HEADER` (a build constant) and the `tcp_min_tso_segs` sysctl.
-/// Both only shape the TSO budget (`bbr_tso_segs_generic`).
+/// The x86-64 distribution kernels' `MAX_TCP_HEADER`, bytes.
+pub const DEFAULT_MAX_TCP_HEADER: u32 = 320;
+
+/// What a BBRv3 flow is built with. BBRv3 has no module parameters: these are the
+/// socket's settings, what ECN the handshake and the route allow, and what BBR reads
+/// from outside `tcp_bbr.c` (the `MAX_TCP_HEADER` build constant and the
+/// `tcp_min_tso_segs` sysctl, which only shape the TSO budget).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub struct Bbr3Config {
+    /// `mss_cache`: bytes per segment (at least 1).
+    pub mss: u32,
+    /// The initial window, segments (`TCP_INIT_CWND` 10; at least 1, at most the
+    /// clamp). BBR remembers at most 127 of it (`init_cwnd:7`).
+    pub init_cwnd: u32,
+    /// `snd_cwnd_clamp`: cwnd never exceeds it (at least 1).
+    pub cwnd_clamp: u32,
+    /// The handshake RTT, µs, or 0 if none: seeds `srtt`, `tcp_min_rtt()` and the
+    /// initial pacing rate (1 ms is assumed without one).
+    pub initial_rtt_us: u32,
+    /// `sk_max_pacing_rate`, bytes/s (`u64::MAX`: no cap).
+    pub max_pacing_rate: u64,
+    /// `sk_pacing_status` before BBR starts; BBR asks for internal pacing if it is none.
+    pub pacing_status: PacingStatus,
+    /// `sk_pacing_shift`: the TSO goal is 1/2^shift s of the pacing rate (10; below 64).
+    pub pacing_shift: u8,
+    /// `MAX_TCP_HEADER`, bytes: the TSO goal's byte cap is `65535 - it` (below 65535).
+    pub max_tcp_header: u32,
+    /// `net.ipv4.tcp_min_tso_segs`: the least TSO goal, segments (default 2).
+    pub min_tso_segs: u32,
+    /// ECN was negotiated (`TCP_ECN_OK`): ECE marks count `delivered_ce` and cause CWR.
+    pub ecn: bool,
+    /// The route is a shallow-threshold ECN path (`TCP_ECN_LOW`): with `ecn`, BBR uses
+    /// CE marks as a congestion signal once min_rtt is at most 5 ms.
+    pub ecn_low: bool,
+}
+
+impl Bbr3Config {
+    /// The kernel's defaults: mss 1448, IW10, no clamp, no handshake RTT, no pacing
+    /// cap, pacing none (BBR turns on internal pacing), shift 10, header 320, TSO
+    /// minimum 2, no ECN.
+    pub const fn new() -> Self {
+        Bbr3Config {
+            mss: 1448,
+            init_cwnd: 10,
+            cwnd_clamp: u32::MAX,
+            initial_rtt_us: 0,
+            max_pacing_rate: u64::MAX,
+            pacing_status: PacingStatus::None,
+            pacing_shift: 10,
+            max_tcp_header: DEFAULT_MAX_TCP_HEADER,
+            min_tso_segs: 2,
+            ecn: false,
+            ecn_low: false,
+        }
+    }
+
+    /// Checks every setting once.
+    pub const fn validate(&self) -> Result<Bbr3Params, ConfigError> {
+        if self.mss == 0 {
+            return Err(ConfigError::ZeroMss);
+        }
+        if self.cwnd_clamp == 0 {
+            return Err(ConfigError::ClampTooSmall);
+        }
+        if self.init_cwnd == 0 || self.init_cwnd > self.cwnd_clamp {
+            return Err(ConfigError::InitialWindowOutOfRange);
+        }
+        if self.pacing_shift >= 64 {
+            return Err(ConfigError::ShiftOutOfRange);
+        }
+        if self.max_tcp_header >= GSO_LEGACY_MAX_SIZE - 1 {
+            return Err(ConfigError::TcpHeaderOutOfRange);
+        }
+        Ok(Bbr3Params { config: *self })
+    }
+}
+
+impl Default for Bbr3Config {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A validated [`Bbr3Config`], shared by every flow (and the `Params` of
+/// [`super::TcpBbr3`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Bbr3Params {
-    /// `MAX_TCP_HEADER`, bytes (320 on x86-64 distribution kernels). A value of 65535
-    /// or more leaves no room for data; the budget then clamps to 0 bytes (and so to
-    /// `min_tso_segs` segments) instead of wrapping.
-    pub max_tcp_header: u32,
-    /// `net.ipv4.tcp_min_tso_segs` (default 2).
-    pub min_tso_segs: u32,
+    config: Bbr3Config,
 }
 
 impl Bbr3Params {
-    /// The kernel's defaults: `MAX_TCP_HEADER` 320, `tcp_min_tso_segs` 2.
+    /// The kernel's defaults ([`Bbr3Config::new`]).
     pub const DEFAULT: Self = Bbr3Params {
-        max_tcp_header: 320,
-        min_tso_segs: 2,
+        config: Bbr3Config::new(),
     };
+
+    /// The settings these parameters were validated from.
+    pub const fn config(&self) -> &Bbr3Config {
+        &self.config
+    }
+
+    /// `MAX_TCP_HEADER`, bytes (below 65535).
+    pub const fn max_tcp_header(&self) -> u32 {
+        self.config.max_tcp_header
+    }
+
+    /// `tcp_min_tso_segs`, segments.
+    pub const fn min_tso_segs(&self) -> u32 {
+        self.config.min_tso_segs
+    }
 }
 
 impl Default for Bbr3Params {

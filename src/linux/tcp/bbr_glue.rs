@@ -95,6 +95,24 @@ pub fn tcp_enter_loss<O: TcpCongestionOps, R: RandomSource>(
     sk.high_seq = sk.snd_nxt;
 }
 
+/// `tcp_enter_cwr()`: an ECN-Echo outside a reduction starts one (CWR): no undo to
+/// it, a new recovery point, the algorithm's ssthresh. In CWR, Recovery or Loss only
+/// `prior_ssthresh` is cleared.
+pub fn tcp_enter_cwr<O: TcpCongestionOps, R: RandomSource>(
+    ca: &mut O::Ca,
+    sk: &mut TcpSock,
+    p: &O::Params,
+    rand: &mut R,
+) {
+    sk.prior_ssthresh = 0;
+    // Linux net/ipv4/tcp_input.c tcp_enter_cwr(): only from Open or Disorder
+    if (sk.icsk_ca_state as u8) < (CaState::Cwr as u8) {
+        sk.undo_marker = false;
+        tcp_init_cwnd_reduction::<O>(ca, sk, p);
+        tcp_set_ca_state::<O, R>(ca, sk, p, CaState::Cwr, rand);
+    }
+}
+
 /// A reduction proved spurious (`tcp_undo_cwnd_reduction()` and the return to Open
 /// of `tcp_try_undo_recovery()`/`tcp_try_undo_loss()`): the algorithm's undo cwnd, the
 /// saved ssthresh, Open. The caller clears its segments' LOST marks first when the

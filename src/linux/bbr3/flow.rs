@@ -1,0 +1,539 @@
+//! [`Bbr3`]: a whole Linux-mode BBRv3 flow a TCP stack drives: the socket glue, the
+//! v3 delivery-rate sampler and BBRv3, in 256 bytes.
+//!
+//! It follows [`crate::linux::Bbr`] (BBR v1) and shares its per-segment types
+//! ([`Flight`], [`Sent`], [`DeliveredSegment`]): the stack keeps its own scoreboard and
+//! tells the flow what happened; the flow keeps the socket fields BBRv3 and the sampler
+//! need. What v3 adds to the call order:
+//!
+//! 1. `Bbr3::new(&params, now, rand)` when the connection is established.
+//! 2. For every (re)transmitted segment, [`Bbr3::on_send`] with the flight *before* it
+//!    is counted; keep the returned [`Sent`] with the segment. v3's snapshot also
+//!    records the flight and `tp->lost` at the send.
+//! 3. When the application writes into an empty queue, [`Bbr3::on_app_limited`].
+//! 4. For every ACK, update the scoreboard first, then [`Bbr3::on_ack`] with the
+//!    newly delivered segments (SACKed ones first, each group in ascending sequence)
+//!    **and the snapshots of the segments it newly marked lost**, in marking order:
+//!    each lost segment reaches BBR (`skb_marked_lost`), which may cut `inflight_hi`.
+//!    Say whether the ACK carried ECN-Echo, whether the host has nothing queued (v3
+//!    checks for an app-limited bubble on every ACK) and whether the last send round
+//!    was cwnd-limited (`tcp_cwnd_validate()`: BBRv3's PROBE_UP reads it).
+//! 5. On a retransmission timeout, mark every outstanding segment lost, then
+//!    [`Bbr3::on_rto`] with the snapshots of those newly marked.
+//!
+//! Read [`Bbr3::cwnd`] and [`Bbr3::pacing_rate`] after each event. Randomness (two
+//! draws at each start of PROBE_DOWN) comes from the `rand` of each call.
+//!
+//! Recovery follows the model of `shared/conformance/linux-bbr3` (the traces this flow
+//! is tested against): Recovery starts when `lost_out > 0` (no Disorder state), CWR on
+//! an ECE ACK in Open, each ends when `snd_una` passes the recovery point (CWR only
+//! strictly past it); undo only when the stack says so ([`Bbr3Ack::undo`]). An ACK
+//! that arrives with nothing outstanding (`packets_out` 0 before it) only runs the
+//! app-limited check, as the kernel's `no_queue` path skips congestion control.
+
+use super::{Bbr, Bbr3Params, FastPath, Mode, Sample, TcpBbr3, bbr_main, bbr_tso_segs_goal};
+use crate::Instant;
+use crate::linux::bbr::{DeliveredSegment, Flight, Sent};
+use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
+use crate::linux::tcp::bbr_glue::{
+    tcp_enter_cwr, tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo,
+};
+use crate::linux::tcp::rate::{
+    tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent_v3,
+};
+use crate::linux::tcp::seq::before;
+use crate::linux::tcp::skb::{RETRANS, SACKED_ACKED};
+use crate::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
+use crate::linux::tcp::{
+    CaEvent, Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, ecn_flags,
+};
+use crate::linux::{CaState, TCP_INFINITE_SSTHRESH};
+
+/// What an ACK did, as the stack's scoreboard saw it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Bbr3Ack<'a> {
+    /// `snd_una` after the ACK.
+    pub snd_una: u32,
+    /// `snd_nxt`: the next new segment's sequence number.
+    pub snd_nxt: u32,
+    /// The segments newly delivered (SACKed ones first, each group in ascending
+    /// sequence); their snapshots are spent here: store back those of SACKed ones.
+    pub delivered: &'a mut [DeliveredSegment],
+    /// How many segments were newly delivered, at least `delivered.len()`.
+    pub delivered_count: u32,
+    /// The snapshots of the segments this ACK newly marked lost, in marking order
+    /// (`tcp_mark_skb_lost()` of a segment not yet lost, or of a retransmission lost
+    /// again).
+    pub newly_lost: &'a [TxSnapshot],
+    /// The ACK's RTT sample, µs (`ca_rtt_us`), if it gave one.
+    pub rtt_us: Option<u32>,
+    /// The stack's smoothed RTT, µs (0: none yet); BBR reads it until its pacing rate
+    /// has been seeded from a real RTT.
+    pub srtt_us: u32,
+    /// The ACK may have been delayed by the receiver (`FLAG_ACK_MAYBE_DELAYED`).
+    pub ack_maybe_delayed: bool,
+    /// The ACK carried ECN-Echo (ignored unless the config negotiated ECN).
+    pub ece: bool,
+    /// Less than one segment of unsent data and nothing in the host's queues: the
+    /// first two tests of `tcp_rate_check_app_limited()`, which v3 runs on every ACK.
+    pub nothing_queued: bool,
+    /// The last send round was limited by cwnd (`tp->is_cwnd_limited` of
+    /// `tcp_cwnd_validate()`).
+    pub is_cwnd_limited: bool,
+    /// The scoreboard counters before the ACK.
+    pub prior_flight: Flight,
+    /// The scoreboard counters after it (tags, cumulative ACK, marks).
+    pub flight: Flight,
+    /// The stack found the last reduction spurious (DSACKs, timestamps): undo it.
+    pub undo: bool,
+}
+
+/// A retransmission timeout, as the stack saw it.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Bbr3Rto<'a> {
+    /// The scoreboard counters before the stack marked the outstanding segments lost.
+    pub prior_flight: Flight,
+    /// The counters after marking them.
+    pub flight: Flight,
+    /// The snapshots of the segments newly marked lost, in marking order.
+    pub newly_lost: &'a [TxSnapshot],
+    /// `snd_una`.
+    pub snd_una: u32,
+    /// `snd_nxt`.
+    pub snd_nxt: u32,
+    /// Earlier timeouts since the last forward progress (`icsk_retransmits`).
+    pub timeouts: u32,
+    /// As [`Bbr3Ack::nothing_queued`]: the timer checks for an app-limited bubble first.
+    pub nothing_queued: bool,
+}
+
+/// The socket fields a flow keeps between events (104 bytes): the rest of
+/// [`TcpSock`] is the stack's (scoreboard, sequence numbers), derived from `now` or
+/// the config, or never read by BBRv3 (the sampler's `rate_*` record for `tcp_info`,
+/// the socket's `prior_cwnd`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+struct FlowSock {
+    first_tx_mstamp: u64,
+    delivered_mstamp: u64,
+    sk_pacing_rate: u64,
+    tcp_wstamp_ns: u64,
+    rtt_min: Minmax,
+    snd_cwnd: u32,
+    snd_ssthresh: u32,
+    prior_ssthresh: u32,
+    delivered: u32,
+    delivered_ce: u32,
+    lost: u32,
+    app_limited: u32,
+    high_seq: u32,
+    srtt_us: u32,
+    icsk_ca_state: CaState,
+    undo_marker: bool,
+    /// `data_segs_out`, saturating at 10: only `>= 10` is read.
+    data_segs_out: u8,
+    sk_pacing_status: u8,
+    ecn_flags: u8,
+}
+
+/// A Linux-mode BBRv3 flow: Google's v3 `tcp_bbr.c` with the socket glue and the v3
+/// delivery-rate sampler, driven by a TCP stack (see the module docs for the call
+/// order). Segments, not bytes. Bit-exact with the kernel on the reference traces.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct Bbr3 {
+    bbr: Bbr,
+    sock: FlowSock,
+}
+
+const _: () = assert!(core::mem::size_of::<FlowSock>() <= 104);
+const _: () = assert!(core::mem::size_of::<Bbr3>() <= 256);
+
+/// The socket clocks at `now`.
+fn at(sk: &mut TcpSock, now: Instant) {
+    sk.tcp_mstamp = now.as_micros();
+    sk.tcp_clock_cache = now.as_nanos();
+    sk.tcp_jiffies32 = now.jiffies32();
+}
+
+/// `sk_pacing_status` as the socket keeps it: 0 none, 1 needed, 2 fq.
+const fn pacing_status_code(status: crate::hystart::PacingStatus) -> u8 {
+    match status {
+        crate::hystart::PacingStatus::None => 0,
+        crate::hystart::PacingStatus::Needed => 1,
+        crate::hystart::PacingStatus::Fq => 2,
+    }
+}
+
+impl Bbr3 {
+    /// A flow whose connection is established at `now`: `bbr_init()` on a fresh socket
+    /// (cwnd `init_cwnd`, srtt and `tcp_min_rtt()` from `initial_rtt_us`). BBRv3 draws
+    /// no random number here; `rand` is for symmetry with the other events.
+    pub fn new<R: RandomSource>(p: &Bbr3Params, now: Instant, rand: &mut R) -> Self {
+        let c = p.config();
+        let mut sk = TcpSock::default();
+        at(&mut sk, now);
+        sk.mss_cache = c.mss;
+        sk.snd_cwnd = c.init_cwnd;
+        sk.snd_cwnd_clamp = c.cwnd_clamp;
+        sk.snd_ssthresh = TCP_INFINITE_SSTHRESH;
+        // tcp_init_sock(): a bubble in the pipe until the first ACK
+        sk.app_limited = u32::MAX;
+        sk.rate_app_limited = true;
+        sk.rtt_min = Minmax::new(sk.tcp_jiffies32, u32::MAX);
+        if c.initial_rtt_us > 0 {
+            sk.srtt_us = c.initial_rtt_us.wrapping_shl(3);
+            sk.rtt_min = Minmax::new(sk.tcp_jiffies32, c.initial_rtt_us);
+        }
+        sk.sk_pacing_status = pacing_status_code(c.pacing_status);
+        sk.sk_pacing_shift = c.pacing_shift;
+        sk.sk_max_pacing_rate = c.max_pacing_rate;
+        if c.ecn {
+            sk.ecn_flags |= ecn_flags::TCP_ECN_OK;
+        }
+        if c.ecn_low {
+            sk.ecn_flags |= ecn_flags::TCP_ECN_LOW;
+        }
+        let mut flow = Bbr3 {
+            bbr: Bbr::default(),
+            sock: FlowSock::default(),
+        };
+        TcpBbr3::init(&mut flow.bbr, &mut sk, p, rand);
+        flow.store(&sk);
+        flow
+    }
+
+    /// The kernel socket this flow stands for at `now`, with the stack's counters.
+    fn sock(&self, p: &Bbr3Params, now: Instant, flight: Flight) -> TcpSock {
+        let c = p.config();
+        let s = &self.sock;
+        let mut sk = TcpSock {
+            mss_cache: c.mss,
+            snd_cwnd_clamp: c.cwnd_clamp,
+            sk_max_pacing_rate: c.max_pacing_rate,
+            sk_pacing_shift: c.pacing_shift,
+            sk_pacing_status: s.sk_pacing_status,
+            first_tx_mstamp: s.first_tx_mstamp,
+            delivered_mstamp: s.delivered_mstamp,
+            sk_pacing_rate: s.sk_pacing_rate,
+            tcp_wstamp_ns: s.tcp_wstamp_ns,
+            rtt_min: s.rtt_min,
+            snd_cwnd: s.snd_cwnd,
+            snd_ssthresh: s.snd_ssthresh,
+            prior_ssthresh: s.prior_ssthresh,
+            delivered: s.delivered,
+            delivered_ce: s.delivered_ce,
+            lost: s.lost,
+            app_limited: s.app_limited,
+            high_seq: s.high_seq,
+            srtt_us: s.srtt_us,
+            icsk_ca_state: s.icsk_ca_state,
+            undo_marker: s.undo_marker,
+            data_segs_out: u32::from(s.data_segs_out),
+            ecn_flags: s.ecn_flags,
+            ..TcpSock::default()
+        };
+        set_flight(&mut sk, flight);
+        at(&mut sk, now);
+        sk
+    }
+
+    /// Keeps what the next event needs.
+    fn store(&mut self, sk: &TcpSock) {
+        self.sock = FlowSock {
+            first_tx_mstamp: sk.first_tx_mstamp,
+            delivered_mstamp: sk.delivered_mstamp,
+            sk_pacing_rate: sk.sk_pacing_rate,
+            tcp_wstamp_ns: sk.tcp_wstamp_ns,
+            rtt_min: sk.rtt_min,
+            snd_cwnd: sk.snd_cwnd,
+            snd_ssthresh: sk.snd_ssthresh,
+            prior_ssthresh: sk.prior_ssthresh,
+            delivered: sk.delivered,
+            delivered_ce: sk.delivered_ce,
+            lost: sk.lost,
+            app_limited: sk.app_limited,
+            high_seq: sk.high_seq,
+            srtt_us: sk.srtt_us,
+            icsk_ca_state: sk.icsk_ca_state,
+            undo_marker: sk.undo_marker,
+            data_segs_out: sk.data_segs_out.min(10) as u8,
+            sk_pacing_status: sk.sk_pacing_status,
+            ecn_flags: sk.ecn_flags,
+        };
+    }
+
+    /// A segment (new or retransmitted) is handed to the wire at `now`, with `flight`
+    /// the counters before it is counted: its departure time, a transmit-start event if
+    /// nothing was in flight (which may end PROBE_RTT and draw), the pacing step, and
+    /// v3's snapshot. The stack then counts it (`packets_out` or `retrans_out`).
+    pub fn on_send<R: RandomSource>(
+        &mut self,
+        p: &Bbr3Params,
+        now: Instant,
+        flight: Flight,
+        rand: &mut R,
+    ) -> Sent {
+        let mut sk = self.sock(p, now, flight);
+        let prior = sk.tcp_wstamp_ns;
+        sk.tcp_wstamp_ns = sk.tcp_wstamp_ns.max(sk.tcp_clock_cache);
+        let departure_ns = sk.tcp_wstamp_ns;
+        // Linux net/ipv4/tcp_output.c tcp_event_data_sent(): a transmit into an empty pipe
+        if sk.packets_in_flight() == 0 {
+            TcpBbr3::cwnd_event_with_random(&mut self.bbr, &mut sk, p, CaEvent::TxStart, rand);
+        }
+        sk.data_segs_out = sk.data_segs_out.saturating_add(1);
+        let mss = sk.mss_cache;
+        tcp_update_skb_after_send(&mut sk, mss, prior);
+        let snapshot = tcp_rate_skb_sent_v3(&mut sk, departure_ns / 1000, 1);
+        self.store(&sk);
+        Sent {
+            departure_ns,
+            snapshot,
+        }
+    }
+
+    /// The application wrote into an empty queue (`tcp_sendmsg()`) and the host queues
+    /// are empty (`host_queues_empty`): `tcp_rate_check_app_limited()`.
+    pub fn on_app_limited(
+        &mut self,
+        p: &Bbr3Params,
+        now: Instant,
+        flight: Flight,
+        host_queues_empty: bool,
+    ) {
+        let mut sk = self.sock(p, now, flight);
+        tcp_rate_check_app_limited(&mut sk, host_queues_empty);
+        self.store(&sk);
+    }
+
+    /// An ACK, in v3 `tcp_ack()`'s order: the app-limited check, the sampler's step on
+    /// each delivered segment, the RTT filter, ECE, undo, the end of a reduction, BBR's
+    /// `skb_marked_lost` for each newly lost segment, the start of Recovery or CWR, the
+    /// rate sample and `bbr_main()`. Returns the sample and the fast path's decision.
+    pub fn on_ack<R: RandomSource>(
+        &mut self,
+        p: &Bbr3Params,
+        now: Instant,
+        ack: &mut Bbr3Ack<'_>,
+        rand: &mut R,
+    ) -> (RateSample, FastPath) {
+        let mut rs = RateSample::default();
+        let mut sk = self.sock(p, now, ack.prior_flight);
+        let prior_delivered = sk.delivered;
+        let prior_lost = sk.lost;
+        let prior_in_flight = sk.packets_in_flight();
+        // BBRv3 net/ipv4/tcp_input.c tcp_ack(): an app-limited bubble, checked on every ACK
+        tcp_rate_check_app_limited(&mut sk, ack.nothing_queued);
+        // Linux net/ipv4/tcp_input.c tcp_ack(): no_queue skips congestion control
+        if ack.prior_flight.packets_out == 0 {
+            self.store(&sk);
+            return (rs, FastPath::NotTaken);
+        }
+        rs.prior_in_flight = prior_in_flight;
+        set_flight(&mut sk, ack.flight);
+        sk.srtt_us = ack.srtt_us.wrapping_shl(3);
+        let ece = ack.ece && sk.ecn_flags & ecn_flags::TCP_ECN_OK != 0;
+
+        let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
+        let newly_delivered = ack.delivered_count.max(count);
+        sk.delivered = sk.delivered.wrapping_add(newly_delivered);
+        if ece {
+            sk.delivered_ce = sk.delivered_ce.wrapping_add(newly_delivered);
+        }
+        for seg in ack.delivered.iter_mut() {
+            let mut sacked = if seg.retransmitted { RETRANS } else { 0 };
+            if seg.sacked {
+                sacked |= SACKED_ACKED;
+            }
+            let tx_us = seg.sent.departure_ns / 1000;
+            let (snapshot, end_seq) = (&mut seg.sent.snapshot, seg.end_seq);
+            tcp_rate_skb_delivered(&mut sk, snapshot, tx_us, end_seq, sacked, &mut rs);
+        }
+        sk.snd_una = ack.snd_una;
+        sk.snd_nxt = ack.snd_nxt;
+
+        // Linux net/ipv4/tcp_input.c tcp_ack_update_rtt(): the min filter (srtt is the stack's)
+        rs.rtt_us = -1;
+        if let Some(rtt) = ack.rtt_us {
+            rs.rtt_us = i64::from(rtt);
+            tcp_update_rtt_min(&mut sk, rtt, ack.ack_maybe_delayed);
+        }
+        rs.is_ack_delayed = ack.ack_maybe_delayed;
+        rs.is_ece = ece;
+
+        self.fastretrans_alert(p, &mut sk, ack, ece, rand);
+
+        let delivered = sk.delivered.wrapping_sub(prior_delivered);
+        let lost = sk.lost.wrapping_sub(prior_lost);
+        sk.is_cwnd_limited = ack.is_cwnd_limited;
+        tcp_rate_gen(&mut sk, delivered, lost, false, &mut rs);
+        let fast_path = bbr_main(
+            &mut self.bbr,
+            &mut sk,
+            p,
+            &Sample::from_rate_sample(&rs),
+            rand,
+        );
+        self.store(&sk);
+        (rs, fast_path)
+    }
+
+    /// The model's `tcp_fastretrans_alert()`: ECE forbids an undo, the stack's undo,
+    /// the end of Recovery/Loss/CWR, each lost segment through BBR's hook, and the
+    /// start of Recovery (or of CWR on ECE).
+    fn fastretrans_alert<R: RandomSource>(
+        &mut self,
+        p: &Bbr3Params,
+        sk: &mut TcpSock,
+        ack: &Bbr3Ack<'_>,
+        ece: bool,
+        rand: &mut R,
+    ) {
+        if ece {
+            sk.prior_ssthresh = 0;
+        }
+        if ack.undo {
+            tcp_undo::<TcpBbr3, R>(&mut self.bbr, sk, p, rand);
+            // The stack's counters already reflect the cleared (and any new) marks.
+            sk.lost_out = ack.flight.lost_out;
+        }
+        let (una, high) = (sk.snd_una, sk.high_seq);
+        let reduction_over = match sk.icsk_ca_state {
+            CaState::Recovery | CaState::Loss => !before(una, high),
+            CaState::Cwr => !before(una, high) && una != high,
+            _ => false,
+        };
+        if reduction_over {
+            tcp_set_ca_state::<TcpBbr3, R>(&mut self.bbr, sk, p, CaState::Open, rand);
+        }
+        self.mark_lost(p, sk, ack.newly_lost, rand);
+        let state = sk.icsk_ca_state as u8;
+        if state < CaState::Recovery as u8 && sk.lost_out > 0 {
+            tcp_enter_recovery::<TcpBbr3, R>(&mut self.bbr, sk, p, ece, rand);
+        } else if ece && state < CaState::Cwr as u8 {
+            tcp_enter_cwr::<TcpBbr3, R>(&mut self.bbr, sk, p, rand);
+        }
+    }
+
+    /// `tcp_mark_skb_lost()`'s counter and `tcp_notify_skb_loss_event()` for each newly
+    /// lost segment, in order.
+    fn mark_lost<R: RandomSource>(
+        &mut self,
+        p: &Bbr3Params,
+        sk: &mut TcpSock,
+        lost: &[TxSnapshot],
+        rand: &mut R,
+    ) {
+        for tx in lost {
+            sk.lost = sk.lost.wrapping_add(1);
+            TcpBbr3::skb_marked_lost(&mut self.bbr, sk, p, tx, 1, rand);
+        }
+    }
+
+    /// A retransmission timeout: the app-limited check, each newly lost segment through
+    /// BBR's hook, then `tcp_enter_loss()`.
+    pub fn on_rto<R: RandomSource>(
+        &mut self,
+        p: &Bbr3Params,
+        now: Instant,
+        rto: &Bbr3Rto<'_>,
+        rand: &mut R,
+    ) {
+        let mut sk = self.sock(p, now, rto.prior_flight);
+        // BBRv3 net/ipv4/tcp_timer.c tcp_write_timer_handler(): app-limited check first
+        tcp_rate_check_app_limited(&mut sk, rto.nothing_queued);
+        set_flight(&mut sk, rto.flight);
+        sk.snd_una = rto.snd_una;
+        sk.snd_nxt = rto.snd_nxt;
+        self.mark_lost(p, &mut sk, rto.newly_lost, rand);
+        sk.icsk_retransmits = rto.timeouts.min(u32::from(u8::MAX)) as u8;
+        tcp_enter_loss::<TcpBbr3, R>(&mut self.bbr, &mut sk, p, rand);
+        self.store(&sk);
+    }
+
+    /// `snd_cwnd`, segments.
+    pub const fn cwnd(&self) -> u32 {
+        self.sock.snd_cwnd
+    }
+
+    /// `snd_ssthresh`, segments (BBR sets it only on leaving STARTUP).
+    pub const fn ssthresh(&self) -> u32 {
+        self.sock.snd_ssthresh
+    }
+
+    /// `sk_pacing_rate`, bytes per second.
+    pub const fn pacing_rate(&self) -> u64 {
+        self.sock.sk_pacing_rate
+    }
+
+    /// `tcp_wstamp_ns`: the earliest departure of the next segment, ns.
+    pub const fn next_departure_ns(&self) -> u64 {
+        self.sock.tcp_wstamp_ns
+    }
+
+    /// The CA state (Open, CWR, Recovery or Loss).
+    pub const fn ca_state(&self) -> CaState {
+        self.sock.icsk_ca_state
+    }
+
+    /// BBR's mode.
+    pub const fn mode(&self) -> Mode {
+        self.bbr.mode
+    }
+
+    /// `bbr_bw()`: the bandwidth estimate, packets/µs << 24.
+    pub const fn bw(&self) -> u32 {
+        self.bbr.bw()
+    }
+
+    /// `tcp_min_rtt()`: the socket's 300 s min RTT, µs (`u32::MAX` before a sample).
+    pub const fn tcp_min_rtt(&self) -> u32 {
+        self.sock.rtt_min.get()
+    }
+
+    /// `bbr_tso_segs_goal()`: segments per TSO/GSO burst at the current pacing rate.
+    pub fn tso_segs_goal(&self, p: &Bbr3Params) -> u32 {
+        let sk = TcpSock {
+            sk_pacing_rate: self.sock.sk_pacing_rate,
+            sk_pacing_shift: p.config().pacing_shift,
+            mss_cache: p.config().mss,
+            ..TcpSock::default()
+        };
+        bbr_tso_segs_goal(&self.bbr, &sk, p)
+    }
+
+    /// BBR's private state (`struct bbr`), for inspection.
+    pub const fn bbr(&self) -> &Bbr {
+        &self.bbr
+    }
+
+    /// Socket counters a diagnostic may want: `(delivered, delivered_ce, lost,
+    /// app_limited)`.
+    pub const fn delivery_counters(&self) -> (u32, u32, u32, u32) {
+        let s = &self.sock;
+        (s.delivered, s.delivered_ce, s.lost, s.app_limited)
+    }
+
+    /// The sampler's socket stamps `(first_tx_mstamp, delivered_mstamp)`, µs.
+    pub const fn sampler_stamps(&self) -> (u64, u64) {
+        (self.sock.first_tx_mstamp, self.sock.delivered_mstamp)
+    }
+
+    /// Recovery bookkeeping `(high_seq, undo_marker, prior_ssthresh)`.
+    pub const fn recovery(&self) -> (u32, bool, u32) {
+        (
+            self.sock.high_seq,
+            self.sock.undo_marker,
+            self.sock.prior_ssthresh,
+        )
+    }
+}
+
+/// The stack's scoreboard counters into the socket.
+fn set_flight(sk: &mut TcpSock, flight: Flight) {
+    sk.packets_out = flight.packets_out;
+    sk.sacked_out = flight.sacked_out;
+    sk.lost_out = flight.lost_out;
+    sk.retrans_out = flight.retrans_out;
+}
