@@ -8,6 +8,7 @@
 #   scripts/instructions.sh            # N = 200,000 ACKs, 20,000 congestion events
 #   N=1000000 scripts/instructions.sh  # steadier last digit
 #   CONTROLLERS="linux rfc" scripts/instructions.sh
+#   CONTROLLERS="linux linux-counted rfc rfc-counted" scripts/instructions.sh  # a decision sink's cost
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-200000}

@@ -58,6 +58,13 @@
 //! assert_eq!(flow.cwnd(), 14_400);
 //! # Ok::<(), congestion::ConfigError>(())
 //! ```
+//!
+//! ## Seeing what the controller decided
+//!
+//! Reductions and their cause, slow-start exits and their detector, the end of a
+//! recovery period and undos reach a sink the stack supplies, through the `_observed`
+//! twins of the event calls ([`observe`]); [`observe::Counters`] counts them, and a
+//! flow without a sink costs what it did.
 #![no_std]
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -7,6 +7,7 @@
 //! the count flaky. Here `main` is the only thread.
 
 use congestion::linux;
+use congestion::observe::{Counters, Observed};
 use congestion::{
     AckEvent, AnyController, CongestionController, Duration, EcnEvent, Instant, LossEvent,
     SentEvent,
@@ -89,6 +90,14 @@ fn no_controller_call_allocates() {
     sum ^= drive(&mut era, 200_000);
     let mut any_era = AnyController::V2_6_35Cubic(era);
     sum ^= drive(&mut any_era, 100_000);
+    // Observed, every decision counted: the sink allocates nothing either.
+    let rfc = congestion::rfc::Cubic::new(congestion::rfc::CubicConfig::quic(1200), Instant::ZERO)
+        .unwrap();
+    let mut observed = Observed::new(AnyController::RfcCubic(rfc), Counters::new());
+    sum ^= drive(&mut observed, 200_000);
+    let mut observed = Observed::new(linux, Counters::new());
+    sum ^= drive(&mut observed, 200_000);
+    assert!(observed.observer().reductions() > 0);
     let counted = region.change();
 
     // The counter does see allocations: one Box is one.

@@ -14,6 +14,7 @@
 pub mod common;
 
 pub mod cold;
+pub mod observed;
 pub mod quinn;
 pub mod s2n;
 

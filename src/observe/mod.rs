@@ -29,7 +29,7 @@
 //! # Ok::<(), congestion::ConfigError>(())
 //! ```
 //!
-//! A stack that programs against [`CongestionController`] alone (or holds an
+//! A stack that programs against [`CongestionController`](crate::CongestionController) alone (or holds an
 //! [`AnyController`](crate::AnyController)) wraps the flow and its sink in
 //! [`Observed`], which is a `CongestionController` whose plain calls report.
 //!
@@ -64,7 +64,7 @@
 //!
 //! # defmt
 //!
-//! With the `defmt` feature, [`DefmtObserver`] logs every decision through `defmt`.
+//! With the `defmt` feature, `DefmtObserver` logs every decision through `defmt`.
 
 mod counters;
 #[cfg(feature = "defmt")]

@@ -5,6 +5,8 @@
 //! ```text
 //! count <controller> <scenario> <n>
 //!   controller: linux | linux-paced | hooks (Linux CUBIC hooks only) | rfc | rfc-paced
+//!               | linux-counted | rfc-counted (linux, rfc through the `_observed`
+//!               calls with a `Counters` sink)
 //!               | quinn | s2n (with its pacer) | s2n-nopacer | null (the stream alone)
 //!   scenario:   ca (the project's stream: ACK + sends in congestion avoidance)
 //!               steady (the steady-growth stream near W_max: ACK + sends)
@@ -20,6 +22,7 @@
 
 use congestion_perf::common::send_path::{SendPiece, SendStream};
 use congestion_perf::common::{NullController, OursLinuxHooks, OursRfc, Paced};
+use congestion_perf::observed::{OursLinuxCounted, OursRfcCounted};
 use congestion_perf::quinn::QuinnCubic;
 use congestion_perf::s2n::S2nCubic;
 use congestion_perf::{Event, OursLinux, Regime, Stream, StreamController};
@@ -136,7 +139,7 @@ fn main() -> ExitCode {
     }
     let [_, controller, scenario, n] = args.as_slice() else {
         eprintln!(
-            "usage: count <linux|linux-paced|hooks|rfc|rfc-paced|quinn|s2n|s2n-nopacer|null> <ca|steady|ss|send|loss|rto|base|loss-only|rto-only|restore|steady-loss|steady-base> <n>\n       count send <nothing|pacer|tsq|tso|sendpath> <n>"
+            "usage: count <linux|linux-paced|hooks|rfc|rfc-paced|linux-counted|rfc-counted|quinn|s2n|s2n-nopacer|null> <ca|steady|ss|send|loss|rto|base|loss-only|rto-only|restore|steady-loss|steady-base> <n>\n       count send <nothing|pacer|tsq|tso|sendpath> <n>"
         );
         return ExitCode::from(2);
     };
@@ -153,6 +156,8 @@ fn main() -> ExitCode {
         "hooks" => run(OursLinuxHooks::new(), scenario, n),
         "rfc" => run(OursRfc::new(), scenario, n),
         "rfc-paced" => run(Paced::new(OursRfc::new()), scenario, n),
+        "linux-counted" => run(OursLinuxCounted::new(), scenario, n),
+        "rfc-counted" => run(OursRfcCounted::new(), scenario, n),
         "send" => run_send(scenario, n),
         "null" => run(NullController::default(), scenario, n),
         other => Err(format!("unknown controller {other}")),
