@@ -8,8 +8,9 @@
 //!   builds for microcontrollers and for BPF.
 //! - No panic on any input. Bad configuration is refused at construction with a
 //!   [`ConfigError`]; odd events are clamped or ignored, as each entry point documents.
-//! - Plain `Copy` state with a documented size: Linux-mode CUBIC + HyStart with its
-//!   window is 72 bytes ([`linux::LinuxCubicState`]).
+//! - Plain `Copy` state with a documented size (`cargo run --example sizes`):
+//!   a Linux-mode flow is 128 bytes of state, its send path 64, an RFC-mode CUBIC flow 384
+//!   ([`linux::LinuxFlowState`], [`pacing::SendPathState`], [`rfc::ClassicState`]).
 //!
 //! ## Modes
 //!

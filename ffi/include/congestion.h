@@ -25,6 +25,11 @@
  * smaller than the state (CONGESTION_ERR_SIZE), a state of the other mode
  * (CONGESTION_ERR_UNINITIALIZED).
  *
+ * Sizes (cargo run --example sizes): a Linux-mode flow is 128 bytes of state, its send path 64, an RFC-mode CUBIC flow 384;
+ * a C state holds a flow, its send path, the parameter block's address and a check word:
+ * CONGESTION_LINUX_STATE_SIZE and CONGESTION_RFC_STATE_SIZE bytes (the RFC one sized
+ * for 32-bit targets too).
+ *
  * Deprecated since 0.3.0, removed in the next release: the 0.2 names congestion_linux_*,
  * congestion_rfc_*, CongestionLinux{Params,Config,State,Snapshot} and
  * CongestionRfc{Params,Config,State,Snapshot}, each forwarding to its new name (0.2's
