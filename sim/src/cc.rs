@@ -155,6 +155,19 @@ impl SimController {
                 c.initial_window_bytes = Some(10 * mss);
                 AnyController::RfcCubic(rfc::Cubic::new(c, Instant::ZERO).map_err(err)?)
             }
+            (CcKind::RfcNewReno, _) => {
+                let mut c = rfc::NewRenoConfig::new();
+                c.cubic.mss_bytes = mss;
+                c.slow_start = match cfg.slow_start {
+                    SlowStart::Off => SlowStartKind::Standard,
+                    SlowStart::Hystart => SlowStartKind::LinuxHystart,
+                    SlowStart::HystartPp => SlowStartKind::HystartPlusPlus,
+                };
+                c.paced = cfg.pacing;
+                // RFC 6928: TCP's initial window of 10 segments.
+                c.initial_window_bytes = Some(10 * mss);
+                AnyController::RfcNewReno(rfc::NewReno::new(c, Instant::ZERO).map_err(err)?)
+            }
         };
         let clock_offset_us = match any {
             AnyController::V2_6_35Cubic(_) => cfg.uptime_ns / 1000,
@@ -325,6 +338,16 @@ impl SimController {
         match &self.any {
             AnyController::LinuxCubic(f) => f.sk_pacing_rate(),
             AnyController::RfcCubic(flow) => pacing_rate_bytes(
+                &self.pacing,
+                &BytesPacingInput {
+                    cwnd_bytes: flow.cwnd(),
+                    ssthresh_bytes: flow.ssthresh().unwrap_or(u64::MAX),
+                    in_flight_bytes: flow.in_flight(),
+                    srtt_us: flow.srtt_us(),
+                },
+            )
+            .as_bytes_per_second(),
+            AnyController::RfcNewReno(flow) => pacing_rate_bytes(
                 &self.pacing,
                 &BytesPacingInput {
                     cwnd_bytes: flow.cwnd(),

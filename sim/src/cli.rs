@@ -181,9 +181,10 @@ pub struct RunArgs {
     /// the phase of its jiffies ticks, which its HyStart and TSO deferral count.
     #[arg(long, value_parser = parse_duration_ns)]
     pub uptime: Option<u64>,
-    /// Congestion control: cubic (Linux-mode CUBIC, default) or cubic-rfc (RFC 9438
-    /// CUBIC in bytes). The 0.2 words linux and rfc9438 still work this release.
-    #[arg(long, default_value = "cubic", value_parser = parse_cc)]
+    /// Congestion control: cubic (Linux-mode CUBIC, default), cubic-rfc (RFC 9438 CUBIC
+    /// in bytes) or newreno-rfc (RFC 9002 NewReno in bytes). The 0.2 words linux and
+    /// rfc9438 still work this release.
+    #[arg(long, default_value = "cubic", value_parser = parse_run_cc)]
     pub cc: String,
     /// Slow-start exit: off, hystart (Linux) or hystartpp (RFC 9406).
     #[arg(long, default_value = "hystart", value_parser = ["off", "hystart", "hystartpp"])]
@@ -322,10 +323,10 @@ impl RunArgs {
         c.quickacks = quickacks_for(c.kernel, c.mss());
         c.rcv_ssthresh_growth = rcv_ssthresh_growth_for(c.kernel, c.mss());
         c.receiver_hz = receiver_hz_for(c.kernel, c.hz);
-        c.cc = if self.cc == "cubic-rfc" {
-            CcKind::Rfc9438
-        } else {
-            CcKind::Linux
+        c.cc = match self.cc.as_str() {
+            "cubic-rfc" => CcKind::Rfc9438,
+            "newreno-rfc" => CcKind::RfcNewReno,
+            _ => CcKind::Linux,
         };
         c.slow_start = match self.slow_start.as_str() {
             "off" => SlowStart::Off,
@@ -383,6 +384,15 @@ pub fn parse_cc(text: &str) -> Result<String, String> {
     };
     eprintln!("ccsim: --cc {text} is deprecated since 0.3.0 and will be removed: use --cc {word}");
     Ok(word.into())
+}
+
+/// A single run's `--cc`: [`parse_cc`]'s words and `newreno-rfc` (the presets compare
+/// CUBICs only).
+pub fn parse_run_cc(text: &str) -> Result<String, String> {
+    match text.trim() {
+        "newreno-rfc" => Ok("newreno-rfc".into()),
+        other => parse_cc(other).map_err(|e| format!("{e}, newreno-rfc (RFC 9002 NewReno)")),
+    }
 }
 
 /// `--hz`: one of 100, 250, 1000.

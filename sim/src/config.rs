@@ -7,6 +7,8 @@ pub enum CcKind {
     Linux,
     /// RFC 9438 CUBIC in bytes (needs the library's RFC mode).
     Rfc9438,
+    /// RFC 9002 NewReno in bytes (`congestion::rfc::NewReno`, the same driver).
+    RfcNewReno,
 }
 
 /// Which Linux kernel's CUBIC profile decides cwnd in Linux mode (`--kernel`).
@@ -449,7 +451,7 @@ impl SimConfig {
                 self.hz
             ));
         }
-        if self.kernel == Kernel::Linux2635 && self.cc == CcKind::Rfc9438 {
+        if self.kernel == Kernel::Linux2635 && self.cc != CcKind::Linux {
             return Err(
                 "--kernel 2.6.35 selects a Linux-mode profile: use it with --cc cubic".into(),
             );

@@ -391,9 +391,33 @@ fn cc_words_new_and_deprecated_select_the_same_controller() {
         ("linux", CcKind::Linux),
         ("cubic-rfc", CcKind::Rfc9438),
         ("rfc9438", CcKind::Rfc9438),
+        ("newreno-rfc", CcKind::RfcNewReno),
     ] {
         let cfg = config_from(&["--cc", word]).unwrap_or_else(|e| panic!("{word}: {e}"));
         assert_eq!(cfg.cc, kind, "--cc {word}");
     }
     assert!(config_from(&["--cc", "newreno"]).is_err());
+}
+
+/// `--cc newreno-rfc` runs RFC 9002 NewReno in bytes: the transfer completes, with
+/// either slow start, through random loss (every lost segment retransmitted).
+#[test]
+fn a_newreno_run_completes() {
+    for slow_start in ["off", "hystartpp"] {
+        let s = short(
+            "6",
+            &[
+                "--cc",
+                "newreno-rfc",
+                "--slow-start",
+                slow_start,
+                "--loss",
+                "0.01",
+                "--seed",
+                "3",
+            ],
+        );
+        assert!(s.retrans > 0, "1 % loss: {slow_start}");
+    }
+    assert!(config_from(&["--kernel", "2.6.35", "--cc", "newreno-rfc"]).is_err());
 }
