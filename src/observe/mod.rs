@@ -74,8 +74,8 @@ mod observed;
 pub use counters::Counters;
 #[cfg(feature = "defmt")]
 pub use defmt_observer::DefmtObserver;
-pub(crate) use observed::PhaseSnapshot;
 pub use observed::{ObservableController, Observed};
+pub(crate) use observed::{PhaseSnapshot, report_ack};
 
 use crate::controller::Phase;
 use crate::time::Instant;
