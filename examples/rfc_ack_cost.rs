@@ -72,7 +72,7 @@ impl Rfc {
         let ack = AckEvent {
             acked: u64::from(packets * common::PACKET_BYTES),
             rtt: Some(congestion::Duration::from_micros(rtt_us)),
-            largest_acked: self.largest_acked,
+            largest_acked: Some(self.largest_acked),
             app_limited: false,
         };
         self.flow.on_ack(Instant::from_micros(now_us), &ack);

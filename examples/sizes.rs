@@ -127,7 +127,7 @@ fn main() {
         (
             "ClassicState<NewRenoWindow>",
             size_of::<ClassicState<NewRenoWindow>>(),
-            "an RFC 9002 NewRenoWindow flow's own state",
+            "an RFC 9002 NewReno flow's own state",
         ),
         (
             "ClassicState<NewRenoWindow, NoUndo>",
@@ -179,4 +179,12 @@ fn main() {
     for &(name, bytes, what) in rows {
         println!("{name:<30} {bytes:>6}  {what}");
     }
+    // The one sentence the crate's front page, the README and the C header state
+    // (tests/sizes.rs and ffi/tests/header.rs check that each says exactly this).
+    println!(
+        "\nIn the docs: a Linux-mode flow is {} bytes of state, its send path {}, an RFC-mode CUBIC flow {}.",
+        size_of::<LinuxFlowState>(),
+        size_of::<SendPathState>(),
+        size_of::<ClassicState<congestion::cubic::RfcCubic>>()
+    );
 }

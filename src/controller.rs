@@ -143,13 +143,14 @@ pub struct AckEvent {
     /// The RTT sample this ACK produced, if any.
     pub rtt: Option<Duration>,
     /// The highest sequence (TCP, in the controller's unit) or packet number (QUIC) this
-    /// ACK covers: round-trip rounds end when it passes the mark taken at round start,
-    /// and the recovery period ends when it passes the largest sent at the reduction.
-    /// Left at 0, RFC mode still ends recovery once the bytes in flight at the
-    /// reduction have been acknowledged, and judges window use by the last send (see
-    /// [`rfc::Cubic`](crate::rfc::Cubic)). Linux mode keeps its own `snd_una` and
-    /// ignores this field.
-    pub largest_acked: u64,
+    /// ACK covers, `None` when the stack does not say (0 is a packet number: QUIC numbers
+    /// its first packet 0). Round-trip rounds end when it passes the mark taken at round
+    /// start, and the recovery period ends when it passes the largest sent at the
+    /// reduction. While no ACK has named one, RFC mode ends recovery once the bytes in
+    /// flight at the reduction have been acknowledged, and judges window use by the last
+    /// send (see [`rfc::Cubic`](crate::rfc::Cubic)). Linux mode keeps its own `snd_una`
+    /// and ignores this field.
+    pub largest_acked: Option<u64>,
     /// True when the sender had less in flight than its window allowed because the
     /// application had nothing to send. Linux mode derives this itself from `on_sent`
     /// and ignores the field.
@@ -166,7 +167,7 @@ impl AckEvent {
         AckEvent {
             acked,
             rtt,
-            largest_acked,
+            largest_acked: Some(largest_acked),
             app_limited: false,
         }
     }
@@ -283,6 +284,33 @@ impl EcnEvent {
         EcnEvent {
             ce_increase,
             newest_acked: SentPacket::Number(largest_acked),
+        }
+    }
+
+    /// The CE count rose by `ce_increase` in an ACK whose largest acknowledged packet
+    /// was sent at `sent_at` (on the clock of `now`), as RFC 9002's `ProcessECN` judges
+    /// it (Appendix B.7: a congestion event unless that packet was sent before the
+    /// current recovery period began).
+    ///
+    /// ```
+    /// use congestion::rfc;
+    /// use congestion::{CongestionController, EcnEvent, Instant, SentEvent};
+    ///
+    /// let mut flow = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
+    /// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+    /// // CE on a packet sent at 0: one reduction, the recovery period begins at 30 ms.
+    /// let t = Instant::from_micros(30_000);
+    /// flow.on_ecn(t, &EcnEvent::sent_at(1, Instant::ZERO));
+    /// assert_eq!(flow.cwnd(), 8_400); // β = 0.7
+    /// // More CE on packets sent before it (at 0 again): no second reduction.
+    /// flow.on_ecn(Instant::from_micros(31_000), &EcnEvent::sent_at(2, Instant::ZERO));
+    /// assert_eq!(flow.cwnd(), 8_400);
+    /// # Ok::<(), congestion::ConfigError>(())
+    /// ```
+    pub const fn sent_at(ce_increase: u64, sent_at: Instant) -> Self {
+        EcnEvent {
+            ce_increase,
+            newest_acked: SentPacket::SentAt(sent_at),
         }
     }
 }
@@ -503,7 +531,11 @@ pub trait CongestionController {
     fn in_flight(&self) -> u64;
 
     /// The rate to pace at, bytes per second behind [`Rate`]: Linux's
-    /// `sk_pacing_rate` rule by default. [`Rate::UNLIMITED`] before any RTT sample.
+    /// `sk_pacing_rate` rule in Linux mode and in RFC mode built from
+    /// [`ClassicConfig::new`](crate::rfc::ClassicConfig::new), RFC 9002 §7.7's
+    /// `1.25 · cwnd / smoothed_rtt` in RFC mode built for QUIC
+    /// ([`ClassicConfig::quic`](crate::rfc::ClassicConfig::quic)).
+    /// [`Rate::UNLIMITED`] before any RTT sample.
     ///
     /// ```
     /// # use congestion::rfc;
@@ -513,8 +545,8 @@ pub trait CongestionController {
     /// assert_eq!(f.pacing_rate(), Rate::UNLIMITED); // no RTT sample yet
     /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
     /// f.on_ack(Instant::from_micros(20_000), &AckEvent::new(1200, 1, Some(Duration::from_millis(20))));
-    /// // 200 % of 13200 bytes per 20 ms in slow start.
-    /// assert_eq!(f.pacing_rate().as_bytes_per_second(), 1_320_000);
+    /// // RFC 9002 §7.7: 1.25 · 13200 bytes per 20 ms.
+    /// assert_eq!(f.pacing_rate().as_bytes_per_second(), 825_000);
     /// # Ok::<(), ConfigError>(())
     /// ```
     fn pacing_rate(&self) -> Rate;

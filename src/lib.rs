@@ -8,10 +8,20 @@
 //!   builds for microcontrollers and for BPF.
 //! - No panic on any input. Bad configuration is refused at construction with a
 //!   [`ConfigError`]; odd events are clamped or ignored, as each entry point documents.
-//! - Plain `Copy` state with a documented size: Linux-mode CUBIC + HyStart with its
-//!   window is 72 bytes ([`linux::LinuxCubicState`]).
+//! - Plain `Copy` state with a documented size (`cargo run --example sizes`):
+//!   a Linux-mode flow is 128 bytes of state, its send path 64, an RFC-mode CUBIC flow 384
+//!   ([`linux::LinuxFlowState`], [`pacing::SendPathState`], [`rfc::ClassicState`]).
 //!
-//! ## Modes
+//! ## Modes and algorithms
+//!
+//! The mode is the module, the algorithm the type: `linux::Cubic` (segments),
+//! `rfc::Cubic` and `rfc::NewReno` (bytes), `v2_6_35::Cubic`; each configured by its
+//! `<Algorithm>Config` ([`linux::CubicConfig`], [`rfc::CubicConfig`],
+//! [`v2_6_35::CubicConfig`]). [`AnyController`] names its variants the same way
+//! (`LinuxCubic`, `RfcCubic`, `RfcNewReno`, `V2_6_35Cubic`); so do the C ABI
+//! (`congestion_linux_cubic_*`, `congestion_rfc_cubic_*`) and the command lines
+//! (`--cc cubic`, `cubic-rfc`, `newreno-rfc`). The 0.2 names remain one release as
+//! deprecated aliases (`CHANGELOG.md` has the table).
 //!
 //! *Linux mode* ([`linux::Cubic`]) counts segments and reproduces
 //! `net/ipv4/tcp_cubic.c` v2.3 and its socket glue bit for bit; it is checked against
@@ -21,8 +31,8 @@
 //! 2010 kernel (CUBIC v2.3 with the original jiffies HyStart, at HZ 100, 250 or 1000),
 //! checked against traces of that kernel's code.
 //!
-//! *RFC mode* ([`rfc::Cubic`]) counts bytes for QUIC stacks and follows RFC 9438
-//! (CUBIC) and RFC 9406 (HyStart++); `docs/compliance.md` maps every requirement to
+//! *RFC mode* ([`rfc::Cubic`], [`rfc::NewReno`]) counts bytes for QUIC stacks and
+//! follows RFC 9438 (CUBIC), RFC 9002 (NewReno, pacing) and RFC 9406 (HyStart++); `docs/compliance.md` maps every requirement to
 //! its code and test.
 //!
 //! ## Quick start
@@ -49,12 +59,12 @@
 //!
 //! ```
 //! use congestion::rfc;
-//! use congestion::{AckEvent, CongestionController, Instant, SentEvent};
+//! use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
 //!
 //! let mut flow = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
 //! flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
-//! let rtt = core::time::Duration::from_millis(20);
-//! flow.on_ack(Instant::from_micros(20_000), &AckEvent::new(2_400, 2, Some(rtt.into())));
+//! let rtt = Duration::from_millis(20);
+//! flow.on_ack(Instant::from_micros(20_000), &AckEvent::new(2_400, 2, Some(rtt)));
 //! assert_eq!(flow.cwnd(), 14_400);
 //! # Ok::<(), congestion::ConfigError>(())
 //! ```

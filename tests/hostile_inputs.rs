@@ -279,7 +279,7 @@ mod rfc {
         AckEvent {
             acked,
             rtt: rtt_us.map(Duration::from_micros),
-            largest_acked,
+            largest_acked: Some(largest_acked),
             app_limited: false,
         }
     }
@@ -305,7 +305,7 @@ mod rfc {
         let mut f = flow();
         f.on_ack(Instant::from_micros(10), &ack(MSS, None, 9));
         f.on_ack(Instant::from_micros(20), &ack(MSS, None, 3));
-        assert_eq!(f.largest_acked(), 9);
+        assert_eq!(f.largest_acked(), Some(9));
     }
 
     #[test]

@@ -155,7 +155,7 @@ fn windows_of<C: CongestionController>(flow: &mut C, base_us: u64, mss: u64) -> 
         let ack = AckEvent {
             acked: 2 * mss,
             rtt: Some(Duration::from_millis(20)),
-            largest_acked: seq,
+            largest_acked: Some(seq),
             app_limited: false,
         };
         flow.on_ack(now, &ack);

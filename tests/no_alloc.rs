@@ -39,7 +39,7 @@ fn drive(c: &mut impl CongestionController, acks: u64) -> u64 {
         let ack = AckEvent {
             acked,
             rtt: Some(Duration::from_micros(20_000)),
-            largest_acked: largest - in_flight,
+            largest_acked: Some(largest - in_flight),
             app_limited: false,
         };
         c.on_ack(now, black_box(&ack));

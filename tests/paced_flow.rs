@@ -59,7 +59,8 @@ fn a_self_pacing_rfc_flow_waits_for_its_departures_once_past_the_first_ten_segme
     for _ in 0..10 {
         f.on_tx_completion(1_200);
     }
-    // The ACK of 2 packets: cwnd 14400, srtt 20 ms, rate 1,440,000 B/s.
+    // The ACK of 2 packets: cwnd 14400, srtt 20 ms, rate (RFC 9002 §7.7, `quic`'s
+    // default) 1.25 · 14400 / 20 ms = 900,000 B/s.
     let now = Instant::from_micros(20_000);
     f.on_ack(
         now,
@@ -73,10 +74,10 @@ fn a_self_pacing_rfc_flow_waits_for_its_departures_once_past_the_first_ten_segme
     assert_eq!(segments, 2);
     assert_eq!(f.send_quantum_bytes(), 2_400);
     f.on_sent_counted(now, 2_400, 12);
-    // 2400 B at 1,440,000 B/s = 1666.67 µs; the sender comes back late (the last
-    // departure was at 0), so half of that is forgiven (EdtPacer): 833.33 µs, and the
-    // next departure, rounded up to the µs, is 20834 µs.
-    assert_eq!(f.next_departure(now), Some(Instant::from_micros(20_834)));
+    // 2400 B at 900,000 B/s = 2666.67 µs; the sender comes back late (the last
+    // departure was at 0), so half of that is forgiven (EdtPacer): 1333.33 µs, and the
+    // next departure, rounded up to the µs, is 21334 µs.
+    assert_eq!(f.next_departure(now), Some(Instant::from_micros(21_334)));
     assert!(matches!(
         f.poll(now, &NextPacket::default()),
         SendVerdict::WaitUntil { .. }

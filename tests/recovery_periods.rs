@@ -182,24 +182,25 @@ fn rfc_mode_gives_a_pacing_rate_and_a_send_quantum() {
         t(20),
         &AckEvent::new(2400, 2, Some(Duration::from_millis(20))),
     );
-    // Slow start: cwnd 14400, srtt 20 ms. Linux's rule, 200 %:
-    // 14400 · 2 / 0.020 s = 1,440,000 B/s.
-    assert_eq!(f.pacing_rate(), Rate::from_bytes_per_second(1_440_000));
-    // tcp_tso_autosize: 1440000 >> 10 = 1406 B, 1 segment; the 20 ms min RTT adds
+    // Slow start: cwnd 14400, srtt 20 ms. `quic`'s default, RFC 9002 §7.7:
+    // 1.25 · 14400 / 0.020 s = 900,000 B/s.
+    assert_eq!(f.pacing_rate(), Rate::from_bytes_per_second(900_000));
+    // tcp_tso_autosize: 900000 >> 10 = 878 B, under 1 segment; the 20 ms min RTT adds
     // nothing (20000 >> 9 = 39 >= 32); at least 2 segments: 2400 bytes.
     assert_eq!(f.send_quantum_bytes(), 2_400);
     assert_eq!(f.mss_bytes(), 1_200);
 
-    // RFC 9002 §7.7: 1.25 · 14400 / 0.020 s = 900,000 B/s.
+    // Linux's rule, chosen by one field, 200 % in slow start:
+    // 14400 · 2 / 0.020 s = 1,440,000 B/s.
     let mut cfg = rfc::CubicConfig::quic(1200);
-    cfg.pacing = PacingRateConfig::rfc9002();
+    cfg.pacing = PacingRateConfig::new();
     let mut g = rfc::Cubic::new(cfg, t(0)).unwrap();
     g.on_sent(t(0), &SentEvent::new(12_000, 10));
     g.on_ack(
         t(20),
         &AckEvent::new(2400, 2, Some(Duration::from_millis(20))),
     );
-    assert_eq!(g.pacing_rate(), Rate::from_bytes_per_second(900_000));
+    assert_eq!(g.pacing_rate(), Rate::from_bytes_per_second(1_440_000));
     // Before any RTT sample: not paced.
     let h = rfc::Cubic::new(rfc::CubicConfig::quic(1200), t(0)).unwrap();
     assert_eq!(h.pacing_rate(), Rate::UNLIMITED);

@@ -61,7 +61,7 @@ impl Sender {
         let ack = AckEvent {
             acked,
             rtt: Some(Duration::from_micros(rtt)),
-            largest_acked: self.snd_una,
+            largest_acked: Some(self.snd_una),
             app_limited: false,
         };
         self.flow.on_ack(now, &ack);
@@ -328,7 +328,7 @@ fn no_growth_while_not_cwnd_limited() {
     let ack = AckEvent {
         acked: 1000,
         rtt: Some(Duration::from_millis(10)),
-        largest_acked: 1000,
+        largest_acked: Some(1000),
         app_limited: false,
     };
     f.on_ack(Instant::from_micros(10_000), &ack);
@@ -339,7 +339,7 @@ fn no_growth_while_not_cwnd_limited() {
     f.on_ack(
         Instant::from_micros(20_000),
         &AckEvent {
-            largest_acked: 2000,
+            largest_acked: Some(2000),
             ..ack
         },
     );
@@ -349,7 +349,7 @@ fn no_growth_while_not_cwnd_limited() {
     f.on_ack(
         Instant::from_micros(30_000),
         &AckEvent {
-            largest_acked: 3000,
+            largest_acked: Some(3000),
             app_limited: true,
             ..ack
         },
@@ -479,7 +479,7 @@ fn undoing_a_timeout_does_not_reopen_a_recovery_that_has_ended() {
     let ack = AckEvent {
         acked: MSS,
         rtt: None,
-        largest_acked: 11,
+        largest_acked: Some(11),
         app_limited: false,
     };
     flow.on_ack(t(4), &ack); // acks a packet sent after the loss
@@ -526,7 +526,7 @@ fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
         let ack = AckEvent {
             acked: MSS,
             rtt: Some(Duration::from_millis(10)),
-            largest_acked: seq,
+            largest_acked: Some(seq),
             app_limited: false,
         };
         flow.on_ack(t(now), &ack);
@@ -552,7 +552,7 @@ fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
     let ack = AckEvent {
         acked: MSS,
         rtt: Some(Duration::from_millis(10)),
-        largest_acked: 11,
+        largest_acked: Some(11),
         app_limited: false,
     };
     flow.on_ack(t(3), &ack); // ends recovery and starts an epoch with MSS 1000

@@ -142,7 +142,7 @@ proptest! {
                     let ack = AckEvent {
                         acked: segments * 1000,
                         rtt: Some(Duration::from_micros(rtt_us)),
-                        largest_acked: seq,
+                        largest_acked: Some(seq),
                         app_limited: false,
                     };
                     f.on_ack(now, &ack);
@@ -188,7 +188,7 @@ fn model_and_library_agree_on_a_hand_worked_epoch() {
         let ack = AckEvent {
             acked: 1000,
             rtt: Some(Duration::from_millis(50)),
-            largest_acked: seq,
+            largest_acked: Some(seq),
             app_limited: false,
         };
         f.on_ack(now, &ack);

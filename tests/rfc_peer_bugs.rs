@@ -31,7 +31,7 @@ impl Driver {
         let ack = AckEvent {
             acked,
             rtt: Some(Duration::from_millis(100)),
-            largest_acked: self.seq,
+            largest_acked: Some(self.seq),
             app_limited: false,
         };
         self.flow.on_ack(now, &ack);
@@ -229,7 +229,7 @@ fn thirty_days_without_loss_at_100_gbit_per_s() {
         let ack = AckEvent {
             acked,
             rtt: Some(Duration::from_millis(100)),
-            largest_acked: seq - 1,
+            largest_acked: Some(seq - 1),
             app_limited: false,
         };
         f.on_ack(now, &ack);

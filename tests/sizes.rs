@@ -126,3 +126,36 @@ fn rfc_mode_is_two_hot_lines_and_the_send_path_one() {
     // The send path's per-flow state is one line.
     assert!(send <= 64 && align_of::<SendPathState>() == 64);
 }
+
+/// The sentence the crate's front page and the README state (and the C header, checked
+/// in ffi/tests/header.rs), made from the sizes themselves: one statement, the same
+/// everywhere (`cargo run --example sizes` prints it last).
+#[test]
+fn the_docs_state_the_sizes_the_types_have() {
+    use congestion::pacing::SendPathState;
+    use congestion::rfc::ClassicState;
+    let sentence = format!(
+        "a Linux-mode flow is {} bytes of state, its send path {}, an RFC-mode CUBIC flow {}",
+        size_of::<LinuxFlowState>(),
+        size_of::<SendPathState>(),
+        size_of::<ClassicState<congestion::cubic::RfcCubic>>()
+    );
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    assert!(
+        readme.contains(&sentence),
+        "README.md should say: {sentence}"
+    );
+    let front = std::fs::read_to_string(root.join("src/lib.rs")).expect("src/lib.rs");
+    // The front page wraps its lines: compare with the comment markers removed.
+    let front: String = front
+        .lines()
+        .filter_map(|l| l.strip_prefix("//!"))
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        front.contains(&sentence),
+        "src/lib.rs should say: {sentence}"
+    );
+}

@@ -543,7 +543,7 @@ impl StreamController for OursRfc {
         let ack = congestion::AckEvent {
             acked: u64::from(packets * PACKET_BYTES),
             rtt: Some(congestion::Duration::from_micros(rtt_us)),
-            largest_acked: self.largest_acked,
+            largest_acked: Some(self.largest_acked),
             app_limited: false,
         };
         self.flow

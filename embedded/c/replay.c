@@ -425,7 +425,9 @@ static void replay_rfc(FILE *in, FILE *out, int newreno) {
                     if (ev.nums < 4 || x[1] < 0 || x[3] < 0) die("ack needs T ACKED RTT INFLIGHT");
                     uint64_t acked = (uint64_t)x[1], in_flight = (uint64_t)x[3];
                     r.snd_una = saturating_add(r.snd_una, acked);
-                    check(congestion_rfc_cubic_on_ack(s, now, acked, r.snd_una, x[2], 0), "congestion_rfc_cubic_on_ack");
+                    /* Nothing acknowledged yet: the ACK names no byte (0 would be byte 0). */
+                    uint64_t largest = r.snd_una ? r.snd_una : CONGESTION_PACKET_UNKNOWN;
+                    check(congestion_rfc_cubic_on_ack(s, now, acked, largest, x[2], 0), "congestion_rfc_cubic_on_ack");
                     uint64_t end = saturating_add(r.snd_una, in_flight);
                     if (end > r.snd_nxt) r.snd_nxt = end;
                     check(congestion_rfc_cubic_on_sent(s, now, in_flight, r.snd_nxt), "congestion_rfc_cubic_on_sent");

@@ -25,6 +25,11 @@
  * smaller than the state (CONGESTION_ERR_SIZE), a state of the other mode
  * (CONGESTION_ERR_UNINITIALIZED).
  *
+ * Sizes (cargo run --example sizes): a Linux-mode flow is 128 bytes of state, its send path 64, an RFC-mode CUBIC flow 384;
+ * a C state holds a flow, its send path, the parameter block's address and a check word:
+ * CONGESTION_LINUX_STATE_SIZE and CONGESTION_RFC_STATE_SIZE bytes (the RFC one sized
+ * for 32-bit targets too).
+ *
  * Deprecated since 0.3.0, removed in the next release: the 0.2 names congestion_linux_*,
  * congestion_rfc_*, CongestionLinux{Params,Config,State,Snapshot} and
  * CongestionRfc{Params,Config,State,Snapshot}, each forwarding to its new name (0.2's
@@ -961,7 +966,9 @@ int32_t congestion_linux_on_sent_counted(CongestionLinuxState *state,
                                          uint64_t largest_sent);
 
 /*
- Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_ack` (arguments reordered: 0.3 takes `largest_acked` before `rtt_us`).
+ Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_ack` (arguments reordered: 0.3 takes `largest_acked` before `rtt_us`). A `largest_acked`
+ of 0 means "none" here, as it did in 0.2 (0.3 reads 0 as packet 0 and
+ `CONGESTION_PACKET_UNKNOWN` as none).
 
  # Safety
  As `congestion_linux_cubic_on_ack`.
@@ -1259,7 +1266,9 @@ int32_t congestion_rfc_on_sent_counted(CongestionRfcState *state,
                                        uint64_t largest_sent);
 
 /*
- Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_ack` (arguments reordered: 0.3 takes `largest_acked` before `rtt_us`).
+ Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_ack` (arguments reordered: 0.3 takes `largest_acked` before `rtt_us`). A `largest_acked`
+ of 0 means "none" here, as it did in 0.2 (0.3 reads 0 as packet 0 and
+ `CONGESTION_PACKET_UNKNOWN` as none).
 
  # Safety
  As `congestion_rfc_cubic_on_ack`.
@@ -1669,6 +1678,19 @@ int32_t congestion_linux_cubic_on_ecn(CongestionLinuxCubicState *state,
                                       uint64_t largest_acked);
 
 /*
+ As `on_ecn`, the largest acknowledged packet named by the time it was sent (µs, on
+ the clock of `now_us`), as RFC 9002's `ProcessECN` judges it: a new congestion event
+ unless it was sent at or before the start of the current recovery period.
+
+ # Safety
+ `state` is NULL or an initialised Linux-mode state not used concurrently.
+ */
+int32_t congestion_linux_cubic_on_ecn_sent_at(CongestionLinuxCubicState *state,
+                                              uint64_t now_us,
+                                              uint64_t ce_increase,
+                                              uint64_t largest_acked_sent_at_us);
+
+/*
  A retransmission timeout: what was in flight is deemed lost and the window restarts
  from one segment (one MSS). Always acts.
 
@@ -1995,8 +2017,9 @@ int32_t congestion_rfc_cubic_on_sent_counted(CongestionRfcCubicState *state,
  application, not the window, limited what was in flight. The order of Rust's
  `AckEvent::new(acked, largest_acked, rtt)` (0.2 took `rtt_us` first).
 
- `largest_acked` ends the recovery period and HyStart++ rounds; 0 (never given)
- falls back on counting acknowledged bytes.
+ `largest_acked` ends the recovery period and HyStart++ rounds; 0 is packet 0 (QUIC's
+ first). `CONGESTION_PACKET_UNKNOWN` names none: while no ACK has named one, recovery
+ ends once the bytes in flight at the reduction have been acknowledged.
 
  # Safety
  `state` is NULL or an initialised RFC-mode state not used concurrently.
@@ -2062,6 +2085,19 @@ int32_t congestion_rfc_cubic_on_ecn(CongestionRfcCubicState *state,
                                     uint64_t now_us,
                                     uint64_t ce_increase,
                                     uint64_t largest_acked);
+
+/*
+ As `on_ecn`, the largest acknowledged packet named by the time it was sent (µs, on
+ the clock of `now_us`), as RFC 9002's `ProcessECN` judges it: a new congestion event
+ unless it was sent at or before the start of the current recovery period.
+
+ # Safety
+ `state` is NULL or an initialised RFC-mode state not used concurrently.
+ */
+int32_t congestion_rfc_cubic_on_ecn_sent_at(CongestionRfcCubicState *state,
+                                            uint64_t now_us,
+                                            uint64_t ce_increase,
+                                            uint64_t largest_acked_sent_at_us);
 
 /*
  A retransmission timeout: what was in flight is deemed lost and the window restarts

@@ -142,7 +142,9 @@ pub unsafe extern "C" fn congestion_linux_on_sent_counted(
     unsafe { congestion_linux_cubic_on_sent_counted(state, now_us, sent, largest_sent) }
 }
 
-/// Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_ack` (arguments reordered: 0.3 takes `largest_acked` before `rtt_us`).
+/// Deprecated since 0.3.0: renamed to `congestion_linux_cubic_on_ack` (arguments reordered: 0.3 takes `largest_acked` before `rtt_us`). A `largest_acked`
+/// of 0 means "none" here, as it did in 0.2 (0.3 reads 0 as packet 0 and
+/// `CONGESTION_PACKET_UNKNOWN` as none).
 ///
 /// # Safety
 /// As `congestion_linux_cubic_on_ack`.
@@ -155,6 +157,10 @@ pub unsafe extern "C" fn congestion_linux_on_ack(
     largest_acked: u64,
     app_limited: u8,
 ) -> i32 {
+    let largest_acked = match largest_acked {
+        0 => CONGESTION_PACKET_UNKNOWN,
+        n => n,
+    };
     // SAFETY: forwarded contract.
     unsafe {
         congestion_linux_cubic_on_ack(state, now_us, acked, largest_acked, rtt_us, app_limited)
@@ -600,7 +606,9 @@ pub unsafe extern "C" fn congestion_rfc_on_sent_counted(
     unsafe { congestion_rfc_cubic_on_sent_counted(state, now_us, sent, largest_sent) }
 }
 
-/// Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_ack` (arguments reordered: 0.3 takes `largest_acked` before `rtt_us`).
+/// Deprecated since 0.3.0: renamed to `congestion_rfc_cubic_on_ack` (arguments reordered: 0.3 takes `largest_acked` before `rtt_us`). A `largest_acked`
+/// of 0 means "none" here, as it did in 0.2 (0.3 reads 0 as packet 0 and
+/// `CONGESTION_PACKET_UNKNOWN` as none).
 ///
 /// # Safety
 /// As `congestion_rfc_cubic_on_ack`.
@@ -613,6 +621,10 @@ pub unsafe extern "C" fn congestion_rfc_on_ack(
     largest_acked: u64,
     app_limited: u8,
 ) -> i32 {
+    let largest_acked = match largest_acked {
+        0 => CONGESTION_PACKET_UNKNOWN,
+        n => n,
+    };
     // SAFETY: forwarded contract.
     unsafe { congestion_rfc_cubic_on_ack(state, now_us, acked, largest_acked, rtt_us, app_limited) }
 }

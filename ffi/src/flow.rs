@@ -61,9 +61,15 @@ pub(crate) fn rtt(rtt_us: i64) -> Option<Duration> {
     u64::try_from(rtt_us).ok().map(Duration::from_micros)
 }
 
-/// `on_ack`'s arguments as the library's event.
+/// `on_ack`'s arguments as the library's event: [`CONGESTION_PACKET_UNKNOWN`] names no
+/// packet (0 is packet 0).
 pub(crate) fn ack_event(acked: u64, largest_acked: u64, rtt_us: i64, app_limited: u8) -> AckEvent {
-    AckEvent::new(acked, largest_acked, rtt(rtt_us)).with_app_limited(app_limited != 0)
+    let mut ack =
+        AckEvent::new(acked, largest_acked, rtt(rtt_us)).with_app_limited(app_limited != 0);
+    if largest_acked == CONGESTION_PACKET_UNKNOWN {
+        ack.largest_acked = None;
+    }
+    ack
 }
 
 /// `on_loss`'s arguments: [`CONGESTION_PACKET_UNKNOWN`] makes it one congestion event.

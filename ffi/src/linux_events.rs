@@ -5,7 +5,7 @@
 
 use crate::flow::*;
 use crate::state::CongestionLinuxCubicState;
-use congestion::{CongestionController, LossEvent, SentEvent};
+use congestion::{CongestionController, EcnEvent, LossEvent, SentEvent};
 
 /// Data was sent: `in_flight_after` segments are in flight now by the stack's own count (the
 /// flow takes that value, correcting any drift of its own count), and `largest_sent` is
@@ -173,6 +173,30 @@ pub unsafe extern "C" fn congestion_linux_cubic_on_ecn(
     unsafe {
         with(state, |s| {
             s.on_ecn(at(now_us), &ecn_event(ce_increase, largest_acked))
+        })
+    }
+}
+
+/// As `on_ecn`, the largest acknowledged packet named by the time it was sent (µs, on
+/// the clock of `now_us`), as RFC 9002's `ProcessECN` judges it: a new congestion event
+/// unless it was sent at or before the start of the current recovery period.
+///
+/// # Safety
+/// `state` is NULL or an initialised Linux-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_cubic_on_ecn_sent_at(
+    state: *mut CongestionLinuxCubicState,
+    now_us: u64,
+    ce_increase: u64,
+    largest_acked_sent_at_us: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with(state, |s| {
+            s.on_ecn(
+                at(now_us),
+                &EcnEvent::sent_at(ce_increase, at(largest_acked_sent_at_us)),
+            )
         })
     }
 }

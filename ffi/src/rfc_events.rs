@@ -4,7 +4,7 @@
 
 use crate::flow::*;
 use crate::state::CongestionRfcCubicState;
-use congestion::{CongestionController, LossEvent, SentEvent};
+use congestion::{CongestionController, EcnEvent, LossEvent, SentEvent};
 
 /// Data was sent: `in_flight_after` bytes are in flight now by the stack's own count (the
 /// flow takes that value, correcting any drift of its own count), and `largest_sent` is
@@ -51,8 +51,9 @@ pub unsafe extern "C" fn congestion_rfc_cubic_on_sent_counted(
 /// application, not the window, limited what was in flight. The order of Rust's
 /// `AckEvent::new(acked, largest_acked, rtt)` (0.2 took `rtt_us` first).
 ///
-/// `largest_acked` ends the recovery period and HyStart++ rounds; 0 (never given)
-/// falls back on counting acknowledged bytes.
+/// `largest_acked` ends the recovery period and HyStart++ rounds; 0 is packet 0 (QUIC's
+/// first). `CONGESTION_PACKET_UNKNOWN` names none: while no ACK has named one, recovery
+/// ends once the bytes in flight at the reduction have been acknowledged.
 ///
 /// # Safety
 /// `state` is NULL or an initialised RFC-mode state not used concurrently.
@@ -162,6 +163,30 @@ pub unsafe extern "C" fn congestion_rfc_cubic_on_ecn(
     unsafe {
         with(state, |s| {
             s.on_ecn(at(now_us), &ecn_event(ce_increase, largest_acked))
+        })
+    }
+}
+
+/// As `on_ecn`, the largest acknowledged packet named by the time it was sent (µs, on
+/// the clock of `now_us`), as RFC 9002's `ProcessECN` judges it: a new congestion event
+/// unless it was sent at or before the start of the current recovery period.
+///
+/// # Safety
+/// `state` is NULL or an initialised RFC-mode state not used concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_rfc_cubic_on_ecn_sent_at(
+    state: *mut CongestionRfcCubicState,
+    now_us: u64,
+    ce_increase: u64,
+    largest_acked_sent_at_us: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with(state, |s| {
+            s.on_ecn(
+                at(now_us),
+                &EcnEvent::sent_at(ce_increase, at(largest_acked_sent_at_us)),
+            )
         })
     }
 }

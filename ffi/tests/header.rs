@@ -25,6 +25,22 @@ fn the_committed_header_matches_the_source() {
         committed == generated,
         "include/congestion.h is stale: run UPDATE_HEADER=1 cargo test -p congestion-ffi --test header"
     );
+    // The sizes stated in the README and on the crate's front page (tests/sizes.rs).
+    let sentence = format!(
+        "a Linux-mode flow is {} bytes of state, its send path {}, an RFC-mode CUBIC flow {}",
+        size_of::<congestion::linux::LinuxFlowState>(),
+        size_of::<congestion::pacing::SendPathState>(),
+        size_of::<congestion::rfc::ClassicState<congestion::cubic::RfcCubic>>()
+    );
+    let unwrapped: String = generated
+        .lines()
+        .map(|l| l.trim_start_matches([' ', '*']).trim_end())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        unwrapped.contains(&sentence),
+        "the header should say: {sentence}"
+    );
     for name in [
         "CONGESTION_LINUX_STATE_SIZE 256",
         "CONGESTION_LINUX_STATE_ALIGN 64",

@@ -386,3 +386,49 @@ fn the_0_2_names_forward_to_the_0_3_ones_with_the_ack_arguments_reordered() {
     assert_eq!(a.srtt_us, 20_000, "the RTT reached the flow as an RTT");
     assert_eq!(get(&*old, congestion_rfc_cwnd), cwnd(&new));
 }
+
+/// 0 is a packet number (QUIC's first), `CONGESTION_PACKET_UNKNOWN` names none: the ACK
+/// of packet 0, sent before a reduction, does not end the recovery, though it acks every
+/// byte in flight at the reduction; the same ACK naming no packet falls back on bytes.
+/// ECN named by send time (`_on_ecn_sent_at`) is judged like `ProcessECN`.
+#[test]
+fn packet_zero_is_a_packet_and_unknown_is_unknown() {
+    let c = config();
+    let (mut numbered, mut unnamed) = (state(&c), state(&c));
+    unsafe {
+        for s in [&mut numbered, &mut unnamed] {
+            for pn in 0..=9u64 {
+                congestion_rfc_cubic_on_sent(&mut **s, 0, (pn + 1) * 1_200, pn);
+            }
+            // Packets 1..=9 lost in one burst: packet 0 alone stays in flight.
+            congestion_rfc_cubic_on_loss(&mut **s, 30_000, 9 * 1_200, 9);
+        }
+        congestion_rfc_cubic_on_ack(&mut *numbered, 40_000, 1_200, 0, 40_000, 0);
+        congestion_rfc_cubic_on_ack(
+            &mut *unnamed,
+            40_000,
+            1_200,
+            CONGESTION_PACKET_UNKNOWN,
+            40_000,
+            0,
+        );
+    }
+    assert_eq!(
+        phase_of(&*numbered, congestion_rfc_cubic_phase),
+        CONGESTION_PHASE_RECOVERY
+    );
+    assert_ne!(
+        phase_of(&*unnamed, congestion_rfc_cubic_phase),
+        CONGESTION_PHASE_RECOVERY
+    );
+
+    let mut s = state(&c);
+    unsafe {
+        congestion_rfc_cubic_on_sent(&mut *s, 0, 12_000, 9);
+        congestion_rfc_cubic_on_ecn_sent_at(&mut *s, 30_000, 1, 0);
+    }
+    assert_eq!(cwnd(&s), 8_400);
+    // Sent at 0, before the recovery began at 30 ms: no second reduction.
+    unsafe { congestion_rfc_cubic_on_ecn_sent_at(&mut *s, 31_000, 1, 0) };
+    assert_eq!(cwnd(&s), 8_400);
+}

@@ -200,7 +200,8 @@ impl<'a, G: GrowthColumns> Mode<'a> for RfcReplay<G> {
                 let ack = AckEvent {
                     acked,
                     rtt,
-                    largest_acked: self.snd_una,
+                    // Nothing acknowledged yet: the ACK names no byte.
+                    largest_acked: (self.snd_una > 0).then_some(self.snd_una),
                     app_limited: false,
                 };
                 flow.on_ack(now, &ack);

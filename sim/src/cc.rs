@@ -216,7 +216,8 @@ impl SimController {
         let ack = AckEvent {
             acked: self.amount(delivered),
             rtt: rtt_us.map(|r| Duration::from_micros(u64::from(r))),
-            largest_acked: self.amount(highest),
+            // Exclusive: 0 covers no segment, so the ACK names none.
+            largest_acked: (highest > 0).then(|| self.amount(highest)),
             app_limited: false,
         };
         if let Some(r) = rtt_us {

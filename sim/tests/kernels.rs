@@ -380,3 +380,20 @@ fn timestamps_off_frees_the_option_and_matches_the_hz1000_preset_run() {
         run(&preset, &mut NoProbe).unwrap()
     );
 }
+
+/// `--cc` speaks the crate's vocabulary (`cubic`, `cubic-rfc`); the 0.2 words still
+/// select the same controllers this release (with a note on stderr).
+#[test]
+fn cc_words_new_and_deprecated_select_the_same_controller() {
+    use congestion_sim::config::CcKind;
+    for (word, kind) in [
+        ("cubic", CcKind::Linux),
+        ("linux", CcKind::Linux),
+        ("cubic-rfc", CcKind::Rfc9438),
+        ("rfc9438", CcKind::Rfc9438),
+    ] {
+        let cfg = config_from(&["--cc", word]).unwrap_or_else(|e| panic!("{word}: {e}"));
+        assert_eq!(cfg.cc, kind, "--cc {word}");
+    }
+    assert!(config_from(&["--cc", "newreno"]).is_err());
+}

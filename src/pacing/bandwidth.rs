@@ -13,8 +13,19 @@ const BIT_NANOS_PER_BYTE_SECOND: u64 = 8_000_000_000;
 pub const MAX_TIMED_LEN_BYTES: u64 = 1 << 31;
 
 /// A sending rate. Ordered, `Copy`, 8 bytes.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+///
+/// Printed in bytes per second, the unit of [`as_bytes_per_second`](Rate::as_bytes_per_second)
+/// (`Display`: `630000 B/s`; `Debug`: `Rate(630000 B/s)`), with the fraction of a byte
+/// when the rate was given in bits that do not make whole bytes (`1.125 B/s`), and
+/// `unlimited` for [`Rate::UNLIMITED`].
+///
+/// ```
+/// use congestion::pacing::Rate;
+/// assert_eq!(Rate::from_bytes_per_second(630_000).to_string(), "630000 B/s");
+/// assert_eq!(format!("{:?}", Rate::from_bits_per_second(9)), "Rate(1.125 B/s)");
+/// assert_eq!(Rate::UNLIMITED.to_string(), "unlimited");
+/// ```
+#[derive(Clone, Copy, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Rate {
     bits_per_second: u64,
 }
@@ -90,6 +101,41 @@ impl Rate {
         };
         // len <= 2^31, so len * 8e9 <= 1.72e19 < u64::MAX: no overflow.
         Some(len * BIT_NANOS_PER_BYTE_SECOND / self.bits_per_second)
+    }
+}
+
+impl core::fmt::Display for Rate {
+    /// Bytes per second, as [`Rate::as_bytes_per_second`] returns them, with the
+    /// eighths of a byte a bit rate may leave (three decimals, exact); `unlimited` for
+    /// [`Rate::UNLIMITED`].
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        if *self == Rate::UNLIMITED {
+            return f.write_str("unlimited");
+        }
+        let bytes = self.bits_per_second / 8;
+        // One bit is 0.125 bytes: the remainder in thousandths of a byte is exact.
+        match self.bits_per_second % 8 {
+            0 => write!(f, "{bytes} B/s"),
+            bits => write!(f, "{bytes}.{:03} B/s", bits * 125),
+        }
+    }
+}
+
+impl core::fmt::Debug for Rate {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "Rate({self})")
+    }
+}
+
+#[cfg(feature = "defmt")]
+impl defmt::Format for Rate {
+    /// Bytes per second, as `Display` prints them (the fraction of a byte dropped).
+    fn format(&self, f: defmt::Formatter<'_>) {
+        if *self == Rate::UNLIMITED {
+            defmt::write!(f, "Rate(unlimited)")
+        } else {
+            defmt::write!(f, "Rate({=u64} B/s)", self.bits_per_second / 8)
+        }
     }
 }
 

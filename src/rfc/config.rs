@@ -42,8 +42,9 @@ pub struct ClassicConfig {
     /// The initial ssthresh in bytes; `None`: none until the first congestion event or
     /// slow-start exit.
     pub initial_ssthresh_bytes: Option<u64>,
-    /// How the pacing rate is computed (Linux's rule in bytes by default;
-    /// [`PacingRateConfig::rfc9002`] for RFC 9002 §7.7's).
+    /// How the pacing rate is computed: Linux's rule in bytes from
+    /// [`new`](Self::new), RFC 9002 §7.7's ([`PacingRateConfig::rfc9002`]) from
+    /// [`quic`](Self::quic).
     pub pacing: PacingRateConfig,
 }
 
@@ -69,7 +70,10 @@ impl Default for ClassicConfig {
 }
 
 impl ClassicConfig {
-    /// RFC defaults: RFC 9438 CUBIC, HyStart++, unpaced, RFC 9002 initial window.
+    /// RFC defaults: RFC 9438 CUBIC, HyStart++, unpaced, RFC 9002 initial window (12000
+    /// bytes at the default MSS of 1200). The pacing rate follows Linux's
+    /// `tcp_update_pacing_rate` in bytes, because no RFC gives TCP a pacing formula;
+    /// [`quic`](Self::quic) paces as RFC 9002 §7.7 says, for QUIC.
     pub const fn new() -> Self {
         ClassicConfig {
             cubic: RfcCubicConfig::new(),
@@ -83,11 +87,29 @@ impl ClassicConfig {
 
     /// RFC defaults for a QUIC connection whose max datagram size is `mss_bytes`
     /// (RFC 9002's `max_datagram_size`, `1..=65535`; checked by
-    /// [`Cubic::new`](super::Cubic::new)). Adjust the public fields afterwards if
-    /// needed (`#[non_exhaustive]` forbids only building the struct literally).
+    /// [`Cubic::new`](super::Cubic::new)), pacing as RFC 9002 §7.7 says:
+    /// `pacing_rate()` is `1.25 · cwnd / smoothed_rtt`
+    /// ([`PacingRateConfig::rfc9002`]). Adjust the public fields afterwards if needed
+    /// (`#[non_exhaustive]` forbids only building the struct literally); for Linux's
+    /// rule instead (200 % of `max(cwnd, in flight)` per srtt in slow start, 120 % after,
+    /// what the sender's kernel would do for TCP), set
+    /// `config.pacing = PacingRateConfig::new()`.
+    ///
+    /// ```
+    /// use congestion::pacing::{PacingFormula, PacingRateConfig};
+    /// use congestion::rfc::CubicConfig;
+    ///
+    /// let config = CubicConfig::quic(1200);
+    /// assert_eq!(config.pacing.formula, PacingFormula::Rfc9002 { n_percent: 125 });
+    /// let mut linux_paced = CubicConfig::quic(1200);
+    /// linux_paced.pacing = PacingRateConfig::new();
+    /// assert_eq!(linux_paced.pacing.formula, PacingFormula::Linux);
+    /// ```
     pub const fn quic(mss_bytes: u64) -> Self {
         let mut config = ClassicConfig::new();
         config.cubic.mss_bytes = mss_bytes;
+        // RFC 9002 §7.7: rate = N * congestion_window / smoothed_rtt, N = 1.25
+        config.pacing = PacingRateConfig::rfc9002();
         config
     }
 

@@ -42,7 +42,7 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 ///
 /// ```
 /// use congestion::rfc::{Cubic, CubicConfig};
-/// use congestion::{AckEvent, CongestionController, Instant, LossEvent, Phase, SentEvent};
+/// use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent};
 ///
 /// // 1200-byte datagrams; RFC 9002's initial window: 10 · 1200 = 12000 bytes.
 /// let mut flow = Cubic::new(CubicConfig::quic(1200), Instant::ZERO)?;
@@ -51,8 +51,8 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 ///
 /// // An ACK frame for packets 1 and 2, 20 ms later: slow start adds the 2400 bytes.
 /// let now = Instant::from_micros(20_000);
-/// let rtt = core::time::Duration::from_millis(20);
-/// flow.on_ack(now, &AckEvent::new(2_400, 2, Some(rtt.into())));
+/// let rtt = Duration::from_millis(20);
+/// flow.on_ack(now, &AckEvent::new(2_400, 2, Some(rtt)));
 /// assert_eq!(flow.cwnd(), 14_400);
 ///
 /// // Packets 3 and 4 declared lost, one report each: one reduction, cwnd = β · cwnd.
@@ -60,8 +60,8 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// flow.on_loss(now, &LossEvent::packet(1_200, 4));
 /// assert_eq!((flow.cwnd(), flow.in_flight()), (10_080, 7_200));
 /// assert_eq!(flow.phase(), Phase::Recovery);
-/// // Pace at Linux's rate (120 % of cwnd per srtt in congestion avoidance).
-/// assert_eq!(flow.pacing_rate().as_bytes_per_second(), 604_800);
+/// // Pace as RFC 9002 §7.7 says: 1.25 · cwnd / smoothed RTT = 1.25 · 10080 / 20 ms.
+/// assert_eq!(flow.pacing_rate().as_bytes_per_second(), 630_000);
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
 ///
@@ -86,7 +86,7 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// window-limited or the bytes in flight just before it, plus one MSS, reach the window.
 /// So a stack that sends a window, then processes all of its ACKs before sending again,
 /// still doubles per round in slow start; a flow whose sends never fill the window never
-/// grows. While no ACK has carried a packet number (`largest_acked` still 0), each send
+/// grows. While no ACK has carried a packet number (every `largest_acked` `None`), each send
 /// starts a new round: the last send decides.
 ///
 /// ACKs that may not grow the window also pause the CUBIC clock until the next one that
@@ -106,7 +106,7 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// does not say which packet was lost decides itself what one event is. The period
 /// ends with the first ACK whose `largest_acked` is above the `largest_sent` at the
 /// reduction (a packet sent after it, RFC 9002 §7.3.2); that ACK already counts for
-/// growth. If no ACK has carried a packet number yet (`largest_acked` still 0), it also
+/// growth. If no ACK has carried a packet number yet (every `largest_acked` `None`), it also
 /// ends once as many bytes as were in flight after the reduction have been acknowledged,
 /// so a stack that leaves the field at its default never freezes the flow.
 ///
@@ -121,8 +121,12 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// # Pacing
 ///
 /// [`pacing_rate`](CongestionController::pacing_rate) follows the configured
-/// [`PacingFormula`](crate::pacing::PacingFormula) (Linux's `tcp_update_pacing_rate` in
-/// bytes by default, or RFC 9002 §7.7); `send_quantum_bytes` is Linux's TSO autosizing
+/// [`PacingFormula`](crate::pacing::PacingFormula): RFC 9002 §7.7's
+/// `1.25 · cwnd / smoothed_rtt` for a flow built from [`ClassicConfig::quic`](crate::rfc::ClassicConfig::quic) (QUIC),
+/// Linux's `tcp_update_pacing_rate` in bytes for one built from [`ClassicConfig::new`](crate::rfc::ClassicConfig::new)
+/// (no RFC gives TCP a formula); either is one field,
+/// `config.pacing = PacingRateConfig::rfc9002()` or `PacingRateConfig::new()`.
+/// `send_quantum_bytes` is Linux's TSO autosizing
 /// on that rate and the minimum RTT. A stack that wants the EDT pacer, TSQ and the
 /// windowed minimum RTT as well wraps the flow in a [`PacedFlow`](crate::pacing::PacedFlow).
 ///
@@ -203,7 +207,10 @@ pub struct ClassicState<W: WindowAdjustment, U: UndoStorage<W> = KeepUndo<W>> {
     cwnd: u64,
     in_flight: u64,
     largest_sent: u64,
-    largest_acked: u64,
+    /// The largest packet number (or sequence) acknowledged, plus one: 0 while no ACK
+    /// has named one. (Packet numbers start at 0, so 0 itself cannot mean "none"; the
+    /// next number, as TCP's `snd_una` is, needs no flag of its own in the hot part.)
+    acked_below: u64,
     last_activity: Instant,
     /// Smoothed RTT, µs (0: no sample yet), clamped at `u32::MAX` (71.6 minutes).
     srtt_us: u32,
@@ -468,8 +475,9 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> Classic<W, P> {
         self.state.recovery_end()
     }
 
-    /// The largest packet number or sequence acknowledged so far.
-    pub const fn largest_acked(&self) -> u64 {
+    /// The largest packet number or sequence acknowledged so far; `None` while no ACK
+    /// has named one.
+    pub const fn largest_acked(&self) -> Option<u64> {
         self.state.largest_acked()
     }
 
@@ -538,7 +546,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             cwnd: initial,
             in_flight: 0,
             largest_sent: 0,
-            largest_acked: 0,
+            acked_below: 0,
             srtt_us: 0,
             min_rtt_us: u32::MAX,
             last_activity: now,
@@ -629,9 +637,10 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         }
     }
 
-    /// The largest packet number or sequence acknowledged so far.
-    pub const fn largest_acked(&self) -> u64 {
-        self.largest_acked
+    /// The largest packet number or sequence acknowledged so far; `None` while no ACK
+    /// has named one.
+    pub const fn largest_acked(&self) -> Option<u64> {
+        self.acked_below.checked_sub(1)
     }
 
     /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`Cubic`]).
@@ -750,10 +759,11 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// Whether the current recovery has ended (see "Recovery" on [`Cubic`]).
     fn recovery_over(&self) -> bool {
         // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
-        let by_packet_number = self.largest_acked > self.recovery_end;
-        // Fallback for stacks whose ACKs carry no packet number (largest_acked still 0):
+        // (largest acked > recovery_end, i.e. acked_below > recovery_end + 1).
+        let by_packet_number = self.acked_below > self.recovery_end.saturating_add(1);
+        // Fallback for stacks whose ACKs carry no packet number (none named yet):
         // once as many bytes as were in flight at the event have been acknowledged.
-        let by_bytes = self.largest_acked == 0 && self.recovery_flight_left == 0;
+        let by_bytes = self.acked_below == 0 && self.recovery_flight_left == 0;
         by_packet_number || by_bytes
     }
 
@@ -821,8 +831,12 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         }
         // Compared in memory and stored only when it moves: `max` loads both, selects
         // and stores on every ACK.
-        if ack.largest_acked > self.largest_acked {
-            self.largest_acked = ack.largest_acked;
+        if let Some(pn) = ack.largest_acked {
+            // Saturating: a sequence of u64::MAX counts as u64::MAX - 1 acknowledged.
+            let below = pn.saturating_add(1);
+            if below > self.acked_below {
+                self.acked_below = below;
+            }
         }
         if let Some(rtt) = ack.rtt {
             self.on_rtt_sample(rtt);
@@ -1066,7 +1080,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.last_activity = now;
         // Linux tcp_cwnd_validate(): a send that fills the window marks the whole round
         // window-limited; after the round, the next send starts a new record.
-        // Without acknowledged packet numbers (largest_acked still 0) no round can end:
+        // Without acknowledged packet numbers (none named yet) no round can end:
         // every send starts a new record, so the last send decides.
         // Filled: `in_flight_after + MSS >= cwnd` (saturating), tested as "the room left
         // is at most one MSS", which needs no saturation: in flight at or above cwnd
@@ -1092,7 +1106,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             } else {
                 self.usage_mark
             };
-            if self.largest_acked >= mark || self.largest_acked == 0 {
+            // largest acked >= mark, or no packet number acknowledged yet.
+            if self.acked_below > mark || self.acked_below == 0 {
                 self.round_cwnd_limited = false;
                 self.mark_is_largest_sent = true;
             } else if self.mark_is_largest_sent {

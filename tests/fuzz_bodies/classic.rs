@@ -548,7 +548,9 @@ fn common<W: WindowAdjustment>(rec: &Rec<W>, s: &Stack, step: &mut Step<'_, W>, 
             "send quantum {quantum} outside [MSS, max(2 MSS, 64 KB)]"
         ));
     }
-    let past_recovery_end = f.recovery_end().is_some_and(|end| f.largest_acked() > end);
+    let past_recovery_end = f
+        .recovery_end()
+        .is_some_and(|end| f.largest_acked().is_some_and(|acked| acked > end));
     if kind == Kind::Ack && past_recovery_end {
         fail("still in recovery after an ACK beyond the recovery's end");
     }

@@ -15,7 +15,7 @@ pub type Observed = (
     u64,
     u64,
     u64,
-    u64,
+    Option<u64>,
     Option<u64>,
 );
 

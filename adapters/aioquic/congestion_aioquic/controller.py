@@ -139,7 +139,7 @@ class _RfcFlowControl(QuicCongestionControl):
             self._last_acked_seq = seq
         # The RTT sample of the ACK comes after its packets (on_rtt_measurement).
         self._check("congestion_rfc_cubic_on_ack", self._lib.congestion_rfc_cubic_on_ack(
-            self._addr, self._us(now), packet.sent_bytes, seq, -1, 0
+            self._addr, self._us(now), packet.sent_bytes, seq if seq else _ffi.PACKET_UNKNOWN, -1, 0
         ))
         self._read_back()
 
@@ -147,7 +147,7 @@ class _RfcFlowControl(QuicCongestionControl):
         self.calls["on_rtt_measurement"] += 1
         # An ACK carrying only an RTT sample (acked 0), on the packet it was taken on.
         self._check("congestion_rfc_cubic_on_ack", self._lib.congestion_rfc_cubic_on_ack(
-            self._addr, self._us(now), 0, self._last_acked_seq, int(round(rtt * 1e6)), 0
+            self._addr, self._us(now), 0, self._last_acked_seq or _ffi.PACKET_UNKNOWN, int(round(rtt * 1e6)), 0
         ))
         self._read_back()
 

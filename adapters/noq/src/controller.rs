@@ -247,8 +247,13 @@ impl<F: NoqFlow> Controller for NoqController<F> {
             _ => None,
         };
         let app_limited = app_limited || pending.app_limited;
-        let ack = AckEvent::new(pending.bytes, self.largest_acked.unwrap_or(0), rtt)
-            .with_app_limited(app_limited);
+        let ack = AckEvent {
+            acked: pending.bytes,
+            rtt,
+            // None until noq reports one: packet 0 is a packet, not "none".
+            largest_acked: self.largest_acked,
+            app_limited,
+        };
         self.flow.on_ack(t, &ack);
         self.stats.ack_frames += 1;
         self.stats.app_limited_ack_frames += u64::from(app_limited);

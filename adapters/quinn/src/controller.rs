@@ -232,7 +232,7 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
         let ack = AckEvent {
             acked: self.units.acked(pending.bytes),
             rtt,
-            largest_acked: self.largest_acked.unwrap_or(0),
+            largest_acked: self.largest_acked,
             app_limited,
         };
         self.flow.on_ack(t, &ack);

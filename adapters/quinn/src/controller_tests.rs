@@ -133,7 +133,7 @@ fn per_packet_acks_become_one_ack_event_per_frame() {
                 acked: 2400,
                 // RTT sample: 40 ms - 1 ms (the newest packet of the frame).
                 rtt: Some(Duration::from_micros(39_000)),
-                largest_acked: 1,
+                largest_acked: Some(1),
                 app_limited: false,
             }
         )]

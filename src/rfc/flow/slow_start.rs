@@ -51,7 +51,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         let paced = p.paced();
         match (self.detector.kind(), self.detector_active) {
             (SlowStartKind::HystartPlusPlus, true) => {
-                let (acked_pn, sent_pn) = (self.largest_acked, self.largest_sent);
+                // 0 while no packet number was acknowledged, as before any round ends.
+                let (acked_pn, sent_pn) = (self.acked_below.saturating_sub(1), self.largest_sent);
                 let verdict = match self.detector.plus_plus_mut() {
                     Some(h) => h.on_round_check(acked_pn, sent_pn),
                     None => HystartPpVerdict::Continue,
@@ -89,7 +90,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
                         delay_us: u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX),
                         delay_min_us: self.min_rtt_us,
                         // Truncation to the kernel's 32-bit sequence space, on purpose.
-                        snd_una: self.largest_acked as u32,
+                        snd_una: self.acked_below.saturating_sub(1) as u32,
                         snd_nxt: self.largest_sent as u32,
                         cwnd: u32::try_from(div_floor(self.cwnd, self.mss64())).unwrap_or(u32::MAX),
                         pacing_rate: 0,
