@@ -227,8 +227,9 @@ pub enum ExitDetector {
 }
 
 /// A BBR mode, for [`Decision::ModeChange`], with a stable `u8` code: 0–3 are the
-/// kernel's `enum bbr_mode` (Linux net/ipv4/tcp_bbr.c), 4–7 the ProbeBW phases of BBRv3
-/// (draft-ietf-ccwg-bbr §4.3.3), which a BBR v1 never reports.
+/// kernel's `enum bbr_mode` (Linux net/ipv4/tcp_bbr.c), and 4–7 are ProbeBW's phases in
+/// BBRv3, 4 plus v3's `enum bbr_pacing_gain_phase` (Google's v3 tcp_bbr.c: UP 0, DOWN 1,
+/// CRUISE 2, REFILL 3). A BBR v1 never reports 4–7; a BBRv3 reports them in place of 2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(u8)]
@@ -237,18 +238,18 @@ pub enum BbrMode {
     Startup = 0,
     /// `BBR_DRAIN`: draining the queue Startup built.
     Drain = 1,
-    /// `BBR_PROBE_BW`: cycling the pacing gain (BBR v1), or ProbeBW as a whole.
+    /// `BBR_PROBE_BW`: cycling the pacing gain (BBR v1).
     ProbeBw = 2,
     /// `BBR_PROBE_RTT`: cutting inflight to measure the minimum RTT.
     ProbeRtt = 3,
-    /// BBRv3 ProbeBW_DOWN.
-    ProbeBwDown = 4,
-    /// BBRv3 ProbeBW_CRUISE.
-    ProbeBwCruise = 5,
-    /// BBRv3 ProbeBW_REFILL.
-    ProbeBwRefill = 6,
-    /// BBRv3 ProbeBW_UP.
-    ProbeBwUp = 7,
+    /// BBRv3 ProbeBW_UP (`BBR_BW_PROBE_UP`).
+    ProbeBwUp = 4,
+    /// BBRv3 ProbeBW_DOWN (`BBR_BW_PROBE_DOWN`).
+    ProbeBwDown = 5,
+    /// BBRv3 ProbeBW_CRUISE (`BBR_BW_PROBE_CRUISE`).
+    ProbeBwCruise = 6,
+    /// BBRv3 ProbeBW_REFILL (`BBR_BW_PROBE_REFILL`).
+    ProbeBwRefill = 7,
 }
 
 impl BbrMode {
@@ -264,10 +265,10 @@ impl BbrMode {
             1 => Some(BbrMode::Drain),
             2 => Some(BbrMode::ProbeBw),
             3 => Some(BbrMode::ProbeRtt),
-            4 => Some(BbrMode::ProbeBwDown),
-            5 => Some(BbrMode::ProbeBwCruise),
-            6 => Some(BbrMode::ProbeBwRefill),
-            7 => Some(BbrMode::ProbeBwUp),
+            4 => Some(BbrMode::ProbeBwUp),
+            5 => Some(BbrMode::ProbeBwDown),
+            6 => Some(BbrMode::ProbeBwCruise),
+            7 => Some(BbrMode::ProbeBwRefill),
             _ => None,
         }
     }
