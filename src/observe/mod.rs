@@ -44,7 +44,10 @@
 //!   calls). An ACK's decisions (slow-start exit, the end of a recovery period,
 //!   HyStart++'s Conservative Slow Start) are found by the `_observed` ACK call from the
 //!   flow's phase before and after the plain ACK, so the per-ACK path, tuned
-//!   instruction by instruction, is not touched at all.
+//!   instruction by instruction, is not touched at all. Every such decision moves the
+//!   phase, so the observed ACK only compares what the phase depends on and works the
+//!   decisions out, out of line, when it moved: with a [`Counters`] sink a
+//!   congestion-avoidance ACK costs about 20 instructions more (`docs/performance.md`).
 //! - **One decision type.** [`Decision`] is a small `Copy` enum, `#[non_exhaustive]`
 //!   so that algorithms to come (BBR's [`ModeChange`](Decision::ModeChange)) add
 //!   variants without breaking a sink. Amounts are in the controller's
