@@ -487,3 +487,115 @@ fn observed_wraps_a_flow_and_its_counters_as_one_controller() {
     twin.on_loss(Instant::ZERO, &loss);
     assert_eq!(silent, twin);
 }
+
+/// One event of a random sequence.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    /// ACK of this many units with this RTT (ms).
+    Ack(u8, u8),
+    Loss,
+    OldLoss,
+    Ecn,
+    Rto,
+    Undo,
+    Persistent,
+}
+
+fn step_strategy() -> impl proptest::strategy::Strategy<Value = Step> {
+    use proptest::prelude::*;
+    prop_oneof![
+        20 => (1u8..4, 20u8..120).prop_map(|(n, r)| Step::Ack(n, r)),
+        2 => Just(Step::Loss),
+        1 => Just(Step::OldLoss),
+        1 => Just(Step::Ecn),
+        1 => Just(Step::Rto),
+        1 => Just(Step::Undo),
+        1 => Just(Step::Persistent),
+    ]
+}
+
+/// Any event sequence: an ACK reports something exactly when the phase moved (what the
+/// `_observed` ACKs rely on to stay cheap), and the observed flow stays equal to the
+/// plain one (checked by `Script::step`). `moderation`: the 2.6.35 profile's ACKs may
+/// also cut cwnd below ssthresh (`tcp_moderate_cwnd` leaving Loss or Disorder), which
+/// is no congestion decision and is not reported.
+fn every_ack_that_moves_the_phase_reports_it<C>(
+    flow: C,
+    unit: u64,
+    steps: &[Step],
+    moderation: bool,
+) where
+    C: ObservableController + Clone + PartialEq + core::fmt::Debug,
+{
+    let mut s = Script::new(flow, unit, 3_000);
+    for step in steps {
+        match *step {
+            Step::Ack(n, rtt_ms) => {
+                s.rtt_us = u64::from(rtt_ms) * 1000;
+                for _ in 0..n {
+                    let (before, cwnd) = (s.observed.phase(), s.observed.cwnd());
+                    let out = s.ack();
+                    let after = s.observed.phase();
+                    let moderated = moderation
+                        && (before, after) == (Phase::CongestionAvoidance, Phase::SlowStart)
+                        && s.observed.cwnd() < cwnd;
+                    if !moderated {
+                        assert_eq!(!out.is_empty(), after != before, "{before:?} -> {out:?}");
+                    }
+                }
+            }
+            Step::Loss => {
+                s.loss(false);
+            }
+            Step::OldLoss => {
+                let old = Instant::from_micros(s.t_us.saturating_sub(10_000_000));
+                s.loss_sent_at(old);
+            }
+            Step::Ecn => {
+                s.ecn();
+            }
+            Step::Rto => {
+                s.rto();
+            }
+            Step::Undo => {
+                s.undo();
+            }
+            Step::Persistent => {
+                s.loss(true);
+            }
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn linux_acks_report_exactly_when_the_phase_moves(
+        steps in proptest::collection::vec(step_strategy(), 1..200)
+    ) {
+        let flow = linux::Cubic::new(linux::CubicConfig::new(), Instant::ZERO).unwrap();
+        every_ack_that_moves_the_phase_reports_it(flow, 1, &steps, false);
+    }
+
+    #[test]
+    fn rfc_acks_report_exactly_when_the_phase_moves(
+        steps in proptest::collection::vec(step_strategy(), 1..200)
+    ) {
+        let flow = rfc::Cubic::new(rfc_config(SlowStartKind::HystartPlusPlus), Instant::ZERO)
+            .unwrap();
+        every_ack_that_moves_the_phase_reports_it(flow, 1000, &steps, false);
+        let flow = rfc::NewReno::new(rfc_config(SlowStartKind::LinuxHystart), Instant::ZERO)
+            .unwrap();
+        every_ack_that_moves_the_phase_reports_it(flow, 1000, &steps, false);
+    }
+
+    #[test]
+    fn v2_6_35_acks_report_exactly_when_the_phase_moves(
+        steps in proptest::collection::vec(step_strategy(), 1..200)
+    ) {
+        let start = Instant::from_micros(1_000_000);
+        let flow = v2_6_35::Cubic::new(v2_6_35::CubicConfig::new(), start).unwrap();
+        every_ack_that_moves_the_phase_reports_it(flow, 1, &steps, true);
+    }
+}

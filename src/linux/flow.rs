@@ -800,9 +800,23 @@ impl LinuxFlowState {
     /// The phase: [`Phase::Recovery`] after a loss or ECN-CE reduction until `snd_una`
     /// reaches `high_seq`; after an RTO, slow start (state Loss grows by slow start).
     pub const fn phase(&self) -> Phase {
-        if self.has(LOSS_RECOVERY) && linux_after(self.cold.high_seq, self.hot.snd_una) {
+        let h = &self.hot;
+        self.phase_at(h.flags, h.snd_una, h.cwnd, h.ssthresh)
+    }
+
+    /// The phase the flow had with these hot-line fields (an ACK moves them, not
+    /// `high_seq`).
+    #[inline(always)]
+    pub(crate) const fn phase_at(
+        &self,
+        flags: u16,
+        snd_una: u32,
+        cwnd: u32,
+        ssthresh: u32,
+    ) -> Phase {
+        if flags & LOSS_RECOVERY != 0 && linux_after(self.cold.high_seq, snd_una) {
             Phase::Recovery
-        } else if self.in_slow_start() {
+        } else if cwnd < ssthresh {
             Phase::SlowStart
         } else {
             Phase::CongestionAvoidance

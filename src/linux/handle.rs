@@ -370,6 +370,7 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController 
 }
 
 impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> ObservableController for Cubic<P, S> {
+    #[inline(always)]
     fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
         // The kernel carries RTT samples in s32 µs: clamped to it once, here.
         let rtt = ack.rtt.map(|d| d.as_micros().min(i32::MAX as u64) as u32);

@@ -44,7 +44,10 @@
 //!   calls). An ACK's decisions (slow-start exit, the end of a recovery period,
 //!   HyStart++'s Conservative Slow Start) are found by the `_observed` ACK call from the
 //!   flow's phase before and after the plain ACK, so the per-ACK path, tuned
-//!   instruction by instruction, is not touched at all.
+//!   instruction by instruction, is not touched at all. Every such decision moves the
+//!   phase, so the observed ACK only compares what the phase depends on and works the
+//!   decisions out, out of line, when it moved: with a [`Counters`] sink a
+//!   congestion-avoidance ACK costs about 20 instructions more (`docs/performance.md`).
 //! - **One decision type.** [`Decision`] is a small `Copy` enum, `#[non_exhaustive]`
 //!   so that algorithms to come (BBR's [`ModeChange`](Decision::ModeChange)) add
 //!   variants without breaking a sink. Amounts are in the controller's
@@ -74,8 +77,8 @@ mod observed;
 pub use counters::Counters;
 #[cfg(feature = "defmt")]
 pub use defmt_observer::DefmtObserver;
-pub(crate) use observed::PhaseSnapshot;
 pub use observed::{ObservableController, Observed};
+pub(crate) use observed::{PhaseSnapshot, report_ack};
 
 use crate::controller::Phase;
 use crate::time::Instant;
@@ -227,8 +230,9 @@ pub enum ExitDetector {
 }
 
 /// A BBR mode, for [`Decision::ModeChange`], with a stable `u8` code: 0–3 are the
-/// kernel's `enum bbr_mode` (Linux net/ipv4/tcp_bbr.c), 4–7 the ProbeBW phases of BBRv3
-/// (draft-ietf-ccwg-bbr §4.3.3), which a BBR v1 never reports.
+/// kernel's `enum bbr_mode` (Linux net/ipv4/tcp_bbr.c), and 4–7 are ProbeBW's phases in
+/// BBRv3, 4 plus v3's `enum bbr_pacing_gain_phase` (Google's v3 tcp_bbr.c: UP 0, DOWN 1,
+/// CRUISE 2, REFILL 3). A BBR v1 never reports 4–7; a BBRv3 reports them in place of 2.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(u8)]
@@ -237,18 +241,18 @@ pub enum BbrMode {
     Startup = 0,
     /// `BBR_DRAIN`: draining the queue Startup built.
     Drain = 1,
-    /// `BBR_PROBE_BW`: cycling the pacing gain (BBR v1), or ProbeBW as a whole.
+    /// `BBR_PROBE_BW`: cycling the pacing gain (BBR v1).
     ProbeBw = 2,
     /// `BBR_PROBE_RTT`: cutting inflight to measure the minimum RTT.
     ProbeRtt = 3,
-    /// BBRv3 ProbeBW_DOWN.
-    ProbeBwDown = 4,
-    /// BBRv3 ProbeBW_CRUISE.
-    ProbeBwCruise = 5,
-    /// BBRv3 ProbeBW_REFILL.
-    ProbeBwRefill = 6,
-    /// BBRv3 ProbeBW_UP.
-    ProbeBwUp = 7,
+    /// BBRv3 ProbeBW_UP (`BBR_BW_PROBE_UP`).
+    ProbeBwUp = 4,
+    /// BBRv3 ProbeBW_DOWN (`BBR_BW_PROBE_DOWN`).
+    ProbeBwDown = 5,
+    /// BBRv3 ProbeBW_CRUISE (`BBR_BW_PROBE_CRUISE`).
+    ProbeBwCruise = 6,
+    /// BBRv3 ProbeBW_REFILL (`BBR_BW_PROBE_REFILL`).
+    ProbeBwRefill = 7,
 }
 
 impl BbrMode {
@@ -264,10 +268,10 @@ impl BbrMode {
             1 => Some(BbrMode::Drain),
             2 => Some(BbrMode::ProbeBw),
             3 => Some(BbrMode::ProbeRtt),
-            4 => Some(BbrMode::ProbeBwDown),
-            5 => Some(BbrMode::ProbeBwCruise),
-            6 => Some(BbrMode::ProbeBwRefill),
-            7 => Some(BbrMode::ProbeBwUp),
+            4 => Some(BbrMode::ProbeBwUp),
+            5 => Some(BbrMode::ProbeBwDown),
+            6 => Some(BbrMode::ProbeBwCruise),
+            7 => Some(BbrMode::ProbeBwRefill),
             _ => None,
         }
     }

@@ -235,9 +235,25 @@ impl PhaseSnapshot {
         now: Instant,
         observer: &mut O,
     ) {
+        let below_ssthresh = self.cwnd < self.ssthresh;
+        report_ack(self.phase, below_ssthresh, after, detector, now, observer);
+    }
+}
+
+/// The decisions an ACK made, from the phase before it (`before`, with cwnd below
+/// ssthresh or not) to `after`; `detector` as for [`PhaseSnapshot::report_ack`].
+pub(crate) fn report_ack<O: Observer>(
+    before: Phase,
+    below_ssthresh: bool,
+    after: &PhaseSnapshot,
+    detector: Option<super::ExitDetector>,
+    now: Instant,
+    observer: &mut O,
+) {
+    {
         use super::{Decision, ExitDetector};
         let in_slow_start = |p: Phase| matches!(p, Phase::SlowStart | Phase::ConservativeSlowStart);
-        let mut before = self.phase;
+        let mut before = before;
         if before == Phase::Recovery && after.phase != Phase::Recovery {
             // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
             observer.on_decision(
@@ -248,7 +264,7 @@ impl PhaseSnapshot {
                 },
             );
             // The same ACK goes on in slow start below ssthresh and may end it there.
-            before = if self.cwnd < self.ssthresh {
+            before = if below_ssthresh {
                 Phase::SlowStart
             } else {
                 Phase::CongestionAvoidance

@@ -2,6 +2,10 @@
 //! every decision is read from the flow before and after the plain call, which decides
 //! by the same tests (`sent_before_recovery`, the CA state, the undo marker) read here
 //! beforehand.
+//!
+//! Not reported: the era's `tcp_moderate_cwnd` on an ACK that leaves Loss or Disorder,
+//! which may cut cwnd (to the flight plus `reordering`) and with it put the flow back
+//! in slow start; it is burst protection, not a congestion decision.
 
 use core::borrow::Borrow;
 

@@ -14,6 +14,7 @@ use core::borrow::Borrow;
 
 impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// Phase, cwnd and ssthresh (`u64::MAX`: none yet) now.
+    #[inline(always)]
     pub(super) const fn snapshot(&self) -> PhaseSnapshot {
         PhaseSnapshot {
             phase: self.phase,
@@ -33,6 +34,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// start (and by which detector), HyStart++'s Conservative Slow Start entered or
     /// left, the end of a recovery period. The plain ACK runs unchanged; the decisions
     /// are read from the state before and after it.
+    #[inline(always)]
     pub fn on_ack_observed<O: Observer>(
         &mut self,
         p: &RfcParams,
@@ -47,8 +49,25 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     }
 
     /// After an ACK that found the flow as `before` (with `detector_before`), report
-    /// what it decided.
+    /// what it decided. Every decision an ACK makes changes the phase: the common ACK
+    /// only compares.
+    #[inline(always)]
     fn report_ack<O: Observer>(
+        &self,
+        before: &PhaseSnapshot,
+        detector_before: Option<ExitDetector>,
+        now: Instant,
+        o: &mut O,
+    ) {
+        if self.phase != before.phase {
+            self.report_phase_change(before, detector_before, now, o);
+        }
+    }
+
+    /// [`report_ack`](Self::report_ack) once the phase changed.
+    #[cold]
+    #[inline(never)]
+    fn report_phase_change<O: Observer>(
         &self,
         before: &PhaseSnapshot,
         detector_before: Option<ExitDetector>,
@@ -65,6 +84,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
 }
 
 impl<W: WindowAdjustment, P: Borrow<RfcParams>> ObservableController for Classic<W, P> {
+    // Always inlined: a stack's ACK loop keeps the flow in registers, as with `on_ack`.
+    #[inline(always)]
     fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
         let before = self.state.snapshot();
         let detector_before = self.state.slow_start_detector;
@@ -103,6 +124,7 @@ impl<W: WindowAdjustment, P> Classic<W, P> {
 }
 
 impl<W: WindowAdjustment, U: UndoStorage<W>> ObservableController for BoundClassic<'_, W, U> {
+    #[inline]
     fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
         let (state, params) = self.parts_mut();
         state.on_ack_observed(params, now, ack, observer)
