@@ -52,5 +52,5 @@ pub use ops::{CaEvent, RandomSource, ReplayedRandom, TcpCongestionOps, ack_flags
 pub use rate::{RateSample, TxSnapshot};
 pub use reno_cong_avoid::{tcp_cong_avoid_ai, tcp_reno_cong_avoid, tcp_slow_start};
 pub use seq::{after, before};
-pub use sock::{TcpSock, ecn_flags};
+pub use sock::{GSO_LEGACY_MAX_SIZE, TcpSock, ecn_flags};
 pub use write_xmit::tcp_write_xmit;
