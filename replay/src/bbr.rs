@@ -15,9 +15,6 @@ use congestion::hystart::PacingStatus;
 use congestion::linux::CaState;
 use congestion::linux::bbr::{BbrConfig, BbrOps, BbrParams, BbrState, TCP_INFINITE_SSTHRESH};
 use congestion::linux::tcp::ack_update_rtt::tcp_ack_update_rtt;
-use congestion::linux::tcp::bbr_glue::{
-    tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo,
-};
 use congestion::linux::tcp::rate::{
     tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
 };
@@ -26,6 +23,7 @@ use congestion::linux::tcp::skb::{EVER_RETRANS, LOST, SACKED_ACKED, SACKED_RETRA
 use congestion::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
 use congestion::linux::tcp::{
     CaEvent, Minmax, RandomSource, RateSample, ReplayedRandom, TcpCongestionOps, TcpSock,
+    tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_try_undo,
 };
 use core::fmt::{self, Write};
 
@@ -493,7 +491,7 @@ impl BbrReplay {
                 seq = seq.wrapping_add(1);
             }
         }
-        tcp_undo::<BbrOps, _>(&mut self.bbr, &mut self.sk, &self.params, &mut self.draws);
+        tcp_try_undo::<BbrOps, _>(&mut self.bbr, &mut self.sk, &self.params, &mut self.draws);
         Ok(())
     }
 

@@ -14,9 +14,6 @@ use congestion::linux::bbr3::{
     self, Bbr, Bbr3Config, Bbr3Params, CyclePhase, FastPath, Mode as BbrMode, Sample, TcpBbr3,
 };
 use congestion::linux::tcp::ack_update_rtt::{tcp_rtt_estimator_srtt, tcp_update_rtt_min};
-use congestion::linux::tcp::bbr_glue::{
-    tcp_enter_cwr, tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo,
-};
 use congestion::linux::tcp::rate::{
     tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent_v3,
 };
@@ -24,6 +21,7 @@ use congestion::linux::tcp::seq::{after, before};
 use congestion::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
 use congestion::linux::tcp::{
     Minmax, RandomSource, RateSample, ReplayedRandom, TcpCongestionOps, TcpSock, ecn_flags, skb,
+    tcp_enter_cwr, tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_try_undo,
 };
 use core::fmt::{self, Write};
 
@@ -501,7 +499,7 @@ impl Flow {
                     seq = seq.wrapping_add(1);
                 }
             }
-            tcp_undo::<TcpBbr3, R>(&mut self.bbr, &mut self.sk, &self.params, rand);
+            tcp_try_undo::<TcpBbr3, R>(&mut self.bbr, &mut self.sk, &self.params, rand);
         }
         let (una, high) = (self.sk.snd_una, self.sk.high_seq);
         match self.sk.icsk_ca_state {

@@ -44,7 +44,6 @@ use crate::Instant;
 use crate::linux::CaState;
 use crate::linux::bbr::config::pacing_status_code;
 use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
-use crate::linux::tcp::bbr_glue::{tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo};
 use crate::linux::tcp::rate::{
     tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
 };
@@ -53,6 +52,7 @@ use crate::linux::tcp::skb::{RETRANS, SACKED_ACKED};
 use crate::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
 use crate::linux::tcp::{
     CaEvent, Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot,
+    tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_try_undo,
 };
 
 /// The stack's scoreboard counters (`packets_out`, `sacked_out`, `lost_out`,
@@ -419,7 +419,7 @@ impl Bbr {
         rs.is_ack_delayed = ack.ack_maybe_delayed;
 
         if ack.undo {
-            tcp_undo::<BbrOps, R>(&mut self.bbr, &mut sk, p, rand);
+            tcp_try_undo::<BbrOps, R>(&mut self.bbr, &mut sk, p, rand);
             // The stack's counters already reflect the cleared (and any new) marks.
             sk.lost_out = ack.flight.lost_out;
         }

@@ -35,9 +35,6 @@ use super::{Bbr, Bbr3Params, FastPath, Mode, Sample, TcpBbr3, bbr_main, bbr_tso_
 use crate::Instant;
 use crate::linux::bbr::{DeliveredSegment, Flight, Sent};
 use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
-use crate::linux::tcp::bbr_glue::{
-    tcp_enter_cwr, tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo,
-};
 use crate::linux::tcp::rate::{
     tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent_v3,
 };
@@ -46,6 +43,7 @@ use crate::linux::tcp::skb::{RETRANS, SACKED_ACKED};
 use crate::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
 use crate::linux::tcp::{
     CaEvent, Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, ecn_flags,
+    tcp_enter_cwr, tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_try_undo,
 };
 use crate::linux::{CaState, TCP_INFINITE_SSTHRESH};
 
@@ -394,7 +392,7 @@ impl Bbr3 {
             sk.prior_ssthresh = 0;
         }
         if ack.undo {
-            tcp_undo::<TcpBbr3, R>(&mut self.bbr, sk, p, rand);
+            tcp_try_undo::<TcpBbr3, R>(&mut self.bbr, sk, p, rand);
             // The stack's counters already reflect the cleared (and any new) marks.
             sk.lost_out = ack.flight.lost_out;
         }

@@ -22,7 +22,6 @@
 
 mod ack;
 pub mod ack_update_rtt;
-pub mod bbr_glue;
 mod ca_state;
 mod cong_control;
 mod cwnd_reduction;
