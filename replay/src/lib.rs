@@ -18,6 +18,7 @@ mod bbr3;
 mod bbr_csv;
 mod cubic_glue;
 mod dctcp;
+mod draws;
 mod error;
 mod linux;
 mod pacing;

@@ -33,6 +33,7 @@ mod reno_cong_avoid;
 pub mod seq;
 pub mod skb;
 mod sock;
+mod transmit_skb;
 pub mod update_skb_after_send;
 mod write_xmit;
 
@@ -52,4 +53,5 @@ pub use rate::{RateSample, TxSnapshot};
 pub use reno_cong_avoid::{tcp_cong_avoid_ai, tcp_reno_cong_avoid, tcp_slow_start};
 pub use seq::{after, before};
 pub use sock::{GSO_LEGACY_MAX_SIZE, TcpSock, ecn_flags};
+pub use transmit_skb::{tcp_event_data_sent, tcp_transmit_skb};
 pub use write_xmit::tcp_write_xmit;

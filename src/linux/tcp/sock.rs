@@ -212,6 +212,6 @@ impl TcpSock {
         self.tcp_mstamp = now_us;
         self.tcp_clock_cache = now_us.saturating_mul(1000);
         // Truncation on purpose: jiffies are the kernel's wrapping u32 counter.
-        self.tcp_jiffies32 = (now_us / 1000) as u32;
+        self.tcp_jiffies32 = crate::Instant::from_micros(now_us).jiffies32();
     }
 }
