@@ -15,17 +15,14 @@ use congestion::hystart::PacingStatus;
 use congestion::linux::CaState;
 use congestion::linux::bbr::{BbrConfig, BbrOps, BbrParams, BbrState, TCP_INFINITE_SSTHRESH};
 use congestion::linux::tcp::ack_update_rtt::tcp_ack_update_rtt;
-use congestion::linux::tcp::bbr_glue::{
-    tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo,
-};
 use congestion::linux::tcp::rate::{
     tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
 };
 use congestion::linux::tcp::seq::{after, before};
 use congestion::linux::tcp::skb::{EVER_RETRANS, LOST, SACKED_ACKED, SACKED_RETRANS};
-use congestion::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
 use congestion::linux::tcp::{
-    CaEvent, Minmax, RandomSource, RateSample, ReplayedRandom, TcpCongestionOps, TcpSock,
+    Minmax, RateSample, TcpCongestionOps, TcpSock, tcp_enter_loss, tcp_enter_recovery,
+    tcp_set_ca_state, tcp_transmit_skb, tcp_try_undo,
 };
 use core::fmt::{self, Write};
 
@@ -70,28 +67,7 @@ impl Settings {
 }
 
 /// The trace's `rand` queue, recording the draws of the current event.
-struct Draws {
-    queue: ReplayedRandom<64>,
-    drawn: [(u32, u32); MAX_DRAWS],
-    count: usize,
-    /// A draw found the queue empty.
-    starved: bool,
-}
-
-impl RandomSource for Draws {
-    fn below(&mut self, ceil: u32) -> u32 {
-        if self.queue.pending() == 0 {
-            self.starved = true;
-            return 0;
-        }
-        let value = self.queue.below(ceil);
-        if let Some(slot) = self.drawn.get_mut(self.count) {
-            *slot = (value, ceil);
-        }
-        self.count = self.count.saturating_add(1);
-        value
-    }
-}
+type Draws = crate::draws::Draws<MAX_DRAWS>;
 
 /// The replay state: settings, the socket, BBR and the scoreboard.
 pub struct BbrReplay {
@@ -119,12 +95,7 @@ impl BbrReplay {
             sk: TcpSock::default(),
             bbr: BbrState::default(),
             skbs: crate::scoreboard::Scoreboard::default(),
-            draws: Draws {
-                queue: ReplayedRandom::new(),
-                drawn: [(0, 0); MAX_DRAWS],
-                count: 0,
-                starved: false,
-            },
+            draws: Draws::new(),
             rs: RateSample::default(),
         }
     }
@@ -143,9 +114,7 @@ impl BbrReplay {
 
     /// Sets the socket's clocks to `t_us`.
     fn set_clock(&mut self, t_us: u64) {
-        self.sk.tcp_mstamp = t_us;
-        self.sk.tcp_clock_cache = t_us.saturating_mul(1000);
-        self.sk.tcp_jiffies32 = Instant::from_micros(t_us).jiffies32();
+        self.sk.set_clock(t_us);
     }
 
     /// `tcp_set_ca_state()`: the hook first, then the state.
@@ -162,23 +131,9 @@ impl BbrReplay {
     /// Transmit step `X(skb)` of the README, for `seq`.
     fn transmit(&mut self, seq: u32) -> Result<(), Problem<'static>> {
         let sk = &mut self.sk;
-        let prior = sk.tcp_wstamp_ns;
-        sk.tcp_wstamp_ns = sk.tcp_wstamp_ns.max(sk.tcp_clock_cache);
-        let tx_us = sk.tcp_wstamp_ns / 1000;
-        // tcp_event_data_sent(): a transmit into an empty pipe
-        if sk.packets_in_flight() == 0 {
-            BbrOps::cwnd_event_with_random(
-                &mut self.bbr,
-                sk,
-                &self.params,
-                CaEvent::TxStart,
-                &mut self.draws,
-            );
-        }
-        sk.lsndtime = sk.tcp_jiffies32;
-        sk.data_segs_out = sk.data_segs_out.wrapping_add(1);
-        let mss = sk.mss_cache;
-        tcp_update_skb_after_send(sk, mss, prior);
+        let departure_ns =
+            tcp_transmit_skb::<BbrOps, _>(&mut self.bbr, sk, &self.params, &mut self.draws);
+        let tx_us = departure_ns / 1000;
         let tx = tcp_rate_skb_sent(sk, tx_us);
         let skb = self.skb(seq)?;
         skb.tx_us = tx_us;
@@ -493,7 +448,7 @@ impl BbrReplay {
                 seq = seq.wrapping_add(1);
             }
         }
-        tcp_undo::<BbrOps, _>(&mut self.bbr, &mut self.sk, &self.params, &mut self.draws);
+        tcp_try_undo::<BbrOps, _>(&mut self.bbr, &mut self.sk, &self.params, &mut self.draws);
         Ok(())
     }
 
@@ -612,17 +567,7 @@ impl<'a> Mode<'a> for BbrReplay {
             return Ok(false);
         }
         self.begin_event();
-        let mut i = 0;
-        while let Some(word) = ev.arg(i) {
-            let value: u32 = word.parse().map_err(|_| Problem::BadNumber {
-                keyword: ev.keyword,
-                word,
-            })?;
-            if !self.draws.queue.push(value) {
-                return Err(Problem::Model("rand: more than 64 queued values"));
-            }
-            i += 1;
-        }
+        self.draws.queue_line(ev)?;
         Ok(true)
     }
 
@@ -644,11 +589,7 @@ impl<'a> Mode<'a> for BbrReplay {
             zeros_after(out, row.idx, row.keyword, 81)?;
             return out.write_str(",-\n");
         }
-        let drawn = self
-            .draws
-            .drawn
-            .get(..self.draws.count.min(MAX_DRAWS))
-            .unwrap_or(&[]);
+        let drawn = self.draws.drawn();
         csv::write_row(out, row, &self.sk, &self.bbr, &self.rs, &self.params, drawn)
     }
 }
@@ -657,15 +598,11 @@ impl BbrReplay {
     /// A new event: no sample, no draws yet.
     fn begin_event(&mut self) {
         self.rs = RateSample::default();
-        self.draws.count = 0;
-        self.draws.starved = false;
+        self.draws.begin_event();
     }
 
     /// A draw from an empty `rand` queue is an error.
     fn end_event(&self) -> Result<(), Problem<'static>> {
-        if self.draws.starved {
-            return Err(Problem::Model("a random draw found the `rand` queue empty"));
-        }
-        Ok(())
+        self.draws.check()
     }
 }

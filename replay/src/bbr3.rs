@@ -14,16 +14,13 @@ use congestion::linux::bbr3::{
     self, Bbr, Bbr3Config, Bbr3Params, CyclePhase, FastPath, Mode as BbrMode, Sample, TcpBbr3,
 };
 use congestion::linux::tcp::ack_update_rtt::{tcp_rtt_estimator_srtt, tcp_update_rtt_min};
-use congestion::linux::tcp::bbr_glue::{
-    tcp_enter_cwr, tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo,
-};
 use congestion::linux::tcp::rate::{
     tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent_v3,
 };
 use congestion::linux::tcp::seq::{after, before};
-use congestion::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
 use congestion::linux::tcp::{
-    Minmax, RandomSource, RateSample, ReplayedRandom, TcpCongestionOps, TcpSock, ecn_flags, skb,
+    Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, ecn_flags, skb, tcp_enter_cwr,
+    tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_transmit_skb, tcp_try_undo,
 };
 use core::fmt::{self, Write};
 
@@ -67,29 +64,8 @@ impl Default for Settings {
     }
 }
 
-/// The random source of one event: the trace's queued `rand` values, each draw
-/// recorded as `value/ceil`; a draw with nothing queued is noted as an error.
-struct Draws<'q> {
-    queue: &'q mut ReplayedRandom<64>,
-    drawn: [(u32, u32); MAX_DRAWS],
-    count: usize,
-    exhausted: bool,
-}
-
-impl RandomSource for Draws<'_> {
-    fn below(&mut self, ceil: u32) -> u32 {
-        if self.queue.pending() == 0 {
-            self.exhausted = true;
-            return 0;
-        }
-        let value = self.queue.below(ceil);
-        if let Some(slot) = self.drawn.get_mut(self.count) {
-            *slot = (value, ceil);
-        }
-        self.count += 1;
-        value
-    }
-}
+/// The trace's `rand` queue, recording the draws of the current event.
+type Draws = crate::draws::Draws<MAX_DRAWS>;
 
 /// What one event leaves for its row besides the socket and BBR state.
 #[derive(Clone, Copy, Debug, Default)]
@@ -98,8 +74,6 @@ struct EventTrace {
     rs: RateSample,
     fast_path: FastPath,
     lost_skb_ihi: u32,
-    drawn: [(u32, u32); MAX_DRAWS],
-    draws: usize,
 }
 
 /// The running connection.
@@ -114,7 +88,7 @@ struct Flow {
 /// BBRv3 replay state.
 pub struct Bbr3Replay {
     settings: Settings,
-    rand: ReplayedRandom<64>,
+    draws: Draws,
     flow: Option<Flow>,
 }
 
@@ -123,7 +97,7 @@ impl Bbr3Replay {
     pub(crate) fn new() -> Self {
         Bbr3Replay {
             settings: Settings::default(),
-            rand: ReplayedRandom::new(),
+            draws: Draws::new(),
             flow: None,
         }
     }
@@ -210,15 +184,7 @@ impl Flow {
     /// Transmit step `X(skb)` for segment `seq` (new or retransmitted).
     fn transmit<R: RandomSource>(&mut self, seq: u32, rand: &mut R) {
         let sk = &mut self.sk;
-        let prior = sk.tcp_wstamp_ns;
-        sk.tcp_wstamp_ns = sk.tcp_wstamp_ns.max(sk.tcp_clock_cache);
-        let mstamp_ns = sk.tcp_wstamp_ns;
-        if sk.packets_in_flight() == 0 {
-            bbr3::bbr_cwnd_event_tx_start(&mut self.bbr, sk, rand);
-        }
-        sk.lsndtime = sk.tcp_jiffies32;
-        sk.data_segs_out = sk.data_segs_out.wrapping_add(1);
-        tcp_update_skb_after_send(sk, sk.mss_cache, prior);
+        let mstamp_ns = tcp_transmit_skb::<TcpBbr3, R>(&mut self.bbr, sk, &self.params, rand);
         let tx_us = mstamp_ns / 1000;
         let tx = tcp_rate_skb_sent_v3(sk, tx_us, 1);
         let sacked = self.board.get(seq).sacked;
@@ -501,7 +467,7 @@ impl Flow {
                     seq = seq.wrapping_add(1);
                 }
             }
-            tcp_undo::<TcpBbr3, R>(&mut self.bbr, &mut self.sk, &self.params, rand);
+            tcp_try_undo::<TcpBbr3, R>(&mut self.bbr, &mut self.sk, &self.params, rand);
         }
         let (una, high) = (self.sk.snd_una, self.sk.high_seq);
         match self.sk.icsk_ca_state {
@@ -536,7 +502,7 @@ impl Flow {
     }
 
     /// The row's columns after `t_us,` (the event's time is written by the caller).
-    fn write_state<W: Write>(&self, out: &mut W) -> fmt::Result {
+    fn write_state<W: Write>(&self, out: &mut W, drawn: &[(u32, u32)]) -> fmt::Result {
         let (sk, b, rs, tr) = (&self.sk, &self.bbr, &self.trace.rs, &self.trace);
         let phase = match (b.mode, b.cycle_idx) {
             (BbrMode::Startup, _) => "STARTUP",
@@ -705,26 +671,8 @@ impl Flow {
             tr.fast_path as u8,
             tr.lost_skb_ihi
         )?;
-        write_draws(out, &tr.drawn, tr.draws)
+        crate::draws::write_drawn(out, drawn)
     }
-}
-
-/// `value/ceil;...` of the event's draws, or `-`.
-fn write_draws<W: Write>(
-    out: &mut W,
-    drawn: &[(u32, u32); MAX_DRAWS],
-    count: usize,
-) -> fmt::Result {
-    if count == 0 {
-        return out.write_str("-");
-    }
-    for (i, (value, ceil)) in drawn.iter().take(count).enumerate() {
-        if i > 0 {
-            out.write_str(";")?;
-        }
-        write!(out, "{value}/{ceil}")?;
-    }
-    Ok(())
 }
 
 impl<'a> Mode<'a> for Bbr3Replay {
@@ -737,6 +685,7 @@ impl<'a> Mode<'a> for Bbr3Replay {
 
     fn set(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
         // A `set` row shows no rate sample or draws of its own.
+        self.draws.begin_event();
         if let Some(flow) = self.flow.as_mut() {
             flow.trace = EventTrace::default();
         }
@@ -767,6 +716,7 @@ impl<'a> Mode<'a> for Bbr3Replay {
     }
 
     fn init(&mut self, now: Instant, _ev: Option<&Event<'a>>) -> Result<(), Problem<'a>> {
+        self.draws.begin_event();
         self.flow = Some(Flow::new(&self.settings, now.as_micros())?);
         Ok(())
     }
@@ -776,22 +726,10 @@ impl<'a> Mode<'a> for Bbr3Replay {
         if ev.keyword != "rand" {
             return Ok(false);
         }
-        {
-            for word in ev.words() {
-                let value: u32 = word.parse().map_err(|_| Problem::BadNumber {
-                    keyword: ev.keyword,
-                    word,
-                })?;
-                if !self.rand.push(value) {
-                    return Err(Problem::OutOfRange {
-                        key: "rand",
-                        value: u64::from(value),
-                    });
-                }
-            }
-            if let Some(flow) = self.flow.as_mut() {
-                flow.trace = EventTrace::default();
-            }
+        self.draws.begin_event();
+        self.draws.queue_line(ev)?;
+        if let Some(flow) = self.flow.as_mut() {
+            flow.trace = EventTrace::default();
         }
         Ok(true)
     }
@@ -799,30 +737,19 @@ impl<'a> Mode<'a> for Bbr3Replay {
     fn event(&mut self, now: Instant, ev: &Event<'a>) -> Result<(), Problem<'a>> {
         let flow = running(&mut self.flow, ev)?;
         let t_us = now.as_micros();
-        flow.sk.tcp_mstamp = t_us;
-        flow.sk.tcp_clock_cache = t_us.wrapping_mul(1000);
-        flow.sk.tcp_jiffies32 = (t_us / 1000) as u32;
+        flow.sk.set_clock(t_us);
         flow.trace = EventTrace::default();
-        let mut draws = Draws {
-            queue: &mut self.rand,
-            drawn: [(0, 0); MAX_DRAWS],
-            count: 0,
-            exhausted: false,
-        };
+        let draws = &mut self.draws;
+        draws.begin_event();
         let al = ev.words().skip(1).any(|w| w == "al");
         match ev.keyword {
-            "send" => flow.send(ev.int(1)?, al, &mut draws)?,
-            "rtx" => flow.rtx(ev, &mut draws)?,
-            "ack" => flow.ack(ev, &mut draws)?,
-            "rto" => flow.rto(al, &mut draws),
+            "send" => flow.send(ev.int(1)?, al, draws)?,
+            "rtx" => flow.rtx(ev, draws)?,
+            "ack" => flow.ack(ev, draws)?,
+            "rto" => flow.rto(al, draws),
             other => return Err(Problem::UnknownEvent(other)),
         }
-        flow.trace.drawn = draws.drawn;
-        flow.trace.draws = draws.count;
-        if draws.exhausted {
-            return Err(Problem::RandomExhausted);
-        }
-        Ok(())
+        draws.check()
     }
 
     fn write_row<W: Write>(&mut self, out: &mut W, row: Row<'_>) -> fmt::Result {
@@ -830,7 +757,7 @@ impl<'a> Mode<'a> for Bbr3Replay {
         match &self.flow {
             Some(flow) => {
                 write!(out, ",{}", row.t_us)?;
-                flow.write_state(out)?;
+                flow.write_state(out, self.draws.drawn())?;
             }
             None => {
                 for _ in 0..8 {

@@ -124,14 +124,6 @@ pub(super) fn write_row<W: Write>(
         b(sk.is_cwnd_limited),
         sk.max_packets_out,
     )?;
-    if drawn.is_empty() {
-        out.write_str("-")?;
-    }
-    for (i, (value, ceil)) in drawn.iter().enumerate() {
-        if i > 0 {
-            out.write_str(";")?;
-        }
-        write!(out, "{value}/{ceil}")?;
-    }
+    crate::draws::write_drawn(out, drawn)?;
     out.write_str("\n")
 }

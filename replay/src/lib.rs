@@ -16,7 +16,9 @@
 mod bbr;
 mod bbr3;
 mod bbr_csv;
+mod cubic_glue;
 mod dctcp;
+mod draws;
 mod error;
 mod linux;
 mod pacing;
@@ -31,7 +33,7 @@ pub use error::{Error, Problem};
 pub use trace::{Event, MAX_ARGS, parse, requested_mode, set_u32};
 
 use congestion::Instant;
-use congestion::cubic::RfcCubic;
+use congestion::cubic::{LinuxCubicParams, RfcCubic};
 use congestion::linux::dctcp::DctcpParams;
 use congestion::linux::prague::PragueParams;
 use congestion::rfc::NewRenoWindow;
@@ -220,6 +222,17 @@ pub fn replay_cc<'a, W: Write>(
         Cc::Bbr => replay_bbr(text, out),
         Cc::Bbr3 => run(bbr3::Bbr3Replay::new(), text, out),
     }
+}
+
+/// Replays a trace of `shared/conformance/linux-cubic` (Linux mode, today's kernel)
+/// through the generic glue with CUBIC's hook table (`TcpFlow<CubicOps>`) instead of
+/// the packed `linux::Cubic`: the same CSV, written by the other implementation.
+pub fn replay_cubic_on_glue<'a, W: Write>(text: &'a str, out: &mut W) -> Result<(), Error<'a>> {
+    run(
+        tcp_model::TcpModelReplay::<cubic_glue::CubicColumns>::new(LinuxCubicParams::default()),
+        text,
+        out,
+    )
 }
 
 /// BBR v1's replay. Out of line: its scoreboard is large, and a runner that replays

@@ -60,7 +60,6 @@ impl<'a> Mode<'a> for LinuxReplay {
         }
         let key = ev.key()?;
         let value: u64 = ev.int(1)?;
-        let flag = value != 0;
         // (No `if let ... &&` chain: the crate builds on Rust 1.85.)
         let send_path_key = match self.pacing.as_mut() {
             Some(p) => p.set(key, value)?,
@@ -69,47 +68,13 @@ impl<'a> Mode<'a> for LinuxReplay {
         if send_path_key {
             return Ok(());
         }
-        let c = &mut self.cubic;
-        let s = &mut self.socket;
-        match key {
-            "beta" => c.beta = set_u32(key, value)?,
-            "bic_scale" => c.bic_scale = set_u32(key, value)?,
-            "fast_convergence" => c.fast_convergence = flag,
-            "tcp_friendliness" => c.tcp_friendliness = flag,
-            "hystart" => c.hystart = flag,
-            "hystart_detect" => {
-                c.hystart_detect = HystartDetect::from_bits(u8::try_from(value).unwrap_or(u8::MAX))
-                    .map_err(|error| Problem::ConfigAfterSet { key, error })?
-            }
-            "hystart_low_window" => c.hystart_low_window = set_u32(key, value)?,
-            "hystart_ack_delta_us" => c.hystart_ack_delta_us = set_u32(key, value)?,
-            "initial_ssthresh" => c.initial_ssthresh = set_u32(key, value)?,
-            "init_cwnd" => s.init_cwnd = set_u32(key, value)?,
-            "init_ssthresh" => s.init_ssthresh = set_u32(key, value)?,
-            "cwnd_clamp" => s.cwnd_clamp = set_u32(key, value)?,
-            "mss" => s.mss = set_u32(key, value)?,
-            "srtt_us" => s.initial_srtt_us = set_u32(key, value)?,
-            "iss" => s.iss = set_u32(key, value)?,
-            "pacing_status" => {
-                s.pacing_status = match value {
-                    0 => PacingStatus::None,
-                    1 => PacingStatus::Needed,
-                    2 => PacingStatus::Fq,
-                    _ => {
-                        return Err(Problem::BadChoice {
-                            key,
-                            expected: "expected 0, 1 or 2",
-                        });
-                    }
-                }
-            }
-            "gso_max_size" => s.gso_max_size = set_u32(key, value)?,
-            "max_pacing_rate" => s.max_pacing_rate = value,
-            "pacing_ss_ratio" => s.pacing_ss_ratio = set_u32(key, value)?,
-            "pacing_ca_ratio" => s.pacing_ca_ratio = set_u32(key, value)?,
-            "model_pacing" => s.model_pacing = flag,
-            "cwnd" | "ssthresh" | "clamp" => return self.set_live(key, set_u32(key, value)?),
-            other => return Err(Problem::UnknownKey(other)),
+        if matches!(key, "cwnd" | "ssthresh" | "clamp") {
+            return self.set_live(key, set_u32(key, value)?);
+        }
+        if let Some(result) = set_module_param(&mut self.cubic, key, value) {
+            result?;
+        } else {
+            self.set_socket_key(key, value)?;
         }
         // Module parameters and socket fields take effect at once on a running flow.
         if let Some(flow) = self.flow.as_mut() {
@@ -252,6 +217,39 @@ impl<'a> Mode<'a> for LinuxReplay {
 }
 
 impl LinuxReplay {
+    /// `set KEY VALUE` for a socket field (the init values).
+    fn set_socket_key<'a>(&mut self, key: &'a str, value: u64) -> Result<(), Problem<'a>> {
+        let s = &mut self.socket;
+        match key {
+            "init_cwnd" => s.init_cwnd = set_u32(key, value)?,
+            "init_ssthresh" => s.init_ssthresh = set_u32(key, value)?,
+            "cwnd_clamp" => s.cwnd_clamp = set_u32(key, value)?,
+            "mss" => s.mss = set_u32(key, value)?,
+            "srtt_us" => s.initial_srtt_us = set_u32(key, value)?,
+            "iss" => s.iss = set_u32(key, value)?,
+            "pacing_status" => {
+                s.pacing_status = match value {
+                    0 => PacingStatus::None,
+                    1 => PacingStatus::Needed,
+                    2 => PacingStatus::Fq,
+                    _ => {
+                        return Err(Problem::BadChoice {
+                            key,
+                            expected: "expected 0, 1 or 2",
+                        });
+                    }
+                }
+            }
+            "gso_max_size" => s.gso_max_size = set_u32(key, value)?,
+            "max_pacing_rate" => s.max_pacing_rate = value,
+            "pacing_ss_ratio" => s.pacing_ss_ratio = set_u32(key, value)?,
+            "pacing_ca_ratio" => s.pacing_ca_ratio = set_u32(key, value)?,
+            "model_pacing" => s.model_pacing = value != 0,
+            other => return Err(Problem::UnknownKey(other)),
+        }
+        Ok(())
+    }
+
     /// `cwnd`, `ssthresh`, `clamp`: write the socket now and the init value for later.
     fn set_live<'a>(&mut self, key: &str, value: u32) -> Result<(), Problem<'a>> {
         match key {
@@ -268,4 +266,38 @@ impl LinuxReplay {
         }
         Ok(())
     }
+}
+
+/// `set KEY VALUE` for one of `tcp_cubic.c`'s module parameters: `None` if `key` is
+/// not one. Shared by the packed flow's replay and the replay on the generic glue.
+pub(crate) fn set_module_param<'a>(
+    c: &mut LinuxCubicConfig,
+    key: &'a str,
+    value: u64,
+) -> Option<Result<(), Problem<'a>>> {
+    let flag = value != 0;
+    let number = || set_u32(key, value);
+    Some(match key {
+        "beta" => number().map(|v| c.beta = v),
+        "bic_scale" => number().map(|v| c.bic_scale = v),
+        "fast_convergence" => {
+            c.fast_convergence = flag;
+            Ok(())
+        }
+        "tcp_friendliness" => {
+            c.tcp_friendliness = flag;
+            Ok(())
+        }
+        "hystart" => {
+            c.hystart = flag;
+            Ok(())
+        }
+        "hystart_detect" => HystartDetect::from_bits(u8::try_from(value).unwrap_or(u8::MAX))
+            .map(|d| c.hystart_detect = d)
+            .map_err(|error| Problem::ConfigAfterSet { key, error }),
+        "hystart_low_window" => number().map(|v| c.hystart_low_window = v),
+        "hystart_ack_delta_us" => number().map(|v| c.hystart_ack_delta_us = v),
+        "initial_ssthresh" => number().map(|v| c.initial_ssthresh = v),
+        _ => return None,
+    })
 }

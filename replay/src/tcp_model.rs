@@ -1,13 +1,25 @@
 //! The socket model of `shared/conformance/linux-dctcp/README.md` (which
-//! `linux-prague` shares): the harness's events driven through the library's kernel
-//! glue (`congestion::linux::tcp`) for any algorithm that fills its hook table. Each
-//! algorithm adds its parameters and its columns ([`TcpAlgorithm`]).
+//! `linux-prague` shares, and `linux-cubic` too with instant recovery): the harness's
+//! events driven through the library's kernel glue (`congestion::linux::tcp`) for any
+//! algorithm that fills its hook table. Each algorithm adds its parameters and its
+//! columns ([`TcpAlgorithm`]).
+//!
+//! Where the harness's model differs from the kernel, the difference is here, not in
+//! the library's glue:
+//! - `undo` clears `icsk_retransmits` when leaving any state but Open (the kernel's
+//!   `tcp_try_undo_loss()` does it on leaving Loss only);
+//! - with [`TcpAlgorithm::INSTANT_RECOVERY`] (the CUBIC traces), `loss` enters fast
+//!   recovery and ends it at once, without PRR;
+//! - with [`TcpAlgorithm::LOST_SEGMENTS_STAY_OUTSTANDING`] (the CUBIC traces), an ACK
+//!   after `rto T 0` acknowledges segments the harness no longer counts;
+//! - `P()`, the pacing update after `init`, `loss`, `rto` and `undo`.
 
 use crate::{Event, Mode, Problem, Row, running, set_u32, zeros_after};
 use congestion::Instant;
+use congestion::linux::CaState;
 use congestion::linux::tcp::{
-    AckOutcome, ReplayedRandom, TcpAck, TcpCongestionOps, TcpSock, TcpSysctl,
-    tcp_update_pacing_rate,
+    AckOutcome, CaEvent, GSO_LEGACY_MAX_SIZE, ReplayedRandom, TcpAck, TcpCongestionOps, TcpSock,
+    TcpSysctl, tcp_end_cwnd_reduction, tcp_set_ca_state, tcp_update_pacing_rate,
 };
 use congestion::linux::{TcpFlow, TcpSocketConfig};
 use core::fmt::{self, Write};
@@ -24,6 +36,23 @@ pub(crate) trait TcpAlgorithm {
     /// Whether the harness ends `init`, `loss`, `rto` and `undo` with the glue's pacing
     /// update `P()` (not for algorithms that set the pacing rate themselves).
     const MODEL_PACING_AFTER_EVENTS: bool;
+    /// Whether `loss` enters fast recovery and leaves it at once (`set_state(Open)`,
+    /// `tcp_end_cwnd_reduction()`), as the CUBIC harness models it; otherwise recovery
+    /// lasts until `snd_una` reaches `high_seq`, with PRR.
+    const INSTANT_RECOVERY: bool = false;
+    /// Whether an ACK of `ACKED > 0` segments that finds the harness's flight empty
+    /// still acknowledges them. The CUBIC harness's `rto` empties `packets_out` where
+    /// the kernel keeps the timed-out segments counted (as lost), so such an ACK finds
+    /// a queue in the kernel and is processed in full; the replay counts the ACKed
+    /// segments back into `packets_out` first. The DCTCP harness instead takes the
+    /// kernel's `no_queue` path on its empty flight.
+    const LOST_SEGMENTS_STAY_OUTSTANDING: bool = false;
+
+    /// The host settings before any `set` (the kernel's defaults unless the harness
+    /// models less of the socket).
+    fn sysctl() -> TcpSysctl {
+        TcpSysctl::new()
+    }
 
     /// `set KEY VALUE` for a module parameter: `None` if `key` is not one.
     fn set<'a>(
@@ -45,6 +74,8 @@ pub(crate) struct TcpModelReplay<A: TcpAlgorithm> {
     params: <A::Ops as TcpCongestionOps>::Params,
     socket: TcpSocketConfig,
     sysctl: TcpSysctl,
+    /// `sk_gso_max_size` for the next `init`.
+    gso_max_size: u32,
     flow: Option<TcpFlow<A::Ops>>,
     /// The algorithms replayed here draw no random numbers; an empty queue.
     rand: ReplayedRandom<1>,
@@ -56,7 +87,8 @@ impl<A: TcpAlgorithm> TcpModelReplay<A> {
         TcpModelReplay {
             params,
             socket: TcpSocketConfig::new(),
-            sysctl: TcpSysctl::new(),
+            sysctl: A::sysctl(),
+            gso_max_size: GSO_LEGACY_MAX_SIZE,
             flow: None,
             rand: ReplayedRandom::new(),
         }
@@ -94,6 +126,7 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
             "max_pacing_rate" => s.max_pacing_rate = value,
             "rto_ms" => s.rto_ms = set_u32(key, value)?,
             "hdr_len" => s.header_len = set_u32(key, value)?,
+            "gso_max_size" => self.gso_max_size = set_u32(key, value)?,
             "pacing_status" => {
                 s.pacing_status =
                     u8::try_from(value)
@@ -124,6 +157,7 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
         let now_us = now.as_micros();
         let mut flow = TcpFlow::<A::Ops>::new(&self.params, &self.socket, now_us, &mut self.rand)
             .map_err(Problem::Config)?;
+        flow.parts_mut().0.sk_gso_max_size = self.gso_max_size;
         Self::pacing_after_event(&self.sysctl, &mut flow);
         let n = n.unwrap_or(flow.socket().snd_cwnd);
         flow.transmit(&self.params, now_us, n, &mut self.rand);
@@ -140,7 +174,7 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
         match ev.keyword {
             "ack" => {
                 let (acked, rtt, in_flight) = ev.ack_args::<u32>()?;
-                let ce_delta: u32 = ev.int(4)?;
+                let ce_delta: u32 = ev.opt_int(4)?.unwrap_or(0);
                 let ece = match ev.arg(5) {
                     None => false,
                     Some("ece") => true,
@@ -158,12 +192,22 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
                     ce_delta,
                     ece,
                 };
+                if A::LOST_SEGMENTS_STAY_OUTSTANDING && flow.socket().packets_out == 0 {
+                    flow.parts_mut().0.packets_out = acked;
+                }
                 if flow.ack(p, sysctl, now_us, &ack, rand) != AckOutcome::Discarded {
                     flow.transmit(p, now_us, in_flight, rand);
                 }
             }
             "loss" => {
                 if flow.loss(p, now_us, rand) {
+                    if A::INSTANT_RECOVERY {
+                        // The harness's tcp_try_undo_recovery() at once: Open, then
+                        // the end of the reduction.
+                        let (sk, ca) = flow.parts_mut();
+                        tcp_set_ca_state::<A::Ops, _>(ca, sk, p, CaState::Open, rand);
+                        tcp_end_cwnd_reduction::<A::Ops, _>(ca, sk, p, rand);
+                    }
                     Self::pacing_after_event(sysctl, flow);
                 }
             }
@@ -172,9 +216,25 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
                 Self::pacing_after_event(sysctl, flow);
             }
             "undo" => {
+                let prior_state = flow.socket().icsk_ca_state;
                 if flow.undo(p, now_us, rand) {
+                    if prior_state != CaState::Open {
+                        // The harness clears the timeout count leaving any state.
+                        flow.parts_mut().0.icsk_retransmits = 0;
+                    }
                     Self::pacing_after_event(sysctl, flow);
                 }
+            }
+            "idle" => {
+                // An explicit CA_EVENT_TX_START, optionally after setting lsndtime.
+                let lsnd_us: Option<u64> = ev.opt_int(1)?;
+                let (sk, ca) = flow.parts_mut();
+                sk.set_clock(now_us);
+                if let Some(lsnd_us) = lsnd_us {
+                    sk.lsndtime = Instant::from_micros(lsnd_us).jiffies32();
+                }
+                A::Ops::cwnd_event_with_random(ca, sk, p, CaEvent::TxStart, rand);
+                sk.lsndtime = sk.tcp_jiffies32;
             }
             "send" => flow.send(p, sysctl, now_us, ev.int(1)?, rand),
             other => return Err(Problem::UnknownEvent(other)),

@@ -61,10 +61,8 @@ pub(super) const fn usecs_to_jiffies(us: u32) -> u64 {
     }
 }
 
-/// Linux `after(a, b)` on 32-bit sequence or jiffies values.
-pub(crate) const fn after(a: u32, b: u32) -> bool {
-    (b.wrapping_sub(a) as i32) < 0
-}
+/// Linux `after(a, b)` on 32-bit sequence or jiffies values: the glue's one copy.
+pub(crate) use crate::linux::tcp::after;
 
 /// `bictcp_update`'s early return: cwnd unchanged and less than 1/32 s since the last
 /// recompute (only `ack_cnt` moves).

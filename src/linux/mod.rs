@@ -5,6 +5,7 @@
 
 pub mod bbr;
 pub mod bbr3;
+pub mod cubic_ops;
 pub mod dctcp;
 mod flow;
 mod flow_config;

@@ -38,9 +38,9 @@ use crate::error::ConfigError;
 use crate::linux::CaState;
 use crate::linux::state::TCP_INFINITE_SSTHRESH;
 use crate::linux::tcp::{
-    AckOutcome, RandomSource, TcpAck, TcpCongestionOps, TcpSock, TcpSysctl, tcp_ack,
-    tcp_enter_loss, tcp_enter_recovery, tcp_slow_start_after_idle_check, tcp_timeout_mark_lost,
-    tcp_try_undo, tcp_write_xmit,
+    AckOutcome, GSO_LEGACY_MAX_SIZE, RandomSource, TcpAck, TcpCongestionOps, TcpSock, TcpSysctl,
+    tcp_ack, tcp_enter_loss, tcp_enter_recovery, tcp_slow_start_after_idle_check,
+    tcp_timeout_mark_lost, tcp_try_undo, tcp_write_xmit,
 };
 use core::fmt;
 
@@ -167,6 +167,7 @@ impl<O: TcpCongestionOps> TcpFlow<O> {
         sk.icsk_rto = socket.rto_ms;
         sk.header_len = socket.header_len;
         sk.sk_pacing_status = socket.pacing_status;
+        sk.sk_gso_max_size = GSO_LEGACY_MAX_SIZE;
         sk.icsk_ca_state = CaState::Open;
         let mut ca = O::Ca::default();
         O::init(&mut ca, &mut sk, p, rand);

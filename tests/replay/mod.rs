@@ -24,6 +24,14 @@ pub fn replay_cc(text: &str, cc: Cc) -> Result<String, String> {
     Ok(out)
 }
 
+/// Replays a linux-cubic trace through the generic glue with CUBIC's hook table and
+/// returns the CSV.
+pub fn replay_cubic_on_glue(text: &str) -> Result<String, String> {
+    let mut out = String::new();
+    congestion_replay::replay_cubic_on_glue(text, &mut out).map_err(|e| e.to_string())?;
+    Ok(out)
+}
+
 /// Replays `text` on today's kernel (or in RFC mode) and returns the CSV.
 pub fn replay(text: &str) -> Result<String, String> {
     replay_kernel(text, Kernel::Today)

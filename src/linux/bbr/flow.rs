@@ -44,15 +44,14 @@ use crate::Instant;
 use crate::linux::CaState;
 use crate::linux::bbr::config::pacing_status_code;
 use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
-use crate::linux::tcp::bbr_glue::{tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo};
 use crate::linux::tcp::rate::{
     tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
 };
 use crate::linux::tcp::seq::before;
 use crate::linux::tcp::skb::{RETRANS, SACKED_ACKED};
-use crate::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
 use crate::linux::tcp::{
-    CaEvent, Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot,
+    Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, tcp_enter_loss,
+    tcp_enter_recovery, tcp_set_ca_state, tcp_transmit_skb, tcp_try_undo,
 };
 
 /// The stack's scoreboard counters (`packets_out`, `sacked_out`, `lost_out`,
@@ -225,14 +224,44 @@ pub struct Bbr {
 }
 
 const _: () = assert!(core::mem::size_of::<FlowSock>() <= 88);
-const _: () = assert!(core::mem::size_of::<Bbr>() <= 192);
 
-/// The socket clocks at `now`.
-fn at(sk: &mut TcpSock, now: Instant) {
-    sk.tcp_mstamp = now.as_micros();
-    sk.tcp_clock_cache = now.as_nanos();
-    sk.tcp_jiffies32 = now.jiffies32();
+/// The sampler's per-segment step (`tcp_rate_skb_delivered()`) on each segment an ACK
+/// newly delivered, in the stack's order, with the `sacked` bits it carried; the
+/// snapshots are spent (shared by [`Bbr`] and [`crate::linux::Bbr3`]).
+// Linux net/ipv4/tcp_input.c tcp_sacktag_one(), tcp_clean_rtx_queue(): per skb
+pub(crate) fn tcp_rate_skbs_delivered(
+    sk: &mut TcpSock,
+    delivered: &mut [DeliveredSegment],
+    rs: &mut RateSample,
+) {
+    for seg in delivered.iter_mut() {
+        let mut sacked = if seg.retransmitted { RETRANS } else { 0 };
+        if seg.sacked {
+            sacked |= SACKED_ACKED;
+        }
+        let tx_us = seg.sent.departure_ns / 1000;
+        let (snapshot, end_seq) = (&mut seg.sent.snapshot, seg.end_seq);
+        tcp_rate_skb_delivered(sk, snapshot, tx_us, end_seq, sacked, rs);
+    }
 }
+
+/// `tcp_ack_update_rtt()` as the flows see it: the ACK's sample goes into `rs` and the
+/// socket's min-RTT filter (srtt is the stack's, passed in with the ACK).
+// Linux net/ipv4/tcp_input.c tcp_ack_update_rtt(): the min filter (srtt is the stack's)
+pub(crate) fn tcp_ack_update_rtt_min(
+    sk: &mut TcpSock,
+    rtt_us: Option<u32>,
+    ack_maybe_delayed: bool,
+    rs: &mut RateSample,
+) {
+    rs.rtt_us = -1;
+    if let Some(rtt) = rtt_us {
+        rs.rtt_us = i64::from(rtt);
+        tcp_update_rtt_min(sk, rtt, ack_maybe_delayed);
+    }
+    rs.is_ack_delayed = ack_maybe_delayed;
+}
+const _: () = assert!(core::mem::size_of::<Bbr>() <= 192);
 
 impl Bbr {
     /// A flow whose connection is established at `now`: `bbr_init()` on a fresh socket
@@ -241,7 +270,7 @@ impl Bbr {
     pub fn new<R: RandomSource>(p: &BbrParams, now: Instant, rand: &mut R) -> Self {
         let c = p.config();
         let mut sk = TcpSock::default();
-        at(&mut sk, now);
+        sk.set_clock(now.as_micros());
         sk.mss_cache = c.mss;
         sk.snd_cwnd = c.init_cwnd;
         sk.snd_cwnd_clamp = c.cwnd_clamp;
@@ -297,7 +326,7 @@ impl Bbr {
             retrans_out: flight.retrans_out,
             ..TcpSock::default()
         };
-        at(&mut sk, now);
+        sk.set_clock(now.as_micros());
         sk
     }
 
@@ -336,16 +365,7 @@ impl Bbr {
         rand: &mut R,
     ) -> Sent {
         let mut sk = self.sock(p, now, flight);
-        let prior = sk.tcp_wstamp_ns;
-        sk.tcp_wstamp_ns = sk.tcp_wstamp_ns.max(sk.tcp_clock_cache);
-        let departure_ns = sk.tcp_wstamp_ns;
-        // Linux net/ipv4/tcp_output.c tcp_event_data_sent(): a transmit into an empty pipe
-        if sk.packets_in_flight() == 0 {
-            BbrOps::cwnd_event_with_random(&mut self.bbr, &mut sk, p, CaEvent::TxStart, rand);
-        }
-        sk.data_segs_out = sk.data_segs_out.saturating_add(1);
-        let mss = sk.mss_cache;
-        tcp_update_skb_after_send(&mut sk, mss, prior);
+        let departure_ns = tcp_transmit_skb::<BbrOps, R>(&mut self.bbr, &mut sk, p, rand);
         let snapshot = tcp_rate_skb_sent(&mut sk, departure_ns / 1000);
         self.store(&sk);
         Sent {
@@ -392,34 +412,13 @@ impl Bbr {
 
         let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
         sk.delivered = sk.delivered.wrapping_add(ack.delivered_count.max(count));
-        for seg in ack.delivered.iter_mut() {
-            let mut sacked = if seg.retransmitted { RETRANS } else { 0 };
-            if seg.sacked {
-                sacked |= SACKED_ACKED;
-            }
-            let tx_us = seg.sent.departure_ns / 1000;
-            tcp_rate_skb_delivered(
-                &mut sk,
-                &mut seg.sent.snapshot,
-                tx_us,
-                seg.end_seq,
-                sacked,
-                &mut rs,
-            );
-        }
+        tcp_rate_skbs_delivered(&mut sk, ack.delivered, &mut rs);
         sk.snd_una = ack.snd_una;
         sk.snd_nxt = ack.snd_nxt;
-
-        // Linux net/ipv4/tcp_input.c tcp_ack_update_rtt(): the min filter (srtt is the stack's)
-        rs.rtt_us = -1;
-        if let Some(rtt) = ack.rtt_us {
-            rs.rtt_us = i64::from(rtt);
-            tcp_update_rtt_min(&mut sk, rtt, ack.ack_maybe_delayed);
-        }
-        rs.is_ack_delayed = ack.ack_maybe_delayed;
+        tcp_ack_update_rtt_min(&mut sk, ack.rtt_us, ack.ack_maybe_delayed, &mut rs);
 
         if ack.undo {
-            tcp_undo::<BbrOps, R>(&mut self.bbr, &mut sk, p, rand);
+            tcp_try_undo::<BbrOps, R>(&mut self.bbr, &mut sk, p, rand);
             // The stack's counters already reflect the cleared (and any new) marks.
             sk.lost_out = ack.flight.lost_out;
         }

@@ -38,6 +38,7 @@ pub use cwnd::{
     bbr_set_cwnd, bbr_set_cwnd_to_recover_or_restore,
 };
 pub use flow::{Bbr, BbrAck, DeliveredSegment, Flight, Sent};
+pub(crate) use flow::{tcp_ack_update_rtt_min, tcp_rate_skbs_delivered};
 pub use lt_bw::{
     bbr_lt_bw_interval_done, bbr_lt_bw_sampling, bbr_reset_lt_bw_sampling,
     bbr_reset_lt_bw_sampling_interval,

@@ -5,15 +5,8 @@ use super::params::{BBR_SCALE, BW_UNIT};
 use super::{Bbr, Sample};
 use crate::linux::tcp::TcpSock;
 
-/// Wrapping sequence comparison: `a` is before `b` (the kernel's `before()`).
-pub(super) const fn before(a: u32, b: u32) -> bool {
-    (a.wrapping_sub(b) as i32) < 0
-}
-
-/// Wrapping sequence comparison: `a` is after `b` (the kernel's `after()`).
-pub(super) const fn after(a: u32, b: u32) -> bool {
-    before(b, a)
-}
+/// The kernel's wrapping sequence comparisons, the glue's one copy.
+pub(super) use crate::linux::tcp::{after, before};
 
 impl Bbr {
     /// `bbr_max_bw`: the windowed max bandwidth, the larger `bw_hi` slot.

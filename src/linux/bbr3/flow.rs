@@ -33,19 +33,15 @@
 
 use super::{Bbr, Bbr3Params, FastPath, Mode, Sample, TcpBbr3, bbr_main, bbr_tso_segs_goal};
 use crate::Instant;
-use crate::linux::bbr::{DeliveredSegment, Flight, Sent};
-use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
-use crate::linux::tcp::bbr_glue::{
-    tcp_enter_cwr, tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_undo,
+use crate::linux::bbr::{
+    DeliveredSegment, Flight, Sent, tcp_ack_update_rtt_min, tcp_rate_skbs_delivered,
 };
-use crate::linux::tcp::rate::{
-    tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent_v3,
-};
+use crate::linux::tcp::rate::{tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_sent_v3};
 use crate::linux::tcp::seq::before;
-use crate::linux::tcp::skb::{RETRANS, SACKED_ACKED};
-use crate::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
 use crate::linux::tcp::{
-    CaEvent, Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, ecn_flags,
+    Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, ecn_flags,
+    tcp_enter_cwr, tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_transmit_skb,
+    tcp_try_undo,
 };
 use crate::linux::{CaState, TCP_INFINITE_SSTHRESH};
 
@@ -149,13 +145,6 @@ pub struct Bbr3 {
 const _: () = assert!(core::mem::size_of::<FlowSock>() <= 104);
 const _: () = assert!(core::mem::size_of::<Bbr3>() <= 256);
 
-/// The socket clocks at `now`.
-fn at(sk: &mut TcpSock, now: Instant) {
-    sk.tcp_mstamp = now.as_micros();
-    sk.tcp_clock_cache = now.as_nanos();
-    sk.tcp_jiffies32 = now.jiffies32();
-}
-
 /// `sk_pacing_status` as the socket keeps it: 0 none, 1 needed, 2 fq.
 const fn pacing_status_code(status: crate::hystart::PacingStatus) -> u8 {
     match status {
@@ -172,7 +161,7 @@ impl Bbr3 {
     pub fn new<R: RandomSource>(p: &Bbr3Params, now: Instant, rand: &mut R) -> Self {
         let c = p.config();
         let mut sk = TcpSock::default();
-        at(&mut sk, now);
+        sk.set_clock(now.as_micros());
         sk.mss_cache = c.mss;
         sk.snd_cwnd = c.init_cwnd;
         sk.snd_cwnd_clamp = c.cwnd_clamp;
@@ -234,7 +223,7 @@ impl Bbr3 {
             ..TcpSock::default()
         };
         set_flight(&mut sk, flight);
-        at(&mut sk, now);
+        sk.set_clock(now.as_micros());
         sk
     }
 
@@ -275,16 +264,7 @@ impl Bbr3 {
         rand: &mut R,
     ) -> Sent {
         let mut sk = self.sock(p, now, flight);
-        let prior = sk.tcp_wstamp_ns;
-        sk.tcp_wstamp_ns = sk.tcp_wstamp_ns.max(sk.tcp_clock_cache);
-        let departure_ns = sk.tcp_wstamp_ns;
-        // Linux net/ipv4/tcp_output.c tcp_event_data_sent(): a transmit into an empty pipe
-        if sk.packets_in_flight() == 0 {
-            TcpBbr3::cwnd_event_with_random(&mut self.bbr, &mut sk, p, CaEvent::TxStart, rand);
-        }
-        sk.data_segs_out = sk.data_segs_out.saturating_add(1);
-        let mss = sk.mss_cache;
-        tcp_update_skb_after_send(&mut sk, mss, prior);
+        let departure_ns = tcp_transmit_skb::<TcpBbr3, R>(&mut self.bbr, &mut sk, p, rand);
         let snapshot = tcp_rate_skb_sent_v3(&mut sk, departure_ns / 1000, 1);
         self.store(&sk);
         Sent {
@@ -341,25 +321,10 @@ impl Bbr3 {
         if ece {
             sk.delivered_ce = sk.delivered_ce.wrapping_add(newly_delivered);
         }
-        for seg in ack.delivered.iter_mut() {
-            let mut sacked = if seg.retransmitted { RETRANS } else { 0 };
-            if seg.sacked {
-                sacked |= SACKED_ACKED;
-            }
-            let tx_us = seg.sent.departure_ns / 1000;
-            let (snapshot, end_seq) = (&mut seg.sent.snapshot, seg.end_seq);
-            tcp_rate_skb_delivered(&mut sk, snapshot, tx_us, end_seq, sacked, &mut rs);
-        }
+        tcp_rate_skbs_delivered(&mut sk, ack.delivered, &mut rs);
         sk.snd_una = ack.snd_una;
         sk.snd_nxt = ack.snd_nxt;
-
-        // Linux net/ipv4/tcp_input.c tcp_ack_update_rtt(): the min filter (srtt is the stack's)
-        rs.rtt_us = -1;
-        if let Some(rtt) = ack.rtt_us {
-            rs.rtt_us = i64::from(rtt);
-            tcp_update_rtt_min(&mut sk, rtt, ack.ack_maybe_delayed);
-        }
-        rs.is_ack_delayed = ack.ack_maybe_delayed;
+        tcp_ack_update_rtt_min(&mut sk, ack.rtt_us, ack.ack_maybe_delayed, &mut rs);
         rs.is_ece = ece;
 
         self.fastretrans_alert(p, &mut sk, ack, ece, rand);
@@ -394,7 +359,7 @@ impl Bbr3 {
             sk.prior_ssthresh = 0;
         }
         if ack.undo {
-            tcp_undo::<TcpBbr3, R>(&mut self.bbr, sk, p, rand);
+            tcp_try_undo::<TcpBbr3, R>(&mut self.bbr, sk, p, rand);
             // The stack's counters already reflect the cleared (and any new) marks.
             sk.lost_out = ack.flight.lost_out;
         }

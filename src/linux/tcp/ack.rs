@@ -37,7 +37,8 @@ pub enum AckOutcome {
 /// 1. an ACK beyond `snd_nxt` is discarded;
 /// 2. `snd_una` advances (clearing `icsk_retransmits`); with nothing in flight before
 ///    it, only `in_ack_event` runs (the kernel's `no_queue` path);
-/// 3. the retransmit queue is cleaned: `packets_out`, `delivered`, the srtt sample;
+/// 3. the retransmit queue is cleaned: `packets_out`, `delivered`, the srtt sample,
+///    then `pkts_acked` (also on an ACK that acknowledged nothing new);
 /// 4. AccECN: the CE delta joins `delivered_ce` and raises `FLAG_ECE`;
 /// 5. `in_ack_event`;
 /// 6. a dubious ACK (no new data acknowledged, an ECN echo, or a state other than
@@ -79,6 +80,9 @@ pub fn tcp_ack<O: TcpCongestionOps, R: RandomSource>(
     }
     // Linux tcp_ack_update_rtt(): the windowed min RTT and srtt
     tcp_ack_update_rtt(sk, ack.rtt_us, false);
+    // Linux tcp_clean_rtx_queue(): pkts_acked with the sample as an s32 (-1: none)
+    let rtt_s32 = ack.rtt_us.map_or(-1, |rtt| rtt.min(i32::MAX as u32) as i32);
+    O::pkts_acked(ca, sk, p, ack.acked, rtt_s32, prior_packets);
     // Linux tcp_accecn_process(): the CE delta, and FLAG_ECE when positive
     sk.delivered_ce = sk.delivered_ce.wrapping_add(ack.ce_delta);
     if ack.ce_delta > 0 || ack.ece {

@@ -123,8 +123,11 @@ pub fn tcp_undo_cwnd_reduction<O: TcpCongestionOps>(
 
 /// An undo found by the caller (a D-SACK or timestamps proving the retransmissions
 /// spurious), as `tcp_try_undo_recovery()` / `tcp_try_undo_loss()` do it once their
-/// evidence holds: [`tcp_undo_cwnd_reduction`], then back to Open. Ignored (returns
-/// `false`) when no reduction may be undone (`undo_marker` clear).
+/// evidence holds: in Loss the lost marks go (`lost_out` 0), [`tcp_undo_cwnd_reduction`],
+/// and, undoing Loss only, the timeout count (`icsk_retransmits`) restarts; then back to
+/// Open. Ignored (returns `false`) when no reduction may be undone (`undo_marker` clear).
+///
+/// The caller's scoreboard clears its own segments' LOST marks first.
 // Linux net/ipv4/tcp_input.c tcp_try_undo_recovery(), tcp_try_undo_loss()
 pub fn tcp_try_undo<O: TcpCongestionOps, R: RandomSource>(
     ca: &mut O::Ca,
@@ -135,13 +138,17 @@ pub fn tcp_try_undo<O: TcpCongestionOps, R: RandomSource>(
     if !sk.undo_marker {
         return false;
     }
-    if sk.icsk_ca_state == CaState::Loss {
+    let in_loss = sk.icsk_ca_state == CaState::Loss;
+    if in_loss {
         // Linux tcp_undo_cwnd_reduction(unmark_loss): the lost marks are cleared
         sk.lost_out = 0;
     }
     tcp_undo_cwnd_reduction::<O>(ca, sk, p);
-    if sk.icsk_ca_state != CaState::Open {
+    if in_loss {
+        // Linux tcp_try_undo_loss(): the RTO was spurious (not tcp_try_undo_recovery())
         sk.icsk_retransmits = 0;
+    }
+    if sk.icsk_ca_state != CaState::Open {
         tcp_set_ca_state::<O, R>(ca, sk, p, CaState::Open, rand);
     }
     true
@@ -210,4 +217,37 @@ pub fn tcp_fastretrans_alert<O: TcpCongestionOps, R: RandomSource>(
         _ => {}
     }
     tcp_try_to_open::<O, R>(ca, sk, p, flag, rand);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cubic::LinuxCubicParams;
+    use crate::linux::cubic_ops::CubicOps;
+    use crate::linux::tcp::ReplayedRandom;
+
+    #[test]
+    fn undo_restarts_the_timeout_count_only_when_it_undoes_loss() {
+        // tcp_try_undo_loss() clears icsk_retransmits; tcp_try_undo_recovery() does not.
+        let p = LinuxCubicParams::default();
+        let mut rand = ReplayedRandom::<1>::new();
+        for (state, retransmits_left) in [(CaState::Recovery, 2), (CaState::Loss, 0)] {
+            let mut ca = Default::default();
+            let mut sk = TcpSock {
+                icsk_ca_state: state,
+                undo_marker: true,
+                icsk_retransmits: 2,
+                lost_out: 3,
+                snd_cwnd: 5,
+                ..TcpSock::default()
+            };
+            assert!(tcp_try_undo::<CubicOps, _>(&mut ca, &mut sk, &p, &mut rand));
+            assert_eq!(sk.icsk_retransmits, retransmits_left);
+            assert_eq!(sk.icsk_ca_state, CaState::Open);
+            assert_eq!(sk.lost_out, if state == CaState::Loss { 0 } else { 3 });
+            assert!(!tcp_try_undo::<CubicOps, _>(
+                &mut ca, &mut sk, &p, &mut rand
+            ));
+        }
+    }
 }

@@ -22,7 +22,6 @@
 
 mod ack;
 pub mod ack_update_rtt;
-pub mod bbr_glue;
 mod ca_state;
 mod cong_control;
 mod cwnd_reduction;
@@ -34,6 +33,7 @@ mod reno_cong_avoid;
 pub mod seq;
 pub mod skb;
 mod sock;
+mod transmit_skb;
 pub mod update_skb_after_send;
 mod write_xmit;
 
@@ -52,5 +52,6 @@ pub use ops::{CaEvent, RandomSource, ReplayedRandom, TcpCongestionOps, ack_flags
 pub use rate::{RateSample, TxSnapshot};
 pub use reno_cong_avoid::{tcp_cong_avoid_ai, tcp_reno_cong_avoid, tcp_slow_start};
 pub use seq::{after, before};
-pub use sock::{TcpSock, ecn_flags};
+pub use sock::{GSO_LEGACY_MAX_SIZE, TcpSock, ecn_flags};
+pub use transmit_skb::{tcp_event_data_sent, tcp_transmit_skb};
 pub use write_xmit::tcp_write_xmit;

@@ -85,6 +85,9 @@ pub struct TcpSock {
     pub sk_pacing_status: u8,
     /// `sk_pacing_shift`: TSQ and TSO budget as 1/2^shift s of the pacing rate.
     pub sk_pacing_shift: u8,
+    /// `sk_gso_max_size`: the largest GSO packet the device takes, bytes
+    /// ([`GSO_LEGACY_MAX_SIZE`] by default; CUBIC's HyStart reads it).
+    pub sk_gso_max_size: u32,
     /// `tcp_wstamp_ns`: earliest departure time of the next segment, ns.
     pub tcp_wstamp_ns: u64,
     /// `snd_cwnd_stamp`: jiffies of the last cwnd change the glue or a hook stamped.
@@ -117,6 +120,10 @@ pub struct TcpSock {
     /// ([`ecn_flags`] bits; BBRv3 reads `TCP_ECN_OK` and `TCP_ECN_LOW`).
     pub ecn_flags: u8,
 }
+
+/// `GSO_LEGACY_MAX_SIZE`: a device's default `gso_max_size`, bytes.
+// Linux include/linux/netdevice.h GSO_LEGACY_MAX_SIZE
+pub const GSO_LEGACY_MAX_SIZE: u32 = 65536;
 
 /// The `tp->ecn_flags` bits (Google's BBRv3 tree numbering).
 pub mod ecn_flags {
@@ -205,6 +212,6 @@ impl TcpSock {
         self.tcp_mstamp = now_us;
         self.tcp_clock_cache = now_us.saturating_mul(1000);
         // Truncation on purpose: jiffies are the kernel's wrapping u32 counter.
-        self.tcp_jiffies32 = (now_us / 1000) as u32;
+        self.tcp_jiffies32 = crate::Instant::from_micros(now_us).jiffies32();
     }
 }

@@ -2,7 +2,7 @@
 //! pipe, the send time, PRR's count of segments sent, and the window-use tracking
 //! that feeds `tcp_is_cwnd_limited()`.
 
-use crate::linux::tcp::{CaEvent, RandomSource, TcpCongestionOps, TcpSock, after};
+use crate::linux::tcp::{RandomSource, TcpCongestionOps, TcpSock, after, tcp_event_data_sent};
 
 /// The sender transmitted until `in_flight` segments are outstanding (fewer than
 /// before means nothing was sent). Segments above `snd_nxt` are new data.
@@ -22,10 +22,7 @@ pub fn tcp_write_xmit<O: TcpCongestionOps, R: RandomSource>(
 ) {
     let sent = in_flight.saturating_sub(sk.packets_out);
     if sent > 0 {
-        if sk.packets_out == 0 {
-            O::cwnd_event_with_random(ca, sk, p, CaEvent::TxStart, rand);
-        }
-        sk.lsndtime = sk.tcp_jiffies32;
+        tcp_event_data_sent::<O, R>(ca, sk, p, rand);
         if sk.in_cwnd_reduction() {
             sk.prr_out = sk.prr_out.wrapping_add(sent);
         }
