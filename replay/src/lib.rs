@@ -220,7 +220,7 @@ pub fn replay_cc<'a, W: Write>(
             out,
         ),
         Cc::Bbr => replay_bbr(text, out),
-        Cc::Bbr3 => run(bbr3::Bbr3Replay::new(), text, out),
+        Cc::Bbr3 => replay_bbr3(text, out),
     }
 }
 
@@ -235,11 +235,18 @@ pub fn replay_cubic_on_glue<'a, W: Write>(text: &'a str, out: &mut W) -> Result<
     )
 }
 
-/// BBR v1's replay. Out of line: its scoreboard is large, and a runner that replays
-/// CUBIC only (the firmware image) should not reserve its stack frame.
+/// BBR v1's replay. Out of line: its scoreboard is large (4096 segments), and a replay
+/// of another algorithm (the firmware image's, on a stack of a few MiB) should not
+/// reserve its stack frame.
 #[inline(never)]
 fn replay_bbr<'a, W: Write>(text: &'a str, out: &mut W) -> Result<(), Error<'a>> {
     run(bbr::BbrReplay::new(), text, out)
+}
+
+/// BBRv3's replay. Out of line for the same reason as [`replay_bbr`].
+#[inline(never)]
+fn replay_bbr3<'a, W: Write>(text: &'a str, out: &mut W) -> Result<(), Error<'a>> {
+    run(bbr3::Bbr3Replay::new(), text, out)
 }
 
 /// CUBIC's replay: the kernel profile, then the mode the trace asks for.
