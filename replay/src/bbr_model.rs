@@ -76,11 +76,7 @@ impl Settings {
 
     /// `sk_pacing_status` as the library's configuration names it.
     pub(crate) const fn pacing_status(&self) -> PacingStatus {
-        match self.pacing_status {
-            0 => PacingStatus::None,
-            1 => PacingStatus::Needed,
-            _ => PacingStatus::Fq,
-        }
+        PacingStatus::from_code(self.pacing_status)
     }
 
     /// `init T`: a fresh socket at `t_us` (`tcp_init_sock()` as the models state it):

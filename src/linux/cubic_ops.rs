@@ -74,15 +74,6 @@ const _: () = assert!(core::mem::size_of::<CubicCa>() <= 104);
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CubicOps;
 
-/// `sk_pacing_status` (0 none, 1 needed, 2 fq) as HyStart reads it.
-const fn pacing_status(code: u8) -> PacingStatus {
-    match code {
-        0 => PacingStatus::None,
-        1 => PacingStatus::Needed,
-        _ => PacingStatus::Fq,
-    }
-}
-
 /// `bictcp_hystart_reset()`: a HyStart round from now (`bictcp_clock_us`, the low 32
 /// bits of `tcp_mstamp`) until `snd_nxt` is acknowledged.
 // Linux net/ipv4/tcp_cubic.c bictcp_hystart_reset()
@@ -179,7 +170,7 @@ pub fn cubictcp_acked(ca: &mut CubicCa, sk: &mut TcpSock, p: &LinuxCubicParams, 
         snd_nxt: sk.snd_nxt,
         cwnd: sk.snd_cwnd,
         pacing_rate: sk.sk_pacing_rate,
-        pacing_status: pacing_status(sk.sk_pacing_status),
+        pacing_status: PacingStatus::from_code(sk.sk_pacing_status),
         gso_max_size: sk.sk_gso_max_size,
     };
     if let Some(exit) = ca.hystart.on_delay_sample(p, &input) {

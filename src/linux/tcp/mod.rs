@@ -81,6 +81,7 @@ pub use ops::{CaEvent, RandomSource, ReplayedRandom, TcpCongestionOps, ack_flags
 pub use rate::{RateSample, TxSnapshot};
 pub use reno_cong_avoid::{tcp_cong_avoid_ai, tcp_reno_cong_avoid, tcp_slow_start};
 pub use seq::{after, before};
+pub(crate) use sock::tcp_packets_in_flight;
 pub use sock::{GSO_LEGACY_MAX_SIZE, TcpSock, ecn_flags};
 pub use transmit_skb::{tcp_event_data_sent, tcp_transmit_skb};
 pub use write_xmit::tcp_write_xmit;
