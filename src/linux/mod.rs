@@ -1,5 +1,6 @@
 //! Linux mode, in segments: CUBIC and HyStart inside a model of the kernel's TCP socket
-//! glue, and BBR, BBRv3, DCTCP and TCP Prague through the kernel glue of [`tcp`]. Mode =
+//! glue, and BBR, BBRv3, DCTCP and TCP Prague through the kernel glue of [`tcp`], where
+//! CUBIC is a hook table too ([`cubic_ops`]: the same traces, byte for byte). Mode =
 //! module, algorithm = type: [`Cubic`], [`Dctcp`], [`Prague`] here, `rfc::Cubic` and
 //! `rfc::NewReno` in bytes in [`crate::rfc`], `v2_6_35::Cubic` for the 2010 kernel.
 
