@@ -39,6 +39,12 @@
 //! Without snapshots (plain `on_sent`, `on_ack`, `on_loss`) BBR gets no delivery-rate
 //! sample: see "Per-packet snapshots" in [`crate::controller`].
 //!
+//! The segments are numbered by the stack: [`SentEvent::largest_sent`] (TCP sequence in
+//! segments, or QUIC packet numbers) gives `snd_nxt`, [`AckEvent::largest_acked`]
+//! `snd_una`, so that a recovery ends with the first ACK of a segment sent after it
+//! began (the kernel's `high_seq`). An ACK without `largest_acked` advances `snd_una`
+//! by its count; a stack that numbers nothing ends each recovery at its next ACK.
+//!
 //! # Randomness
 //!
 //! BBR draws a random number (the first PROBE_BW gain phase). The controller holds the

@@ -75,17 +75,15 @@ impl TraitBoard {
 
     /// The segments a send adds: `in_flight_after` above what is outstanding (a lower
     /// count is the stack's correction and is taken as it is). `snd_nxt` follows
-    /// `largest_sent` (one past it) and never falls behind `snd_una` plus the flight.
+    /// `largest_sent` (one past it): the stack's numbering, not a count, since a hole
+    /// (a lost segment) lets `snd_una` run ahead of the count.
     pub(crate) fn on_sent(&mut self, sent: &SentEvent) -> u32 {
         let after_send = segments(sent.in_flight_after);
         let added = after_send.saturating_sub(self.packets_out);
         self.packets_out = after_send;
-        let by_number = (sent.largest_sent as u32).wrapping_add(1);
-        let by_count = self.snd_una.wrapping_add(after_send);
-        for nxt in [by_number, by_count] {
-            if after(nxt, self.snd_nxt) {
-                self.snd_nxt = nxt;
-            }
+        let nxt = (sent.largest_sent as u32).wrapping_add(1);
+        if after(nxt, self.snd_nxt) {
+            self.snd_nxt = nxt;
         }
         added
     }
