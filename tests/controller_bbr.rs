@@ -664,7 +664,7 @@ fn a_long_bbr_transfer_through_the_trait_leaves_startup_and_paces_near_the_bottl
     // In PROBE_BW the rate is bw · gain (5/4, 3/4 or 1) · mss less 1 %: at gain 1,
     // 167,772 · 1448 · 256 >> 8 = 242,933,856; · 990,000 >> 24 = 14,335,186 B/s.
     let gain = u64::from(ctl.flow().bbr().pacing_gain);
-    let expected = ((167_772u64 * 1448 * gain) >> 8) * 990_000 >> 24;
+    let expected = (((167_772u64 * 1448 * gain) >> 8) * 990_000) >> 24;
     assert_eq!(ctl.pacing_rate().as_bytes_per_second(), expected);
     assert_eq!(ctl.phase(), Phase::CongestionAvoidance);
 }
