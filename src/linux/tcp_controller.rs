@@ -193,9 +193,16 @@ impl<O: TcpCongestionOps, R: RandomSource, P: Borrow<O::Params>> CongestionContr
         WindowUnit::Segments
     }
 
+    /// `snd_nxt` moves to `largest_sent + 1` first, as the kernel advances it before
+    /// `tcp_cwnd_validate()` records the send.
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        let nxt = (sent.largest_sent as u32).wrapping_add(1);
+        let (sk, _) = self.flow.parts_mut();
+        if after(nxt, sk.snd_nxt) {
+            sk.snd_nxt = nxt;
+        }
         let after_send = segments(sent.in_flight_after);
-        let out = self.flow.socket().packets_out;
+        let out = sk.packets_out;
         let p = self.params.borrow();
         let now_us = now.as_micros();
         if after_send > out {
@@ -203,11 +210,6 @@ impl<O: TcpCongestionOps, R: RandomSource, P: Borrow<O::Params>> CongestionContr
             self.flow.send(p, &self.sysctl, now_us, n, &mut self.rand);
         } else {
             self.flow.transmit(p, now_us, after_send, &mut self.rand);
-        }
-        let nxt = (sent.largest_sent as u32).wrapping_add(1);
-        let (sk, _) = self.flow.parts_mut();
-        if after(nxt, sk.snd_nxt) {
-            sk.snd_nxt = nxt;
         }
     }
 
