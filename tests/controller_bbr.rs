@@ -503,7 +503,7 @@ fn bbr_config() -> BbrConfig {
 fn bbr_through_the_trait_matches_the_kernel_style_calls_through_loss_undo_and_rto() {
     let mut twin = BbrTwin::new(bbr_config(), Instant::from_micros(T0_US));
     // bbr_init_pacing_rate_from_rtt(): 10 segments · 1448 B per 10 ms at 739/256, less
-    // 1 %: bw 10·2^24/10,000 = 16777; 16777·1448·739 >> 8 = 70,124,573;
+    // 1 %: bw 10·2^24/10,000 = 16777; 16777·1448·739 >> 8 = 70,127,335;
     // ·990,000 >> 24 = 4,138,115 bytes/s.
     assert_eq!(
         (
@@ -517,7 +517,8 @@ fn bbr_through_the_trait_matches_the_kernel_style_calls_through_loss_undo_and_rt
     // The first ACK (segment 0, sent at t0 with the initial window, back at t0 + 10 ms):
     // 1 segment over the ACK phase of 10,000 µs: bw = 2^24 / 10,000 = 1677 (taken even
     // though app-limited: the filter is empty). STARTUP grows cwnd by the 1 delivered: 11.
-    // The rate from 1677 (827,520 B/s at 739/256) is below the initial one, which STARTUP
+    // The rate from 1677 (1677 · 1448 · 739 >> 8 = 7,009,807; · 990,000 >> 24 = 413,638 B/s)
+    // is below the initial one, which STARTUP
     // keeps.
     path.run(1, &[]);
     let ctl = &path.twin.ctl;
