@@ -84,6 +84,10 @@ pub type DctcpController<R, P = crate::linux::dctcp::DctcpParams> =
 pub type PragueController<R, P = crate::linux::prague::PragueParams> =
     TcpController<crate::linux::prague::PragueOps, R, P>;
 
+// The flow (socket and private state), the sysctls, a random fn and owned parameters.
+const _: () = assert!(core::mem::size_of::<DctcpController<crate::linux::RandomFn>>() <= 288);
+const _: () = assert!(core::mem::size_of::<PragueController<crate::linux::RandomFn>>() <= 384);
+
 impl<O: TcpCongestionOps, R: Clone, P: Clone> Clone for TcpController<O, R, P> {
     fn clone(&self) -> Self {
         TcpController {

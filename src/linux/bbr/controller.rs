@@ -109,6 +109,9 @@ pub struct BbrController<R, P = BbrParams> {
     params: P,
 }
 
+// The flow, a 24-byte scoreboard, a random fn and owned parameters.
+const _: () = assert!(core::mem::size_of::<BbrController<crate::linux::RandomFn>>() <= 256);
+
 impl<R: RandomSource> BbrController<R> {
     /// A flow established at `now` with `config` (validated here), drawing from `rand`.
     pub fn new(config: BbrConfig, now: Instant, rand: R) -> Result<Self, ConfigError> {

@@ -47,6 +47,8 @@ pub(crate) struct TraitBoard {
     pub cwnd_limited: bool,
 }
 
+const _: () = assert!(core::mem::size_of::<TraitBoard>() <= 24);
+
 impl TraitBoard {
     /// A connection with nothing sent; `initial_rtt_us` seeds srtt (0: none).
     pub(crate) const fn new(initial_rtt_us: u32) -> Self {

@@ -73,6 +73,9 @@ pub struct Bbr3Controller<R, P = Bbr3Params> {
     params: P,
 }
 
+// The flow, a 24-byte scoreboard, a random fn and owned parameters.
+const _: () = assert!(core::mem::size_of::<Bbr3Controller<crate::linux::RandomFn>>() <= 320);
+
 impl<R: RandomSource> Bbr3Controller<R> {
     /// A flow established at `now` with `config` (validated here), drawing from `rand`.
     pub fn new(config: Bbr3Config, now: Instant, rand: R) -> Result<Self, ConfigError> {
