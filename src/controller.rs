@@ -37,6 +37,13 @@
 //!    wants to signal restart after idle explicitly; `on_sent` with nothing previously in
 //!    flight already does.
 //!
+//! A stack that keeps per-packet state uses the per-packet forms of steps 1–3
+//! ([`on_packet_sent`](CongestionController::on_packet_sent),
+//! [`on_ack_sampled`](CongestionController::on_ack_sampled),
+//! [`on_packet_lost`](CongestionController::on_packet_lost)) in the same order, which
+//! every controller accepts (see "Per-packet snapshots" below); it reports CE marks
+//! that arrive with an ACK on that ACK ([`AckEvent::with_ce`]).
+//!
 //! Then it reads [`cwnd`](CongestionController::cwnd),
 //! [`in_flight`](CongestionController::in_flight),
 //! [`pacing_rate`](CongestionController::pacing_rate) and
