@@ -669,3 +669,66 @@ fn a_long_bbr_transfer_through_the_trait_leaves_startup_and_paces_near_the_bottl
     assert_eq!(ctl.pacing_rate().as_bytes_per_second(), expected);
     assert_eq!(ctl.phase(), Phase::CongestionAvoidance);
 }
+
+#[test]
+fn bbr3_takes_the_ce_count_of_an_ack_as_its_ecn_echo() {
+    // BBRv3 with ECN negotiated: an ACK whose CE count rose carries ECN-Echo. From Open
+    // the glue enters CWR (tcp_enter_cwr), and the ACK's 2 deliveries count as CE
+    // (delivered_ce += 2), as the inherent call with `ece: true` does.
+    let mut c = Bbr3Config::new();
+    c.initial_rtt_us = RTT_US as u32;
+    c.ecn = true;
+    let t0 = Instant::from_micros(T0_US);
+    let p = c.validate().unwrap();
+    let mut ctl = Bbr3Controller::with_params(p, t0, rand());
+    let mut r = rand();
+    let mut flow = Bbr3::new(&p, t0, &mut r);
+    let mut kept = Vec::new();
+    for seq in 0..10u32 {
+        let snapshot = ctl.on_packet_sent(t0, &SentEvent::new(u64::from(seq) + 1, u64::from(seq)));
+        let flight = Flight {
+            packets_out: seq,
+            ..Flight::default()
+        };
+        kept.push((snapshot, flow.on_send(&p, t0, flight, &mut r)));
+    }
+    let t1 = Instant::from_micros(T0_US + RTT_US);
+    let ack = AckEvent::new(2, 1, Some(Duration::from_micros(RTT_US))).with_ce(1);
+    ctl.on_ack_sampled(t1, &ack, &AckedPacket::new(t0, kept[1].0));
+    assert_eq!(ctl.flow().ca_state(), CaState::Cwr);
+    assert_eq!(ctl.phase(), Phase::Recovery);
+
+    let mut delivered = [DeliveredSegment {
+        sent: kept[1].1,
+        end_seq: 2,
+        retransmitted: false,
+        sacked: false,
+    }];
+    let prior = Flight {
+        packets_out: 10,
+        ..Flight::default()
+    };
+    let mut inherent = Bbr3Ack {
+        snd_una: 2,
+        snd_nxt: 10,
+        delivered: &mut delivered,
+        delivered_count: 2,
+        newly_lost: &[],
+        rtt_us: Some(RTT_US as u32),
+        srtt_us: RTT_US as u32,
+        ack_maybe_delayed: false,
+        ece: true,
+        nothing_queued: false,
+        is_cwnd_limited: true,
+        prior_flight: prior,
+        flight: Flight {
+            packets_out: 8,
+            ..Flight::default()
+        },
+        undo: false,
+    };
+    flow.on_ack(&p, t1, &mut inherent, &mut r);
+    assert_eq!(ctl.flow(), &flow);
+    let (delivered, delivered_ce, _, _) = ctl.flow().delivery_counters();
+    assert_eq!((delivered, delivered_ce), (2, 2));
+}
