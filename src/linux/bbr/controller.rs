@@ -1,57 +1,5 @@
 //! [`BbrController`]: a Linux-mode BBR v1 flow ([`Bbr`]) behind the crate's one trait,
 //! [`CongestionController`], for a stack that reports events rather than its scoreboard.
-//!
-//! The flow's own API takes a TCP stack's scoreboard (`Flight`, `snd_una`, the
-//! delivered segments); this wrapper rebuilds what the flow needs from the trait's
-//! events (see `trait_board.rs`), keeps the parameters and the caller's
-//! [`RandomSource`], and hands every event to the same inherent calls a TCP stack
-//! makes, so the two paths give the same state for the same events.
-//!
-//! # Mapping of the trait's calls (segments)
-//!
-//! - [`on_packet_sent`](CongestionController::on_packet_sent): one [`Bbr::on_send`] per
-//!   new segment (at most [`MAX_SEGMENTS_PER_SEND`] per call; more are counted in
-//!   flight without their pacing step), returning the last one's snapshot. `now` is
-//!   the segment's send time; a stack that sends no earlier than
-//!   [`next_departure_ns`](Bbr::next_departure_ns) (a pacer) sends at its departure
-//!   time, as the kernel stamps it.
-//! - [`on_ack_sampled`](CongestionController::on_ack_sampled): [`Bbr::on_ack`] with the
-//!   newest acknowledged segment (its `time_sent` as departure, `largest_acked + 1` as
-//!   its end sequence) and `acked` as the delivered count. `app_limited` first runs
-//!   [`Bbr::on_app_limited`] (the application had nothing more to send).
-//! - [`on_loss`](CongestionController::on_loss) /
-//!   [`on_packet_lost`](CongestionController::on_packet_lost): an ACK that delivers
-//!   nothing and marks the lost segments (`tcp_mark_skb_lost()`, then BBR's
-//!   `cong_control` as on any ACK); from Open it starts Recovery, whose recovery point
-//!   is `snd_nxt`, so later losses in the same episode only count. The lost segments
-//!   then leave the flight. Persistent congestion acts as a retransmission timeout.
-//! - [`on_retransmission_timeout`](CongestionController::on_retransmission_timeout):
-//!   every outstanding segment marked lost, then [`Bbr::on_rto`]; nothing is left in
-//!   flight, and the stack reports its retransmission with `on_packet_sent`.
-//! - [`on_spurious_congestion`](CongestionController::on_spurious_congestion): an ACK
-//!   that delivers nothing with the stack's undo ([`BbrAck::undo`](super::BbrAck));
-//!   ignored with nothing in flight (the kernel's `no_queue` path).
-//! - [`on_ecn`](CongestionController::on_ecn) and [`AckEvent::ce_delta`]: ignored; BBR
-//!   v1 does not respond to ECN.
-//! - [`on_transmit_start`](CongestionController::on_transmit_start): nothing; a send
-//!   into an empty flight already raises `CA_EVENT_TX_START`.
-//!
-//! Without snapshots (plain `on_sent`, `on_ack`, `on_loss`) BBR gets no delivery-rate
-//! sample: see "Per-packet snapshots" in [`crate::controller`].
-//!
-//! The segments are numbered by the stack: [`SentEvent::largest_sent`] (TCP sequence in
-//! segments, or QUIC packet numbers) gives `snd_nxt`, [`AckEvent::largest_acked`]
-//! `snd_una`, so that a recovery ends with the first ACK of a segment sent after it
-//! began (the kernel's `high_seq`). An ACK without `largest_acked` advances `snd_una`
-//! by its count; a stack that numbers nothing ends each recovery at its next ACK.
-//!
-//! # Randomness
-//!
-//! BBR draws a random number (the first PROBE_BW gain phase). The controller holds the
-//! caller's [`RandomSource`] `R`, given at construction: a generator of the caller's,
-//! [`ReplayedRandom`](crate::linux::tcp::ReplayedRandom) in a test, or
-//! [`RandomFn`](crate::linux::RandomFn) pointing at the host's generator (the type
-//! [`AnyController`](crate::AnyController) uses). The library never makes one up.
 
 use core::borrow::Borrow;
 
@@ -72,8 +20,60 @@ use crate::time::Instant;
 /// burst is 127 segments; [`super::bbr_tso_segs_goal`] caps at it).
 pub const MAX_SEGMENTS_PER_SEND: u32 = 128;
 
-/// A Linux-mode BBR v1 flow driven through [`CongestionController`], in segments; see
-/// the [module docs](self) for how each call maps to the kernel's events.
+/// A Linux-mode BBR v1 flow driven through [`CongestionController`], in segments.
+///
+/// The flow's own API takes a TCP stack's scoreboard (`Flight`, `snd_una`, the
+/// delivered segments); this wrapper rebuilds what the flow needs from the trait's
+/// events (see `trait_board.rs`), keeps the parameters and the caller's
+/// [`RandomSource`], and hands every event to the same inherent calls a TCP stack
+/// makes, so the two paths give the same state for the same events.
+///
+/// # Mapping of the trait's calls (segments)
+///
+/// - [`on_packet_sent`](CongestionController::on_packet_sent): one [`Bbr::on_send`] per
+///   new segment (at most [`MAX_SEGMENTS_PER_SEND`] per call; more are counted in
+///   flight without their pacing step), returning the last one's snapshot. `now` is
+///   the segment's send time; a stack that sends no earlier than
+///   [`next_departure_ns`](Bbr::next_departure_ns) (a pacer) sends at its departure
+///   time, as the kernel stamps it.
+/// - [`on_ack_sampled`](CongestionController::on_ack_sampled): [`Bbr::on_ack`] with the
+///   newest acknowledged segment (its `time_sent` as departure, `largest_acked + 1` as
+///   its end sequence) and `acked` as the delivered count. `app_limited` first runs
+///   [`Bbr::on_app_limited`] (the application had nothing more to send).
+/// - [`on_loss`](CongestionController::on_loss) /
+///   [`on_packet_lost`](CongestionController::on_packet_lost): an ACK that delivers
+///   nothing and marks the lost segments (`tcp_mark_skb_lost()`, then BBR's
+///   `cong_control` as on any ACK); from Open it starts Recovery, whose recovery point
+///   is `snd_nxt`, so later losses in the same episode only count. The lost segments
+///   then leave the flight. Persistent congestion acts as a retransmission timeout.
+/// - [`on_retransmission_timeout`](CongestionController::on_retransmission_timeout):
+///   every outstanding segment marked lost, then [`Bbr::on_rto`]; nothing is left in
+///   flight, and the stack reports its retransmission with `on_packet_sent`.
+/// - [`on_spurious_congestion`](CongestionController::on_spurious_congestion): an ACK
+///   that delivers nothing with the stack's undo ([`BbrAck::undo`](super::BbrAck));
+///   ignored with nothing in flight (the kernel's `no_queue` path).
+/// - [`on_ecn`](CongestionController::on_ecn) and [`AckEvent::ce_delta`]: ignored; BBR
+///   v1 does not respond to ECN.
+/// - [`on_transmit_start`](CongestionController::on_transmit_start): nothing; a send
+///   into an empty flight already raises `CA_EVENT_TX_START`.
+///
+/// Without snapshots (plain `on_sent`, `on_ack`, `on_loss`) BBR gets no delivery-rate
+/// sample: see "Per-packet snapshots" in [`crate::controller`].
+///
+/// The segments are numbered by the stack: [`SentEvent::largest_sent`] (TCP sequence in
+/// segments, or QUIC packet numbers) gives `snd_nxt`, [`AckEvent::largest_acked`]
+/// `snd_una`, so that a recovery ends with the first ACK of a segment sent after it
+/// began (the kernel's `high_seq`). An ACK without `largest_acked` advances `snd_una`
+/// by its count; a stack that numbers nothing ends each recovery at its next ACK.
+///
+/// # Randomness
+///
+/// BBR draws a random number (the first PROBE_BW gain phase). The controller holds the
+/// caller's [`RandomSource`] `R`, given at construction: a generator of the caller's,
+/// [`ReplayedRandom`](crate::linux::tcp::ReplayedRandom) in a test, or
+/// [`RandomFn`](crate::linux::RandomFn) pointing at the host's generator (the type
+/// [`AnyController`](crate::AnyController) uses). The library never makes one up.
+///
 ///
 /// `R` is the caller's random source; `P` how the flow reaches its [`BbrParams`]
 /// (owned by default, or `&'static BbrParams`, an `Arc`, ...).

@@ -1,27 +1,5 @@
 //! [`Bbr3Controller`]: a Linux-mode BBRv3 flow ([`Bbr3`]) behind the crate's one trait,
 //! [`CongestionController`], for a stack that reports events rather than its scoreboard.
-//!
-//! It maps the trait's calls as [`BbrController`](crate::linux::BbrController) does for
-//! BBR v1 (see its module docs; the same scoreboard is rebuilt from the events), with
-//! what v3 adds:
-//!
-//! - every ACK runs v3's app-limited check, with "nothing queued" taken from
-//!   [`AckEvent::app_limited`]; the cwnd-limited flag of the last send round
-//!   (`tcp_cwnd_validate()`, read by PROBE_UP) is kept from the sends;
-//! - [`on_packet_lost`](CongestionController::on_packet_lost) hands the lost packet's
-//!   snapshot to BBR's `skb_marked_lost` hook, which may cut `inflight_hi` when the loss
-//!   rate since that packet was sent is too high. Through plain
-//!   [`on_loss`](CongestionController::on_loss) each lost segment reaches the hook with
-//!   an empty snapshot, which never cuts (at most [`MAX_UNNAMED_LOSSES`] per call count
-//!   in `tp->lost`; the rest only leave the flight); so do the segments of a
-//!   retransmission timeout;
-//! - ECN (when [`Bbr3Config::ecn`](super::Bbr3Config) negotiated it): an ACK with
-//!   [`AckEvent::ce_delta`] above 0 carries ECN-Echo, counted with that ACK's
-//!   deliveries; [`on_ecn`](CongestionController::on_ecn) is an ECN-Echo ACK that
-//!   delivers nothing (CWR from Open, and BBR's ECN model).
-//!
-//! Randomness (two draws at each PROBE_DOWN start) comes from the caller's
-//! [`RandomSource`] `R`, held by the controller, as for BBR v1.
 
 use core::borrow::Borrow;
 
@@ -42,8 +20,30 @@ use crate::time::Instant;
 /// passes to BBR's `skb_marked_lost` hook and counts in `tp->lost`.
 pub const MAX_UNNAMED_LOSSES: usize = 16;
 
-/// A Linux-mode BBRv3 flow driven through [`CongestionController`], in segments; see
-/// the [module docs](self).
+/// A Linux-mode BBRv3 flow driven through [`CongestionController`], in segments.
+///
+/// It maps the trait's calls as [`BbrController`](crate::linux::BbrController) does for
+/// BBR v1 (see its docs; the same scoreboard is rebuilt from the events), with
+/// what v3 adds:
+///
+/// - every ACK runs v3's app-limited check, with "nothing queued" taken from
+///   [`AckEvent::app_limited`]; the cwnd-limited flag of the last send round
+///   (`tcp_cwnd_validate()`, read by PROBE_UP) is kept from the sends;
+/// - [`on_packet_lost`](CongestionController::on_packet_lost) hands the lost packet's
+///   snapshot to BBR's `skb_marked_lost` hook, which may cut `inflight_hi` when the loss
+///   rate since that packet was sent is too high. Through plain
+///   [`on_loss`](CongestionController::on_loss) each lost segment reaches the hook with
+///   an empty snapshot, which never cuts (at most [`MAX_UNNAMED_LOSSES`] per call count
+///   in `tp->lost`; the rest only leave the flight); so do the segments of a
+///   retransmission timeout;
+/// - ECN (when [`Bbr3Config::ecn`](super::Bbr3Config) negotiated it): an ACK with
+///   [`AckEvent::ce_delta`] above 0 carries ECN-Echo, counted with that ACK's
+///   deliveries; [`on_ecn`](CongestionController::on_ecn) is an ECN-Echo ACK that
+///   delivers nothing (CWR from Open, and BBR's ECN model).
+///
+/// Randomness (two draws at each PROBE_DOWN start) comes from the caller's
+/// [`RandomSource`] `R`, held by the controller, as for BBR v1.
+///
 ///
 /// `R` is the caller's random source; `P` how the flow reaches its [`Bbr3Params`].
 ///
