@@ -182,21 +182,20 @@ impl<R: RandomSource, P: Borrow<BbrParams>> BbrController<R, P> {
             self.flow.on_app_limited(p, now, self.board.flight(), true);
         }
         let (prior_flight, acked, end_seq) = self.board.on_ack(ack);
-        let mut segment = [DeliveredSegment::default()];
-        let delivered: &mut [DeliveredSegment] = match newest {
-            Some(packet) if acked > 0 => {
-                segment[0] = DeliveredSegment {
-                    sent: Sent {
-                        departure_ns: packet.time_sent.as_nanos(),
-                        snapshot: packet.snapshot,
-                    },
-                    end_seq,
-                    retransmitted: false,
-                    sacked: false,
-                };
-                &mut segment
-            }
-            _ => &mut [],
+        let packet = newest.copied().unwrap_or_default();
+        let mut segment = [DeliveredSegment {
+            sent: Sent {
+                departure_ns: packet.time_sent.as_nanos(),
+                snapshot: packet.snapshot,
+            },
+            end_seq,
+            retransmitted: false,
+            sacked: false,
+        }];
+        let delivered: &mut [DeliveredSegment] = if newest.is_some() && acked > 0 {
+            &mut segment
+        } else {
+            &mut []
         };
         let mut bbr_ack = BbrAck {
             snd_una: self.board.snd_una,
