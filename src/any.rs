@@ -17,7 +17,8 @@ use crate::v2_6_35;
 /// random numbers through a [`RandomFn`], the caller's generator as a function (the
 /// enum has one type, so it cannot hold a generator type of the caller's). Each
 /// variant is stored inline (no allocation): the enum is as large as its largest
-/// variant, see `examples/sizes.rs`.
+/// variant, see `examples/sizes.rs`. Those four report no decisions to an
+/// [`Observer`] yet: their observed calls are the plain ones.
 ///
 /// ```
 /// use congestion::rfc;
