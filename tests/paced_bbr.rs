@@ -160,3 +160,66 @@ fn tsq_throttles_a_paced_bbr_flow_until_tx_completion() {
     assert_eq!(verdict, SendVerdict::Send { segments: 2 });
     assert_eq!(flow.in_flight(), 8);
 }
+
+#[test]
+fn the_pacer_follows_bbrs_rate_as_it_changes() {
+    // A 10 ms path without a bottleneck: each burst is acknowledged whole 10 ms after it
+    // left, with its snapshot. BBR's rate changes as STARTUP measures more; every paced
+    // departure is spaced by the burst's serialisation time at the rate BBR set before
+    // the send (less the credit the late sender earns, at most half).
+    let t0 = Instant::from_micros(1_000_000);
+    let mut flow = paced(10_000, t0);
+    let mut now = t0;
+    let mut seq = 0u64;
+    let mut in_air: std::collections::VecDeque<(Instant, u64, u64, TxSnapshot)> =
+        std::collections::VecDeque::new();
+    let mut rates = std::collections::BTreeSet::new();
+    let mut checked = 0;
+    while now < Instant::from_micros(1_300_000) {
+        let rate = flow.pacing_rate();
+        let prior_next = flow.send_path().pacer().next_departure_ns();
+        match try_send(&mut flow, now, &mut seq, COMPLETE) {
+            (SendVerdict::Send { segments }, Some(snapshot)) => {
+                let departure = flow.last_departure_ns();
+                let next = flow.send_path().pacer().next_departure_ns();
+                let len_ns = rate.transmit_time_ns(u64::from(segments) * MSS).unwrap();
+                // tcp_update_skb_after_send(): len_ns - min(len_ns / 2, credit), where
+                // credit is how far the departure clock jumped to catch up with now.
+                let credit = departure - prior_next.min(departure);
+                if seq > 10 && departure >= prior_next {
+                    assert_eq!(next - departure, len_ns - (len_ns / 2).min(credit));
+                    checked += 1;
+                }
+                rates.insert(rate.as_bytes_per_second());
+                in_air.push_back((now, u64::from(segments), seq - 1, snapshot));
+            }
+            (SendVerdict::WaitUntil { departure_ns }, _) => {
+                let at = Instant::from_micros(departure_ns.div_ceil(1000));
+                now = match in_air.front() {
+                    Some(&(sent, ..)) if sent.as_micros() + 10_000 <= at.as_micros() => {
+                        Instant::from_micros(sent.as_micros() + 10_000)
+                    }
+                    _ => at,
+                };
+            }
+            (verdict, _) => {
+                assert_eq!(verdict, SendVerdict::WaitForAck);
+                let (sent, ..) = *in_air.front().expect("a window's worth in the air");
+                now = now.max(Instant::from_micros(sent.as_micros() + 10_000));
+            }
+        }
+        while let Some(&(sent, n, last, snapshot)) = in_air.front() {
+            if sent.as_micros() + 10_000 > now.as_micros() {
+                break;
+            }
+            in_air.pop_front();
+            let rtt = Some(Duration::from_micros(now.as_micros() - sent.as_micros()));
+            let ack = AckEvent::new(n, last, rtt);
+            flow.on_ack_sampled(now, &ack, &AckedPacket::new(sent, snapshot));
+        }
+    }
+    // STARTUP doubled the rate several times, and each rate paced the bursts sent at it.
+    assert!(rates.len() >= 3, "rates {rates:?}");
+    assert!(checked > 50, "{checked} paced departures checked");
+    assert!(*rates.last().unwrap() > 2 * 4_138_115);
+}
