@@ -34,20 +34,20 @@
 //! receiver-side CE echo (`CA_EVENT_ECN_IS_CE`/`NO_CE`, `dctcp_ece_ack_update`), and TLP
 //! recovery (`CA_EVENT_TLP_RECOVERY`): the glue raises none of those events.
 
-mod bw_filter;
-mod cwnd;
-mod ecn;
+pub(crate) mod bw_filter;
+pub(crate) mod cwnd;
+pub(crate) mod ecn;
 mod flow;
 mod loss;
-mod lower_bounds;
-mod pacing;
-mod params;
-mod probe_bw;
+pub(crate) mod lower_bounds;
+pub(crate) mod pacing;
+pub(crate) mod params;
+pub(crate) mod probe_bw;
 mod probe_rtt;
 mod sample;
-mod startup;
+pub(crate) mod startup;
 mod state;
-mod upper_bounds;
+pub(crate) mod upper_bounds;
 
 pub use flow::{Bbr3, Bbr3Ack, Bbr3Rto};
 pub use loss::{LostSkb, bbr_set_state, bbr_skb_marked_lost, bbr_ssthresh, bbr_undo_cwnd};
