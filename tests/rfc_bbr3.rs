@@ -439,7 +439,7 @@ fn a_spurious_recovery_restores_the_model_and_returns_to_startup() {
     assert!(h.f.full_bw_reached());
     // The losses were spurious: undo_state Startup: back to Startup, and
     // inflight_longterm back to at least its saved value (Infinity).
-    h.f.on_spurious_loss(h.now());
+    h.f.on_spurious_loss();
     assert_eq!(h.f.state(), State::Startup);
     assert!(!h.f.full_bw_reached());
     assert_eq!(h.f.inflight_longterm(), None);
@@ -557,7 +557,7 @@ fn cwnd_never_falls_below_the_minimum_and_pacing_stays_positive_under_any_events
                 8 => f.on_app_limited(),
                 _ => match g.below(3) {
                     0 => f.on_persistent_congestion(&p),
-                    1 => f.on_spurious_loss(t),
+                    1 => f.on_spurious_loss(),
                     _ => {
                         if let Some((_, _, _, bytes)) = out.pop() {
                             f.on_packet_discarded(bytes);
@@ -570,4 +570,40 @@ fn cwnd_never_falls_below_the_minimum_and_pacing_stays_positive_under_any_events
             assert!(f.pacing_rate() > 0);
         }
     }
+}
+
+#[test]
+fn restarting_from_idle_in_probe_bw_paces_at_exactly_bw() {
+    let mut h = in_probe_bw_cruise();
+    // As the cycle test: 10 rounds to REFILL, 1 to UP, 3 more to DOWN.
+    for _ in 0..14 {
+        h.round(10);
+    }
+    assert_eq!(h.f.state(), State::ProbeBwDown);
+    // DOWN paces at 0.90: 65,536 × 230 >> 8 = 58,880, × 990,000 >> 16 = 889,453 B/s
+    // (the kernel's bbr_rate_bytes_per_sec with the 1 % margin, in bytes).
+    assert_eq!(h.f.pacing_rate(), 889_453);
+    // The application runs dry (nothing in flight < cwnd: app-limited); the next send
+    // restarts from idle: SetPacingRateWithGain(1): 65,536 × 990,000 >> 16 = 990,000.
+    h.f.on_app_limited();
+    h.now_us += 1_000;
+    h.send(1);
+    assert_eq!(h.f.pacing_rate(), 990_000);
+    assert_eq!(h.f.state(), State::ProbeBwDown);
+}
+
+#[test]
+fn application_limited_rounds_never_end_startup() {
+    // Draft appendix A.7: rate samples of an app-limited flow are not full-pipe
+    // evidence (CheckFullBWReached returns on RS.is_app_limited).
+    let mut h = Harness::quic();
+    for _ in 0..20 {
+        h.f.on_app_limited();
+        h.round(5);
+    }
+    assert_eq!(h.f.state(), State::Startup);
+    assert!(!h.f.full_bw_reached());
+    // App-limited samples still enter max_bw when they are not lower than it (§5.5.4):
+    // 5 packets per 10 ms = 5,000 × 65,536 / 10,000 = 32,768.
+    assert_eq!(h.f.max_bw(), 32_768);
 }

@@ -20,6 +20,7 @@ impl Bbr3 {
             } else {
                 1
             };
+            // draft-ietf-ccwg-bbr §5.5.9: 1 round in Startup, ExtraAckedFilterLen rounds after (two slots, as the kernel)
             if self.m.extra_acked_slot_rounds >= slot_len {
                 self.m.extra_acked_slot_rounds = 0;
                 self.m.extra_acked_slot ^= 1;
@@ -55,6 +56,7 @@ impl Bbr3 {
             self.set_extra_acked_slot(extra);
         }
         let [a, b] = self.m.extra_acked_slots;
+        // Linux net/ipv4/tcp_bbr.c bbr_extra_acked(): the larger of the two slots
         self.m.extra_acked = a.max(b);
     }
 

@@ -30,6 +30,7 @@ impl Bbr3 {
         // draft-ietf-ccwg-bbr §5.5.1 UpdateRound(): P.delivered >= BBR.next_round_delivered
         if self.ack_has_data() && !before(self.rs.prior_delivered, self.m.next_round_delivered) {
             self.start_round();
+            // draft-ietf-ccwg-bbr §5.5.1 UpdateRound(): round_count++, rounds_since_probe_up++
             self.m.round_count = self.m.round_count.saturating_add(1);
             self.m.rounds_since_probe_up = self.m.rounds_since_probe_up.saturating_add(1);
             self.m.round_start = true;
@@ -64,6 +65,7 @@ impl Bbr3 {
         if !self.ack_has_data() {
             return;
         }
+        // draft-ietf-ccwg-bbr §5.5.10.3 UpdateLatestDeliverySignals(): 1-round maxima of rate and volume
         self.m.bw_latest = self.m.bw_latest.max(rate);
         self.m.inflight_latest = self.m.inflight_latest.max(self.rs.delivered as u32);
         // draft-ietf-ccwg-bbr §5.5.10.3: RS.prior_delivered >= BBR.loss_round_delivered
@@ -76,6 +78,7 @@ impl Bbr3 {
     /// `AdvanceLatestDeliverySignals()` (§5.5.10.3), near the end of the ACK.
     pub(super) fn advance_latest_delivery_signals(&mut self, rate: u32) {
         if self.m.loss_round_start {
+            // draft-ietf-ccwg-bbr §5.5.10.3 AdvanceLatestDeliverySignals(): restart from this sample
             self.m.bw_latest = rate;
             self.m.inflight_latest = self.rs.delivered.max(0) as u32;
         }
@@ -83,6 +86,7 @@ impl Bbr3 {
 
     /// `BoundBWForModel()` (§5.5.10.3): `BBR.bw = min(BBR.max_bw, BBR.bw_shortterm)`.
     pub(super) fn bound_bw_for_model(&mut self) {
+        // draft-ietf-ccwg-bbr §5.5.10.3 BoundBWForModel(): BBR.bw = min(BBR.max_bw, BBR.bw_shortterm)
         self.m.bw = self.max_bw().min(self.m.bw_shortterm);
     }
 }

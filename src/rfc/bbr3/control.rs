@@ -26,6 +26,7 @@ impl Bbr3 {
     pub(super) fn set_send_quantum(&mut self, p: &Bbr3Params) {
         // draft-ietf-ccwg-bbr §5.6.3 SetSendQuantum(): pacing_rate * 1 ms, min 64 KB, max 2 SMSS
         let quantum = (self.pacing_rate / 1000).min(u64::from(SEND_QUANTUM_MAX)) as u32;
+        // draft-ietf-ccwg-bbr §5.6.3 SetSendQuantum(): at least 2 SMSS
         self.send_quantum = quantum.max(2 * p.smss());
     }
 
@@ -49,8 +50,10 @@ impl Bbr3 {
         let offload_budget = self
             .send_quantum
             .saturating_add(p.config().pacing_offload_bytes);
+        // draft-ietf-ccwg-bbr §5.6.4.2 QuantizationBudget(): max(cap, offload_budget, MinPipeCwnd)
         let mut cap = inflight_cap.max(offload_budget).max(p.min_pipe_cwnd());
         if self.m.state == State::ProbeBwUp {
+            // draft-ietf-ccwg-bbr §5.6.4.2 QuantizationBudget(): + 2 SMSS in ProbeBW_UP
             cap = cap.saturating_add(2 * p.smss());
         }
         cap.min(u32::MAX - 1)
@@ -64,7 +67,7 @@ impl Bbr3 {
     /// `TargetInflight()` (§5.3.3.8.2): `min(BBR.bdp, C.cwnd)`. The kernel's
     /// `bbr_target_inflight` adds the quantization budget to the BDP.
     pub(super) fn target_inflight(&self, p: &Bbr3Params) -> u32 {
-        let _ = p;
+        // draft-ietf-ccwg-bbr §5.3.3.8.2 TargetInflight(): min(BBR.bdp, C.cwnd)
         self.bdp_multiple(p, self.m.bw, GAIN_UNIT).min(self.cwnd)
     }
 
@@ -77,6 +80,7 @@ impl Bbr3 {
 
     /// `ProbeRTTCwnd()` (§5.6.4.5): half the BDP, at least `BBR.MinPipeCwnd`.
     pub(super) fn probe_rtt_cwnd(&self, p: &Bbr3Params) -> u32 {
+        // draft-ietf-ccwg-bbr §5.6.4.5 ProbeRTTCwnd(): max(BDPMultiple(0.5), MinPipeCwnd)
         self.bdp_multiple(p, self.m.bw, super::params::PROBE_RTT_CWND_GAIN)
             .max(p.min_pipe_cwnd())
     }
@@ -90,13 +94,16 @@ impl Bbr3 {
             .saturating_add(self.m.extra_acked);
         let max_inflight = self.quantization_budget(p, cap);
         if self.m.full_bw_reached {
+            // draft-ietf-ccwg-bbr §5.6.4.6 SetCwnd(): min(cwnd + newly_acked, max_inflight) once the pipe was full
             self.cwnd = self.cwnd.saturating_add(newly_acked).min(max_inflight);
         } else if self.cwnd < max_inflight || self.s.delivered < p.config().initial_cwnd {
             // draft-ietf-ccwg-bbr §5.6.4.6: grow by what was acknowledged
             self.cwnd = self.cwnd.saturating_add(newly_acked);
         }
+        // draft-ietf-ccwg-bbr §5.6.4.6 SetCwnd(): C.cwnd = max(C.cwnd, MinPipeCwnd)
         self.cwnd = self.cwnd.max(p.min_pipe_cwnd());
         if self.m.state == State::ProbeRtt {
+            // draft-ietf-ccwg-bbr §5.6.4.5 BoundCwndForProbeRTT()
             self.cwnd = self.cwnd.min(self.probe_rtt_cwnd(p));
         }
         self.bound_cwnd_for_model(p);
@@ -112,6 +119,7 @@ impl Bbr3 {
         } else if matches!(self.m.state, State::ProbeRtt | State::ProbeBwCruise) {
             cap = self.inflight_with_headroom(p);
         }
+        // draft-ietf-ccwg-bbr §5.6.4.7 BoundCwndForModel(): min(cap, inflight_shortterm), at least MinPipeCwnd
         let cap = cap.min(self.m.inflight_shortterm).max(p.min_pipe_cwnd());
         self.cwnd = self.cwnd.min(cap);
     }

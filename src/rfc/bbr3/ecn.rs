@@ -29,6 +29,7 @@ impl Bbr3 {
     /// Counts this ACK's newly acknowledged and newly CE-marked packets; a CE mark
     /// makes this a congested round.
     pub(super) fn note_ecn(&mut self, new_ce: u32, acked_packets: u32) {
+        // draft-ietf-ccwg-bbr §3.7: CE marks count as congestion in this round
         self.m.alpha_acked_packets = self.m.alpha_acked_packets.saturating_add(acked_packets);
         self.m.alpha_ce_packets = self.m.alpha_ce_packets.saturating_add(new_ce);
         if new_ce > 0 {
@@ -51,6 +52,7 @@ impl Bbr3 {
         if self.m.full_bw_reached || self.m.state != State::Startup {
             return;
         }
+        // Linux net/ipv4/tcp_bbr.c bbr_check_ecn_too_high_in_startup(): a round at or above half CE
         if ce_ratio >= ECN_THRESH {
             self.m.startup_ecn_rounds = self.m.startup_ecn_rounds.saturating_add(1);
         } else {

@@ -232,6 +232,7 @@ impl Bbr3 {
         self.s.mstamp = Self::stamp(now);
         if let Some(rtt) = ack.rtt_us {
             let rtt = rtt.clamp(1, u64::from(u32::MAX - 1)) as u32;
+            // draft-ietf-ccwg-bbr §4.1.2.1.1 C.min_rtt: the lifetime minimum, for the sampler's plausibility test
             self.s.min_rtt_us = self.s.min_rtt_us.min(rtt);
             self.rs.rtt_us = i64::from(rtt);
         } else {
@@ -241,6 +242,7 @@ impl Bbr3 {
             self.has_seen_rtt = true;
             self.init_pacing_rate(p, ack.srtt_us);
         }
+        // RFC 9002 §7.1: an increase of the ECN-CE count is newly CE-marked packets
         let new_ce = ack.ecn_ce_count.saturating_sub(self.ecn_ce_count);
         self.ecn_ce_count = self.ecn_ce_count.max(ack.ecn_ce_count);
         // draft-ietf-ccwg-bbr §4.1.2.3 GenerateRateSample(): the kernel's tcp_rate_gen()
@@ -260,7 +262,7 @@ impl Bbr3 {
             self.recovery_exit_pending = false;
             self.exit_recovery();
         }
-        self.update_control_parameters(p, newly_acked, ack.is_cwnd_limited);
+        self.update_control_parameters(p, newly_acked);
 
         self.rs = RateSample::default();
         self.newly_acked = 0;
@@ -291,8 +293,7 @@ impl Bbr3 {
     }
 
     /// `UpdateControlParameters()` (§5.2.3).
-    fn update_control_parameters(&mut self, p: &Bbr3Params, newly_acked: u32, cwnd_limited: bool) {
-        let _ = cwnd_limited;
+    fn update_control_parameters(&mut self, p: &Bbr3Params, newly_acked: u32) {
         self.set_pacing_rate_with_gain(self.m.pacing_gain);
         self.set_send_quantum(p);
         self.set_cwnd(p, newly_acked);
@@ -313,12 +314,15 @@ impl Bbr3 {
     ) {
         self.s.mstamp = Self::stamp(now);
         self.s.inflight = self.s.inflight.saturating_sub(bytes);
+        // draft-ietf-ccwg-bbr §2.2 C.lost counts the lost bytes before HandleLostPacket() reads it
         self.s.lost = self.s.lost.wrapping_add(bytes);
         self.newly_lost = self.newly_lost.saturating_add(bytes);
+        // draft-ietf-ccwg-bbr §5.3.1.3: count discontiguous lost ranges of packet numbers
         if packet_number != self.last_lost_end || self.m.lost_ranges_in_round == 0 {
             self.m.lost_ranges_in_round = self.m.lost_ranges_in_round.saturating_add(1);
         }
         self.last_lost_end = packet_number.saturating_add(1);
+        // RFC 9002 §7.3.2: a loss of a packet sent before the recovery began starts none
         if !self.in_recovery || packet_number >= self.recovery_point {
             self.enter_fast_recovery();
         }
@@ -354,10 +358,10 @@ impl Bbr3 {
 
     /// `HandleSpuriousLossDetection()` (§5.2.5, §5.5.11.2): the last recovery was
     /// spurious (e.g. an RFC 9002 loss later acknowledged, as quinn and s2n-quic detect).
-    pub fn on_spurious_loss(&mut self, now: Instant) {
+    pub fn on_spurious_loss(&mut self) {
         self.in_recovery = false;
         self.recovery_exit_pending = false;
-        self.handle_spurious_loss_detection(now);
+        self.handle_spurious_loss_detection();
     }
 
     /// `CheckIfApplicationLimited()` (§4.1.2.4), as a QUIC stack marks it: call when

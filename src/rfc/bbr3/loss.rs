@@ -90,15 +90,14 @@ impl Bbr3 {
         if !self.m.loss_round_start {
             return;
         }
-        self.adapt_lower_bounds_from_congestion(p);
+        self.adapt_lower_bounds_from_congestion();
         self.m.is_loss_in_round = false;
         self.m.ecn_in_round = false;
     }
 
     /// `AdaptLowerBoundsFromCongestion()` (§5.5.10.3), plus the kernel's ECN cut of
     /// `inflight_shortterm` (`bbr_adapt_lower_bounds`; see `ecn.rs`).
-    fn adapt_lower_bounds_from_congestion(&mut self, p: &Bbr3Params) {
-        let _ = p;
+    fn adapt_lower_bounds_from_congestion(&mut self) {
         if self.m.state.is_probing_bw() {
             return;
         }
@@ -110,12 +109,14 @@ impl Bbr3 {
             self.m.inflight_shortterm =
                 loss_lower_bound(self.m.inflight_latest, self.m.inflight_shortterm);
         }
+        // Linux net/ipv4/tcp_bbr.c bbr_adapt_lower_bounds(): inflight_lo = min(inflight_lo, ecn_inflight_lo)
         self.m.inflight_shortterm = self.m.inflight_shortterm.min(ecn_cap);
     }
 
     /// `InitLowerBounds()` (§5.5.10.3).
     pub(super) fn init_lower_bounds(&mut self) {
         if self.m.bw_shortterm == u32::MAX {
+            // draft-ietf-ccwg-bbr §5.5.10.3 InitLowerBounds(): bw_shortterm = max_bw, inflight_shortterm = cwnd
             self.m.bw_shortterm = self.max_bw();
         }
         if self.m.inflight_shortterm == u32::MAX {
@@ -147,11 +148,11 @@ impl Bbr3 {
     }
 
     /// `HandleSpuriousLossDetection()` (§5.5.11.2).
-    pub(super) fn handle_spurious_loss_detection(&mut self, now: Instant) {
-        let _ = now;
+    pub(super) fn handle_spurious_loss_detection(&mut self) {
         self.restore_cwnd();
         self.m.is_loss_in_round = false;
         self.reset_full_bw();
+        // draft-ietf-ccwg-bbr §5.5.11.2 HandleSpuriousLossDetection(): the model at least as saved
         self.m.bw_shortterm = self.m.bw_shortterm.max(self.m.undo_bw_shortterm);
         self.m.inflight_shortterm = self
             .m
@@ -180,12 +181,14 @@ impl Bbr3 {
         if !self.in_recovery && self.m.state != State::ProbeRtt {
             self.m.prior_cwnd = self.cwnd;
         } else {
+            // draft-ietf-ccwg-bbr §5.6.4.4 SaveCwnd(): in recovery or ProbeRTT keep the larger
             self.m.prior_cwnd = self.m.prior_cwnd.max(self.cwnd);
         }
     }
 
     /// `RestoreCwnd()` (§5.6.4.4).
     pub(super) fn restore_cwnd(&mut self) {
+        // draft-ietf-ccwg-bbr §5.6.4.4 RestoreCwnd(): C.cwnd = max(C.cwnd, BBR.prior_cwnd)
         self.cwnd = self.cwnd.max(self.m.prior_cwnd);
     }
 }

@@ -151,6 +151,7 @@ impl Bbr3Params {
 
     /// `BBR.MinPipeCwnd` = 4 × SMSS (§2.8), bytes.
     pub const fn min_pipe_cwnd(&self) -> u32 {
+        // draft-ietf-ccwg-bbr §2.8 BBR.MinPipeCwnd: 4 * C.SMSS
         MIN_PIPE_CWND_PACKETS * self.config.smss
     }
 }

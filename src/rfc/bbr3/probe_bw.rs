@@ -115,6 +115,7 @@ impl Bbr3 {
     /// `IsTimeToProbeBW()` (§5.3.3.8.2): the random wall-clock wait passed, or as many
     /// rounds as Reno would take: REFILL.
     fn is_time_to_probe_bw(&mut self, p: &Bbr3Params, now: Instant) -> bool {
+        // draft-ietf-ccwg-bbr §5.3.3.9 HasElapsedInPhase(): Now() > cycle_stamp + bw_probe_wait
         let waited = now.saturating_duration_since(self.m.cycle_stamp)
             > Duration::from_micros(u64::from(self.m.bw_probe_wait_us));
         if waited || self.is_reno_coexistence_probe_time(p) {
@@ -129,6 +130,7 @@ impl Bbr3 {
     /// kernel (`bbr_is_reno_coexistence_probe_time`) counts it in packets, as Reno
     /// grows one packet per round, and so does this: `TargetInflight() / SMSS`.
     fn is_reno_coexistence_probe_time(&self, p: &Bbr3Params) -> bool {
+        // draft-ietf-ccwg-bbr §5.3.3.8.2 IsRenoCoexistenceProbeTime(): reno_rounds = TargetInflight() (in packets, as the kernel)
         let reno_rounds = self.target_inflight(p) / p.smss();
         // Linux net/ipv4/tcp_bbr.c bbr_is_reno_coexistence_probe_time(): min(target, 63)
         let rounds = reno_rounds.min(BW_PROBE_MAX_ROUNDS);
@@ -139,6 +141,7 @@ impl Bbr3 {
     /// the BDP in flight. The kernel counts what will be in the network at the next
     /// departure (`bbr_packets_in_net_at_edt`); the draft, and this, `C.inflight`.
     fn is_time_to_cruise(&self, p: &Bbr3Params) -> bool {
+        // draft-ietf-ccwg-bbr §5.3.3.9 IsTimeToCruise(): C.inflight within headroom and the BDP
         if self.s.inflight > self.inflight_with_headroom(p) {
             return false;
         }
@@ -152,6 +155,7 @@ impl Bbr3 {
             self.m.prev_probe_precautionary = true;
             return true;
         }
+        // draft-ietf-ccwg-bbr §5.3.3.9 IsTimeToGoDown(): limited by inflight_longterm: restart the plateau test
         if is_cwnd_limited && self.cwnd >= self.m.inflight_longterm {
             self.reset_full_bw();
             self.m.full_bw = rate;
@@ -175,6 +179,7 @@ impl Bbr3 {
         if !is_cwnd_limited || self.cwnd < self.m.inflight_longterm {
             return;
         }
+        // draft-ietf-ccwg-bbr §5.3.3.9 ProbeInflightLongtermUpward(): bw_probe_up_acked += RS.newly_acked
         self.m.bw_probe_up_acked = self.m.bw_probe_up_acked.saturating_add(self.newly_acked);
         if self.m.bw_probe_up_acked >= self.m.probe_up_acked_per_inc {
             // Linux net/ipv4/tcp_bbr.c bbr_probe_inflight_hi_upward(): delta, remainder
@@ -230,6 +235,7 @@ impl Bbr3 {
                 return false;
             }
             if self.rs.tx_in_flight > self.m.inflight_longterm {
+                // draft-ietf-ccwg-bbr §5.3.3.9 AdaptLongTermModel(): a safe flight above inflight_longterm raises it
                 self.m.inflight_longterm = self.rs.tx_in_flight;
             }
             if self.m.state == State::ProbeBwUp {

@@ -27,6 +27,7 @@ impl Bbr3 {
         // draft-ietf-ccwg-bbr §5.3.4.3: Now() > min_rtt_stamp + MinRTTFilterLen
         let min_rtt_expired = now.saturating_duration_since(self.m.min_rtt_stamp)
             > Duration::from_micros(MIN_RTT_FILTER_LEN_US);
+        // draft-ietf-ccwg-bbr §5.3.4.3 UpdateMinRTT(): BBR.min_rtt follows a lower or an expired sample
         if self.m.probe_rtt_min_us < self.m.min_rtt_us || min_rtt_expired {
             self.m.min_rtt_us = self.m.probe_rtt_min_us;
             self.m.min_rtt_stamp = self.m.probe_rtt_min_stamp;
@@ -40,6 +41,7 @@ impl Bbr3 {
         now: Instant,
         rand: &mut R,
     ) {
+        // draft-ietf-ccwg-bbr §5.3.4.3 CheckProbeRTT(): enter when the 5 s filter expired, not on an idle restart
         if self.m.state != State::ProbeRtt && self.m.probe_rtt_expired && !self.m.idle_restart {
             self.enter_probe_rtt();
             self.save_cwnd();
@@ -67,6 +69,7 @@ impl Bbr3 {
     fn handle_probe_rtt<R: RandomSource>(&mut self, p: &Bbr3Params, now: Instant, rand: &mut R) {
         // draft-ietf-ccwg-bbr §5.3.4.3: ignore low rate samples during ProbeRTT
         self.s.mark_app_limited();
+        // draft-ietf-ccwg-bbr §5.3.4.3 HandleProbeRTT(): at ProbeRTTCwnd, wait ProbeRTTDuration and a round
         if self.m.probe_rtt_done_stamp.is_none() && self.s.inflight <= self.probe_rtt_cwnd(p) {
             self.m.probe_rtt_done_stamp =
                 Some(now.saturating_add(Duration::from_micros(PROBE_RTT_DURATION_US)));

@@ -83,6 +83,7 @@ impl Bbr3 {
     pub(super) fn handle_queue_too_high_in_startup(&mut self, p: &Bbr3Params) {
         self.m.full_bw_reached = true;
         let bdp = self.bdp_multiple(p, self.max_bw(), GAIN_UNIT);
+        // draft-ietf-ccwg-bbr §5.3.1.3: inflight_longterm = max(BBR.bdp, BBR.inflight_latest)
         self.m.inflight_longterm = bdp.max(self.m.inflight_latest);
     }
 
