@@ -583,6 +583,8 @@ fn restarting_from_idle_in_probe_bw_paces_at_exactly_bw() {
     // DOWN paces at 0.90: 65,536 × 230 >> 8 = 58,880, × 990,000 >> 16 = 889,453 B/s
     // (the kernel's bbr_rate_bytes_per_sec with the 1 % margin, in bytes).
     assert_eq!(h.f.pacing_rate(), 889_453);
+    // SetSendQuantum: 889,453 B/s × 1 ms = 889 bytes, raised to 2 SMSS = 2,000.
+    assert_eq!(h.f.send_quantum(), 2_000);
     // The application runs dry (nothing in flight < cwnd: app-limited); the next send
     // restarts from idle: SetPacingRateWithGain(1): 65,536 × 990,000 >> 16 = 990,000.
     h.f.on_app_limited();
