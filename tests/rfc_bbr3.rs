@@ -609,3 +609,41 @@ fn application_limited_rounds_never_end_startup() {
     // 5 packets per 10 ms = 5,000 × 65,536 / 10,000 = 32,768.
     assert_eq!(h.f.max_bw(), 32_768);
 }
+
+#[test]
+fn a_lost_offload_burst_cuts_inflight_longterm_no_lower_than_beta_times_the_target() {
+    let mut h = in_probe_bw_up();
+    // Two 5,000-byte offload bursts leave with nothing in flight: P.tx_in_flight is
+    // 5,000 for the first and 10,000 for the second. The second is lost as one unit:
+    // RS.lost = 5,000 > 10,000 × 5/256 = 195: too high.
+    let t = h.now();
+    let mut first = h.f.on_packet_sent(t, 1000, 5_000, &mut h.rand);
+    let second = h.f.on_packet_sent(t, 1001, 5_000, &mut h.rand);
+    h.now_us += RTT_US;
+    let now = h.now();
+    h.f.on_packet_acked(&mut first, t, 1000, 5_000);
+    h.f.on_packet_lost(&h.p, now, &second, 1001, 5_000, &mut h.rand);
+    // InflightAtLoss: inflight_prev = 5,000, lost_prev = 0; loss_budget =
+    // ceil(5,000 × 5 / 256) = 98; lost_prefix = (98 << 8) / 251 = 99: 5,099. The floor
+    // TargetInflight × Beta = 10,000 × 180/256 = 7,031 is higher: 7,031.
+    assert_eq!(h.f.inflight_longterm(), Some(7_031));
+    assert_eq!(h.f.state(), State::ProbeBwDown);
+    h.f.on_ack(&h.p, now, &Bbr3Ack::with_rtt_us(RTT_US), &mut h.rand);
+    h.f.invariants(&h.p).expect("invariants");
+}
+
+#[test]
+fn a_ce_fraction_above_half_while_probing_ends_probe_bw_up() {
+    let mut h = in_probe_bw_up();
+    // A probing round with 6 of 10 packets CE-marked: 6 > 10 × 128/256 = 5 (the
+    // kernel's bbr_is_inflight_too_high ECN test): HandleInflightTooHigh with the
+    // sample's P.tx_in_flight 10,000: inflight_longterm = max(10,000, 7,031) = 10,000,
+    // and the probe ends (DOWN). The round start came first, so the short-term model
+    // was left alone (UP was probing then).
+    let pns: Vec<u64> = h.send(10).collect();
+    h.now_us += RTT_US;
+    h.ack(&pns, &[], 6, false);
+    assert_eq!(h.f.inflight_longterm(), Some(10_000));
+    assert_eq!(h.f.state(), State::ProbeBwDown);
+    assert_eq!(h.f.inflight_shortterm(), None);
+}

@@ -47,8 +47,6 @@ impl Bbr3 {
             return;
         };
         self.m.ecn_alpha = alpha;
-        self.m.alpha_acked_packets = 0;
-        self.m.alpha_ce_packets = 0;
         if self.m.full_bw_reached || self.m.state != State::Startup {
             return;
         }
@@ -61,6 +59,16 @@ impl Bbr3 {
         // Linux net/ipv4/tcp_bbr.c bbr_check_ecn_too_high_in_startup(): 2 rounds end Startup
         if self.m.startup_ecn_rounds >= STARTUP_FULL_ECN_COUNT {
             self.handle_queue_too_high_in_startup(p);
+        }
+    }
+
+    /// At the end of a round-start ACK: the next round's CE counts start empty (they
+    /// are kept until then so that the probe test of this ACK sees the whole round, as
+    /// the kernel's `rs->delivered_ce` covers about a round).
+    pub(super) fn end_ecn_round(&mut self) {
+        if self.m.round_start {
+            self.m.alpha_acked_packets = 0;
+            self.m.alpha_ce_packets = 0;
         }
     }
 
@@ -86,7 +94,7 @@ impl Bbr3 {
         now: Instant,
         rand: &mut R,
     ) -> bool {
-        if !self.m.is_bw_probe_sample || !self.m.ecn_in_round {
+        if !self.m.is_bw_probe_sample || self.m.alpha_ce_packets == 0 {
             return false;
         }
         let acked = self.m.alpha_acked_packets.min(i32::MAX as u32) as i32;

@@ -290,6 +290,7 @@ impl Bbr3 {
         self.check_probe_rtt(p, now, rand);
         self.advance_latest_delivery_signals(rate);
         self.bound_bw_for_model();
+        self.end_ecn_round();
     }
 
     /// `UpdateControlParameters()` (§5.2.3).
