@@ -87,6 +87,9 @@ impl Bbr3 {
 
     /// `SetCwnd()` (§5.6.4.6) with `UpdateMaxInflight()` (§5.6.4.2),
     /// `BoundCwndForProbeRTT()` (§5.6.4.5) and `BoundCwndForModel()` (§5.6.4.7).
+    /// Before the pipe is full the draft grows while `C.delivered < C.InitialCwnd`; the
+    /// kernel's `bbr_set_cwnd` while `cwnd < 2 × init_cwnd`. The kernel grows nothing on
+    /// an ACK that delivered nothing; the draft's steps, followed here, add 0.
     pub(super) fn set_cwnd(&mut self, p: &Bbr3Params, newly_acked: u32) {
         // draft-ietf-ccwg-bbr §5.6.4.2 UpdateMaxInflight(): BDPMultiple(cwnd_gain) + extra_acked
         let cap = self

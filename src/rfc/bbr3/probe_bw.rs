@@ -200,8 +200,9 @@ impl Bbr3 {
     }
 
     /// `AdaptLongTermModel()` (§5.3.3.9): returns true when it already decided a
-    /// state change. Too-high loss is handled per lost packet (§5.5.10.2); a too-high
-    /// CE ratio, the kernel's per-ACK signal, in `ecn.rs`.
+    /// state change. Too-high loss is handled per lost packet (§5.5.10.2), as the
+    /// draft says; the kernel's `bbr_adapt_upper_bounds` also tests each ACK's sample.
+    /// A too-high CE ratio, the kernel's per-ACK signal, is tested here (`ecn.rs`).
     fn adapt_long_term_model<R: RandomSource>(
         &mut self,
         p: &Bbr3Params,
