@@ -4,7 +4,7 @@
 
 use super::Bbr3;
 use super::params::BW_UNIT;
-use crate::linux::bbr3::bw_filter::{advance_max_filter, bw_sample_scaled, take_max_sample};
+use crate::linux::bbr3::shared::{advance_max_filter, bw_sample_scaled, take_max_sample};
 use crate::linux::tcp::before;
 
 impl Bbr3 {

@@ -2,9 +2,9 @@
 
 use super::params::{BW_SCALE, BW_UNIT, GAIN_UNIT, PACING_MARGIN_PERCENT, SEND_QUANTUM_MAX};
 use super::{Bbr3, Bbr3Params, State};
-use crate::linux::bbr3::cwnd::bdp_scaled;
-use crate::linux::bbr3::pacing::rate_bytes_per_sec_scaled;
-use crate::linux::bbr3::upper_bounds::inflight_with_headroom;
+use crate::linux::bbr3::shared::bdp_scaled;
+use crate::linux::bbr3::shared::inflight_with_headroom;
+use crate::linux::bbr3::shared::rate_bytes_per_sec_scaled;
 
 /// `pacing_gain × bw × (100 − PacingMarginPercent) / 100` in bytes/s, at least 1: the
 /// kernel's `bbr_rate_bytes_per_sec` arithmetic with a bandwidth already in bytes.

@@ -15,9 +15,9 @@
 
 use super::params::{GAIN_UNIT, STARTUP_FULL_ECN_COUNT};
 use super::{Bbr3, Bbr3Params, State};
-use crate::linux::bbr3::bw_filter::scale;
-use crate::linux::bbr3::ecn::{ecn_alpha_next, ecn_cut};
-use crate::linux::bbr3::upper_bounds::ce_too_high;
+use crate::linux::bbr3::shared::ce_too_high;
+use crate::linux::bbr3::shared::scale;
+use crate::linux::bbr3::shared::{ecn_alpha_next, ecn_cut};
 use crate::linux::tcp::RandomSource;
 use crate::time::Instant;
 

@@ -3,10 +3,8 @@
 //! (§5.5.11, §5.6.4.4).
 
 use super::{Bbr3, Bbr3Params, State};
-use crate::linux::bbr3::lower_bounds::loss_lower_bound;
-use crate::linux::bbr3::upper_bounds::{
-    inflight_at_loss, inflight_hi_when_too_high, loss_too_high,
-};
+use crate::linux::bbr3::shared::loss_lower_bound;
+use crate::linux::bbr3::shared::{inflight_at_loss, inflight_hi_when_too_high, loss_too_high};
 use crate::linux::tcp::RandomSource;
 use crate::linux::tcp::rate::TxSnapshot;
 use crate::time::Instant;

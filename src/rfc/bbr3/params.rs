@@ -2,11 +2,11 @@
 //! point (gains /256), and the validated configuration of a flow.
 //!
 //! Where the draft and Google's v3 kernel pick the same value, the constant is the
-//! kernel's (`crate::linux::bbr3::params`), imported, not restated; where they differ
+//! kernel's (`crate::linux::bbr3::shared`), imported, not restated; where they differ
 //! the draft's value is used and the difference is written next to it.
 
 use crate::ConfigError;
-use crate::linux::bbr3::params as kernel;
+use crate::linux::bbr3::shared as kernel;
 
 /// Bandwidth in RFC mode: bytes per µs scaled by 2^16 (`u32`, so at most 65,535
 /// bytes/µs, 524 Gbit/s; faster samples saturate). The kernel counts packets per µs

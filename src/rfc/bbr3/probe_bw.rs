@@ -7,8 +7,8 @@ use super::params::{
 };
 use super::{Bbr3, Bbr3Params, State};
 use crate::linux::bbr3::AckPhase;
-use crate::linux::bbr3::probe_bw::pick_probe_wait;
-use crate::linux::bbr3::upper_bounds::{inflight_hi_increments, inflight_hi_slope};
+use crate::linux::bbr3::shared::pick_probe_wait;
+use crate::linux::bbr3::shared::{inflight_hi_increments, inflight_hi_slope};
 use crate::linux::tcp::RandomSource;
 use crate::time::{Duration, Instant};
 

@@ -6,8 +6,8 @@ use super::params::{
     GAIN_UNIT, STARTUP_FULL_LOSS_COUNT,
 };
 use super::{Bbr3, Bbr3Params, State};
-use crate::linux::bbr3::bw_filter::scale;
-use crate::linux::bbr3::upper_bounds::loss_too_high;
+use crate::linux::bbr3::shared::loss_too_high;
+use crate::linux::bbr3::shared::scale;
 use crate::linux::tcp::RandomSource;
 use crate::time::Instant;
 
