@@ -13,6 +13,16 @@ use crate::time::Instant;
 
 /// What a stack knows when it has processed one ACK frame, after it handed every newly
 /// acknowledged packet to [`Bbr3::on_packet_acked`].
+///
+/// ```
+/// use congestion::rfc::Bbr3Ack;
+///
+/// let mut ack = Bbr3Ack::with_rtt_us(25_000); // RFC 9002 latest_rtt
+/// ack.srtt_us = 27_000; // smoothed_rtt
+/// ack.ecn_ce_count = 3; // the ACK frame's ECN-CE count so far
+/// ack.is_cwnd_limited = true;
+/// assert_eq!(ack.rtt_us, Some(25_000));
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]

@@ -67,6 +67,18 @@ pub const MIN_PIPE_CWND_PACKETS: u32 = kernel::CWND_MIN_TARGET;
 pub const SEND_QUANTUM_MAX: u32 = 64 * 1024;
 
 /// What a [`super::Bbr3`] flow is built with.
+///
+/// ```
+/// use congestion::rfc::Bbr3Config;
+///
+/// let mut config = Bbr3Config::quic(1350);
+/// assert_eq!(config.initial_cwnd, 13_500); // min(10 × 1,350, max(14,720, 2 × 1,350))
+/// config.pacing_offload_bytes = 64 * 1024;
+/// let params = config.validate()?;
+/// assert_eq!(params.min_pipe_cwnd(), 4 * 1350);
+/// assert!(Bbr3Config::quic(0).validate().is_err());
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -131,7 +143,13 @@ impl Default for Bbr3Config {
     }
 }
 
-/// A validated [`Bbr3Config`], shared by every flow.
+/// A validated [`Bbr3Config`], shared by every flow (`Bbr3Config::validate`).
+///
+/// ```
+/// let params = congestion::rfc::Bbr3Config::default().validate()?;
+/// assert_eq!(params.smss(), 1200);
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Bbr3Params {

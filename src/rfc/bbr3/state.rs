@@ -6,6 +6,13 @@ use crate::time::Instant;
 
 /// `BBR.state`: the draft's seven states (§5.1.1). Startup, Drain and ProbeRTT are
 /// the kernel's modes; the four ProbeBW states are the kernel's PROBE_BW phases.
+///
+/// ```
+/// use congestion::rfc::bbr3::State;
+///
+/// assert!(State::ProbeBwCruise.is_probe_bw());
+/// assert!(State::Startup.is_probing_bw() && !State::ProbeBwDown.is_probing_bw());
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum State {
