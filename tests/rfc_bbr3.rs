@@ -647,3 +647,23 @@ fn a_ce_fraction_above_half_while_probing_ends_probe_bw_up() {
     assert_eq!(h.f.state(), State::ProbeBwDown);
     assert_eq!(h.f.inflight_shortterm(), None);
 }
+
+#[test]
+fn a_late_ack_of_a_lost_packet_counts_as_delivered_but_not_twice_out_of_flight() {
+    let mut h = Harness::quic();
+    let pns: Vec<u64> = h.send(3).collect();
+    h.now_us += RTT_US;
+    // Packet 0 is declared lost: 3,000 − 1,000 = 2,000 in flight.
+    let lost = h.take(pns[0]);
+    let now = h.now();
+    h.f.on_packet_lost(&h.p, now, &lost.tx, lost.pn, lost.bytes, &mut h.rand);
+    assert_eq!(h.f.bytes_in_flight(), 2_000);
+    // Its ACK arrives after all, with packet 1's: only packet 1 leaves the flight.
+    let mut late = lost;
+    h.f.on_lost_packet_acked(&mut late.tx, late.at, late.pn, late.bytes);
+    assert_eq!(h.f.bytes_in_flight(), 2_000);
+    h.ack(&[pns[1]], &[], 0, false);
+    assert_eq!(h.f.bytes_in_flight(), 1_000);
+    // Both count as delivered: 2,000 bytes in 10 ms = ceil(2,000 × 65,536 / 10,000).
+    assert_eq!(h.f.max_bw(), 13_108);
+}

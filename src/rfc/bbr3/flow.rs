@@ -60,7 +60,8 @@ impl Bbr3Ack {
 ///    offload burst, treated as one packet): keep the returned [`TxSnapshot`] with the
 ///    packet, as RFC 9002 keeps `time_sent` and `sent_bytes`.
 /// 2. On an ACK frame: [`on_packet_acked`](Self::on_packet_acked) for each newly
-///    acknowledged packet, then [`on_packet_lost`](Self::on_packet_lost) for each packet
+///    acknowledged packet ([`on_lost_packet_acked`](Self::on_lost_packet_acked) for one
+///    already declared lost), then [`on_packet_lost`](Self::on_packet_lost) for each packet
 ///    (or burst) this ACK declared lost, then [`on_ack`](Self::on_ack) once.
 /// 3. Losses found by a timer: [`on_packet_lost`](Self::on_packet_lost);
 ///    persistent congestion: [`on_persistent_congestion`](Self::on_persistent_congestion).
@@ -199,7 +200,8 @@ impl Bbr3 {
     }
 
     /// `UpdateRateSample(P)` (§4.1.2.3) for one newly acknowledged packet sent at
-    /// `sent` with `packet_number` and `bytes`. A snapshot already used is ignored.
+    /// `sent` with `packet_number` and `bytes`. A snapshot already used is ignored. A
+    /// packet already reported lost goes to [`Self::on_lost_packet_acked`] instead.
     pub fn on_packet_acked(
         &mut self,
         tx: &mut TxSnapshot,
@@ -207,10 +209,36 @@ impl Bbr3 {
         packet_number: u64,
         bytes: u32,
     ) {
+        self.packet_delivered(tx, sent, packet_number, bytes, true);
+    }
+
+    /// A packet reported lost earlier is acknowledged after all (a spurious loss, RFC
+    /// 9002 §6.1's late ACK): it counts as delivered (§2.2: C.delivered SHOULD include
+    /// it) but left `C.inflight` when it was declared lost.
+    pub fn on_lost_packet_acked(
+        &mut self,
+        tx: &mut TxSnapshot,
+        sent: Instant,
+        packet_number: u64,
+        bytes: u32,
+    ) {
+        self.packet_delivered(tx, sent, packet_number, bytes, false);
+    }
+
+    fn packet_delivered(
+        &mut self,
+        tx: &mut TxSnapshot,
+        sent: Instant,
+        packet_number: u64,
+        bytes: u32,
+        in_flight: bool,
+    ) {
         if tx.delivered_mstamp == 0 {
             return;
         }
-        self.s.inflight = self.s.inflight.saturating_sub(bytes);
+        if in_flight {
+            self.s.inflight = self.s.inflight.saturating_sub(bytes);
+        }
         // draft-ietf-ccwg-bbr §4.1.2.3 UpdateRateSample(): C.delivered += P.data_length
         self.s.delivered = self.s.delivered.wrapping_add(bytes);
         self.newly_acked = self.newly_acked.saturating_add(bytes);
