@@ -511,6 +511,7 @@ fn cwnd_never_falls_below_the_minimum_and_pacing_stays_positive_under_any_events
         let mut now = 0u64;
         let mut pn = 0u64;
         let mut out: Vec<(u64, TxSnapshot, Instant, u32)> = Vec::new();
+        let mut lost_list: Vec<(u64, TxSnapshot, Instant, u32)> = Vec::new();
         let mut ce = 0u64;
         let mut rand = Gen(seed);
         for _ in 0..3000 {
@@ -536,6 +537,11 @@ fn cwnd_never_falls_below_the_minimum_and_pacing_stays_positive_under_any_events
                         let (q, mut tx, at, bytes) = out.remove(i);
                         if g.below(8) == 0 {
                             f.on_packet_lost(&p, t, &tx, q, bytes, &mut rand);
+                            lost_list.push((q, tx, at, bytes));
+                        } else if g.below(16) == 0 && !lost_list.is_empty() {
+                            let (lq, mut ltx, lat, lbytes) = lost_list.remove(0);
+                            f.on_lost_packet_acked(&mut ltx, lat, lq, lbytes);
+                            out.push((q, tx, at, bytes));
                         } else {
                             f.on_packet_acked(&mut tx, at, q, bytes);
                             acked += 1;
