@@ -2,11 +2,13 @@
 //! driver ([`Classic`]) owns slow start (standard, Linux HyStart, or RFC 9406
 //! HyStart++), recovery periods, window use and pacing; a [`WindowAdjustment`] grows and
 //! reduces the window: RFC 9438 CUBIC ([`Cubic`]) or RFC 9002 NewReno ([`NewReno`]).
+//! The model-based driver [`Bbr3`] follows draft-ietf-ccwg-bbr (BBRv3).
 //!
 //! See `docs/compliance.md` for every MUST, SHOULD and MAY of RFC 9438 §4–§5 and
 //! RFC 9406 §4, with the code and the test behind each.
 
 mod adjustment;
+pub mod bbr3;
 mod bound;
 mod config;
 mod flow;
@@ -14,6 +16,7 @@ mod newreno;
 mod undo;
 
 pub use adjustment::WindowAdjustment;
+pub use bbr3::{Bbr3, Bbr3Ack, Bbr3Config, Bbr3Params};
 pub use bound::BoundClassic;
 #[allow(deprecated)]
 pub use config::RfcFlowConfig;
