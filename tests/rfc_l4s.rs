@@ -509,3 +509,91 @@ proptest::proptest! {
         proptest::prop_assert!((inv_p / 2..=3 * inv_p).contains(&w), "p = 1/{}: W = {}", inv_p, w);
     }
 }
+
+/// Drives `flow` with `steps` random events, odd ones included (CE counts far above the
+/// packets acknowledged, zero-byte ACKs, time running backwards, amounts near
+/// `u64::MAX`, MSS changes, undo without an event), checking after each what must hold
+/// for a scalable flow; returns how many reductions it saw.
+fn hostile<W: rfc::WindowAdjustment>(
+    mut flow: rfc::Classic<W>,
+    seed: u64,
+    steps: u32,
+    check: impl Fn(&rfc::Classic<W>),
+) -> u32 {
+    let mut rng = seed | 1;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let (mut now, mut pn, mut acked, mut reductions) = (0u64, 0u64, 0u64, 0);
+    for _ in 0..steps {
+        let r = next();
+        // Mostly forwards, sometimes backwards.
+        now = if r % 17 == 0 {
+            now.saturating_sub(r % 50_000)
+        } else {
+            now + r % 30_000
+        };
+        let t = Instant::from_micros(now);
+        let amount = match (r >> 8) % 8 {
+            0 => 0,
+            1 => u64::MAX - (r >> 16) % 3,
+            2 => (r >> 16) % (1 << 40),
+            _ => MSS * ((r >> 16) % 12),
+        };
+        let before = flow.cwnd();
+        match (r >> 4) % 11 {
+            0..=2 => {
+                pn += (r >> 20) % 4;
+                flow.on_sent(t, &SentEvent::new(amount, pn));
+            }
+            3..=5 => {
+                acked = (acked + (r >> 20) % 5).min(pn);
+                let rtt = Duration::from_micros((r >> 24) % 400_000);
+                flow.on_ack(t, &AckEvent::new(amount, acked, Some(rtt)));
+            }
+            6 | 7 => flow.on_ecn(t, &EcnEvent::new(amount % 1_000_000_007, acked)),
+            8 => flow.on_loss(t, &LossEvent::packet(amount, acked + (r >> 20) % 3)),
+            9 => match (r >> 20) % 4 {
+                0 => flow.on_retransmission_timeout(t),
+                1 => flow.on_spurious_congestion(t),
+                2 => flow.on_ecn(t, &EcnEvent::episode(1 + (r >> 24) % 5)),
+                _ => {
+                    let _ = flow.set_mss(600 + (r >> 24) % 1_400);
+                }
+            },
+            _ => flow.on_ack(t, &AckEvent::default()),
+        }
+        if flow.cwnd() < before {
+            reductions += 1;
+        }
+        let _ = (flow.pacing_rate(), flow.send_quantum_bytes());
+        check(&flow);
+    }
+    reductions
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+    /// No panic (tests build with overflow checks) and the invariants hold on any event
+    /// stream: alpha within [0, 1], cwnd and ssthresh at least one MSS, Prague's
+    /// sub-MSS window either off or below one MSS and at least its floor.
+    #[test]
+    fn odd_event_streams_keep_alpha_and_the_windows_in_range(seed in proptest::prelude::any::<u64>()) {
+        let n = hostile(Dctcp::new(config(10), Instant::ZERO).unwrap(), seed, 3_000, |f| {
+            assert!(f.growth().alpha() <= ALPHA_ONE);
+            assert!(f.cwnd() >= f.mss_bytes() && f.ssthresh().unwrap_or(u64::MAX) >= f.mss_bytes());
+        });
+        let m = hostile(Prague::new(config(10), Instant::ZERO).unwrap(), seed, 3_000, |f| {
+            let g = f.growth();
+            assert!(g.alpha() <= ALPHA_ONE);
+            assert!(f.cwnd() >= f.mss_bytes() && f.ssthresh().unwrap_or(u64::MAX) >= f.mss_bytes());
+            let sub = g.sub_mss_window();
+            assert!(sub == 0 || (sub < f.mss_bytes() && sub >= f.mss_bytes() / 8), "sub-MSS window {sub}");
+        });
+        proptest::prop_assert!(n > 0 && m > 0, "the streams reduced ({n}, {m})");
+    }
+}

@@ -5,7 +5,7 @@
 
 use super::adjustment::{RoundAck, WindowAdjustment};
 use super::config::RfcParams;
-use super::flow::Classic;
+use super::flow::{Classic, ClassicState};
 use super::scalable::{ALPHA_ONE, AlphaEstimator, ScalableUndo, additive_increase};
 use crate::cubic::RfcCubicParams;
 use crate::time::Instant;
@@ -206,3 +206,11 @@ impl WindowAdjustment for DctcpWindow {
 }
 
 const _: () = assert!(core::mem::size_of::<DctcpWindow>() <= 48);
+
+// The whole flow state is four cache lines, as NewReno's is (64-bit targets); what an
+// ACK touches (the driver's hot part, the estimator and the growth count) fits in two.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(
+    core::mem::size_of::<ClassicState<DctcpWindow>>() <= 256
+        && ClassicState::<DctcpWindow>::HOT_BYTES <= 128
+);

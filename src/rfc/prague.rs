@@ -6,7 +6,7 @@
 
 use super::adjustment::{RoundAck, WindowAdjustment};
 use super::config::RfcParams;
-use super::flow::Classic;
+use super::flow::{Classic, ClassicState};
 use super::scalable::{ALPHA_ONE, AlphaEstimator, ScalableUndo, additive_increase};
 use crate::cubic::RfcCubicParams;
 use crate::time::Instant;
@@ -333,3 +333,11 @@ impl WindowAdjustment for PragueWindow {
 }
 
 const _: () = assert!(core::mem::size_of::<PragueWindow>() <= 72);
+
+// The whole flow state is four cache lines, as NewReno's is (64-bit targets); what an
+// ACK touches (the driver's hot part, the estimator and the growth count) fits in two.
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(
+    core::mem::size_of::<ClassicState<PragueWindow>>() <= 256
+        && ClassicState::<PragueWindow>::HOT_BYTES <= 128
+);
