@@ -33,7 +33,9 @@
 //!
 //! *RFC mode* ([`rfc::Cubic`], [`rfc::NewReno`]) counts bytes for QUIC stacks and
 //! follows RFC 9438 (CUBIC), RFC 9002 (NewReno, pacing) and RFC 9406 (HyStart++); `docs/compliance.md` maps every requirement to
-//! its code and test.
+//! its code and test. [`rfc::Dctcp`] and [`rfc::Prague`] are the scalable (L4S)
+//! responses on the same driver, fed by the ECN-CE counts of QUIC's ACK frames (RFC 8257,
+//! RFC 9331 §4.3).
 //!
 //! ## Quick start
 //!

@@ -39,8 +39,8 @@ pub const SUB_MSS_FLOOR_DIVISOR: u64 = 8;
 /// - **Below two packets per RTT**: a reduction may take the window below 2·MSS (no
 ///   2·MSS floor, for ssthresh either) and below one MSS. `cwnd()` then stays at one
 ///   MSS, so that a stack that sends only within the window (RFC 9002 §7) always has
-///   one packet it may send, and the window below it ([`sub_mss_window`]
-///   (PragueWindow::sub_mss_window), at least MSS/8) drives the pacing rate instead:
+///   one packet it may send, and the window below it
+///   ([`PragueWindow::sub_mss_window`], at least MSS/8) drives the pacing rate instead:
 ///   the stack must pace ([`pacing_rate`](crate::CongestionController::pacing_rate)),
 ///   and the pacer spreads those packets so that fewer than one per RTT leaves. An ACK
 ///   adds at most one MSS to such a window.
