@@ -104,7 +104,8 @@ mod any;
 
 pub use any::AnyController;
 pub use controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
+    AckEvent, AckedPacket, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
+    TxSnapshot, WindowUnit,
 };
 pub use error::ConfigError;
 pub use time::{Clock, Duration, Instant};

@@ -7,7 +7,8 @@
 //! without the `flight-recorder` feature this module is not even compiled.
 
 use crate::controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
+    AckEvent, AckedPacket, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, TxSnapshot,
+    WindowUnit,
 };
 use crate::pacing::Rate;
 use crate::time::Instant;
@@ -141,6 +142,37 @@ impl<C: CongestionController, const N: usize> CongestionController for FlightRec
 
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
         self.record(now, RecordedEvent::Loss(*loss), |c| c.on_loss(now, loss));
+    }
+
+    fn on_packet_sent(&mut self, now: Instant, sent: &SentEvent) -> TxSnapshot {
+        let event = RecordedEvent::Sent {
+            in_flight_after: sent.in_flight_after,
+        };
+        let mut snapshot = TxSnapshot::default();
+        self.record(now, event, |c| snapshot = c.on_packet_sent(now, sent));
+        snapshot
+    }
+
+    fn on_ack_sampled(&mut self, now: Instant, ack: &AckEvent, newest: &AckedPacket) {
+        let event = RecordedEvent::Ack {
+            acked: ack.acked,
+            rtt_us: ack.rtt.map(|d| d.as_micros()),
+        };
+        self.record(now, event, |c| c.on_ack_sampled(now, ack, newest));
+    }
+
+    fn on_packet_lost(&mut self, now: Instant, loss: &LossEvent, lost: &TxSnapshot) {
+        self.record(now, RecordedEvent::Loss(*loss), |c| {
+            c.on_packet_lost(now, loss, lost)
+        });
+    }
+
+    fn uses_packet_snapshots(&self) -> bool {
+        self.inner.uses_packet_snapshots()
+    }
+
+    fn min_tso_segs(&self) -> Option<u32> {
+        self.inner.min_tso_segs()
     }
 
     fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {

@@ -9,11 +9,11 @@
 //! error.
 
 use crate::bbr_csv as csv;
-use crate::{Event, Mode, Problem, Row, set_u32, zeros_after};
+use crate::bbr_model::{Settings, outstanding, range};
+use crate::{Event, Mode, Problem, Row, zeros_after};
 use congestion::Instant;
-use congestion::hystart::PacingStatus;
 use congestion::linux::CaState;
-use congestion::linux::bbr::{BbrConfig, BbrOps, BbrParams, BbrState, TCP_INFINITE_SSTHRESH};
+use congestion::linux::bbr::{BbrConfig, BbrOps, BbrParams, BbrState};
 use congestion::linux::tcp::ack_update_rtt::tcp_ack_update_rtt;
 use congestion::linux::tcp::rate::{
     tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
@@ -21,8 +21,8 @@ use congestion::linux::tcp::rate::{
 use congestion::linux::tcp::seq::{after, before};
 use congestion::linux::tcp::skb::{EVER_RETRANS, LOST, SACKED_ACKED, SACKED_RETRANS};
 use congestion::linux::tcp::{
-    Minmax, RateSample, TcpCongestionOps, TcpSock, tcp_enter_loss, tcp_enter_recovery,
-    tcp_set_ca_state, tcp_transmit_skb, tcp_try_undo,
+    RateSample, TcpCongestionOps, TcpSock, tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state,
+    tcp_transmit_skb, tcp_try_undo,
 };
 use core::fmt::{self, Write};
 
@@ -33,38 +33,6 @@ const MAX_DRAWS: usize = 8;
 
 /// One outstanding segment: what the kernel keeps in its skb.
 type Skb = crate::scoreboard::Segment;
-
-/// The `set` keys, for the next `init`.
-#[derive(Clone, Copy, Debug)]
-struct Settings {
-    mss: u32,
-    init_cwnd: u32,
-    cwnd_clamp: u32,
-    syn_rtt_us: u32,
-    max_pacing_rate: u64,
-    pacing_status: u8,
-    pacing_shift: u8,
-    max_tcp_header: u32,
-    iss: u32,
-    delivered0: u32,
-}
-
-impl Settings {
-    const fn new() -> Self {
-        Settings {
-            mss: 1448,
-            init_cwnd: 10,
-            cwnd_clamp: u32::MAX,
-            syn_rtt_us: 0,
-            max_pacing_rate: u64::MAX,
-            pacing_status: 0,
-            pacing_shift: 10,
-            max_tcp_header: 320,
-            iss: 0,
-            delivered0: 0,
-        }
-    }
-}
 
 /// The trace's `rand` queue, recording the draws of the current event.
 type Draws = crate::draws::Draws<MAX_DRAWS>;
@@ -107,11 +75,6 @@ impl BbrReplay {
             .ok_or(Problem::Model("scoreboard slot"))
     }
 
-    /// Whether `seq` is outstanding (`snd_una <= seq < snd_nxt`).
-    fn outstanding(&self, seq: u32) -> bool {
-        !before(seq, self.sk.snd_una) && before(seq, self.sk.snd_nxt)
-    }
-
     /// Sets the socket's clocks to `t_us`.
     fn set_clock(&mut self, t_us: u64) {
         self.sk.set_clock(t_us);
@@ -149,40 +112,12 @@ impl BbrReplay {
         config.cwnd_clamp = s.cwnd_clamp;
         config.initial_rtt_us = s.syn_rtt_us;
         config.max_pacing_rate = s.max_pacing_rate;
-        config.pacing_status = match s.pacing_status {
-            0 => PacingStatus::None,
-            1 => PacingStatus::Needed,
-            _ => PacingStatus::Fq,
-        };
+        config.pacing_status = s.pacing_status();
         config.pacing_shift = s.pacing_shift;
         config.max_tcp_header = s.max_tcp_header;
         self.params = config.validate().map_err(Problem::Config)?;
-        self.sk = TcpSock::default();
+        self.sk = s.socket(t_us);
         self.skbs.clear();
-        self.set_clock(t_us);
-        let sk = &mut self.sk;
-        let jiffies = sk.tcp_jiffies32;
-        sk.mss_cache = s.mss;
-        sk.snd_cwnd = s.init_cwnd;
-        sk.snd_cwnd_clamp = s.cwnd_clamp;
-        sk.snd_ssthresh = TCP_INFINITE_SSTHRESH;
-        sk.snd_una = s.iss;
-        sk.snd_nxt = s.iss;
-        sk.write_seq = s.iss;
-        sk.cwnd_usage_seq = s.iss;
-        sk.delivered = s.delivered0;
-        sk.app_limited = u32::MAX;
-        sk.rate_app_limited = true;
-        sk.lsndtime = jiffies;
-        sk.rtt_min = Minmax::new(jiffies, u32::MAX);
-        if s.syn_rtt_us > 0 {
-            sk.srtt_us = s.syn_rtt_us.wrapping_shl(3);
-            sk.rtt_min = Minmax::new(jiffies, s.syn_rtt_us);
-        }
-        sk.sk_pacing_status = s.pacing_status;
-        sk.sk_pacing_shift = s.pacing_shift;
-        sk.sk_max_pacing_rate = s.max_pacing_rate;
-        sk.prior_ssthresh = 0;
         BbrOps::init(&mut self.bbr, &mut self.sk, &self.params, &mut self.draws);
         self.started = true;
         Ok(())
@@ -230,10 +165,10 @@ impl BbrReplay {
     fn rtx<'a>(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
         let mut i = 1;
         while let Some(word) = ev.arg(i) {
-            let (a, b) = range(ev, word)?;
+            let (a, b) = range(word)?;
             let mut seq = a;
             while seq != b {
-                if !self.outstanding(seq) {
+                if !outstanding(&self.sk, seq) {
                     return Err(Problem::Model("rtx: segment not outstanding"));
                 }
                 if self.skb(seq)?.sacked & SACKED_ACKED != 0 {
@@ -302,7 +237,7 @@ impl BbrReplay {
             let Some(block) = word.strip_prefix("sack=") else {
                 continue;
             };
-            let (a, b) = range(ev, block)?;
+            let (a, b) = range(block)?;
             let mut seq = a;
             while seq != b {
                 if !before(seq, cum) && before(seq, self.sk.snd_nxt) {
@@ -369,10 +304,10 @@ impl BbrReplay {
             let Some(block) = word.strip_prefix("lost=") else {
                 continue;
             };
-            let (a, b) = range(ev, block)?;
+            let (a, b) = range(block)?;
             let mut seq = a;
             while seq != b {
-                if self.outstanding(seq) {
+                if outstanding(&self.sk, seq) {
                     self.mark_lost(seq)?;
                 }
                 seq = seq.wrapping_add(1);
@@ -485,24 +420,6 @@ impl Default for BbrReplay {
 }
 
 /// `A` or `A-B` (= `[A, B)`) of a `rtx`, `sack=` or `lost=` word.
-fn range<'a>(ev: &Event<'a>, word: &'a str) -> Result<(u32, u32), Problem<'a>> {
-    let bad = Problem::BadNumber {
-        keyword: ev.keyword,
-        word,
-    };
-    match word.split_once('-') {
-        Some((a, b)) => {
-            let a: u32 = a.parse().map_err(|_| bad)?;
-            let b: u32 = b.parse().map_err(|_| bad)?;
-            Ok((a, b))
-        }
-        None => {
-            let a: u32 = word.parse().map_err(|_| bad)?;
-            Ok((a, a.wrapping_add(1)))
-        }
-    }
-}
-
 impl<'a> Mode<'a> for BbrReplay {
     fn write_header<W: Write>(&self, out: &mut W) -> fmt::Result {
         out.write_str(Self::HEADER)?;
@@ -510,45 +427,7 @@ impl<'a> Mode<'a> for BbrReplay {
     }
 
     fn set(&mut self, ev: &Event<'a>) -> Result<(), Problem<'a>> {
-        let key = ev.key()?;
-        let value: u64 = ev.int(1)?;
-        let s = &mut self.settings;
-        match key {
-            "mss" => s.mss = set_u32(key, value)?,
-            "init_cwnd" => s.init_cwnd = set_u32(key, value)?,
-            "cwnd_clamp" => s.cwnd_clamp = set_u32(key, value)?,
-            "syn_rtt_us" => s.syn_rtt_us = set_u32(key, value)?,
-            "max_pacing_rate" => s.max_pacing_rate = value,
-            "pacing_status" => {
-                s.pacing_status = match value {
-                    0..=2 => value as u8,
-                    _ => {
-                        return Err(Problem::BadChoice {
-                            key,
-                            expected: "expected 0, 1 or 2",
-                        });
-                    }
-                }
-            }
-            "pacing_shift" => {
-                s.pacing_shift = match u8::try_from(value) {
-                    Ok(shift) if shift < 32 => shift,
-                    _ => {
-                        return Err(Problem::BadChoice {
-                            key,
-                            expected: "expected a shift below 32",
-                        });
-                    }
-                }
-            }
-            "max_tcp_header" => s.max_tcp_header = set_u32(key, value)?,
-            "iss" => s.iss = set_u32(key, value)?,
-            "delivered0" => s.delivered0 = set_u32(key, value)?,
-            // ECN negotiation: BBR v1 does not use it.
-            "ecn" => {}
-            other => return Err(Problem::UnknownKey(other)),
-        }
-        Ok(())
+        self.settings.set(ev.key()?, ev.int(1)?)
     }
 
     fn has_flow(&self) -> bool {

@@ -6,6 +6,7 @@
 //! fixed-capacity [`Scoreboard`]. The model's deliberate simplifications (no Disorder,
 //! no F-RTO, no automatic undo, no TLP) are the README's, not the kernel's.
 
+use crate::bbr_model::{Settings, outstanding, range};
 use crate::scoreboard::{CAPACITY, Scoreboard, Segment};
 use crate::{Event, Mode, Problem, Row, running};
 use congestion::Instant;
@@ -19,7 +20,7 @@ use congestion::linux::tcp::rate::{
 };
 use congestion::linux::tcp::seq::{after, before};
 use congestion::linux::tcp::{
-    Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, ecn_flags, skb, tcp_enter_cwr,
+    RandomSource, RateSample, TcpCongestionOps, TcpSock, ecn_flags, skb, tcp_enter_cwr,
     tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_transmit_skb, tcp_try_undo,
 };
 use core::fmt::{self, Write};
@@ -29,40 +30,6 @@ const HEADER: &str = "idx,ev,t_us,jiffies,cwnd,ssthresh,pacing_rate,ca_state,mod
 
 /// Draws one event may record for the `rand_drawn` column.
 const MAX_DRAWS: usize = 16;
-
-/// `set` keys and their values, for the next `init` (the README's defaults).
-#[derive(Clone, Copy, Debug)]
-struct Settings {
-    mss: u32,
-    init_cwnd: u32,
-    cwnd_clamp: u32,
-    syn_rtt_us: u32,
-    max_pacing_rate: u64,
-    pacing_status: u8,
-    pacing_shift: u8,
-    max_tcp_header: u32,
-    iss: u32,
-    delivered0: u32,
-    ecn: u8,
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Settings {
-            mss: 1448,
-            init_cwnd: 10,
-            cwnd_clamp: u32::MAX,
-            syn_rtt_us: 0,
-            max_pacing_rate: u64::MAX,
-            pacing_status: 0,
-            pacing_shift: 10,
-            max_tcp_header: 320,
-            iss: 0,
-            delivered0: 0,
-            ecn: 0,
-        }
-    }
-}
 
 /// The trace's `rand` queue, recording the draws of the current event.
 type Draws = crate::draws::Draws<MAX_DRAWS>;
@@ -96,70 +63,17 @@ impl Bbr3Replay {
     /// Before any event: the README's defaults, no socket.
     pub(crate) fn new() -> Self {
         Bbr3Replay {
-            settings: Settings::default(),
+            settings: Settings::new(),
             draws: Draws::new(),
             flow: None,
         }
     }
 }
 
-/// Parses `A` (one segment) or `A-B` (`[A, B)`).
-fn range(word: &str) -> Result<(u32, u32), Problem<'_>> {
-    let bad = || Problem::BadRange(word);
-    match word.split_once('-') {
-        Some((a, b)) => {
-            let a: u32 = a.parse().map_err(|_| bad())?;
-            let b: u32 = b.parse().map_err(|_| bad())?;
-            Ok((a, b))
-        }
-        None => {
-            let a: u32 = word.parse().map_err(|_| bad())?;
-            Ok((a, a.wrapping_add(1)))
-        }
-    }
-}
-
-/// Whether `seq` is outstanding (`snd_una <= seq < snd_nxt`).
-fn outstanding(sk: &TcpSock, seq: u32) -> bool {
-    !before(seq, sk.snd_una) && before(seq, sk.snd_nxt)
-}
-
 impl Flow {
     /// `init T`: a fresh socket from `settings`, then `bbr_init`.
     fn new(settings: &Settings, t_us: u64) -> Result<Self, Problem<'static>> {
-        let jiffies = (t_us / 1000) as u32;
-        let mut sk = TcpSock {
-            tcp_mstamp: t_us,
-            tcp_clock_cache: t_us.wrapping_mul(1000),
-            tcp_jiffies32: jiffies,
-            mss_cache: settings.mss,
-            snd_cwnd: settings.init_cwnd,
-            snd_cwnd_clamp: settings.cwnd_clamp,
-            snd_ssthresh: congestion::linux::TCP_INFINITE_SSTHRESH,
-            snd_una: settings.iss,
-            snd_nxt: settings.iss,
-            write_seq: settings.iss,
-            cwnd_usage_seq: settings.iss,
-            delivered: settings.delivered0,
-            app_limited: u32::MAX,
-            rate_app_limited: true,
-            lsndtime: jiffies,
-            rtt_min: Minmax::new(jiffies, u32::MAX),
-            sk_pacing_status: settings.pacing_status,
-            sk_max_pacing_rate: settings.max_pacing_rate,
-            sk_pacing_shift: settings.pacing_shift,
-            ..TcpSock::default()
-        };
-        if settings.ecn & 1 != 0 {
-            sk.ecn_flags |= ecn_flags::TCP_ECN_OK;
-        }
-        if settings.ecn & 2 != 0 {
-            sk.ecn_flags |= ecn_flags::TCP_ECN_LOW;
-        }
-        if settings.syn_rtt_us > 0 {
-            sk.srtt_us = settings.syn_rtt_us << 3;
-            sk.rtt_min = Minmax::new(jiffies, settings.syn_rtt_us);
-        }
+        let mut sk = settings.socket(t_us);
         // The hooks read everything else from the socket.
         let mut config = Bbr3Config::new();
         config.max_tcp_header = settings.max_tcp_header;
@@ -689,26 +603,7 @@ impl<'a> Mode<'a> for Bbr3Replay {
         if let Some(flow) = self.flow.as_mut() {
             flow.trace = EventTrace::default();
         }
-        let key = ev.key()?;
-        let value: u64 = ev.int(1)?;
-        let u32_of = |v: u64| crate::set_u32(key, v);
-        let u8_of = |v: u64| u8::try_from(v).map_err(|_| Problem::OutOfRange { key, value: v });
-        let s = &mut self.settings;
-        match key {
-            "mss" => s.mss = u32_of(value)?,
-            "init_cwnd" => s.init_cwnd = u32_of(value)?,
-            "cwnd_clamp" => s.cwnd_clamp = u32_of(value)?,
-            "syn_rtt_us" => s.syn_rtt_us = u32_of(value)?,
-            "max_pacing_rate" => s.max_pacing_rate = value,
-            "pacing_status" => s.pacing_status = u8_of(value)?,
-            "pacing_shift" => s.pacing_shift = u8_of(value)?,
-            "max_tcp_header" => s.max_tcp_header = u32_of(value)?,
-            "iss" => s.iss = u32_of(value)?,
-            "delivered0" => s.delivered0 = u32_of(value)?,
-            "ecn" => s.ecn = u8_of(value)?,
-            _ => return Err(Problem::UnknownKey(key)),
-        }
-        Ok(())
+        self.settings.set(ev.key()?, ev.int(1)?)
     }
 
     fn has_flow(&self) -> bool {

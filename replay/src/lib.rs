@@ -16,6 +16,7 @@
 mod bbr;
 mod bbr3;
 mod bbr_csv;
+mod bbr_model;
 mod cubic_glue;
 mod dctcp;
 mod draws;

@@ -9,7 +9,7 @@
 //! - `undo` clears `icsk_retransmits` when leaving any state but Open (the kernel's
 //!   `tcp_try_undo_loss()` does it on leaving Loss only);
 //! - with [`TcpAlgorithm::INSTANT_RECOVERY`] (the CUBIC traces), `loss` enters fast
-//!   recovery and ends it at once, without PRR;
+//!   recovery and ends it at once, without PRR, and does so in Loss as well;
 //! - with [`TcpAlgorithm::LOST_SEGMENTS_STAY_OUTSTANDING`] (the CUBIC traces), an ACK
 //!   after `rto T 0` acknowledges segments the harness no longer counts;
 //! - `P()`, the pacing update after `init`, `loss`, `rto` and `undo`.
@@ -37,8 +37,9 @@ pub(crate) trait TcpAlgorithm {
     /// update `P()` (not for algorithms that set the pacing rate themselves).
     const MODEL_PACING_AFTER_EVENTS: bool;
     /// Whether `loss` enters fast recovery and leaves it at once (`set_state(Open)`,
-    /// `tcp_end_cwnd_reduction()`), as the CUBIC harness models it; otherwise recovery
-    /// lasts until `snd_una` reaches `high_seq`, with PRR.
+    /// `tcp_end_cwnd_reduction()`), from Loss as from Open, as the CUBIC harness models
+    /// it; otherwise recovery lasts until `snd_una` reaches `high_seq`, with PRR, and a
+    /// `loss` in Recovery or Loss is ignored.
     const INSTANT_RECOVERY: bool = false;
     /// Whether an ACK of `ACKED > 0` segments that finds the harness's flight empty
     /// still acknowledges them. The CUBIC harness's `rto` empties `packets_out` where
@@ -200,6 +201,12 @@ impl<'a, A: TcpAlgorithm> Mode<'a> for TcpModelReplay<A> {
                 }
             }
             "loss" => {
+                if A::INSTANT_RECOVERY && flow.socket().icsk_ca_state == CaState::Loss {
+                    // The CUBIC harness runs its fast retransmit in Loss too, as from Open
+                    // (the kernel never enters Recovery from Loss): Loss is relabelled so
+                    // that the glue's tcp_enter_recovery() takes it.
+                    flow.parts_mut().0.icsk_ca_state = CaState::Open;
+                }
                 if flow.loss(p, now_us, rand) {
                     if A::INSTANT_RECOVERY {
                         // The harness's tcp_try_undo_recovery() at once: Open, then

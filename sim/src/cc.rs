@@ -232,6 +232,7 @@ impl SimController {
             // Exclusive: 0 covers no segment, so the ACK names none.
             largest_acked: (highest > 0).then(|| self.amount(highest)),
             app_limited: false,
+            ce_delta: 0,
         };
         if let Some(r) = rtt_us {
             // RFC 6298 §2.3 in the kernel's ×8 fixed point (tcp_rtt_estimator).

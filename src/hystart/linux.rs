@@ -39,6 +39,27 @@ pub enum PacingStatus {
     Fq,
 }
 
+impl PacingStatus {
+    /// The kernel's `sk_pacing_status` value: 0 none, 1 needed, 2 fq.
+    // Linux include/net/sock.h enum sk_pacing
+    pub const fn code(self) -> u8 {
+        match self {
+            PacingStatus::None => 0,
+            PacingStatus::Needed => 1,
+            PacingStatus::Fq => 2,
+        }
+    }
+
+    /// From the kernel's `sk_pacing_status` value; anything above 1 counts as fq.
+    pub const fn from_code(code: u8) -> Self {
+        match code {
+            0 => PacingStatus::None,
+            1 => PacingStatus::Needed,
+            _ => PacingStatus::Fq,
+        }
+    }
+}
+
 /// Which detector ended slow start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

@@ -18,7 +18,30 @@
 //! | `cwnd_event` | `cubictcp_cwnd_event()` (`CA_EVENT_TX_START`) | [`LinuxCubic::on_transmit_start`] |
 //! | `pkts_acked` | `cubictcp_acked()` with `hystart_update()` | [`cubictcp_acked`] |
 //!
-//! [`crate::linux::Cubic`] is the same hooks on a hot/cold layout of one cache line;
+//! ```
+//! use congestion::cubic::LinuxCubicParams;
+//! use congestion::linux::cubic_ops::CubicOps;
+//! use congestion::linux::tcp::{ReplayedRandom, TcpAck, TcpSysctl};
+//! use congestion::linux::{TcpFlow, TcpSocketConfig};
+//!
+//! let params = LinuxCubicParams::default();
+//! let sysctl = TcpSysctl::new();
+//! let mut socket = TcpSocketConfig::new();
+//! socket.initial_srtt_us = 20_000;
+//! let mut rand = ReplayedRandom::<1>::new(); // CUBIC draws no random numbers
+//! let mut flow = TcpFlow::<CubicOps>::new(&params, &socket, 0, &mut rand)?;
+//! flow.transmit(&params, 0, 10, &mut rand); // the initial window leaves
+//! // Two segments ACKed 20 ms later: slow start grows cwnd by two, and HyStart has
+//! // taken the delay sample.
+//! let ack = TcpAck { acked: 2, rtt_us: Some(20_000), ce_delta: 0, ece: false };
+//! flow.ack(&params, &sysctl, 20_000, &ack, &mut rand);
+//! assert_eq!(flow.socket().snd_cwnd, 12);
+//! assert_eq!(flow.ca().cubic.delay_min, 20_000);
+//! # Ok::<(), congestion::ConfigError>(())
+//! ```
+//!
+//! [`crate::linux::Cubic`] is the same hooks on a hot/cold layout (the common ACK touches
+//! one 64-byte line);
 //! both replay the 35 traces of `shared/conformance/linux-cubic` byte for byte
 //! (`tests/linux_traces.rs` through the packed flow, `tests/linux_cubic_on_glue.rs`
 //! through these hooks).
@@ -50,15 +73,6 @@ const _: () = assert!(core::mem::size_of::<CubicCa>() <= 104);
 /// The hook table of `tcp_cubic.c` (`.name = "cubic"`), on [`LinuxCubicParams`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct CubicOps;
-
-/// `sk_pacing_status` (0 none, 1 needed, 2 fq) as HyStart reads it.
-const fn pacing_status(code: u8) -> PacingStatus {
-    match code {
-        0 => PacingStatus::None,
-        1 => PacingStatus::Needed,
-        _ => PacingStatus::Fq,
-    }
-}
 
 /// `bictcp_hystart_reset()`: a HyStart round from now (`bictcp_clock_us`, the low 32
 /// bits of `tcp_mstamp`) until `snd_nxt` is acknowledged.
@@ -156,7 +170,7 @@ pub fn cubictcp_acked(ca: &mut CubicCa, sk: &mut TcpSock, p: &LinuxCubicParams, 
         snd_nxt: sk.snd_nxt,
         cwnd: sk.snd_cwnd,
         pacing_rate: sk.sk_pacing_rate,
-        pacing_status: pacing_status(sk.sk_pacing_status),
+        pacing_status: PacingStatus::from_code(sk.sk_pacing_status),
         gso_max_size: sk.sk_gso_max_size,
     };
     if let Some(exit) = ca.hystart.on_delay_sample(p, &input) {

@@ -188,7 +188,26 @@ impl SendPathState {
 
     /// Segments one burst may carry now (`tcp_tso_segs`).
     pub const fn tso_segs(&self, params: &SendPathParams, pacing_rate: Rate, mss: u32) -> u32 {
+        self.tso_segs_with_floor(params, pacing_rate, mss, None)
+    }
+
+    /// As [`tso_segs`](Self::tso_segs), with the controller's own floor
+    /// ([`min_tso_segs`](CongestionController::min_tso_segs), BBR's hook) in place of
+    /// the configured `min_tso_segs` when it gives one, as `tcp_tso_segs()` asks
+    /// `ca_ops->min_tso_segs` first.
+    pub const fn tso_segs_with_floor(
+        &self,
+        params: &SendPathParams,
+        pacing_rate: Rate,
+        mss: u32,
+        controller_floor: Option<u32>,
+    ) -> u32 {
         let c = params.config();
+        // Linux net/ipv4/tcp_output.c tcp_tso_segs(): ca_ops->min_tso_segs, else the sysctl
+        let min_tso_segs = match controller_floor {
+            Some(floor) => floor,
+            None => c.min_tso_segs,
+        };
         tso_segs(&TsoInput {
             pacing_rate,
             pacing_shift: c.pacing_shift,
@@ -196,7 +215,7 @@ impl SendPathState {
             tso_rtt_log: c.tso_rtt_log,
             gso_max_size: c.gso_max_size,
             gso_max_segs: c.gso_max_segs,
-            min_tso_segs: c.min_tso_segs,
+            min_tso_segs,
             mss,
         })
     }
@@ -239,7 +258,7 @@ impl SendPathState {
                 departure_ns: self.pacer.next_departure_ns(),
             };
         }
-        let tso = self.tso_segs(params, ctx.pacing_rate, ctx.mss);
+        let tso = self.tso_segs_with_floor(params, ctx.pacing_rate, ctx.mss, cc.min_tso_segs());
         let segments = if tso < quota { tso } else { quota };
         let burst_bytes = sat_u32((segments as u64).saturating_mul(ctx.mss as u64));
         let limit = self.tsq_limit_bytes(params, ctx.pacing_rate, burst_bytes, ctx.retransmit);
@@ -500,6 +519,22 @@ impl<P: Borrow<SendPathParams>, S: BorrowMut<SendPathState>> SendPath<P, S> {
         self.state
             .borrow()
             .tso_segs(self.params.borrow(), pacing_rate, mss)
+    }
+
+    /// As [`tso_segs`](Self::tso_segs), with a controller's own floor
+    /// ([`SendPathState::tso_segs_with_floor`]).
+    pub fn tso_segs_with_floor(
+        &self,
+        pacing_rate: Rate,
+        mss: u32,
+        controller_floor: Option<u32>,
+    ) -> u32 {
+        self.state.borrow().tso_segs_with_floor(
+            self.params.borrow(),
+            pacing_rate,
+            mss,
+            controller_floor,
+        )
     }
 
     /// The TSQ limit for a packet of `len_bytes` (its truesize adds the overhead).

@@ -108,12 +108,3 @@ impl Default for BbrParams {
         Self::new()
     }
 }
-
-/// `sk_pacing_status` as the socket keeps it: 0 none, 1 needed, 2 fq.
-pub(crate) const fn pacing_status_code(status: PacingStatus) -> u8 {
-    match status {
-        PacingStatus::None => 0,
-        PacingStatus::Needed => 1,
-        PacingStatus::Fq => 2,
-    }
-}

@@ -42,7 +42,6 @@ use super::{
 };
 use crate::Instant;
 use crate::linux::CaState;
-use crate::linux::bbr::config::pacing_status_code;
 use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
 use crate::linux::tcp::rate::{
     tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
@@ -73,9 +72,12 @@ impl Flight {
     /// `tcp_packets_in_flight()`: `packets_out - (sacked_out + lost_out) + retrans_out`,
     /// wrapping as the kernel's `u32` on inconsistent counts.
     pub const fn in_flight(&self) -> u32 {
-        self.packets_out
-            .wrapping_sub(self.sacked_out.wrapping_add(self.lost_out))
-            .wrapping_add(self.retrans_out)
+        crate::linux::tcp::tcp_packets_in_flight(
+            self.packets_out,
+            self.sacked_out,
+            self.lost_out,
+            self.retrans_out,
+        )
     }
 }
 
@@ -283,7 +285,7 @@ impl Bbr {
             sk.srtt_us = c.initial_rtt_us.wrapping_shl(3);
             sk.rtt_min = Minmax::new(sk.tcp_jiffies32, c.initial_rtt_us);
         }
-        sk.sk_pacing_status = pacing_status_code(c.pacing_status);
+        sk.sk_pacing_status = c.pacing_status.code();
         sk.sk_pacing_shift = c.pacing_shift;
         sk.sk_max_pacing_rate = c.max_pacing_rate;
         let mut flow = Bbr {

@@ -9,7 +9,7 @@ pub const PACING_MARGIN_PERCENT: u64 = 1;
 /// `bbr_min_tso_rate`: below this (bits/s) BBR sends single-segment bursts.
 pub const MIN_TSO_RATE: u64 = 1_200_000;
 /// `GSO_LEGACY_MAX_SIZE`: the largest GSO packet the TSO goal allows, bytes.
-pub const GSO_LEGACY_MAX_SIZE: u32 = 65_536;
+pub use crate::linux::tcp::GSO_LEGACY_MAX_SIZE;
 /// The TSO goal never exceeds 127 segments.
 const TSO_SEGS_MAX: u32 = 0x7f;
 /// µs per second.

@@ -114,10 +114,8 @@ pub(super) fn bbr_update_ack_aggregation(bbr: &mut Bbr, sk: &TcpSock, rs: &Sampl
     }
 }
 
-/// `tcp_stamp_us_delta`: `t1 - t0` in µs, negative clamped to 0, as the kernel's u32.
-pub(super) fn tcp_stamp_us_delta(t1: u64, t0: u64) -> u32 {
-    (t1.wrapping_sub(t0) as i64).max(0) as u32
-}
+/// `tcp_stamp_us_delta`: the glue's one copy.
+pub(super) use crate::linux::tcp::rate::tcp_stamp_us_delta;
 
 /// `bbr_set_cwnd`: grow toward the target (BDP at `gain` plus the aggregation
 /// allowance and quantization budget) by what this ACK delivered; once the pipe was

@@ -145,15 +145,6 @@ pub struct Bbr3 {
 const _: () = assert!(core::mem::size_of::<FlowSock>() <= 104);
 const _: () = assert!(core::mem::size_of::<Bbr3>() <= 256);
 
-/// `sk_pacing_status` as the socket keeps it: 0 none, 1 needed, 2 fq.
-const fn pacing_status_code(status: crate::hystart::PacingStatus) -> u8 {
-    match status {
-        crate::hystart::PacingStatus::None => 0,
-        crate::hystart::PacingStatus::Needed => 1,
-        crate::hystart::PacingStatus::Fq => 2,
-    }
-}
-
 impl Bbr3 {
     /// A flow whose connection is established at `now`: `bbr_init()` on a fresh socket
     /// (cwnd `init_cwnd`, srtt and `tcp_min_rtt()` from `initial_rtt_us`). BBRv3 draws
@@ -174,7 +165,7 @@ impl Bbr3 {
             sk.srtt_us = c.initial_rtt_us.wrapping_shl(3);
             sk.rtt_min = Minmax::new(sk.tcp_jiffies32, c.initial_rtt_us);
         }
-        sk.sk_pacing_status = pacing_status_code(c.pacing_status);
+        sk.sk_pacing_status = c.pacing_status.code();
         sk.sk_pacing_shift = c.pacing_shift;
         sk.sk_max_pacing_rate = c.max_pacing_rate;
         if c.ecn {

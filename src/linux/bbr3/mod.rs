@@ -35,6 +35,7 @@
 //! recovery (`CA_EVENT_TLP_RECOVERY`): the glue raises none of those events.
 
 mod bw_filter;
+mod controller;
 mod cwnd;
 mod ecn;
 mod flow;
@@ -49,6 +50,7 @@ mod startup;
 mod state;
 mod upper_bounds;
 
+pub use controller::{Bbr3Controller, MAX_UNNAMED_LOSSES};
 pub use flow::{Bbr3, Bbr3Ack, Bbr3Rto};
 pub use loss::{LostSkb, bbr_set_state, bbr_skb_marked_lost, bbr_ssthresh, bbr_undo_cwnd};
 pub use params::{BBR_UNIT, BW_UNIT, Bbr3Config, Bbr3Params, DEFAULT_MAX_TCP_HEADER};

@@ -84,7 +84,7 @@ pub const BW_PROBE_RAND_US: u32 = 1_000_000;
 /// `bbr_fast_path`: skip model and control updates on uneventful app-limited ACKs.
 pub const FAST_PATH: bool = true;
 /// `GSO_LEGACY_MAX_SIZE`: the largest TSO/GSO burst BBR budgets for, bytes.
-pub const GSO_LEGACY_MAX_SIZE: u32 = 65536;
+pub use crate::linux::tcp::GSO_LEGACY_MAX_SIZE;
 
 /// The x86-64 distribution kernels' `MAX_TCP_HEADER`, bytes.
 pub const DEFAULT_MAX_TCP_HEADER: u32 = 320;

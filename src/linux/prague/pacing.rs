@@ -9,14 +9,8 @@ use super::{
 use crate::cubic::mul_u64_u64_shr;
 use crate::linux::tcp::{TcpSock, before};
 
-/// `tcp_stamp_us_delta()`: µs from `t0` to `t1`, 0 if `t1` is earlier, truncated to
-/// the kernel's `u32` return type.
-// Linux include/net/tcp.h tcp_stamp_us_delta(): max_t(s64, t1 - t0, 0)
-pub(crate) const fn tcp_stamp_us_delta(t1: u64, t0: u64) -> u32 {
-    let d = t1.wrapping_sub(t0) as i64;
-    // Truncation on purpose: the kernel returns u32.
-    if d < 0 { 0 } else { d as u32 }
-}
+/// `tcp_stamp_us_delta()`: the glue's one copy.
+pub(crate) use crate::linux::tcp::rate::tcp_stamp_us_delta;
 
 /// `prague_target_rtt()`: the RTT target in srtt units (×8), wrapping as `u32`.
 // Linux net/ipv4/tcp_prague.c prague_target_rtt()

@@ -13,12 +13,41 @@
 //!   time does, never a generator hidden in the library.
 //!
 //! The glue's own steps live in the files beside this one, each named after the kernel
-//! functions it follows: [`tcp_ack`] (the order of work on an ACK), the CA state machine
-//! (`ca_state`), PRR (`cwnd_reduction`), [`tcp_cong_control`], Reno growth
-//! (`reno_cong_avoid`), the idle restart (`cwnd_restart`), the transmit bookkeeping
-//! ([`tcp_write_xmit`]), the RTT estimators ([`ack_update_rtt`]), the delivery-rate
-//! sampler ([`rate`]) and its windowed filter ([`minmax`]).
+//! functions it follows: [`tcp_ack`] (the order of work on an ACK), the RTT estimators
+//! ([`ack_update_rtt`]), the CA state machine with undo (`ca_state`: `tcp_set_ca_state`,
+//! `tcp_enter_recovery`, `tcp_enter_loss`, `tcp_try_undo`, `tcp_fastretrans_alert`),
+//! the reduction and PRR (`cwnd_reduction`: `tcp_init_cwnd_reduction`,
+//! `tcp_cwnd_reduction`, `tcp_end_cwnd_reduction`, `tcp_enter_cwr`),
+//! [`tcp_cong_control`] with the pacing update, Reno growth (`reno_cong_avoid`), the
+//! idle restart (`cwnd_restart`), the transmit of one segment ([`tcp_transmit_skb`],
+//! [`tcp_event_data_sent`], [`update_skb_after_send`]) and of a burst counted in
+//! segments ([`tcp_write_xmit`] with `tcp_cwnd_validate`), the delivery-rate sampler
+//! ([`rate`]) and its windowed filter ([`minmax`]). Each exists once; an algorithm adds
+//! only its hook table. `docs/linux-mode.md` maps every file to its kernel function.
 //! Everything counts segments and uses the kernel's wrapping `u32` sequence arithmetic.
+//!
+//! # The algorithms on this glue
+//!
+//! [`crate::linux::cubic_ops`] (`tcp_cubic.c`), [`crate::linux::bbr`] and
+//! [`crate::linux::bbr3`] (`tcp_bbr.c`, v1 and Google's v3), [`crate::linux::dctcp`]
+//! (`tcp_dctcp.c`) and [`crate::linux::prague`] (`tcp_prague.c`) each implement
+//! [`TcpCongestionOps`]; [`TcpFlow`](crate::linux::TcpFlow) drives any of them through
+//! this glue, event by event, and [`Bbr`](crate::linux::Bbr) /
+//! [`Bbr3`](crate::linux::Bbr3) do so for a stack that keeps its own scoreboard.
+//!
+//! # CUBIC twice: the hooks and the packed flow
+//!
+//! [`crate::linux::Cubic`] (the fast path) is the same `tcp_cubic.c` hooks on the same
+//! socket steps, laid out hot/cold: what every congestion-avoidance ACK and the send
+//! after it read or write sits in one 64-byte line, the rest in a second (128 bytes in
+//! all, against `TcpFlow<CubicOps>`'s whole [`TcpSock`]), with the glue's steps inlined
+//! and specialised to CUBIC. Its rare paths gather the kernel's own structures from both
+//! lines and run the same arithmetic ([`crate::cubic::LinuxCubic`],
+//! [`crate::hystart::LinuxHystart`], the slow start and additive increase of
+//! `reno_cong_avoid`) as [`CubicOps`](crate::linux::cubic_ops::CubicOps) on this glue.
+//! Both are checked against the same 35 kernel traces of `linux-cubic`, byte for byte
+//! (`tests/linux_traces.rs` for the packed flow, `tests/linux_cubic_on_glue.rs` for
+//! `TcpFlow<CubicOps>`), so the packed layout cannot drift from the kernel's shape.
 
 mod ack;
 pub mod ack_update_rtt;
@@ -52,6 +81,7 @@ pub use ops::{CaEvent, RandomSource, ReplayedRandom, TcpCongestionOps, ack_flags
 pub use rate::{RateSample, TxSnapshot};
 pub use reno_cong_avoid::{tcp_cong_avoid_ai, tcp_reno_cong_avoid, tcp_slow_start};
 pub use seq::{after, before};
+pub(crate) use sock::tcp_packets_in_flight;
 pub use sock::{GSO_LEGACY_MAX_SIZE, TcpSock, ecn_flags};
 pub use transmit_skb::{tcp_event_data_sent, tcp_transmit_skb};
 pub use write_xmit::tcp_write_xmit;

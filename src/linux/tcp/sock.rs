@@ -121,9 +121,9 @@ pub struct TcpSock {
     pub ecn_flags: u8,
 }
 
-/// `GSO_LEGACY_MAX_SIZE`: a device's default `gso_max_size`, bytes.
-// Linux include/linux/netdevice.h GSO_LEGACY_MAX_SIZE
-pub const GSO_LEGACY_MAX_SIZE: u32 = 65536;
+/// `GSO_LEGACY_MAX_SIZE`: a device's default `gso_max_size`, bytes (the send path's
+/// [`GSO_MAX_SIZE`](crate::pacing::GSO_MAX_SIZE), under the kernel's name).
+pub use crate::pacing::GSO_MAX_SIZE as GSO_LEGACY_MAX_SIZE;
 
 /// The `tp->ecn_flags` bits (Google's BBRv3 tree numbering).
 pub mod ecn_flags {
@@ -141,14 +141,31 @@ pub mod ecn_flags {
     pub const TCP_ECN_ECT_PERMANENT: u8 = 32;
 }
 
+/// `tcp_packets_in_flight()` on the four scoreboard counters: `packets_out -
+/// (sacked_out + lost_out) + retrans_out`, wrapping as the kernel's `u32` arithmetic does
+/// on inconsistent input.
+pub(crate) const fn tcp_packets_in_flight(
+    packets_out: u32,
+    sacked_out: u32,
+    lost_out: u32,
+    retrans_out: u32,
+) -> u32 {
+    // Linux include/net/tcp.h tcp_left_out(), tcp_packets_in_flight()
+    packets_out
+        .wrapping_sub(sacked_out.wrapping_add(lost_out))
+        .wrapping_add(retrans_out)
+}
+
 impl TcpSock {
     /// `tcp_packets_in_flight()`: `packets_out - (sacked_out + lost_out) + retrans_out`,
     /// wrapping as the kernel's `u32` arithmetic does on inconsistent input.
     pub const fn packets_in_flight(&self) -> u32 {
-        // Linux include/net/tcp.h tcp_left_out(), tcp_packets_in_flight()
-        self.packets_out
-            .wrapping_sub(self.sacked_out.wrapping_add(self.lost_out))
-            .wrapping_add(self.retrans_out)
+        tcp_packets_in_flight(
+            self.packets_out,
+            self.sacked_out,
+            self.lost_out,
+            self.retrans_out,
+        )
     }
 
     /// `tcp_min_rtt()`: the windowed minimum RTT, µs (`u32::MAX` before any sample).

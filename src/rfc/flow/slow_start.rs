@@ -11,8 +11,8 @@ use crate::rfc::config::{RfcParams, SlowStartKind};
 use crate::rfc::undo::UndoStorage;
 use crate::time::Instant;
 
-/// `sk_gso_max_size` assumed for Linux HyStart in bytes mode (unused without a rate).
-const GSO_MAX_SIZE: u32 = 65_536;
+// `sk_gso_max_size` assumed for Linux HyStart in bytes mode (unused without a rate).
+use crate::pacing::GSO_MAX_SIZE;
 
 impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// Grows cwnd by `bytes` in slow start, stopping at ssthresh.
