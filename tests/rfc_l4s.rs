@@ -35,24 +35,35 @@ fn config(window_packets: u64) -> ClassicConfig {
 struct Clocked<C> {
     flow: C,
     rtt_us: u64,
+    /// Report CE on the ACK itself (`AckEvent::ce_delta`) rather than by `on_ecn`.
+    ce_on_ack: bool,
 }
 
 impl<C: CongestionController> Clocked<C> {
     /// Packets 0–9 sent at time 0.
     fn new(mut flow: C, rtt_us: u64) -> Self {
         flow.on_sent(Instant::ZERO, &SentEvent::new(10 * MSS, 9));
-        Clocked { flow, rtt_us }
+        Clocked {
+            flow,
+            rtt_us,
+            ce_on_ack: false,
+        }
     }
 
     /// The ACK of packet `pn`, CE-marked if `ce`, then the send of packet `pn + 10`
     /// with the window full.
     fn ack(&mut self, pn: u64, ce: bool) {
         let now = Instant::from_micros(self.rtt_us + pn * self.rtt_us / 10);
-        if ce {
-            self.flow.on_ecn(now, &EcnEvent::new(1, pn));
-        }
         let rtt = Some(Duration::from_micros(self.rtt_us));
-        self.flow.on_ack(now, &AckEvent::new(MSS, pn, rtt));
+        let ack = AckEvent::new(MSS, pn, rtt);
+        if self.ce_on_ack {
+            self.flow.on_ack(now, &ack.with_ce(u64::from(ce)));
+        } else {
+            if ce {
+                self.flow.on_ecn(now, &EcnEvent::new(1, pn));
+            }
+            self.flow.on_ack(now, &ack);
+        }
         let full = self.flow.cwnd().max(10 * MSS);
         self.flow.on_sent(now, &SentEvent::new(full, pn + 10));
     }
@@ -191,6 +202,56 @@ fn one_reduction_per_round_however_many_ce_acks() {
     // 12000 → 6000 (packet 0) → 3000 (packet 10) → 1500, floored at DCTCP's 2·MSS =
     // 2400 (packet 20; Linux dctcp_ssthresh keeps 2 segments).
     assert_eq!((reductions, windows), (3, [6_000, 3_000, 2_400]));
+}
+
+#[test]
+fn the_ce_count_on_the_ack_is_the_same_as_on_ecn_before_it() {
+    use congestion::observe::{Counters, Observed};
+    // The one-reduction scenario (30 ACKs, all CE, then 20 with every third marked),
+    // reported three ways: on_ecn before each ACK, the ACK's own ce_delta, and the
+    // ce_delta through an observer. The flows agree after every ACK; the observer
+    // counts the ECN reductions the ACKs made.
+    let mut by_ecn = Clocked::new(Dctcp::new(config(10), Instant::ZERO).unwrap(), 20_000);
+    let mut on_ack = Clocked::new(Prague::new(config(10), Instant::ZERO).unwrap(), 20_000);
+    let mut by_ecn_prague = Clocked::new(Prague::new(config(10), Instant::ZERO).unwrap(), 20_000);
+    let mut on_ack_dctcp = Clocked::new(Dctcp::new(config(10), Instant::ZERO).unwrap(), 20_000);
+    on_ack.ce_on_ack = true;
+    on_ack_dctcp.ce_on_ack = true;
+    let observed = Observed::new(
+        Dctcp::new(config(10), Instant::ZERO).unwrap(),
+        Counters::new(),
+    );
+    let mut observed = Clocked::new(observed, 20_000);
+    observed.ce_on_ack = true;
+    for pn in 0..50 {
+        let ce = pn < 30 || pn % 3 == 0;
+        by_ecn.ack(pn, ce);
+        on_ack_dctcp.ack(pn, ce);
+        by_ecn_prague.ack(pn, ce);
+        on_ack.ack(pn, ce);
+        observed.ack(pn, ce);
+        assert_eq!(
+            by_ecn.flow.state(),
+            on_ack_dctcp.flow.state(),
+            "DCTCP, ACK {pn}"
+        );
+        assert_eq!(
+            by_ecn_prague.flow.state(),
+            on_ack.flow.state(),
+            "Prague, ACK {pn}"
+        );
+        assert_eq!(
+            observed.flow.controller().state(),
+            by_ecn.flow.state(),
+            "observed, ACK {pn}"
+        );
+    }
+    // A reduction at the CE of packet n (acknowledged before n + 10 is sent: the largest
+    // sent is n + 9) covers packets up to n + 9. Marked: 0..=29, then 30, 33, 36, 39,
+    // 42, 45, 48. Reductions at 0, 10, 20, 30 and 42 (the first marked above 39): five,
+    // all ECN.
+    let counters = observed.flow.observer();
+    assert_eq!((counters.ecn_reductions, counters.loss_reductions), (5, 0));
 }
 
 #[test]
@@ -596,4 +657,24 @@ proptest::proptest! {
         });
         proptest::prop_assert!(n > 0 && m > 0, "the streams reduced ({n}, {m})");
     }
+}
+
+#[test]
+fn any_controller_runs_both_in_bytes() {
+    use congestion::AnyController;
+    let mut any = [
+        AnyController::RfcDctcp(Dctcp::new(config(10), Instant::ZERO).unwrap()),
+        AnyController::RfcPrague(Prague::new(config(10), Instant::ZERO).unwrap()),
+    ];
+    for flow in any.iter_mut() {
+        assert_eq!(flow.unit(), congestion::WindowUnit::Bytes);
+        flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 9));
+        // One CE on the ACK of packet 0, alpha 1: 12000 → 6000 in both.
+        let ack = AckEvent::new(MSS, 0, Some(Duration::from_millis(20))).with_ce(1);
+        flow.on_ack(Instant::from_micros(20_000), &ack);
+        assert_eq!((flow.cwnd(), flow.phase()), (6_000, Phase::Recovery));
+    }
+    // Held inline: the enum is no larger for them (a flow owning its parameters, 384).
+    assert!(core::mem::size_of::<Prague>() <= core::mem::size_of::<rfc::Cubic>());
+    assert!(core::mem::size_of::<Dctcp>() <= core::mem::size_of::<rfc::Cubic>());
 }

@@ -23,6 +23,13 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
     /// An undo snapshot that was never taken, all zero for the same reason.
     const UNDO_NONE: Self::Undo;
 
+    /// Whether the algorithm reads an ACK's own CE count
+    /// ([`AckEvent::ce_delta`](crate::AckEvent::ce_delta)) as an
+    /// [`on_ecn`](crate::CongestionController::on_ecn)
+    /// for the ACK's largest packet, before the ACK: DCTCP and Prague. The classic
+    /// algorithms ignore the field (their CE path is `on_ecn`).
+    const READS_ACK_CE: bool = false;
+
     /// The leading bytes of the state that a steady congestion-avoidance ACK reads or
     /// writes (CUBIC: up to and with its curve memo; NewReno: its byte count): the end
     /// of the flow's hot part, [`ClassicState::HOT_BYTES`](super::ClassicState::HOT_BYTES).

@@ -17,22 +17,23 @@ use core::num::{NonZeroU32, NonZeroU64};
 /// [`DctcpConfig`](super::DctcpConfig)
 /// (`config.scalable.g_shift` sets g).
 ///
-/// How a QUIC stack drives it, per ACK frame of the 1-RTT packet number space, in RFC
-/// 9002 Appendix A.7's order (`ProcessECN` before `OnPacketsAcked`):
+/// How a QUIC stack drives it, per ACK frame of the 1-RTT packet number space: the
+/// rise of the frame's ECN-CE count and its newly acknowledged bytes, either
 ///
-/// 1. if the frame's ECN-CE count rose, [`on_ecn`](crate::CongestionController::on_ecn)
-///    with the rise and the largest packet number the frame acknowledges
-///    ([`EcnEvent::new`](crate::EcnEvent::new)): every rise counts towards the marked
-///    fraction (each CE packet as one MSS of bytes); the first rise for a packet sent
-///    after the last reduction reduces (naming the packet is what keeps it to one
-///    reduction per round: [`EcnEvent::episode`](crate::EcnEvent::episode) reduces
-///    every time);
-/// 2. then [`on_ack`](crate::CongestionController::on_ack) with the bytes it newly
-///    acknowledges: the observation window (a round: until a packet sent after it
-///    began is acknowledged) ends there and alpha is updated.
+/// - in one call, [`on_ack`](crate::CongestionController::on_ack) with
+///   [`AckEvent::with_ce`](crate::AckEvent::with_ce) (the rise, in packets), or
+/// - as RFC 9002 Appendix A.7 orders them (`ProcessECN` before `OnPacketsAcked`):
+///   [`on_ecn`](crate::CongestionController::on_ecn) with the rise and the frame's
+///   largest acknowledged packet ([`EcnEvent::new`](crate::EcnEvent::new)), then
+///   `on_ack`.
 ///
-/// The ECN-CE count is reported through `on_ecn` because `AckEvent` has no CE field
-/// on this version of the crate.
+/// Both do the same: every rise counts towards the marked fraction (each CE packet as
+/// one MSS of bytes: QUIC counts packets), and the first rise for a packet sent after
+/// the last reduction reduces (naming the packet is what keeps it to one reduction per
+/// round: [`EcnEvent::episode`](crate::EcnEvent::episode), or an ACK without
+/// `largest_acked`, reduces every time); then the ACK's bytes count, and the
+/// observation window (a round: until the first packet sent after it began is
+/// acknowledged) ends there, updating alpha.
 ///
 /// The sender must mark its packets ECT(0) for DCTCP in a datacenter, ECT(1) where it
 /// runs as an L4S sender ([`Prague`](super::Prague) says what the stack must do).
@@ -106,6 +107,7 @@ impl WindowAdjustment for DctcpWindow {
         cwnd_prior_bytes: 0,
         sub_mss_window: 0,
     };
+    const READS_ACK_CE: bool = true;
     const HOT_BYTES: usize = core::mem::offset_of!(DctcpWindow, cwnd_prior_bytes);
 
     fn finish_fresh(&mut self) {

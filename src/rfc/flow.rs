@@ -1155,6 +1155,13 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// [`on_ack`](Self::on_ack) through `f` (see [`Parts`]).
     #[inline(always)]
     fn on_ack_via<F: Parts<W, U>>(f: &mut F, now: Instant, ack: &AckEvent) {
+        // DCTCP and Prague: the ACK's own CE count first, as RFC 9002 Appendix A.7
+        // processes ECN before the acknowledged packets (a constant false, and gone,
+        // for the classic algorithms).
+        if W::READS_ACK_CE && ack.ce_delta > 0 {
+            let (s, p) = f.parts();
+            s.on_ack_ce(p, now, ack, &mut NoObserver);
+        }
         // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now. A
         // window-limited round decides alone, so its ACK (the common one) needs neither
         // the test on the bytes in flight before it nor to keep them: it is handled here;
@@ -1172,6 +1179,25 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             }
         }
         Self::on_ack_judged_now(f, now, ack);
+    }
+
+    /// An ACK's own CE count ([`AckEvent::ce_delta`], packets) as the
+    /// [`on_ecn`](Self::on_ecn) of its largest packet (none named: a new event), for
+    /// the algorithms that read it ([`WindowAdjustment::READS_ACK_CE`]).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn on_ack_ce<O: Observer>(
+        &mut self,
+        p: &RfcParams,
+        now: Instant,
+        ack: &AckEvent,
+        o: &mut O,
+    ) {
+        let ecn = match ack.largest_acked {
+            Some(pn) => EcnEvent::new(ack.ce_delta, pn),
+            None => EcnEvent::episode(ack.ce_delta),
+        };
+        self.on_ecn_observed(p, now, &ecn, o);
     }
 
     /// The lost bytes leave flight; then persistent congestion collapses the window, and

@@ -25,8 +25,8 @@ pub const SUB_MSS_FLOOR_DIVISOR: u64 = 8;
 /// periods, window use and pacing as [`Cubic`](super::Cubic) documents). Configured by
 /// a [`PragueConfig`](super::PragueConfig): `config.scalable.g_shift` sets g and
 /// `config.scalable.reference_rtt_us` the reference RTT (25 ms). Events as for
-/// [`Dctcp`](super::Dctcp): per ACK frame of the 1-RTT space, `on_ecn` with the rise
-/// of its ECN-CE count first, then `on_ack`.
+/// [`Dctcp`](super::Dctcp): per ACK frame of the 1-RTT space, `on_ack` with the rise of
+/// its ECN-CE count in `AckEvent::ce_delta`, or `on_ecn` with it first, then `on_ack`.
 ///
 /// Differences from [`Dctcp`](super::Dctcp):
 ///
@@ -190,6 +190,7 @@ impl WindowAdjustment for PragueWindow {
         cwnd_prior_bytes: 0,
         sub_mss_window: 0,
     };
+    const READS_ACK_CE: bool = true;
     const HOT_BYTES: usize = core::mem::offset_of!(PragueWindow, alpha_stamp);
 
     fn finish_fresh(&mut self) {
