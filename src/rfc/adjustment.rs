@@ -8,8 +8,9 @@ use crate::rfc::config::RfcParams;
 use crate::time::Instant;
 use core::num::{NonZeroU32, NonZeroU64};
 
-/// A congestion-avoidance algorithm in bytes: CUBIC ([`RfcCubic`]) or NewReno
-/// ([`NewReno`](super::NewReno)). Implemented by this crate only; the trait is public so
+/// A congestion-avoidance algorithm in bytes: CUBIC ([`RfcCubic`]), NewReno
+/// ([`NewReno`](super::NewReno)), DCTCP ([`Dctcp`](super::Dctcp)) or Prague
+/// ([`Prague`](super::Prague)). Implemented by this crate only; the trait is public so
 /// that [`Classic`](super::Classic) can name it in its bounds.
 pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::Sealed {
     /// What an undo brings back of this algorithm's state.
