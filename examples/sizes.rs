@@ -135,6 +135,16 @@ fn main() {
             "the same without the undo snapshot",
         ),
         (
+            "ClassicState<DctcpWindow>",
+            size_of::<ClassicState<rfc::DctcpWindow>>(),
+            "an RFC 8257 DCTCP flow in bytes (alpha and its observation window)",
+        ),
+        (
+            "ClassicState<PragueWindow>",
+            size_of::<ClassicState<rfc::PragueWindow>>(),
+            "a Prague flow in bytes (with its RTT scaling and sub-MSS window)",
+        ),
+        (
             "rfc::Cubic",
             size_of::<rfc::Cubic>(),
             "the CUBIC flow owning its parameters",

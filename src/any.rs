@@ -47,6 +47,10 @@ pub enum AnyController {
     RfcCubic(rfc::Cubic),
     /// RFC 9002 NewReno with a chosen slow start, in bytes.
     RfcNewReno(rfc::NewReno),
+    /// RFC 8257 DCTCP in bytes for QUIC (ECN-CE counts), on the classic driver.
+    RfcDctcp(rfc::Dctcp),
+    /// Prague (RFC 9331 §4.3) in bytes for QUIC, on the classic driver.
+    RfcPrague(rfc::Prague),
     /// The Linux 2.6.35 profile (CUBIC v2.3 with jiffies HyStart), in segments.
     V2_6_35Cubic(v2_6_35::Cubic),
     /// Linux-mode BBR v1 (`tcp_bbr.c` with `tcp_rate.c`), in segments.
@@ -92,6 +96,8 @@ macro_rules! forward {
             AnyController::LinuxCubic($c) => $call,
             AnyController::RfcCubic($c) => $call,
             AnyController::RfcNewReno($c) => $call,
+            AnyController::RfcDctcp($c) => $call,
+            AnyController::RfcPrague($c) => $call,
             AnyController::V2_6_35Cubic($c) => $call,
             AnyController::LinuxBbr($c) => $call,
             AnyController::LinuxBbr3($c) => $call,
@@ -110,6 +116,8 @@ macro_rules! forward_observed {
             AnyController::LinuxCubic($c) => $call,
             AnyController::RfcCubic($c) => $call,
             AnyController::RfcNewReno($c) => $call,
+            AnyController::RfcDctcp($c) => $call,
+            AnyController::RfcPrague($c) => $call,
             AnyController::V2_6_35Cubic($c) => $call,
             AnyController::LinuxBbr($c) => $plain,
             AnyController::LinuxBbr3($c) => $plain,

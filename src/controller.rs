@@ -206,8 +206,11 @@ pub struct AckEvent {
     /// Read by the controllers whose response is per mark and must see the marks with
     /// the ACK that carries them, before the ACK is counted, as the kernel does
     /// (`tcp_accecn_process()` before `in_ack_event`): Linux-mode DCTCP and Prague, and
-    /// BBRv3 (as an ECN-Echo). The classic controllers (CUBIC, NewReno, the 2.6.35
-    /// profile) and BBR v1 ignore it: a stack reports CE to them with
+    /// BBRv3 (as an ECN-Echo); RFC-mode [`rfc::Dctcp`](crate::rfc::Dctcp) and
+    /// [`rfc::Prague`](crate::rfc::Prague) read it as packets (QUIC's ECN counts count
+    /// packets), each one MSS of marked bytes, as an `on_ecn` for the ACK's largest
+    /// packet. The classic controllers (CUBIC, NewReno, the 2.6.35 profile) and BBR v1
+    /// ignore it: a stack reports CE to them with
     /// [`on_ecn`](CongestionController::on_ecn), which stays the classic path.
     pub ce_delta: u64,
 }

@@ -14,7 +14,7 @@ use crate::pacing::{
     BytesPacingInput, PacingRateParams, Rate, default_send_quantum_bytes, pacing_rate_bytes,
 };
 use crate::rfc::NewRenoWindow;
-use crate::rfc::adjustment::WindowAdjustment;
+use crate::rfc::adjustment::{RoundAck, WindowAdjustment};
 use crate::rfc::bound::BoundClassic;
 use crate::rfc::config::{CubicConfig, RfcParams, SlowStartKind};
 use crate::rfc::undo::{KeepUndo, NoUndo, UndoStorage};
@@ -574,6 +574,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         // What the zeroed constant cleared: now equal to the fresh state
         // (tests/rfc_flow.rs checks).
         flow.growth.finish_fresh();
+        flow.growth.start(p);
         flow
     }
 
@@ -844,6 +845,21 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.last_activity = now;
     }
 
+    /// What the algorithm sees of every ACK ([`WindowAdjustment::on_every_ack`]):
+    /// nothing for the classic ones, whose empty hook the compiler removes.
+    #[inline(always)]
+    fn every_ack_hook(&mut self, p: &RfcParams, now: Instant, acked: u64) {
+        let round = RoundAck {
+            acked,
+            acked_below: self.acked_below,
+            largest_sent: self.largest_sent,
+            cwnd: self.cwnd,
+            srtt_us: u64::from(self.srtt_us),
+            mss: self.mss64().get(),
+        };
+        self.growth.on_every_ack(p, now, &round);
+    }
+
     /// More was acknowledged than was in flight: nothing is in flight.
     #[cfg(target_pointer_width = "64")]
     #[cold]
@@ -857,9 +873,10 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// window-limited round itself, so this one is out of line there.
     #[cfg_attr(target_pointer_width = "64", inline(never))]
     fn on_ack_judged_now<F: Parts<W, U>>(f: &mut F, now: Instant, ack: &AckEvent) {
-        let (s, _) = f.parts();
+        let (s, p) = f.parts();
         let flight_before = s.in_flight;
         s.ack_bookkeeping(now, ack);
+        s.every_ack_hook(p, now, ack.acked);
         let cwnd_limited = !ack.app_limited
             && (s.round_cwnd_limited || flight_before.saturating_add(s.mss64().get()) >= s.cwnd);
         s.last_ack_cwnd_limited = cwnd_limited;
@@ -1001,15 +1018,19 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     fn reduce<O: Observer>(&mut self, p: &RfcParams, now: Instant, ecn: bool, o: &mut O) {
         let before = self.snapshot();
         self.begin_reduction(now);
-        let reduced = self.growth.on_congestion(p.cubic(), self.cwnd, ecn);
+        let mss = self.mss64().get();
+        let reduced = self.growth.on_congestion_at(p, mss, self.cwnd, ecn);
+        // The algorithm's floors: RFC 9438 §4.6's unless it has its own (Prague's
+        // window below two packets, DCTCP's 2·MSS after ECN-CE).
+        let (ssthresh_floor, loss_floor, ecn_floor) = W::reduction_floors(mss);
         // RFC 9438 §4.6: ssthresh = max(ssthresh, 2)
-        self.ssthresh = reduced.max(self.min_window());
+        self.ssthresh = reduced.max(ssthresh_floor);
         self.cwnd = if ecn {
             // RFC 9438 §4.6: reduction on ECE, cwnd = max(ssthresh, 1)
-            reduced.max(self.mss64().get())
+            reduced.max(ecn_floor)
         } else {
             // RFC 9438 §4.6: reduction on loss, cwnd = max(ssthresh, 2)
-            reduced.max(self.min_window())
+            reduced.max(loss_floor)
         };
         self.phase = Phase::Recovery;
         let cause = if ecn {
@@ -1134,6 +1155,13 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// [`on_ack`](Self::on_ack) through `f` (see [`Parts`]).
     #[inline(always)]
     fn on_ack_via<F: Parts<W, U>>(f: &mut F, now: Instant, ack: &AckEvent) {
+        // DCTCP and Prague: the ACK's own CE count first, as RFC 9002 Appendix A.7
+        // processes ECN before the acknowledged packets (a constant false, and gone,
+        // for the classic algorithms).
+        if W::READS_ACK_CE && ack.ce_delta > 0 {
+            let (s, p) = f.parts();
+            s.on_ack_ce(p, now, ack, &mut NoObserver);
+        }
         // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now. A
         // window-limited round decides alone, so its ACK (the common one) needs neither
         // the test on the bytes in flight before it nor to keep them: it is handled here;
@@ -1141,15 +1169,35 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         // `on_ack_judged_now`, which makes the whole judgement.
         #[cfg(target_pointer_width = "64")]
         {
-            let (s, _) = f.parts();
+            let (s, p) = f.parts();
             if !ack.app_limited && s.round_cwnd_limited {
                 s.ack_bookkeeping(now, ack);
+                s.every_ack_hook(p, now, ack.acked);
                 s.last_ack_cwnd_limited = true;
                 Self::window_limited_ack(f, ack);
                 return;
             }
         }
         Self::on_ack_judged_now(f, now, ack);
+    }
+
+    /// An ACK's own CE count ([`AckEvent::ce_delta`], packets) as the
+    /// [`on_ecn`](Self::on_ecn) of its largest packet (none named: a new event), for
+    /// the algorithms that read it ([`WindowAdjustment::READS_ACK_CE`]).
+    #[cold]
+    #[inline(never)]
+    pub(super) fn on_ack_ce<O: Observer>(
+        &mut self,
+        p: &RfcParams,
+        now: Instant,
+        ack: &AckEvent,
+        o: &mut O,
+    ) {
+        let ecn = match ack.largest_acked {
+            Some(pn) => EcnEvent::new(ack.ce_delta, pn),
+            None => EcnEvent::episode(ack.ce_delta),
+        };
+        self.on_ecn_observed(p, now, &ecn, o);
     }
 
     /// The lost bytes leave flight; then persistent congestion collapses the window, and
@@ -1189,7 +1237,13 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         ecn: &EcnEvent,
         o: &mut O,
     ) {
-        if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {
+        if ecn.ce_increase == 0 {
+            return;
+        }
+        // Every rise counts towards the marked fraction (DCTCP, Prague), in a recovery
+        // period too; nothing for the classic algorithms.
+        self.growth.on_ce(self.mss64().get(), ecn.ce_increase);
+        if !self.sent_before_recovery(ecn.newest_acked) {
             self.reduce(p, now, true, o);
         }
     }
@@ -1310,12 +1364,20 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             Phase::CongestionAvoidance => 0,
             _ => self.ssthresh_out_of_line(),
         };
+        // The window the rate carries: cwnd, or Prague's window below one MSS, which
+        // the bytes in flight (one packet) must not lift again.
+        let window = self.growth.pacing_window(self.cwnd);
+        let in_flight_bytes = if window < self.cwnd {
+            self.in_flight.min(window)
+        } else {
+            self.in_flight
+        };
         pacing_rate_bytes(
             p.pacing(),
             &BytesPacingInput {
-                cwnd_bytes: self.cwnd,
+                cwnd_bytes: window,
                 ssthresh_bytes,
-                in_flight_bytes: self.in_flight,
+                in_flight_bytes,
                 srtt_us: u64::from(self.srtt_us),
             },
         )
