@@ -5,8 +5,16 @@
 //! segment not SACKed is lost once a segment `DUPTHRESH` or more above it is SACKed.
 //! Marking only moves forward, so each segment is looked at once: O(1) amortised.
 //! A lost retransmission is found by the RTO only (no RACK).
+//!
+//! Each entry also keeps what a BBR flow returned when the segment last left (its
+//! departure time and delivery-rate snapshot, `congestion::linux::bbr::Sent`); an
+//! ACK hands those back for the segments it delivered or marked lost when the caller
+//! asks for them ([`AckDetail`]), as a kernel hands `tcp_skb_cb.tx` to the sampler.
 
 use std::collections::VecDeque;
+
+use congestion::linux::bbr::{DeliveredSegment, Flight, Sent};
+use congestion::linux::tcp::TxSnapshot;
 
 /// RFC 6675 DupThresh, Linux `tcp_reordering` default.
 pub const DUPTHRESH: u32 = 3;
@@ -20,6 +28,30 @@ const EVER_RETRANS: u8 = 8;
 struct Seg {
     sent_ns: u64,
     flags: u8,
+    /// What the BBR flow returned for the latest transmission (default otherwise).
+    tx: Sent,
+}
+
+/// The segments one ACK (or RTO) delivered or marked lost, for a controller that
+/// samples per segment (BBR): SACKed ones first, then the cumulatively acknowledged,
+/// each group in ascending order, as Linux's `tcp_sacktag_write_queue()` and
+/// `tcp_clean_rtx_queue()` visit them.
+#[derive(Clone, Debug, Default)]
+pub struct AckDetail {
+    /// Newly delivered segments with their snapshots.
+    pub delivered: Vec<DeliveredSegment>,
+    /// Snapshots of the segments newly marked lost.
+    pub lost: Vec<TxSnapshot>,
+    cum: Vec<DeliveredSegment>,
+}
+
+impl AckDetail {
+    /// Empty, ready for the next ACK.
+    pub fn clear(&mut self) {
+        self.delivered.clear();
+        self.lost.clear();
+        self.cum.clear();
+    }
 }
 
 /// What one ACK did to the scoreboard.
@@ -89,14 +121,36 @@ impl Scoreboard {
         &mut self.segs[i]
     }
 
+    /// The counters a BBR flow reads (`packets_out`, `sacked_out`, `lost_out`,
+    /// `retrans_out`).
+    pub fn flight(&self) -> Flight {
+        Flight {
+            packets_out: self.packets_out(),
+            sacked_out: self.sacked_out,
+            lost_out: self.lost_out,
+            retrans_out: self.retrans_out,
+        }
+    }
+
     /// `n` new segments leave at `now_ns`.
     pub fn on_send_new(&mut self, now_ns: u64, n: u32) {
         for _ in 0..n {
-            self.segs.push_back(Seg {
-                sent_ns: now_ns,
-                flags: 0,
-            });
+            self.on_send_one(now_ns, Sent::default());
         }
+    }
+
+    /// One new segment leaves at `now_ns`, with what the controller returned for it.
+    pub fn on_send_one(&mut self, now_ns: u64, tx: Sent) {
+        self.segs.push_back(Seg {
+            sent_ns: now_ns,
+            flags: 0,
+            tx,
+        });
+    }
+
+    /// The controller's record of segment `seq`'s latest transmission.
+    pub fn set_tx(&mut self, seq: u32, tx: Sent) {
+        self.seg(seq).tx = tx;
     }
 
     /// The lowest lost segment not yet retransmitted, if any.
@@ -134,20 +188,32 @@ impl Scoreboard {
         }
     }
 
-    /// An ACK: cumulative `cum` and the SACK block `[sack_lo, sack_hi)`.
-    pub fn on_ack(&mut self, cum: u32, sack_lo: u32, sack_hi: u32) -> AckOutcome {
+    /// An ACK: cumulative `cum` and the SACK block `[sack_lo, sack_hi)`. With
+    /// `detail`, the delivered segments and the snapshots of those newly marked lost
+    /// are appended to it.
+    pub fn on_ack(
+        &mut self,
+        cum: u32,
+        sack_lo: u32,
+        sack_hi: u32,
+        mut detail: Option<&mut AckDetail>,
+    ) -> AckOutcome {
         let mut out = AckOutcome::default();
         let cum = cum.min(self.snd_nxt());
         while self.snd_una < cum {
             let Some(s) = self.segs.pop_front() else {
                 break;
             };
+            let seq = self.snd_una;
             self.snd_una += 1;
             out.cum_advanced = true;
             if s.flags & SACKED != 0 {
                 self.sacked_out -= 1;
             } else {
                 self.deliver(s.flags, s.sent_ns, &mut out);
+                if let Some(d) = detail.as_deref_mut() {
+                    d.cum.push(delivered_segment(seq, &s, false));
+                }
             }
         }
         let hi = sack_hi.min(self.snd_nxt());
@@ -157,7 +223,13 @@ impl Scoreboard {
                 self.seg(seq).flags = (s.flags | SACKED) & !(LOST | RETRANS);
                 self.sacked_out += 1;
                 self.deliver(s.flags, s.sent_ns, &mut out);
+                if let Some(d) = detail.as_deref_mut() {
+                    d.delivered.push(delivered_segment(seq, &s, true));
+                }
             }
+        }
+        if let Some(d) = detail.as_deref_mut() {
+            d.delivered.append(&mut d.cum);
         }
         self.fack = self.fack.max(hi).max(self.snd_una);
         self.lost_scan = self.lost_scan.max(self.snd_una);
@@ -167,8 +239,12 @@ impl Scoreboard {
             let s = self.seg(seq);
             if s.flags & (SACKED | LOST) == 0 {
                 s.flags |= LOST;
+                let tx = s.tx.snapshot;
                 self.lost_out += 1;
                 out.newly_lost += 1;
+                if let Some(d) = detail.as_deref_mut() {
+                    d.lost.push(tx);
+                }
             }
             self.lost_scan += 1;
         }
@@ -176,10 +252,20 @@ impl Scoreboard {
     }
 
     /// A retransmission timeout: every segment not SACKed is lost and must be resent.
+    /// Returns how many were newly marked lost (not lost before, or a retransmission
+    /// lost again, as `tcp_mark_skb_lost()` counts them); with `detail`, their
+    /// snapshots are appended to it.
     // Linux net/ipv4/tcp_input.c tcp_enter_loss(): mark all not-SACKed lost
-    pub fn on_rto(&mut self) {
+    pub fn on_rto(&mut self, mut detail: Option<&mut AckDetail>) -> u32 {
+        let mut newly = 0;
         for s in self.segs.iter_mut() {
             if s.flags & SACKED == 0 {
+                if s.flags & LOST == 0 || s.flags & RETRANS != 0 {
+                    newly += 1;
+                    if let Some(d) = detail.as_deref_mut() {
+                        d.lost.push(s.tx.snapshot);
+                    }
+                }
                 s.flags = (s.flags | LOST) & !RETRANS;
             }
         }
@@ -187,6 +273,16 @@ impl Scoreboard {
         self.retrans_out = 0;
         self.lost_scan = self.snd_nxt();
         self.retx_next = self.snd_una;
+        newly
+    }
+}
+
+fn delivered_segment(seq: u32, s: &Seg, sacked: bool) -> DeliveredSegment {
+    DeliveredSegment {
+        sent: s.tx,
+        end_seq: seq.wrapping_add(1),
+        retransmitted: s.flags & EVER_RETRANS != 0,
+        sacked,
     }
 }
 
@@ -200,9 +296,9 @@ mod tests {
         sb.on_send_new(0, 10);
         assert_eq!(sb.in_flight(), 10);
         // Segment 0 lost; 1, 2, 3 SACKed one by one.
-        assert_eq!(sb.on_ack(0, 1, 2).newly_lost, 0);
-        assert_eq!(sb.on_ack(0, 2, 3).newly_lost, 0);
-        let o = sb.on_ack(0, 3, 4);
+        assert_eq!(sb.on_ack(0, 1, 2, None).newly_lost, 0);
+        assert_eq!(sb.on_ack(0, 2, 3, None).newly_lost, 0);
+        let o = sb.on_ack(0, 3, 4, None);
         assert_eq!((o.delivered, o.newly_lost), (1, 1));
         // 10 out - 3 sacked - 1 lost = 6 in flight.
         assert_eq!(sb.in_flight(), 6);
@@ -212,7 +308,7 @@ mod tests {
         assert_eq!(sb.in_flight(), 7);
         // The retransmission fills the hole: cum jumps to 4; 1 newly delivered, no RTT
         // sample from it (Karn).
-        let o = sb.on_ack(4, 0, 1);
+        let o = sb.on_ack(4, 0, 1, None);
         assert_eq!((o.delivered, o.rtt_sent_ns), (1, None));
         assert_eq!((sb.snd_una(), sb.in_flight()), (4, 6));
     }
@@ -221,8 +317,8 @@ mod tests {
     fn an_rto_marks_everything_not_sacked_lost() {
         let mut sb = Scoreboard::with_capacity(16);
         sb.on_send_new(0, 5);
-        sb.on_ack(0, 2, 3);
-        sb.on_rto();
+        sb.on_ack(0, 2, 3, None);
+        sb.on_rto(None);
         // 5 out - 1 sacked - 4 lost.
         assert_eq!(sb.in_flight(), 0);
         assert_eq!(sb.next_retransmit(), Some(0));
