@@ -5,9 +5,12 @@
 //! The link settles each packet's fate when it is offered (one flow, FIFO): its
 //! dequeue time (`start`, when its serialisation begins) is known then, so the AQM
 //! decides at dequeue as `dualpi2` does by default (`drop_early` off). The PI
-//! controller's updates every `tupdate` up to that instant read the queue's head
-//! sojourn (`now - head_ts`), which depends only on packets offered earlier, so they
-//! are computed lazily, in time order, before each decision.
+//! controller's updates every `tupdate` before that instant read the queue's head
+//! sojourn (`now - head_ts`), which depends only on packets offered already (the head
+//! is that packet or one ahead of it), so they are computed lazily, in time order,
+//! before each decision. The 2-MTU floor reads the backlog the packet found on
+//! arrival, not the one behind it at dequeue (packets arriving while it waits are
+//! offered after it).
 //!
 //! With one flow only one of DualQ's queues holds packets: ECT(1) goes to the L queue,
 //! ECT(0) and not-ECT to the classic one; the WRR scheduler between them has nothing
@@ -101,9 +104,12 @@ impl Pi2 {
         self.prob = (self.prob + delta).clamp(0.0, 1.0);
     }
 
-    /// Run every update due by `until_ns`, each with the head's sojourn then.
+    /// Run every update due before `until_ns`, the dequeue of the latest packet
+    /// offered, each with the head's sojourn then. Strictly before: up to then the
+    /// head is that packet or one ahead of it, all offered already; at its dequeue the
+    /// head may be a packet not yet offered.
     fn advance(&mut self, until_ns: u64) {
-        while self.next_update_ns <= until_ns {
+        while self.next_update_ns < until_ns {
             let now = self.next_update_ns;
             while self.waiting.front().is_some_and(|&(_, start)| start <= now) {
                 self.waiting.pop_front();
@@ -156,6 +162,13 @@ impl Aqm {
     /// The PI2 core (DualQ's state; idle for the other kinds).
     pub fn pi(&self) -> &Pi2 {
         &self.pi
+    }
+
+    /// Sets `p'` as the PI controller would (clamped to [0, 1]); it holds until the next
+    /// update, `tupdate` after the previous one (16 ms into a fresh AQM). For tests and
+    /// what-ifs.
+    pub fn set_base_probability(&mut self, p: f64) {
+        self.pi.prob = p.clamp(0.0, 1.0);
     }
 
     /// A packet that reached the queue at `at_ns`, with `backlog_bytes` queued ahead

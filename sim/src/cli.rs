@@ -41,6 +41,14 @@ pub enum Preset {
     /// Seed 004: the 2005 10 GbE TSO thread, 2 MB and 5 MB windows, large fixed TSO
     /// bursts against autosized ones.
     Tso2005(PresetArgs),
+    /// Seeds 000 and 002 under BBR: BBR v1 and v3 beside today's CUBIC + HyStart on
+    /// seed 000's 10 GbE paths (18 and 80 ms) and on seed 002's TSQ sweep. Every BBR
+    /// figure is a prediction: the seeds hold no BBR measurement.
+    Bbr2011(PresetArgs),
+    /// The point of L4S: TCP Prague and CUBIC, one at a time, on the same RFC 9332
+    /// DualQ path (dualpi2's defaults, 100 Mbit/s, 20 ms): queueing delay and
+    /// utilisation of each.
+    L4s(PresetArgs),
 }
 
 /// Options of a preset.
@@ -77,7 +85,11 @@ impl Preset {
     /// The flags every preset takes.
     pub fn args(&self) -> &PresetArgs {
         match self {
-            Preset::Fink2011(a) | Preset::Tsq2012(a) | Preset::Tso2005(a) => a,
+            Preset::Fink2011(a)
+            | Preset::Tsq2012(a)
+            | Preset::Tso2005(a)
+            | Preset::Bbr2011(a)
+            | Preset::L4s(a) => a,
         }
     }
 }

@@ -12,8 +12,8 @@ use crate::aqm::{Aqm, Verdict};
 use crate::config::{AqmKind, Ect};
 use crate::rng::SplitMix64;
 
-/// What the bottleneck saw of the packets that reached it from
-/// [`Link::measure_from`]'s time on.
+/// What the bottleneck saw of the packets that reached it inside
+/// [`Link::measure_between`]'s window.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct LinkStats {
     /// Packets that reached the queue (accepted, dropped or not).
@@ -71,6 +71,7 @@ pub struct Link {
     /// Statistics of packets reaching the bottleneck from `measure_from_ns` on.
     pub stats: LinkStats,
     measure_from_ns: u64,
+    measure_until_ns: u64,
 }
 
 impl Link {
@@ -105,6 +106,7 @@ impl Link {
             aqm: Aqm::new(AqmKind::DropTail, 1),
             stats: LinkStats::default(),
             measure_from_ns: 0,
+            measure_until_ns: u64::MAX,
         }
     }
 
@@ -114,10 +116,11 @@ impl Link {
         self
     }
 
-    /// Count [`stats`](Self::stats) only for packets reaching the bottleneck at or
-    /// after `at_ns`.
-    pub fn measure_from(mut self, at_ns: u64) -> Self {
-        self.measure_from_ns = at_ns;
+    /// Count [`stats`](Self::stats) only for packets reaching the bottleneck from
+    /// `from_ns` until before `until_ns`, and busy time only inside that window.
+    pub fn measure_between(mut self, from_ns: u64, until_ns: u64) -> Self {
+        self.measure_from_ns = from_ns;
+        self.measure_until_ns = until_ns;
         self
     }
 
@@ -130,7 +133,7 @@ impl Link {
                 self.queued_bytes -= u64::from(b);
             }
         }
-        let measured = at_ns >= self.measure_from_ns;
+        let measured = (self.measure_from_ns..self.measure_until_ns).contains(&at_ns);
         self.stats.packets += u64::from(measured);
         if self.queued_bytes + u64::from(wire_bytes) > self.buffer_bytes {
             self.tail_drops += 1;
@@ -162,7 +165,9 @@ impl Link {
         if measured {
             self.stats.accepted += 1;
             self.stats.sojourn_sum_ns += start - at_ns;
-            self.stats.busy_ns += self.serialisation.1;
+            self.stats.busy_ns += end
+                .min(self.measure_until_ns)
+                .saturating_sub(start.max(self.measure_from_ns));
         }
         self.free_ns = end;
         self.queued.push_back((end, wire_bytes));

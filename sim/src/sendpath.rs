@@ -13,8 +13,8 @@
 //!   binds, as in 2012) and TSO bursts capped at half the limit ("TSO packets are
 //!   sized/capped to half the limit", seed 002). A paced flow (BBR, Prague, `--pacing
 //!   on`) had no 2012 kernel: for it `BYTES` is today's `tcp_limit_output_bytes`
-//!   sysctl, the cap on `max(2 truesize, pacing_rate >> 10)`, bursts autosized; `off`:
-//!   the budget is told the flow is always exempt (the `tcp_small_queue_check` exemption
+//!   sysctl, which today's kernel applies to unpaced flows only, so its budget stays
+//!   `max(2 truesize, pacing_rate >> 10)` whatever `BYTES`; `off`: the budget is told the flow is always exempt (the `tcp_small_queue_check` exemption
 //!   for a retransmit queue of at most one packet), so it never throttles.
 
 use congestion::hystart::PacingStatus;

@@ -150,7 +150,13 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         cfg.seed,
     )
     .with_aqm(cfg.aqm, cfg.wire_bytes())
-    .measure_from(cfg.measure_from_ns);
+    .measure_between(
+        cfg.measure_from_ns,
+        match cfg.amount {
+            Amount::TimeNs(t) => t,
+            Amount::Bytes(_) => u64::MAX,
+        },
+    );
     let mut net = Net {
         host: Host::new(cfg.nic_rate_bps, cfg.txqueuelen),
         link: if probe.reads_queue_and_pacing() {
