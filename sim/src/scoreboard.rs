@@ -6,10 +6,12 @@
 //! Marking only moves forward, so each segment is looked at once: O(1) amortised.
 //! A lost retransmission is found by the RTO only (no RACK).
 //!
-//! Each entry also keeps what a BBR flow returned when the segment last left (its
-//! departure time and delivery-rate snapshot, `congestion::linux::bbr::Sent`); an
-//! ACK hands those back for the segments it delivered or marked lost when the caller
-//! asks for them ([`AckDetail`]), as a kernel hands `tcp_skb_cb.tx` to the sampler.
+//! For a BBR flow ([`keeping_tx`](Scoreboard::keeping_tx)) a parallel ring keeps what
+//! the flow returned when each segment last left (its departure time and
+//! delivery-rate snapshot, `congestion::linux::bbr::Sent`); an ACK hands those back for
+//! the segments it delivered or marked lost ([`AckDetail`]), as a kernel hands
+//! `tcp_skb_cb.tx` to the sampler. Other controllers keep no such ring, so their
+//! entries stay 16 bytes.
 
 use std::collections::VecDeque;
 
@@ -28,8 +30,6 @@ const EVER_RETRANS: u8 = 8;
 struct Seg {
     sent_ns: u64,
     flags: u8,
-    /// What the BBR flow returned for the latest transmission (default otherwise).
-    tx: Sent,
 }
 
 /// The segments one ACK (or RTO) delivered or marked lost, for a controller that
@@ -71,6 +71,10 @@ pub struct AckOutcome {
 #[derive(Clone, Debug)]
 pub struct Scoreboard {
     segs: VecDeque<Seg>,
+    /// What the BBR flow returned for each segment's latest transmission, in step with
+    /// `segs` when `keep_tx`; empty otherwise.
+    txs: VecDeque<Sent>,
+    keep_tx: bool,
     snd_una: u32,
     sacked_out: u32,
     lost_out: u32,
@@ -86,6 +90,8 @@ impl Scoreboard {
     pub fn with_capacity(capacity: usize) -> Self {
         Scoreboard {
             segs: VecDeque::with_capacity(capacity),
+            txs: VecDeque::new(),
+            keep_tx: false,
             snd_una: 0,
             sacked_out: 0,
             lost_out: 0,
@@ -94,6 +100,18 @@ impl Scoreboard {
             lost_scan: 0,
             retx_next: 0,
         }
+    }
+
+    /// The same scoreboard keeping each segment's `Sent` (a BBR flow's).
+    pub fn keeping_tx(mut self) -> Self {
+        self.keep_tx = true;
+        self.txs = VecDeque::with_capacity(self.segs.capacity());
+        self
+    }
+
+    fn tx(&self, seq: u32) -> Sent {
+        let i = (seq - self.snd_una) as usize;
+        self.txs.get(i).copied().unwrap_or_default()
     }
 
     /// First unacknowledged segment.
@@ -144,13 +162,18 @@ impl Scoreboard {
         self.segs.push_back(Seg {
             sent_ns: now_ns,
             flags: 0,
-            tx,
         });
+        if self.keep_tx {
+            self.txs.push_back(tx);
+        }
     }
 
     /// The controller's record of segment `seq`'s latest transmission.
     pub fn set_tx(&mut self, seq: u32, tx: Sent) {
-        self.seg(seq).tx = tx;
+        let i = (seq - self.snd_una) as usize;
+        if let Some(t) = self.txs.get_mut(i) {
+            *t = tx;
+        }
     }
 
     /// The lowest lost segment not yet retransmitted, if any.
@@ -204,6 +227,7 @@ impl Scoreboard {
             let Some(s) = self.segs.pop_front() else {
                 break;
             };
+            let tx = self.txs.pop_front().unwrap_or_default();
             let seq = self.snd_una;
             self.snd_una += 1;
             out.cum_advanced = true;
@@ -212,7 +236,7 @@ impl Scoreboard {
             } else {
                 self.deliver(s.flags, s.sent_ns, &mut out);
                 if let Some(d) = detail.as_deref_mut() {
-                    d.cum.push(delivered_segment(seq, &s, false));
+                    d.cum.push(delivered_segment(seq, s.flags, tx, false));
                 }
             }
         }
@@ -224,7 +248,8 @@ impl Scoreboard {
                 self.sacked_out += 1;
                 self.deliver(s.flags, s.sent_ns, &mut out);
                 if let Some(d) = detail.as_deref_mut() {
-                    d.delivered.push(delivered_segment(seq, &s, true));
+                    d.delivered
+                        .push(delivered_segment(seq, s.flags, self.tx(seq), true));
                 }
             }
         }
@@ -239,11 +264,10 @@ impl Scoreboard {
             let s = self.seg(seq);
             if s.flags & (SACKED | LOST) == 0 {
                 s.flags |= LOST;
-                let tx = s.tx.snapshot;
                 self.lost_out += 1;
                 out.newly_lost += 1;
                 if let Some(d) = detail.as_deref_mut() {
-                    d.lost.push(tx);
+                    d.lost.push(self.tx(seq).snapshot);
                 }
             }
             self.lost_scan += 1;
@@ -258,12 +282,13 @@ impl Scoreboard {
     // Linux net/ipv4/tcp_input.c tcp_enter_loss(): mark all not-SACKed lost
     pub fn on_rto(&mut self, mut detail: Option<&mut AckDetail>) -> u32 {
         let mut newly = 0;
-        for s in self.segs.iter_mut() {
+        for (i, s) in self.segs.iter_mut().enumerate() {
             if s.flags & SACKED == 0 {
                 if s.flags & LOST == 0 || s.flags & RETRANS != 0 {
                     newly += 1;
                     if let Some(d) = detail.as_deref_mut() {
-                        d.lost.push(s.tx.snapshot);
+                        let tx = self.txs.get(i).copied().unwrap_or_default();
+                        d.lost.push(tx.snapshot);
                     }
                 }
                 s.flags = (s.flags | LOST) & !RETRANS;
@@ -277,11 +302,11 @@ impl Scoreboard {
     }
 }
 
-fn delivered_segment(seq: u32, s: &Seg, sacked: bool) -> DeliveredSegment {
+fn delivered_segment(seq: u32, flags: u8, tx: Sent, sacked: bool) -> DeliveredSegment {
     DeliveredSegment {
-        sent: s.tx,
+        sent: tx,
         end_seq: seq.wrapping_add(1),
-        retransmitted: s.flags & EVER_RETRANS != 0,
+        retransmitted: flags & EVER_RETRANS != 0,
         sacked,
     }
 }

@@ -148,15 +148,22 @@ impl Sender {
             }
             _ => None,
         };
+        let cc = SimController::new(cfg)?;
         Ok(Sender {
-            cc: SimController::new(cfg)?,
             path: SendPath::new(SendPathModes {
                 pacing: cfg.paces(),
                 tsq: cfg.effective_tsq(),
                 tso: cfg.effective_tso(),
                 mss,
             })?,
-            sb: Scoreboard::with_capacity(sndbuf_segs.min(1 << 20) as usize + 64),
+            sb: {
+                let sb = Scoreboard::with_capacity(sndbuf_segs.min(1 << 20) as usize + 64);
+                if cc.samples_per_segment() {
+                    sb.keeping_tx()
+                } else {
+                    sb
+                }
+            },
             rtt: RttEstimator::new(),
             stats: SenderStats::default(),
             ts_recent: 0,
@@ -179,6 +186,7 @@ impl Sender {
             uptime_ns: cfg.uptime_ns,
             deferred_until: None,
             wq,
+            cc,
             recovery: Recovery::Open,
             ect: cfg.cc.ect(cfg.ecn),
             ce_seen: 0,
