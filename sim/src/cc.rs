@@ -35,6 +35,7 @@ use congestion::{
 };
 
 use crate::cc_linux::{LinuxAck, LinuxEngine, LinuxRto};
+use crate::cc_rfc_bbr3::RfcBbr3Engine;
 use crate::config::{CcKind, Kernel, SimConfig, SlowStart};
 
 /// The 2.6.35 initial window for an MSS (`tcp_init_cwnd`, RFC 3390): 2 segments above
@@ -51,15 +52,18 @@ pub const fn initial_window_2635(mss: u32) -> u32 {
 }
 
 /// Which library type decides: one [`AnyController`] (driven through the trait), or a
-/// Linux-mode flow driven event by event ([`LinuxEngine`]: BBR, BBRv3, DCTCP, Prague).
+/// Linux-mode flow driven event by event ([`LinuxEngine`]: BBR, BBRv3, DCTCP, Prague),
+/// or RFC-mode BBRv3 driven packet by packet ([`RfcBbr3Engine`]).
 #[derive(Clone, Debug)]
 enum Engine {
     Any(AnyController),
     Linux(LinuxEngine),
+    RfcBbr3(Box<RfcBbr3Engine>),
 }
 
 /// A congestion window alone, in segments: what the library's send path polls for a
-/// [`LinuxEngine`] flow (it reads only the unit and cwnd; the events go to the flow).
+/// [`LinuxEngine`] or [`RfcBbr3Engine`] flow (it reads only the unit and cwnd; the
+/// events go to the flow).
 #[derive(Clone, Copy, Debug)]
 pub struct WindowView(u64);
 
@@ -169,6 +173,19 @@ impl SimController {
     pub fn new(cfg: &SimConfig) -> Result<Self, String> {
         let err = |e: congestion::ConfigError| format!("controller: {e:?}");
         let mss = u64::from(cfg.mss());
+        if cfg.cc == CcKind::RfcBbr3 {
+            let engine = RfcBbr3Engine::new(cfg)?;
+            return Ok(SimController {
+                window: WindowView(u64::from(engine.cwnd_segments())),
+                engine: Engine::RfcBbr3(Box::new(engine)),
+                unit: WindowUnit::Segments,
+                mss,
+                pacing: PacingRateConfig::new().validate().map_err(err)?,
+                clock_offset_us: 0,
+                srtt_us_x8: 0,
+                round: None,
+            });
+        }
         if let Some(engine) = LinuxEngine::new(cfg)? {
             return Ok(SimController {
                 window: WindowView(u64::from(engine.cwnd())),
@@ -249,7 +266,24 @@ impl SimController {
                 c.initial_window_bytes = Some(10 * mss);
                 AnyController::RfcNewReno(rfc::NewReno::new(c, Instant::ZERO).map_err(err)?)
             }
-            (CcKind::Bbr | CcKind::Bbr3 | CcKind::Dctcp | CcKind::Prague, _) => {
+            (CcKind::RfcDctcp | CcKind::RfcPrague, _) => {
+                let mut c = rfc::DctcpConfig::new();
+                c.cubic.mss_bytes = mss;
+                c.slow_start = match cfg.slow_start {
+                    SlowStart::Off => SlowStartKind::Standard,
+                    SlowStart::Hystart => SlowStartKind::LinuxHystart,
+                    SlowStart::HystartPp => SlowStartKind::HystartPlusPlus,
+                };
+                c.paced = cfg.paces();
+                // RFC 6928: TCP's initial window of 10 segments.
+                c.initial_window_bytes = Some(10 * mss);
+                if cfg.cc == CcKind::RfcDctcp {
+                    AnyController::RfcDctcp(rfc::Dctcp::new(c, Instant::ZERO).map_err(err)?)
+                } else {
+                    AnyController::RfcPrague(rfc::Prague::new(c, Instant::ZERO).map_err(err)?)
+                }
+            }
+            (CcKind::Bbr | CcKind::Bbr3 | CcKind::Dctcp | CcKind::Prague | CcKind::RfcBbr3, _) => {
                 return Err(format!(
                     "--cc {}: no Linux-mode flow was built",
                     cfg.cc.word()
@@ -285,37 +319,49 @@ impl SimController {
     pub fn controller(&self) -> &dyn CongestionController {
         match &self.engine {
             Engine::Any(any) => any,
-            Engine::Linux(_) => &self.window,
+            Engine::Linux(_) | Engine::RfcBbr3(_) => &self.window,
         }
     }
 
     /// Whether each segment's send must go through [`on_segment_sent`](Self::on_segment_sent)
     /// and each ACK report its segments (BBR's per-segment sampler).
     pub fn samples_per_segment(&self) -> bool {
-        matches!(&self.engine, Engine::Linux(e) if e.samples_per_segment())
+        match &self.engine {
+            Engine::Linux(e) => e.samples_per_segment(),
+            Engine::RfcBbr3(_) => true,
+            Engine::Any(_) => false,
+        }
     }
 
-    /// One segment leaves at `now_ns` with `flight` before it is counted: what the
+    /// Segment `seq` leaves at `now_ns` with `flight` before it is counted: what the
     /// scoreboard keeps with it.
-    pub fn on_segment_sent(&mut self, now_ns: u64, flight: Flight) -> Sent {
+    pub fn on_segment_sent(&mut self, now_ns: u64, flight: Flight, seq: u32) -> Sent {
         match &mut self.engine {
             Engine::Linux(e) => e.on_segment_sent(now_ns, flight),
+            Engine::RfcBbr3(e) => e.on_segment_sent(now_ns, seq),
             Engine::Any(_) => Sent::default(),
         }
     }
 
     /// The application has nothing more to send now.
     pub fn on_app_limited(&mut self, now_ns: u64, flight: Flight) {
-        if let Engine::Linux(e) = &mut self.engine {
-            e.on_app_limited(now_ns, flight);
+        match &mut self.engine {
+            Engine::Linux(e) => e.on_app_limited(now_ns, flight),
+            Engine::RfcBbr3(e) => e.on_app_limited(),
+            Engine::Any(_) => {}
         }
     }
 
     /// Whether CE marks reach the controller itself, in each ACK (DCTCP, Prague,
-    /// BBRv3); otherwise the stack answers the first mark of a window with one
-    /// classic ECN reduction ([`on_local_congestion`](Self::on_local_congestion)'s CWR).
+    /// BBRv3, in both modes); otherwise the stack answers the first mark of a window
+    /// with one classic ECN reduction ([`on_local_congestion`](Self::on_local_congestion)'s CWR).
     pub fn hears_ce_counts(&self) -> bool {
-        matches!(self.engine, Engine::Linux(_))
+        matches!(
+            self.engine,
+            Engine::Linux(_)
+                | Engine::RfcBbr3(_)
+                | Engine::Any(AnyController::RfcDctcp(_) | AnyController::RfcPrague(_))
+        )
     }
 
     /// `segments` in the controller's unit.
@@ -347,6 +393,7 @@ impl SimController {
                 e.on_transmit(now_ns, flight, snd_una, snd_nxt);
                 self.window = WindowView(u64::from(e.cwnd()));
             }
+            Engine::RfcBbr3(e) => e.on_transmit(flight, snd_una, snd_nxt),
         }
     }
 
@@ -366,13 +413,27 @@ impl SimController {
             self.window = WindowView(u64::from(e.cwnd()));
             return;
         }
+        if let Engine::RfcBbr3(e) = &mut self.engine {
+            let mut linux = report.linux;
+            linux.ce_delta = report.ce_delta;
+            e.on_ack(now_ns, linux);
+            self.window = WindowView(u64::from(e.cwnd_segments()));
+            return;
+        }
+        // The scalable responses read CE with the ACK, in packets (one MSS each).
+        let ce_delta = match &self.engine {
+            Engine::Any(AnyController::RfcDctcp(_) | AnyController::RfcPrague(_)) => {
+                u64::from(report.ce_delta)
+            }
+            _ => 0,
+        };
         let ack = AckEvent {
             acked: self.amount(delivered),
             rtt: rtt_us.map(|r| Duration::from_micros(u64::from(r))),
             // Exclusive: 0 covers no segment, so the ACK names none.
             largest_acked: (highest > 0).then(|| self.amount(highest)),
             app_limited: false,
-            ce_delta: 0,
+            ce_delta,
         };
         if let Some(r) = rtt_us {
             // RFC 6298 §2.3 in the kernel's ×8 fixed point (tcp_rtt_estimator).
@@ -439,6 +500,8 @@ impl SimController {
                 e.on_loss(now_ns);
                 self.window = WindowView(u64::from(e.cwnd()));
             }
+            // It hears each lost packet with the ACK that marked it.
+            Engine::RfcBbr3(_) => {}
         }
     }
 
@@ -463,6 +526,10 @@ impl SimController {
                 e.on_rto(now_ns, rto);
                 self.window = WindowView(u64::from(e.cwnd()));
             }
+            Engine::RfcBbr3(e) => {
+                e.on_rto(now_ns, rto);
+                self.window = WindowView(u64::from(e.cwnd_segments()));
+            }
         }
     }
 
@@ -471,6 +538,7 @@ impl SimController {
         match &self.engine {
             Engine::Any(any) => self.segments(any.cwnd()),
             Engine::Linux(e) => e.cwnd(),
+            Engine::RfcBbr3(e) => e.cwnd_segments(),
         }
     }
 
@@ -479,6 +547,8 @@ impl SimController {
         match &self.engine {
             Engine::Any(any) => self.segments(any.ssthresh().unwrap_or(u64::MAX)),
             Engine::Linux(e) => e.ssthresh(),
+            // The draft's BBR keeps no ssthresh.
+            Engine::RfcBbr3(_) => u32::MAX,
         }
     }
 
@@ -487,6 +557,7 @@ impl SimController {
         match &self.engine {
             Engine::Any(any) => any.phase(),
             Engine::Linux(e) => e.phase(),
+            Engine::RfcBbr3(e) => e.phase(),
         }
     }
 
@@ -511,6 +582,7 @@ impl SimController {
         let any = match &self.engine {
             Engine::Any(any) => any,
             Engine::Linux(e) => return e.pacing_rate(),
+            Engine::RfcBbr3(e) => return e.pacing_rate(),
         };
         match any {
             AnyController::LinuxCubic(f) => f.sk_pacing_rate(),
@@ -534,6 +606,10 @@ impl SimController {
                 },
             )
             .as_bytes_per_second(),
+            // The classic driver's own rule (Linux's in bytes, from ClassicConfig::new).
+            AnyController::RfcDctcp(_) | AnyController::RfcPrague(_) => {
+                any.pacing_rate().as_bytes_per_second()
+            }
             AnyController::V2_6_35Cubic(f) => linux_pacing_rate(&LinuxPacingInput {
                 mss: self.mss.min(u64::from(u32::MAX)) as u32,
                 cwnd: self.cwnd_segments(),

@@ -40,7 +40,7 @@ use crate::scoreboard::AckDetail;
 /// The simulator's generator as the library's [`RandomSource`]
 /// (`get_random_u32_below`).
 #[derive(Clone, Debug)]
-pub struct SimRandom(SplitMix64);
+pub struct SimRandom(pub SplitMix64);
 
 impl RandomSource for SimRandom {
     fn below(&mut self, ceil: u32) -> u32 {
@@ -82,6 +82,8 @@ pub struct LinuxRto<'a> {
     pub newly_lost: u32,
     /// Snapshots of the newly lost.
     pub lost: &'a [TxSnapshot],
+    /// Their sequence numbers, in step with `lost`.
+    pub lost_seq: &'a [u32],
     /// `snd_una`, `snd_nxt`.
     pub snd_una: u32,
     /// Next new segment.
@@ -96,6 +98,27 @@ pub struct CwndUse {
     is_cwnd_limited: bool,
     max_packets_out: u32,
     cwnd_usage_seq: u32,
+}
+
+impl CwndUse {
+    /// After a transmit attempt with `cwnd` segments of window and `flight` out.
+    pub fn on_transmit(&mut self, cwnd: u32, flight: Flight, snd_una: u32, snd_nxt: u32) {
+        // Linux net/ipv4/tcp_output.c tcp_cwnd_validate(): a new round of window use
+        let lim = flight.in_flight() >= cwnd;
+        if snd_una >= self.cwnd_usage_seq
+            || lim
+            || (!self.is_cwnd_limited && flight.packets_out > self.max_packets_out)
+        {
+            self.is_cwnd_limited = lim;
+            self.max_packets_out = flight.packets_out;
+            self.cwnd_usage_seq = snd_nxt;
+        }
+    }
+
+    /// Whether the window was filled in the current round of window use.
+    pub fn is_cwnd_limited(&self) -> bool {
+        self.is_cwnd_limited
+    }
 }
 
 /// One Linux-mode flow driven event by event.
@@ -200,18 +223,7 @@ impl LinuxEngine {
         let rand = &mut self.rand;
         match &mut self.flow {
             LinuxFlow::Bbr(..) => {}
-            LinuxFlow::Bbr3(f, _, u) => {
-                // Linux net/ipv4/tcp_output.c tcp_cwnd_validate(): a new round of window use
-                let lim = flight.in_flight() >= f.cwnd();
-                if snd_una >= u.cwnd_usage_seq
-                    || lim
-                    || (!u.is_cwnd_limited && flight.packets_out > u.max_packets_out)
-                {
-                    u.is_cwnd_limited = lim;
-                    u.max_packets_out = flight.packets_out;
-                    u.cwnd_usage_seq = snd_nxt;
-                }
-            }
+            LinuxFlow::Bbr3(f, _, u) => u.on_transmit(f.cwnd(), flight, snd_una, snd_nxt),
             LinuxFlow::Dctcp(f, p) => f.transmit(p, now_us, flight.in_flight(), rand),
             LinuxFlow::Prague(f, p) => f.transmit(p, now_us, flight.in_flight(), rand),
         }

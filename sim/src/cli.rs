@@ -196,8 +196,10 @@ pub struct RunArgs {
     pub uptime: Option<u64>,
     /// Congestion control: cubic (Linux-mode CUBIC, default), cubic-rfc (RFC 9438 CUBIC
     /// in bytes), newreno-rfc (RFC 9002 NewReno in bytes), or the Linux-mode flows
-    /// bbr (BBR v1), bbr3 (BBRv3), dctcp, prague (TCP Prague; BBR, BBRv3 and Prague
-    /// always pace). The 0.2 words linux and rfc9438 still work this release.
+    /// bbr (BBR v1), bbr3 (BBRv3), dctcp, prague (TCP Prague), and their RFC-mode
+    /// counterparts in bytes bbr3-rfc (draft-ietf-ccwg-bbr), dctcp-rfc, prague-rfc
+    /// (BBR, BBRv3 and Prague always pace, in both modes). The 0.2 words linux and
+    /// rfc9438 still work this release.
     #[arg(long, default_value = "cubic", value_parser = parse_run_cc)]
     pub cc: String,
     /// The bottleneck's AQM: droptail (default), step:DURATION (L4S step marking: CE
@@ -414,13 +416,16 @@ pub fn parse_cc(text: &str) -> Result<String, String> {
 }
 
 /// Every `--cc` word of a single run: the replay's `Cc::WORDS` (cubic, bbr, bbr3,
-/// dctcp, prague) and the RFC-mode controllers (cubic-rfc, newreno-rfc).
-pub const RUN_CC_WORDS: &str = "cubic, cubic-rfc, newreno-rfc, bbr, bbr3, dctcp, prague";
+/// dctcp, prague) and the RFC-mode controllers (cubic-rfc, newreno-rfc, bbr3-rfc,
+/// dctcp-rfc, prague-rfc).
+pub const RUN_CC_WORDS: &str =
+    "cubic, cubic-rfc, newreno-rfc, bbr, bbr3, bbr3-rfc, dctcp, dctcp-rfc, prague, prague-rfc";
 
 /// A single run's `--cc`: one of [`RUN_CC_WORDS`], or a 0.2 word ([`parse_cc`]).
 pub fn parse_run_cc(text: &str) -> Result<String, String> {
     match text.trim() {
-        w @ ("newreno-rfc" | "bbr" | "bbr3" | "dctcp" | "prague") => Ok(w.into()),
+        w @ ("newreno-rfc" | "bbr" | "bbr3" | "bbr3-rfc" | "dctcp" | "dctcp-rfc" | "prague"
+        | "prague-rfc") => Ok(w.into()),
         other => parse_cc(other).map_err(|_| format!("valid values: {RUN_CC_WORDS}")),
     }
 }
@@ -434,6 +439,9 @@ pub fn cc_kind(word: &str) -> CcKind {
         "bbr3" => CcKind::Bbr3,
         "dctcp" => CcKind::Dctcp,
         "prague" => CcKind::Prague,
+        "bbr3-rfc" => CcKind::RfcBbr3,
+        "dctcp-rfc" => CcKind::RfcDctcp,
+        "prague-rfc" => CcKind::RfcPrague,
         _ => CcKind::Linux,
     }
 }

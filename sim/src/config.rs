@@ -17,6 +17,13 @@ pub enum CcKind {
     Dctcp,
     /// Linux-mode TCP Prague (`congestion::linux::Prague`), ECT(1), AccECN CE counts.
     Prague,
+    /// RFC-mode BBRv3 in bytes (`congestion::rfc::Bbr3`, draft-ietf-ccwg-bbr),
+    /// per-packet delivery-rate snapshots kept in the scoreboard.
+    RfcBbr3,
+    /// RFC-mode DCTCP in bytes (`congestion::rfc::Dctcp`), ECT(0), CE counts per ACK.
+    RfcDctcp,
+    /// RFC-mode Prague in bytes (`congestion::rfc::Prague`), ECT(1), CE counts per ACK.
+    RfcPrague,
 }
 
 impl CcKind {
@@ -30,23 +37,31 @@ impl CcKind {
             CcKind::Bbr3 => "bbr3",
             CcKind::Dctcp => "dctcp",
             CcKind::Prague => "prague",
+            CcKind::RfcBbr3 => "bbr3-rfc",
+            CcKind::RfcDctcp => "dctcp-rfc",
+            CcKind::RfcPrague => "prague-rfc",
         }
     }
 
     /// Whether the algorithm paces itself whatever `--pacing` says (Linux `bbr_init()`
-    /// and `prague_init()` set `SK_PACING_NEEDED`).
+    /// and `prague_init()` set `SK_PACING_NEEDED`; the draft's BBR paces, RFC 9331 §4.3
+    /// asks a Prague sender to).
     pub const fn paces_itself(self) -> bool {
-        matches!(self, CcKind::Bbr | CcKind::Bbr3 | CcKind::Prague)
+        matches!(
+            self,
+            CcKind::Bbr | CcKind::Bbr3 | CcKind::Prague | CcKind::RfcBbr3 | CcKind::RfcPrague
+        )
     }
 
     /// The ECN codepoint its packets carry with `--ecn on`: ECT(1) for the L4S sender
     /// (Prague, `TCP_CONG_WANTS_ECT_1`), ECT(0) for the classic ones (RFC 3168 CUBIC
-    /// and NewReno, DCTCP); BBR v1 and v3 send not-ECT (v1 has no ECN response, v3's
-    /// needs a datacenter's shallow marking, not modelled).
+    /// and NewReno, DCTCP, in both modes); BBR v1 and v3 (both modes) send not-ECT
+    /// (v1 has no ECN response, v3's needs a datacenter's shallow marking, not
+    /// modelled).
     pub const fn ect(self, ecn: bool) -> Ect {
         match (ecn, self) {
-            (false, _) | (true, CcKind::Bbr | CcKind::Bbr3) => Ect::NotEct,
-            (true, CcKind::Prague) => Ect::Ect1,
+            (false, _) | (true, CcKind::Bbr | CcKind::Bbr3 | CcKind::RfcBbr3) => Ect::NotEct,
+            (true, CcKind::Prague | CcKind::RfcPrague) => Ect::Ect1,
             (true, _) => Ect::Ect0,
         }
     }

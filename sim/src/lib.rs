@@ -11,6 +11,7 @@ pub mod app;
 pub mod aqm;
 pub mod cc;
 pub mod cc_linux;
+pub mod cc_rfc_bbr3;
 pub mod cli;
 pub mod config;
 pub mod delack;

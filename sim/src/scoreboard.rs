@@ -42,7 +42,14 @@ pub struct AckDetail {
     pub delivered: Vec<DeliveredSegment>,
     /// Snapshots of the segments newly marked lost.
     pub lost: Vec<TxSnapshot>,
+    /// The sequence numbers of those segments, in step with `lost` (an RFC-mode flow
+    /// counts lost ranges by packet number).
+    pub lost_seq: Vec<u32>,
+    /// In step with `delivered`: the segment was marked lost and not resent since, so
+    /// it had already left the flight (a late delivery, RFC 9002 §6.1's spurious loss).
+    pub delivered_after_loss: Vec<bool>,
     cum: Vec<DeliveredSegment>,
+    cum_after_loss: Vec<bool>,
 }
 
 impl AckDetail {
@@ -50,7 +57,10 @@ impl AckDetail {
     pub fn clear(&mut self) {
         self.delivered.clear();
         self.lost.clear();
+        self.lost_seq.clear();
+        self.delivered_after_loss.clear();
         self.cum.clear();
+        self.cum_after_loss.clear();
     }
 }
 
@@ -237,6 +247,7 @@ impl Scoreboard {
                 self.deliver(s.flags, s.sent_ns, &mut out);
                 if let Some(d) = detail.as_deref_mut() {
                     d.cum.push(delivered_segment(seq, s.flags, tx, false));
+                    d.cum_after_loss.push(after_loss(s.flags));
                 }
             }
         }
@@ -250,11 +261,13 @@ impl Scoreboard {
                 if let Some(d) = detail.as_deref_mut() {
                     d.delivered
                         .push(delivered_segment(seq, s.flags, self.tx(seq), true));
+                    d.delivered_after_loss.push(after_loss(s.flags));
                 }
             }
         }
         if let Some(d) = detail.as_deref_mut() {
             d.delivered.append(&mut d.cum);
+            d.delivered_after_loss.append(&mut d.cum_after_loss);
         }
         self.fack = self.fack.max(hi).max(self.snd_una);
         self.lost_scan = self.lost_scan.max(self.snd_una);
@@ -268,6 +281,7 @@ impl Scoreboard {
                 out.newly_lost += 1;
                 if let Some(d) = detail.as_deref_mut() {
                     d.lost.push(self.tx(seq).snapshot);
+                    d.lost_seq.push(seq);
                 }
             }
             self.lost_scan += 1;
@@ -282,6 +296,7 @@ impl Scoreboard {
     // Linux net/ipv4/tcp_input.c tcp_enter_loss(): mark all not-SACKed lost
     pub fn on_rto(&mut self, mut detail: Option<&mut AckDetail>) -> u32 {
         let mut newly = 0;
+        let snd_una = self.snd_una;
         for (i, s) in self.segs.iter_mut().enumerate() {
             if s.flags & SACKED == 0 {
                 if s.flags & LOST == 0 || s.flags & RETRANS != 0 {
@@ -289,6 +304,7 @@ impl Scoreboard {
                     if let Some(d) = detail.as_deref_mut() {
                         let tx = self.txs.get(i).copied().unwrap_or_default();
                         d.lost.push(tx.snapshot);
+                        d.lost_seq.push(snd_una + i as u32);
                     }
                 }
                 s.flags = (s.flags | LOST) & !RETRANS;
@@ -300,6 +316,11 @@ impl Scoreboard {
         self.retx_next = self.snd_una;
         newly
     }
+}
+
+/// Marked lost and not resent since: out of the flight before its delivery.
+fn after_loss(flags: u8) -> bool {
+    flags & LOST != 0 && flags & RETRANS == 0
 }
 
 fn delivered_segment(seq: u32, flags: u8, tx: Sent, sacked: bool) -> DeliveredSegment {

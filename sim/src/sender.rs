@@ -385,6 +385,7 @@ impl Sender {
                 flight: self.sb.flight(),
                 newly_lost,
                 lost: &self.detail.lost,
+                lost_seq: &self.detail.lost_seq,
                 snd_una: self.sb.snd_una(),
                 snd_nxt: self.sb.snd_nxt(),
                 timeouts: self.timeouts,
@@ -594,7 +595,8 @@ impl Sender {
             let per_segment = self.cc.samples_per_segment();
             let first = match retransmit {
                 Some(seq) => {
-                    let tx = per_segment.then(|| self.cc.on_segment_sent(now_ns, self.sb.flight()));
+                    let tx =
+                        per_segment.then(|| self.cc.on_segment_sent(now_ns, self.sb.flight(), seq));
                     self.sb.on_retransmit(now_ns, seq);
                     if let Some(tx) = tx {
                         self.sb.set_tx(seq, tx);
@@ -604,7 +606,8 @@ impl Sender {
                 }
                 None if per_segment => {
                     for _ in 0..segs {
-                        let tx = self.cc.on_segment_sent(now_ns, self.sb.flight());
+                        let seq = self.sb.snd_nxt();
+                        let tx = self.cc.on_segment_sent(now_ns, self.sb.flight(), seq);
                         self.sb.on_send_one(now_ns, tx);
                     }
                     snd_nxt
