@@ -138,10 +138,14 @@ fn a_bad_cc_word_names_the_flag_and_lists_the_replays_words() {
         "prague",
         "cubic-rfc",
         "newreno-rfc",
+        "bbr3-rfc",
+        "dctcp-rfc",
+        "prague-rfc",
     ] {
         assert!(stderr.contains(word), "{word} in {stderr}");
     }
     assert!(config_from(&["--kernel", "2.6.35", "--cc", "bbr"]).is_err());
+    assert!(config_from(&["--kernel", "2.6.35", "--cc", "prague-rfc"]).is_err());
 }
 
 #[test]

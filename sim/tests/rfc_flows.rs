@@ -1,0 +1,138 @@
+//! `--cc bbr3-rfc|dctcp-rfc|prague-rfc`: the RFC-mode flows in bytes (`rfc::Bbr3`,
+//! `rfc::Dctcp`, `rfc::Prague`) run on the simulator's paths, move all their data, are
+//! deterministic for a seed, and hear CE marks where their codepoint asks for them.
+
+mod common;
+
+use clap::Parser;
+use common::{Everything, small_path};
+use congestion_sim::cli::Cli;
+use congestion_sim::config::{AqmKind, CcKind, WindowMode};
+use congestion_sim::{SimConfig, run};
+
+fn config_from(args: &[&str]) -> Result<SimConfig, String> {
+    let mut argv = vec!["ccsim"];
+    argv.extend_from_slice(args);
+    let cli = Cli::try_parse_from(argv).map_err(|e| e.to_string())?;
+    cli.run.to_config()
+}
+
+const FLOWS: [(&str, CcKind); 3] = [
+    ("bbr3-rfc", CcKind::RfcBbr3),
+    ("dctcp-rfc", CcKind::RfcDctcp),
+    ("prague-rfc", CcKind::RfcPrague),
+];
+
+#[test]
+fn each_rfc_flow_moves_all_its_data_on_a_short_path() {
+    for (word, kind) in FLOWS {
+        let cfg = config_from(&["--cc", word]).unwrap();
+        assert_eq!(cfg.cc, kind, "--cc {word}");
+        assert_eq!(kind.word(), word);
+        let mut c = small_path(50_000_000, 4 << 20);
+        c.cc = kind;
+        let mut probe = Everything::default();
+        let s = run(&c, &mut probe).unwrap_or_else(|e| panic!("{word}: {e}"));
+        assert!(s.complete, "{word}");
+        assert_eq!(s.bytes, 4 << 20, "{word}: every byte arrives");
+        // 4 MiB at 50 Mbit/s take at least 0.67 s; with a 20 ms path, well under 3 s.
+        assert!(
+            s.duration_ns < 3_000_000_000,
+            "{word}: {} ns",
+            s.duration_ns
+        );
+        assert!(probe.rows.iter().any(|r| r.cwnd != 10), "{word}");
+        if kind.paces_itself() {
+            assert!(probe.rows.iter().all(|r| r.pacing_rate > 0), "{word}");
+        }
+    }
+}
+
+#[test]
+fn bbr3_rfc_takes_its_bandwidth_samples_from_the_scoreboards_snapshots() {
+    // Without a snapshot per packet the draft's sampler has no delivery rate and BBR
+    // stays in Startup at its initial rate; with them it leaves Startup and its pacing
+    // rate tracks the 50 Mbit/s bottleneck (6.25 MB/s).
+    let mut c = small_path(50_000_000, 16 << 20);
+    c.cc = CcKind::RfcBbr3;
+    let mut probe = Everything::default();
+    run(&c, &mut probe).unwrap();
+    let late = &probe.rows[probe.rows.len() * 3 / 4..];
+    let mean = late.iter().map(|r| r.pacing_rate as f64).sum::<f64>() / late.len() as f64;
+    assert!((4.0e6..9.0e6).contains(&mean), "pacing rate {mean} B/s");
+    assert!(late.iter().all(|r| r.phase != congestion::Phase::SlowStart));
+}
+
+#[test]
+fn the_rfc_flows_recover_from_random_loss_and_timeouts() {
+    for (word, kind) in FLOWS {
+        let mut c = small_path(20_000_000, 2 << 20);
+        c.cc = kind;
+        c.loss = 0.02;
+        c.seed = 7;
+        let s = run(&c, &mut congestion_sim::NoProbe).unwrap();
+        assert!(s.complete && s.bytes == 2 << 20, "{word}");
+        assert!(s.retrans > 0, "{word}: 2 % loss");
+        // 20 % loss: retransmissions are lost too and only the RTO finds them.
+        c.loss = 0.2;
+        c.amount = congestion_sim::config::Amount::Bytes(256 << 10);
+        let s = run(&c, &mut congestion_sim::NoProbe).unwrap();
+        assert!(s.complete && s.bytes == 256 << 10, "{word} at 20 % loss");
+        assert!(s.sender.rtos > 0, "{word}: RTOs at 20 % loss");
+    }
+}
+
+#[test]
+fn rfc_runs_are_deterministic_and_depend_on_the_seed() {
+    for (word, kind) in FLOWS {
+        let mut c = small_path(20_000_000, 1 << 20);
+        c.cc = kind;
+        c.loss = 0.01;
+        c.window = WindowMode::Fixed(1 << 20);
+        let a = run(&c, &mut congestion_sim::NoProbe).unwrap();
+        let b = run(&c, &mut congestion_sim::NoProbe).unwrap();
+        assert_eq!(a, b, "{word}");
+        c.seed ^= 1;
+        let other = run(&c, &mut congestion_sim::NoProbe).unwrap();
+        assert_ne!(a, other, "{word}: another seed, other losses");
+    }
+}
+
+#[test]
+fn dctcp_rfc_and_prague_rfc_hear_ce_marks_and_keep_the_queue_short() {
+    for kind in [CcKind::RfcDctcp, CcKind::RfcPrague] {
+        let mut c = small_path(50_000_000, 16 << 20);
+        c.cc = kind;
+        c.aqm = AqmKind::Step {
+            threshold_ns: 1_000_000,
+        };
+        c.buffer_bytes = 4 << 20;
+        let s = run(&c, &mut congestion_sim::NoProbe).unwrap();
+        assert!(s.ce_marks > 0 && s.sender.ce_marked > 0, "{kind:?}");
+        // The marks reach the controller with each ACK: no classic once-per-window cut.
+        assert_eq!(s.sender.ecn_reductions, 0, "{kind:?}");
+        assert_eq!(s.retrans, 0, "{kind:?}: marks, no drops");
+        assert!(
+            s.link.mean_sojourn_ns() < 2e6,
+            "{kind:?}: {} ns",
+            s.link.mean_sojourn_ns()
+        );
+        // Without ECN the same AQM drops instead.
+        c.ecn = false;
+        let s = run(&c, &mut congestion_sim::NoProbe).unwrap();
+        assert_eq!(s.ce_marks, 0, "{kind:?} not-ECT");
+        assert!(s.retrans > 0, "{kind:?} not-ECT: drops");
+    }
+}
+
+#[test]
+fn bbr3_rfc_sends_not_ect_like_linux_bbr3() {
+    let mut c = small_path(50_000_000, 4 << 20);
+    c.cc = CcKind::RfcBbr3;
+    c.aqm = AqmKind::Step {
+        threshold_ns: 1_000_000,
+    };
+    let s = run(&c, &mut congestion_sim::NoProbe).unwrap();
+    assert!(s.complete);
+    assert_eq!((s.ce_marks, s.sender.ce_marked), (0, 0));
+}
