@@ -140,6 +140,22 @@ fn the_l4s_preset_prints_its_verdicts() {
             .any(|l| l.starts_with("l4s verdict, CUBIC in the classic queue: ")),
         "{stdout}"
     );
-    assert!(out_dir.join("l4s-dualq.svg").exists());
+    // RFC-mode Prague beside it, in the L queue: its run line with CE marks and no
+    // drops, and its verdict against the same done-when.
+    let run = stdout
+        .lines()
+        .find(|l| l.starts_with("prague-rfc, ECT(1): L queue "))
+        .expect("a prague-rfc run line");
+    assert!(
+        !run.contains(" 0 CE marks") && run.contains(" 0 AQM drops"),
+        "{run}"
+    );
+    let prague_rfc = stdout
+        .lines()
+        .find(|l| l.starts_with("l4s verdict, Prague in RFC mode (prague-rfc): "))
+        .expect("a prague-rfc verdict line");
+    assert_eq!(prague_rfc.matches(": holds").count(), 2, "{prague_rfc}");
+    let svg = std::fs::read_to_string(out_dir.join("l4s-dualq.svg")).unwrap();
+    assert!(svg.contains("prague-rfc"), "the plot has a prague-rfc line");
     let _ = std::fs::remove_dir_all(&out_dir);
 }

@@ -136,3 +136,25 @@ fn bbr3_rfc_sends_not_ect_like_linux_bbr3() {
     assert!(s.complete);
     assert_eq!((s.ce_marks, s.sender.ce_marked), (0, 0));
 }
+
+#[test]
+fn bbr2011_runs_bbr3_rfc_beside_bbr_and_bbr3_as_a_prediction() {
+    use congestion_sim::presets::bbr2011::{FINK_CCS, TSQ_CCS, tsq_config};
+    for labels in [
+        FINK_CCS.iter().map(|c| (c.0, c.1)).collect::<Vec<_>>(),
+        TSQ_CCS.to_vec(),
+    ] {
+        let kinds: Vec<CcKind> = labels.iter().map(|c| c.1).collect();
+        let at = |k| kinds.iter().position(|&x| x == k).unwrap();
+        // Beside BBR and BBRv3, after them, and labelled a prediction as they are.
+        assert!(at(CcKind::Bbr) < at(CcKind::RfcBbr3) && at(CcKind::Bbr3) < at(CcKind::RfcBbr3));
+        assert_eq!(labels[at(CcKind::RfcBbr3)].0, "bbr3-rfc (prediction)");
+    }
+    // One seed-002 run (1 GbE, 64 KiB limit) on today's paced host: it moves data at
+    // close to the line's goodput (941 Mbit/s) in bytes mode.
+    let c = tsq_config(1_000_000_000, 64 << 10, CcKind::RfcBbr3);
+    assert!(c.paces());
+    let s = run(&c, &mut congestion_sim::NoProbe).unwrap();
+    let mbps = s.bytes as f64 * 8.0 / s.duration_ns as f64 * 1e3;
+    assert!(mbps > 800.0, "{mbps} Mbit/s");
+}

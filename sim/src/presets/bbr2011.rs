@@ -1,4 +1,5 @@
-//! `ccsim bbr2011`: BBR (v1 and v3, Linux mode) beside today's CUBIC on the paths of
+//! `ccsim bbr2011`: BBR (v1 and v3 in Linux mode, v3 in RFC mode as
+//! draft-ietf-ccwg-bbr has it, `rfc::Bbr3` in bytes) beside today's CUBIC on the paths of
 //! seed 000 (Bill Fink's 8 GB transfers over 10 GbE at 18 and 80 ms, the HZ=250
 //! table's path, calibrated as `fink2011` calibrates it) and on seed 002's
 //! `tcp_limit_output_bytes` sweep (the `tsq2012` path).
@@ -9,7 +10,8 @@
 //! same runs `fink2011` and `tsq2012` print; the seeds' own measurements are printed
 //! beside them as the seeds printed them.
 //!
-//! BBR's host is today's: it paces itself (`bbr_init` sets `SK_PACING_NEEDED`) with
+//! BBR's host is today's (for `bbr3-rfc` too: the draft's BBR paces, and the host is
+//! the same TCP stack around a bytes-mode controller): it paces itself (`bbr_init` sets `SK_PACING_NEEDED`) with
 //! autosized TSO bursts, and on the seed-002 path each limit is today's
 //! `tcp_limit_output_bytes` sysctl (a 2012 kernel had no BBR).
 
@@ -21,12 +23,23 @@ use crate::presets::seeds::{FINK_2011_HZ250, FinkRun, NuttcpFigure, TSQ_2012_1G,
 use crate::presets::{Case, Outcome, plot_runs, print_stats, run_all, tsq2012};
 use crate::report::{mbps, summary_line};
 
-/// The controllers of each seed-000 path: today's CUBIC with HyStart, without, BBR, BBRv3.
-const FINK_CCS: [(&str, CcKind, bool); 4] = [
+/// The controllers of each seed-000 path: today's CUBIC with HyStart, without, BBR,
+/// BBRv3, and the draft's BBRv3 in RFC mode.
+pub const FINK_CCS: [(&str, CcKind, bool); 5] = [
     ("cubic, hystart", CcKind::Linux, true),
     ("cubic, no hystart", CcKind::Linux, false),
     ("bbr (prediction)", CcKind::Bbr, true),
     ("bbr3 (prediction)", CcKind::Bbr3, true),
+    ("bbr3-rfc (prediction)", CcKind::RfcBbr3, true),
+];
+
+/// The controllers of each seed-002 limit: CUBIC on the 2012 host, BBR, BBRv3, the
+/// draft's BBRv3 in RFC mode.
+pub const TSQ_CCS: [(&str, CcKind); 4] = [
+    ("cubic, 2012 host", CcKind::Linux),
+    ("bbr (prediction)", CcKind::Bbr),
+    ("bbr3 (prediction)", CcKind::Bbr3),
+    ("bbr3-rfc (prediction)", CcKind::RfcBbr3),
 ];
 
 /// The four seed-000 experiments a controller runs: (RTT ms, -w MiB, 0 = autotuned).
@@ -77,7 +90,8 @@ fn goodput(o: &Outcome) -> f64 {
     mbps(o.summary.bytes, o.summary.duration_ns)
 }
 
-/// The plain sentence on seed 000's two questions under BBR, from the runs: `outs[p][c]`
+/// The plain sentence on seed 000's two questions under BBR (and the draft's BBRv3 in RFC
+/// mode), from the runs: `outs[p][c]`
 /// is path `p` of [`FINK_PATHS`] with controller `c` of [`FINK_CCS`].
 pub fn fink_sentence(outs: &[&[Outcome]]) -> String {
     let g = |p: usize, c: usize| goodput(&outs[p][c]);
@@ -108,7 +122,9 @@ pub fn fink_sentence(outs: &[&[Outcome]]) -> String {
          without). At 80 ms -w100m, where the seed's CUBIC without HyStart lost packets, BBR \
          {} ({} retransmissions, {:.0} Mbit/s) and BBRv3 {} ({}, {:.0} Mbit/s); today's CUBIC \
          retransmits {} without HyStart and {} with. At 80 ms autotuned BBR carries {:.0} \
-         Mbit/s and BBRv3 {:.0}, today's CUBIC {:.0}.",
+         Mbit/s and BBRv3 {:.0}, today's CUBIC {:.0}. The draft's BBRv3 in RFC mode \
+         (bbr3-rfc, bytes) carries {:.0} and {:.0} Mbit/s at 18 ms, {:.0} at 80 ms autotuned \
+         and {:.0} ({} retransmissions) at 80 ms -w100m.",
         g(0, 2),
         g(1, 2),
         g(0, 3),
@@ -130,11 +146,16 @@ pub fn fink_sentence(outs: &[&[Outcome]]) -> String {
         g(2, 2),
         g(2, 3),
         g(2, 0),
+        g(0, 4),
+        g(1, 4),
+        g(2, 4),
+        g(3, 4),
+        r(3, 4),
     )
 }
 
 /// The plain sentence on seed 002's question under BBR: `sets[cc]` are the 16 limits
-/// of one link for CUBIC, BBR and BBRv3.
+/// of one link for the controllers of [`TSQ_CCS`] (the sentence reads CUBIC and BBR).
 pub fn tsq_sentence(link: &str, sets: &[&[Outcome]]) -> String {
     let range = |outs: &[Outcome], f: &dyn Fn(&Outcome) -> f64| {
         outs.iter()
@@ -180,11 +201,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
             });
         }
     }
-    let tsq_ccs = [
-        ("cubic, 2012 host", CcKind::Linux),
-        ("bbr (prediction)", CcKind::Bbr),
-        ("bbr3 (prediction)", CcKind::Bbr3),
-    ];
+    let tsq_ccs = TSQ_CCS;
     for (rate, seed, tag) in [
         (10_000_000_000u64, &TSQ_2012_10G, "10G"),
         (1_000_000_000u64, &TSQ_2012_1G, "1G"),
@@ -234,7 +251,7 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
         let sets: Vec<&[Outcome]> = set.chunks(seed.len()).collect();
         crate::say!(
             "\nseed 002, {link}: tcp_limit_output_bytes, seed Mbps / tcpi_rtt us, then sim \
-             Mbps / srtt us for cubic (2012 host), bbr and bbr3 (predictions)"
+             Mbps / srtt us for cubic (2012 host), bbr, bbr3 and bbr3-rfc (predictions)"
         );
         for (i, &(limit, s_mbps, s_rtt)) in seed.iter().enumerate() {
             let cell = |k: usize| {
@@ -246,10 +263,12 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
                 )
             };
             crate::say!(
-                "{limit:>8}  seed {s_mbps:>8.2} / {s_rtt:>5}   cubic {}   bbr {}   bbr3 {}",
+                "{limit:>8}  seed {s_mbps:>8.2} / {s_rtt:>5}   cubic {}   bbr {}   bbr3 {}   \
+                 bbr3-rfc {}",
                 cell(0),
                 cell(1),
-                cell(2)
+                cell(2),
+                cell(3)
             );
         }
         crate::say!("{}", tsq_sentence(link, &sets));
@@ -270,7 +289,8 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
             &args.out,
             &format!("bbr2011-{rtt}ms.svg"),
             &format!(
-                "seed 000 path, 10 GbE, {rtt} ms, 8 GB: today's CUBIC and BBR; BBR is a \
+                "seed 000 path, 10 GbE, {rtt} ms, 8 GB: today's CUBIC, BBR, BBRv3 and bbr3-rfc; \
+                 BBR is a \
                  PREDICTION (no BBR in the seeds); solid: autotuned, dashed: -w"
             ),
             &runs,
@@ -288,7 +308,8 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
     plot_runs(
         &args.out,
         "bbr2011-tsq-10g.svg",
-        "seed 002 path, 10 GbE: TSQ limits, CUBIC (2012 host) and BBR; BBR is a PREDICTION",
+        "seed 002 path, 10 GbE: TSQ limits, CUBIC (2012 host), BBR, BBRv3 and bbr3-rfc; BBR \
+         is a PREDICTION",
         &runs,
         &[],
     )?;

@@ -2,7 +2,9 @@
 //! cross the same RFC 9332 DualQ bottleneck with Linux `dualpi2`'s defaults (no
 //! parameter set per run): Prague's ECT(1) packets take the L queue with its 1 ms step,
 //! CUBIC's ECT(0) ones the classic queue under PI2 (target 15 ms); a third run sends
-//! CUBIC without ECN, so the classic queue drops instead of marking.
+//! CUBIC without ECN, so the classic queue drops instead of marking. Beside Linux-mode
+//! Prague runs RFC 9331 §4.3's Prague in bytes (`rfc::Prague`, `--cc prague-rfc`, the
+//! classic driver with the scalable response), also ECT(1) in the L queue.
 //!
 //! The path: 100 Mbit/s, 20 ms base RTT, 1500-byte MTU, a 1 Gbit/s sender NIC (so the
 //! queue builds at the bottleneck, not in the host), dualpi2's limit of 10000 packets,
@@ -68,19 +70,23 @@ pub fn figures(o: &Outcome) -> Figures {
     }
 }
 
-/// The preset's verdict lines, from the Prague and CUBIC (ECN) runs.
-pub fn verdicts(prague: Figures, cubic: Figures) -> Vec<String> {
+/// The preset's verdict lines, from the Prague (Linux and RFC mode) and CUBIC (ECN) runs.
+pub fn verdicts(prague: Figures, prague_rfc: Figures, cubic: Figures) -> Vec<String> {
     let holds = |ok: bool| if ok { "holds" } else { "DOES NOT HOLD" };
-    vec![
+    let done_when = |name: &str, f: Figures| {
         format!(
-            "l4s verdict, Prague: mean queueing delay {:.3} ms (at most {PRAGUE_MAX_DELAY_MS} ms: \
-             {}), utilisation {:.1} % (at least {:.0} %: {})",
-            prague.delay_ms,
-            holds(prague.delay_ms <= PRAGUE_MAX_DELAY_MS),
-            prague.utilisation * 100.0,
+            "l4s verdict, {name}: mean queueing delay {:.3} ms (at most {PRAGUE_MAX_DELAY_MS} \
+             ms: {}), utilisation {:.1} % (at least {:.0} %: {})",
+            f.delay_ms,
+            holds(f.delay_ms <= PRAGUE_MAX_DELAY_MS),
+            f.utilisation * 100.0,
             PRAGUE_MIN_UTILISATION * 100.0,
-            holds(prague.utilisation >= PRAGUE_MIN_UTILISATION),
-        ),
+            holds(f.utilisation >= PRAGUE_MIN_UTILISATION),
+        )
+    };
+    vec![
+        done_when("Prague", prague),
+        done_when("Prague in RFC mode (prague-rfc)", prague_rfc),
         format!(
             "l4s verdict, CUBIC in the classic queue: mean queueing delay {:.3} ms ({:.0}x \
              Prague's), utilisation {:.1} %",
@@ -95,6 +101,7 @@ pub fn verdicts(prague: Figures, cubic: Figures) -> Vec<String> {
 pub fn run(args: &PresetArgs) -> Result<(), String> {
     let runs = [
         ("prague, ECT(1): L queue", CcKind::Prague, true),
+        ("prague-rfc, ECT(1): L queue", CcKind::RfcPrague, true),
         ("cubic, ECT(0): classic queue", CcKind::Linux, true),
         ("cubic, not-ECT: classic queue", CcKind::Linux, false),
     ];
@@ -127,13 +134,17 @@ pub fn run(args: &PresetArgs) -> Result<(), String> {
             s.retrans
         );
     }
-    for line in verdicts(figures(&outcomes[0]), figures(&outcomes[1])) {
+    for line in verdicts(
+        figures(&outcomes[0]),
+        figures(&outcomes[1]),
+        figures(&outcomes[2]),
+    ) {
         crate::say!("{line}");
     }
     plot(
         &args.out,
         "l4s-dualq.svg",
-        "l4s: Prague (L queue) and CUBIC (classic queue) alone on one DualQ path, \
+        "l4s: Prague, prague-rfc (L queue) and CUBIC (classic queue) alone on one DualQ path, \
          100 Mbit/s, 20 ms",
         &outcomes.iter().collect::<Vec<_>>(),
         &[],
