@@ -10,6 +10,10 @@
 //!   sequence numbers likewise. Its initial window is TCP's IW10 (RFC 6928), not QUIC's
 //!   RFC 9002 default, so both modes start alike; its pacing rate is the library's
 //!   bytes-mode `tcp_update_pacing_rate`.
+//!   `rfc::{Dctcp, Prague}` (`--cc dctcp-rfc|prague-rfc`) are the same driver with the
+//!   scalable responses; each ACK's AccECN CE delta reaches them in `AckEvent::ce_delta`.
+//! - RFC-mode BBRv3 (`rfc::Bbr3`, `--cc bbr3-rfc`) is driven packet by packet with
+//!   snapshots kept in the scoreboard ([`RfcBbr3Engine`], `cc_rfc_bbr3.rs`).
 //! - The 2.6.35 profile ([`v2_6_35::Cubic`], `--kernel 2.6.35`) counts segments like
 //!   today's Linux mode. Its clock is the kernel's `jiffies` at `--hz`; the simulated
 //!   host has been up `SimConfig::uptime_ns` (`--uptime`, 1000 s by default) when the transfer starts, because 2.6.35's
