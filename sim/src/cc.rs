@@ -211,13 +211,27 @@ impl SimController {
     }
 
     /// An ACK that delivered `delivered` segments (cumulatively or by SACK), with its
-    /// RTT sample and the highest segment it covers (exclusive).
-    pub fn on_ack(&mut self, now_ns: u64, delivered: u32, rtt_us: Option<u32>, highest: u32) {
+    /// RTT sample, its cumulative ACK `snd_una` and the highest segment it covers
+    /// (exclusive, SACK blocks included).
+    pub fn on_ack(
+        &mut self,
+        now_ns: u64,
+        delivered: u32,
+        rtt_us: Option<u32>,
+        snd_una: u32,
+        highest: u32,
+    ) {
+        // Linux mode (segments) reads `largest_acked` as TCP's cumulative ACK, RFC mode
+        // (bytes) as the highest packet covered. Exclusive: 0 covers no segment, so the
+        // ACK names none.
+        let largest_acked = match self.unit {
+            WindowUnit::Segments => Some(u64::from(snd_una)),
+            WindowUnit::Bytes => (highest > 0).then(|| self.amount(highest)),
+        };
         let ack = AckEvent {
             acked: self.amount(delivered),
             rtt: rtt_us.map(|r| Duration::from_micros(u64::from(r))),
-            // Exclusive: 0 covers no segment, so the ACK names none.
-            largest_acked: (highest > 0).then(|| self.amount(highest)),
+            largest_acked,
             app_limited: false,
         };
         if let Some(r) = rtt_us {

@@ -268,7 +268,8 @@ impl Sender {
         };
         let rtt_us = rtt_ns.map(|r| (r / 1000).min(u64::from(u32::MAX)) as u32);
         let highest = self.sb.snd_una().max(sack.1.min(self.sb.snd_nxt()));
-        self.cc.on_ack(now_ns, grow, rtt_us, highest);
+        self.cc
+            .on_ack(now_ns, grow, rtt_us, self.sb.snd_una(), highest);
         self.transmit(now_ns, net);
         // tcp_data_snd_check(): tcp_check_space() after the transmit attempt, which
         // may grow an autotuned buffer and wake the writer; its tcp_sendmsg() then

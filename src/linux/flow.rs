@@ -77,6 +77,7 @@ impl LinuxFlowState {
     /// `CA_EVENT_TX_START` (reading the previous send time), and the send time is
     /// stamped. Then the kernel's window-use tracking (`tcp_cwnd_validate` and the
     /// `tcp_write_xmit` rule `in_flight >= cwnd`) decides `is_cwnd_limited`.
+    /// `snd_nxt` moves up to `snd_una + in_flight` if that is ahead of it.
     ///
     /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
     /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
@@ -84,6 +85,29 @@ impl LinuxFlowState {
     #[inline(always)]
     #[doc(hidden)]
     pub fn transmit(&mut self, now: Instant, in_flight: u32) {
+        self.transmit_up_to(now, in_flight, None);
+    }
+
+    /// The transmit step of a stack that names its own `snd_nxt` (the sequence after
+    /// the last segment it sent, in segments): as [`transmit`](Self::transmit), and
+    /// `snd_nxt` moves up to `stack_snd_nxt` too when that is ahead (32-bit
+    /// wrap-around, as the kernel's `after()`; never back). A stack whose flight leaves
+    /// out SACKed and lost segments (the kernel's `tcp_packets_in_flight`) thus still
+    /// gets its real `snd_nxt` as the recovery point `high_seq` and as `cwnd_usage_seq`.
+    #[inline(always)]
+    pub(crate) fn transmit_with_snd_nxt(
+        &mut self,
+        now: Instant,
+        in_flight: u32,
+        stack_snd_nxt: u32,
+    ) {
+        self.transmit_up_to(now, in_flight, Some(stack_snd_nxt));
+    }
+
+    /// [`transmit`](Self::transmit), with the stack's `snd_nxt` when it gave one.
+    // Linux net/ipv4/tcp_output.c tcp_event_data_sent(), tcp_cwnd_validate()
+    #[inline(always)]
+    fn transmit_up_to(&mut self, now: Instant, in_flight: u32, stack_snd_nxt: Option<u32>) {
         let sent = in_flight.saturating_sub(self.hot.packets_out);
         let jiffies = now.jiffies32();
         if sent > 0 {
@@ -93,7 +117,7 @@ impl LinuxFlowState {
             }
             self.hot.last_send_jiffies = jiffies;
         }
-        let snd_nxt = self.advance_snd_nxt(in_flight);
+        let snd_nxt = self.advance_snd_nxt(in_flight, stack_snd_nxt);
         // tcp_write_xmit calls tcp_cwnd_validate after a send or when cwnd-limited; it
         // records the window use when cwnd-limited, when the round since the last record
         // is over, or when more is in flight than recorded. The limited case is tested
@@ -114,37 +138,53 @@ impl LinuxFlowState {
         }
     }
 
-    /// `packets_out = in_flight`, and `snd_nxt` moves up to `snd_una + in_flight` if that
-    /// is ahead of it (never back); returns it.
+    /// `packets_out = in_flight`, and `snd_nxt` moves up to `snd_una + in_flight`, and to
+    /// the stack's own `snd_nxt` if it gave one, whichever is ahead of it (never back);
+    /// returns it.
     #[inline(always)]
-    fn advance_snd_nxt(&mut self, in_flight: u32) -> u32 {
+    fn advance_snd_nxt(&mut self, in_flight: u32, stack_snd_nxt: Option<u32>) -> u32 {
         let h = &mut self.hot;
         // snd_nxt is snd_una + packets_out, and snd_una + in_flight is not before it
         // (the kernel's `after() || ==`, with its wrap-around): it stays derived.
         // Two branches, not one on both tests: the flag's is not taken, and the other
         // reuses the flags of the subtraction `transmit` just made.
         if h.flags & SND_NXT_AHEAD != 0 {
-            return self.advance_stored_snd_nxt(in_flight);
+            return self.advance_stored_snd_nxt(in_flight, stack_snd_nxt);
         }
         if (h.packets_out.wrapping_sub(in_flight) as i32) > 0 {
-            return self.advance_stored_snd_nxt(in_flight);
+            return self.advance_stored_snd_nxt(in_flight, stack_snd_nxt);
+        }
+        let top = h.snd_una.wrapping_add(in_flight);
+        // A stack that counts SACKed or lost segments out of its flight is ahead of the
+        // derived value: its snd_nxt goes to the cold line. Equal (the common case:
+        // nothing SACKed or lost) or behind, the derived value stands.
+        if let Some(stack) = stack_snd_nxt {
+            if linux_after(stack, top) {
+                return self.advance_stored_snd_nxt(in_flight, stack_snd_nxt);
+            }
         }
         h.packets_out = in_flight;
-        h.snd_una.wrapping_add(in_flight)
+        top
     }
 
     /// [`advance_snd_nxt`](Self::advance_snd_nxt) when `snd_nxt` is, or is about to be,
-    /// ahead of the flight (losses or discards left it, or less is in flight after a send).
+    /// ahead of the flight (losses or discards left it, less is in flight after a send,
+    /// or the stack's own `snd_nxt` is ahead).
     #[inline(never)]
-    fn advance_stored_snd_nxt(&mut self, in_flight: u32) -> u32 {
+    fn advance_stored_snd_nxt(&mut self, in_flight: u32, stack_snd_nxt: Option<u32>) -> u32 {
         let before = self.snd_nxt();
         let top = self.hot.snd_una.wrapping_add(in_flight);
         self.hot.packets_out = in_flight;
-        let snd_nxt = if linux_after(top, before) {
+        let mut snd_nxt = if linux_after(top, before) {
             top
         } else {
             before
         };
+        if let Some(stack) = stack_snd_nxt {
+            if linux_after(stack, snd_nxt) {
+                snd_nxt = stack;
+            }
+        }
         self.store_snd_nxt(snd_nxt);
         snd_nxt
     }
@@ -201,6 +241,55 @@ impl LinuxFlowState {
             self.ack_in_recovery(p, jiffies, acked);
         }
         self.pacing_inputs_changed(p);
+    }
+
+    /// Before an ACK of `acked` segments, a stack's cumulative ACK (`snd_una` after it,
+    /// in segments; only its low 32 bits count, with the kernel's wrap-around): when it
+    /// is not `snd_una + acked` (the stack counted SACKed segments in `acked`, or left
+    /// them out and the ACK now covers them), `snd_una` is set to it. The ACK that
+    /// follows then runs on the stack's `snd_una`, so that a recovery period ends when
+    /// the cumulative ACK reaches `high_seq`, not before or after.
+    ///
+    /// Odd input: a cumulative ACK before `snd_una` (an old, reordered ACK) leaves it
+    /// where it is, as the kernel's `tcp_ack` does; one beyond `snd_nxt` takes `snd_nxt`
+    /// with it (the stack acknowledges only what it sent), where the kernel would drop
+    /// the ACK.
+    // Linux net/ipv4/tcp_input.c tcp_ack(): snd_una = ack, never back
+    #[inline(always)]
+    pub(crate) fn take_cumulative_ack(&mut self, cumulative_ack: Option<u64>, acked: u32) {
+        if let Some(ack) = cumulative_ack {
+            // Truncation to the kernel's 32-bit sequence space, on purpose.
+            let ack = ack as u32;
+            if ack != self.hot.snd_una.wrapping_add(acked) {
+                self.move_snd_una_to(ack, acked);
+            }
+        }
+    }
+
+    /// [`take_cumulative_ack`](Self::take_cumulative_ack) when the stack's `snd_una` is
+    /// not where `acked` would put it: `snd_nxt` is pinned in the cold line (it does not
+    /// move with the flight), and `snd_una` is set `acked` below the cumulative ACK, which
+    /// the ACK's own `snd_una += acked` then reaches.
+    #[cold]
+    #[inline(never)]
+    fn move_snd_una_to(&mut self, ack: u32, acked: u32) {
+        let snd_una = self.hot.snd_una;
+        // Linux net/ipv4/tcp_input.c tcp_ack(): an ACK before snd_una is old
+        let snd_una = if linux_after(snd_una, ack) {
+            snd_una
+        } else {
+            ack
+        };
+        let snd_nxt = self.snd_nxt();
+        let snd_nxt = if linux_after(snd_una, snd_nxt) {
+            snd_una
+        } else {
+            snd_nxt
+        };
+        self.cold.snd_nxt = snd_nxt;
+        self.hot.flags |= SND_NXT_AHEAD;
+        // Wrapping: sequence numbers, as the kernel's.
+        self.hot.snd_una = snd_una.wrapping_sub(acked);
     }
 
     /// More acknowledged than was in flight: the flight empties, and `snd_nxt` stays

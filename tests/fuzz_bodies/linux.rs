@@ -282,7 +282,10 @@ pub fn run(data: &[u8]) {
             0..=5 => {
                 let acked = b.amount(1);
                 let rtt = b.rtt_us().map(Duration::from_micros);
-                rec.on_ack(now, &AckEvent::new(acked, u64::from(m.snd_una), rtt));
+                // `largest_acked` is the cumulative ACK after this ACK (Linux mode's
+                // `snd_una`), as the model moves it.
+                let cumulative = m.snd_una.wrapping_add(segments(acked));
+                rec.on_ack(now, &AckEvent::new(acked, u64::from(cumulative), rtt));
                 m.acked(segments(acked));
                 check(&rec, &m, clamp, Kind::Ack, &before, false);
             }
