@@ -10,7 +10,8 @@
 //!
 //! Three values are kept lazily, so that the common ACK and send never touch the cold line:
 //! - `snd_nxt` is `snd_una + packets_out` unless [`SND_NXT_AHEAD`] says the cold copy
-//!   holds it (after losses or discards left the flight);
+//!   holds it (after losses or discards left the flight, or a stack's own `snd_nxt` or
+//!   cumulative ACK was not where the flight put it);
 //! - the window clamp is applied on an ACK only while [`CLAMP_PENDING`] says cwnd may lie
 //!   above it, or when the window grows;
 //! - the pacing rate's `packets_out` input is cwnd unless [`FLIGHT_ABOVE_CWND`] says the
