@@ -307,6 +307,45 @@ fn new_data_sent_before_the_retransmissions_keeps_one_reduction_per_episode() {
 }
 
 #[test]
+fn classic_ecn_echoes_up_to_high_seq_cut_once() {
+    for counting in BOTH {
+        let mut s = Stack::new(counting, 0);
+        s.send_new(8);
+        s.at(20);
+        // Segment 0 was CE-marked: the ACK of it raises the CE count. tcp_enter_cwr:
+        // ssthresh max(10 · 717 >> 10, 2) = 7, cwnd lands on it; high_seq = snd_nxt 8.
+        s.cumulative_ack(1);
+        s.ce_on(0);
+        assert_eq!(s.window(), (7, Some(7)), "{counting:?}");
+        // An RFC 3168 receiver sets ECE on every ACK until a segment with CWR arrives,
+        // and the sender sets CWR on its first new segment after the reduction (8, sent
+        // below only once 0..=7 are in). Each of those ACKs is one more CE report, of a
+        // segment sent before the reduction. Up to snd_una 7 the recovery period
+        // covers them; the ACK of 7 brings snd_una to high_seq exactly, where the kernel
+        // holds CWR ("until something above high_seq is acknowledged"): no second cut.
+        for to in 2..=8 {
+            s.cumulative_ack(to);
+            s.ce_on(to - 1);
+            assert_eq!(
+                s.window(),
+                (7, Some(7)),
+                "{counting:?}, ECE at snd_una {to}"
+            );
+        }
+        // 8 carries CWR, 9 follows; the receiver echoes no more. A CE mark on 9, sent
+        // after the reduction, is a new event once the cumulative ACK is past high_seq:
+        // max(7 · 717 >> 10, 2) = 4.
+        s.send_new(2);
+        s.at(40);
+        s.cumulative_ack(9);
+        s.cumulative_ack(10);
+        s.ce_on(9);
+        assert_eq!(s.window(), (4, Some(4)), "{counting:?}");
+        s.assert_sequences();
+    }
+}
+
+#[test]
 fn a_stale_or_overshooting_cumulative_ack_is_clamped() {
     let mut s = Stack::new(Counting::CumulativeAdvance, 100);
     s.send_new(8);

@@ -18,8 +18,8 @@ use crate::cubic::{
 };
 use crate::hystart::HystartInput;
 use crate::linux::layout::{
-    CA_STATE_MASK, CLAMP_PENDING, FLIGHT_ABOVE_CWND, Hot, IS_CWND_LIMITED, LOSS_RECOVERY,
-    PACING_FRESH, PACING_NOT_MODELLED, RECOVERY_ARMED, SND_NXT_AHEAD, UNDO_MARKER,
+    CA_STATE_MASK, CLAMP_PENDING, CWR_PERIOD, FLIGHT_ABOVE_CWND, Hot, IS_CWND_LIMITED,
+    LOSS_RECOVERY, PACING_FRESH, PACING_NOT_MODELLED, RECOVERY_ARMED, SND_NXT_AHEAD, UNDO_MARKER,
 };
 use crate::linux::params::LinuxParams;
 use crate::linux::state::{TCP_INFINITE_SSTHRESH, additive_increase, slow_start_growth};
@@ -546,6 +546,7 @@ impl LinuxFlowState {
             self.cold.prior_ssthresh = self.current_ssthresh();
             self.init_cwnd_reduction(p);
             self.begin_recovery_period(now);
+            self.set(CWR_PERIOD, false);
         }
         // set_state(Recovery) then set_state(Open): CUBIC reacts to neither.
         self.set_ca_state(CaState::Open);
@@ -579,6 +580,7 @@ impl LinuxFlowState {
             self.set(UNDO_MARKER, false);
             self.init_cwnd_reduction(p);
             self.begin_recovery_period(now);
+            self.set(CWR_PERIOD, true);
             self.set_ca_state(CaState::Cwr);
         }
         self.end_cwnd_reduction();
@@ -643,6 +645,7 @@ impl LinuxFlowState {
         // belong to it (tcp_process_loss keeps Loss until high_seq).
         self.set(LOSS_RECOVERY, false);
         self.set(RECOVERY_ARMED, true);
+        self.set(CWR_PERIOD, false);
         self.cold.recovery_start_us32 = now.micros32();
         self.set_packets_out(retransmitted);
         if retransmitted > 0 {
@@ -953,9 +956,24 @@ impl LinuxFlowState {
         if self.ca_state() == CaState::Loss {
             return;
         }
-        if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {
+        if ecn.ce_increase > 0
+            && !self.sent_before_recovery(ecn.newest_acked)
+            && !self.cwr_held(ecn.newest_acked)
+        {
             self.ecn_observed(p, now, o);
         }
+    }
+
+    /// Whether a CE report naming `packet` by sequence finds the kernel still in CWR:
+    /// a CE reduction's state lasts until the cumulative ACK is beyond `high_seq`, so
+    /// the ACK that reaches it exactly (the last segment sent before the reduction, named
+    /// `high_seq - 1`) does not reduce again. A loss's Recovery ends there, as the
+    /// recovery period does.
+    // Linux net/ipv4/tcp_input.c tcp_fastretrans_alert(): CWR held until snd_una != high_seq
+    fn cwr_held(&self, packet: SentPacket) -> bool {
+        matches!(packet, SentPacket::Number(_))
+            && self.has(CWR_PERIOD)
+            && self.hot.snd_una == self.cold.high_seq
     }
 
     /// The trait's `on_discarded`: the amount leaves `packets_out`.

@@ -62,6 +62,9 @@ pub(crate) const CA_STATE_MASK: u16 = 0b111 << CA_STATE_SHIFT;
 /// The flow does not model `sk_pacing_rate` (`model_pacing` off when it was initialised
 /// or last reconfigured): the rate keeps its last value, in the pacing slot.
 pub(crate) const PACING_NOT_MODELLED: u16 = 1 << 11;
+/// The current recovery period began with an ECN-CE reduction (the kernel's CWR), which
+/// the kernel holds while `snd_una` is at `high_seq`, one ACK longer than a loss's.
+pub(crate) const CWR_PERIOD: u16 = 1 << 12;
 
 // HyStart's byte: sample_cnt (0..=8) in the low nibble, then found, then the exit.
 const SAMPLES_MASK: u8 = 0x0f;
