@@ -221,11 +221,57 @@ impl LinuxFlowState {
         acked: u32,
         rtt_us: Option<u32>,
     ) {
+        self.ack_to(p, now, acked, rtt_us, None);
+    }
+
+    /// An ACK from a stack that may name its cumulative ACK (`snd_una` after this ACK, in
+    /// segments; only its low 32 bits count, with the kernel's wrap-around): as
+    /// [`ack`](Self::ack), and when the cumulative ACK is not `snd_una + acked` (the
+    /// stack counted SACKed segments in `acked`, or left them out and the ACK now covers
+    /// them), `snd_una` is set to it before anything reads it, so that a recovery period
+    /// ends when the cumulative ACK reaches `high_seq`, not before or after.
+    ///
+    /// Odd input: a cumulative ACK before the previous `snd_una` (an old, reordered ACK)
+    /// leaves it there, as the kernel's `tcp_ack` does; one beyond `snd_nxt` takes
+    /// `snd_nxt` with it (the stack acknowledges only what it sent), where the kernel
+    /// would drop the ACK.
+    // Linux net/ipv4/tcp_input.c tcp_ack(): snd_una = ack, never back
+    #[inline(always)]
+    pub(crate) fn ack_with_cumulative(
+        &mut self,
+        p: &LinuxParams,
+        now: Instant,
+        acked: u32,
+        rtt_us: Option<u32>,
+        cumulative_ack: Option<u64>,
+    ) {
+        // Truncation to the kernel's 32-bit sequence space, on purpose.
+        self.ack_to(p, now, acked, rtt_us, cumulative_ack.map(|ack| ack as u32));
+    }
+
+    /// The ACK itself; `cumulative_ack` is `None` for the kernel-style calls.
+    #[inline(always)]
+    fn ack_to(
+        &mut self,
+        p: &LinuxParams,
+        now: Instant,
+        acked: u32,
+        rtt_us: Option<u32>,
+        cumulative_ack: Option<u32>,
+    ) {
         match self.hot.packets_out.checked_sub(acked) {
             Some(left) => self.hot.packets_out = left,
             None => self.ack_beyond_the_flight(),
         }
-        self.hot.snd_una = self.hot.snd_una.wrapping_add(acked);
+        let snd_una = self.hot.snd_una.wrapping_add(acked);
+        self.hot.snd_una = snd_una;
+        // The common case costs one compare: the stack's cumulative ACK is where `acked`
+        // put snd_una.
+        if let Some(ack) = cumulative_ack {
+            if ack != snd_una {
+                self.move_snd_una_to(ack, acked);
+            }
+        }
         let jiffies = now.jiffies32();
         if let Some(rtt) = rtt_us {
             update_srtt(&mut self.hot, rtt);
@@ -243,44 +289,24 @@ impl LinuxFlowState {
         self.pacing_inputs_changed(p);
     }
 
-    /// Before an ACK of `acked` segments, a stack's cumulative ACK (`snd_una` after it,
-    /// in segments; only its low 32 bits count, with the kernel's wrap-around): when it
-    /// is not `snd_una + acked` (the stack counted SACKed segments in `acked`, or left
-    /// them out and the ACK now covers them), `snd_una` is set to it. The ACK that
-    /// follows then runs on the stack's `snd_una`, so that a recovery period ends when
-    /// the cumulative ACK reaches `high_seq`, not before or after.
-    ///
-    /// Odd input: a cumulative ACK before `snd_una` (an old, reordered ACK) leaves it
-    /// where it is, as the kernel's `tcp_ack` does; one beyond `snd_nxt` takes `snd_nxt`
-    /// with it (the stack acknowledges only what it sent), where the kernel would drop
-    /// the ACK.
-    // Linux net/ipv4/tcp_input.c tcp_ack(): snd_una = ack, never back
-    #[inline(always)]
-    pub(crate) fn take_cumulative_ack(&mut self, cumulative_ack: Option<u64>, acked: u32) {
-        if let Some(ack) = cumulative_ack {
-            // Truncation to the kernel's 32-bit sequence space, on purpose.
-            let ack = ack as u32;
-            if ack != self.hot.snd_una.wrapping_add(acked) {
-                self.move_snd_una_to(ack, acked);
-            }
-        }
-    }
-
-    /// [`take_cumulative_ack`](Self::take_cumulative_ack) when the stack's `snd_una` is
-    /// not where `acked` would put it: `snd_nxt` is pinned in the cold line (it does not
-    /// move with the flight), and `snd_una` is set `acked` below the cumulative ACK, which
-    /// the ACK's own `snd_una += acked` then reaches.
+    /// [`ack_with_cumulative`](Self::ack_with_cumulative) when the stack's cumulative ACK
+    /// is not where `acked` put `snd_una`: `snd_nxt` stays where it was (pinned in the
+    /// cold line, as the flight no longer gives it) and `snd_una` moves to the
+    /// cumulative ACK, never before where it was before this ACK.
     #[cold]
     #[inline(never)]
     fn move_snd_una_to(&mut self, ack: u32, acked: u32) {
-        let snd_una = self.hot.snd_una;
+        // snd_una + packets_out is still the snd_nxt from before the ACK (both moved by
+        // `acked`), unless the ACK emptied the flight and pinned it already.
+        let snd_nxt = self.snd_nxt();
+        // Wrapping: sequence numbers, as the kernel's.
+        let before = self.hot.snd_una.wrapping_sub(acked);
         // Linux net/ipv4/tcp_input.c tcp_ack(): an ACK before snd_una is old
-        let snd_una = if linux_after(snd_una, ack) {
-            snd_una
+        let snd_una = if linux_after(before, ack) {
+            before
         } else {
             ack
         };
-        let snd_nxt = self.snd_nxt();
         let snd_nxt = if linux_after(snd_una, snd_nxt) {
             snd_una
         } else {
@@ -288,8 +314,7 @@ impl LinuxFlowState {
         };
         self.cold.snd_nxt = snd_nxt;
         self.hot.flags |= SND_NXT_AHEAD;
-        // Wrapping: sequence numbers, as the kernel's.
-        self.hot.snd_una = snd_una.wrapping_sub(acked);
+        self.hot.snd_una = snd_una;
     }
 
     /// More acknowledged than was in flight: the flight empties, and `snd_nxt` stays

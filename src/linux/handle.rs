@@ -285,11 +285,14 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController 
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         // The kernel carries RTT samples in s32 µs: clamped to it once, here.
         let rtt = ack.rtt.map(|d| d.as_micros().min(i32::MAX as u64) as u32);
-        let acked = segments(ack.acked);
-        let state = self.state.borrow_mut();
         // `largest_acked` is the cumulative ACK: snd_una after this ACK.
-        state.take_cumulative_ack(ack.largest_acked, acked);
-        state.ack_with_s32_rtt(self.params.borrow(), now, acked, rtt);
+        self.state.borrow_mut().ack_with_cumulative(
+            self.params.borrow(),
+            now,
+            segments(ack.acked),
+            rtt,
+            ack.largest_acked,
+        );
     }
 
     /// The lost segments leave `packets_out`; persistent congestion is an RTO with one
@@ -384,10 +387,14 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> ObservableController 
     fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
         // The kernel carries RTT samples in s32 µs: clamped to it once, here.
         let rtt = ack.rtt.map(|d| d.as_micros().min(i32::MAX as u64) as u32);
-        let acked = segments(ack.acked);
-        let state = self.state.borrow_mut();
-        state.take_cumulative_ack(ack.largest_acked, acked);
-        state.ack_with_s32_rtt_observed(self.params.borrow(), now, acked, rtt, observer);
+        self.state.borrow_mut().ack_with_cumulative_observed(
+            self.params.borrow(),
+            now,
+            segments(ack.acked),
+            rtt,
+            ack.largest_acked,
+            observer,
+        );
     }
 
     fn on_loss_observed<O: Observer>(&mut self, now: Instant, loss: &LossEvent, observer: &mut O) {

@@ -50,9 +50,23 @@ impl LinuxFlowState {
         rtt_us: Option<u32>,
         o: &mut O,
     ) {
+        self.ack_with_cumulative_observed(p, now, acked, rtt_us, None, o);
+    }
+
+    /// [`ack_with_cumulative`](Self::ack_with_cumulative), reporting as
+    /// [`ack_observed`](Self::ack_observed) does.
+    pub(crate) fn ack_with_cumulative_observed<O: Observer>(
+        &mut self,
+        p: &LinuxParams,
+        now: Instant,
+        acked: u32,
+        rtt_us: Option<u32>,
+        cumulative_ack: Option<u64>,
+        o: &mut O,
+    ) {
         let before = self.snapshot();
         let exit_before = self.hystart_exit();
-        self.ack_with_s32_rtt(p, now, acked, rtt_us);
+        self.ack_with_cumulative(p, now, acked, rtt_us, cumulative_ack);
         // HyStart's exit is kept until the next RTO: one found now was not there before.
         let detector = match (exit_before, self.hystart_exit()) {
             (None, Some(HystartExit::AckTrain)) => Some(ExitDetector::HystartAckTrain),
