@@ -18,8 +18,9 @@ use crate::cubic::{
 };
 use crate::hystart::HystartInput;
 use crate::linux::layout::{
-    CA_STATE_MASK, CLAMP_PENDING, CWR_PERIOD, FLIGHT_ABOVE_CWND, Hot, IS_CWND_LIMITED,
-    LOSS_RECOVERY, PACING_FRESH, PACING_NOT_MODELLED, RECOVERY_ARMED, SND_NXT_AHEAD, UNDO_MARKER,
+    CA_STATE_MASK, CLAMP_PENDING, COMPARE_SND_NXT, CWR_PERIOD, FLIGHT_ABOVE_CWND, Hot,
+    IS_CWND_LIMITED, LOSS_RECOVERY, PACING_FRESH, PACING_NOT_MODELLED, RECOVERY_ARMED,
+    SND_NXT_AHEAD, UNDO_MARKER,
 };
 use crate::linux::params::LinuxParams;
 use crate::linux::state::{TCP_INFINITE_SSTHRESH, additive_increase, slow_start_growth};
@@ -60,6 +61,8 @@ impl LinuxFlowState {
         self.cold.clamp = s.cwnd_clamp;
         self.set(PACING_FRESH, true);
         self.set(PACING_NOT_MODELLED, !s.model_pacing);
+        // The first send through the trait takes the stack's snd_nxt.
+        self.set(COMPARE_SND_NXT, true);
         // Linux cubictcp_init(): reset, HyStart round, initial_ssthresh without HyStart.
         let cfg = p.cubic().config();
         if cfg.hystart {
@@ -94,6 +97,13 @@ impl LinuxFlowState {
     /// wrap-around, as the kernel's `after()`; never back). A stack whose flight leaves
     /// out SACKed and lost segments (the kernel's `tcp_packets_in_flight`) thus still
     /// gets its real `snd_nxt` as the recovery point `high_seq` and as `cwnd_usage_seq`.
+    ///
+    /// The comparison runs (in the cold path) only when it can find something: at the
+    /// first send after an event that may have left segments out of the stack's flight
+    /// (an ACK acknowledging nothing new, such as a SACK below a cumulative ACK that did
+    /// not move; a cumulative ACK not where `acked` put `snd_una`; a loss; a discard; an
+    /// RTO; init) and at every send while `snd_nxt` is ahead of the flight. Until such
+    /// an event, `snd_una + in_flight` is the stack's `snd_nxt`.
     #[inline(always)]
     pub(crate) fn transmit_with_snd_nxt(
         &mut self,
@@ -148,28 +158,29 @@ impl LinuxFlowState {
         // (the kernel's `after() || ==`, with its wrap-around): it stays derived.
         // Two branches, not one on both tests: the flag's is not taken, and the other
         // reuses the flags of the subtraction `transmit` just made.
-        if h.flags & SND_NXT_AHEAD != 0 {
+        // A stack's own snd_nxt is compared only after an event that may have left
+        // segments out of its flight: one flag test with the other (the mask is a
+        // constant once inlined).
+        let cold = if stack_snd_nxt.is_some() {
+            SND_NXT_AHEAD | COMPARE_SND_NXT
+        } else {
+            SND_NXT_AHEAD
+        };
+        if h.flags & cold != 0 {
             return self.advance_stored_snd_nxt(in_flight, stack_snd_nxt);
         }
         if (h.packets_out.wrapping_sub(in_flight) as i32) > 0 {
             return self.advance_stored_snd_nxt(in_flight, stack_snd_nxt);
         }
-        let top = h.snd_una.wrapping_add(in_flight);
-        // A stack that counts SACKed or lost segments out of its flight is ahead of the
-        // derived value: its snd_nxt goes to the cold line. Equal (the common case:
-        // nothing SACKed or lost) or behind, the derived value stands.
-        if let Some(stack) = stack_snd_nxt {
-            if linux_after(stack, top) {
-                return self.advance_stored_snd_nxt(in_flight, stack_snd_nxt);
-            }
-        }
         h.packets_out = in_flight;
-        top
+        h.snd_una.wrapping_add(in_flight)
     }
 
     /// [`advance_snd_nxt`](Self::advance_snd_nxt) when `snd_nxt` is, or is about to be,
-    /// ahead of the flight (losses or discards left it, less is in flight after a send,
-    /// or the stack's own `snd_nxt` is ahead).
+    /// ahead of the flight (losses or discards left it, less is in flight after a send),
+    /// or the stack's own `snd_nxt` is to be compared: a stack that counts SACKed or lost
+    /// segments out of its flight is ahead of `snd_una + in_flight`, and its `snd_nxt`
+    /// goes to the cold line; equal or behind, the flight's stands.
     #[inline(never)]
     fn advance_stored_snd_nxt(&mut self, in_flight: u32, stack_snd_nxt: Option<u32>) -> u32 {
         let before = self.snd_nxt();
@@ -186,6 +197,7 @@ impl LinuxFlowState {
             }
         }
         self.store_snd_nxt(snd_nxt);
+        self.hot.flags &= !COMPARE_SND_NXT;
         snd_nxt
     }
 
@@ -282,6 +294,10 @@ impl LinuxFlowState {
             if acked > 0 {
                 self.hot.retransmits = 0;
                 self.cong_avoid(p, jiffies, acked);
+            } else {
+                // Nothing new acknowledged: a SACK may have left a segment out of the
+                // stack's flight.
+                self.hot.flags |= COMPARE_SND_NXT;
             }
         } else {
             self.ack_in_recovery(p, jiffies, acked);
@@ -313,7 +329,7 @@ impl LinuxFlowState {
             snd_nxt
         };
         self.cold.snd_nxt = snd_nxt;
-        self.hot.flags |= SND_NXT_AHEAD;
+        self.hot.flags |= SND_NXT_AHEAD | COMPARE_SND_NXT;
         self.hot.snd_una = snd_una;
     }
 
@@ -339,6 +355,8 @@ impl LinuxFlowState {
             if !matches!(self.ca_state(), CaState::Cwr | CaState::Recovery) {
                 self.cong_avoid(p, jiffies, acked);
             }
+        } else {
+            self.hot.flags |= COMPARE_SND_NXT;
         }
     }
 
@@ -673,6 +691,7 @@ impl LinuxFlowState {
         self.set(CWR_PERIOD, false);
         self.cold.recovery_start_us32 = now.micros32();
         self.set_packets_out(retransmitted);
+        self.hot.flags |= COMPARE_SND_NXT;
         if retransmitted > 0 {
             self.hot.last_send_jiffies = now.jiffies32();
         }
@@ -947,6 +966,7 @@ impl LinuxFlowState {
         o: &mut O,
     ) {
         self.set_packets_out(self.hot.packets_out.saturating_sub(segments(loss.lost)));
+        self.hot.flags |= COMPARE_SND_NXT;
         if loss.persistent_congestion {
             // The kernel retransmits the head at once on an RTO.
             self.rto_observed(p, now, 1, ReductionCause::PersistentCongestion, o);
@@ -1006,6 +1026,7 @@ impl LinuxFlowState {
     #[inline(never)]
     pub fn on_discarded(&mut self, p: &LinuxParams, amount: u64) {
         self.set_packets_out(self.hot.packets_out.saturating_sub(segments(amount)));
+        self.hot.flags |= COMPARE_SND_NXT;
         self.pacing_inputs_changed(p);
     }
 
