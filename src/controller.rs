@@ -206,9 +206,14 @@ pub struct SentEvent {
     /// `snd_una + in_flight_after` (SACKed or lost segments left the stack's flight),
     /// it moves the flow's `snd_nxt` up, never back: the recovery point `high_seq` of
     /// the next reduction is then the stack's real `snd_nxt`, as the kernel's
-    /// `tcp_init_cwnd_reduction` takes it. A stack that does not track it passes
-    /// `snd_una + in_flight_after`, which leaves `snd_nxt` derived from the flight (0
-    /// does too, until the flow has sent 2^31 segments and 0 is ahead again).
+    /// `tcp_init_cwnd_reduction` takes it. The flow compares it on the first send after
+    /// anything that may have taken segments out of the stack's flight (an ACK that
+    /// acknowledges nothing new, a cumulative ACK not where `acked` put `snd_una`, a
+    /// loss, a discard, an RTO) and while it is ahead, so a stack reports its SACK-only
+    /// ACKs too ([`AckEvent`] with `acked` 0, or the SACKed amount and the cumulative
+    /// ACK). A stack that does not track it passes `snd_una + in_flight_after`, which
+    /// leaves `snd_nxt` derived from the flight (0 does too, until the flow has sent
+    /// 2^31 segments and 0 is ahead again).
     pub largest_sent: u64,
 }
 

@@ -17,7 +17,9 @@ use congestion::{CongestionController, EcnEvent, LossEvent, SentEvent};
 /// when it is ahead of `snd_una + in_flight_after`, as it is once SACKed or lost segments
 /// left the stack's flight: the next reduction's recovery point `high_seq` is then the
 /// stack's real `snd_nxt` (Linux `tcp_event_data_sent` + `tcp_cwnd_validate`,
-/// `tcp_init_cwnd_reduction`).
+/// `tcp_init_cwnd_reduction`). It is compared on the first send after an ACK that
+/// acknowledges nothing new or whose cumulative ACK is not where `acked` put `snd_una`, a
+/// loss, a discard or an RTO, and while it is ahead: report SACK-only ACKs too.
 ///
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.

@@ -41,7 +41,9 @@ use crate::time::Instant;
 ///    after the last segment sent, in segments from the initial sequence
 ///    ([`LinuxSocketConfig::iss`](crate::linux::LinuxSocketConfig::iss), 0 by default).
 ///    The flow's `snd_nxt` (and so the recovery point `high_seq`) follows it wherever
-///    SACKed or lost segments have left the flight.
+///    SACKed or lost segments have left the flight; report SACK-only ACKs as well
+///    (`acked` 0, or the SACKed amount with the cumulative ACK), since they tell the
+///    flow to look.
 /// 3. Per ACK: [`on_ack`](CongestionController::on_ack) with the newly acknowledged
 ///    segments, the cumulative ACK as `largest_acked` (`snd_una` after it, in the same
 ///    sequence space) and the RTT sample, then send what the window allows, then
