@@ -364,3 +364,90 @@ fn a_stale_or_overshooting_cumulative_ack_is_clamped() {
     s.flow.on_sent(s.now, &SentEvent::new(0, 105));
     assert_eq!(s.flow.socket_view().snd_nxt, 110);
 }
+
+/// xorshift64*, for the random stack below (no dependency, the same runs every time).
+fn next(state: &mut u64) -> u64 {
+    *state ^= *state >> 12;
+    *state ^= *state << 25;
+    *state ^= *state >> 27;
+    state.wrapping_mul(0x2545_F491_4F6C_DD1D)
+}
+
+#[test]
+fn a_random_sack_stack_keeps_the_flows_sequences_equal_to_its_own() {
+    // Sends, deliveries (a SACK above a hole, or a cumulative ACK up to the next hole),
+    // losses and retransmissions in random order: after every event the flow's snd_una
+    // and snd_nxt are the stack's, whichever way it counts `acked`.
+    for (run, iss) in [(1u64, 0u32), (2, u32::MAX - 40), (3, 1 << 31), (4, 7)] {
+        for counting in BOTH {
+            let mut rng = 0x9E37_79B9_7F4A_7C15 ^ run;
+            let mut s = Stack::new(counting, iss);
+            let mut received: Vec<u32> = Vec::new();
+            let mut ms = 0;
+            for _ in 0..3_000 {
+                ms += 1;
+                s.at(ms);
+                let outstanding: Vec<u32> = (s.snd_una..s.snd_nxt)
+                    .filter(|o| !received.contains(o))
+                    .collect();
+                let pick = |r: u64, v: &[u32]| v[(r % v.len() as u64) as usize];
+                match next(&mut rng) % 8 {
+                    0 | 1 if outstanding.len() < 40 => s.send_new(1 + (next(&mut rng) % 4) as u32),
+                    2..=4 => {
+                        // A segment arrives: an original not marked lost, or a retransmission.
+                        let arriving: Vec<u32> = outstanding
+                            .iter()
+                            .copied()
+                            .filter(|o| !s.lost.contains(o) || s.retrans.contains(o))
+                            .collect();
+                        if arriving.is_empty() {
+                            continue;
+                        }
+                        let o = pick(next(&mut rng), &arriving);
+                        s.lost.retain(|&l| l != o);
+                        s.retrans.retain(|&l| l != o);
+                        received.push(o);
+                        if o == s.snd_una {
+                            let mut to = o + 1;
+                            while received.contains(&to) {
+                                to += 1;
+                            }
+                            s.cumulative_ack(to);
+                            received.retain(|&r| r >= to);
+                        } else {
+                            s.sack(o);
+                        }
+                    }
+                    5 => {
+                        let candidates: Vec<u32> = outstanding
+                            .iter()
+                            .copied()
+                            .filter(|o| !s.lost.contains(o))
+                            .collect();
+                        if candidates.is_empty() {
+                            continue;
+                        }
+                        let o = pick(next(&mut rng), &candidates);
+                        s.lose(o);
+                    }
+                    6 => {
+                        let candidates: Vec<u32> = s
+                            .lost
+                            .iter()
+                            .copied()
+                            .filter(|o| !s.retrans.contains(o))
+                            .collect();
+                        if candidates.is_empty() {
+                            continue;
+                        }
+                        let o = pick(next(&mut rng), &candidates);
+                        s.retransmit(o);
+                    }
+                    _ => continue,
+                }
+                s.assert_sequences();
+                assert!(s.flow.cwnd() >= 1);
+            }
+        }
+    }
+}
