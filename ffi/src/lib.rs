@@ -30,6 +30,14 @@
 //! [`CONGESTION_PACKET_UNKNOWN`] is always a new congestion event (the 0.1 behaviour:
 //! the stack decides what one event is).
 //!
+//! Linux mode numbers segments as TCP does, in segments from the initial sequence:
+//! `on_sent`'s `largest_sent` is the stack's `snd_nxt` (one past the last segment sent),
+//! `on_ack`'s `largest_acked` its cumulative ACK (the first segment not yet
+//! acknowledged), a lost segment is named by its own sequence and a CE rise by the
+//! highest segment acknowledged in order. The flow's `snd_nxt` and `snd_una` follow them,
+//! so the recovery point is the stack's real `snd_nxt` even when SACKed and lost
+//! segments left its flight.
+//!
 //! ## Memory, pointers, errors
 //!
 //! - **No std, no allocator, no panic.** The crate is `no_std`. On bare-metal targets
