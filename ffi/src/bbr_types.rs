@@ -472,3 +472,39 @@ where
     };
     if outer != CONGESTION_OK { outer } else { code }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The library's snapshot and the C one have the same layout, the private fields
+    /// included: a snapshot read in place is the one the send call gave.
+    #[test]
+    fn in_place() {
+        let mut s = TxSnapshot {
+            first_tx_mstamp: 1,
+            delivered_mstamp: 2,
+            delivered: 3,
+            lost: 4,
+            ..TxSnapshot::default()
+        };
+        s.set_flags(true, 5);
+        s.set_in_flight(6);
+        let c = CongestionTxSnapshot::from_rust(&s);
+        assert_eq!((c.flags, c.in_flight), (1 | 5 << 1, 6));
+        // SAFETY: the same size and alignment (asserted at compile time), integers only.
+        let read: TxSnapshot = unsafe { core::mem::transmute(c) };
+        assert_eq!(read, s);
+        let seg = CongestionDeliveredSegment {
+            departure_ns: 7,
+            snapshot: c,
+            end_seq: 8,
+            retransmitted: 1,
+            sacked: 0,
+        };
+        // SAFETY: as above; the flags are 0 or 1.
+        let d: DeliveredSegment = unsafe { core::mem::transmute(seg) };
+        assert_eq!((d.sent.departure_ns, d.sent.snapshot, d.end_seq), (7, s, 8));
+        assert!(d.retransmitted && !d.sacked);
+    }
+}
