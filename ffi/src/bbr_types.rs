@@ -481,13 +481,11 @@ mod tests {
     /// included: a snapshot read in place is the one the send call gave.
     #[test]
     fn in_place() {
-        let mut s = TxSnapshot {
-            first_tx_mstamp: 1,
-            delivered_mstamp: 2,
-            delivered: 3,
-            lost: 4,
-            ..TxSnapshot::default()
-        };
+        let mut s = TxSnapshot::default();
+        s.first_tx_mstamp = 1;
+        s.delivered_mstamp = 2;
+        s.delivered = 3;
+        s.lost = 4;
         s.set_flags(true, 5);
         s.set_in_flight(6);
         let c = CongestionTxSnapshot::from_rust(&s);
