@@ -74,6 +74,7 @@ impl Rfc {
             rtt: Some(congestion::Duration::from_micros(rtt_us)),
             largest_acked: Some(self.largest_acked),
             app_limited: false,
+            ce_delta: 0,
         };
         self.flow.on_ack(Instant::from_micros(now_us), &ack);
     }

@@ -8,7 +8,7 @@ use congestion::AnyController;
 use congestion::cubic::{LinuxCubic, LinuxCubicParams, RfcCubic};
 use congestion::hystart::{HystartPlusPlus, LinuxHystart};
 use congestion::linux::{
-    self, KernelDefaults, LinuxCubicState, LinuxFlowState, LinuxParams, LinuxSocketConfig,
+    self, KernelDefaults, LinuxCubicState, LinuxFlowState, LinuxParams, LinuxSocketConfig, RandomFn,
 };
 use congestion::pacing::{
     EdtPacer, MinRttFilter, SendPath, SendPathParams, SendPathState, TsqBudget,
@@ -135,14 +135,99 @@ fn main() {
             "the same without the undo snapshot",
         ),
         (
+            "ClassicState<DctcpWindow>",
+            size_of::<ClassicState<rfc::DctcpWindow>>(),
+            "an RFC 8257 DCTCP flow in bytes (alpha and its observation window)",
+        ),
+        (
+            "ClassicState<PragueWindow>",
+            size_of::<ClassicState<rfc::PragueWindow>>(),
+            "a Prague flow in bytes (with its RTT scaling and sub-MSS window)",
+        ),
+        (
             "rfc::Cubic",
             size_of::<rfc::Cubic>(),
             "the CUBIC flow owning its parameters",
         ),
         (
+            "linux::bbr::BbrState",
+            size_of::<linux::bbr::BbrState>(),
+            "BBR v1's struct bbr (kernel ICSK_CA_PRIV_SIZE: 104)",
+        ),
+        (
+            "linux::Bbr",
+            size_of::<linux::Bbr>(),
+            "a whole BBR v1 flow: struct bbr + socket glue + sampler (<= 192)",
+        ),
+        (
+            "linux::BbrParams",
+            size_of::<linux::BbrParams>(),
+            "BBR v1 settings, shared by every flow",
+        ),
+        (
+            "linux::bbr3::Bbr",
+            size_of::<linux::bbr3::Bbr>(),
+            "BBRv3's struct bbr (kernel: 152)",
+        ),
+        (
+            "linux::Bbr3",
+            size_of::<linux::Bbr3>(),
+            "a whole BBRv3 flow: struct bbr + socket glue + sampler (<= 256)",
+        ),
+        (
+            "linux::Bbr3Params",
+            size_of::<linux::Bbr3Params>(),
+            "BBRv3 module parameters, shared by every flow",
+        ),
+        (
+            "linux::tcp::TxSnapshot",
+            size_of::<linux::tcp::TxSnapshot>(),
+            "the sampler's per-packet snapshot the stack keeps (tcp_skb_cb.tx)",
+        ),
+        (
+            "linux::dctcp::DctcpCa",
+            size_of::<linux::dctcp::DctcpCa>(),
+            "DCTCP's struct dctcp",
+        ),
+        (
+            "linux::Dctcp",
+            size_of::<linux::Dctcp>(),
+            "a whole DCTCP flow: struct dctcp + the socket (TcpSock)",
+        ),
+        (
+            "linux::prague::PragueCa",
+            size_of::<linux::prague::PragueCa>(),
+            "TCP Prague's struct prague (kernel ICSK_CA_PRIV_SIZE: 104)",
+        ),
+        (
+            "linux::Prague",
+            size_of::<linux::Prague>(),
+            "a whole Prague flow: struct prague + the socket (TcpSock)",
+        ),
+        (
+            "BbrController<RandomFn>",
+            size_of::<linux::BbrController<RandomFn>>(),
+            "BBR v1 through the trait: flow + scoreboard + random fn + params",
+        ),
+        (
+            "Bbr3Controller<RandomFn>",
+            size_of::<linux::Bbr3Controller<RandomFn>>(),
+            "BBRv3 through the trait",
+        ),
+        (
+            "DctcpController<RandomFn>",
+            size_of::<linux::DctcpController<RandomFn>>(),
+            "DCTCP through the trait: flow + sysctl + random fn + params",
+        ),
+        (
+            "PragueController<RandomFn>",
+            size_of::<linux::PragueController<RandomFn>>(),
+            "Prague through the trait (the largest Linux-mode variant)",
+        ),
+        (
             "AnyController",
             size_of::<AnyController>(),
-            "run-time choice of controller",
+            "run-time choice of controller (as large as rfc::Cubic)",
         ),
         (
             "EdtPacer",

@@ -1,9 +1,10 @@
 //! Run-time choice of controller without allocation or `dyn`.
 
 use crate::controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
+    AckEvent, AckedPacket, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, TxSnapshot,
+    WindowUnit,
 };
-use crate::linux;
+use crate::linux::{self, RandomFn};
 use crate::observe::{ObservableController, Observer};
 use crate::pacing::Rate;
 use crate::rfc;
@@ -11,6 +12,13 @@ use crate::time::Instant;
 use crate::v2_6_35;
 
 /// Any controller this crate offers, chosen at run time; forwards every call.
+///
+/// The Linux-mode BBR, BBRv3, DCTCP and Prague variants own their parameters and draw
+/// random numbers through a [`RandomFn`], the caller's generator as a function (the
+/// enum has one type, so it cannot hold a generator type of the caller's). Each
+/// variant is stored inline (no allocation): the enum is as large as its largest
+/// variant, see `examples/sizes.rs`. Those four report no decisions to an
+/// [`Observer`] yet: their observed calls are the plain ones.
 ///
 /// ```
 /// use congestion::rfc;
@@ -39,8 +47,20 @@ pub enum AnyController {
     RfcCubic(rfc::Cubic),
     /// RFC 9002 NewReno with a chosen slow start, in bytes.
     RfcNewReno(rfc::NewReno),
+    /// RFC 8257 DCTCP in bytes for QUIC (ECN-CE counts), on the classic driver.
+    RfcDctcp(rfc::Dctcp),
+    /// Prague (RFC 9331 §4.3) in bytes for QUIC, on the classic driver.
+    RfcPrague(rfc::Prague),
     /// The Linux 2.6.35 profile (CUBIC v2.3 with jiffies HyStart), in segments.
     V2_6_35Cubic(v2_6_35::Cubic),
+    /// Linux-mode BBR v1 (`tcp_bbr.c` with `tcp_rate.c`), in segments.
+    LinuxBbr(linux::BbrController<RandomFn>),
+    /// Linux-mode BBRv3 (Google's v3 `tcp_bbr.c`), in segments.
+    LinuxBbr3(linux::Bbr3Controller<RandomFn>),
+    /// Linux-mode DCTCP (`tcp_dctcp.c`), in segments.
+    LinuxDctcp(linux::DctcpController<RandomFn>),
+    /// Linux-mode TCP Prague 0.7 (`tcp_prague.c`), in segments.
+    LinuxPrague(linux::PragueController<RandomFn>),
 }
 
 /// The 0.2 variant names, as constructors for one release (a variant cannot be aliased:
@@ -76,7 +96,33 @@ macro_rules! forward {
             AnyController::LinuxCubic($c) => $call,
             AnyController::RfcCubic($c) => $call,
             AnyController::RfcNewReno($c) => $call,
+            AnyController::RfcDctcp($c) => $call,
+            AnyController::RfcPrague($c) => $call,
             AnyController::V2_6_35Cubic($c) => $call,
+            AnyController::LinuxBbr($c) => $call,
+            AnyController::LinuxBbr3($c) => $call,
+            AnyController::LinuxDctcp($c) => $call,
+            AnyController::LinuxPrague($c) => $call,
+        }
+    };
+}
+
+/// Forwards one observed call to the controllers that report to an observer; the
+/// Linux-mode BBR, BBRv3, DCTCP and Prague controllers report nothing yet and take the
+/// plain call (`$plain`).
+macro_rules! forward_observed {
+    ($self:ident, $c:ident => $call:expr, $plain:expr) => {
+        match $self {
+            AnyController::LinuxCubic($c) => $call,
+            AnyController::RfcCubic($c) => $call,
+            AnyController::RfcNewReno($c) => $call,
+            AnyController::RfcDctcp($c) => $call,
+            AnyController::RfcPrague($c) => $call,
+            AnyController::V2_6_35Cubic($c) => $call,
+            AnyController::LinuxBbr($c) => $plain,
+            AnyController::LinuxBbr3($c) => $plain,
+            AnyController::LinuxDctcp($c) => $plain,
+            AnyController::LinuxPrague($c) => $plain,
         }
     };
 }
@@ -90,6 +136,24 @@ impl CongestionController for AnyController {
     }
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         forward!(self, c => c.on_ack(now, ack))
+    }
+    fn on_packet_sent(&mut self, now: Instant, sent: &SentEvent) -> TxSnapshot {
+        forward!(self, c => c.on_packet_sent(now, sent))
+    }
+    fn on_packet_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) -> TxSnapshot {
+        forward!(self, c => c.on_packet_sent_counted(now, sent, largest_sent))
+    }
+    fn on_ack_sampled(&mut self, now: Instant, ack: &AckEvent, newest: &AckedPacket) {
+        forward!(self, c => c.on_ack_sampled(now, ack, newest))
+    }
+    fn on_packet_lost(&mut self, now: Instant, loss: &LossEvent, lost: &TxSnapshot) {
+        forward!(self, c => c.on_packet_lost(now, loss, lost))
+    }
+    fn uses_packet_snapshots(&self) -> bool {
+        forward!(self, c => c.uses_packet_snapshots())
+    }
+    fn min_tso_segs(&self) -> Option<u32> {
+        forward!(self, c => c.min_tso_segs())
     }
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
         forward!(self, c => c.on_loss(now, loss))
@@ -134,18 +198,18 @@ impl CongestionController for AnyController {
 
 impl ObservableController for AnyController {
     fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
-        forward!(self, c => c.on_ack_observed(now, ack, observer))
+        forward_observed!(self, c => c.on_ack_observed(now, ack, observer), c.on_ack(now, ack))
     }
     fn on_loss_observed<O: Observer>(&mut self, now: Instant, loss: &LossEvent, observer: &mut O) {
-        forward!(self, c => c.on_loss_observed(now, loss, observer))
+        forward_observed!(self, c => c.on_loss_observed(now, loss, observer), c.on_loss(now, loss))
     }
     fn on_ecn_observed<O: Observer>(&mut self, now: Instant, ecn: &EcnEvent, observer: &mut O) {
-        forward!(self, c => c.on_ecn_observed(now, ecn, observer))
+        forward_observed!(self, c => c.on_ecn_observed(now, ecn, observer), c.on_ecn(now, ecn))
     }
     fn on_retransmission_timeout_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
-        forward!(self, c => c.on_retransmission_timeout_observed(now, observer))
+        forward_observed!(self, c => c.on_retransmission_timeout_observed(now, observer), c.on_retransmission_timeout(now))
     }
     fn on_spurious_congestion_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
-        forward!(self, c => c.on_spurious_congestion_observed(now, observer))
+        forward_observed!(self, c => c.on_spurious_congestion_observed(now, observer), c.on_spurious_congestion(now))
     }
 }

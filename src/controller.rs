@@ -37,11 +37,53 @@
 //!    wants to signal restart after idle explicitly; `on_sent` with nothing previously in
 //!    flight already does.
 //!
+//! A stack that keeps per-packet state uses the per-packet forms of steps 1–3
+//! ([`on_packet_sent`](CongestionController::on_packet_sent),
+//! [`on_ack_sampled`](CongestionController::on_ack_sampled),
+//! [`on_packet_lost`](CongestionController::on_packet_lost)) in the same order, which
+//! every controller accepts (see "Per-packet snapshots" below); it reports CE marks
+//! that arrive with an ACK on that ACK ([`AckEvent::with_ce`]).
+//!
 //! Then it reads [`cwnd`](CongestionController::cwnd),
 //! [`in_flight`](CongestionController::in_flight),
 //! [`pacing_rate`](CongestionController::pacing_rate) and
 //! [`send_quantum_bytes`](CongestionController::send_quantum_bytes). No call allocates,
 //! blocks, reads a clock or panics.
+//!
+//! # Per-packet snapshots (delivery-rate sampling)
+//!
+//! BBR measures the delivery rate as the kernel's `tcp_rate.c` does: each packet
+//! carries a [`TxSnapshot`] of the sender's delivery counters taken when it was sent
+//! (32 bytes, `Copy`), and the ACK that acknowledges it hands the snapshot back. The
+//! library keeps no per-packet table: the stack keeps the snapshot with the packet,
+//! beside what it already keeps (its size, its send time), as s2n-quic keeps a
+//! controller's `PacketInfo`. The calls, one per event as before:
+//!
+//! - [`on_packet_sent`](CongestionController::on_packet_sent) (or
+//!   [`on_packet_sent_counted`](CongestionController::on_packet_sent_counted)) instead
+//!   of `on_sent`: store the returned snapshot with the packet;
+//! - [`on_ack_sampled`](CongestionController::on_ack_sampled) instead of `on_ack`, with
+//!   the ACK's newest acknowledged packet: its send time and its snapshot
+//!   ([`AckedPacket`]);
+//! - [`on_packet_lost`](CongestionController::on_packet_lost) instead of `on_loss`, once
+//!   per lost packet, with its snapshot.
+//!
+//! Controllers that sample nothing (CUBIC, NewReno, the 2.6.35 profile, DCTCP, Prague)
+//! return an empty snapshot and forward these calls to the plain ones, so a stack can
+//! use the per-packet calls with every controller and stay generic.
+//! [`uses_packet_snapshots`](CongestionController::uses_packet_snapshots) says whether
+//! keeping them matters.
+//!
+//! A stack that cannot keep anything per packet calls the plain `on_sent`, `on_ack`
+//! and `on_loss`. Nothing is sampled then, so no sample is ever wrong: the BBR
+//! controllers see no delivery-rate sample and measure no bandwidth, so they keep
+//! their initial pacing rate (`init_cwnd · mss / RTT` at STARTUP's gain) and stay in
+//! STARTUP (apart from PROBE_RTT's visits when the min-RTT filter expires); cwnd grows
+//! by what each ACK delivers until 10 segments have been delivered, then stops growing
+//! (tested in `tests/controller_bbr.rs`). Safe, and slow: BBR needs the snapshots. A
+//! snapshot handed back twice, or one never handed back, costs at most that packet's
+//! sample (a stale snapshot gives a sample over a longer interval, never a higher
+//! rate than was delivered over it).
 //!
 //! # Bytes in flight: who counts
 //!
@@ -76,6 +118,7 @@
 //! # Ok::<(), congestion::ConfigError>(())
 //! ```
 
+pub use crate::linux::tcp::TxSnapshot;
 use crate::pacing::Rate;
 use crate::time::{Duration, Instant};
 
@@ -152,9 +195,24 @@ pub struct AckEvent {
     /// and ignores this field.
     pub largest_acked: Option<u64>,
     /// True when the sender had less in flight than its window allowed because the
-    /// application had nothing to send. Linux mode derives this itself from `on_sent`
-    /// and ignores the field.
+    /// application had nothing to send. Linux-mode CUBIC derives this itself from
+    /// `on_sent` and ignores the field; the Linux-mode BBR controllers take it as the
+    /// kernel's `tcp_rate_check_app_limited()` before the ACK is processed.
     pub app_limited: bool,
+    /// How many of the packets (segments, or bytes in a bytes-mode controller) this ACK
+    /// newly reports ECN-CE-marked: AccECN's CE delta (TCP), the rise of the ECN-CE
+    /// count of an ACK frame (QUIC, RFC 9000 §13.4.2). 0 when none or unknown.
+    ///
+    /// Read by the controllers whose response is per mark and must see the marks with
+    /// the ACK that carries them, before the ACK is counted, as the kernel does
+    /// (`tcp_accecn_process()` before `in_ack_event`): Linux-mode DCTCP and Prague, and
+    /// BBRv3 (as an ECN-Echo); RFC-mode [`rfc::Dctcp`](crate::rfc::Dctcp) and
+    /// [`rfc::Prague`](crate::rfc::Prague) read it as packets (QUIC's ECN counts count
+    /// packets), each one MSS of marked bytes, as an `on_ecn` for the ACK's largest
+    /// packet. The classic controllers (CUBIC, NewReno, the 2.6.35 profile) and BBR v1
+    /// ignore it: a stack reports CE to them with
+    /// [`on_ecn`](CongestionController::on_ecn), which stays the classic path.
+    pub ce_delta: u64,
 }
 
 impl AckEvent {
@@ -169,13 +227,55 @@ impl AckEvent {
             rtt,
             largest_acked: Some(largest_acked),
             app_limited: false,
+            ce_delta: 0,
         }
+    }
+
+    /// The same ACK, reporting `ce_delta` newly CE-marked packets (see
+    /// [`AckEvent::ce_delta`]).
+    ///
+    /// ```
+    /// use congestion::AckEvent;
+    /// let ack = AckEvent::new(4, 20, None).with_ce(1); // 4 acknowledged, 1 of them CE
+    /// assert_eq!((ack.acked, ack.ce_delta), (4, 1));
+    /// ```
+    pub const fn with_ce(mut self, ce_delta: u64) -> Self {
+        self.ce_delta = ce_delta;
+        self
     }
 
     /// The same ACK, flagged application-limited (`true`) or not.
     pub const fn with_app_limited(mut self, app_limited: bool) -> Self {
         self.app_limited = app_limited;
         self
+    }
+}
+
+/// The newest packet an ACK acknowledges, as the stack kept it: for
+/// [`on_ack_sampled`](CongestionController::on_ack_sampled).
+///
+/// "Newest" is the most recently sent among the packets this ACK newly acknowledges
+/// (in QUIC, the largest acknowledged packet number; in TCP, the segment that ends at
+/// the new cumulative ACK, or the latest SACKed one): the kernel's sampler takes its
+/// sample from that packet alone, so the others' snapshots need not be handed back.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct AckedPacket {
+    /// When the packet was sent: the `now` of the
+    /// [`on_packet_sent`](CongestionController::on_packet_sent) that returned
+    /// `snapshot` (the kernel's `skb_mstamp`, with a pacer its departure time).
+    pub time_sent: Instant,
+    /// What [`on_packet_sent`](CongestionController::on_packet_sent) returned for it.
+    pub snapshot: TxSnapshot,
+}
+
+impl AckedPacket {
+    /// The packet sent at `time_sent` whose send returned `snapshot`.
+    pub const fn new(time_sent: Instant, snapshot: TxSnapshot) -> Self {
+        AckedPacket {
+            time_sent,
+            snapshot,
+        }
     }
 }
 
@@ -394,6 +494,99 @@ pub trait CongestionController {
     /// ```
     fn on_ack(&mut self, now: Instant, ack: &AckEvent);
 
+    /// One packet was sent: as [`on_sent`](Self::on_sent), and returns the snapshot the
+    /// stack keeps with the packet and hands back with
+    /// [`on_ack_sampled`](Self::on_ack_sampled) or
+    /// [`on_packet_lost`](Self::on_packet_lost) (see "Per-packet snapshots" in
+    /// [`crate::controller`]). Controllers that sample nothing return
+    /// `TxSnapshot::default()`; so does a call that sends nothing new.
+    ///
+    /// ```
+    /// # use congestion::rfc;
+    /// # use congestion::*;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
+    /// let kept = f.on_packet_sent(Instant::ZERO, &SentEvent::new(1200, 0));
+    /// assert_eq!((f.in_flight(), kept), (1200, TxSnapshot::default())); // CUBIC samples nothing
+    /// # Ok::<(), ConfigError>(())
+    /// ```
+    fn on_packet_sent(&mut self, now: Instant, sent: &SentEvent) -> TxSnapshot {
+        self.on_sent(now, sent);
+        TxSnapshot::default()
+    }
+
+    /// One packet of `sent` (in the controller's unit) was sent, numbered
+    /// `largest_sent`: as [`on_sent_counted`](Self::on_sent_counted), returning the
+    /// packet's snapshot as [`on_packet_sent`](Self::on_packet_sent) does.
+    ///
+    /// ```
+    /// # use congestion::rfc;
+    /// # use congestion::*;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
+    /// let _kept = f.on_packet_sent_counted(Instant::ZERO, 1200, 0);
+    /// assert_eq!(f.in_flight(), 1200);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
+    fn on_packet_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) -> TxSnapshot {
+        let after = self.in_flight().saturating_add(sent);
+        self.on_packet_sent(now, &SentEvent::new(after, largest_sent))
+    }
+
+    /// An ACK arrived, `newest` being the most recently sent packet it newly
+    /// acknowledges, with what the stack kept for it: as [`on_ack`](Self::on_ack), and
+    /// the delivery-rate sampler takes its sample from `newest`. Controllers that sample
+    /// nothing ignore `newest`. Call [`on_ack`](Self::on_ack) for an ACK that
+    /// acknowledges nothing new.
+    ///
+    /// ```
+    /// # use congestion::rfc;
+    /// # use congestion::*;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
+    /// let kept: Vec<TxSnapshot> =
+    ///     (0..10).map(|pn| f.on_packet_sent_counted(Instant::ZERO, 1200, pn)).collect();
+    /// let rtt = Some(Duration::from_millis(30));
+    /// let newest = AckedPacket::new(Instant::ZERO, kept[0]); // packet 0, sent at 0
+    /// f.on_ack_sampled(Instant::from_micros(30_000), &AckEvent::new(1200, 0, rtt), &newest);
+    /// assert_eq!((f.cwnd(), f.in_flight()), (13_200, 10_800)); // the same as on_ack
+    /// # Ok::<(), ConfigError>(())
+    /// ```
+    fn on_ack_sampled(&mut self, now: Instant, ack: &AckEvent, newest: &AckedPacket) {
+        let _ = newest;
+        self.on_ack(now, ack);
+    }
+
+    /// One packet was declared lost, `lost` being what its send returned: as
+    /// [`on_loss`](Self::on_loss) with `loss` describing that packet. BBRv3 reads the
+    /// snapshot (the flight and losses when it was sent) to judge whether the loss rate
+    /// is too high; controllers that do not ignore it.
+    ///
+    /// ```
+    /// # use congestion::rfc;
+    /// # use congestion::*;
+    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
+    /// let kept = f.on_packet_sent_counted(Instant::ZERO, 1200, 0);
+    /// f.on_packet_lost(Instant::from_micros(50_000), &LossEvent::packet(1200, 0), &kept);
+    /// assert_eq!((f.cwnd(), f.in_flight()), (8_400, 0));
+    /// # Ok::<(), ConfigError>(())
+    /// ```
+    fn on_packet_lost(&mut self, now: Instant, loss: &LossEvent, lost: &TxSnapshot) {
+        let _ = lost;
+        self.on_loss(now, loss);
+    }
+
+    /// Whether this controller samples the delivery rate from per-packet snapshots
+    /// (BBR): then a stack that can should use the per-packet calls. `false` by default.
+    ///
+    /// ```
+    /// # use congestion::rfc;
+    /// # use congestion::*;
+    /// let f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
+    /// assert!(!f.uses_packet_snapshots());
+    /// # Ok::<(), ConfigError>(())
+    /// ```
+    fn uses_packet_snapshots(&self) -> bool {
+        false
+    }
+
     /// Packets were declared lost; see [`LossEvent`]. At most one reduction per
     /// recovery period; the lost amount always leaves the in-flight count.
     ///
@@ -576,4 +769,20 @@ pub trait CongestionController {
     /// # Ok::<(), ConfigError>(())
     /// ```
     fn send_quantum_bytes(&self) -> u64;
+
+    /// The algorithm's own floor for TSO/GSO autosizing, segments (the kernel's
+    /// `min_tso_segs` hook: BBR asks for 1 below 1.2 Mbit/s), or `None` for the host's
+    /// `tcp_min_tso_segs` (2). [`PacedFlow`](crate::pacing::PacedFlow) sizes its bursts
+    /// with it, as `tcp_tso_segs()` does.
+    ///
+    /// ```
+    /// # use congestion::rfc;
+    /// # use congestion::*;
+    /// let f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
+    /// assert_eq!(f.min_tso_segs(), None);
+    /// # Ok::<(), ConfigError>(())
+    /// ```
+    fn min_tso_segs(&self) -> Option<u32> {
+        None
+    }
 }

@@ -15,10 +15,12 @@
 //! ## Modes and algorithms
 //!
 //! The mode is the module, the algorithm the type: `linux::Cubic` (segments),
-//! `rfc::Cubic` and `rfc::NewReno` (bytes), `v2_6_35::Cubic`; each configured by its
+//! `rfc::Cubic`, `rfc::NewReno`, `rfc::Dctcp` and `rfc::Prague` (bytes),
+//! `v2_6_35::Cubic`; each configured by its
 //! `<Algorithm>Config` ([`linux::CubicConfig`], [`rfc::CubicConfig`],
 //! [`v2_6_35::CubicConfig`]). [`AnyController`] names its variants the same way
-//! (`LinuxCubic`, `RfcCubic`, `RfcNewReno`, `V2_6_35Cubic`); so do the C ABI
+//! (`LinuxCubic`, `RfcCubic`, `RfcNewReno`, `RfcDctcp`, `RfcPrague`, `V2_6_35Cubic`, ...);
+//! so do the C ABI
 //! (`congestion_linux_cubic_*`, `congestion_rfc_cubic_*`) and the command lines
 //! (`--cc cubic`, `cubic-rfc`, `newreno-rfc`). The 0.2 names remain one release as
 //! deprecated aliases (`CHANGELOG.md` has the table).
@@ -33,7 +35,9 @@
 //!
 //! *RFC mode* ([`rfc::Cubic`], [`rfc::NewReno`]) counts bytes for QUIC stacks and
 //! follows RFC 9438 (CUBIC), RFC 9002 (NewReno, pacing) and RFC 9406 (HyStart++); `docs/compliance.md` maps every requirement to
-//! its code and test.
+//! its code and test. [`rfc::Dctcp`] and [`rfc::Prague`] are the scalable (L4S)
+//! responses on the same driver, fed by the ECN-CE counts of QUIC's ACK frames (RFC 8257,
+//! RFC 9331 §4.3).
 //!
 //! ## Quick start
 //!
@@ -102,7 +106,8 @@ mod any;
 
 pub use any::AnyController;
 pub use controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket, WindowUnit,
+    AckEvent, AckedPacket, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, SentPacket,
+    TxSnapshot, WindowUnit,
 };
 pub use error::ConfigError;
 pub use time::{Clock, Duration, Instant};

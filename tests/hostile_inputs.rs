@@ -281,6 +281,7 @@ mod rfc {
             rtt: rtt_us.map(Duration::from_micros),
             largest_acked: Some(largest_acked),
             app_limited: false,
+            ce_delta: 0,
         }
     }
 

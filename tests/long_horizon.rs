@@ -157,6 +157,7 @@ fn windows_of<C: CongestionController>(flow: &mut C, base_us: u64, mss: u64) -> 
             rtt: Some(Duration::from_millis(20)),
             largest_acked: Some(seq),
             app_limited: false,
+            ce_delta: 0,
         };
         flow.on_ack(now, &ack);
         if i == 1500 {

@@ -41,6 +41,7 @@ fn drive(c: &mut impl CongestionController, acks: u64) -> u64 {
             rtt: Some(Duration::from_micros(20_000)),
             largest_acked: Some(largest - in_flight),
             app_limited: false,
+            ce_delta: 0,
         };
         c.on_ack(now, black_box(&ack));
         if i % 10_000 == 0 {

@@ -63,6 +63,7 @@ impl Sender {
             rtt: Some(Duration::from_micros(rtt)),
             largest_acked: Some(self.snd_una),
             app_limited: false,
+            ce_delta: 0,
         };
         self.flow.on_ack(now, &ack);
         self.snd_nxt = self.snd_nxt.max(self.snd_una + self.flow.cwnd());
@@ -330,6 +331,7 @@ fn no_growth_while_not_cwnd_limited() {
         rtt: Some(Duration::from_millis(10)),
         largest_acked: Some(1000),
         app_limited: false,
+        ce_delta: 0,
     };
     f.on_ack(Instant::from_micros(10_000), &ack);
     assert_eq!(f.cwnd(), 10_000);
@@ -481,6 +483,7 @@ fn undoing_a_timeout_does_not_reopen_a_recovery_that_has_ended() {
         rtt: None,
         largest_acked: Some(11),
         app_limited: false,
+        ce_delta: 0,
     };
     flow.on_ack(t(4), &ack); // acks a packet sent after the loss
     flow.on_spurious_congestion(t(5));
@@ -528,6 +531,7 @@ fn a_w_max_below_the_reduced_window_still_starts_the_curve_at_cwnd() {
             rtt: Some(Duration::from_millis(10)),
             largest_acked: Some(seq),
             app_limited: false,
+            ce_delta: 0,
         };
         flow.on_ack(t(now), &ack);
         let c = flow.cubic();
@@ -554,6 +558,7 @@ fn an_undo_after_an_mss_change_starts_a_fresh_epoch() {
         rtt: Some(Duration::from_millis(10)),
         largest_acked: Some(11),
         app_limited: false,
+        ce_delta: 0,
     };
     flow.on_ack(t(3), &ack); // ends recovery and starts an epoch with MSS 1000
     assert!(flow.cubic().epoch_start().is_some());

@@ -143,7 +143,7 @@ proptest! {
                         acked: segments * 1000,
                         rtt: Some(Duration::from_micros(rtt_us)),
                         largest_acked: Some(seq),
-                        app_limited: false,
+                        app_limited: false, ce_delta: 0,
                     };
                     f.on_ack(now, &ack);
                     seq += 1;
@@ -190,6 +190,7 @@ fn model_and_library_agree_on_a_hand_worked_epoch() {
             rtt: Some(Duration::from_millis(50)),
             largest_acked: Some(seq),
             app_limited: false,
+            ce_delta: 0,
         };
         f.on_ack(now, &ack);
         m.ack(i as f64 * 0.01, 1.0, 0.05);

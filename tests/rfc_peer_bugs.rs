@@ -33,6 +33,7 @@ impl Driver {
             rtt: Some(Duration::from_millis(100)),
             largest_acked: Some(self.seq),
             app_limited: false,
+            ce_delta: 0,
         };
         self.flow.on_ack(now, &ack);
     }
@@ -231,6 +232,7 @@ fn thirty_days_without_loss_at_100_gbit_per_s() {
             rtt: Some(Duration::from_millis(100)),
             largest_acked: Some(seq - 1),
             app_limited: false,
+            ce_delta: 0,
         };
         f.on_ack(now, &ack);
         f.on_sent(now, &SentEvent::new(f.cwnd(), seq));

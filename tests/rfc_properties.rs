@@ -79,7 +79,7 @@ proptest! {
                 Ev::Ack { dt, acked, rtt, largest, app_limited } => {
                     // Time may also run backwards: the flow must clamp, not panic.
                     now = if dt % 7 == 0 { now.saturating_sub(dt % 1_000_000) } else { now.saturating_add(dt) };
-                    let ack = AckEvent { acked, rtt: rtt.map(Duration::from_micros), largest_acked: Some(largest), app_limited };
+                    let ack = AckEvent { acked, rtt: rtt.map(Duration::from_micros), largest_acked: Some(largest), app_limited, ce_delta: 0 };
                     f.on_ack(Instant::from_micros(now), &ack);
                 }
                 Ev::Congestion(k) => {

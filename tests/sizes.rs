@@ -159,3 +159,48 @@ fn the_docs_state_the_sizes_the_types_have() {
         "src/lib.rs should say: {sentence}"
     );
 }
+
+#[test]
+fn the_new_linux_mode_flows_keep_the_kernels_sizes() {
+    use congestion::AnyController;
+    use congestion::linux::{self, RandomFn};
+    let bbr_state = size_of::<linux::bbr::BbrState>();
+    let bbr = size_of::<linux::Bbr>();
+    let bbr3_state = size_of::<linux::bbr3::Bbr>();
+    let bbr3 = size_of::<linux::Bbr3>();
+    let dctcp_ca = size_of::<linux::dctcp::DctcpCa>();
+    let dctcp = size_of::<linux::Dctcp>();
+    let prague_ca = size_of::<linux::prague::PragueCa>();
+    let prague = size_of::<linux::Prague>();
+    let snapshot = size_of::<linux::tcp::TxSnapshot>();
+    println!("BbrState {bbr_state}, Bbr {bbr}; bbr3::Bbr {bbr3_state}, Bbr3 {bbr3}");
+    println!("DctcpCa {dctcp_ca}, Dctcp {dctcp}; PragueCa {prague_ca}, Prague {prague}");
+    // The private states fit the kernel's icsk_ca_priv (104 bytes; v3's struct is 152).
+    assert!(bbr_state <= 104 && dctcp_ca <= 104 && prague_ca <= 104);
+    assert!(bbr3_state <= 152);
+    // Issue 37: a whole BBR v1 flow at most 192 bytes, a whole BBRv3 flow 256.
+    assert!(bbr <= 192, "Bbr is {bbr} bytes");
+    assert!(bbr3 <= 256, "Bbr3 is {bbr3} bytes");
+    // DCTCP and Prague carry the whole modelled socket (TcpSock) beside their state.
+    let sock = size_of::<linux::tcp::TcpSock>();
+    assert!(dctcp <= sock + dctcp_ca.next_multiple_of(8) + 8);
+    assert!(prague <= sock + prague_ca.next_multiple_of(8) + 8);
+    assert!(dctcp <= 256 && prague <= 336);
+    // The per-packet snapshot a stack keeps: 32 bytes.
+    assert_eq!(snapshot, 32);
+
+    // Through the trait: the flow, the scoreboard (24 bytes), the random fn and the
+    // owned parameters.
+    let bbr_c = size_of::<linux::BbrController<RandomFn>>();
+    let bbr3_c = size_of::<linux::Bbr3Controller<RandomFn>>();
+    let dctcp_c = size_of::<linux::DctcpController<RandomFn>>();
+    let prague_c = size_of::<linux::PragueController<RandomFn>>();
+    println!("controllers: Bbr {bbr_c}, Bbr3 {bbr3_c}, Dctcp {dctcp_c}, Prague {prague_c}");
+    assert!(bbr_c <= 256 && bbr3_c <= 320 && dctcp_c <= 288 && prague_c <= 384);
+    // AnyController holds them inline: none is larger than rfc::Cubic, so the enum
+    // keeps its size (512 bytes).
+    let any = size_of::<AnyController>();
+    println!("AnyController {any}");
+    assert!(prague_c <= size_of::<congestion::rfc::Cubic>());
+    assert_eq!(any, 512);
+}

@@ -545,6 +545,7 @@ impl StreamController for OursRfc {
             rtt: Some(congestion::Duration::from_micros(rtt_us)),
             largest_acked: Some(self.largest_acked),
             app_limited: false,
+            ce_delta: 0,
         };
         self.flow
             .on_ack(congestion::Instant::from_micros(now_us), &ack);

@@ -483,7 +483,7 @@
 /*
  Bytes a [`CongestionRfcCubicParams`] occupies: the RFC-mode settings every flow initialised
  with it shares (CUBIC's, the pacing rate's, the slow-start kind, the initial window,
- the algorithm, the send path's; 136 on 64-bit targets); the rest is room to grow.
+ the algorithm, the send path's; 152 on 64-bit targets); the rest is room to grow.
  */
 #define CONGESTION_RFC_PARAMS_SIZE 192
 

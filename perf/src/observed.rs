@@ -139,6 +139,7 @@ impl StreamController for OursRfcCounted {
             rtt: Some(Duration::from_micros(rtt_us)),
             largest_acked: Some(self.largest_acked),
             app_limited: false,
+            ce_delta: 0,
         };
         self.flow
             .on_ack_observed(Instant::from_micros(now_us), &ack, &mut self.counters);

@@ -203,6 +203,7 @@ impl<'a, G: GrowthColumns> Mode<'a> for RfcReplay<G> {
                     // Nothing acknowledged yet: the ACK names no byte.
                     largest_acked: (self.snd_una > 0).then_some(self.snd_una),
                     app_limited: false,
+                    ce_delta: 0,
                 };
                 flow.on_ack(now, &ack);
                 self.snd_nxt = self.snd_nxt.max(self.snd_una.saturating_add(in_flight));

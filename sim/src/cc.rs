@@ -20,7 +20,9 @@
 
 use congestion::cubic::{LinuxCubicConfig, RfcCubicConfig};
 use congestion::hystart::{HystartExit, PacingStatus};
+use congestion::linux::bbr::{Flight, Sent};
 use congestion::linux::{self, LinuxSocketConfig};
+use congestion::pacing::Rate;
 use congestion::pacing::{
     BytesPacingInput, LinuxPacingInput, PACING_CA_RATIO_PERCENT, PACING_SS_RATIO_PERCENT,
     PacingRateConfig, PacingRateParams, linux_pacing_rate, pacing_rate_bytes,
@@ -32,6 +34,7 @@ use congestion::{
     SentEvent, WindowUnit,
 };
 
+use crate::cc_linux::{LinuxAck, LinuxEngine, LinuxRto};
 use crate::config::{CcKind, Kernel, SimConfig, SlowStart};
 
 /// The 2.6.35 initial window for an MSS (`tcp_init_cwnd`, RFC 3390): 2 segments above
@@ -47,10 +50,76 @@ pub const fn initial_window_2635(mss: u32) -> u32 {
     }
 }
 
+/// Which library type decides: one [`AnyController`] (driven through the trait), or a
+/// Linux-mode flow driven event by event ([`LinuxEngine`]: BBR, BBRv3, DCTCP, Prague).
+#[derive(Clone, Debug)]
+enum Engine {
+    Any(AnyController),
+    Linux(LinuxEngine),
+}
+
+/// A congestion window alone, in segments: what the library's send path polls for a
+/// [`LinuxEngine`] flow (it reads only the unit and cwnd; the events go to the flow).
+#[derive(Clone, Copy, Debug)]
+pub struct WindowView(u64);
+
+impl CongestionController for WindowView {
+    fn unit(&self) -> WindowUnit {
+        WindowUnit::Segments
+    }
+    fn on_sent(&mut self, _: Instant, _: &SentEvent) {}
+    fn on_ack(&mut self, _: Instant, _: &AckEvent) {}
+    fn on_loss(&mut self, _: Instant, _: &LossEvent) {}
+    fn on_ecn(&mut self, _: Instant, _: &EcnEvent) {}
+    fn on_retransmission_timeout(&mut self, _: Instant) {}
+    fn on_discarded(&mut self, _: Instant, _: u64) {}
+    fn on_spurious_congestion(&mut self, _: Instant) {}
+    fn on_transmit_start(&mut self, _: Instant) {}
+    fn cwnd(&self) -> u64 {
+        self.0
+    }
+    fn ssthresh(&self) -> Option<u64> {
+        None
+    }
+    fn phase(&self) -> Phase {
+        Phase::CongestionAvoidance
+    }
+    fn in_flight(&self) -> u64 {
+        0
+    }
+    fn pacing_rate(&self) -> Rate {
+        Rate::UNLIMITED
+    }
+    fn mss_bytes(&self) -> u64 {
+        1
+    }
+    fn send_quantum_bytes(&self) -> u64 {
+        1
+    }
+}
+
+/// What one ACK did, for the controller.
+pub struct AckReport<'a> {
+    /// Segments newly delivered, cumulatively or by SACK.
+    pub delivered: u32,
+    /// What a CUBIC may grow by (0 during the stack's own fast recovery).
+    pub grow: u32,
+    /// The ACK's RTT sample, µs.
+    pub rtt_us: Option<u32>,
+    /// The highest segment the ACK covers (exclusive).
+    pub highest: u32,
+    /// Segments newly reported CE-marked.
+    pub ce_delta: u32,
+    /// The Linux-mode flows' view: counters, sequence numbers, segments.
+    pub linux: LinuxAck<'a>,
+}
+
 /// The controller of one simulated flow.
 #[derive(Clone, Debug)]
 pub struct SimController {
-    any: AnyController,
+    engine: Engine,
+    /// `cwnd` of a [`LinuxEngine`] flow, kept for the send path's poll.
+    window: WindowView,
     /// The controller's window unit, which never changes: kept here rather than asked
     /// of the controller at every conversion.
     unit: WindowUnit,
@@ -100,6 +169,18 @@ impl SimController {
     pub fn new(cfg: &SimConfig) -> Result<Self, String> {
         let err = |e: congestion::ConfigError| format!("controller: {e:?}");
         let mss = u64::from(cfg.mss());
+        if let Some(engine) = LinuxEngine::new(cfg)? {
+            return Ok(SimController {
+                window: WindowView(u64::from(engine.cwnd())),
+                engine: Engine::Linux(engine),
+                unit: WindowUnit::Segments,
+                mss,
+                pacing: PacingRateConfig::new().validate().map_err(err)?,
+                clock_offset_us: 0,
+                srtt_us_x8: 0,
+                round: None,
+            });
+        }
         let any = match (cfg.cc, cfg.kernel) {
             (CcKind::Linux, Kernel::Linux2635) => {
                 let mut c = v2_6_35::CubicConfig::new();
@@ -168,6 +249,12 @@ impl SimController {
                 c.initial_window_bytes = Some(10 * mss);
                 AnyController::RfcNewReno(rfc::NewReno::new(c, Instant::ZERO).map_err(err)?)
             }
+            (CcKind::Bbr | CcKind::Bbr3 | CcKind::Dctcp | CcKind::Prague, _) => {
+                return Err(format!(
+                    "--cc {}: no Linux-mode flow was built",
+                    cfg.cc.word()
+                ));
+            }
         };
         let clock_offset_us = match any {
             AnyController::V2_6_35Cubic(_) => cfg.uptime_ns / 1000,
@@ -175,7 +262,8 @@ impl SimController {
         };
         Ok(SimController {
             unit: any.unit(),
-            any,
+            window: WindowView(0),
+            engine: Engine::Any(any),
             mss,
             pacing: PacingRateConfig::new().validate().map_err(err)?,
             clock_offset_us,
@@ -194,8 +282,40 @@ impl SimController {
     }
 
     /// The library's controller (what the send path polls).
-    pub fn controller(&self) -> &AnyController {
-        &self.any
+    pub fn controller(&self) -> &dyn CongestionController {
+        match &self.engine {
+            Engine::Any(any) => any,
+            Engine::Linux(_) => &self.window,
+        }
+    }
+
+    /// Whether each segment's send must go through [`on_segment_sent`](Self::on_segment_sent)
+    /// and each ACK report its segments (BBR's per-segment sampler).
+    pub fn samples_per_segment(&self) -> bool {
+        matches!(&self.engine, Engine::Linux(e) if e.samples_per_segment())
+    }
+
+    /// One segment leaves at `now_ns` with `flight` before it is counted: what the
+    /// scoreboard keeps with it.
+    pub fn on_segment_sent(&mut self, now_ns: u64, flight: Flight) -> Sent {
+        match &mut self.engine {
+            Engine::Linux(e) => e.on_segment_sent(now_ns, flight),
+            Engine::Any(_) => Sent::default(),
+        }
+    }
+
+    /// The application has nothing more to send now.
+    pub fn on_app_limited(&mut self, now_ns: u64, flight: Flight) {
+        if let Engine::Linux(e) = &mut self.engine {
+            e.on_app_limited(now_ns, flight);
+        }
+    }
+
+    /// Whether CE marks reach the controller itself, in each ACK (DCTCP, Prague,
+    /// BBRv3); otherwise the stack answers the first mark of a window with one
+    /// classic ECN reduction ([`on_local_congestion`](Self::on_local_congestion)'s CWR).
+    pub fn hears_ce_counts(&self) -> bool {
+        matches!(self.engine, Engine::Linux(_))
     }
 
     /// `segments` in the controller's unit.
@@ -217,21 +337,42 @@ impl SimController {
 
     /// After a send: `in_flight` segments are outstanding and `snd_nxt` is the next
     /// new segment.
-    pub fn on_transmit(&mut self, now_ns: u64, in_flight: u32, snd_nxt: u32) {
+    pub fn on_transmit(&mut self, now_ns: u64, flight: Flight, snd_una: u32, snd_nxt: u32) {
+        let in_flight = flight.in_flight();
         let sent = SentEvent::new(self.amount(in_flight), self.amount(snd_nxt));
         let now = self.instant(now_ns);
-        self.any.on_sent(now, &sent);
+        match &mut self.engine {
+            Engine::Any(any) => any.on_sent(now, &sent),
+            Engine::Linux(e) => {
+                e.on_transmit(now_ns, flight, snd_una, snd_nxt);
+                self.window = WindowView(u64::from(e.cwnd()));
+            }
+        }
     }
 
-    /// An ACK that delivered `delivered` segments (cumulatively or by SACK), with its
-    /// RTT sample and the highest segment it covers (exclusive).
-    pub fn on_ack(&mut self, now_ns: u64, delivered: u32, rtt_us: Option<u32>, highest: u32) {
+    /// An ACK.
+    pub fn on_ack(&mut self, now_ns: u64, report: AckReport<'_>) {
+        let AckReport {
+            grow: delivered,
+            rtt_us,
+            highest,
+            ..
+        } = report;
+        if let Engine::Linux(e) = &mut self.engine {
+            let mut linux = report.linux;
+            linux.ce_delta = report.ce_delta;
+            linux.delivered = report.delivered;
+            e.on_ack(now_ns, linux);
+            self.window = WindowView(u64::from(e.cwnd()));
+            return;
+        }
         let ack = AckEvent {
             acked: self.amount(delivered),
             rtt: rtt_us.map(|r| Duration::from_micros(u64::from(r))),
             // Exclusive: 0 covers no segment, so the ACK names none.
             largest_acked: (highest > 0).then(|| self.amount(highest)),
             app_limited: false,
+            ce_delta: 0,
         };
         if let Some(r) = rtt_us {
             // RFC 6298 §2.3 in the kernel's ×8 fixed point (tcp_rtt_estimator).
@@ -244,8 +385,11 @@ impl SimController {
         }
         let now = self.instant(now_ns);
         let cwnd_before = self.cwnd_segments();
-        self.any.on_ack(now, &ack);
-        if let AnyController::V2_6_35Cubic(f) = &self.any {
+        let Engine::Any(any) = &mut self.engine else {
+            return;
+        };
+        any.on_ack(now, &ack);
+        if let AnyController::V2_6_35Cubic(f) = any {
             // bictcp_hystart_reset moves end_seq to snd_nxt: a new round began on this ACK.
             let b = f.bictcp();
             if self.round.is_none_or(|r| r.end_seq != b.end_seq) {
@@ -262,8 +406,8 @@ impl SimController {
     /// Where the 2.6.35 profile's HyStart stood on the last ACK: its round and the
     /// ACK-train and delay tests' inputs (`None` for other controllers).
     pub fn hystart_2635_state(&self, now_ns: u64) -> Option<Hystart2635Exit> {
-        match &self.any {
-            AnyController::V2_6_35Cubic(f) => Some(Hystart2635Exit {
+        match &self.engine {
+            Engine::Any(AnyController::V2_6_35Cubic(f)) => Some(Hystart2635Exit {
                 round: self.round?,
                 jiffies: f.jiffies(self.instant(now_ns)),
                 delay_min: f.bictcp().delay_min,
@@ -281,7 +425,7 @@ impl SimController {
     /// until that passes the loss's `high_seq`; its recovery is instant (the cwnd cut)
     /// and the era's rate halving is the stack's.
     pub fn stack_owns_recovery(&self) -> bool {
-        matches!(self.any, AnyController::LinuxCubic(_))
+        matches!(self.engine, Engine::Any(AnyController::LinuxCubic(_)))
     }
 
     /// One loss event (fast retransmit); the caller calls it once per window (its own
@@ -289,40 +433,69 @@ impl SimController {
     /// the report names no packet.
     pub fn on_loss(&mut self, now_ns: u64) {
         let now = self.instant(now_ns);
-        self.any.on_loss(now, &LossEvent::episode(0));
+        match &mut self.engine {
+            Engine::Any(any) => any.on_loss(now, &LossEvent::episode(0)),
+            Engine::Linux(e) => {
+                e.on_loss(now_ns);
+                self.window = WindowView(u64::from(e.cwnd()));
+            }
+        }
     }
 
     /// Local congestion (the qdisc refused a packet): Linux enters CWR, the same
     /// reduction as an ECN echo.
+    /// Also the classic response to a CE mark (RFC 3168) of a controller that does not
+    /// read CE counts. The Linux-mode flows driven event by event take no such event
+    /// from the qdisc (not modelled for them).
     pub fn on_local_congestion(&mut self, now_ns: u64) {
         let now = self.instant(now_ns);
-        self.any.on_ecn(now, &EcnEvent::episode(1));
+        if let Engine::Any(any) = &mut self.engine {
+            any.on_ecn(now, &EcnEvent::episode(1));
+        }
     }
 
     /// A retransmission timeout; the head segment is resent at once.
-    pub fn on_rto(&mut self, now_ns: u64) {
+    pub fn on_rto(&mut self, now_ns: u64, rto: LinuxRto<'_>) {
         let now = self.instant(now_ns);
-        self.any.on_retransmission_timeout(now);
+        match &mut self.engine {
+            Engine::Any(any) => any.on_retransmission_timeout(now),
+            Engine::Linux(e) => {
+                e.on_rto(now_ns, rto);
+                self.window = WindowView(u64::from(e.cwnd()));
+            }
+        }
     }
 
     /// Congestion window, whole segments.
     pub fn cwnd_segments(&self) -> u32 {
-        self.segments(self.any.cwnd())
+        match &self.engine {
+            Engine::Any(any) => self.segments(any.cwnd()),
+            Engine::Linux(e) => e.cwnd(),
+        }
     }
 
     /// Slow-start threshold, whole segments (saturating).
     pub fn ssthresh_segments(&self) -> u32 {
-        self.segments(self.any.ssthresh().unwrap_or(u64::MAX))
+        match &self.engine {
+            Engine::Any(any) => self.segments(any.ssthresh().unwrap_or(u64::MAX)),
+            Engine::Linux(e) => e.ssthresh(),
+        }
     }
 
     /// The controller's phase.
     pub fn phase(&self) -> Phase {
-        self.any.phase()
+        match &self.engine {
+            Engine::Any(any) => any.phase(),
+            Engine::Linux(e) => e.phase(),
+        }
     }
 
     /// Which Linux HyStart detector ended slow start, if one did (Linux mode).
     pub fn hystart_exit(&self) -> Option<HystartExit> {
-        match &self.any {
+        let Engine::Any(any) = &self.engine else {
+            return None;
+        };
+        match any {
             AnyController::LinuxCubic(f) => f.hystart_exit(),
             // Both detectors on one ACK count as the ACK train, which the kernel tests first.
             AnyController::V2_6_35Cubic(f) => f.hystart_exit().map(|e| match e {
@@ -335,7 +508,11 @@ impl SimController {
 
     /// The pacing rate, bytes/s (0: none yet; `u64::MAX`: unlimited).
     pub fn pacing_rate(&self) -> u64 {
-        match &self.any {
+        let any = match &self.engine {
+            Engine::Any(any) => any,
+            Engine::Linux(e) => return e.pacing_rate(),
+        };
+        match any {
             AnyController::LinuxCubic(f) => f.sk_pacing_rate(),
             AnyController::RfcCubic(flow) => pacing_rate_bytes(
                 &self.pacing,

@@ -5,9 +5,10 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::app::AppModel;
+use crate::aqm::DUALPI2_LIMIT_PACKETS;
 use crate::config::{
-    Amount, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, DEFAULT_HZ, DEFAULT_UPTIME_NS, Kernel, SimConfig,
-    SizeGoal, SlowStart, TsoMode, TsqMode, VALID_HZ, WindowMode, least_autotuned_buffer,
+    Amount, AqmKind, CcKind, DEFAULT_AUTOTUNE_MAX_BYTES, DEFAULT_HZ, DEFAULT_UPTIME_NS, Kernel,
+    SimConfig, SizeGoal, SlowStart, TsoMode, TsqMode, VALID_HZ, WindowMode, least_autotuned_buffer,
     quickacks_for, rcv_ssthresh_growth_for, receiver_hz_for,
 };
 use crate::units::{
@@ -40,6 +41,14 @@ pub enum Preset {
     /// Seed 004: the 2005 10 GbE TSO thread, 2 MB and 5 MB windows, large fixed TSO
     /// bursts against autosized ones.
     Tso2005(PresetArgs),
+    /// Seeds 000 and 002 under BBR: BBR v1 and v3 beside today's CUBIC + HyStart on
+    /// seed 000's 10 GbE paths (18 and 80 ms) and on seed 002's TSQ sweep. Every BBR
+    /// figure is a prediction: the seeds hold no BBR measurement.
+    Bbr2011(PresetArgs),
+    /// The point of L4S: TCP Prague and CUBIC, one at a time, on the same RFC 9332
+    /// DualQ path (dualpi2's defaults, 100 Mbit/s, 20 ms): queueing delay and
+    /// utilisation of each.
+    L4s(PresetArgs),
 }
 
 /// Options of a preset.
@@ -76,7 +85,11 @@ impl Preset {
     /// The flags every preset takes.
     pub fn args(&self) -> &PresetArgs {
         match self {
-            Preset::Fink2011(a) | Preset::Tsq2012(a) | Preset::Tso2005(a) => a,
+            Preset::Fink2011(a)
+            | Preset::Tsq2012(a)
+            | Preset::Tso2005(a)
+            | Preset::Bbr2011(a)
+            | Preset::L4s(a) => a,
         }
     }
 }
@@ -182,10 +195,25 @@ pub struct RunArgs {
     #[arg(long, value_parser = parse_duration_ns)]
     pub uptime: Option<u64>,
     /// Congestion control: cubic (Linux-mode CUBIC, default), cubic-rfc (RFC 9438 CUBIC
-    /// in bytes) or newreno-rfc (RFC 9002 NewReno in bytes). The 0.2 words linux and
-    /// rfc9438 still work this release.
+    /// in bytes), newreno-rfc (RFC 9002 NewReno in bytes), or the Linux-mode flows
+    /// bbr (BBR v1), bbr3 (BBRv3), dctcp, prague (TCP Prague; BBR, BBRv3 and Prague
+    /// always pace). The 0.2 words linux and rfc9438 still work this release.
     #[arg(long, default_value = "cubic", value_parser = parse_run_cc)]
     pub cc: String,
+    /// The bottleneck's AQM: droptail (default), step:DURATION (L4S step marking: CE
+    /// when a packet's sojourn exceeds DURATION, e.g. step:1ms), or dualq (RFC 9332
+    /// coupled DualQ with Linux dualpi2's defaults: target 15ms, tupdate 16ms, alpha
+    /// 0.16, beta 3.2, k 2, L4S step 1ms; its buffer is dualpi2's limit, 10000
+    /// packets, unless --buffer says otherwise). A not-ECT packet is dropped where an
+    /// ECT one would be marked.
+    #[arg(long, default_value = "droptail", value_parser = parse_aqm)]
+    pub aqm: AqmKind,
+    /// ECN: on (default; prague sends ECT(1), cubic, the RFC-mode controllers and
+    /// dctcp ECT(0); bbr and bbr3 send not-ECT) or off (every packet not-ECT). CE marks
+    /// come back as AccECN counts: dctcp, prague and bbr3 read them, the others make
+    /// one classic reduction per window (RFC 3168).
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub ecn: String,
     /// Slow-start exit: off, hystart (Linux) or hystartpp (RFC 9406).
     #[arg(long, default_value = "hystart", value_parser = ["off", "hystart", "hystartpp"])]
     pub slow_start: String,
@@ -253,9 +281,12 @@ impl RunArgs {
         c.mtu = self.mtu;
         // Before anything reads the MSS: timestamps take 12 bytes of each segment.
         c.timestamps = self.timestamps == "on";
-        c.buffer_bytes = match self.buffer {
-            Some(b) => b,
-            None => c.bdp_bytes().max(u64::from(c.wire_bytes()) * 4),
+        c.aqm = self.aqm;
+        c.ecn = self.ecn == "on";
+        c.buffer_bytes = match (self.buffer, self.aqm) {
+            (Some(b), _) => b,
+            (None, AqmKind::DualQ) => DUALPI2_LIMIT_PACKETS * u64::from(c.wire_bytes()),
+            (None, _) => c.bdp_bytes().max(u64::from(c.wire_bytes()) * 4),
         };
         c.amount = match (self.bytes, self.time) {
             (Some(b), _) => Amount::Bytes(b),
@@ -323,11 +354,7 @@ impl RunArgs {
         c.quickacks = quickacks_for(c.kernel, c.mss());
         c.rcv_ssthresh_growth = rcv_ssthresh_growth_for(c.kernel, c.mss());
         c.receiver_hz = receiver_hz_for(c.kernel, c.hz);
-        c.cc = match self.cc.as_str() {
-            "cubic-rfc" => CcKind::Rfc9438,
-            "newreno-rfc" => CcKind::RfcNewReno,
-            _ => CcKind::Linux,
-        };
+        c.cc = cc_kind(&self.cc);
         c.slow_start = match self.slow_start.as_str() {
             "off" => SlowStart::Off,
             "hystartpp" => SlowStart::HystartPp,
@@ -386,12 +413,45 @@ pub fn parse_cc(text: &str) -> Result<String, String> {
     Ok(word.into())
 }
 
-/// A single run's `--cc`: [`parse_cc`]'s words and `newreno-rfc` (the presets compare
-/// CUBICs only).
+/// Every `--cc` word of a single run: the replay's `Cc::WORDS` (cubic, bbr, bbr3,
+/// dctcp, prague) and the RFC-mode controllers (cubic-rfc, newreno-rfc).
+pub const RUN_CC_WORDS: &str = "cubic, cubic-rfc, newreno-rfc, bbr, bbr3, dctcp, prague";
+
+/// A single run's `--cc`: one of [`RUN_CC_WORDS`], or a 0.2 word ([`parse_cc`]).
 pub fn parse_run_cc(text: &str) -> Result<String, String> {
     match text.trim() {
-        "newreno-rfc" => Ok("newreno-rfc".into()),
-        other => parse_cc(other).map_err(|e| format!("{e}, newreno-rfc (RFC 9002 NewReno)")),
+        w @ ("newreno-rfc" | "bbr" | "bbr3" | "dctcp" | "prague") => Ok(w.into()),
+        other => parse_cc(other).map_err(|_| format!("valid values: {RUN_CC_WORDS}")),
+    }
+}
+
+/// The controller a `--cc` word (as [`parse_run_cc`] returns it) names.
+pub fn cc_kind(word: &str) -> CcKind {
+    match word {
+        "cubic-rfc" => CcKind::Rfc9438,
+        "newreno-rfc" => CcKind::RfcNewReno,
+        "bbr" => CcKind::Bbr,
+        "bbr3" => CcKind::Bbr3,
+        "dctcp" => CcKind::Dctcp,
+        "prague" => CcKind::Prague,
+        _ => CcKind::Linux,
+    }
+}
+
+/// `--aqm`: `droptail`, `step:DURATION` (e.g. `step:1ms`) or `dualq`.
+pub fn parse_aqm(text: &str) -> Result<AqmKind, String> {
+    const VALID: &str = "valid values: droptail, step:DURATION (e.g. step:1ms), dualq";
+    match text.trim() {
+        "droptail" => Ok(AqmKind::DropTail),
+        "dualq" => Ok(AqmKind::DualQ),
+        t => match t.strip_prefix("step:") {
+            Some(d) => {
+                let threshold_ns =
+                    parse_duration_ns(d).map_err(|e| format!("step threshold: {e}; {VALID}"))?;
+                Ok(AqmKind::Step { threshold_ns })
+            }
+            None => Err(VALID.into()),
+        },
     }
 }
 

@@ -9,6 +9,73 @@ pub enum CcKind {
     Rfc9438,
     /// RFC 9002 NewReno in bytes (`congestion::rfc::NewReno`, the same driver).
     RfcNewReno,
+    /// Linux-mode BBR v1 (`congestion::linux::Bbr`), per-segment delivery-rate samples.
+    Bbr,
+    /// Linux-mode BBRv3 (`congestion::linux::Bbr3`).
+    Bbr3,
+    /// Linux-mode DCTCP (`congestion::linux::Dctcp`), ECT(0), AccECN CE counts.
+    Dctcp,
+    /// Linux-mode TCP Prague (`congestion::linux::Prague`), ECT(1), AccECN CE counts.
+    Prague,
+}
+
+impl CcKind {
+    /// The `--cc` word (the crate's vocabulary, as the replay's `Cc::WORDS`).
+    pub const fn word(self) -> &'static str {
+        match self {
+            CcKind::Linux => "cubic",
+            CcKind::Rfc9438 => "cubic-rfc",
+            CcKind::RfcNewReno => "newreno-rfc",
+            CcKind::Bbr => "bbr",
+            CcKind::Bbr3 => "bbr3",
+            CcKind::Dctcp => "dctcp",
+            CcKind::Prague => "prague",
+        }
+    }
+
+    /// Whether the algorithm paces itself whatever `--pacing` says (Linux `bbr_init()`
+    /// and `prague_init()` set `SK_PACING_NEEDED`).
+    pub const fn paces_itself(self) -> bool {
+        matches!(self, CcKind::Bbr | CcKind::Bbr3 | CcKind::Prague)
+    }
+
+    /// The ECN codepoint its packets carry with `--ecn on`: ECT(1) for the L4S sender
+    /// (Prague, `TCP_CONG_WANTS_ECT_1`), ECT(0) for the classic ones (RFC 3168 CUBIC
+    /// and NewReno, DCTCP); BBR v1 and v3 send not-ECT (v1 has no ECN response, v3's
+    /// needs a datacenter's shallow marking, not modelled).
+    pub const fn ect(self, ecn: bool) -> Ect {
+        match (ecn, self) {
+            (false, _) | (true, CcKind::Bbr | CcKind::Bbr3) => Ect::NotEct,
+            (true, CcKind::Prague) => Ect::Ect1,
+            (true, _) => Ect::Ect0,
+        }
+    }
+}
+
+/// A packet's ECN codepoint (RFC 3168, RFC 9331).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ect {
+    /// Not ECN-capable: an AQM drops where it would mark.
+    NotEct,
+    /// ECT(0): classic ECN.
+    Ect0,
+    /// ECT(1): the L4S identifier.
+    Ect1,
+}
+
+/// The bottleneck's queue discipline (`--aqm`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AqmKind {
+    /// Drop tail only (the default).
+    DropTail,
+    /// L4S step marking: CE when a packet's sojourn exceeds the threshold, ns (a
+    /// not-ECT packet is dropped instead).
+    Step {
+        /// Sojourn threshold, ns.
+        threshold_ns: u64,
+    },
+    /// RFC 9332's coupled DualQ with Linux `dualpi2`'s defaults (see `crate::aqm`).
+    DualQ,
 }
 
 /// Which Linux kernel's CUBIC profile decides cwnd in Linux mode (`--kernel`).
@@ -175,6 +242,15 @@ pub struct SimConfig {
     /// phase is unknown; one rule for all runs: [`DEFAULT_UPTIME_NS`], a tick at the
     /// first send, whatever phase the sender's clock is given.
     pub receiver_uptime_ns: u64,
+
+    /// The bottleneck's queue discipline.
+    pub aqm: AqmKind,
+    /// Whether the sender negotiates ECN (`--ecn`): its packets carry
+    /// [`CcKind::ect`]'s codepoint and it hears CE marks as AccECN counts.
+    pub ecn: bool,
+    /// Bottleneck statistics (queueing delay, utilisation) count packets reaching it
+    /// from this time on, ns (a preset's warm-up).
+    pub measure_from_ns: u64,
 
     /// Random loss probability at the bottleneck.
     pub loss: f64,
@@ -349,6 +425,9 @@ impl SimConfig {
             rcv_ssthresh_growth: None,
             receiver_hz: None,
             receiver_uptime_ns: DEFAULT_UPTIME_NS,
+            aqm: AqmKind::DropTail,
+            ecn: true,
+            measure_from_ns: 0,
             loss: 0.0,
             jitter_ns: 0,
             seed: 1,
@@ -423,6 +502,11 @@ impl SimConfig {
         }
     }
 
+    /// Whether the sender paces: `--pacing on`, or an algorithm that always does.
+    pub fn paces(&self) -> bool {
+        self.pacing || self.cc.paces_itself()
+    }
+
     /// Whether the host defers short TSO bursts as 2.6.35's `tcp_tso_should_defer`
     /// did (fixed-size bursts only; today's deferral is not modelled).
     pub fn tso_defer(&self) -> bool {
@@ -453,7 +537,7 @@ impl SimConfig {
         }
         if self.kernel == Kernel::Linux2635 && self.cc != CcKind::Linux {
             return Err(
-                "--kernel 2.6.35 selects a Linux-mode profile: use it with --cc cubic".into(),
+                "--kernel 2.6.35 selects a Linux-mode CUBIC profile: use it with --cc cubic".into(),
             );
         }
         if self.ack_ratio == 0 {

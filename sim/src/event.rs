@@ -21,6 +21,8 @@ pub enum Event {
         seq: u32,
         /// TSecr: the TSval of the latest ACK the sender had when it sent the segment.
         tsecr: u32,
+        /// The bottleneck marked it CE.
+        ce: bool,
     },
     /// An ACK reaches the sender.
     Ack {
@@ -35,6 +37,8 @@ pub enum Event {
         rwnd: u32,
         /// TSval: the receiver's clock when it sent the ACK.
         tsval: u32,
+        /// CE-marked segments received so far (AccECN's `r.cep` counter, in segments).
+        ce_count: u32,
     },
     /// A TSO burst completed at the NIC (the TSQ budget reopens).
     TxCompletion {
@@ -198,6 +202,7 @@ mod tests {
                 0 => Event::Arrive {
                     seq: step as u32,
                     tsecr: 0,
+                    ce: false,
                 },
                 1 => Event::Ack {
                     cum: step as u32,
@@ -205,6 +210,7 @@ mod tests {
                     sack_hi: 0,
                     rwnd: 1,
                     tsval: 0,
+                    ce_count: 0,
                 },
                 2 => Event::TxCompletion { bytes: 1 },
                 3 => Event::RtoTimer,

@@ -8,7 +8,9 @@
 //! See `docs/simulator.md` for the model and its limits.
 
 pub mod app;
+pub mod aqm;
 pub mod cc;
+pub mod cc_linux;
 pub mod cli;
 pub mod config;
 pub mod delack;

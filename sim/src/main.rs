@@ -41,8 +41,8 @@ fn single(args: &RunArgs) -> Result<(), String> {
     }
     if let (Some(path), Some(series)) = (&args.svg, rec.series.as_ref()) {
         let title = format!(
-            "ccsim: {:?} CUBIC, {:?} slow start, {} Mbit/s, {} ms RTT",
-            cfg.cc,
+            "ccsim: --cc {}, {:?} slow start, {} Mbit/s, {} ms RTT",
+            cfg.cc.word(),
             cfg.slow_start,
             cfg.rate_bps / 1_000_000,
             cfg.rtt_ns as f64 / 1e6
@@ -78,6 +78,8 @@ fn main() -> ExitCode {
         Some(Preset::Fink2011(a)) => presets::fink2011::run(a),
         Some(Preset::Tsq2012(a)) => presets::tsq2012::run(a),
         Some(Preset::Tso2005(a)) => presets::tso2005::run(a),
+        Some(Preset::Bbr2011(a)) => presets::bbr2011::run(a),
+        Some(Preset::L4s(a)) => presets::l4s::run(a),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

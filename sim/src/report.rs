@@ -96,6 +96,22 @@ pub fn stats_line(s: &Summary, wall: std::time::Duration) -> String {
         s.sender.rtos,
         s.sender.local_congestion,
         s.mean_rtt_ns / 1e6
+    ) + &aqm_part(s)
+}
+
+/// The AQM's share of the `--stats` line: its marks and drops and the bottleneck's
+/// mean queueing delay (empty with drop tail and nothing marked).
+fn aqm_part(s: &Summary) -> String {
+    if s.ce_marks == 0 && s.aqm_drops == 0 && s.sender.ce_marked == 0 {
+        return String::new();
+    }
+    format!(
+        "; AQM: {} CE marks, {} drops; {} CE-marked segments echoed, {} classic ECN reductions; mean bottleneck queueing delay {:.3} ms",
+        s.ce_marks,
+        s.aqm_drops,
+        s.sender.ce_marked,
+        s.sender.ecn_reductions,
+        s.link.mean_sojourn_ns() / 1e6
     )
 }
 

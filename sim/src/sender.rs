@@ -2,7 +2,9 @@
 //! transmit loop in which the controller, pacer, TSQ and TSO decide every send.
 
 use crate::app::AppModel;
-use crate::cc::SimController;
+use crate::cc::{AckReport, SimController};
+use crate::cc_linux::{LinuxAck, LinuxRto};
+use crate::config::Ect;
 use crate::config::{
     Amount, SKB_OVERHEAD_BYTES, SimConfig, SizeGoal, TsoMode, TsqMode, WindowMode,
 };
@@ -11,7 +13,7 @@ use crate::host::Host;
 use crate::limits::{Limit, LimitTimes};
 use crate::link::Link;
 use crate::rtt::RttEstimator;
-use crate::scoreboard::Scoreboard;
+use crate::scoreboard::{AckDetail, Scoreboard};
 use crate::sendpath::{Decision, SendPath, SendPathModes};
 use crate::tso_defer::{DeferInputs, wants_to_defer};
 use crate::window::send_buffer_segments;
@@ -50,6 +52,11 @@ pub struct SenderStats {
     pub rtos: u64,
     /// Times the qdisc was full (Linux enters CWR).
     pub local_congestion: u64,
+    /// Classic ECN reductions (CWR on a CE echo, RFC 3168) of a controller that does
+    /// not read CE counts itself.
+    pub ecn_reductions: u64,
+    /// CE-marked segments the receiver reported.
+    pub ce_marked: u64,
 }
 
 /// `tcp_wmem[1]`, the send buffer an autotuned socket starts from, bytes.
@@ -96,6 +103,14 @@ pub struct Sender {
     /// every burst may be a whole fixed-size skb).
     wq: Option<WriteQueue>,
     recovery: Recovery,
+    /// The ECN codepoint of every data packet.
+    ect: Ect,
+    /// The receiver's CE count on the latest ACK (AccECN's `r.cep`, in segments).
+    ce_seen: u32,
+    /// Retransmission timeouts since `snd_una` last moved (`icsk_retransmits`).
+    timeouts: u32,
+    /// Delivered and lost segments of the current ACK, for a per-segment sampler.
+    detail: AckDetail,
     rto_deadline: Option<u64>,
     rto_event_at: Option<u64>,
     wake_at: Option<u64>,
@@ -133,15 +148,22 @@ impl Sender {
             }
             _ => None,
         };
+        let cc = SimController::new(cfg)?;
         Ok(Sender {
-            cc: SimController::new(cfg)?,
             path: SendPath::new(SendPathModes {
-                pacing: cfg.pacing,
+                pacing: cfg.paces(),
                 tsq: cfg.effective_tsq(),
                 tso: cfg.effective_tso(),
                 mss,
             })?,
-            sb: Scoreboard::with_capacity(sndbuf_segs.min(1 << 20) as usize + 64),
+            sb: {
+                let sb = Scoreboard::with_capacity(sndbuf_segs.min(1 << 20) as usize + 64);
+                if cc.samples_per_segment() {
+                    sb.keeping_tx()
+                } else {
+                    sb
+                }
+            },
             rtt: RttEstimator::new(),
             stats: SenderStats::default(),
             ts_recent: 0,
@@ -164,7 +186,12 @@ impl Sender {
             uptime_ns: cfg.uptime_ns,
             deferred_until: None,
             wq,
+            cc,
             recovery: Recovery::Open,
+            ect: cfg.cc.ect(cfg.ecn),
+            ce_seen: 0,
+            timeouts: 0,
+            detail: AckDetail::default(),
             rto_deadline: None,
             rto_event_at: None,
             wake_at: None,
@@ -219,20 +246,33 @@ impl Sender {
         self.rwnd.min(self.sndbuf_segs)
     }
 
-    /// An ACK arrives. Returns the RTT sample it gave, ns.
+    /// An ACK arrives, with the receiver's count of CE-marked segments so far. Returns
+    /// the RTT sample it gave, ns.
     pub fn on_ack(
         &mut self,
         now_ns: u64,
         cum: u32,
         sack: (u32, u32),
         rwnd: u32,
+        ce_count: u32,
         net: &mut Net,
     ) -> Option<u64> {
         self.rwnd = rwnd;
         if let Some(wq) = self.wq.as_mut() {
             wq.on_window(rwnd);
         }
-        let out = self.sb.on_ack(cum, sack.0, sack.1);
+        // AccECN: the count only grows; an ACK reordered behind a newer one adds nothing.
+        let ce_delta = ce_count.saturating_sub(self.ce_seen);
+        self.ce_seen = self.ce_seen.max(ce_count);
+        self.stats.ce_marked += u64::from(ce_delta);
+        let prior_flight = self.sb.flight();
+        let per_segment = self.cc.samples_per_segment();
+        self.detail.clear();
+        let detail = per_segment.then_some(&mut self.detail);
+        let out = self.sb.on_ack(cum, sack.0, sack.1, detail);
+        if out.cum_advanced {
+            self.timeouts = 0;
+        }
         let rtt_ns = out.rtt_sent_ns.map(|t| now_ns - t);
         if let Some(r) = rtt_ns {
             self.rtt.on_sample(r);
@@ -261,6 +301,14 @@ impl Sender {
             self.stats.loss_events += 1;
             self.cc.on_loss(now_ns);
         }
+        if ce_delta > 0 && !self.cc.hears_ce_counts() && self.recovery == Recovery::Open {
+            // RFC 3168 §6.1.2: one reduction per window, as for a loss (Linux: CWR).
+            self.recovery = Recovery::Reduced {
+                until: self.sb.snd_nxt(),
+            };
+            self.stats.ecn_reductions += 1;
+            self.cc.on_local_congestion(now_ns);
+        }
         // No window growth during fast recovery (Linux runs PRR there, not cong_avoid).
         let grow = match self.recovery {
             Recovery::Reduced { .. } if self.cc.stack_owns_recovery() => 0,
@@ -268,7 +316,26 @@ impl Sender {
         };
         let rtt_us = rtt_ns.map(|r| (r / 1000).min(u64::from(u32::MAX)) as u32);
         let highest = self.sb.snd_una().max(sack.1.min(self.sb.snd_nxt()));
-        self.cc.on_ack(now_ns, grow, rtt_us, highest);
+        let report = AckReport {
+            delivered: out.delivered,
+            grow,
+            rtt_us,
+            highest,
+            ce_delta,
+            linux: LinuxAck {
+                delivered: out.delivered,
+                rtt_us,
+                ce_delta,
+                snd_una: self.sb.snd_una(),
+                snd_nxt: self.sb.snd_nxt(),
+                prior_flight,
+                flight: self.sb.flight(),
+                srtt_us: (self.rtt.srtt_ns() / 1000).min(u64::from(u32::MAX)) as u32,
+                newly_lost: out.newly_lost,
+                detail: &mut self.detail,
+            },
+        };
+        self.cc.on_ack(now_ns, report);
         self.transmit(now_ns, net);
         // tcp_data_snd_check(): tcp_check_space() after the transmit attempt, which
         // may grow an autotuned buffer and wake the writer; its tcp_sendmsg() then
@@ -304,11 +371,26 @@ impl Sender {
             return;
         }
         self.stats.rtos += 1;
-        self.sb.on_rto();
+        let prior_flight = self.sb.flight();
+        self.detail.clear();
+        let detail = self.cc.samples_per_segment().then_some(&mut self.detail);
+        let newly_lost = self.sb.on_rto(detail);
         self.recovery = Recovery::Loss {
             until: self.sb.snd_nxt(),
         };
-        self.cc.on_rto(now_ns);
+        self.cc.on_rto(
+            now_ns,
+            LinuxRto {
+                prior_flight,
+                flight: self.sb.flight(),
+                newly_lost,
+                lost: &self.detail.lost,
+                snd_una: self.sb.snd_una(),
+                snd_nxt: self.sb.snd_nxt(),
+                timeouts: self.timeouts,
+            },
+        );
+        self.timeouts = self.timeouts.saturating_add(1);
         // RFC 6298 §5.5-5.6: back off, restart the timer, resend the head.
         self.rtt.back_off();
         self.rto_deadline = None;
@@ -509,11 +591,23 @@ impl Sender {
                 self.wake(head_done, &mut net.queue);
                 break Limit::Qdisc;
             }
+            let per_segment = self.cc.samples_per_segment();
             let first = match retransmit {
                 Some(seq) => {
+                    let tx = per_segment.then(|| self.cc.on_segment_sent(now_ns, self.sb.flight()));
                     self.sb.on_retransmit(now_ns, seq);
+                    if let Some(tx) = tx {
+                        self.sb.set_tx(seq, tx);
+                    }
                     self.stats.retransmits += 1;
                     seq
+                }
+                None if per_segment => {
+                    for _ in 0..segs {
+                        let tx = self.cc.on_segment_sent(now_ns, self.sb.flight());
+                        self.sb.on_send_one(now_ns, tx);
+                    }
+                    snd_nxt
                 }
                 None => {
                     self.sb.on_send_new(now_ns, segs);
@@ -531,12 +625,13 @@ impl Sender {
             let (start, per) = net.host.enqueue(departure, segs, self.wire_bytes);
             for i in 0..segs {
                 let at = start + per * u64::from(i + 1);
-                if let Some(arrive) = net.link.offer(at, self.wire_bytes as u32) {
+                if let Some((arrive, ce)) = net.link.offer(at, self.wire_bytes as u32, self.ect) {
                     net.queue.push(
                         arrive,
                         Event::Arrive {
                             seq: first + i,
                             tsecr: self.ts_recent,
+                            ce,
                         },
                     );
                 }
@@ -545,16 +640,28 @@ impl Sender {
                 let done = start + per * u64::from(segs) + self.tx_completion_ns;
                 net.queue.push(done, Event::TxCompletion { bytes: len });
             }
-            self.cc
-                .on_transmit(now_ns, self.sb.in_flight(), self.sb.snd_nxt());
+            self.cc.on_transmit(
+                now_ns,
+                self.sb.flight(),
+                self.sb.snd_una(),
+                self.sb.snd_nxt(),
+            );
             if self.rto_deadline.is_none() {
                 // RFC 6298 §5.1: start the timer when sending with none running.
                 self.arm_rto(now_ns, &mut net.queue);
             }
         };
         self.limits.note(now_ns, stopped_for);
+        if matches!(stopped_for, Limit::Application | Limit::SendBuffer) {
+            // Nothing more written to send: the delivery-rate sampler's app-limited mark.
+            self.cc.on_app_limited(now_ns, self.sb.flight());
+        }
         // Linux tcp_cwnd_validate(): window use is re-evaluated even when nothing left.
-        self.cc
-            .on_transmit(now_ns, self.sb.in_flight(), self.sb.snd_nxt());
+        self.cc.on_transmit(
+            now_ns,
+            self.sb.flight(),
+            self.sb.snd_una(),
+            self.sb.snd_nxt(),
+        );
     }
 }

@@ -10,9 +10,11 @@
 //! - `--tsq-limit auto`: the library's default (current Linux); `BYTES`: the 2012
 //!   patch's fixed limit, expressed as `tcp_limit_output_bytes = BYTES` with
 //!   `pacing_shift = 0` (the rate term then exceeds any limit, so only the fixed one
-//!   binds; such flows must be unpaced, as in 2012) and TSO bursts capped at half the
-//!   limit ("TSO packets are sized/capped to half the limit", seed 002); `off`: the
-//!   budget is told the flow is always exempt (the `tcp_small_queue_check` exemption
+//!   binds, as in 2012) and TSO bursts capped at half the limit ("TSO packets are
+//!   sized/capped to half the limit", seed 002). A paced flow (BBR, Prague, `--pacing
+//!   on`) had no 2012 kernel: for it `BYTES` is today's `tcp_limit_output_bytes`
+//!   sysctl, which today's kernel applies to unpaced flows only, so its budget stays
+//!   `max(2 truesize, pacing_rate >> 10)` whatever `BYTES`; `off`: the budget is told the flow is always exempt (the `tcp_small_queue_check` exemption
 //!   for a retransmit queue of at most one packet), so it never throttles.
 
 use congestion::hystart::PacingStatus;
@@ -93,10 +95,9 @@ impl SendPath {
             }
         }
         if let TsqMode::Fixed(limit) = modes.tsq {
-            if modes.pacing {
-                return Err("a fixed --tsq-limit (the 2012 patch) needs --pacing off".into());
-            }
             c.limit_output_bytes = limit.clamp(1, u64::from(u32::MAX)) as u32;
+        }
+        if let (TsqMode::Fixed(limit), false) = (modes.tsq, modes.pacing) {
             c.pacing_shift = 0;
             // Seed 002: "TSO packets are sized/capped to half the limit".
             let half = ((limit / 2) / u64::from(mss)).clamp(1, u64::from(u32::MAX)) as u32;

@@ -58,6 +58,12 @@ pub struct Summary {
     pub tail_drops: u64,
     /// Packets dropped at random.
     pub random_drops: u64,
+    /// Packets the AQM dropped, and CE marks it applied.
+    pub aqm_drops: u64,
+    /// CE marks the AQM applied.
+    pub ce_marks: u64,
+    /// What the bottleneck saw from `SimConfig::measure_from_ns` on.
+    pub link: crate::link::LinkStats,
     /// Segments sent including retransmissions.
     pub segments_sent: u64,
     /// Events processed.
@@ -142,6 +148,14 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         cfg.jitter_ns,
         cfg.loss,
         cfg.seed,
+    )
+    .with_aqm(cfg.aqm, cfg.wire_bytes())
+    .measure_between(
+        cfg.measure_from_ns,
+        match cfg.amount {
+            Amount::TimeNs(t) => t,
+            Amount::Bytes(_) => u64::MAX,
+        },
     );
     let mut net = Net {
         host: Host::new(cfg.nic_rate_bps, cfg.txqueuelen),
@@ -174,6 +188,8 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         last_retrans: 0,
     };
     let mut delack_event_at: Option<u64> = None;
+    // CE-marked segments the receiver has seen: every ACK carries the count (AccECN).
+    let mut ce_received: u32 = 0;
     let mut end_ns = 0;
     let mut hystart_exit_at = None;
     let mut hystart_exit_detail = None;
@@ -194,7 +210,8 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         }
         end_ns = now;
         let ack = match event {
-            Event::Arrive { seq, tsecr } => {
+            Event::Arrive { seq, tsecr, ce } => {
+                ce_received += u32::from(ce);
                 receiver.on_segment(now, seq, sender.rtt.srtt_ns(), tsecr)
             }
             Event::DelackTimer => {
@@ -209,10 +226,11 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                 sack_hi,
                 rwnd,
                 tsval,
+                ce_count,
             } => {
                 // The sender keeps the latest ACK's TSval to echo (tcp_store_ts_recent).
                 sender.ts_recent = tsval;
-                let rtt = sender.on_ack(now, cum, (sack_lo, sack_hi), rwnd, &mut net);
+                let rtt = sender.on_ack(now, cum, (sack_lo, sack_hi), rwnd, ce_count, &mut net);
                 if hystart_exit_at.is_none() && sender.cc.hystart_exit().is_some() {
                     hystart_exit_at = Some((now, sender.cc.cwnd_segments()));
                     hystart_exit_detail = Some(HystartExitDetail {
@@ -269,6 +287,7 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
                     sack_hi: a.sack_hi,
                     rwnd: a.rwnd,
                     tsval: a.tsval,
+                    ce_count: ce_received,
                 },
             );
         }
@@ -296,6 +315,9 @@ pub fn run<P: Probe>(cfg: &SimConfig, probe: &mut P) -> Result<Summary, String> 
         sender: sender.stats,
         tail_drops: net.link.tail_drops,
         random_drops: net.link.random_drops,
+        aqm_drops: net.link.aqm.drops,
+        ce_marks: net.link.aqm.marks,
+        link: net.link.stats,
         segments_sent: u64::from(sender.sb.snd_nxt()) + sender.stats.retransmits,
         events: net.queue.processed(),
         mss: cfg.mss(),

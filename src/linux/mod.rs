@@ -14,13 +14,15 @@ mod handle;
 mod layout;
 mod params;
 pub mod prague;
+mod random_fn;
 mod socket_config;
 mod state;
 pub mod tcp;
+mod tcp_controller;
 mod tcp_flow;
 
-pub use bbr::{Bbr, BbrConfig, BbrParams};
-pub use bbr3::{Bbr3, Bbr3Config, Bbr3Params};
+pub use bbr::{Bbr, BbrConfig, BbrController, BbrParams};
+pub use bbr3::{Bbr3, Bbr3Config, Bbr3Controller, Bbr3Params};
 pub use flow::{CaState, LinuxFlowState, LinuxSocketView};
 pub use flow_config::CubicConfig;
 pub use handle::Cubic;
@@ -33,8 +35,10 @@ pub type LinuxFlow<P = LinuxParams, S = LinuxFlowState> = Cubic<P, S>;
 #[deprecated(since = "0.3.0", note = "renamed to `linux::CubicConfig`")]
 pub type LinuxFlowConfig = CubicConfig;
 pub use params::{KernelDefaults, LinuxParams};
+pub use random_fn::RandomFn;
 pub use socket_config::LinuxSocketConfig;
 pub use state::{LinuxCubicState, TCP_INFINITE_SSTHRESH};
+pub use tcp_controller::{DctcpController, PragueController, TcpController};
 pub use tcp_flow::{TcpFlow, TcpSocketConfig};
 
 /// A Linux DCTCP flow (`tcp_dctcp.c` through the kernel's glue), in segments.

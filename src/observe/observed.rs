@@ -3,7 +3,8 @@
 
 use super::Observer;
 use crate::controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
+    AckEvent, AckedPacket, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, TxSnapshot,
+    WindowUnit,
 };
 use crate::pacing::Rate;
 use crate::time::Instant;
@@ -114,6 +115,39 @@ impl<C: ObservableController, O: Observer> CongestionController for Observed<C, 
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
         self.controller
             .on_loss_observed(now, loss, &mut self.observer)
+    }
+    fn on_packet_sent(&mut self, now: Instant, sent: &SentEvent) -> TxSnapshot {
+        self.controller.on_packet_sent(now, sent)
+    }
+    fn on_packet_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) -> TxSnapshot {
+        self.controller
+            .on_packet_sent_counted(now, sent, largest_sent)
+    }
+    /// A controller that samples from snapshots (BBR) takes the snapshot and reports
+    /// nothing; the others report as [`on_ack`](CongestionController::on_ack).
+    fn on_ack_sampled(&mut self, now: Instant, ack: &AckEvent, newest: &AckedPacket) {
+        if self.controller.uses_packet_snapshots() {
+            self.controller.on_ack_sampled(now, ack, newest)
+        } else {
+            self.controller
+                .on_ack_observed(now, ack, &mut self.observer)
+        }
+    }
+    /// As [`on_ack_sampled`](CongestionController::on_ack_sampled): the snapshot to a
+    /// controller that reads it, the report otherwise.
+    fn on_packet_lost(&mut self, now: Instant, loss: &LossEvent, lost: &TxSnapshot) {
+        if self.controller.uses_packet_snapshots() {
+            self.controller.on_packet_lost(now, loss, lost)
+        } else {
+            self.controller
+                .on_loss_observed(now, loss, &mut self.observer)
+        }
+    }
+    fn uses_packet_snapshots(&self) -> bool {
+        self.controller.uses_packet_snapshots()
+    }
+    fn min_tso_segs(&self) -> Option<u32> {
+        self.controller.min_tso_segs()
     }
     fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
         self.controller

@@ -3,7 +3,8 @@
 use core::borrow::{Borrow, BorrowMut};
 
 use crate::controller::{
-    AckEvent, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, WindowUnit,
+    AckEvent, AckedPacket, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, TxSnapshot,
+    WindowUnit,
 };
 use crate::pacing::bandwidth::Rate;
 use crate::pacing::send_config::SendPathParams;
@@ -221,6 +222,22 @@ impl<C: CongestionController, P: Borrow<SendPathParams>, S: BorrowMut<SendPathSt
     pub fn on_tx_completion(&mut self, len_bytes: u32) -> bool {
         self.path.on_tx_completion(len_bytes)
     }
+
+    /// A send added `burst` to the flight: the pacer stamps it and TSQ charges it at
+    /// `rate`, the controller's pacing rate before the send.
+    fn stamp_burst(&mut self, now: Instant, burst: u64, rate: Rate) {
+        if burst == 0 {
+            return;
+        }
+        let mss = u64::from(self.mss().max(1));
+        let (len_bytes, segments) = match self.cc.unit() {
+            WindowUnit::Segments => (burst.saturating_mul(mss), burst),
+            WindowUnit::Bytes => (burst, burst.div_ceil(mss)),
+        };
+        // The departure is kept in the send path's line (last_departure_ns).
+        self.path
+            .on_send(now, sat_u32(len_bytes), sat_u32(segments), rate);
+    }
 }
 
 impl<C: CongestionController, P: Borrow<SendPathParams>, S: BorrowMut<SendPathState>>
@@ -236,18 +253,38 @@ impl<C: CongestionController, P: Borrow<SendPathParams>, S: BorrowMut<SendPathSt
         let before = self.cc.in_flight();
         let rate: Rate = self.cc.pacing_rate();
         self.cc.on_sent(now, sent);
-        let burst = sent.in_flight_after.saturating_sub(before);
-        if burst == 0 {
-            return;
+        self.stamp_burst(now, sent.in_flight_after.saturating_sub(before), rate);
+    }
+
+    /// As [`on_sent`](CongestionController::on_sent), returning the controller's
+    /// per-packet snapshot.
+    fn on_packet_sent(&mut self, now: Instant, sent: &SentEvent) -> TxSnapshot {
+        let before = self.cc.in_flight();
+        let rate: Rate = self.cc.pacing_rate();
+        let snapshot = self.cc.on_packet_sent(now, sent);
+        self.stamp_burst(now, sent.in_flight_after.saturating_sub(before), rate);
+        snapshot
+    }
+
+    /// The RTT sample feeds the send path's minimum-RTT filter and the controller,
+    /// which samples the delivery rate from `newest`.
+    fn on_ack_sampled(&mut self, now: Instant, ack: &AckEvent, newest: &AckedPacket) {
+        if let Some(rtt) = ack.rtt {
+            self.path.on_rtt_sample(now, rtt);
         }
-        let mss = u64::from(self.mss().max(1));
-        let (len_bytes, segments) = match self.cc.unit() {
-            WindowUnit::Segments => (burst.saturating_mul(mss), burst),
-            WindowUnit::Bytes => (burst, burst.div_ceil(mss)),
-        };
-        // The departure is kept in the send path's line (last_departure_ns).
-        self.path
-            .on_send(now, sat_u32(len_bytes), sat_u32(segments), rate);
+        self.cc.on_ack_sampled(now, ack, newest);
+    }
+
+    fn on_packet_lost(&mut self, now: Instant, loss: &LossEvent, lost: &TxSnapshot) {
+        self.cc.on_packet_lost(now, loss, lost);
+    }
+
+    fn uses_packet_snapshots(&self) -> bool {
+        self.cc.uses_packet_snapshots()
+    }
+
+    fn min_tso_segs(&self) -> Option<u32> {
+        self.cc.min_tso_segs()
     }
 
     /// The RTT sample feeds the send path's minimum-RTT filter and the controller.
@@ -307,10 +344,14 @@ impl<C: CongestionController, P: Borrow<SendPathParams>, S: BorrowMut<SendPathSt
     }
 
     /// `tcp_tso_segs` of the send path (its windowed minimum RTT and GSO limits) on the
-    /// controller's pacing rate, in bytes.
+    /// controller's pacing rate, with the controller's own `min_tso_segs` if it has one
+    /// (BBR), in bytes.
     fn send_quantum_bytes(&self) -> u64 {
         let mss = self.mss();
-        let segs = self.path.tso_segs(self.cc.pacing_rate(), mss);
+        let floor = self.cc.min_tso_segs();
+        let segs = self
+            .path
+            .tso_segs_with_floor(self.cc.pacing_rate(), mss, floor);
         u64::from(segs) * u64::from(mss)
     }
 }

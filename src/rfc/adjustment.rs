@@ -4,11 +4,13 @@
 //! driver's, shared by every algorithm (neqo's `WindowAdjustment` has the same shape).
 
 use crate::cubic::{CubicUndo, RfcCubic, RfcCubicParams};
+use crate::rfc::config::RfcParams;
 use crate::time::Instant;
 use core::num::{NonZeroU32, NonZeroU64};
 
-/// A congestion-avoidance algorithm in bytes: CUBIC ([`RfcCubic`]) or NewReno
-/// ([`NewReno`](super::NewReno)). Implemented by this crate only; the trait is public so
+/// A congestion-avoidance algorithm in bytes: CUBIC ([`RfcCubic`]), NewReno
+/// ([`NewReno`](super::NewReno)), DCTCP ([`Dctcp`](super::Dctcp)) or Prague
+/// ([`Prague`](super::Prague)). Implemented by this crate only; the trait is public so
 /// that [`Classic`](super::Classic) can name it in its bounds.
 pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::Sealed {
     /// What an undo brings back of this algorithm's state.
@@ -22,6 +24,13 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
     /// An undo snapshot that was never taken, all zero for the same reason.
     const UNDO_NONE: Self::Undo;
 
+    /// Whether the algorithm reads an ACK's own CE count
+    /// ([`AckEvent::ce_delta`](crate::AckEvent::ce_delta)) as an
+    /// [`on_ecn`](crate::CongestionController::on_ecn)
+    /// for the ACK's largest packet, before the ACK: DCTCP and Prague. The classic
+    /// algorithms ignore the field (their CE path is `on_ecn`).
+    const READS_ACK_CE: bool = false;
+
     /// The leading bytes of the state that a steady congestion-avoidance ACK reads or
     /// writes (CUBIC: up to and with its curve memo; NewReno: its byte count): the end
     /// of the flow's hot part, [`ClassicState::HOT_BYTES`](super::ClassicState::HOT_BYTES).
@@ -29,6 +38,14 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
 
     /// Sets the fields [`ZEROED`](Self::ZEROED) cleared to their fresh values.
     fn finish_fresh(&mut self);
+
+    /// A new flow starts with the parameters `p`, after
+    /// [`finish_fresh`](Self::finish_fresh): for settings that set initial state
+    /// (DCTCP's and Prague's initial alpha). Nothing for the classic algorithms.
+    #[inline(always)]
+    fn start(&mut self, p: &RfcParams) {
+        let _ = p;
+    }
 
     /// One congestion-avoidance ACK of `acked` bytes that may grow the window; returns
     /// the new window. `p` are the shared parameters, `mss` the flow's own MSS.
@@ -59,6 +76,47 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
     /// ssthresh before the driver's floors (2·MSS for ssthresh and for cwnd on loss,
     /// 1·MSS for cwnd on ECN-CE).
     fn on_congestion(&mut self, p: &RfcCubicParams, cwnd: u64, ecn: bool) -> u64;
+
+    /// [`on_congestion`](Self::on_congestion) with the flow's own MSS, `mss` bytes: what
+    /// the driver calls. The classic algorithms do not need the MSS there.
+    #[inline(always)]
+    fn on_congestion_at(&mut self, p: &RfcParams, mss: u64, cwnd: u64, ecn: bool) -> u64 {
+        let _ = mss;
+        self.on_congestion(p.cubic(), cwnd, ecn)
+    }
+
+    /// The floors of a loss or ECN-CE reduction at MSS `mss`: (ssthresh, cwnd after a
+    /// loss, cwnd after ECN-CE). RFC 9438 §4.6's (2·MSS, 2·MSS, 1·MSS) unless the
+    /// algorithm says otherwise.
+    #[inline(always)]
+    fn reduction_floors(mss: u64) -> (u64, u64, u64) {
+        (2 * mss, 2 * mss, mss)
+    }
+
+    /// The CE count rose by `ce_packets` (each counted as `mss` bytes): for algorithms
+    /// that measure the marked fraction. Called for every rise, in a recovery period
+    /// too, before the driver decides whether it reduces. Nothing for the classic ones.
+    #[inline(always)]
+    fn on_ce(&mut self, mss: u64, ce_packets: u64) {
+        let _ = (mss, ce_packets);
+    }
+
+    /// Every ACK, after the driver's bookkeeping and before its phases: `acked` bytes,
+    /// the largest packet number acknowledged plus one (`acked_below`, 0 while none was
+    /// named), the largest sent, the window and the smoothed RTT. For algorithms that
+    /// keep per-round measurements; nothing for the classic ones.
+    #[inline(always)]
+    fn on_every_ack(&mut self, p: &RfcParams, now: Instant, ack: &RoundAck) {
+        let _ = (p, now, ack);
+    }
+
+    /// The window the pacing rate is computed from, given the flow's `cwnd`: `cwnd`
+    /// itself unless the algorithm runs a window below one MSS that only the pacer can
+    /// carry (Prague).
+    #[inline(always)]
+    fn pacing_window(&self, cwnd: u64) -> u64 {
+        cwnd
+    }
 
     /// A retransmission timeout or persistent congestion at window `cwnd`: returns the
     /// new ssthresh before the driver's 2·MSS floor.
@@ -96,11 +154,30 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
     fn undo_on_params_change(saved: &mut Self::Undo);
 }
 
+/// What [`WindowAdjustment::on_every_ack`] is told about one ACK.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RoundAck {
+    /// Newly acknowledged bytes.
+    pub acked: u64,
+    /// The largest packet number acknowledged so far, plus one (0: none named yet).
+    pub acked_below: u64,
+    /// The largest packet number sent so far.
+    pub largest_sent: u64,
+    /// The congestion window, bytes.
+    pub cwnd: u64,
+    /// The smoothed RTT, µs (0: no sample yet).
+    pub srtt_us: u64,
+    /// The flow's MSS, bytes.
+    pub mss: u64,
+}
+
 mod sealed {
     /// Only this crate's algorithms implement [`WindowAdjustment`](super::WindowAdjustment).
     pub trait Sealed {}
     impl Sealed for crate::cubic::RfcCubic {}
     impl Sealed for crate::rfc::NewRenoWindow {}
+    impl Sealed for crate::rfc::DctcpWindow {}
+    impl Sealed for crate::rfc::PragueWindow {}
 }
 
 impl WindowAdjustment for RfcCubic {

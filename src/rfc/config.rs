@@ -46,6 +46,113 @@ pub struct ClassicConfig {
     /// [`new`](Self::new), RFC 9002 §7.7's ([`PacingRateConfig::rfc9002`]) from
     /// [`quic`](Self::quic).
     pub pacing: PacingRateConfig,
+    /// The scalable (L4S) responses' settings, read only by
+    /// [`Dctcp`](super::Dctcp) and [`Prague`](super::Prague).
+    pub scalable: ScalableConfig,
+}
+
+/// The settings of the scalable responses in bytes ([`Dctcp`](super::Dctcp),
+/// [`Prague`](super::Prague)); the classic algorithms do not read them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[non_exhaustive]
+pub struct ScalableConfig {
+    /// The EWMA gain of alpha as a shift: g = 1/2^`g_shift` (RFC 8257 §3.3: g = 1/16,
+    /// shift 4). `0..=10`, as Linux accepts for `dctcp_shift_g`.
+    pub g_shift: u32,
+    /// Prague's reference RTT, µs (default 25 ms): a flow with a shorter smoothed RTT
+    /// grows its rate as fast as one with this RTT, and updates alpha at most once per
+    /// this long. `1_000..=1_000_000`. DCTCP does not read it.
+    pub reference_rtt_us: u32,
+    /// alpha when a flow starts, × 1/1024 (`0..=1024`; default 1024, alpha = 1, so the
+    /// first CE halves the window as a classic flow's would: Linux `tcp_dctcp.c`'s
+    /// `dctcp_alpha_on_init`).
+    pub initial_alpha_1024: u32,
+}
+
+impl Default for ScalableConfig {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl ScalableConfig {
+    /// RFC 8257's g = 1/16 and Prague's 25 ms reference RTT (the Linux `tcp_prague.c`
+    /// default `prague_rtt_target`).
+    pub const fn new() -> Self {
+        ScalableConfig {
+            g_shift: 4,
+            reference_rtt_us: 25_000,
+            initial_alpha_1024: 1024,
+        }
+    }
+
+    /// Refuses a gain shift above 10, a reference RTT outside 1 ms..=1 s or an initial
+    /// alpha above 1024 ([`ConfigError::ParamOutOfRange`] names the field).
+    pub const fn validate(&self) -> Result<ScalableParams, ConfigError> {
+        if self.g_shift > MAX_G_SHIFT {
+            return Err(ConfigError::ParamOutOfRange {
+                field: "g_shift",
+                min: 0,
+                max: MAX_G_SHIFT,
+            });
+        }
+        if self.reference_rtt_us < MIN_REFERENCE_RTT_US
+            || self.reference_rtt_us > MAX_REFERENCE_RTT_US
+        {
+            return Err(ConfigError::ParamOutOfRange {
+                field: "reference_rtt_us",
+                min: MIN_REFERENCE_RTT_US,
+                max: MAX_REFERENCE_RTT_US,
+            });
+        }
+        if self.initial_alpha_1024 > 1024 {
+            return Err(ConfigError::ParamOutOfRange {
+                field: "initial_alpha_1024",
+                min: 0,
+                max: 1024,
+            });
+        }
+        Ok(ScalableParams {
+            g_shift: self.g_shift,
+            reference_rtt_us: self.reference_rtt_us,
+            // 1024 · 2^10 = 2^20, alpha's scale.
+            initial_alpha: self.initial_alpha_1024 << 10,
+        })
+    }
+}
+
+/// The largest accepted `g_shift` (Linux `tcp_dctcp.c` bounds `dctcp_shift_g` by 10).
+const MAX_G_SHIFT: u32 = 10;
+/// The reference RTT's bounds, µs: 1 ms..=1 s keeps its square below 2^40.
+const MIN_REFERENCE_RTT_US: u32 = 1_000;
+const MAX_REFERENCE_RTT_US: u32 = 1_000_000;
+
+/// Validated [`ScalableConfig`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub struct ScalableParams {
+    g_shift: u32,
+    reference_rtt_us: u32,
+    /// × 2^20.
+    initial_alpha: u32,
+}
+
+impl ScalableParams {
+    /// g = 1/2^`g_shift`, the shift (`0..=10`).
+    pub const fn g_shift(&self) -> u32 {
+        self.g_shift
+    }
+
+    /// Prague's reference RTT, µs (`1_000..=1_000_000`).
+    pub const fn reference_rtt_us(&self) -> u32 {
+        self.reference_rtt_us
+    }
+
+    /// alpha when a flow starts, × 2^20.
+    pub const fn initial_alpha(&self) -> u32 {
+        self.initial_alpha
+    }
 }
 
 /// The configuration of an RFC-mode CUBIC flow ([`Cubic`](super::Cubic)): the classic
@@ -55,6 +162,15 @@ pub type CubicConfig = ClassicConfig;
 /// The configuration of an RFC-mode NewReno flow ([`NewReno`](super::NewReno)): the
 /// classic driver's [`ClassicConfig`], whose CUBIC-only settings NewReno does not read.
 pub type NewRenoConfig = ClassicConfig;
+
+/// The configuration of an RFC-mode DCTCP flow ([`Dctcp`](super::Dctcp)): the classic
+/// driver's [`ClassicConfig`], whose [`scalable`](ClassicConfig::scalable) part sets g.
+pub type DctcpConfig = ClassicConfig;
+
+/// The configuration of an RFC-mode Prague flow ([`Prague`](super::Prague)): the classic
+/// driver's [`ClassicConfig`], whose [`scalable`](ClassicConfig::scalable) part sets g
+/// and the reference RTT.
+pub type PragueConfig = ClassicConfig;
 
 /// The 0.2 name of [`ClassicConfig`].
 #[deprecated(
@@ -82,6 +198,7 @@ impl ClassicConfig {
             initial_window_bytes: None,
             initial_ssthresh_bytes: None,
             pacing: PacingRateConfig::new(),
+            scalable: ScalableConfig::new(),
         }
     }
 
@@ -115,7 +232,7 @@ impl ClassicConfig {
 
     /// Validates the CUBIC part and the initial values: the initial window must lie in
     /// `2·MSS..=2^62` bytes and the initial ssthresh, if given, at least `2·MSS`.
-    /// The pacing settings are validated by the flow's constructor.
+    /// The pacing and scalable settings are validated by the flow's constructor.
     pub const fn validate(&self) -> Result<(RfcCubicParams, u64), ConfigError> {
         let params = match self.cubic.validate() {
             Ok(p) => p,
@@ -156,6 +273,7 @@ impl ClassicConfig {
 pub struct RfcParams {
     cubic: RfcCubicParams,
     pacing: PacingRateParams,
+    scalable: ScalableParams,
     slow_start: SlowStartKind,
     paced: bool,
     /// New flows' MSS, bytes (`cubic`'s, in the flow's field width).
@@ -167,14 +285,18 @@ pub struct RfcParams {
 
 impl RfcParams {
     /// Validates `config` as [`ClassicConfig::validate`] does (CUBIC's settings, the
-    /// initial window and ssthresh), then its pacing settings; the first error found is
-    /// returned.
+    /// initial window and ssthresh), then its pacing settings, then its scalable ones;
+    /// the first error found is returned.
     pub const fn new(config: &ClassicConfig) -> Result<Self, ConfigError> {
         let (cubic, initial_window) = match config.validate() {
             Ok(v) => v,
             Err(e) => return Err(e),
         };
         let pacing = match config.pacing.validate() {
+            Ok(p) => p,
+            Err(e) => return Err(e),
+        };
+        let scalable = match config.scalable.validate() {
             Ok(p) => p,
             Err(e) => return Err(e),
         };
@@ -186,6 +308,7 @@ impl RfcParams {
         Ok(RfcParams {
             cubic,
             pacing,
+            scalable,
             slow_start: config.slow_start,
             paced: config.paced,
             initial_mss,
@@ -207,6 +330,12 @@ impl RfcParams {
     #[inline]
     pub const fn pacing(&self) -> &PacingRateParams {
         &self.pacing
+    }
+
+    /// The scalable (DCTCP, Prague) settings.
+    #[inline]
+    pub const fn scalable(&self) -> &ScalableParams {
+        &self.scalable
     }
 
     /// The slow-start algorithm.

@@ -17,6 +17,7 @@ impl<'a> Arbitrary<'a> for StackEvent {
                 rtt: Option::<u64>::arbitrary(u)?.map(Duration::from_micros),
                 largest_acked: u.arbitrary()?,
                 app_limited: u.arbitrary()?,
+                ce_delta: 0,
             }),
             4 => StackEvent::Sent(SentEvent {
                 in_flight_after: u.arbitrary()?,

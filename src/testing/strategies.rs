@@ -37,7 +37,7 @@ pub fn stack_event() -> impl Strategy<Value = StackEvent> {
     let amount = prop_oneof![8 => 0u64..100_000, 1 => Just(0u64), 1 => Just(u64::MAX)];
     prop_oneof![
         8 => (amount.clone(), rtt(), proptest::option::of(any::<u64>()), any::<bool>()).prop_map(|(acked, rtt, largest_acked, app_limited)| {
-            StackEvent::Ack(AckEvent { acked, rtt, largest_acked, app_limited })
+            StackEvent::Ack(AckEvent { acked, rtt, largest_acked, app_limited, ce_delta: 0 })
         }),
         4 => (amount.clone(), any::<u64>()).prop_map(|(in_flight_after, largest_sent)| {
             StackEvent::Sent(SentEvent { in_flight_after, largest_sent })

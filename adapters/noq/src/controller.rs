@@ -253,6 +253,7 @@ impl<F: NoqFlow> Controller for NoqController<F> {
             // None until noq reports one: packet 0 is a packet, not "none".
             largest_acked: self.largest_acked,
             app_limited,
+            ce_delta: 0,
         };
         self.flow.on_ack(t, &ack);
         self.stats.ack_frames += 1;

@@ -234,6 +234,7 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
             rtt,
             largest_acked: self.largest_acked,
             app_limited,
+            ce_delta: 0,
         };
         self.flow.on_ack(t, &ack);
         self.in_flight_bytes = in_flight;

@@ -135,6 +135,7 @@ fn per_packet_acks_become_one_ack_event_per_frame() {
                 rtt: Some(Duration::from_micros(39_000)),
                 largest_acked: Some(1),
                 app_limited: false,
+                ce_delta: 0,
             }
         )]
     );

@@ -2,7 +2,9 @@
 //! beside the simulated ones. The seed figures are data in [`seeds`]; the model is
 //! never tuned to them: where they disagree, the output says so.
 
+pub mod bbr2011;
 pub mod fink2011;
+pub mod l4s;
 pub mod seeds;
 pub mod tso2005;
 pub mod tsq2012;

@@ -22,6 +22,7 @@
 mod aggregation;
 mod bw;
 mod config;
+mod controller;
 mod cwnd;
 mod flow;
 mod lt_bw;
@@ -29,10 +30,12 @@ mod pacing;
 mod probe_bw;
 mod probe_rtt;
 mod state;
+pub(crate) mod trait_board;
 
 pub use aggregation::{bbr_ack_aggregation_cwnd, bbr_extra_acked, bbr_update_ack_aggregation};
 pub use bw::{bbr_bw, bbr_check_full_bw_reached, bbr_max_bw, bbr_update_bw};
 pub use config::{BbrConfig, BbrParams, DEFAULT_MAX_TCP_HEADER};
+pub use controller::{BbrController, MAX_SEGMENTS_PER_SEND};
 pub use cwnd::{
     TCP_INIT_CWND, bbr_bdp, bbr_inflight, bbr_packets_in_net_at_edt, bbr_quantization_budget,
     bbr_set_cwnd, bbr_set_cwnd_to_recover_or_restore,

@@ -66,25 +66,45 @@ pub(super) fn bbr_update_round_start(bbr: &mut Bbr, sk: &TcpSock, rs: &Sample) -
 /// low 32 bits of the quotient survive. A negative `delivered` with a valid interval
 /// (a kernel WARN) also gives 0.
 pub(super) fn bbr_calculate_bw_sample(rs: &Sample) -> u32 {
-    if rs.interval_us <= 0 || rs.delivered < 0 {
+    bw_sample_scaled(rs.delivered, rs.interval_us, BW_UNIT) as u32
+}
+
+/// The arithmetic of `bbr_calculate_bw_sample`, shared with `rfc::Bbr3` (which counts
+/// bytes at its own `unit`): `ceil(delivered * unit / interval)`, 0 for an invalid
+/// sample (interval not positive, or delivered negative). The product wraps as the
+/// kernel's u64 does.
+pub(crate) fn bw_sample_scaled(delivered: i32, interval_us: i64, unit: u64) -> u64 {
+    if interval_us <= 0 || delivered < 0 {
         return 0;
     }
-    let interval = rs.interval_us as u64;
     // Linux net/ipv4/tcp_bbr.c bbr_calculate_bw_sample(): DIV_ROUND_UP_ULL(delivered * BW_UNIT, interval_us)
-    let bw = (rs.delivered as u64 * BW_UNIT).div_ceil(interval);
-    bw as u32
+    (delivered as u64)
+        .wrapping_mul(unit)
+        .div_ceil(interval_us as u64)
 }
 
 /// `bbr_take_max_bw_sample`: a sample enters the current `bw_hi` slot.
 pub(super) fn bbr_take_max_bw_sample(bbr: &mut Bbr, bw: u32) {
-    let [_, current] = &mut bbr.bw_hi;
+    take_max_sample(&mut bbr.bw_hi, bw);
+}
+
+/// The two-slot max filter of `bbr_take_max_bw_sample`, shared with `rfc::Bbr3`: a
+/// sample enters the current (second) slot.
+pub(crate) fn take_max_sample(slots: &mut [u32; 2], bw: u32) {
+    let [_, current] = slots;
     *current = (*current).max(bw);
 }
 
 /// `bbr_advance_max_bw_filter`: the current slot becomes the old one, unless it holds
 /// no sample (then the old window is kept).
 pub(super) fn bbr_advance_max_bw_filter(bbr: &mut Bbr) {
-    let [old, current] = &mut bbr.bw_hi;
+    advance_max_filter(&mut bbr.bw_hi);
+}
+
+/// The advance of `bbr_advance_max_bw_filter`, shared with `rfc::Bbr3`: the current
+/// slot becomes the old one, unless it holds no sample (then the old one stays).
+pub(crate) fn advance_max_filter(slots: &mut [u32; 2]) {
+    let [old, current] = slots;
     if *current == 0 {
         return;
     }
@@ -124,6 +144,6 @@ pub(super) fn bbr_advance_latest_delivery_signals(bbr: &mut Bbr, rs: &Sample, sa
 }
 
 /// Scales `value` by `fraction`/256, in u64 as the kernel does, keeping the low 32 bits.
-pub(super) const fn scale(value: u32, fraction: u32) -> u32 {
+pub(crate) const fn scale(value: u32, fraction: u32) -> u32 {
     ((value as u64 * fraction as u64) >> BBR_SCALE) as u32
 }

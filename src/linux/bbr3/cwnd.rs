@@ -18,10 +18,17 @@ pub(super) fn bbr_bdp(bbr: &Bbr, bw: u32, gain: u32) -> u32 {
     if bbr.min_rtt_us == u32::MAX {
         return u32::from(bbr.init_cwnd);
     }
-    let w = u64::from(bw) * u64::from(bbr.min_rtt_us);
+    bdp_scaled(bw, bbr.min_rtt_us, gain, BW_UNIT) as u32
+}
+
+/// The arithmetic of `bbr_bdp`, shared with `rfc::Bbr3` (bytes at its own `unit`, a
+/// power of two): `ceil(bw * min_rtt * gain / 256 / unit)`, wrapping as the kernel's
+/// u64 does (`unit` 0 reads as 1).
+pub(crate) fn bdp_scaled(bw: u32, min_rtt_us: u32, gain: u32, unit: u64) -> u64 {
+    let w = u64::from(bw) * u64::from(min_rtt_us);
     // Linux net/ipv4/tcp_bbr.c bbr_bdp(): (((w * gain) >> 8) + BW_UNIT - 1) / BW_UNIT
-    let bdp = ((w.wrapping_mul(u64::from(gain)) >> BBR_SCALE).wrapping_add(BW_UNIT - 1)) / BW_UNIT;
-    bdp as u32
+    ((w.wrapping_mul(u64::from(gain)) >> BBR_SCALE).wrapping_add(unit.wrapping_sub(1)))
+        / unit.max(1)
 }
 
 /// `bbr_quantization_budget`: room for three TSO bursts, at least 4 packets, plus 2

@@ -32,20 +32,31 @@ pub(super) fn bbr_update_ecn_alpha(bbr: &mut Bbr, sk: &TcpSock, p: &Bbr3Params) 
     }
     let delivered = sk.delivered.wrapping_sub(bbr.alpha_last_delivered) as i32;
     let delivered_ce = sk.delivered_ce.wrapping_sub(bbr.alpha_last_delivered_ce) as i32;
-    if delivered <= 0 || delivered_ce < 0 {
+    let Some((alpha, ce_ratio)) = ecn_alpha_next(bbr.ecn_alpha, delivered, delivered_ce) else {
         return -1;
-    }
-    // Linux net/ipv4/tcp_bbr.c bbr_update_ecn_alpha(): ce_ratio = (delivered_ce << 8) / delivered
-    let ce_ratio = ((delivered_ce as u64) << BBR_SCALE) / delivered as u64;
-    // Linux net/ipv4/tcp_bbr.c bbr_update_ecn_alpha(): alpha = ((256 - g) * alpha >> 8) + (g * ce_ratio >> 8)
-    let alpha = (u64::from((BBR_UNIT - ECN_ALPHA_GAIN) * u32::from(bbr.ecn_alpha)) >> BBR_SCALE)
-        + ((u64::from(ECN_ALPHA_GAIN) * ce_ratio) >> BBR_SCALE);
-    bbr.ecn_alpha = alpha.min(u64::from(BBR_UNIT)) as u16;
+    };
+    bbr.ecn_alpha = alpha;
     bbr.alpha_last_delivered = sk.delivered;
     bbr.alpha_last_delivered_ce = sk.delivered_ce;
     // The kernel passes the u64 ratio to a u32 parameter and returns it as an int.
     bbr_check_ecn_too_high_in_startup(bbr, sk, p, ce_ratio as u32);
     ce_ratio as i32
+}
+
+/// The EWMA of `bbr_update_ecn_alpha`, shared with `rfc::Bbr3` (any unit): the next
+/// `ecn_alpha` (/256, at most 1.0) after a round that delivered `delivered` of which
+/// `delivered_ce` were CE-marked, and that round's CE ratio (/256). `None` when
+/// nothing was delivered or the counters went backwards.
+pub(crate) fn ecn_alpha_next(alpha: u16, delivered: i32, delivered_ce: i32) -> Option<(u16, u64)> {
+    if delivered <= 0 || delivered_ce < 0 {
+        return None;
+    }
+    // Linux net/ipv4/tcp_bbr.c bbr_update_ecn_alpha(): ce_ratio = (delivered_ce << 8) / delivered
+    let ce_ratio = ((delivered_ce as u64) << BBR_SCALE) / delivered as u64;
+    // Linux net/ipv4/tcp_bbr.c bbr_update_ecn_alpha(): alpha = ((256 - g) * alpha >> 8) + (g * ce_ratio >> 8)
+    let next = (u64::from((BBR_UNIT - ECN_ALPHA_GAIN) * u32::from(alpha)) >> BBR_SCALE)
+        + ((u64::from(ECN_ALPHA_GAIN) * ce_ratio) >> BBR_SCALE);
+    Some((next.min(u64::from(BBR_UNIT)) as u16, ce_ratio))
 }
 
 /// `bbr_check_ecn_too_high_in_startup`: STARTUP ends after `FULL_ECN_CNT` consecutive
@@ -72,6 +83,11 @@ pub(super) fn bbr_check_ecn_too_high_in_startup(
 
 /// `bbr_ecn_cut`: the factor (/256) ECN cuts `inflight_lo` by, `1 - alpha/3`.
 pub(super) fn bbr_ecn_cut(bbr: &Bbr) -> u32 {
+    ecn_cut(bbr.ecn_alpha)
+}
+
+/// The arithmetic of `bbr_ecn_cut`, shared with `rfc::Bbr3`: `1 - alpha/3`, /256.
+pub(crate) fn ecn_cut(alpha: u16) -> u32 {
     // Linux net/ipv4/tcp_bbr.c bbr_ecn_cut(): BBR_UNIT - (ecn_alpha * ecn_factor >> 8)
-    BBR_UNIT - ((u32::from(bbr.ecn_alpha) * ECN_FACTOR) >> BBR_SCALE)
+    BBR_UNIT - ((u32::from(alpha).min(BBR_UNIT) * ECN_FACTOR) >> BBR_SCALE)
 }

@@ -36,11 +36,19 @@ pub(super) fn bbr_adapt_lower_bounds(bbr: &mut Bbr, sk: &TcpSock) {
         bbr_init_lower_bounds(bbr, sk, true);
         let loss_cut = BBR_UNIT - BETA;
         // Linux net/ipv4/tcp_bbr.c bbr_loss_lower_bounds(): max(latest, lo * (1 - beta))
-        bbr.bw_lo = bbr.bw_latest.max(scale(bbr.bw_lo, loss_cut));
-        bbr.inflight_lo = bbr.inflight_latest.max(scale(bbr.inflight_lo, loss_cut));
+        let _ = loss_cut;
+        bbr.bw_lo = loss_lower_bound(bbr.bw_latest, bbr.bw_lo);
+        bbr.inflight_lo = loss_lower_bound(bbr.inflight_latest, bbr.inflight_lo);
     }
     bbr.inflight_lo = bbr.inflight_lo.min(ecn_inflight_lo);
     bbr.bw_lo = bbr.bw_lo.max(1);
+}
+
+/// The cut of `bbr_loss_lower_bounds`, shared with `rfc::Bbr3` (rates and volumes
+/// alike): `lo` × (1 − `BETA`), no lower than what the latest round delivered.
+pub(crate) fn loss_lower_bound(latest: u32, lo: u32) -> u32 {
+    // Linux net/ipv4/tcp_bbr.c bbr_loss_lower_bounds(): max(latest, lo * (1 - beta))
+    latest.max(scale(lo, BBR_UNIT - BETA))
 }
 
 /// `bbr_reset_lower_bounds`: forget both bounds, so the flight can grow again.

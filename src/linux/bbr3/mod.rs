@@ -35,6 +35,7 @@
 //! recovery (`CA_EVENT_TLP_RECOVERY`): the glue raises none of those events.
 
 mod bw_filter;
+mod controller;
 mod cwnd;
 mod ecn;
 mod flow;
@@ -49,6 +50,7 @@ mod startup;
 mod state;
 mod upper_bounds;
 
+pub use controller::{Bbr3Controller, MAX_UNNAMED_LOSSES};
 pub use flow::{Bbr3, Bbr3Ack, Bbr3Rto};
 pub use loss::{LostSkb, bbr_set_state, bbr_skb_marked_lost, bbr_ssthresh, bbr_undo_cwnd};
 pub use params::{BBR_UNIT, BW_UNIT, Bbr3Config, Bbr3Params, DEFAULT_MAX_TCP_HEADER};
@@ -354,4 +356,28 @@ impl TcpCongestionOps for TcpBbr3 {
         // The device's GSO limit is the legacy 64 KB here (no driver to ask).
         Some(bbr_tso_segs(ca, sk, p, mss_now, GSO_LEGACY_MAX_SIZE))
     }
+}
+
+/// The arithmetic `crate::rfc::Bbr3` (draft-ietf-ccwg-bbr, in bytes) shares with this
+/// kernel code: the pure cores the `bbr_*` functions above call, imported there rather
+/// than copied, and the constants the draft and the kernel agree on.
+pub(crate) mod shared {
+    pub(crate) use super::bw_filter::{
+        advance_max_filter, bw_sample_scaled, scale, take_max_sample,
+    };
+    pub(crate) use super::cwnd::bdp_scaled;
+    pub(crate) use super::ecn::{ecn_alpha_next, ecn_cut};
+    pub(crate) use super::lower_bounds::loss_lower_bound;
+    pub(crate) use super::pacing::rate_bytes_per_sec_scaled;
+    pub(crate) use super::params::{
+        BBR_UNIT, BW_PROBE_CWND_GAIN, BW_PROBE_MAX_ROUNDS, CWND_GAIN, CWND_MIN_TARGET,
+        EXTRA_ACKED_WIN_RTTS, FULL_BW_CNT, FULL_BW_THRESH, FULL_ECN_CNT, FULL_LOSS_CNT,
+        MIN_RTT_WIN_SEC, PACING_GAIN, PACING_MARGIN_PERCENT, PROBE_RTT_CWND_GAIN,
+        PROBE_RTT_MODE_MS, PROBE_RTT_WIN_MS, STARTUP_PACING_GAIN,
+    };
+    pub(crate) use super::probe_bw::pick_probe_wait;
+    pub(crate) use super::upper_bounds::{
+        ce_too_high, inflight_at_loss, inflight_hi_increments, inflight_hi_slope,
+        inflight_hi_when_too_high, inflight_with_headroom, loss_too_high,
+    };
 }

@@ -16,11 +16,27 @@ const USEC_PER_SEC: u64 = 1_000_000;
 /// that rates up to 2.9 Tbit/s at gain 2.89 fit a `u64`; beyond that it wraps, and so
 /// does this.
 pub(super) fn bbr_rate_bytes_per_sec(sk: &TcpSock, rate: u64, gain: u32, margin: u32) -> u64 {
+    rate_bytes_per_sec_scaled(rate, sk.mss_cache, gain, margin, BW_SCALE)
+}
+
+/// The arithmetic of `bbr_rate_bytes_per_sec`, shared with `rfc::Bbr3`: a bandwidth in
+/// units per µs << `bw_scale` times `unit_bytes` (the kernel's mss; 1 for a bandwidth
+/// already in bytes) times `gain`/256, less `margin` percent, bytes/s, at least 1.
+pub(crate) fn rate_bytes_per_sec_scaled(
+    rate: u64,
+    unit_bytes: u32,
+    gain: u32,
+    margin: u32,
+    bw_scale: u32,
+) -> u64 {
     // Linux net/ipv4/tcp_bbr.c bbr_rate_bytes_per_sec(): rate*mss*gain>>8 *(10^6/100*(100-margin))>>24
-    let rate = rate.wrapping_mul(u64::from(sk.mss_cache));
+    let rate = rate.wrapping_mul(u64::from(unit_bytes));
     let rate = rate.wrapping_mul(u64::from(gain)) >> BBR_SCALE;
     let margin_factor = USEC_PER_SEC / 100 * u64::from(100u32.saturating_sub(margin));
-    let rate = rate.wrapping_mul(margin_factor) >> BW_SCALE;
+    let rate = rate
+        .wrapping_mul(margin_factor)
+        .checked_shr(bw_scale)
+        .unwrap_or(0);
     rate.max(1)
 }
 

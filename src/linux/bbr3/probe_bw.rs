@@ -27,9 +27,17 @@ fn bbr_set_cycle_idx(bbr: &mut Bbr, phase: CyclePhase) {
 /// `bbr_pick_probe_wait`: two draws, in this order: the random part of the round
 /// count (`rounds_since_probe` starts at 0 or 1) and of the wall-clock wait (2–3 s).
 fn bbr_pick_probe_wait<R: RandomSource>(bbr: &mut Bbr, rand: &mut R) {
+    (bbr.rounds_since_probe, bbr.probe_wait_us) = pick_probe_wait(rand);
+}
+
+/// The draws of `bbr_pick_probe_wait`, shared with `rfc::Bbr3`: the starting round
+/// count (0 or 1) and the wall-clock wait (2 s plus 0–1 s, µs), in that order.
+pub(crate) fn pick_probe_wait<R: RandomSource>(rand: &mut R) -> (u8, u32) {
     // A source that returns more than asked is reduced modulo the bound.
-    bbr.rounds_since_probe = (rand.below(BW_PROBE_RAND_ROUNDS) % BW_PROBE_RAND_ROUNDS) as u8;
-    bbr.probe_wait_us = BW_PROBE_BASE_US + rand.below(BW_PROBE_RAND_US) % BW_PROBE_RAND_US;
+    let rounds = (rand.below(BW_PROBE_RAND_ROUNDS) % BW_PROBE_RAND_ROUNDS) as u8;
+    // Linux net/ipv4/tcp_bbr.c bbr_pick_probe_wait(): bw_probe_base_us + random below bw_probe_rand_us
+    let wait_us = BW_PROBE_BASE_US + rand.below(BW_PROBE_RAND_US) % BW_PROBE_RAND_US;
+    (rounds, wait_us)
 }
 
 /// `bbr_start_bw_probe_refill`: send at the estimate for a round to refill the pipe.

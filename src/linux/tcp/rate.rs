@@ -10,7 +10,10 @@
 //! first, in the order it tags them, then the cumulatively acknowledged ones), then
 //! calls [`tcp_rate_gen`] once.
 //!
-//! Times are µs (`tcp_mstamp`, `tcp_skb_timestamp_us`); counters are segments and wrap.
+//! Times are µs (`tcp_mstamp`, `tcp_skb_timestamp_us`); counters wrap. The sampler's
+//! connection state is read through [`RateSock`]: [`TcpSock`] counts segments (Linux
+//! mode), `crate::rfc::bbr3`'s sampler counts bytes (draft-ietf-ccwg-bbr §4.1.2, the
+//! same arithmetic), so both modes run this one copy.
 
 use crate::linux::tcp::TcpSock;
 use crate::linux::tcp::seq::after;
@@ -73,6 +76,12 @@ impl TxSnapshot {
     pub fn set_in_flight(&mut self, in_flight: u32) {
         // BBRv3 net/ipv4/tcp_output.c tcp_set_tx_in_flight(): min(in_flight, TCPCB_IN_FLIGHT_MAX)
         self.in_flight = in_flight.min(IN_FLIGHT_MAX);
+    }
+
+    /// Sets the flight at send in bytes (RFC mode, the draft's `P.tx_in_flight`): the
+    /// whole `u32`, since the kernel's 20-bit segment field would clamp at 1 MB.
+    pub fn set_in_flight_bytes(&mut self, bytes: u32) {
+        self.in_flight = bytes;
     }
 
     /// Sets `tx.is_app_limited` and `tx.delivered_ce` (kept to 20 bits).
@@ -150,6 +159,88 @@ pub struct RateSample {
     pub stamp32: bool,
 }
 
+/// The connection state the sampler reads and writes (`tcp_sock`'s rate fields, the
+/// draft's `C.delivered`, `C.delivered_time`, `C.first_send_time`, `C.app_limited`).
+/// Counters are in whatever unit the implementor counts: segments for [`TcpSock`],
+/// bytes for the RFC-mode sampler.
+pub trait RateSock {
+    /// Nothing is outstanding (`packets_out == 0`; the draft's `C.inflight == 0`).
+    fn pipe_empty(&self) -> bool;
+    /// `tp->delivered`.
+    fn delivered(&self) -> u32;
+    /// `tp->delivered_ce`.
+    fn delivered_ce(&self) -> u32;
+    /// `tp->lost`.
+    fn lost(&self) -> u32;
+    /// `tp->tcp_mstamp`: this event's time, µs.
+    fn mstamp(&self) -> u64;
+    /// `tcp_min_rtt()`, µs.
+    fn min_rtt_us(&self) -> u32;
+    /// `tp->first_tx_mstamp`.
+    fn first_tx_mstamp(&self) -> u64;
+    /// Sets `tp->first_tx_mstamp`.
+    fn set_first_tx_mstamp(&mut self, us: u64);
+    /// `tp->delivered_mstamp`.
+    fn delivered_mstamp(&self) -> u64;
+    /// Sets `tp->delivered_mstamp`.
+    fn set_delivered_mstamp(&mut self, us: u64);
+    /// `tp->app_limited`: the end of the app-limited bubble, 0 when none.
+    fn app_limited(&self) -> u32;
+    /// Sets `tp->app_limited`.
+    fn set_app_limited(&mut self, mark: u32);
+    /// `tp->rate_delivered` and `tp->rate_interval_us` (the last kept sample).
+    fn rate_record(&self) -> (u32, u32);
+    /// Sets `tp->rate_delivered`, `tp->rate_interval_us` and `tp->rate_app_limited`.
+    fn set_rate_record(&mut self, delivered: u32, interval_us: u32, app_limited: bool);
+}
+
+impl RateSock for TcpSock {
+    fn pipe_empty(&self) -> bool {
+        self.packets_out == 0
+    }
+    fn delivered(&self) -> u32 {
+        self.delivered
+    }
+    fn delivered_ce(&self) -> u32 {
+        self.delivered_ce
+    }
+    fn lost(&self) -> u32 {
+        self.lost
+    }
+    fn mstamp(&self) -> u64 {
+        self.tcp_mstamp
+    }
+    fn min_rtt_us(&self) -> u32 {
+        self.tcp_min_rtt()
+    }
+    fn first_tx_mstamp(&self) -> u64 {
+        self.first_tx_mstamp
+    }
+    fn set_first_tx_mstamp(&mut self, us: u64) {
+        self.first_tx_mstamp = us;
+    }
+    fn delivered_mstamp(&self) -> u64 {
+        self.delivered_mstamp
+    }
+    fn set_delivered_mstamp(&mut self, us: u64) {
+        self.delivered_mstamp = us;
+    }
+    fn app_limited(&self) -> u32 {
+        self.app_limited
+    }
+    fn set_app_limited(&mut self, mark: u32) {
+        self.app_limited = mark;
+    }
+    fn rate_record(&self) -> (u32, u32) {
+        (self.rate_delivered, self.rate_interval_us)
+    }
+    fn set_rate_record(&mut self, delivered: u32, interval_us: u32, app_limited: bool) {
+        self.rate_delivered = delivered;
+        self.rate_interval_us = interval_us;
+        self.rate_app_limited = app_limited;
+    }
+}
+
 /// `tcp_stamp_us_delta(t1, t0)`: `t1 - t0` in µs, 0 when negative, truncated to `u32`.
 pub const fn tcp_stamp_us_delta(t1: u64, t0: u64) -> u32 {
     // Linux include/net/tcp.h tcp_stamp_us_delta(): max_t(s64, t1 - t0, 0), returned as u32
@@ -177,21 +268,21 @@ pub const fn tcp_skb_sent_after(t1: u64, t2: u64, seq1: u32, seq2: u32) -> bool 
 ///
 /// Call it before `packets_out` counts the segment: with nothing outstanding, the send
 /// phase starts now.
-pub fn tcp_rate_skb_sent(sk: &mut TcpSock, skb_mstamp_us: u64) -> TxSnapshot {
+pub fn tcp_rate_skb_sent<S: RateSock>(sk: &mut S, skb_mstamp_us: u64) -> TxSnapshot {
     // Linux net/ipv4/tcp_rate.c tcp_rate_skb_sent(): an empty pipe starts a new phase
-    if sk.packets_out == 0 {
-        sk.first_tx_mstamp = skb_mstamp_us;
-        sk.delivered_mstamp = skb_mstamp_us;
+    if sk.pipe_empty() {
+        sk.set_first_tx_mstamp(skb_mstamp_us);
+        sk.set_delivered_mstamp(skb_mstamp_us);
     }
     let mut tx = TxSnapshot {
-        first_tx_mstamp: sk.first_tx_mstamp,
-        delivered_mstamp: sk.delivered_mstamp,
-        delivered: sk.delivered,
-        lost: sk.lost,
+        first_tx_mstamp: sk.first_tx_mstamp(),
+        delivered_mstamp: sk.delivered_mstamp(),
+        delivered: sk.delivered(),
+        lost: sk.lost(),
         bits: 0,
         in_flight: 0,
     };
-    tx.set_flags(sk.app_limited != 0, sk.delivered_ce);
+    tx.set_flags(sk.app_limited() != 0, sk.delivered_ce());
     tx
 }
 
@@ -217,8 +308,8 @@ pub fn tcp_rate_skb_sent_v3(sk: &mut TcpSock, skb_mstamp_us: u64, pcount: u32) -
 ///
 /// The most recently sent segment of the ACK gives the sample. A SACKed segment's
 /// snapshot is spent (`delivered_mstamp = 0`), so its later cumulative ACK is a no-op.
-pub fn tcp_rate_skb_delivered(
-    sk: &mut TcpSock,
+pub fn tcp_rate_skb_delivered<S: RateSock>(
+    sk: &mut S,
     tx: &mut TxSnapshot,
     skb_mstamp_us: u64,
     end_seq: u32,
@@ -230,7 +321,12 @@ pub fn tcp_rate_skb_delivered(
     }
     // Linux net/ipv4/tcp_rate.c tcp_rate_skb_delivered(): no sample yet, or a later-sent skb
     if rs.prior_delivered == 0
-        || tcp_skb_sent_after(skb_mstamp_us, sk.first_tx_mstamp, end_seq, rs.last_end_seq)
+        || tcp_skb_sent_after(
+            skb_mstamp_us,
+            sk.first_tx_mstamp(),
+            end_seq,
+            rs.last_end_seq,
+        )
     {
         rs.prior_delivered_ce = tx.delivered_ce();
         rs.prior_delivered = tx.delivered;
@@ -241,12 +337,12 @@ pub fn tcp_rate_skb_delivered(
         rs.is_retrans = sacked & skb::RETRANS != 0;
         rs.last_end_seq = end_seq;
         rs.stamp32 = tx.is_stamp32();
-        sk.first_tx_mstamp = skb_mstamp_us;
+        sk.set_first_tx_mstamp(skb_mstamp_us);
         // Linux net/ipv4/tcp_rate.c tcp_rate_skb_delivered(): the send phase of this window
         rs.interval_us = i64::from(if rs.stamp32 {
-            tcp_stamp32_us_delta(sk.first_tx_mstamp as u32, tx.first_tx_mstamp as u32)
+            tcp_stamp32_us_delta(skb_mstamp_us as u32, tx.first_tx_mstamp as u32)
         } else {
-            tcp_stamp_us_delta(sk.first_tx_mstamp, tx.first_tx_mstamp)
+            tcp_stamp_us_delta(skb_mstamp_us, tx.first_tx_mstamp)
         });
     }
     if sacked & skb::SACKED_ACKED != 0 {
@@ -256,19 +352,19 @@ pub fn tcp_rate_skb_delivered(
 
 /// `tcp_rate_gen()`: ends the ACK's sample. `delivered` and `lost` are the segments this
 /// ACK newly delivered and newly marked lost; `is_sack_reneg` invalidates the sample.
-pub fn tcp_rate_gen(
-    sk: &mut TcpSock,
+pub fn tcp_rate_gen<S: RateSock>(
+    sk: &mut S,
     delivered: u32,
     lost: u32,
     is_sack_reneg: bool,
     rs: &mut RateSample,
 ) {
     // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): the app-limited bubble was delivered
-    if sk.app_limited != 0 && after(sk.delivered, sk.app_limited) {
-        sk.app_limited = 0;
+    if sk.app_limited() != 0 && after(sk.delivered(), sk.app_limited()) {
+        sk.set_app_limited(0);
     }
     if delivered != 0 {
-        sk.delivered_mstamp = sk.tcp_mstamp;
+        sk.set_delivered_mstamp(sk.mstamp());
     }
     rs.acked_sacked = delivered;
     // The kernel stores the u32 count into an int.
@@ -279,19 +375,19 @@ pub fn tcp_rate_gen(
         return;
     }
     // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): u32 differences stored into s32
-    rs.delivered = sk.delivered.wrapping_sub(rs.prior_delivered) as i32;
+    rs.delivered = sk.delivered().wrapping_sub(rs.prior_delivered) as i32;
     rs.delivered_ce =
-        (sk.delivered_ce.wrapping_sub(rs.prior_delivered_ce) & DELIVERED_CE_MASK) as i32;
+        (sk.delivered_ce().wrapping_sub(rs.prior_delivered_ce) & DELIVERED_CE_MASK) as i32;
     // BBRv3 net/ipv4/tcp_rate.c tcp_rate_gen(): lost over the interval
-    rs.lost = sk.lost.wrapping_sub(rs.prior_lost) as i32;
+    rs.lost = sk.lost().wrapping_sub(rs.prior_lost) as i32;
 
     // The send phase was stored by tcp_rate_skb_delivered (never negative there).
     let snd_us = rs.interval_us.clamp(0, i64::from(u32::MAX)) as u32;
     let ack_us = if rs.stamp32 {
         // BBRv3 net/ipv4/tcp_rate.c tcp_rate_gen(): the ACK phase in u32 µs
-        tcp_stamp32_us_delta(sk.tcp_mstamp as u32, rs.prior_mstamp as u32)
+        tcp_stamp32_us_delta(sk.mstamp() as u32, rs.prior_mstamp as u32)
     } else {
-        tcp_stamp_us_delta(sk.tcp_mstamp, rs.prior_mstamp)
+        tcp_stamp_us_delta(sk.mstamp(), rs.prior_mstamp)
     };
     // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): the longer of the send and ACK phases
     rs.interval_us = i64::from(snd_us.max(ack_us));
@@ -299,20 +395,23 @@ pub fn tcp_rate_gen(
     rs.rcv_interval_us = ack_us;
 
     // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): shorter than min_rtt is not plausible
-    if rs.interval_us < i64::from(sk.tcp_min_rtt()) {
+    if rs.interval_us < i64::from(sk.min_rtt_us()) {
         rs.interval_us = -1;
         return;
     }
     // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): keep the last non-app-limited or the highest app-limited rate
     // (u64)rs->delivered sign-extends the s32, as C does; the products wrap as u64.
     let delivered_u64 = i64::from(rs.delivered) as u64;
+    let (rate_delivered, rate_interval_us) = sk.rate_record();
     if !rs.is_app_limited
-        || delivered_u64.wrapping_mul(u64::from(sk.rate_interval_us))
-            >= u64::from(sk.rate_delivered).wrapping_mul(rs.interval_us as u64)
+        || delivered_u64.wrapping_mul(u64::from(rate_interval_us))
+            >= u64::from(rate_delivered).wrapping_mul(rs.interval_us as u64)
     {
-        sk.rate_delivered = rs.delivered as u32;
-        sk.rate_interval_us = rs.interval_us as u32;
-        sk.rate_app_limited = rs.is_app_limited;
+        sk.set_rate_record(
+            rs.delivered as u32,
+            rs.interval_us as u32,
+            rs.is_app_limited,
+        );
     }
 }
 
@@ -335,127 +434,4 @@ pub fn tcp_rate_check_app_limited(sk: &mut TcpSock, host_queues_empty: bool) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::linux::tcp::Minmax;
-
-    fn sock() -> TcpSock {
-        TcpSock {
-            snd_cwnd: 10,
-            rtt_min: Minmax::new(0, 1000),
-            ..TcpSock::default()
-        }
-    }
-
-    #[test]
-    fn the_snapshot_fits_in_32_bytes_and_keeps_20_bits_of_ce() {
-        let mut tx = TxSnapshot::default();
-        tx.set_flags(true, (1 << 20) + 5);
-        assert!(tx.is_app_limited());
-        assert_eq!(tx.delivered_ce(), 5);
-        tx.set_in_flight(u32::MAX);
-        assert_eq!(tx.in_flight(), IN_FLIGHT_MAX);
-        assert_eq!(core::mem::size_of::<TxSnapshot>(), 32);
-    }
-
-    #[test]
-    fn app_limited_needs_in_flight_strictly_below_cwnd() {
-        // in_flight 10 == cwnd 10: cwnd-limited, not app-limited.
-        let mut sk = sock();
-        sk.packets_out = 10;
-        sk.delivered = 7;
-        tcp_rate_check_app_limited(&mut sk, true);
-        assert_eq!(sk.app_limited, 0);
-        // in_flight 9 < 10: app_limited = delivered + in_flight = 16.
-        sk.packets_out = 9;
-        tcp_rate_check_app_limited(&mut sk, true);
-        assert_eq!(sk.app_limited, 16);
-        // delivered + in_flight == 0 marks 1.
-        let mut empty = sock();
-        tcp_rate_check_app_limited(&mut empty, true);
-        assert_eq!(empty.app_limited, 1);
-        // Queued data or a busy qdisc: not app-limited.
-        let mut queued = sock();
-        queued.write_seq = 1;
-        tcp_rate_check_app_limited(&mut queued, true);
-        assert_eq!(queued.app_limited, 0);
-        let mut busy_qdisc = sock();
-        tcp_rate_check_app_limited(&mut busy_qdisc, false);
-        assert_eq!(busy_qdisc.app_limited, 0);
-    }
-
-    #[test]
-    fn a_zero_prior_delivered_lets_an_earlier_sent_segment_take_the_sample() {
-        // Two segments sent with tp->delivered 0: B (end 2) at 2000 µs, A (end 1) at
-        // 1000 µs. B is delivered first; A, sent earlier, still takes over because
-        // rs.prior_delivered is 0 ("!rs->prior_delivered").
-        let mut sk = sock();
-        sk.tcp_mstamp = 1000;
-        let mut a = tcp_rate_skb_sent(&mut sk, 1000);
-        sk.packets_out = 1;
-        let mut b = tcp_rate_skb_sent(&mut sk, 2000);
-        sk.packets_out = 2;
-        let mut rs = RateSample::default();
-        tcp_rate_skb_delivered(&mut sk, &mut b, 2000, 2, 0, &mut rs);
-        assert_eq!(rs.last_end_seq, 2);
-        tcp_rate_skb_delivered(&mut sk, &mut a, 1000, 1, 0, &mut rs);
-        assert_eq!((rs.last_end_seq, sk.first_tx_mstamp), (1, 1000));
-        // With prior_delivered 5 the earlier segment does not take over.
-        let mut rs = RateSample::default();
-        let mut b5 = TxSnapshot {
-            delivered: 5,
-            delivered_mstamp: 1000,
-            ..b
-        };
-        let mut a5 = TxSnapshot { delivered: 5, ..a };
-        sk.first_tx_mstamp = 0;
-        tcp_rate_skb_delivered(&mut sk, &mut b5, 2000, 2, 0, &mut rs);
-        tcp_rate_skb_delivered(&mut sk, &mut a5, 1000, 1, 0, &mut rs);
-        assert_eq!((rs.last_end_seq, sk.first_tx_mstamp), (2, 2000));
-    }
-
-    #[test]
-    fn a_sacked_segment_samples_once_and_gen_takes_the_longer_phase() {
-        let mut sk = sock();
-        sk.tcp_mstamp = 100;
-        let mut tx = tcp_rate_skb_sent(&mut sk, 100);
-        sk.packets_out = 1;
-        assert_eq!(tx.delivered_mstamp, 100);
-        // SACKed at 5100: send phase 0, ACK phase 5000 µs, 1 delivered.
-        sk.tcp_mstamp = 5100;
-        sk.delivered = 1;
-        let mut rs = RateSample::default();
-        tcp_rate_skb_delivered(&mut sk, &mut tx, 100, 1, skb::SACKED_ACKED, &mut rs);
-        assert_eq!(tx.delivered_mstamp, 0);
-        tcp_rate_gen(&mut sk, 1, 0, false, &mut rs);
-        assert_eq!(
-            (rs.delivered, rs.interval_us, rs.acked_sacked),
-            (1, 5000, 1)
-        );
-        assert_eq!((sk.rate_delivered, sk.rate_interval_us), (1, 5000));
-        // Its cumulative ACK later is a no-op: no timing, an invalid sample.
-        let mut rs2 = RateSample::default();
-        tcp_rate_skb_delivered(&mut sk, &mut tx, 100, 1, skb::SACKED_ACKED, &mut rs2);
-        tcp_rate_gen(&mut sk, 0, 0, false, &mut rs2);
-        assert_eq!((rs2.delivered, rs2.interval_us), (-1, -1));
-    }
-
-    #[test]
-    fn an_interval_shorter_than_min_rtt_is_invalid() {
-        let mut sk = sock(); // min_rtt 1000 µs
-        let mut tx = tcp_rate_skb_sent(&mut sk, 100);
-        sk.packets_out = 1;
-        sk.tcp_mstamp = 1099; // 999 µs < 1000
-        sk.delivered = 1;
-        let mut rs = RateSample::default();
-        tcp_rate_skb_delivered(&mut sk, &mut tx, 100, 1, 0, &mut rs);
-        tcp_rate_gen(&mut sk, 1, 0, false, &mut rs);
-        assert_eq!((rs.delivered, rs.interval_us), (1, -1));
-    }
-
-    #[test]
-    fn negative_stamp_deltas_clamp_to_zero() {
-        assert_eq!(tcp_stamp_us_delta(5, 9), 0);
-        assert_eq!(tcp_stamp_us_delta(9, 5), 4);
-    }
-}
+mod tests;

@@ -42,6 +42,19 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         ack: &AckEvent,
         o: &mut O,
     ) {
+        // DCTCP and Prague: the ACK's CE count reduces first, reported to `o`; the rest
+        // of the ACK then runs without it.
+        let plain;
+        let ack = if W::READS_ACK_CE && ack.ce_delta > 0 {
+            self.on_ack_ce(p, now, ack, o);
+            plain = AckEvent {
+                ce_delta: 0,
+                ..*ack
+            };
+            &plain
+        } else {
+            ack
+        };
         let before = self.snapshot();
         let detector_before = self.slow_start_detector;
         self.on_ack(p, now, ack);
@@ -87,6 +100,20 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> ObservableController for Classic
     // Always inlined: a stack's ACK loop keeps the flow in registers, as with `on_ack`.
     #[inline(always)]
     fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
+        // DCTCP and Prague: the ACK's CE count reduces first, reported to the observer;
+        // the rest of the ACK then runs without it.
+        let plain;
+        let ack = if W::READS_ACK_CE && ack.ce_delta > 0 {
+            self.state
+                .on_ack_ce(self.params.borrow(), now, ack, observer);
+            plain = AckEvent {
+                ce_delta: 0,
+                ..*ack
+            };
+            &plain
+        } else {
+            ack
+        };
         let before = self.state.snapshot();
         let detector_before = self.state.slow_start_detector;
         // The plain ACK, as the trait's `on_ack` runs it.
