@@ -17,6 +17,11 @@
 mod entry;
 mod registers;
 
+#[cfg(all(
+    feature = "kernel",
+    not(any(feature = "linux", feature = "rfc", feature = "no-library"))
+))]
+mod kernel;
 #[cfg(all(feature = "linux", not(feature = "no-library")))]
 mod linux;
 #[cfg(all(feature = "rfc", not(feature = "no-library")))]
@@ -67,7 +72,17 @@ pub extern "C" fn firmware_main() -> ! {
     {
         rfc::run()
     }
-    #[cfg(any(feature = "no-library", not(any(feature = "linux", feature = "rfc"))))]
+    #[cfg(all(
+        feature = "kernel",
+        not(any(feature = "linux", feature = "rfc", feature = "no-library"))
+    ))]
+    {
+        kernel::run()
+    }
+    #[cfg(any(
+        feature = "no-library",
+        not(any(feature = "linux", feature = "rfc", feature = "kernel"))
+    ))]
     {
         registers::echo_forever()
     }

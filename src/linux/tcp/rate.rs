@@ -32,8 +32,12 @@ const STAMP32: u32 = 1 << 21;
 ///
 /// `delivered_ce` keeps the kernel's 20 bits. `lost` and `in_flight` are BBRv3's
 /// additions (`tx.lost`, `tx.in_flight`); BBR v1 never reads them.
+///
+/// `repr(C)`, fields in this order: the C ABI's `CongestionTxSnapshot` has the same
+/// layout, so that a C caller's stored snapshots are read in place.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct TxSnapshot {
     /// `tx.first_tx_mstamp`: start of the send phase this segment belongs to, µs.
     pub first_tx_mstamp: u64,
@@ -90,6 +94,13 @@ impl TxSnapshot {
     /// Whether the stamps are BBRv3's `u32` µs ([`tcp_rate_skb_sent_v3`]).
     pub const fn is_stamp32(&self) -> bool {
         self.bits & STAMP32 != 0
+    }
+
+    /// The packed flag word: `is_app_limited` (bit 0), `delivered_ce` (bits 1..=20)
+    /// and the `u32`-stamp mark of [`is_stamp32`](Self::is_stamp32) (bit 21), for a
+    /// caller that stores the snapshot outside Rust (the C ABI).
+    pub const fn packed_flags(&self) -> u32 {
+        self.bits
     }
 }
 
