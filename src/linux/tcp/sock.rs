@@ -10,7 +10,13 @@ use crate::linux::tcp::minmax::Minmax;
 /// [`before()`](super::before)/[`after()`](super::after), never with `<`. Times are the
 /// event's `now`: `tcp_mstamp` in µs, `tcp_clock_cache` in ns and `tcp_jiffies32` at
 /// HZ = 1000, set by the glue at the start of every event.
+///
+/// `#[repr(C)]` (declaration order): the BPF struct_ops programs of `bpf/` pass it
+/// between functions the compiler keeps apart, and the kernel refuses their BTF if a
+/// struct's members are not listed at ascending offsets, which Rust's reordering
+/// breaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct TcpSock {
     /// `tcp_mstamp`: this event's time, µs.
     pub tcp_mstamp: u64,
