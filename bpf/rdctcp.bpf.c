@@ -77,6 +77,48 @@ static __always_inline __u32 is_cwnd_limited(const struct sock *sk)
 	return 0;
 }
 
+#define TCP_INFINITE_SSTHRESH 0x7fffffffu
+#define CA_SEEN_CWND 7 /* after DctcpCa: snd_cwnd as the last hook left it */
+
+/*
+ * Garbage snd_ssthresh. The test machine's kernel has been seen to skip BPF
+ * struct_ops calls and store a stack slot the program never wrote as snd_ssthresh
+ * (bpf/README.md, "Garbage snd_ssthresh"; 0x81104110 here too). No DCTCP rule puts
+ * ssthresh above TCP_INFINITE_SSTHRESH, so on the next hook (in_ack_event runs on
+ * every ACK, recovery included) the shim redoes the skipped call: DCTCP's ssthresh
+ * for the window before it, which also records loss_cwnd, and brings cwnd (which PRR
+ * has inflated from the garbage) down to it. Counted in rdctcp_repairs and printed
+ * to trace_pipe.
+ */
+__u64 rdctcp_repairs;
+
+extern __u32 rdctcp_ssthresh(struct RdctcpCtx *c);
+static __always_inline void load(struct sock *sk, struct RdctcpCtx *c);
+
+static __always_inline void repair_ssthresh(struct sock *sk, const char *where)
+{
+	struct tcp_sock *tp = tcp_sk(sk);
+	__u32 *priv = ca_words(sk);
+	struct RdctcpCtx c = {};
+	__u32 before, ssthresh;
+	int i;
+
+	if (tp->snd_ssthresh <= TCP_INFINITE_SSTHRESH)
+		return;
+	before = priv[CA_SEEN_CWND];
+	load(sk, &c);
+	c.cwnd = before;
+	ssthresh = rdctcp_ssthresh(&c);
+	for (i = 0; i < RDCTCP_STATE_WORDS; i++)
+		priv[i] = c.state[i];
+	bpf_printk("rdctcp %s: snd_ssthresh %u repaired to %u (cwnd %u, before %u)", where,
+		   tp->snd_ssthresh, ssthresh, tp->snd_cwnd, before);
+	tp->snd_ssthresh = ssthresh;
+	if (tp->snd_cwnd > before)
+		tp->snd_cwnd = ssthresh;
+	__sync_fetch_and_add(&rdctcp_repairs, 1);
+}
+
 static __always_inline void load(struct sock *sk, struct RdctcpCtx *c)
 {
 	const struct tcp_sock *tp = tcp_sk(sk);
@@ -111,6 +153,7 @@ static __always_inline void store(struct sock *sk, const struct RdctcpCtx *c)
 		tp->snd_ssthresh = c->ssthresh;
 	if (tp->snd_cwnd_cnt != c->cwnd_cnt)
 		tp->snd_cwnd_cnt = c->cwnd_cnt;
+	priv[CA_SEEN_CWND] = c->cwnd;
 }
 
 SEC("struct_ops")
@@ -151,6 +194,7 @@ void BPF_PROG(rdctcp_cong_avoid_hook, struct sock *sk, __u32 ack, __u32 acked)
 {
 	struct RdctcpCtx c = {};
 
+	repair_ssthresh(sk, "cong_avoid");
 	load(sk, &c);
 	c.cwnd_limited = is_cwnd_limited(sk);
 	rdctcp_cong_avoid(&c, ack, acked);
@@ -220,6 +264,7 @@ void BPF_PROG(rdctcp_in_ack_event_hook, struct sock *sk, __u32 flags)
 {
 	struct RdctcpCtx c = {};
 
+	repair_ssthresh(sk, "in_ack_event");
 	load(sk, &c);
 	rdctcp_in_ack_event(&c);
 	store(sk, &c);
