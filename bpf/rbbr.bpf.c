@@ -20,7 +20,7 @@
 char _license[] SEC("license") = "GPL";
 
 #define RBBR_STATE_WORDS 13 /* ICSK_CA_PRIV_SIZE (104 bytes) as u64 */
-#define RBBR_SOCK_WORDS 31  /* the library's TcpSock (248 bytes) as u64 */
+#define RBBR_SOCK_WORDS 28  /* the library's TcpSock (224 bytes) as u64 */
 
 /* Mirrors rops::bbr::RbbrCtx (bpf/rops/src/bbr.rs), field for field. */
 struct RbbrCtx {
@@ -73,7 +73,7 @@ struct RbbrCtx {
 };
 
 _Static_assert(__builtin_offsetof(struct RbbrCtx, state) == 216, "RbbrCtx layout");
-_Static_assert(sizeof(struct RbbrCtx) == 216 + 104 + 248, "RbbrCtx size");
+_Static_assert(sizeof(struct RbbrCtx) == 216 + 104 + 224, "RbbrCtx size");
 
 extern __u32 rbbr_init(struct RbbrCtx *c);
 extern __u32 rbbr_cong_control(struct RbbrCtx *c);

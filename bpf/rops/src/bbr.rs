@@ -130,7 +130,7 @@ const _: () = assert!(core::mem::size_of::<BbrState>() == ICSK_CA_PRIV_BYTES);
 const _: () = assert!(core::mem::align_of::<BbrState>() <= 8);
 const _: () = assert!(core::mem::offset_of!(RbbrCtx, state) == RBBR_STATE_OFFSET);
 /// Bytes of the library's `TcpSock` (`#[repr(C)]`), which the shim sizes as u64 words.
-pub const RBBR_SOCK_BYTES: usize = 248;
+pub const RBBR_SOCK_BYTES: usize = 224;
 const _: () = assert!(core::mem::size_of::<TcpSock>() == RBBR_SOCK_BYTES);
 const _: () = assert!(
     core::mem::size_of::<RbbrCtx>() == RBBR_STATE_OFFSET + ICSK_CA_PRIV_BYTES + RBBR_SOCK_BYTES
