@@ -9,6 +9,8 @@
 /// One sample of a [`Minmax`] filter (`struct minmax_sample`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+// `#[repr(C)]`: fixed member order, which the BTF of the BPF struct_ops in `bpf/` needs.
+#[repr(C)]
 pub struct MinmaxSample {
     /// When it was taken (the caller's unit: jiffies, rounds).
     pub t: u32,
@@ -20,6 +22,8 @@ pub struct MinmaxSample {
 /// and `s[2]` the later second and third choices that take over as it ages out.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+// `#[repr(C)]`: fixed member order, which the BTF of the BPF struct_ops in `bpf/` needs.
+#[repr(C)]
 pub struct Minmax {
     /// Best, second and third choice, oldest first in time.
     pub s: [MinmaxSample; 3],

@@ -109,6 +109,8 @@ impl TxSnapshot {
 /// `delivered` and `interval_us` are -1 when the ACK gave no valid sample.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+// `#[repr(C)]`: fixed member order, which the BTF of the BPF struct_ops in `bpf/` needs.
+#[repr(C)]
 pub struct RateSample {
     /// `prior_mstamp`: start of the interval (the sampled segment's `tx.delivered_mstamp`), µs.
     pub prior_mstamp: u64,
