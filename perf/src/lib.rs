@@ -13,6 +13,7 @@
 #[path = "../../benches/common/mod.rs"]
 pub mod common;
 
+pub mod bbr;
 pub mod cold;
 pub mod observed;
 pub mod quinn;

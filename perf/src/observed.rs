@@ -137,7 +137,7 @@ impl StreamController for OursRfcCounted {
         let ack = AckEvent {
             acked: u64::from(packets * PACKET_BYTES),
             rtt: Some(Duration::from_micros(rtt_us)),
-            largest_acked: self.largest_acked,
+            largest_acked: Some(self.largest_acked),
             app_limited: false,
         };
         self.flow
