@@ -35,7 +35,7 @@
 //!   first 50 ms in), so it enters PROBE_RTT once, stays its 200 ms and leaves, and
 //!   takes 10 losses (`tests/bbr.rs` counts both).
 
-use crate::common::{ACK_INTERVAL_US, PACKETS_PER_ACK, RTT_US, START_US, StreamController};
+use crate::common::{ACK_INTERVAL_US, RTT_US, START_US, StreamController};
 use std::hint::black_box;
 
 mod ours;
@@ -83,7 +83,7 @@ pub trait BbrController: StreamController {
     /// Losses the wrapper delivered to the controller so far.
     fn losses(&self) -> u32;
     /// Packets the path can deliver at `now_us`: those sent at least [`RTT_US`]
-    /// earlier, at most [`PACKETS_PER_ACK`].
+    /// earlier, at most [`crate::common::PACKETS_PER_ACK`].
     fn due(&self, now_us: u64) -> u32;
     /// The controller's pacer lets the next packet leave at `now_us` (ours:
     /// `next_departure_ns`; s2n: `earliest_departure_time`; quinn: the wrapper's pacer
