@@ -38,8 +38,8 @@
 use crate::common::{ACK_INTERVAL_US, RTT_US, START_US, StreamController};
 use std::hint::black_box;
 
-mod ours;
-mod peers;
+pub(crate) mod ours;
+pub(crate) mod peers;
 
 pub use ours::{NullTcp, OursBbr, OursBbr3};
 pub use peers::{QuinnBbr, S2nBbr};
@@ -213,6 +213,11 @@ impl<C: BbrController> BbrStream<C> {
     /// The controller as it is now.
     pub fn live(&self) -> &C {
         &self.live
+    }
+
+    /// The controller as it is now, to change (a recorder switched on).
+    pub fn live_mut(&mut self) -> &mut C {
+        &mut self.live
     }
 
     /// The stream's clock, µs.

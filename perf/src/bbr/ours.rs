@@ -15,7 +15,7 @@ const NONE: u32 = u32::MAX;
 /// transmission order, the oldest delivered first), `snd_una`/`snd_nxt`, the
 /// counters, and at most one hole (a lost segment, until its retransmission arrives).
 #[derive(Clone)]
-pub struct Scoreboard {
+pub(crate) struct Scoreboard {
     segs: Vec<Sent>,
     /// (sequence, send time µs) in transmission order.
     wire: Vec<(u32, u64)>,
@@ -36,16 +36,17 @@ pub struct Scoreboard {
 }
 
 /// What one ACK did to the scoreboard.
-pub struct AckOut {
-    delivered: [DeliveredSegment; 2],
-    n: usize,
-    newly_lost: u32,
-    lost_snapshot: TxSnapshot,
-    prior_flight: Flight,
+#[derive(Clone, Copy)]
+pub(crate) struct AckOut {
+    pub(crate) delivered: [DeliveredSegment; 2],
+    pub(crate) n: usize,
+    pub(crate) newly_lost: u32,
+    pub(crate) lost_snapshot: TxSnapshot,
+    pub(crate) prior_flight: Flight,
 }
 
 impl Scoreboard {
-    fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Scoreboard {
             segs: vec![Sent::default(); RING],
             wire: vec![(0, 0); RING],
@@ -63,7 +64,7 @@ impl Scoreboard {
     }
 
     #[inline(always)]
-    fn due(&self, now_us: u64) -> u32 {
+    pub(crate) fn due(&self, now_us: u64) -> u32 {
         let mut n = 0;
         for i in 0..2 {
             if i < self.wire_len {
@@ -87,7 +88,7 @@ impl Scoreboard {
     /// Take `packets` segments off the wire (after dropping the oldest if a loss is
     /// pending) and update the scoreboard as the ACK reporting them would.
     #[inline(always)]
-    fn ack(&mut self, packets: u32) -> AckOut {
+    pub(crate) fn ack(&mut self, packets: u32) -> AckOut {
         let mut out = AckOut {
             delivered: [DeliveredSegment::default(); 2],
             n: 0,
@@ -146,7 +147,7 @@ impl Scoreboard {
     /// The next segment to send: the hole's retransmission if due, else new data.
     /// Returns its sequence number and the counters before it is counted.
     #[inline(always)]
-    fn next_send(&mut self, now_us: u64) -> (u32, Flight) {
+    pub(crate) fn next_send(&mut self, now_us: u64) -> (u32, Flight) {
         let prior = self.flight;
         let seq = if self.retransmit_due {
             self.retransmit_due = false;
@@ -169,13 +170,28 @@ impl Scoreboard {
     }
 
     #[inline(always)]
-    fn record(&mut self, seq: u32, sent: Sent) {
+    pub(crate) fn record(&mut self, seq: u32, sent: Sent) {
         self.segs[seq as usize & (RING - 1)] = sent;
     }
 
     #[inline(always)]
-    fn in_flight(&self) -> u32 {
+    pub(crate) fn in_flight(&self) -> u32 {
         self.flight.in_flight()
+    }
+
+    /// The counters now.
+    pub(crate) fn flight(&self) -> Flight {
+        self.flight
+    }
+
+    /// `(snd_una, snd_nxt)`.
+    pub(crate) fn seqs(&self) -> (u32, u32) {
+        (self.snd_una, self.snd_nxt)
+    }
+
+    /// Drop the oldest segment on the wire before the next ACK.
+    pub(crate) fn lose_next(&mut self) {
+        self.pending_loss = true;
     }
 }
 

@@ -15,14 +15,14 @@ use std::sync::Arc;
 
 /// A first-in first-out wire of per-packet records.
 #[derive(Clone)]
-struct Wire<T: Copy> {
+pub(crate) struct Wire<T: Copy> {
     ring: Vec<T>,
     head: u32,
-    len: u32,
+    pub(crate) len: u32,
 }
 
 impl<T: Copy> Wire<T> {
-    fn new(fill: T) -> Self {
+    pub(crate) fn new(fill: T) -> Self {
         Wire {
             ring: vec![fill; RING],
             head: 0,
@@ -31,19 +31,19 @@ impl<T: Copy> Wire<T> {
     }
 
     #[inline(always)]
-    fn push(&mut self, v: T) {
+    pub(crate) fn push(&mut self, v: T) {
         assert!((self.len as usize) < RING, "flight above RING");
         self.ring[(self.head.wrapping_add(self.len)) as usize & (RING - 1)] = v;
         self.len += 1;
     }
 
     #[inline(always)]
-    fn peek(&self, i: u32) -> T {
+    pub(crate) fn peek(&self, i: u32) -> T {
         self.ring[(self.head.wrapping_add(i)) as usize & (RING - 1)]
     }
 
     #[inline(always)]
-    fn pop(&mut self) -> T {
+    pub(crate) fn pop(&mut self) -> T {
         let v = self.ring[self.head as usize & (RING - 1)];
         self.head = self.head.wrapping_add(1);
         self.len -= 1;
@@ -366,7 +366,7 @@ impl BbrController for S2nBbr {
 }
 
 /// A record for the rings' unused slots and the loop's first assignment.
-fn blank_info() -> PacketInfo {
+pub(crate) fn blank_info() -> PacketInfo {
     PacketInfo {
         delivered_bytes: 0,
         delivered_time: timestamp(START_US),
