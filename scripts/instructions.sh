@@ -11,6 +11,7 @@
 #   CONTROLLERS="linux linux-counted rfc rfc-counted" scripts/instructions.sh  # a decision sink's cost
 #   ONLY=bbr scripts/instructions.sh   # the BBR streams alone (BBR_CONTROLLERS to choose)
 #   ONLY=cubic scripts/instructions.sh # the CUBIC streams alone
+#   ONLY=dctcp scripts/instructions.sh # DCTCP's hooks and linux::Dctcp (perf/src/dctcp.rs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-200000}
@@ -52,7 +53,22 @@ unpaced() { case $1 in s2n) echo s2n-nopacer ;; *) echo "$1" ;; esac; }
 paced() { case $1 in linux) echo linux-paced ;; rfc) echo rfc-paced ;; s2n) echo s2n ;; *) echo - ;; esac; }
 
 only=${ONLY:-all}
-if [ "$only" != cubic ]; then
+if [ "$only" = dctcp ] || [ "$only" = all ]; then
+  # DCTCP on the project's stream with 2 % of ACKs CE-marked (perf/src/dctcp.rs).
+  echo "measuring DCTCP ..." >&2
+  nd=$((N / 10))
+  d_null=$(per_event null ca "$N")
+  printf '\nDCTCP: instructions per event, the project'"'"'s stream, 2 %% of ACKs CE (stream alone %s, subtracted)\n\n' "$d_null"
+  echo "| ctrl        | ACK + send | loss + next ACK |"
+  echo "|-------------|------------|-----------------|"
+  for c in dctcp-hooks dctcp; do
+    d_ca=$(minus "$(per_event "$c" ca "$N")" "$d_null")
+    d_loss=$(minus "$(per_event "$c" loss "$nd")" "$(per_event "$c" base "$nd")")
+    printf '| %-11s | %10s | %15s |\n' "$c" "$d_ca" "$d_loss"
+  done
+  [ "$only" = dctcp ] && exit 0
+fi
+if [ "$only" != cubic ] && [ "$only" != dctcp ]; then
   # The BBR streams (perf/src/bbr): N must be a whole number of cycles (50,000 and
   # 25,000 ACKs), so N rounds down to a multiple of 50,000.
   nb=$(( (N / 50000) * 50000 )); [ "$nb" -gt 0 ] || nb=50000

@@ -15,6 +15,7 @@ pub mod common;
 
 pub mod bbr;
 pub mod cold;
+pub mod dctcp;
 pub mod observed;
 pub mod quinn;
 pub mod s2n;

@@ -19,6 +19,8 @@
 //! count send <nothing|pacer|tsq|tso|sendpath> <n>: per packet, our send path
 //! count <bbr|bbr3|quinn-bbr|s2n-bbr|null-tcp> <bbr-steady|bbr-probertt> <n>: the BBR
 //!   streams (perf/src/bbr): ACK + sends in PROBE_BW, or through PROBE_RTT and losses
+//! count <dctcp-hooks|dctcp> <ca|loss|base> <n>: DCTCP's hooks alone, or linux::Dctcp,
+//!   on the project's stream with 2 % of ACKs CE-marked (perf/src/dctcp.rs)
 //! count sizes: size_of of ours and the peers' per-flow state
 //! ```
 
@@ -197,6 +199,8 @@ fn main() -> ExitCode {
         "quinn-bbr" => run_bbr(QuinnBbr::new(), scenario, n),
         "s2n-bbr" => run_bbr(S2nBbr::new(), scenario, n),
         "null-tcp" => run_bbr(NullTcp::new(), scenario, n),
+        "dctcp-hooks" => run(congestion_perf::dctcp::OursDctcpHooks::new(), scenario, n),
+        "dctcp" => run(congestion_perf::dctcp::OursDctcp::new(), scenario, n),
         other => Err(format!("unknown controller {other}")),
     };
     match result {
