@@ -85,7 +85,7 @@ impl StreamController for OursDctcpHooks {
         sk.set_clock(now_us);
         sk.snd_una = sk.snd_una.wrapping_add(packets);
         sk.delivered = sk.delivered.wrapping_add(packets);
-        if self.acks % CE_EVERY_ACKS == 0 {
+        if self.acks.is_multiple_of(CE_EVERY_ACKS) {
             sk.delivered_ce = sk.delivered_ce.wrapping_add(packets);
         }
         let flags = ack_flags::DATA_ACKED;
@@ -165,7 +165,11 @@ impl StreamController for OursDctcp {
     fn ack(&mut self, now_us: u64, packets: u32, rtt_us: u64) {
         self.in_flight -= packets;
         self.acks += 1;
-        let ce = if self.acks % CE_EVERY_ACKS == 0 { packets } else { 0 };
+        let ce = if self.acks.is_multiple_of(CE_EVERY_ACKS) {
+            packets
+        } else {
+            0
+        };
         let ack = TcpAck {
             acked: packets,
             rtt_us: Some(rtt_us as u32),

@@ -127,8 +127,7 @@ impl StreamController for QuinnBbr {
             self.bbr.on_sent(now, u64::from(PACKET_BYTES), pn);
             // The stack paces at the controller's rate (`metrics().pacing_rate`, bits/s).
             let rate = self.bbr.metrics().pacing_rate.unwrap_or(0) / 8;
-            if rate > 0 {
-                let gap = u64::from(PACKET_BYTES) * 1_000_000 / rate;
+            if let Some(gap) = (u64::from(PACKET_BYTES) * 1_000_000).checked_div(rate) {
                 self.next_departure_us = self.next_departure_us.max(now_us) + gap;
             }
         }

@@ -642,8 +642,7 @@ impl ScriptFlow for ColdQuinnBbr {
         let now = sh.epoch + Duration::from_micros(s.now_us);
         self.bbr.on_sent(now, u64::from(PACKET_BYTES), s.pn);
         let rate = self.bbr.metrics().pacing_rate.unwrap_or(0) / 8;
-        if rate > 0 {
-            let gap = u64::from(PACKET_BYTES) * 1_000_000 / rate;
+        if let Some(gap) = (u64::from(PACKET_BYTES) * 1_000_000).checked_div(rate) {
             self.next_departure_us = self.next_departure_us.max(s.now_us) + gap;
         }
     }
