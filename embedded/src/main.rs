@@ -17,6 +17,8 @@
 mod entry;
 mod registers;
 
+#[cfg(all(feature = "bbr", not(any(feature = "kernel", feature = "no-library"))))]
+mod bbr;
 #[cfg(all(
     feature = "kernel",
     not(any(feature = "linux", feature = "rfc", feature = "no-library"))
@@ -42,8 +44,8 @@ fn panic(_: &PanicInfo) -> ! {
 }
 
 /// Stop here (a configuration the library refused; cannot happen with the defaults).
-/// Only Linux mode builds a configuration at run time (its send path's).
-#[cfg(all(feature = "linux", not(feature = "no-library")))]
+/// Only Linux mode builds a configuration at run time (its send path's, BBR's).
+#[cfg(all(any(feature = "linux", feature = "bbr"), not(feature = "no-library")))]
 fn halt() -> ! {
     registers::report_aux(u32::MAX);
     loop {
@@ -79,9 +81,26 @@ pub extern "C" fn firmware_main() -> ! {
     {
         kernel::run()
     }
+    #[cfg(all(
+        feature = "bbr",
+        not(any(
+            feature = "linux",
+            feature = "rfc",
+            feature = "kernel",
+            feature = "no-library"
+        ))
+    ))]
+    {
+        bbr::run()
+    }
     #[cfg(any(
         feature = "no-library",
-        not(any(feature = "linux", feature = "rfc", feature = "kernel"))
+        not(any(
+            feature = "linux",
+            feature = "rfc",
+            feature = "kernel",
+            feature = "bbr"
+        ))
     ))]
     {
         registers::echo_forever()
