@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Build bpf/target/rcubic.bpf.o: the congestion crate's Linux-mode CUBIC + HyStart
-# (Rust, bpf/rcubic) linked with the struct_ops shim (C, rcubic.bpf.c).
+# Build bpf/target/{rcubic,rbbr,rdctcp}.bpf.o: the congestion crate's Linux-mode
+# CUBIC + HyStart (Rust, bpf/rcubic), BBR v1 and DCTCP (Rust, bpf/rops), each linked
+# with its struct_ops shim (C, <name>.bpf.c).
 #
 #   Rust --(nightly, -Z build-std=core, fat LTO)--> LLVM bitcode
 #        --(llc-22, same LLVM major as the nightly)--> BPF object with BTF
@@ -45,17 +46,43 @@ if [ "$rustc_llvm" != "$LLVM_MAJOR" ]; then
     exit 1
 fi
 
-log "rust: bitcode for bpfel-unknown-none"
+# One Rust crate to LLVM bitcode to a BPF object: $1 crate directory, $2 output,
+# then any extra rustc flags.
+rust_to_bpf() {
+    local crate="$1" out="$2" bc
+    shift 2
+    log "rust: $crate, bitcode for bpfel-unknown-none"
+    (cd "$HERE/$crate" &&
+        cargo rustc --quiet --release --target bpfel-unknown-none -Z build-std=core -- --emit=llvm-bc "$@")
+    bc="$(ls -t "$CARGO_TARGET_DIR"/bpfel-unknown-none/release/deps/"$crate"-*.bc | head -n 1)"
+    "llc-$LLVM_MAJOR" -march=bpfel -mcpu=v3 -O2 -filetype=obj "$bc" -o "$out"
+}
 
-cargo rustc --quiet --release --target bpfel-unknown-none -Z build-std=core -- --emit=llvm-bc
-bc="$(ls -t "$CARGO_TARGET_DIR"/bpfel-unknown-none/release/deps/rcubic-*.bc | head -n 1)"
-"llc-$LLVM_MAJOR" -march=bpfel -mcpu=v3 -O2 -filetype=obj "$bc" -o "$OUT/rcubic_rs.o"
+# One C struct_ops shim against this kernel's BTF: $1 source name, $2 output.
+shim_to_bpf() {
+    log "c: $1 against this kernel's BTF"
+    "clang-$LLVM_MAJOR" -target bpf -mcpu=v3 -O2 -g -Wall -Werror ${RCUBIC_CFLAGS:-} \
+        -I"$OUT" -c "$HERE/$1" -o "$2"
+}
 
-log "c: struct_ops shim against this kernel's BTF"
 bpftool btf dump file /sys/kernel/btf/vmlinux format c > "$OUT/vmlinux.h"
-"clang-$LLVM_MAJOR" -target bpf -mcpu=v3 -O2 -g -Wall -Werror ${RCUBIC_CFLAGS:-} \
-    -I"$OUT" -c "$HERE/rcubic.bpf.c" -o "$OUT/rcubic_shim.o"
 
-log "link"
+# rcubic: CUBIC + HyStart (bpf/rcubic) with its shim.
+rust_to_bpf rcubic "$OUT/rcubic_rs.o"
+shim_to_bpf rcubic.bpf.c "$OUT/rcubic_shim.o"
 bpftool gen object "$OUT/rcubic.bpf.o" "$OUT/rcubic_shim.o" "$OUT/rcubic_rs.o"
 log "built $OUT/rcubic.bpf.o"
+
+# rbbr and rdctcp: BBR v1 and DCTCP (one Rust crate, bpf/rops), each with its shim.
+# The static linker keeps only the Rust functions a shim calls.
+# BBR's generic hooks (over the caller's RandomSource) must be inlined: a function
+# left out of line gets a BTF name like `bbr_lt_bw_sampling<rops::sock::KernelRandom>`,
+# which the kernel refuses ("Invalid name"). LLVM's default threshold keeps two
+# long-term-sampling functions out of line; this one inlines all but one non-generic
+# helper, whose BTF is valid.
+rust_to_bpf rops "$OUT/rops_rs.o" -C llvm-args=-inline-threshold=100000
+for cc in rbbr rdctcp; do
+    shim_to_bpf "$cc.bpf.c" "$OUT/${cc}_shim.o"
+    bpftool gen object "$OUT/$cc.bpf.o" "$OUT/${cc}_shim.o" "$OUT/rops_rs.o"
+    log "built $OUT/$cc.bpf.o"
+done

@@ -7,9 +7,11 @@
 #      be needed: the firmware that links it supplies no symbol at all;
 #   2. no panic path: linking every exported `congestion_*` function as a root with
 #      --gc-sections keeps no panic routine (the archive does hold one, the panic
-#      handler, so the check would see it if any entry point could reach it).
-# Prints the size of that image: the whole C ABI, both modes (CUBIC and NewReno in RFC
-# mode) and the send path.
+#      handler, so the check would see it if any entry point could reach it);
+#   3. no floating point: that image holds no soft-float or libm routine (the regular
+#      expression of scripts/firmware.sh).
+# Prints the size of that image: the whole C ABI (CUBIC in both modes, NewReno in RFC
+# mode, the send path, BBR v1, BBRv3, DCTCP and TCP Prague in Linux mode).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=${TARGETS:-"thumbv7em-none-eabihf thumbv6m-none-eabi riscv32imc-unknown-none-elf"}
@@ -19,6 +21,8 @@ rustup component add llvm-tools >/dev/null 2>&1 || rustup component add llvm-too
 bin="$(rustc --print sysroot)/lib/rustlib/$(rustc -vV | sed -n 's/^host: //p')/bin"
 target_dir=${CARGO_TARGET_DIR:-$PWD/target}
 fail=0
+# Soft-float and libm routines, as scripts/firmware.sh matches them.
+float_re='^(__aeabi_[fd]|__aeabi_[a-z0-9]*(f|d)(2|cmp)|__(add|sub|mul|div|neg|pow)[sdt]f[23]|__(fix|fixuns)[sdt]f|__float(un)?[sdt]i[sdt]f|__float|__(eq|ne|lt|le|gt|ge|un|cmp)[sdt]f2|__extend|__trunc|(sqrt|cbrt|pow|exp|log|floor|ceil|round|fma)f?$)'
 
 for t in $targets; do
   cargo build --quiet -p congestion-ffi --release --target "$t"
@@ -46,7 +50,13 @@ for t in $targets; do
     echo "$panics" >&2
     fail=1
   fi
-  printf '%-28s %2d entry points, no undefined symbols, no panic path, %s bytes of .text\n' \
+  floats=$("$bin/llvm-nm" -j "$image" | grep -E "$float_re" || true)
+  if [ -n "$floats" ]; then
+    echo "error: $t: floating-point routines reachable from the C ABI:" >&2
+    echo "$floats" | sort -u >&2
+    fail=1
+  fi
+  printf '%-28s %3d entry points, no undefined symbols, no panic path, no float, %s bytes of .text\n' \
     "$t" "$(echo "$roots" | wc -l)" \
     "$("$bin/llvm-size" -A "$image" | awk '$1 == ".text" { print $2 }')"
 done

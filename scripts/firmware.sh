@@ -6,7 +6,11 @@
 #   - no floating-point routine (soft-float helpers, f32/f64 maths) is in it;
 # then prints the library's share of .text: the image minus the same image built with
 # `--features no-library` (identical register traffic, no library calls), for the
-# Linux-mode flow with its send path, the RFC-mode flow, and both in one image.
+# Linux-mode flow with its send path, the RFC-mode flow, and both in one image; and,
+# checked the same way, the "kernel" image: BBR v1, BBRv3, DCTCP and TCP Prague, the
+# types behind the C ABI's congestion_linux_{bbr,bbr3,dctcp,prague}_* calls (whose
+# entry points scripts/ffi-nostd.sh links and checks one by one); and
+# Linux-mode BBR v1 and BBRv3 each with its send side (departure time, snapshot, TSO goal).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=${TARGETS:-"thumbv7em-none-eabihf thumbv6m-none-eabi riscv32imc-unknown-none-elf"}
@@ -26,15 +30,19 @@ float_re='^(__aeabi_[fd]|__aeabi_[a-z0-9]*(f|d)(2|cmp)|__(add|sub|mul|div|neg|po
 
 fail=0
 rows=()
+kernel_rows=()
 # variant name -> cargo feature flags
 declare -A flags=(
   [all]=""
   [linux]="--no-default-features --features linux"
   [rfc]="--no-default-features --features rfc"
+  [kernel]="--no-default-features --features kernel"
   [baseline]="--no-default-features --features no-library"
+  [bbr]="--no-default-features --features bbr"
+  [bbr3]="--no-default-features --features bbr3"
 )
 for t in $targets; do
-  for variant in all linux rfc baseline; do
+  for variant in all linux rfc kernel baseline bbr bbr3; do
     echo "building $t ($variant)" >&2
     # shellcheck disable=SC2086
     if ! CARGO_TARGET_DIR="$target_dir/$variant" cargo build --quiet --release \
@@ -45,7 +53,7 @@ for t in $targets; do
     fi
   done
   image() { echo "$target_dir/$1/$t/release/congestion-firmware"; }
-  for variant in all linux rfc; do
+  for variant in all linux rfc kernel bbr bbr3; do
     full=$(image "$variant")
     floats=$("$bin/llvm-nm" -j "$full" | grep -E "$float_re" || true)
     if [ -n "$floats" ]; then
@@ -66,7 +74,8 @@ for t in $targets; do
   }
   rfc_share=$(($(text_size "$(image rfc)") - bt))
   linux_share=$(($(text_size "$(image linux)") - bt))
-  rows+=("$(printf '| %-28s | %8s | %17s | %17s | %17s | %8s |' "$t" "$bt" "$(share linux)" "$(share rfc)" "$(share all)" "$(($(rodata_size "$(image all)") - ${br:-0}))")")
+  kernel_rows+=("$(printf '| %-28s | %17s |' "$t" "$(share kernel)")")
+  rows+=("$(printf '| %-28s | %8s | %17s | %17s | %17s | %8s | %17s | %17s |' "$t" "$bt" "$(share linux)" "$(share rfc)" "$(share all)" "$(($(rodata_size "$(image all)") - ${br:-0}))" "$(share bbr)" "$(share bbr3)")")
   if [ "$t" = thumbv7em-none-eabihf ]; then
     for pair in "Linux mode's:$linux_share" "RFC mode's:$rfc_share"; do
       if [ "${pair#*:}" -gt "$limit_thumbv7em" ]; then
@@ -79,9 +88,13 @@ done
 sleep 0.1 # let cargo's stderr drain before the table
 printf '\nfirmware image (embedded/, opt-level "s", LTO, panic = abort): bytes\n\n'
 printf 'library .text = image .text minus the baseline image (same register traffic, no library)\n\n'
-printf '| %-28s | %8s | %17s | %17s | %17s | %8s |\n' target baseline "Linux + send path" "RFC + HyStart++" "all of it" ".rodata"
-printf '|%s|%s|%s|%s|%s|%s|\n' ------------------------------ ---------- ------------------- ------------------- ------------------- ----------
+printf '| %-28s | %8s | %17s | %17s | %17s | %8s | %17s | %17s |\n' target baseline "Linux + send path" "RFC + HyStart++" "all of it" ".rodata" "BBR v1 + send" "BBRv3 + send"
+printf '|%s|%s|%s|%s|%s|%s|%s|%s|\n' ------------------------------ ---------- ------------------- ------------------- ------------------- ---------- ------------------- -------------------
 for r in "${rows[@]}"; do echo "$r"; done
+printf '\nthe kernel-style algorithms (BBR v1, BBRv3, DCTCP, Prague: one image, one chosen at run time)\n\n'
+printf '| %-28s | %17s |\n' target "library .text"
+printf '|%s|%s|\n' ------------------------------ -------------------
+for r in "${kernel_rows[@]}"; do echo "$r"; done
 if [ "$fail" = 0 ]; then
   printf '\nall images link with the panic marker unreferenced; no floating-point routines\n'
 fi

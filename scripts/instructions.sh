@@ -9,6 +9,9 @@
 #   N=1000000 scripts/instructions.sh  # steadier last digit
 #   CONTROLLERS="linux rfc" scripts/instructions.sh
 #   CONTROLLERS="linux linux-counted rfc rfc-counted" scripts/instructions.sh  # a decision sink's cost
+#   ONLY=bbr scripts/instructions.sh   # the BBR streams alone (BBR_CONTROLLERS to choose)
+#   ONLY=cubic scripts/instructions.sh # the CUBIC streams alone
+#   ONLY=dctcp scripts/instructions.sh # DCTCP's hooks and linux::Dctcp (perf/src/dctcp.rs)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-200000}
@@ -48,6 +51,59 @@ minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
 # The variant of each controller without a pacer, and with one ("-" = it has none).
 unpaced() { case $1 in s2n) echo s2n-nopacer ;; *) echo "$1" ;; esac; }
 paced() { case $1 in linux) echo linux-paced ;; rfc) echo rfc-paced ;; s2n) echo s2n ;; *) echo - ;; esac; }
+
+only=${ONLY:-all}
+if [ "$only" = dctcp ] || [ "$only" = all ]; then
+  # DCTCP on the project's stream with 2 % of ACKs CE-marked (perf/src/dctcp.rs).
+  echo "measuring DCTCP ..." >&2
+  nd=$((N / 10))
+  d_null=$(per_event null ca "$N")
+  printf '\nDCTCP: instructions per event, the project'"'"'s stream, 2 %% of ACKs CE (stream alone %s, subtracted)\n\n' "$d_null"
+  echo "| ctrl        | ACK + send | loss + next ACK |"
+  echo "|-------------|------------|-----------------|"
+  for c in dctcp-hooks dctcp; do
+    d_ca=$(minus "$(per_event "$c" ca "$N")" "$d_null")
+    d_loss=$(minus "$(per_event "$c" loss "$nd")" "$(per_event "$c" base "$nd")")
+    printf '| %-11s | %10s | %15s |\n' "$c" "$d_ca" "$d_loss"
+  done
+  [ "$only" = dctcp ] && exit 0
+fi
+if [ "$only" != cubic ] && [ "$only" != dctcp ]; then
+  # The BBR streams (perf/src/bbr): N must be a whole number of cycles (50,000 and
+  # 25,000 ACKs), so N rounds down to a multiple of 50,000.
+  nb=$(( (N / 50000) * 50000 )); [ "$nb" -gt 0 ] || nb=50000
+  bbr_controllers=${BBR_CONTROLLERS:-"bbr bbr3 quinn-bbr s2n-bbr"}
+  declare -A b
+  echo "measuring the TCP stream alone ..." >&2
+  b[null,steady]=$(per_event null-tcp bbr-steady "$nb")
+  b[null,prt]=$(per_event null-tcp bbr-probertt "$nb")
+  for c in $bbr_controllers; do
+    echo "measuring $c ..." >&2
+    b[$c,steady_raw]=$(per_event "$c" bbr-steady "$nb")
+    b[$c,prt_raw]=$(per_event "$c" bbr-probertt "$nb")
+    b[$c,steady]=$(minus "${b[$c,steady_raw]}" "${b[null,steady]}")
+    b[$c,prt]=$(minus "${b[$c,prt_raw]}" "${b[null,prt]}")
+  done
+  printf '\nBBR: instructions per ACK + sends, x86_64 (%s ACKs; the TCP stream alone, %s / %s, subtracted)\n\n' "$nb" "${b[null,steady]}" "${b[null,prt]}"
+  echo "| ctrl      | steady PROBE_BW | PROBE_RTT + losses | steady, raw | PROBE_RTT + losses, raw |"
+  echo "|-----------|-----------------|--------------------|-------------|-------------------------|"
+  for c in $bbr_controllers; do
+    printf '| %-9s | %15s | %18s | %11s | %23s |\n' "$c" "${b[$c,steady]}" "${b[$c,prt]}" "${b[$c,steady_raw]}" "${b[$c,prt_raw]}"
+  done
+  bratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b <= 0) print "-"; else printf "%.2f", a / b }'; }
+  if [[ " $bbr_controllers " == *" quinn-bbr "* && " $bbr_controllers " == *" s2n-bbr "* ]]; then
+    printf '\nBBR ratios, ours / peer, same stream (target <= 0.5)\n\n'
+    echo "| ours | stream | / quinn-bbr | / s2n-bbr |"
+    echo "|------|--------|-------------|-----------|"
+    for c in bbr bbr3; do
+      [[ " $bbr_controllers " == *" $c "* ]] || continue
+      for k in steady prt; do
+        printf '| %s | %s | %s | %s |\n' "$c" "$k" "$(bratio "${b[$c,$k]}" "${b[quinn-bbr,$k]}")" "$(bratio "${b[$c,$k]}" "${b[s2n-bbr,$k]}")"
+      done
+    done
+  fi
+  [ "$only" = bbr ] && exit 0
+fi
 
 declare -A r
 echo "measuring the streams alone ..." >&2

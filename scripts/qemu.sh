@@ -14,7 +14,8 @@
 #       static library replays the CUBIC traces of (a) through the C ABI;
 # every CSV is compared with the host's `cargo run --release --example replay`. Then
 #   (d) the C firmware example (embedded/c/example.c) runs its main loop under QEMU, and
-#       the C checks of the v0.2 event model (ffi/tests/c/recovery.c) pass there;
+#       the C checks of the v0.2 event model (ffi/tests/c/recovery.c) and of BBR, BBRv3,
+#       DCTCP and Prague (ffi/tests/c/linux_algorithms.c) pass there;
 #   (e) instructions per event on the emulated cores (embedded/replay `cost`, QEMU
 #       -icount shift=0), and flash/RAM per mode (scripts/firmware.sh's images, the
 #       state sizes and stack depths `cost` measures on the target).
@@ -195,6 +196,19 @@ if run_arm "$out/c-recovery.elf" >"$out/c-recovery.txt" 2>&1 && grep -q '^ok ' "
 else
   echo "error: the C event checks failed on the Cortex-M4:" >&2
   cat "$out/c-recovery.txt" >&2
+  fail=1
+fi
+
+# The kernel-style algorithms' C calls (ffi/tests/c/linux_algorithms.c: BBR v1, BBRv3,
+# DCTCP, TCP Prague, hand-computed values) on the Cortex-M4.
+arm-none-eabi-gcc "${cflags[@]}" "${ldflags[@]}" ffi/tests/c/linux_algorithms.c \
+  embedded/c/startup.c "$lib" -o "$out/c-linux-algorithms.elf"
+if run_arm "$out/c-linux-algorithms.elf" >"$out/c-linux-algorithms.txt" 2>&1 &&
+  grep -q '^ok ' "$out/c-linux-algorithms.txt"; then
+  echo "qemu C BBR/BBRv3/DCTCP/Prague checks thumbv7em: $(tail -n 1 "$out/c-linux-algorithms.txt")"
+else
+  echo "error: the C checks of BBR, BBRv3, DCTCP and Prague failed on the Cortex-M4:" >&2
+  cat "$out/c-linux-algorithms.txt" >&2
   fail=1
 fi
 

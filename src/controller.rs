@@ -191,8 +191,14 @@ pub struct AckEvent {
     /// start, and the recovery period ends when it passes the largest sent at the
     /// reduction. While no ACK has named one, RFC mode ends recovery once the bytes in
     /// flight at the reduction have been acknowledged, and judges window use by the last
-    /// send (see [`rfc::Cubic`](crate::rfc::Cubic)). Linux mode keeps its own `snd_una`
-    /// and ignores this field.
+    /// send (see [`rfc::Cubic`](crate::rfc::Cubic)).
+    ///
+    /// Linux mode reads it as TCP's cumulative ACK in segments: the first segment not
+    /// yet acknowledged (`snd_una` after this ACK, one past the last segment the ACK
+    /// covers in order), in the sequence space of [`SentEvent::largest_sent`]. It sets
+    /// the flow's `snd_una` (never back), so the recovery period ends when the
+    /// cumulative ACK reaches `high_seq` whether or not SACKed segments were counted in
+    /// `acked`; `None` keeps `snd_una` moving by `acked`.
     pub largest_acked: Option<u64>,
     /// True when the sender had less in flight than its window allowed because the
     /// application had nothing to send. Linux-mode CUBIC derives this itself from
@@ -291,7 +297,23 @@ pub struct SentEvent {
     /// data sent (the kernel's transmit step); an amount equal to or below only
     /// re-evaluates window use.
     pub in_flight_after: u64,
-    /// The highest sequence (TCP) or packet number (QUIC) sent so far.
+    /// The highest packet number sent so far (QUIC); RFC mode compares the largest
+    /// acknowledged packet number with it.
+    ///
+    /// Linux mode reads it as TCP's `snd_nxt` in segments: the sequence after the last
+    /// segment sent (one past it, so `n` after segments `0..n` from an initial sequence
+    /// of 0), its low 32 bits with the kernel's wrap-around. When it is ahead of
+    /// `snd_una + in_flight_after` (SACKed or lost segments left the stack's flight),
+    /// it moves the flow's `snd_nxt` up, never back: the recovery point `high_seq` of
+    /// the next reduction is then the stack's real `snd_nxt`, as the kernel's
+    /// `tcp_init_cwnd_reduction` takes it. The flow compares it on the first send after
+    /// anything that may have taken segments out of the stack's flight (an ACK that
+    /// acknowledges nothing new, a cumulative ACK not where `acked` put `snd_una`, a
+    /// loss, a discard, an RTO) and while it is ahead, so a stack reports its SACK-only
+    /// ACKs too ([`AckEvent`] with `acked` 0, or the SACKed amount and the cumulative
+    /// ACK). A stack that does not track it passes `snd_una + in_flight_after`, which
+    /// leaves `snd_nxt` derived from the flight (0 does too, until the flow has sent
+    /// 2^31 segments and 0 is ahead again).
     pub largest_sent: u64,
 }
 

@@ -202,13 +202,15 @@ mod findings {
         );
     }
 
-    /// Sends and ACKs 2^31 segments in two steps of 2^30.
-    fn advance_2_31<C: CongestionController>(f: &mut C, t: &mut u64) {
+    /// Sends and ACKs 2^31 segments in two steps of 2^30, from sequence `seq` (the
+    /// stack's `snd_nxt` and cumulative ACK, which Linux mode reads).
+    fn advance_2_31<C: CongestionController>(f: &mut C, t: &mut u64, seq: &mut u64) {
         for _ in 0..2 {
             *t += 100;
-            f.on_sent(at(*t), &SentEvent::new(1 << 30, 0));
+            *seq += 1 << 30;
+            f.on_sent(at(*t), &SentEvent::new(1 << 30, *seq));
             *t += 100;
-            f.on_ack(at(*t), &AckEvent::new(1 << 30, 0, None));
+            f.on_ack(at(*t), &AckEvent::new(1 << 30, *seq, None));
         }
     }
 
@@ -218,13 +220,13 @@ mod findings {
         f.on_sent(at(0), &SentEvent::new(10, 0));
         f.on_loss(at(10), &LossEvent::episode(1));
         assert_eq!(f.phase(), Phase::Recovery);
-        f.on_ack(at(20), &AckEvent::new(10, 0, None));
+        f.on_ack(at(20), &AckEvent::new(10, 10, None));
         assert_ne!(f.phase(), Phase::Recovery, "snd_una reached high_seq");
-        let mut t = 20;
-        advance_2_31(&mut f, &mut t);
+        let (mut t, mut seq) = (20, 10);
+        advance_2_31(&mut f, &mut t, &mut seq);
         assert_ne!(f.phase(), Phase::Recovery, "the old recovery came back");
         // A segment sent just now is lost: a new congestion event.
-        f.on_sent(at(t), &SentEvent::new(20, 0));
+        f.on_sent(at(t), &SentEvent::new(20, seq + 20));
         let seq = u64::from(f.socket_view().snd_una) + 5;
         let cwnd = f.cwnd();
         f.on_loss(at(t + 10), &LossEvent::packet(1, seq));
@@ -241,8 +243,8 @@ mod findings {
         f.on_loss(at(10), &LossEvent::episode(1));
         f.on_ack(at(20), &AckEvent::new(10, 0, None));
         assert_ne!(f.phase(), Phase::Recovery, "snd_una reached high_seq");
-        let mut t = 20;
-        advance_2_31(&mut f, &mut t);
+        let (mut t, mut seq) = (20, 10);
+        advance_2_31(&mut f, &mut t, &mut seq);
         assert_ne!(f.phase(), Phase::Recovery, "the old recovery came back");
     }
 

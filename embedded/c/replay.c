@@ -240,10 +240,16 @@ static void replay_linux(FILE *in, FILE *out, int send_path) {
                 if (!strcmp(ev.kw, "ack")) {
                     if (ev.nums < 4) die("ack needs T ACKED RTT INFLIGHT");
                     int64_t rtt = (int32_t)x[2]; /* RTT -1 (any negative s32): no sample */
-                    /* Linux mode keeps its own snd_una: no largest_acked needed (0). */
-                    check(congestion_linux_cubic_on_ack(&state, now, (uint32_t)x[1], 0, rtt < 0 ? -1 : rtt, 0),
+                    /* The trace names no cumulative ACK (largest_acked unknown: snd_una moves
+                     * by ACKED) and no snd_nxt (largest_sent snd_una + INFLIGHT, never ahead
+                     * of the flow's own): the flow keeps both as the kernel-style calls do. */
+                    check(congestion_linux_cubic_on_ack(&state, now, (uint32_t)x[1], CONGESTION_PACKET_UNKNOWN,
+                                                        rtt < 0 ? -1 : rtt, 0),
                           "congestion_linux_cubic_on_ack");
-                    check(congestion_linux_cubic_on_sent(&state, now, (uint32_t)x[3], 0),
+                    CongestionLinuxCubicSnapshot v;
+                    check(congestion_linux_cubic_snapshot(&state, &v), "congestion_linux_cubic_snapshot");
+                    uint64_t snd_nxt = (uint32_t)(v.snd_una + (uint32_t)x[3]);
+                    check(congestion_linux_cubic_on_sent(&state, now, (uint32_t)x[3], snd_nxt),
                           "congestion_linux_cubic_on_sent");
                 } else if (!strcmp(ev.kw, "loss")) {
                     /* `loss T` alone: one congestion event (the kernel's fast retransmit). */

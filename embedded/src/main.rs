@@ -17,6 +17,13 @@
 mod entry;
 mod registers;
 
+#[cfg(all(feature = "bbr", not(any(feature = "kernel", feature = "no-library"))))]
+mod bbr;
+#[cfg(all(
+    feature = "kernel",
+    not(any(feature = "linux", feature = "rfc", feature = "no-library"))
+))]
+mod kernel;
 #[cfg(all(feature = "linux", not(feature = "no-library")))]
 mod linux;
 #[cfg(all(feature = "rfc", not(feature = "no-library")))]
@@ -37,8 +44,8 @@ fn panic(_: &PanicInfo) -> ! {
 }
 
 /// Stop here (a configuration the library refused; cannot happen with the defaults).
-/// Only Linux mode builds a configuration at run time (its send path's).
-#[cfg(all(feature = "linux", not(feature = "no-library")))]
+/// Only Linux mode builds a configuration at run time (its send path's, BBR's).
+#[cfg(all(any(feature = "linux", feature = "bbr"), not(feature = "no-library")))]
 fn halt() -> ! {
     registers::report_aux(u32::MAX);
     loop {
@@ -67,7 +74,34 @@ pub extern "C" fn firmware_main() -> ! {
     {
         rfc::run()
     }
-    #[cfg(any(feature = "no-library", not(any(feature = "linux", feature = "rfc"))))]
+    #[cfg(all(
+        feature = "kernel",
+        not(any(feature = "linux", feature = "rfc", feature = "no-library"))
+    ))]
+    {
+        kernel::run()
+    }
+    #[cfg(all(
+        feature = "bbr",
+        not(any(
+            feature = "linux",
+            feature = "rfc",
+            feature = "kernel",
+            feature = "no-library"
+        ))
+    ))]
+    {
+        bbr::run()
+    }
+    #[cfg(any(
+        feature = "no-library",
+        not(any(
+            feature = "linux",
+            feature = "rfc",
+            feature = "kernel",
+            feature = "bbr"
+        ))
+    ))]
     {
         registers::echo_forever()
     }

@@ -27,7 +27,15 @@ pub fn report_aux(value: u32) {
 }
 
 /// The baseline image: the same register traffic, no library.
-#[cfg(any(feature = "no-library", not(any(feature = "linux", feature = "rfc"))))]
+#[cfg(any(
+    feature = "no-library",
+    not(any(
+        feature = "linux",
+        feature = "rfc",
+        feature = "kernel",
+        feature = "bbr"
+    ))
+))]
 pub fn echo_forever() -> ! {
     let mut now_us: u32 = 0;
     loop {

@@ -7,6 +7,17 @@
  * (congestion_rfc_cubic_*, RFC 9438 CUBIC in bytes; its config's `algorithm` field
  * selects RFC 9002 NewReno on the same state instead).
  *
+ * The kernel-style algorithms, each the Rust type's calls with the same arguments in
+ * the same order (the state keeps its parameter block): Linux-mode BBR v1
+ * (congestion_linux_bbr_*) and BBRv3 (congestion_linux_bbr3_*), whose send call gives a
+ * CongestionTxSnapshot (32 bytes) the caller stores with the segment and hands back in
+ * the ACK's delivered segments, and which draw random numbers only from the caller's
+ * CongestionRandom (a callback, or a fixed value); Linux-mode DCTCP
+ * (congestion_linux_dctcp_*) and TCP Prague (congestion_linux_prague_*), whose ACK
+ * takes the CE count. Each has its own state (CONGESTION_LINUX_<ALG>_STATE_SIZE, aligned
+ * to 64) and parameter block (CONGESTION_LINUX_<ALG>_PARAMS_SIZE, aligned to 8), and a
+ * config whose refused fields return an error code naming them.
+ *
  *   init:    congestion_<mode>_cubic_config_default(&cfg); change cfg;
  *            congestion_<mode>_cubic_params_init(&params, sizeof params, &cfg);  (once)
  *            congestion_<mode>_cubic_init(&state, sizeof state, &params, now_us); (per
@@ -176,6 +187,22 @@
 #define CONGESTION_ERR_PACING_FORMULA -25
 
 /*
+ Configuration refused: BBR's `max_tcp_header` is 65535 or more (the TSO goal's cap
+ is 65535 minus it).
+ */
+#define CONGESTION_ERR_TCP_HEADER -26
+
+/*
+ Configuration refused: DCTCP's `dctcp_shift_g` is above 10.
+ */
+#define CONGESTION_ERR_DCTCP_SHIFT_G -27
+
+/*
+ Configuration refused: Prague's `prague_burst_shift` is above 63.
+ */
+#define CONGESTION_ERR_PRAGUE_BURST_SHIFT -28
+
+/*
  A packet number that names no packet: a loss or ECN report with it is always a new
  congestion event. No QUIC packet number (below 2^62) or TCP sequence is this value.
  */
@@ -235,6 +262,128 @@
  Send-path verdict: TSQ budget used up; ask again after a TX completion reopens it.
  */
 #define CONGESTION_SEND_WAIT_FOR_TX_COMPLETION 3
+
+/*
+ At most this many delivered segments (or lost snapshots) one call takes; more is
+ refused with `CONGESTION_ERR_ARGUMENT` (the kernel's 20-bit `tx.in_flight` limit, far
+ above any window).
+ */
+#define CONGESTION_MAX_SEGMENTS_PER_ACK ((1 << 20) - 1)
+
+/*
+ BBR's mode: `BBR_STARTUP`.
+ */
+#define CONGESTION_BBR_MODE_STARTUP 0
+
+/*
+ BBR's mode: `BBR_DRAIN`.
+ */
+#define CONGESTION_BBR_MODE_DRAIN 1
+
+/*
+ BBR's mode: `BBR_PROBE_BW`.
+ */
+#define CONGESTION_BBR_MODE_PROBE_BW 2
+
+/*
+ BBR's mode: `BBR_PROBE_RTT`.
+ */
+#define CONGESTION_BBR_MODE_PROBE_RTT 3
+
+/*
+ Bytes a [`CongestionLinuxBbrState`] occupies (Linux-mode BBR v1; aligned to `CONGESTION_LINUX_STATE_ALIGN`, 64).
+ */
+#define CONGESTION_LINUX_BBR_STATE_SIZE 256
+
+/*
+ [`CONGESTION_LINUX_BBR_STATE_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_LINUX_BBR_STATE_WORDS (CONGESTION_LINUX_BBR_STATE_SIZE / 8)
+
+/*
+ Bytes a [`CongestionLinuxBbrParams`] occupies (aligned to `CONGESTION_LINUX_PARAMS_ALIGN`, 8); room to grow included.
+ */
+#define CONGESTION_LINUX_BBR_PARAMS_SIZE 64
+
+/*
+ [`CONGESTION_LINUX_BBR_PARAMS_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_LINUX_BBR_PARAMS_WORDS (CONGESTION_LINUX_BBR_PARAMS_SIZE / 8)
+
+/*
+ Bytes a [`CongestionLinuxBbr3State`] occupies (Linux-mode BBRv3; aligned to `CONGESTION_LINUX_STATE_ALIGN`, 64).
+ */
+#define CONGESTION_LINUX_BBR3_STATE_SIZE 320
+
+/*
+ [`CONGESTION_LINUX_BBR3_STATE_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_LINUX_BBR3_STATE_WORDS (CONGESTION_LINUX_BBR3_STATE_SIZE / 8)
+
+/*
+ Bytes a [`CongestionLinuxBbr3Params`] occupies (aligned to `CONGESTION_LINUX_PARAMS_ALIGN`, 8); room to grow included.
+ */
+#define CONGESTION_LINUX_BBR3_PARAMS_SIZE 64
+
+/*
+ [`CONGESTION_LINUX_BBR3_PARAMS_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_LINUX_BBR3_PARAMS_WORDS (CONGESTION_LINUX_BBR3_PARAMS_SIZE / 8)
+
+/*
+ Bytes a [`CongestionLinuxDctcpState`] occupies (Linux-mode DCTCP; aligned to `CONGESTION_LINUX_STATE_ALIGN`, 64).
+ */
+#define CONGESTION_LINUX_DCTCP_STATE_SIZE 512
+
+/*
+ [`CONGESTION_LINUX_DCTCP_STATE_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_LINUX_DCTCP_STATE_WORDS (CONGESTION_LINUX_DCTCP_STATE_SIZE / 8)
+
+/*
+ Bytes a [`CongestionLinuxDctcpParams`] occupies (aligned to `CONGESTION_LINUX_PARAMS_ALIGN`, 8); room to grow included.
+ */
+#define CONGESTION_LINUX_DCTCP_PARAMS_SIZE 128
+
+/*
+ [`CONGESTION_LINUX_DCTCP_PARAMS_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_LINUX_DCTCP_PARAMS_WORDS (CONGESTION_LINUX_DCTCP_PARAMS_SIZE / 8)
+
+/*
+ Bytes a [`CongestionLinuxPragueState`] occupies (Linux-mode TCP Prague; aligned to `CONGESTION_LINUX_STATE_ALIGN`, 64).
+ */
+#define CONGESTION_LINUX_PRAGUE_STATE_SIZE 512
+
+/*
+ [`CONGESTION_LINUX_PRAGUE_STATE_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_LINUX_PRAGUE_STATE_WORDS (CONGESTION_LINUX_PRAGUE_STATE_SIZE / 8)
+
+/*
+ Bytes a [`CongestionLinuxPragueParams`] occupies (aligned to `CONGESTION_LINUX_PARAMS_ALIGN`, 8); room to grow included.
+ */
+#define CONGESTION_LINUX_PRAGUE_PARAMS_SIZE 128
+
+/*
+ [`CONGESTION_LINUX_PRAGUE_PARAMS_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_LINUX_PRAGUE_PARAMS_WORDS (CONGESTION_LINUX_PRAGUE_PARAMS_SIZE / 8)
+
+/*
+ What `_on_ack` did with an ACK: it acknowledged data never sent and was discarded.
+ */
+#define CONGESTION_ACK_DISCARDED 0
+
+/*
+ What `_on_ack` did with an ACK: nothing was in flight (the kernel's `no_queue`).
+ */
+#define CONGESTION_ACK_NO_QUEUE 1
+
+/*
+ What `_on_ack` did with an ACK: processed in full.
+ */
+#define CONGESTION_ACK_PROCESSED 2
 
 /*
  Slow start: standard (RFC 5681 / RFC 9002), no early exit.
@@ -334,7 +483,7 @@
 /*
  Bytes a [`CongestionRfcCubicParams`] occupies: the RFC-mode settings every flow initialised
  with it shares (CUBIC's, the pacing rate's, the slow-start kind, the initial window,
- the algorithm, the send path's; 136 on 64-bit targets); the rest is room to grow.
+ the algorithm, the send path's; 152 on 64-bit targets); the rest is room to grow.
  */
 #define CONGESTION_RFC_PARAMS_SIZE 192
 
@@ -347,6 +496,59 @@
  Alignment a [`CongestionRfcCubicParams`] needs, bytes.
  */
 #define CONGESTION_RFC_PARAMS_ALIGN 8
+
+/*
+ A Linux-mode BBR flow's settings (v1 and v3 alike; v1 ignores the fields marked
+ v3). Fill it with `congestion_linux_bbr_config_default`, change what you need, then
+ call `congestion_linux_bbr_params_init` (or `_bbr3_`). Flags are `uint8_t`: 0 false,
+ anything else true.
+ */
+typedef struct {
+  /*
+   `sk_max_pacing_rate`, bytes/s (`CONGESTION_RATE_UNLIMITED`: none).
+   */
+  uint64_t max_pacing_rate;
+  /*
+   `mss_cache`, bytes (1448; at least 1).
+   */
+  uint32_t mss;
+  /*
+   The initial window, segments (10; at least 1, at most `cwnd_clamp`).
+   */
+  uint32_t init_cwnd;
+  /*
+   `snd_cwnd_clamp`, segments (UINT32_MAX; at least 1).
+   */
+  uint32_t cwnd_clamp;
+  /*
+   The handshake RTT, µs (0: none; 1 ms is assumed for the first pacing rate).
+   */
+  uint32_t initial_rtt_us;
+  /*
+   `MAX_TCP_HEADER`, bytes (320; below 65535): the TSO goal's cap is 65535 minus it.
+   */
+  uint32_t max_tcp_header;
+  /*
+   v3: `tcp_min_tso_segs`, segments (2).
+   */
+  uint32_t min_tso_segs;
+  /*
+   `sk_pacing_status` before BBR starts: 0 none (BBR paces itself), 1 needed, 2 fq.
+   */
+  uint8_t pacing_status;
+  /*
+   `sk_pacing_shift` (10; v1 below 32, v3 below 64).
+   */
+  uint8_t pacing_shift;
+  /*
+   v3: ECN was negotiated (`TCP_ECN_OK`): ECE marks count and cause CWR (0).
+   */
+  uint8_t ecn;
+  /*
+   v3: a shallow-threshold ECN path (`TCP_ECN_LOW`) (0).
+   */
+  uint8_t ecn_low;
+} CongestionLinuxBbrConfig;
 
 /*
  The settings Linux-mode flows share, validated once, owned by the caller: one block
@@ -886,6 +1088,506 @@ typedef struct {
  Deprecated since 0.3.0: renamed to `CongestionRfcCubicSnapshot`.
  */
 typedef CongestionRfcCubicSnapshot CongestionRfcSnapshot;
+
+/*
+ The validated settings Linux-mode BBR v1 flows share, owned by the caller: one block for any number of flows. Opaque: only its params_init function writes it.
+ */
+typedef struct CONGESTION_ALIGNED(8) {
+  /*
+   Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or
+   write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_BBR_PARAMS_WORDS];
+} CongestionLinuxBbrParams;
+
+/*
+ One Linux-mode BBR v1 flow, owned by the caller. Opaque: only its init function writes it and only its own `congestion_linux_*` functions read it. It refers to the parameter block it was initialised with (which must outlive it); a copy (`memcpy`) is a copy of the flow.
+ */
+typedef struct CONGESTION_ALIGNED(64) {
+  /*
+   Opaque bytes. Never read or write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_BBR_STATE_WORDS];
+} CongestionLinuxBbrState;
+
+/*
+ The caller's random source, for the calls of an algorithm that draws (BBR v1 picks
+ the PROBE_BW phase it starts in, BBRv3 its probe wait): the library never hides a
+ generator of its own. Each draw the algorithm makes calls `below(ctx, ceil)`, which
+ returns a value in `0..ceil` (as the kernel's `get_random_u32_below`; a larger value
+ is reduced modulo `ceil`); `ceil` is at least 1. With `below` NULL every draw is
+ `value % ceil` instead (a fixed value: tests, replays, deterministic firmware).
+ */
+typedef struct {
+  /*
+   The generator, or NULL to draw `value` every time.
+   */
+  uint32_t (*below)(void *ctx, uint32_t ceil);
+  /*
+   Passed to `below` unchanged (the generator's state); may be NULL.
+   */
+  void *ctx;
+  /*
+   Every draw's value when `below` is NULL.
+   */
+  uint32_t value;
+} CongestionRandom;
+
+/*
+ The caller's scoreboard counters, segments (`packets_out`, `sacked_out`,
+ `lost_out`, `retrans_out`).
+ */
+typedef struct {
+  /*
+   Segments sent and not cumulatively acknowledged.
+   */
+  uint32_t packets_out;
+  /*
+   Of those, SACKed.
+   */
+  uint32_t sacked_out;
+  /*
+   Of those, marked lost (and not SACKed).
+   */
+  uint32_t lost_out;
+  /*
+   Retransmissions in flight.
+   */
+  uint32_t retrans_out;
+} CongestionFlight;
+
+/*
+ What the delivery-rate sampler keeps per segment (the kernel's `tcp_skb_cb.tx`),
+ taken when the segment is (re)transmitted: `congestion_linux_bbr_on_send` and
+ `congestion_linux_bbr3_on_send` fill one, the caller stores it with the segment
+ (beside the segment's departure time) and hands it back when the segment is
+ delivered or marked lost. 32 bytes, plain integers; store and copy it unchanged.
+ */
+typedef struct {
+  /*
+   `tx.first_tx_mstamp`, µs.
+   */
+  uint64_t first_tx_mstamp;
+  /*
+   `tx.delivered_mstamp`, µs; 0 once the segment was SACKed (the ACK call clears
+   it in the caller's array, so that its later cumulative ACK samples nothing).
+   */
+  uint64_t delivered_mstamp;
+  /*
+   `tx.delivered`.
+   */
+  uint32_t delivered;
+  /*
+   `tx.lost` (BBRv3).
+   */
+  uint32_t lost;
+  /*
+   `tx.is_app_limited` (bit 0), `tx.delivered_ce` (bits 1..=20) and BBRv3's
+   32-bit-stamp mark (bit 21).
+   */
+  uint32_t flags;
+  /*
+   `tx.in_flight` (BBRv3), at most 2^20 - 1.
+   */
+  uint32_t in_flight;
+} CongestionTxSnapshot;
+
+/*
+ One segment an ACK newly delivered (cumulatively or by SACK), as the caller stored
+ it. 48 bytes.
+ */
+typedef struct {
+  /*
+   The departure time the send call gave for its last transmission, ns.
+   */
+  uint64_t departure_ns;
+  /*
+   The snapshot the send call gave for its last transmission.
+   */
+  CongestionTxSnapshot snapshot;
+  /*
+   Its end sequence: one past its own sequence number, segments.
+   */
+  uint32_t end_seq;
+  /*
+   Nonzero: it was ever retransmitted (`TCPCB_RETRANS`).
+   */
+  uint8_t retransmitted;
+  /*
+   Nonzero: delivered by SACK on this ACK (not cumulatively).
+   */
+  uint8_t sacked;
+} CongestionDeliveredSegment;
+
+/*
+ What a BBR v1 ACK did, as the caller's scoreboard saw it (Rust's `BbrAck`): update
+ the scoreboard first, then call `congestion_linux_bbr_on_ack`.
+ */
+typedef struct {
+  /*
+   The segments newly delivered, SACKed ones first, each group in ascending
+   sequence; their snapshots are spent in this array: store back those of SACKed
+   segments. NULL when `delivered_len` is 0.
+   */
+  CongestionDeliveredSegment *delivered;
+  /*
+   Entries in `delivered`.
+   */
+  size_t delivered_len;
+  /*
+   `snd_una` after the ACK, segments.
+   */
+  uint32_t snd_una;
+  /*
+   `snd_nxt`: the next new segment's sequence number.
+   */
+  uint32_t snd_nxt;
+  /*
+   Segments newly delivered, at least `delivered_len` (more when the caller keeps
+   no snapshot for some).
+   */
+  uint32_t delivered_count;
+  /*
+   Segments newly marked lost by this ACK.
+   */
+  uint32_t newly_lost;
+  /*
+   The ACK's RTT sample, µs; negative for none (values above UINT32_MAX count as
+   UINT32_MAX).
+   */
+  int64_t rtt_us;
+  /*
+   The caller's smoothed RTT, µs (0: none yet).
+   */
+  uint32_t srtt_us;
+  /*
+   Nonzero: the receiver may have delayed the ACK (`FLAG_ACK_MAYBE_DELAYED`).
+   */
+  uint8_t ack_maybe_delayed;
+  /*
+   Nonzero: the caller found the last reduction spurious (DSACK, timestamps): undo.
+   */
+  uint8_t undo;
+  /*
+   The scoreboard counters before the ACK.
+   */
+  CongestionFlight prior_flight;
+  /*
+   The scoreboard counters after it.
+   */
+  CongestionFlight flight;
+} CongestionLinuxBbrAck;
+
+/*
+ The validated settings Linux-mode BBRv3 flows share, owned by the caller: one block for any number of flows. Opaque: only its params_init function writes it.
+ */
+typedef struct CONGESTION_ALIGNED(8) {
+  /*
+   Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or
+   write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_BBR3_PARAMS_WORDS];
+} CongestionLinuxBbr3Params;
+
+/*
+ One Linux-mode BBRv3 flow, owned by the caller. Opaque: only its init function writes it and only its own `congestion_linux_*` functions read it. It refers to the parameter block it was initialised with (which must outlive it); a copy (`memcpy`) is a copy of the flow.
+ */
+typedef struct CONGESTION_ALIGNED(64) {
+  /*
+   Opaque bytes. Never read or write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_BBR3_STATE_WORDS];
+} CongestionLinuxBbr3State;
+
+/*
+ What a BBRv3 ACK did (Rust's `Bbr3Ack`): as [`CongestionLinuxBbrAck`], with the
+ snapshots of the segments it newly marked lost, ECN-Echo, and two send-side facts.
+ */
+typedef struct {
+  /*
+   As [`CongestionLinuxBbrAck::delivered`].
+   */
+  CongestionDeliveredSegment *delivered;
+  /*
+   Entries in `delivered`.
+   */
+  size_t delivered_len;
+  /*
+   The snapshots of the segments this ACK newly marked lost, in marking order. NULL
+   when `newly_lost_len` is 0.
+   */
+  const CongestionTxSnapshot *newly_lost;
+  /*
+   Entries in `newly_lost`.
+   */
+  size_t newly_lost_len;
+  /*
+   `snd_una` after the ACK.
+   */
+  uint32_t snd_una;
+  /*
+   `snd_nxt`.
+   */
+  uint32_t snd_nxt;
+  /*
+   Segments newly delivered, at least `delivered_len`.
+   */
+  uint32_t delivered_count;
+  /*
+   The caller's smoothed RTT, µs (0: none yet).
+   */
+  uint32_t srtt_us;
+  /*
+   The ACK's RTT sample, µs; negative for none.
+   */
+  int64_t rtt_us;
+  /*
+   Nonzero: the ACK may have been delayed.
+   */
+  uint8_t ack_maybe_delayed;
+  /*
+   Nonzero: the ACK carried ECN-Echo (ignored unless the config has `ecn`).
+   */
+  uint8_t ece;
+  /*
+   Nonzero: less than a segment of unsent data and nothing in the host's queues.
+   */
+  uint8_t nothing_queued;
+  /*
+   Nonzero: the last send round was limited by cwnd.
+   */
+  uint8_t is_cwnd_limited;
+  /*
+   Nonzero: undo the last reduction (the caller found it spurious).
+   */
+  uint8_t undo;
+  /*
+   The scoreboard counters before the ACK.
+   */
+  CongestionFlight prior_flight;
+  /*
+   The scoreboard counters after it.
+   */
+  CongestionFlight flight;
+} CongestionLinuxBbr3Ack;
+
+/*
+ A BBRv3 retransmission timeout, as the caller saw it (Rust's `Bbr3Rto`).
+ */
+typedef struct {
+  /*
+   The snapshots of the segments newly marked lost, in marking order (NULL when
+   `newly_lost_len` is 0).
+   */
+  const CongestionTxSnapshot *newly_lost;
+  /*
+   Entries in `newly_lost`.
+   */
+  size_t newly_lost_len;
+  /*
+   The counters before the caller marked the outstanding segments lost.
+   */
+  CongestionFlight prior_flight;
+  /*
+   The counters after marking them.
+   */
+  CongestionFlight flight;
+  /*
+   `snd_una`.
+   */
+  uint32_t snd_una;
+  /*
+   `snd_nxt`.
+   */
+  uint32_t snd_nxt;
+  /*
+   Earlier timeouts since the last forward progress (`icsk_retransmits`).
+   */
+  uint32_t timeouts;
+  /*
+   Nonzero: nothing queued (the timer checks for an app-limited bubble first).
+   */
+  uint8_t nothing_queued;
+} CongestionLinuxBbr3Rto;
+
+/*
+ The validated settings Linux-mode DCTCP flows share, owned by the caller: one block for any number of flows. Opaque: only its params_init function writes it.
+ */
+typedef struct CONGESTION_ALIGNED(8) {
+  /*
+   Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or
+   write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_DCTCP_PARAMS_WORDS];
+} CongestionLinuxDctcpParams;
+
+/*
+ A Linux-mode socket's starting values and the host's sysctls, shared by DCTCP's and
+ Prague's configs. Flags are `uint8_t`: 0 false, anything else true.
+ */
+typedef struct {
+  /*
+   `sk_max_pacing_rate`, bytes/s (`CONGESTION_RATE_UNLIMITED`: none).
+   */
+  uint64_t max_pacing_rate;
+  /*
+   Initial `snd_ssthresh`, segments (`CONGESTION_SSTHRESH_NONE`: none; else below
+   2^32).
+   */
+  uint64_t init_ssthresh;
+  /*
+   Initial window and restart window after idle, segments (10; at least 1, at most
+   `cwnd_clamp`).
+   */
+  uint32_t init_cwnd;
+  /*
+   `snd_cwnd_clamp`, segments (UINT32_MAX).
+   */
+  uint32_t cwnd_clamp;
+  /*
+   `mss_cache`, bytes (1448; at least 1).
+   */
+  uint32_t mss;
+  /*
+   The handshake's RTT sample, µs (0: none).
+   */
+  uint32_t initial_srtt_us;
+  /*
+   The initial send sequence, segments (0).
+   */
+  uint32_t iss;
+  /*
+   `icsk_rto`, ms (200): read by the restart after idle.
+   */
+  uint32_t rto_ms;
+  /*
+   Header bytes per packet (52: IPv4 with timestamps).
+   */
+  uint32_t header_len;
+  /*
+   `tcp_pacing_ss_ratio`, percent (200; 1..=10000).
+   */
+  uint32_t pacing_ss_ratio;
+  /*
+   `tcp_pacing_ca_ratio`, percent (120; 1..=10000).
+   */
+  uint32_t pacing_ca_ratio;
+  /*
+   `sk_pacing_status`: 0 none, 1 needed, 2 fq (0).
+   */
+  uint8_t pacing_status;
+  /*
+   `tcp_slow_start_after_idle` (1).
+   */
+  uint8_t slow_start_after_idle;
+  /*
+   Whether the glue writes `sk_pacing_rate` on ACKs (1).
+   */
+  uint8_t update_pacing_rate;
+} CongestionLinuxTcpSocketConfig;
+
+/*
+ A Linux-mode DCTCP flow's settings. Fill it with
+ `congestion_linux_dctcp_config_default`, change what you need, then call
+ `congestion_linux_dctcp_params_init`.
+ */
+typedef struct {
+  /*
+   The socket's starting values and the host's sysctls.
+   */
+  CongestionLinuxTcpSocketConfig socket;
+  /*
+   `dctcp_shift_g`: the EWMA gain is 1/2^g (4; 0..=10).
+   */
+  uint32_t dctcp_shift_g;
+  /*
+   `dctcp_alpha_on_init`, of 1024 (1024; `init` takes at most 1024).
+   */
+  uint32_t dctcp_alpha_on_init;
+} CongestionLinuxDctcpConfig;
+
+/*
+ One Linux-mode DCTCP flow, owned by the caller. Opaque: only its init function writes it and only its own `congestion_linux_*` functions read it. It refers to the parameter block it was initialised with (which must outlive it); a copy (`memcpy`) is a copy of the flow.
+ */
+typedef struct CONGESTION_ALIGNED(64) {
+  /*
+   Opaque bytes. Never read or write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_DCTCP_STATE_WORDS];
+} CongestionLinuxDctcpState;
+
+/*
+ The validated settings Linux-mode TCP Prague flows share, owned by the caller: one block for any number of flows. Opaque: only its params_init function writes it.
+ */
+typedef struct CONGESTION_ALIGNED(8) {
+  /*
+   Opaque bytes (as 64-bit words, for the 8-byte alignment). Never read or
+   write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_PRAGUE_PARAMS_WORDS];
+} CongestionLinuxPragueParams;
+
+/*
+ A Linux-mode TCP Prague flow's settings (Prague 0.7's module parameters). Fill it
+ with `congestion_linux_prague_config_default`, change what you need, then call
+ `congestion_linux_prague_params_init`.
+ */
+typedef struct {
+  /*
+   The socket's starting values and the host's sysctls.
+   */
+  CongestionLinuxTcpSocketConfig socket;
+  /*
+   `prague_rtt_target`, µs (25000).
+   */
+  uint32_t prague_rtt_target;
+  /*
+   `prague_rtt_transition`, rounds (4).
+   */
+  uint32_t prague_rtt_transition;
+  /*
+   `prague_alpha_mode` (0).
+   */
+  uint32_t prague_alpha_mode;
+  /*
+   `prague_cwnd_mode` (2).
+   */
+  uint32_t prague_cwnd_mode;
+  /*
+   `prague_cwnd_transit`, 1500-byte packets (4).
+   */
+  uint32_t prague_cwnd_transit;
+  /*
+   `prague_burst_shift` (12; 0..=63).
+   */
+  uint32_t prague_burst_shift;
+  /*
+   `prague_max_tso_segs` (0: no cap).
+   */
+  uint32_t prague_max_tso_segs;
+} CongestionLinuxPragueConfig;
+
+/*
+ One Linux-mode TCP Prague flow, owned by the caller. Opaque: only its init function writes it and only its own `congestion_linux_*` functions read it. It refers to the parameter block it was initialised with (which must outlive it); a copy (`memcpy`) is a copy of the flow.
+ */
+typedef struct CONGESTION_ALIGNED(64) {
+  /*
+   Opaque bytes. Never read or write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_PRAGUE_STATE_WORDS];
+} CongestionLinuxPragueState;
+
+/*
+ Fills `*config` with the kernel's defaults for BBR (v1 and v3): mss 1448, IW10, no
+ clamp, no handshake RTT, no pacing cap, pacing none (BBR paces itself), shift 10,
+ `MAX_TCP_HEADER` 320, TSO minimum 2, no ECN.
+
+ Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
+
+ # Safety
+ `config` is NULL or valid for writing one `CongestionLinuxBbrConfig`.
+ */
+int32_t congestion_linux_bbr_config_default(CongestionLinuxBbrConfig *config);
 
 /*
  Deprecated since 0.3.0: renamed to `congestion_linux_cubic_params_init`.
@@ -1556,6 +2258,368 @@ int32_t congestion_linux_cubic_set_last_send_jiffies(CongestionLinuxCubicState *
                                                      uint32_t jiffies);
 
 /*
+ Validates `*config` into the parameter block at `params` (a buffer of `params_size` bytes, 8-byte aligned) for BBR v1 flows. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or the code naming the refused field:
+ `CONGESTION_ERR_MSS` (mss 0), `CONGESTION_ERR_CLAMP` (clamp 0),
+ `CONGESTION_ERR_INITIAL_WINDOW` (0 or above the clamp),
+ `CONGESTION_ERR_SHIFT` (`pacing_shift`), `CONGESTION_ERR_TCP_HEADER`
+ (`max_tcp_header`), `CONGESTION_ERR_PACING_STATUS`.
+
+ # Safety
+ `params` is NULL or valid for writes of `params_size` bytes, and no flow
+ initialised with it is in a call; `config` is NULL or readable.
+ */
+int32_t congestion_linux_bbr_params_init(CongestionLinuxBbrParams *params,
+                                         size_t params_size,
+                                         const CongestionLinuxBbrConfig *config);
+
+/*
+ Initialises the BBR v1 flow at `state` (a buffer of `state_size` bytes, aligned to 64) on the parameter block `params` at `now_us`, the connection being established (`bbr_init()` on a fresh socket). The state keeps the block's address. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` (a block never
+ initialised, or another algorithm's).
+
+ # Safety
+ `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL
+ or an initialised block that outlives the state; `rand` as for every call
+ that takes one: NULL or readable, its `below` callable with its `ctx`.
+ */
+int32_t congestion_linux_bbr_init(CongestionLinuxBbrState *state,
+                                  size_t state_size,
+                                  const CongestionLinuxBbrParams *params,
+                                  uint64_t now_us,
+                                  const CongestionRandom *rand);
+
+/*
+ A segment (new or retransmitted) is handed to the wire at `now_us`; `flight` holds the counters *before* it is counted. `*departure_ns` gets its earliest departure time (ns on the clock of `now_us` × 1000) and `*snapshot` the sampler's snapshot: store both with the segment, then count it in `packets_out` (or `retrans_out`).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently; `rand` as for init; the out-pointers NULL or writable.
+ */
+int32_t congestion_linux_bbr_on_send(CongestionLinuxBbrState *state,
+                                     uint64_t now_us,
+                                     CongestionFlight flight,
+                                     const CongestionRandom *rand,
+                                     uint64_t *departure_ns,
+                                     CongestionTxSnapshot *snapshot);
+
+/*
+ The application has nothing more to send (BBRv3: it wrote into an empty
+ queue) and the host queues are empty when `host_queues_empty` is nonzero:
+ `tcp_rate_check_app_limited()`.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr_on_app_limited(CongestionLinuxBbrState *state,
+                                            uint64_t now_us,
+                                            CongestionFlight flight,
+                                            uint8_t host_queues_empty);
+
+/*
+ `*cwnd` = `snd_cwnd`, segments.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; `cwnd` NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr_cwnd(const CongestionLinuxBbrState *state, uint64_t *cwnd);
+
+/*
+ `*ssthresh` = `snd_ssthresh`, segments; `CONGESTION_SSTHRESH_NONE` while the
+ kernel's is "infinite" (BBR sets one only on leaving STARTUP).
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr_ssthresh(const CongestionLinuxBbrState *state, uint64_t *ssthresh_out);
+
+/*
+ `*bytes_per_second` = `sk_pacing_rate`, bytes per second.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr_pacing_rate(const CongestionLinuxBbrState *state,
+                                         uint64_t *bytes_per_second);
+
+/*
+ `*departure_ns` = `tcp_wstamp_ns`: the earliest departure of the next
+ segment, ns.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr_next_departure_ns(const CongestionLinuxBbrState *state,
+                                               uint64_t *departure_ns);
+
+/*
+ `*mode` = BBR's mode, a `CONGESTION_BBR_MODE_*` value.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr_mode(const CongestionLinuxBbrState *state, uint32_t *mode);
+
+/*
+ `*ca_state` = the CA state: 0 Open, 2 CWR (BBRv3 with ECN), 3 Recovery,
+ 4 Loss.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr_ca_state(const CongestionLinuxBbrState *state, uint32_t *ca_state);
+
+/*
+ `*bw` = `bbr_bw()`: the bandwidth estimate, segments per µs × 2^24.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr_bw(const CongestionLinuxBbrState *state, uint32_t *bw);
+
+/*
+ `*min_rtt_us` = `tcp_min_rtt()`, µs (UINT32_MAX before a sample).
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr_min_rtt(const CongestionLinuxBbrState *state, uint32_t *min_rtt_us);
+
+/*
+ `*segments` = `bbr_tso_segs_goal()`: segments per TSO/GSO burst at the
+ current pacing rate.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr_tso_segs_goal(const CongestionLinuxBbrState *state,
+                                           uint32_t *segments);
+
+/*
+ An ACK at `now_us` (Rust's `Bbr::on_ack`): the sampler's step on each delivered
+ segment, the RTT filter, undo, the end of Recovery/Loss, loss counting, the start of
+ Recovery, the rate sample and `bbr_main()`, in `tcp_ack()`'s order. An ACK with
+ nothing outstanding before it (`prior_flight.packets_out` 0) changes nothing.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL` (a NULL pointer, or `delivered` NULL
+ with a nonzero length), `CONGESTION_ERR_ALIGNMENT` (a misaligned array),
+ `CONGESTION_ERR_ARGUMENT` (a flag byte other than 0 or 1 in a delivered segment, or
+ more than `CONGESTION_MAX_SEGMENTS_PER_ACK` of them), or the state's error. On an
+ error nothing changed.
+
+ # Safety
+ `state` is NULL or an initialised BBR v1 state not used concurrently; `ack` NULL or
+ readable, its `delivered` valid for reads and writes of `delivered_len` elements;
+ `rand` as for init.
+ */
+int32_t congestion_linux_bbr_on_ack(CongestionLinuxBbrState *state,
+                                    uint64_t now_us,
+                                    const CongestionLinuxBbrAck *ack,
+                                    const CongestionRandom *rand);
+
+/*
+ A retransmission timeout at `now_us` (Rust's `Bbr::on_rto`), after the caller marked
+ every outstanding segment lost (`newly_lost` of them newly) into `flight`:
+ `tcp_enter_loss()`. `timeouts` counts the earlier timeouts since the last forward
+ progress.
+
+ # Safety
+ `state` is NULL or an initialised BBR v1 state not used concurrently; `rand` as for
+ init.
+ */
+int32_t congestion_linux_bbr_on_rto(CongestionLinuxBbrState *state,
+                                    uint64_t now_us,
+                                    CongestionFlight flight,
+                                    uint32_t newly_lost,
+                                    uint32_t snd_una,
+                                    uint32_t snd_nxt,
+                                    uint32_t timeouts,
+                                    const CongestionRandom *rand);
+
+/*
+ Validates `*config` into the parameter block at `params` (a buffer of `params_size` bytes, 8-byte aligned) for BBRv3 flows. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or the code naming the refused field:
+ `CONGESTION_ERR_MSS` (mss 0), `CONGESTION_ERR_CLAMP` (clamp 0),
+ `CONGESTION_ERR_INITIAL_WINDOW` (0 or above the clamp),
+ `CONGESTION_ERR_SHIFT` (`pacing_shift`), `CONGESTION_ERR_TCP_HEADER`
+ (`max_tcp_header`), `CONGESTION_ERR_PACING_STATUS`.
+
+ # Safety
+ `params` is NULL or valid for writes of `params_size` bytes, and no flow
+ initialised with it is in a call; `config` is NULL or readable.
+ */
+int32_t congestion_linux_bbr3_params_init(CongestionLinuxBbr3Params *params,
+                                          size_t params_size,
+                                          const CongestionLinuxBbrConfig *config);
+
+/*
+ Initialises the BBRv3 flow at `state` (a buffer of `state_size` bytes, aligned to 64) on the parameter block `params` at `now_us`, the connection being established (`bbr_init()` on a fresh socket). The state keeps the block's address. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` (a block never
+ initialised, or another algorithm's).
+
+ # Safety
+ `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL
+ or an initialised block that outlives the state; `rand` as for every call
+ that takes one: NULL or readable, its `below` callable with its `ctx`.
+ */
+int32_t congestion_linux_bbr3_init(CongestionLinuxBbr3State *state,
+                                   size_t state_size,
+                                   const CongestionLinuxBbr3Params *params,
+                                   uint64_t now_us,
+                                   const CongestionRandom *rand);
+
+/*
+ A segment (new or retransmitted) is handed to the wire at `now_us`; `flight` holds the counters *before* it is counted. `*departure_ns` gets its earliest departure time (ns on the clock of `now_us` × 1000) and `*snapshot` the sampler's snapshot: store both with the segment, then count it in `packets_out` (or `retrans_out`).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently; `rand` as for init; the out-pointers NULL or writable.
+ */
+int32_t congestion_linux_bbr3_on_send(CongestionLinuxBbr3State *state,
+                                      uint64_t now_us,
+                                      CongestionFlight flight,
+                                      const CongestionRandom *rand,
+                                      uint64_t *departure_ns,
+                                      CongestionTxSnapshot *snapshot);
+
+/*
+ The application has nothing more to send (BBRv3: it wrote into an empty
+ queue) and the host queues are empty when `host_queues_empty` is nonzero:
+ `tcp_rate_check_app_limited()`.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr3_on_app_limited(CongestionLinuxBbr3State *state,
+                                             uint64_t now_us,
+                                             CongestionFlight flight,
+                                             uint8_t host_queues_empty);
+
+/*
+ `*cwnd` = `snd_cwnd`, segments.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; `cwnd` NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr3_cwnd(const CongestionLinuxBbr3State *state, uint64_t *cwnd);
+
+/*
+ `*ssthresh` = `snd_ssthresh`, segments; `CONGESTION_SSTHRESH_NONE` while the
+ kernel's is "infinite" (BBR sets one only on leaving STARTUP).
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr3_ssthresh(const CongestionLinuxBbr3State *state,
+                                       uint64_t *ssthresh_out);
+
+/*
+ `*bytes_per_second` = `sk_pacing_rate`, bytes per second.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr3_pacing_rate(const CongestionLinuxBbr3State *state,
+                                          uint64_t *bytes_per_second);
+
+/*
+ `*departure_ns` = `tcp_wstamp_ns`: the earliest departure of the next
+ segment, ns.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr3_next_departure_ns(const CongestionLinuxBbr3State *state,
+                                                uint64_t *departure_ns);
+
+/*
+ `*mode` = BBR's mode, a `CONGESTION_BBR_MODE_*` value.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr3_mode(const CongestionLinuxBbr3State *state, uint32_t *mode);
+
+/*
+ `*ca_state` = the CA state: 0 Open, 2 CWR (BBRv3 with ECN), 3 Recovery,
+ 4 Loss.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr3_ca_state(const CongestionLinuxBbr3State *state, uint32_t *ca_state);
+
+/*
+ `*bw` = `bbr_bw()`: the bandwidth estimate, segments per µs × 2^24.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr3_bw(const CongestionLinuxBbr3State *state, uint32_t *bw);
+
+/*
+ `*min_rtt_us` = `tcp_min_rtt()`, µs (UINT32_MAX before a sample).
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr3_min_rtt(const CongestionLinuxBbr3State *state, uint32_t *min_rtt_us);
+
+/*
+ `*segments` = `bbr_tso_segs_goal()`: segments per TSO/GSO burst at the
+ current pacing rate.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_bbr3_tso_segs_goal(const CongestionLinuxBbr3State *state,
+                                            uint32_t *segments);
+
+/*
+ An ACK at `now_us` (Rust's `Bbr3::on_ack`), in v3 `tcp_ack()`'s order: the
+ app-limited check, the sampler's step on each delivered segment, the RTT filter,
+ ECE, undo, the end of a reduction, BBR's `skb_marked_lost` for each newly lost
+ snapshot, the start of Recovery or CWR, the rate sample and `bbr_main()`.
+
+ Returns as `congestion_linux_bbr_on_ack` (the same checks on both arrays).
+
+ # Safety
+ `state` is NULL or an initialised BBRv3 state not used concurrently; `ack` NULL or
+ readable, its `delivered` valid for reads and writes of `delivered_len` elements
+ and its `newly_lost` for reads of `newly_lost_len`; `rand` as for init.
+ */
+int32_t congestion_linux_bbr3_on_ack(CongestionLinuxBbr3State *state,
+                                     uint64_t now_us,
+                                     const CongestionLinuxBbr3Ack *ack,
+                                     const CongestionRandom *rand);
+
+/*
+ A retransmission timeout at `now_us` (Rust's `Bbr3::on_rto`): the app-limited check,
+ each newly lost snapshot through BBR's hook, then `tcp_enter_loss()`.
+
+ # Safety
+ `state` is NULL or an initialised BBRv3 state not used concurrently; `rto` NULL or
+ readable, its `newly_lost` valid for reads of `newly_lost_len` elements; `rand` as
+ for init.
+ */
+int32_t congestion_linux_bbr3_on_rto(CongestionLinuxBbr3State *state,
+                                     uint64_t now_us,
+                                     const CongestionLinuxBbr3Rto *rto,
+                                     const CongestionRandom *rand);
+
+/*
  Fills `*config` with Linux's defaults.
 
  Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
@@ -1566,13 +2630,182 @@ int32_t congestion_linux_cubic_set_last_send_jiffies(CongestionLinuxCubicState *
 int32_t congestion_linux_cubic_config_default(CongestionLinuxCubicConfig *config);
 
 /*
+ Validates `*config` into the parameter block at `params` (a buffer of `params_size` bytes, 8-byte aligned) for DCTCP flows. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or the code naming the refused field:
+ `CONGESTION_ERR_INITIAL_WINDOW` (`init_cwnd` 0 or above the clamp, or an
+ `init_ssthresh` above UINT32_MAX), `CONGESTION_ERR_MSS`,
+ `CONGESTION_ERR_PACING_STATUS`, `CONGESTION_ERR_PACING_RATIO`,
+ `CONGESTION_ERR_DCTCP_SHIFT_G` (DCTCP), `CONGESTION_ERR_PRAGUE_BURST_SHIFT`
+ (Prague).
+
+ # Safety
+ `params` is NULL or valid for writes of `params_size` bytes, and no flow
+ initialised with it is in a call; `config` is NULL or readable.
+ */
+int32_t congestion_linux_dctcp_params_init(CongestionLinuxDctcpParams *params,
+                                           size_t params_size,
+                                           const CongestionLinuxDctcpConfig *config);
+
+/*
+ Initialises the DCTCP flow at `state` (a buffer of `state_size` bytes, aligned to 64) on the parameter block `params`, the connection being established at `now_us` with the block's socket values: the algorithm's `init` runs, nothing is in flight. The state keeps the block's address. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED`.
+
+ # Safety
+ `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL
+ or an initialised block that outlives the state.
+ */
+int32_t congestion_linux_dctcp_init(CongestionLinuxDctcpState *state,
+                                    size_t state_size,
+                                    const CongestionLinuxDctcpParams *params,
+                                    uint64_t now_us);
+
+/*
+ The application queues `segments` new segments while nothing in flight is
+ being acknowledged: the restart after idle (DCTCP), then the transmit
+ (`TcpFlow::send`; the flight saturates at UINT32_MAX).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_dctcp_on_send(CongestionLinuxDctcpState *state,
+                                       uint64_t now_us,
+                                       uint32_t segments);
+
+/*
+ The sender transmitted until `in_flight` segments are outstanding
+ (`tcp_write_xmit`; fewer than before means nothing was sent). Call it after
+ each ACK once the stack has sent in response.
+
+ # Safety
+ As `_on_send`.
+ */
+int32_t congestion_linux_dctcp_on_transmit(CongestionLinuxDctcpState *state,
+                                           uint64_t now_us,
+                                           uint32_t in_flight);
+
+/*
+ An ACK (`tcp_ack`) newly acknowledging `acked` segments cumulatively, with
+ its RTT sample `rtt_us` (negative: none; above UINT32_MAX counts as
+ UINT32_MAX), `ce_delta` segments newly reported CE-marked (AccECN's CE count
+ rise; may exceed `acked`) and `ece` nonzero when it carries ECN-Echo without
+ a CE count. `*outcome` (may be NULL) gets a `CONGESTION_ACK_*` value.
+
+ # Safety
+ As `_on_send`; `outcome` NULL or writable.
+ */
+int32_t congestion_linux_dctcp_on_ack(CongestionLinuxDctcpState *state,
+                                      uint64_t now_us,
+                                      uint32_t acked,
+                                      int64_t rtt_us,
+                                      uint32_t ce_delta,
+                                      uint8_t ece,
+                                      uint32_t *outcome);
+
+/*
+ Fast retransmit: a loss detected by duplicate ACKs or RACK
+ (`tcp_enter_recovery`). Ignored in Recovery and Loss: `*entered` (may be
+ NULL) is 1 when Recovery began, else 0.
+
+ # Safety
+ As `_on_send`; `entered` NULL or writable.
+ */
+int32_t congestion_linux_dctcp_on_loss(CongestionLinuxDctcpState *state,
+                                       uint64_t now_us,
+                                       uint8_t *entered);
+
+/*
+ A retransmission timeout (`tcp_enter_loss`), after which `retransmitted`
+ segments (usually 1, the head) are sent again at once.
+
+ # Safety
+ As `_on_send`.
+ */
+int32_t congestion_linux_dctcp_on_rto(CongestionLinuxDctcpState *state,
+                                      uint64_t now_us,
+                                      uint32_t retransmitted);
+
+/*
+ The last reduction proved spurious (`tcp_try_undo`): `*undone` (may be NULL)
+ is 1 when it was undone, 0 when there was none to undo.
+
+ # Safety
+ As `_on_send`; `undone` NULL or writable.
+ */
+int32_t congestion_linux_dctcp_on_undo(CongestionLinuxDctcpState *state,
+                                       uint64_t now_us,
+                                       uint8_t *undone);
+
+/*
+ `*cwnd` = `snd_cwnd`, segments.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer
+ NULL or writable.
+ */
+int32_t congestion_linux_dctcp_cwnd(const CongestionLinuxDctcpState *state, uint64_t *cwnd);
+
+/*
+ `*ssthresh` = `snd_ssthresh`, segments; `CONGESTION_SSTHRESH_NONE` while it
+ is the kernel's "infinite".
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_dctcp_ssthresh(const CongestionLinuxDctcpState *state, uint64_t *ssthresh);
+
+/*
+ `*bytes_per_second` = `sk_pacing_rate`, bytes per second (set on ACKs).
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_dctcp_pacing_rate(const CongestionLinuxDctcpState *state,
+                                           uint64_t *bytes_per_second);
+
+/*
+ `*ca_state` = `icsk_ca_state`: 0 Open, 1 Disorder, 2 CWR, 3 Recovery, 4 Loss.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_dctcp_ca_state(const CongestionLinuxDctcpState *state, uint32_t *ca_state);
+
+/*
+ `*in_flight` = `packets_out`, segments.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_dctcp_in_flight(const CongestionLinuxDctcpState *state,
+                                         uint64_t *in_flight);
+
+/*
+ `*alpha` = `dctcp_alpha`: the EWMA of the CE-marked fraction, of 1024.
+
+ # Safety
+ `state` is NULL or an initialised DCTCP state; `alpha` NULL or writable.
+ */
+int32_t congestion_linux_dctcp_alpha(const CongestionLinuxDctcpState *state, uint32_t *alpha);
+
+/*
  Data was sent: `in_flight_after` segments are in flight now by the stack's own count (the
  flow takes that value, correcting any drift of its own count), and `largest_sent` is
- the highest packet number (or sequence) sent so far. A send with nothing in flight
- before it is a restart after idle: the idle time earns no growth.
+ the stack's `snd_nxt`: the sequence after the last segment sent (one past it), in
+ segments. A send with nothing in flight before it is a restart after idle: the idle
+ time earns no growth.
 
- Linux mode keeps its own `snd_nxt` and ignores `largest_sent` (Linux
- `tcp_event_data_sent` + `tcp_cwnd_validate`).
+ `largest_sent` moves the flow's `snd_nxt` up (never back, 32 bits with wrap-around)
+ when it is ahead of `snd_una + in_flight_after`, as it is once SACKed or lost segments
+ left the stack's flight: the next reduction's recovery point `high_seq` is then the
+ stack's real `snd_nxt` (Linux `tcp_event_data_sent` + `tcp_cwnd_validate`,
+ `tcp_init_cwnd_reduction`). It is compared on the first send after an ACK that
+ acknowledges nothing new or whose cumulative ACK is not where `acked` put `snd_una`, a
+ loss, a discard or an RTO, and while it is ahead: report SACK-only ACKs too.
 
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
@@ -1585,9 +2818,7 @@ int32_t congestion_linux_cubic_on_sent(CongestionLinuxCubicState *state,
 /*
  Data was sent: `sent` segments more are in flight, the flow adding them to its own count
  (for a stack that lets the flow count, and reads `in_flight` back); otherwise as
- `on_sent`.
-
- Linux mode ignores `largest_sent`.
+ `on_sent`, `largest_sent` being the stack's `snd_nxt`.
 
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
@@ -1599,14 +2830,17 @@ int32_t congestion_linux_cubic_on_sent_counted(CongestionLinuxCubicState *state,
 
 /*
  An ACK newly acknowledging `acked` segments (0: one carrying only an RTT sample), which
- leave flight; `largest_acked` the highest packet number (or sequence) it covers;
+ leave flight; `largest_acked` its cumulative ACK, or `CONGESTION_PACKET_UNKNOWN`;
  `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
  application, not the window, limited what was in flight. The order of Rust's
  `AckEvent::new(acked, largest_acked, rtt)` (0.2 took `rtt_us` first).
 
- Linux mode keeps its own `snd_una` and judges window use itself, so it ignores
- `largest_acked` and `app_limited`; the RTT sample (clamped to 2^31 - 1 µs, the
- kernel's `s32`) also feeds the send path's windowed minimum RTT.
+ Linux mode reads `largest_acked` as TCP's cumulative ACK in segments (`snd_una`
+ after this ACK: the first segment not yet acknowledged) and sets the flow's `snd_una`
+ to it (never back), whether or not `acked` counts SACKed segments; unknown, `snd_una`
+ moves by `acked`. It judges window use itself and ignores `app_limited`; the RTT
+ sample (clamped to 2^31 - 1 µs, the kernel's `s32`) also feeds the send path's
+ windowed minimum RTT.
 
  # Safety
  `state` is NULL or an initialised Linux-mode state not used concurrently.
@@ -1665,7 +2899,8 @@ int32_t congestion_linux_cubic_on_persistent_congestion(CongestionLinuxCubicStat
 
 /*
  An ACK raised the ECN-CE count by `ce_increase` (0 is ignored); `largest_acked` is the
- largest packet number (or sequence) it acknowledged, or `CONGESTION_PACKET_UNKNOWN`.
+ highest segment it acknowledged in order (its cumulative ACK minus one), or
+ `CONGESTION_PACKET_UNKNOWN`.
  Judged like a loss (one reduction per recovery period), without removing anything
  from flight.
 
@@ -1799,6 +3034,191 @@ int32_t congestion_linux_cubic_send_quantum(const CongestionLinuxCubicState *sta
 int32_t congestion_linux_cubic_mss(const CongestionLinuxCubicState *state, uint64_t *bytes);
 
 /*
+ Validates `*config` into the parameter block at `params` (a buffer of `params_size` bytes, 8-byte aligned) for TCP Prague flows. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or the code naming the refused field:
+ `CONGESTION_ERR_INITIAL_WINDOW` (`init_cwnd` 0 or above the clamp, or an
+ `init_ssthresh` above UINT32_MAX), `CONGESTION_ERR_MSS`,
+ `CONGESTION_ERR_PACING_STATUS`, `CONGESTION_ERR_PACING_RATIO`,
+ `CONGESTION_ERR_DCTCP_SHIFT_G` (DCTCP), `CONGESTION_ERR_PRAGUE_BURST_SHIFT`
+ (Prague).
+
+ # Safety
+ `params` is NULL or valid for writes of `params_size` bytes, and no flow
+ initialised with it is in a call; `config` is NULL or readable.
+ */
+int32_t congestion_linux_prague_params_init(CongestionLinuxPragueParams *params,
+                                            size_t params_size,
+                                            const CongestionLinuxPragueConfig *config);
+
+/*
+ Initialises the TCP Prague flow at `state` (a buffer of `state_size` bytes, aligned to 64) on the parameter block `params`, the connection being established at `now_us` with the block's socket values: the algorithm's `init` runs, nothing is in flight. The state keeps the block's address. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED`.
+
+ # Safety
+ `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL
+ or an initialised block that outlives the state.
+ */
+int32_t congestion_linux_prague_init(CongestionLinuxPragueState *state,
+                                     size_t state_size,
+                                     const CongestionLinuxPragueParams *params,
+                                     uint64_t now_us);
+
+/*
+ The application queues `segments` new segments while nothing in flight is
+ being acknowledged: the restart after idle (DCTCP), then the transmit
+ (`TcpFlow::send`; the flight saturates at UINT32_MAX).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_prague_on_send(CongestionLinuxPragueState *state,
+                                        uint64_t now_us,
+                                        uint32_t segments);
+
+/*
+ The sender transmitted until `in_flight` segments are outstanding
+ (`tcp_write_xmit`; fewer than before means nothing was sent). Call it after
+ each ACK once the stack has sent in response.
+
+ # Safety
+ As `_on_send`.
+ */
+int32_t congestion_linux_prague_on_transmit(CongestionLinuxPragueState *state,
+                                            uint64_t now_us,
+                                            uint32_t in_flight);
+
+/*
+ An ACK (`tcp_ack`) newly acknowledging `acked` segments cumulatively, with
+ its RTT sample `rtt_us` (negative: none; above UINT32_MAX counts as
+ UINT32_MAX), `ce_delta` segments newly reported CE-marked (AccECN's CE count
+ rise; may exceed `acked`) and `ece` nonzero when it carries ECN-Echo without
+ a CE count. `*outcome` (may be NULL) gets a `CONGESTION_ACK_*` value.
+
+ # Safety
+ As `_on_send`; `outcome` NULL or writable.
+ */
+int32_t congestion_linux_prague_on_ack(CongestionLinuxPragueState *state,
+                                       uint64_t now_us,
+                                       uint32_t acked,
+                                       int64_t rtt_us,
+                                       uint32_t ce_delta,
+                                       uint8_t ece,
+                                       uint32_t *outcome);
+
+/*
+ Fast retransmit: a loss detected by duplicate ACKs or RACK
+ (`tcp_enter_recovery`). Ignored in Recovery and Loss: `*entered` (may be
+ NULL) is 1 when Recovery began, else 0.
+
+ # Safety
+ As `_on_send`; `entered` NULL or writable.
+ */
+int32_t congestion_linux_prague_on_loss(CongestionLinuxPragueState *state,
+                                        uint64_t now_us,
+                                        uint8_t *entered);
+
+/*
+ A retransmission timeout (`tcp_enter_loss`), after which `retransmitted`
+ segments (usually 1, the head) are sent again at once.
+
+ # Safety
+ As `_on_send`.
+ */
+int32_t congestion_linux_prague_on_rto(CongestionLinuxPragueState *state,
+                                       uint64_t now_us,
+                                       uint32_t retransmitted);
+
+/*
+ The last reduction proved spurious (`tcp_try_undo`): `*undone` (may be NULL)
+ is 1 when it was undone, 0 when there was none to undo.
+
+ # Safety
+ As `_on_send`; `undone` NULL or writable.
+ */
+int32_t congestion_linux_prague_on_undo(CongestionLinuxPragueState *state,
+                                        uint64_t now_us,
+                                        uint8_t *undone);
+
+/*
+ `*cwnd` = `snd_cwnd`, segments.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer
+ NULL or writable.
+ */
+int32_t congestion_linux_prague_cwnd(const CongestionLinuxPragueState *state, uint64_t *cwnd);
+
+/*
+ `*ssthresh` = `snd_ssthresh`, segments; `CONGESTION_SSTHRESH_NONE` while it
+ is the kernel's "infinite".
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_prague_ssthresh(const CongestionLinuxPragueState *state,
+                                         uint64_t *ssthresh);
+
+/*
+ `*bytes_per_second` = `sk_pacing_rate`, bytes per second (set on ACKs).
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_prague_pacing_rate(const CongestionLinuxPragueState *state,
+                                            uint64_t *bytes_per_second);
+
+/*
+ `*ca_state` = `icsk_ca_state`: 0 Open, 1 Disorder, 2 CWR, 3 Recovery, 4 Loss.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_prague_ca_state(const CongestionLinuxPragueState *state,
+                                         uint32_t *ca_state);
+
+/*
+ `*in_flight` = `packets_out`, segments.
+
+ # Safety
+ As the other getters.
+ */
+int32_t congestion_linux_prague_in_flight(const CongestionLinuxPragueState *state,
+                                          uint64_t *in_flight);
+
+/*
+ `*alpha` = Prague's alpha, the EWMA of the CE-marked fraction, of 2^24
+ (`upscaled_alpha` >> 4).
+
+ # Safety
+ `state` is NULL or an initialised Prague state; `alpha` NULL or writable.
+ */
+int32_t congestion_linux_prague_alpha(const CongestionLinuxPragueState *state, uint64_t *alpha);
+
+/*
+ `*mode` = Prague's window mode: 0 window-based, 1 rate-based (`cwnd_mode`).
+
+ # Safety
+ `state` is NULL or an initialised Prague state; `mode` NULL or writable.
+ */
+int32_t congestion_linux_prague_mode(const CongestionLinuxPragueState *state, uint32_t *mode);
+
+/*
+ `*segments` = `prague_tso_segs()`: segments per TSO burst (capped by
+ `prague_max_tso_segs` when set). DCTCP has no such hook: its bursts are the
+ stack's.
+
+ # Safety
+ `state` is NULL or an initialised Prague state; `segments` NULL or writable.
+ */
+int32_t congestion_linux_prague_tso_segs_goal(const CongestionLinuxPragueState *state,
+                                              uint32_t *segments);
+
+/*
  The send path's decision before a transmission (window, pacer, TSQ, TSO in the order
  of Linux `tcp_write_xmit`), for the flow's window and its own in-flight count;
  `retransmit` nonzero when the next packet is a retransmission (TSQ's budget doubles),
@@ -1894,6 +3314,26 @@ int32_t congestion_linux_cubic_send_tsq(const CongestionLinuxCubicState *state,
  */
 int32_t congestion_linux_cubic_snapshot(const CongestionLinuxCubicState *state,
                                         CongestionLinuxCubicSnapshot *out);
+
+/*
+ Fills `*config` with the kernel's defaults for DCTCP.
+
+ Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
+
+ # Safety
+ `config` is NULL or valid for writing one `CongestionLinuxDctcpConfig`.
+ */
+int32_t congestion_linux_dctcp_config_default(CongestionLinuxDctcpConfig *config);
+
+/*
+ Fills `*config` with the module defaults for TCP Prague.
+
+ Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
+
+ # Safety
+ `config` is NULL or valid for writing one `CongestionLinuxPragueConfig`.
+ */
+int32_t congestion_linux_prague_config_default(CongestionLinuxPragueConfig *config);
 
 /*
  Validates `*config` into the parameter block at `params` (a buffer of `params_size`

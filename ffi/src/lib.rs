@@ -30,6 +30,14 @@
 //! [`CONGESTION_PACKET_UNKNOWN`] is always a new congestion event (the 0.1 behaviour:
 //! the stack decides what one event is).
 //!
+//! Linux mode numbers segments as TCP does, in segments from the initial sequence:
+//! `on_sent`'s `largest_sent` is the stack's `snd_nxt` (one past the last segment sent),
+//! `on_ack`'s `largest_acked` its cumulative ACK (the first segment not yet
+//! acknowledged), a lost segment is named by its own sequence and a CE rise by the
+//! highest segment acknowledged in order. The flow's `snd_nxt` and `snd_una` follow them,
+//! so the recovery point is the stack's real `snd_nxt` even when SACKed and lost
+//! segments left its flight.
+//!
 //! ## Memory, pointers, errors
 //!
 //! - **No std, no allocator, no panic.** The crate is `no_std`. On bare-metal targets
@@ -64,13 +72,20 @@
 #[cfg(not(target_os = "none"))]
 extern crate std;
 
+mod bbr_types;
+mod blobs;
 mod deprecated;
 mod flow;
 mod linux;
+mod linux_bbr;
+mod linux_bbr3;
 mod linux_config;
+mod linux_dctcp;
 mod linux_events;
+mod linux_prague;
 mod linux_send;
 mod linux_snapshot;
+mod linux_tcp_config;
 #[cfg(target_os = "none")]
 mod panic;
 mod rfc;
@@ -80,13 +95,21 @@ mod rfc_send;
 mod send;
 mod send_config;
 mod state;
+mod tcp_blob;
 
+pub use bbr_types::*;
+pub use blobs::*;
 pub use deprecated::*;
 pub use linux::*;
+pub use linux_bbr::*;
+pub use linux_bbr3::*;
 pub use linux_config::{CongestionLinuxCubicConfig, congestion_linux_cubic_config_default};
+pub use linux_dctcp::*;
 pub use linux_events::*;
+pub use linux_prague::*;
 pub use linux_send::*;
 pub use linux_snapshot::*;
+pub use linux_tcp_config::*;
 pub use rfc::*;
 pub use rfc_config::*;
 pub use rfc_events::*;
@@ -99,6 +122,7 @@ pub use state::{
     CongestionLinuxCubicParams, CongestionLinuxCubicState, CongestionRfcCubicParams,
     CongestionRfcCubicState,
 };
+pub use tcp_blob::*;
 
 /// Success.
 pub const CONGESTION_OK: i32 = 0;
@@ -153,6 +177,13 @@ pub const CONGESTION_ERR_SLOW_START: i32 = -23;
 pub const CONGESTION_ERR_ALGORITHM: i32 = -24;
 /// Configuration refused: `pacing_formula` is not a `CONGESTION_PACING_FORMULA_*` value.
 pub const CONGESTION_ERR_PACING_FORMULA: i32 = -25;
+/// Configuration refused: BBR's `max_tcp_header` is 65535 or more (the TSO goal's cap
+/// is 65535 minus it).
+pub const CONGESTION_ERR_TCP_HEADER: i32 = -26;
+/// Configuration refused: DCTCP's `dctcp_shift_g` is above 10.
+pub const CONGESTION_ERR_DCTCP_SHIFT_G: i32 = -27;
+/// Configuration refused: Prague's `prague_burst_shift` is above 63.
+pub const CONGESTION_ERR_PRAGUE_BURST_SHIFT: i32 = -28;
 
 /// A packet number that names no packet: a loss or ECN report with it is always a new
 /// congestion event. No QUIC packet number (below 2^62) or TCP sequence is this value.

@@ -9,11 +9,17 @@ use congestion::{CongestionController, EcnEvent, LossEvent, SentEvent};
 
 /// Data was sent: `in_flight_after` segments are in flight now by the stack's own count (the
 /// flow takes that value, correcting any drift of its own count), and `largest_sent` is
-/// the highest packet number (or sequence) sent so far. A send with nothing in flight
-/// before it is a restart after idle: the idle time earns no growth.
+/// the stack's `snd_nxt`: the sequence after the last segment sent (one past it), in
+/// segments. A send with nothing in flight before it is a restart after idle: the idle
+/// time earns no growth.
 ///
-/// Linux mode keeps its own `snd_nxt` and ignores `largest_sent` (Linux
-/// `tcp_event_data_sent` + `tcp_cwnd_validate`).
+/// `largest_sent` moves the flow's `snd_nxt` up (never back, 32 bits with wrap-around)
+/// when it is ahead of `snd_una + in_flight_after`, as it is once SACKed or lost segments
+/// left the stack's flight: the next reduction's recovery point `high_seq` is then the
+/// stack's real `snd_nxt` (Linux `tcp_event_data_sent` + `tcp_cwnd_validate`,
+/// `tcp_init_cwnd_reduction`). It is compared on the first send after an ACK that
+/// acknowledges nothing new or whose cumulative ACK is not where `acked` put `snd_una`, a
+/// loss, a discard or an RTO, and while it is ahead: report SACK-only ACKs too.
 ///
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
@@ -34,9 +40,7 @@ pub unsafe extern "C" fn congestion_linux_cubic_on_sent(
 
 /// Data was sent: `sent` segments more are in flight, the flow adding them to its own count
 /// (for a stack that lets the flow count, and reads `in_flight` back); otherwise as
-/// `on_sent`.
-///
-/// Linux mode ignores `largest_sent`.
+/// `on_sent`, `largest_sent` being the stack's `snd_nxt`.
 ///
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
@@ -52,14 +56,17 @@ pub unsafe extern "C" fn congestion_linux_cubic_on_sent_counted(
 }
 
 /// An ACK newly acknowledging `acked` segments (0: one carrying only an RTT sample), which
-/// leave flight; `largest_acked` the highest packet number (or sequence) it covers;
+/// leave flight; `largest_acked` its cumulative ACK, or `CONGESTION_PACKET_UNKNOWN`;
 /// `rtt_us` its RTT sample, negative for none; `app_limited` nonzero when the
 /// application, not the window, limited what was in flight. The order of Rust's
 /// `AckEvent::new(acked, largest_acked, rtt)` (0.2 took `rtt_us` first).
 ///
-/// Linux mode keeps its own `snd_una` and judges window use itself, so it ignores
-/// `largest_acked` and `app_limited`; the RTT sample (clamped to 2^31 - 1 µs, the
-/// kernel's `s32`) also feeds the send path's windowed minimum RTT.
+/// Linux mode reads `largest_acked` as TCP's cumulative ACK in segments (`snd_una`
+/// after this ACK: the first segment not yet acknowledged) and sets the flow's `snd_una`
+/// to it (never back), whether or not `acked` counts SACKed segments; unknown, `snd_una`
+/// moves by `acked`. It judges window use itself and ignores `app_limited`; the RTT
+/// sample (clamped to 2^31 - 1 µs, the kernel's `s32`) also feeds the send path's
+/// windowed minimum RTT.
 ///
 /// # Safety
 /// `state` is NULL or an initialised Linux-mode state not used concurrently.
@@ -156,7 +163,8 @@ pub unsafe extern "C" fn congestion_linux_cubic_on_persistent_congestion(
 }
 
 /// An ACK raised the ECN-CE count by `ce_increase` (0 is ignored); `largest_acked` is the
-/// largest packet number (or sequence) it acknowledged, or `CONGESTION_PACKET_UNKNOWN`.
+/// highest segment it acknowledged in order (its cumulative ACK minus one), or
+/// `CONGESTION_PACKET_UNKNOWN`.
 /// Judged like a loss (one reduction per recovery period), without removing anything
 /// from flight.
 ///

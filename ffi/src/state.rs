@@ -41,7 +41,7 @@ pub const CONGESTION_RFC_STATE_ALIGN: usize = 64;
 
 /// Bytes a [`CongestionRfcCubicParams`] occupies: the RFC-mode settings every flow initialised
 /// with it shares (CUBIC's, the pacing rate's, the slow-start kind, the initial window,
-/// the algorithm, the send path's; 136 on 64-bit targets); the rest is room to grow.
+/// the algorithm, the send path's; 152 on 64-bit targets); the rest is room to grow.
 pub const CONGESTION_RFC_PARAMS_SIZE: usize = 192;
 /// [`CONGESTION_RFC_PARAMS_SIZE`] in 64-bit words.
 pub const CONGESTION_RFC_PARAMS_WORDS: usize = CONGESTION_RFC_PARAMS_SIZE / 8;
@@ -358,8 +358,9 @@ mod tests {
         // The larger flow state, CUBIC's (384, six 64-byte lines; NewReno's 256), in an
         // enum whose tag takes a niche, then the send path (one line), the parameters'
         // address 8 and the magic word 8, padded to the 64-byte alignment = 512 of 576;
-        // the parameter block: the magic word 8 + RfcParams 96 + SendPathParams 28 + the
-        // algorithm, padded to 8 = 136.
+        // the parameter block: the magic word 8 + RfcParams 112 (96 before the scalable
+        // part DCTCP and Prague added) + SendPathParams 28 + the algorithm, padded to
+        // 8 = 152.
         let cubic = size_of::<congestion::rfc::ClassicState<congestion::cubic::RfcCubic>>();
         let newreno = size_of::<congestion::rfc::ClassicState<congestion::rfc::NewRenoWindow>>();
         assert_eq!((cubic, newreno), (384, 256));
@@ -372,7 +373,7 @@ mod tests {
         let rfc = rfc.next_multiple_of(CONGESTION_RFC_STATE_ALIGN);
         assert_eq!(size_of::<RfcInner>(), rfc);
         assert_eq!(rfc, 512);
-        assert_eq!(size_of::<congestion::rfc::RfcParams>(), 96);
-        assert_eq!(size_of::<RfcParamsInner>(), 136);
+        assert_eq!(size_of::<congestion::rfc::RfcParams>(), 112);
+        assert_eq!(size_of::<RfcParamsInner>(), 152);
     }
 }

@@ -543,13 +543,11 @@ fn a_state_buffer_smaller_than_the_state_is_refused_at_init() {
     }
 }
 
-/// Linux mode after lost segments left flight: the stack's sequences run ahead of
-/// `snd_una + packets_out`, which is where `Cubic` puts `snd_nxt` (and so the next
-/// `high_seq`); `largest_sent` is ignored. Segment 12, sent before the second reduction,
-/// is then judged sent after it and cuts a third time (4 → 2). Reported to the library;
-/// run with `--ignored` to see it.
+/// Linux mode after lost segments left flight: the stack's flight (6 + 5 new segments)
+/// puts `snd_una + packets_out` at 11, behind the stack's own `snd_nxt`, 15, which
+/// `largest_sent` gives (the sequence after the last segment sent). The second reduction
+/// takes 15 as its `high_seq`, so segment 12, sent before it, does not cut a third time.
 #[test]
-#[ignore = "library bug: Cubic::on_sent ignores largest_sent, so high_seq lags once lost segments left packets_out"]
 fn linux_a_loss_from_before_the_second_reduction_does_not_cut_a_third_time() {
     let mut l = linux_with_ten_sent();
     unsafe {

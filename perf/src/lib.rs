@@ -13,7 +13,9 @@
 #[path = "../../benches/common/mod.rs"]
 pub mod common;
 
+pub mod bbr;
 pub mod cold;
+pub mod dctcp;
 pub mod observed;
 pub mod quinn;
 pub mod s2n;

@@ -409,6 +409,7 @@ impl SimController {
             highest,
             ..
         } = report;
+        let snd_una = report.linux.snd_una;
         if let Engine::Linux(e) = &mut self.engine {
             let mut linux = report.linux;
             linux.ce_delta = report.ce_delta;
@@ -431,11 +432,17 @@ impl SimController {
             }
             _ => 0,
         };
+        // Linux mode (segments) reads `largest_acked` as TCP's cumulative ACK, RFC mode
+        // (bytes) as the highest packet covered. Exclusive: 0 covers no segment, so the
+        // ACK names none.
+        let largest_acked = match self.unit {
+            WindowUnit::Segments => Some(u64::from(snd_una)),
+            WindowUnit::Bytes => (highest > 0).then(|| self.amount(highest)),
+        };
         let ack = AckEvent {
             acked: self.amount(delivered),
             rtt: rtt_us.map(|r| Duration::from_micros(u64::from(r))),
-            // Exclusive: 0 covers no segment, so the ACK names none.
-            largest_acked: (highest > 0).then(|| self.amount(highest)),
+            largest_acked,
             app_limited: false,
             ce_delta,
         };

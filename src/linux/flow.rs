@@ -11,15 +11,16 @@
 //! [`LinuxFlowState`] that takes the shared [`LinuxParams`]; [`Cubic`](super::Cubic)
 //! pairs the two.
 
-use crate::controller::{EcnEvent, LossEvent, Phase, SentPacket};
+use crate::controller::Phase;
 use crate::cubic::{
     epoch_after_idle, linux_after, lowers_delay_min, recalc_bictcp_ssthresh, recompute_bictcp,
     recompute_skipped, sample_blackout,
 };
 use crate::hystart::HystartInput;
 use crate::linux::layout::{
-    CA_STATE_MASK, CLAMP_PENDING, FLIGHT_ABOVE_CWND, Hot, IS_CWND_LIMITED, LOSS_RECOVERY,
-    PACING_FRESH, PACING_NOT_MODELLED, RECOVERY_ARMED, SND_NXT_AHEAD, UNDO_MARKER,
+    CA_STATE_MASK, CLAMP_PENDING, COMPARE_SND_NXT, CWR_PERIOD, FLIGHT_ABOVE_CWND, Hot,
+    IS_CWND_LIMITED, LOSS_RECOVERY, PACING_FRESH, PACING_NOT_MODELLED, RECOVERY_ARMED,
+    SND_NXT_AHEAD, UNDO_MARKER,
 };
 use crate::linux::params::LinuxParams;
 use crate::linux::state::{TCP_INFINITE_SSTHRESH, additive_increase, slow_start_growth};
@@ -30,6 +31,7 @@ use crate::time::Instant;
 pub use crate::linux::layout::{CaState, LinuxFlowState};
 
 mod observe;
+mod stack;
 
 /// Saturating conversion from the trait's `u64` amounts to the kernel's `u32` segments.
 pub(crate) fn segments(amount: u64) -> u32 {
@@ -60,6 +62,8 @@ impl LinuxFlowState {
         self.cold.clamp = s.cwnd_clamp;
         self.set(PACING_FRESH, true);
         self.set(PACING_NOT_MODELLED, !s.model_pacing);
+        // The first send through the trait takes the stack's snd_nxt.
+        self.set(COMPARE_SND_NXT, true);
         // Linux cubictcp_init(): reset, HyStart round, initial_ssthresh without HyStart.
         let cfg = p.cubic().config();
         if cfg.hystart {
@@ -77,6 +81,7 @@ impl LinuxFlowState {
     /// `CA_EVENT_TX_START` (reading the previous send time), and the send time is
     /// stamped. Then the kernel's window-use tracking (`tcp_cwnd_validate` and the
     /// `tcp_write_xmit` rule `in_flight >= cwnd`) decides `is_cwnd_limited`.
+    /// `snd_nxt` moves up to `snd_una + in_flight` if that is ahead of it.
     ///
     /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
     /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
@@ -84,6 +89,13 @@ impl LinuxFlowState {
     #[inline(always)]
     #[doc(hidden)]
     pub fn transmit(&mut self, now: Instant, in_flight: u32) {
+        self.transmit_up_to(now, in_flight, None);
+    }
+
+    /// [`transmit`](Self::transmit), with the stack's `snd_nxt` when it gave one.
+    // Linux net/ipv4/tcp_output.c tcp_event_data_sent(), tcp_cwnd_validate()
+    #[inline(always)]
+    fn transmit_up_to(&mut self, now: Instant, in_flight: u32, stack_snd_nxt: Option<u32>) {
         let sent = in_flight.saturating_sub(self.hot.packets_out);
         let jiffies = now.jiffies32();
         if sent > 0 {
@@ -93,7 +105,7 @@ impl LinuxFlowState {
             }
             self.hot.last_send_jiffies = jiffies;
         }
-        let snd_nxt = self.advance_snd_nxt(in_flight);
+        let snd_nxt = self.advance_snd_nxt(in_flight, stack_snd_nxt);
         // tcp_write_xmit calls tcp_cwnd_validate after a send or when cwnd-limited; it
         // records the window use when cwnd-limited, when the round since the last record
         // is over, or when more is in flight than recorded. The limited case is tested
@@ -114,38 +126,56 @@ impl LinuxFlowState {
         }
     }
 
-    /// `packets_out = in_flight`, and `snd_nxt` moves up to `snd_una + in_flight` if that
-    /// is ahead of it (never back); returns it.
+    /// `packets_out = in_flight`, and `snd_nxt` moves up to `snd_una + in_flight`, and to
+    /// the stack's own `snd_nxt` if it gave one, whichever is ahead of it (never back);
+    /// returns it.
     #[inline(always)]
-    fn advance_snd_nxt(&mut self, in_flight: u32) -> u32 {
+    fn advance_snd_nxt(&mut self, in_flight: u32, stack_snd_nxt: Option<u32>) -> u32 {
         let h = &mut self.hot;
         // snd_nxt is snd_una + packets_out, and snd_una + in_flight is not before it
         // (the kernel's `after() || ==`, with its wrap-around): it stays derived.
         // Two branches, not one on both tests: the flag's is not taken, and the other
         // reuses the flags of the subtraction `transmit` just made.
-        if h.flags & SND_NXT_AHEAD != 0 {
-            return self.advance_stored_snd_nxt(in_flight);
+        // A stack's own snd_nxt is compared only after an event that may have left
+        // segments out of its flight: one flag test with the other (the mask is a
+        // constant once inlined).
+        let cold = if stack_snd_nxt.is_some() {
+            SND_NXT_AHEAD | COMPARE_SND_NXT
+        } else {
+            SND_NXT_AHEAD
+        };
+        if h.flags & cold != 0 {
+            return self.advance_stored_snd_nxt(in_flight, stack_snd_nxt);
         }
         if (h.packets_out.wrapping_sub(in_flight) as i32) > 0 {
-            return self.advance_stored_snd_nxt(in_flight);
+            return self.advance_stored_snd_nxt(in_flight, stack_snd_nxt);
         }
         h.packets_out = in_flight;
         h.snd_una.wrapping_add(in_flight)
     }
 
     /// [`advance_snd_nxt`](Self::advance_snd_nxt) when `snd_nxt` is, or is about to be,
-    /// ahead of the flight (losses or discards left it, or less is in flight after a send).
+    /// ahead of the flight (losses or discards left it, less is in flight after a send),
+    /// or the stack's own `snd_nxt` is to be compared: a stack that counts SACKed or lost
+    /// segments out of its flight is ahead of `snd_una + in_flight`, and its `snd_nxt`
+    /// goes to the cold line; equal or behind, the flight's stands.
     #[inline(never)]
-    fn advance_stored_snd_nxt(&mut self, in_flight: u32) -> u32 {
+    fn advance_stored_snd_nxt(&mut self, in_flight: u32, stack_snd_nxt: Option<u32>) -> u32 {
         let before = self.snd_nxt();
         let top = self.hot.snd_una.wrapping_add(in_flight);
         self.hot.packets_out = in_flight;
-        let snd_nxt = if linux_after(top, before) {
+        let mut snd_nxt = if linux_after(top, before) {
             top
         } else {
             before
         };
+        if let Some(stack) = stack_snd_nxt {
+            if linux_after(stack, snd_nxt) {
+                snd_nxt = stack;
+            }
+        }
         self.store_snd_nxt(snd_nxt);
+        self.hot.flags &= !COMPARE_SND_NXT;
         snd_nxt
     }
 
@@ -181,11 +211,32 @@ impl LinuxFlowState {
         acked: u32,
         rtt_us: Option<u32>,
     ) {
+        self.ack_to(p, now, acked, rtt_us, None);
+    }
+
+    /// The ACK itself; `cumulative_ack` is `None` for the kernel-style calls.
+    #[inline(always)]
+    fn ack_to(
+        &mut self,
+        p: &LinuxParams,
+        now: Instant,
+        acked: u32,
+        rtt_us: Option<u32>,
+        cumulative_ack: Option<u32>,
+    ) {
         match self.hot.packets_out.checked_sub(acked) {
             Some(left) => self.hot.packets_out = left,
             None => self.ack_beyond_the_flight(),
         }
-        self.hot.snd_una = self.hot.snd_una.wrapping_add(acked);
+        let snd_una = self.hot.snd_una.wrapping_add(acked);
+        self.hot.snd_una = snd_una;
+        // The common case costs one compare: the stack's cumulative ACK is where `acked`
+        // put snd_una.
+        if let Some(ack) = cumulative_ack {
+            if ack != snd_una {
+                self.move_snd_una_to(ack, acked);
+            }
+        }
         let jiffies = now.jiffies32();
         if let Some(rtt) = rtt_us {
             update_srtt(&mut self.hot, rtt);
@@ -196,6 +247,10 @@ impl LinuxFlowState {
             if acked > 0 {
                 self.hot.retransmits = 0;
                 self.cong_avoid(p, jiffies, acked);
+            } else {
+                // Nothing new acknowledged: a SACK may have left a segment out of the
+                // stack's flight.
+                self.hot.flags |= COMPARE_SND_NXT;
             }
         } else {
             self.ack_in_recovery(p, jiffies, acked);
@@ -225,6 +280,8 @@ impl LinuxFlowState {
             if !matches!(self.ca_state(), CaState::Cwr | CaState::Recovery) {
                 self.cong_avoid(p, jiffies, acked);
             }
+        } else {
+            self.hot.flags |= COMPARE_SND_NXT;
         }
     }
 
@@ -457,6 +514,7 @@ impl LinuxFlowState {
             self.cold.prior_ssthresh = self.current_ssthresh();
             self.init_cwnd_reduction(p);
             self.begin_recovery_period(now);
+            self.set(CWR_PERIOD, false);
         }
         // set_state(Recovery) then set_state(Open): CUBIC reacts to neither.
         self.set_ca_state(CaState::Open);
@@ -490,6 +548,7 @@ impl LinuxFlowState {
             self.set(UNDO_MARKER, false);
             self.init_cwnd_reduction(p);
             self.begin_recovery_period(now);
+            self.set(CWR_PERIOD, true);
             self.set_ca_state(CaState::Cwr);
         }
         self.end_cwnd_reduction();
@@ -554,8 +613,10 @@ impl LinuxFlowState {
         // belong to it (tcp_process_loss keeps Loss until high_seq).
         self.set(LOSS_RECOVERY, false);
         self.set(RECOVERY_ARMED, true);
+        self.set(CWR_PERIOD, false);
         self.cold.recovery_start_us32 = now.micros32();
         self.set_packets_out(retransmitted);
+        self.hot.flags |= COMPARE_SND_NXT;
         if retransmitted > 0 {
             self.hot.last_send_jiffies = now.jiffies32();
         }
@@ -604,29 +665,6 @@ impl LinuxFlowState {
         self.set(LOSS_RECOVERY, true);
         self.set(RECOVERY_ARMED, true);
         self.cold.recovery_start_us32 = now.micros32();
-    }
-
-    /// Whether `packet` was sent before the current recovery period began: a sequence
-    /// before `high_seq` (32-bit wrap-around, as the kernel's `before()`), or a send time
-    /// at or before the reduction (on the 32-bit µs clock, with wrap-around). Never for
-    /// [`SentPacket::Unknown`], nor before the first reduction.
-    // Linux net/ipv4/tcp_input.c tcp_fastretrans_alert(): no new recovery before high_seq
-    fn sent_before_recovery(&self, packet: SentPacket) -> bool {
-        if !self.has(RECOVERY_ARMED) {
-            return false;
-        }
-        let in_period = self.has(LOSS_RECOVERY) || self.ca_state() == CaState::Loss;
-        match packet {
-            // Truncation to the kernel's 32-bit sequence space, on purpose. Only while the
-            // period lasts (an RTO's Loss state, or a loss/ECN period): once `high_seq` is
-            // acknowledged every loss is of a packet sent after it.
-            SentPacket::Number(seq) => in_period && linux_after(self.cold.high_seq, seq as u32),
-            // At or before the start: not after it, on the 32-bit µs clock.
-            SentPacket::SentAt(sent) => {
-                in_period && !linux_after(sent.micros32(), self.cold.recovery_start_us32)
-            }
-            SentPacket::Unknown => false,
-        }
     }
 
     /// An explicit `CA_EVENT_TX_START`: the epoch shifts by the idle time since the
@@ -821,74 +859,6 @@ impl LinuxFlowState {
         } else {
             Phase::CongestionAvoidance
         }
-    }
-
-    /// The trait's `on_loss`: the lost segments leave `packets_out`; persistent
-    /// congestion is an RTO with one retransmit; otherwise a loss of a segment at or after
-    /// `high_seq` (or of an unknown one) is a fast-retransmit reduction.
-    // Cold and out of line: congestion events are rare, and inlined into a stack's ACK
-    // loop they cost that loop registers.
-    #[cold]
-    #[inline(never)]
-    pub fn on_loss(&mut self, p: &LinuxParams, now: Instant, loss: &LossEvent) {
-        self.on_loss_observed(p, now, loss, &mut NoObserver);
-    }
-
-    /// [`on_loss`](Self::on_loss), reporting what it decided to `o`.
-    #[inline(always)]
-    pub fn on_loss_observed<O: Observer>(
-        &mut self,
-        p: &LinuxParams,
-        now: Instant,
-        loss: &LossEvent,
-        o: &mut O,
-    ) {
-        self.set_packets_out(self.hot.packets_out.saturating_sub(segments(loss.lost)));
-        if loss.persistent_congestion {
-            // The kernel retransmits the head at once on an RTO.
-            self.rto_observed(p, now, 1, ReductionCause::PersistentCongestion, o);
-        } else if !self.sent_before_recovery(loss.newest_lost) {
-            self.loss_observed(p, now, o);
-        } else {
-            self.pacing_inputs_changed(p);
-        }
-    }
-
-    /// The trait's `on_ecn`: `tcp_enter_cwr` for a CE rise above 0 on a segment at or
-    /// after `high_seq`; the kernel's own rule also ignores CE during an RTO's recovery
-    /// (state Loss).
-    #[cold]
-    #[inline(never)]
-    pub fn on_ecn(&mut self, p: &LinuxParams, now: Instant, ecn: &EcnEvent) {
-        self.on_ecn_observed(p, now, ecn, &mut NoObserver);
-    }
-
-    /// [`on_ecn`](Self::on_ecn), reporting what it decided to `o`.
-    #[inline(always)]
-    pub fn on_ecn_observed<O: Observer>(
-        &mut self,
-        p: &LinuxParams,
-        now: Instant,
-        ecn: &EcnEvent,
-        o: &mut O,
-    ) {
-        // tcp_enter_cwr() does nothing in state Loss (an RTO's recovery): no reduction,
-        // and no end of a CWR that never began (the kernel-style `ecn` models the
-        // harness, which ends CWR whatever the state).
-        if self.ca_state() == CaState::Loss {
-            return;
-        }
-        if ecn.ce_increase > 0 && !self.sent_before_recovery(ecn.newest_acked) {
-            self.ecn_observed(p, now, o);
-        }
-    }
-
-    /// The trait's `on_discarded`: the amount leaves `packets_out`.
-    #[cold]
-    #[inline(never)]
-    pub fn on_discarded(&mut self, p: &LinuxParams, amount: u64) {
-        self.set_packets_out(self.hot.packets_out.saturating_sub(segments(amount)));
-        self.pacing_inputs_changed(p);
     }
 
     /// `snd_cwnd`, segments.

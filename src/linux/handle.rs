@@ -37,17 +37,26 @@ use crate::time::Instant;
 /// 1. [`Cubic::new`] with a [`CubicConfig`] (kernel defaults from
 ///    [`CubicConfig::new`]) and the current time, or [`Cubic::with_params`].
 /// 2. After every send: [`on_sent`](CongestionController::on_sent) with the segments
-///    in flight after it (`largest_sent` is not read: the flow keeps `snd_nxt`).
+///    in flight after it and, as `largest_sent`, the stack's `snd_nxt`: the sequence
+///    after the last segment sent, in segments from the initial sequence
+///    ([`LinuxSocketConfig::iss`](crate::linux::LinuxSocketConfig::iss), 0 by default).
+///    The flow's `snd_nxt` (and so the recovery point `high_seq`) follows it wherever
+///    SACKed or lost segments have left the flight; report SACK-only ACKs as well
+///    (`acked` 0, or the SACKed amount with the cumulative ACK), since they tell the
+///    flow to look.
 /// 3. Per ACK: [`on_ack`](CongestionController::on_ack) with the newly acknowledged
-///    segments and the RTT sample, then send what the window allows, then `on_sent`.
-/// 4. [`on_loss`](CongestionController::on_loss) for every lost segment or burst (a
-///    segment before `high_seq` does not reduce again), [`on_ecn`](CongestionController::on_ecn)
-///    for an ECN echo, [`on_retransmission_timeout`](CongestionController::on_retransmission_timeout);
+///    segments, the cumulative ACK as `largest_acked` (`snd_una` after it, in the same
+///    sequence space) and the RTT sample, then send what the window allows, then
+///    `on_sent`. Whether `acked` counts SACKed segments or only the cumulative advance,
+///    the flow's `snd_una` is the cumulative ACK.
+/// 4. [`on_loss`](CongestionController::on_loss) for every lost segment or burst, named
+///    by its own sequence ([`LossEvent::packet`](crate::LossEvent::packet)) or send
+///    time (a segment before `high_seq` does not reduce again),
+///    [`on_ecn`](CongestionController::on_ecn) when an ACK raises the CE count, naming
+///    the highest segment it acknowledges in order (the cumulative ACK minus one),
+///    [`on_retransmission_timeout`](CongestionController::on_retransmission_timeout);
 ///    `on_spurious_congestion` when a reduction proves spurious (undo);
-///    `on_transmit_start` after idle. Name lost segments by send time
-///    ([`LossEvent::sent_at`](crate::LossEvent::sent_at)) when the stack sends after
-///    losses: the flow's `snd_nxt` follows `snd_una` plus the flight, which lost
-///    segments have left, so a sequence the stack names may lie ahead of it.
+///    `on_transmit_start` after idle.
 /// 5. Read [`cwnd`](CongestionController::cwnd), [`phase`](CongestionController::phase)
 ///    and [`pacing_rate`](CongestionController::pacing_rate) for the next sends.
 ///
@@ -260,11 +269,16 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController 
         WindowUnit::Segments
     }
 
+    /// The transmit step with the stack's own `snd_nxt`: `largest_sent` is the sequence
+    /// after the last segment sent (TCP's `SND.NXT`, in segments), and moves the flow's
+    /// `snd_nxt` up when ahead of `snd_una + in_flight_after` (never back).
     #[inline(always)]
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
+        // Truncation to the kernel's 32-bit sequence space, on purpose.
+        let snd_nxt = sent.largest_sent as u32;
         self.state
             .borrow_mut()
-            .transmit(now, segments(sent.in_flight_after));
+            .transmit_with_snd_nxt(now, segments(sent.in_flight_after), snd_nxt);
     }
 
     // Always inlined, as the kernel-style `ack` is: a stack's ACK loop keeps the flow in
@@ -273,11 +287,13 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController 
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         // The kernel carries RTT samples in s32 µs: clamped to it once, here.
         let rtt = ack.rtt.map(|d| d.as_micros().min(i32::MAX as u64) as u32);
-        self.state.borrow_mut().ack_with_s32_rtt(
+        // `largest_acked` is the cumulative ACK: snd_una after this ACK.
+        self.state.borrow_mut().ack_with_cumulative(
             self.params.borrow(),
             now,
             segments(ack.acked),
             rtt,
+            ack.largest_acked,
         );
     }
 
@@ -374,11 +390,12 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> ObservableController 
     fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
         // The kernel carries RTT samples in s32 µs: clamped to it once, here.
         let rtt = ack.rtt.map(|d| d.as_micros().min(i32::MAX as u64) as u32);
-        self.state.borrow_mut().ack_with_s32_rtt_observed(
+        self.state.borrow_mut().ack_with_cumulative_observed(
             self.params.borrow(),
             now,
             segments(ack.acked),
             rtt,
+            ack.largest_acked,
             observer,
         );
     }

@@ -10,7 +10,8 @@
 //!
 //! Three values are kept lazily, so that the common ACK and send never touch the cold line:
 //! - `snd_nxt` is `snd_una + packets_out` unless [`SND_NXT_AHEAD`] says the cold copy
-//!   holds it (after losses or discards left the flight);
+//!   holds it (after losses or discards left the flight, or a stack's own `snd_nxt` or
+//!   cumulative ACK was not where the flight put it);
 //! - the window clamp is applied on an ACK only while [`CLAMP_PENDING`] says cwnd may lie
 //!   above it, or when the window grows;
 //! - the pacing rate's `packets_out` input is cwnd unless [`FLIGHT_ABOVE_CWND`] says the
@@ -48,8 +49,11 @@ pub(crate) const PACING_FRESH: u16 = 1 << 2;
 pub(crate) const FLIGHT_ABOVE_CWND: u16 = 1 << 3;
 /// `snd_nxt` is the cold copy, not `snd_una + packets_out`.
 pub(crate) const SND_NXT_AHEAD: u16 = 1 << 4;
-/// A reduction armed undo (`undo_marker`).
-pub(crate) const UNDO_MARKER: u16 = 1 << 5;
+/// Since the stack's `snd_nxt` was last compared, something may have left segments out
+/// of its flight (a SACK, a loss, a discard, an RTO, a cumulative ACK not where `acked`
+/// put it): the next send through the trait compares it, in the cold path. In the low
+/// byte with [`SND_NXT_AHEAD`], so that the send tests both at once.
+pub(crate) const COMPARE_SND_NXT: u16 = 1 << 5;
 /// A loss, ECN-CE or RTO reduction has begun a recovery period at least once.
 pub(crate) const RECOVERY_ARMED: u16 = 1 << 6;
 /// cwnd may lie above the clamp: the next ACK that runs `cong_avoid` applies it.
@@ -61,6 +65,11 @@ pub(crate) const CA_STATE_MASK: u16 = 0b111 << CA_STATE_SHIFT;
 /// The flow does not model `sk_pacing_rate` (`model_pacing` off when it was initialised
 /// or last reconfigured): the rate keeps its last value, in the pacing slot.
 pub(crate) const PACING_NOT_MODELLED: u16 = 1 << 11;
+/// The current recovery period began with an ECN-CE reduction (the kernel's CWR), which
+/// the kernel holds while `snd_una` is at `high_seq`, one ACK longer than a loss's.
+pub(crate) const CWR_PERIOD: u16 = 1 << 12;
+/// A reduction armed undo (`undo_marker`); read only by the rare paths.
+pub(crate) const UNDO_MARKER: u16 = 1 << 13;
 
 // HyStart's byte: sample_cnt (0..=8) in the low nibble, then found, then the exit.
 const SAMPLES_MASK: u8 = 0x0f;

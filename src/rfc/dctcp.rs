@@ -5,7 +5,7 @@
 
 use super::adjustment::{RoundAck, WindowAdjustment};
 use super::config::RfcParams;
-use super::flow::{Classic, ClassicState};
+use super::flow::Classic;
 use super::scalable::{ALPHA_ONE, AlphaEstimator, ScalableUndo, additive_increase};
 use crate::cubic::RfcCubicParams;
 use crate::time::Instant;
@@ -213,6 +213,6 @@ const _: () = assert!(core::mem::size_of::<DctcpWindow>() <= 48);
 // ACK touches (the driver's hot part, the estimator and the growth count) fits in two.
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(
-    core::mem::size_of::<ClassicState<DctcpWindow>>() <= 256
-        && ClassicState::<DctcpWindow>::HOT_BYTES <= 128
+    core::mem::size_of::<super::flow::ClassicState<DctcpWindow>>() <= 256
+        && super::flow::ClassicState::<DctcpWindow>::HOT_BYTES <= 128
 );

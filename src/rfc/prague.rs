@@ -6,7 +6,7 @@
 
 use super::adjustment::{RoundAck, WindowAdjustment};
 use super::config::RfcParams;
-use super::flow::{Classic, ClassicState};
+use super::flow::Classic;
 use super::scalable::{ALPHA_ONE, AlphaEstimator, ScalableUndo, additive_increase};
 use crate::cubic::RfcCubicParams;
 use crate::time::Instant;
@@ -339,6 +339,6 @@ const _: () = assert!(core::mem::size_of::<PragueWindow>() <= 72);
 // ACK touches (the driver's hot part, the estimator and the growth count) fits in two.
 #[cfg(target_pointer_width = "64")]
 const _: () = assert!(
-    core::mem::size_of::<ClassicState<PragueWindow>>() <= 256
-        && ClassicState::<PragueWindow>::HOT_BYTES <= 128
+    core::mem::size_of::<super::flow::ClassicState<PragueWindow>>() <= 256
+        && super::flow::ClassicState::<PragueWindow>::HOT_BYTES <= 128
 );

@@ -80,6 +80,9 @@ pub struct SeqModel {
     /// comparisons with `high_seq` are ambiguous for the flow itself, so an ACK may find
     /// `snd_una` "before" it again.
     pub wide: bool,
+    /// The current period began with a CE reduction (Linux mode: the kernel's CWR, held
+    /// while `snd_una` is at `high_seq` against CE reports named by sequence).
+    pub cwr: bool,
 }
 
 impl SeqModel {
@@ -98,6 +101,7 @@ impl SeqModel {
             period: Period::with_time32(Numbers::Linux64, time32),
             stale: false,
             wide: false,
+            cwr: false,
         }
     }
 
@@ -164,6 +168,18 @@ impl SeqModel {
     pub fn begin_fresh(&mut self, now: Instant) {
         self.begin(now);
         self.stale = false;
+        self.cwr = false;
+    }
+
+    /// Whether a CE report of `packet` finds the flow holding CWR: a CE reduction's
+    /// period, `snd_una` at its `high_seq`, the packet named by sequence.
+    pub fn cwr_held(&self, packet: SentPacket) -> bool {
+        self.cwr
+            && matches!(packet, SentPacket::Number(_))
+            && self
+                .period
+                .current()
+                .is_some_and(|(mark, _)| self.snd_una == mark as u32)
     }
 
     /// The loss reports of one episode, decoded from the input.
@@ -282,7 +298,10 @@ pub fn run(data: &[u8]) {
             0..=5 => {
                 let acked = b.amount(1);
                 let rtt = b.rtt_us().map(Duration::from_micros);
-                rec.on_ack(now, &AckEvent::new(acked, u64::from(m.snd_una), rtt));
+                // `largest_acked` is the cumulative ACK after this ACK (Linux mode's
+                // `snd_una`), as the model moves it.
+                let cumulative = m.snd_una.wrapping_add(segments(acked));
+                rec.on_ack(now, &AckEvent::new(acked, u64::from(cumulative), rtt));
                 m.acked(segments(acked));
                 check(&rec, &m, clamp, Kind::Ack, &before, false);
             }
@@ -319,8 +338,9 @@ pub fn run(data: &[u8]) {
                 // A report of a segment sent before the period, or of no rise, is not
                 // even looked at; the kernel's tcp_enter_cwr does not reduce during an
                 // RTO's recovery (state Loss), though it forgets prior_ssthresh there.
-                let untouched =
-                    ecn.ce_increase == 0 || m.sent_before(ecn.newest_acked) == Some(true);
+                let untouched = ecn.ce_increase == 0
+                    || m.sent_before(ecn.newest_acked) == Some(true)
+                    || (before.ca_state() != CaState::Loss && m.cwr_held(ecn.newest_acked));
                 if super::known::F1_ECN_IN_LOSS_RAISES_CWND
                     && !untouched
                     && before.ca_state() == CaState::Loss
@@ -418,6 +438,7 @@ fn judge(
                 ));
             }
             m.begin(now);
+            m.cwr = what == "CE mark";
         }
         // Undecided (a sequence the 32-bit flow cannot place, or a period in doubt):
         // no check, and the flow may have begun a period, so the body's is in doubt

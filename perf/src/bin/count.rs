@@ -17,9 +17,16 @@
 //!               loss-only | rto-only (snapshot, event)  restore (snapshot alone)
 //!               steady-loss | steady-base: loss | base on the steady stream's snapshot
 //! count send <nothing|pacer|tsq|tso|sendpath> <n>: per packet, our send path
+//! count <bbr|bbr3|quinn-bbr|s2n-bbr|null-tcp> <bbr-steady|bbr-probertt> <n>: the BBR
+//!   streams (perf/src/bbr): ACK + sends in PROBE_BW, or through PROBE_RTT and losses
+//! count <dctcp-hooks|dctcp> <ca|loss|base> <n>: DCTCP's hooks alone, or linux::Dctcp,
+//!   on the project's stream with 2 % of ACKs CE-marked (perf/src/dctcp.rs)
 //! count sizes: size_of of ours and the peers' per-flow state
 //! ```
 
+use congestion_perf::bbr::{
+    BbrController, BbrRegime, BbrStream, NullTcp, OursBbr, OursBbr3, QuinnBbr, S2nBbr,
+};
 use congestion_perf::common::send_path::{SendPiece, SendStream};
 use congestion_perf::common::{NullController, OursLinuxHooks, OursRfc, Paced};
 use congestion_perf::observed::{OursLinuxCounted, OursRfcCounted};
@@ -82,6 +89,20 @@ fn run<C: StreamController>(fresh: C, scenario: &str, n: u64) -> Result<u32, Str
     Ok(black_box(stream.live().cwnd_packets()))
 }
 
+/// N events of a BBR stream.
+fn run_bbr<C: BbrController>(fresh: C, scenario: &str, n: u64) -> Result<u32, String> {
+    let regime = match scenario {
+        "bbr-steady" => BbrRegime::Steady,
+        "bbr-probertt" => BbrRegime::ProbeRttLoss,
+        other => return Err(format!("unknown BBR scenario {other}")),
+    };
+    let mut stream = BbrStream::new(fresh, regime);
+    for _ in 0..n {
+        stream.step();
+    }
+    Ok(black_box(stream.live().cwnd_packets()))
+}
+
 /// The send-path pieces, per packet, for our Linux-mode flow.
 fn run_send(piece: &str, n: u64) -> Result<u32, String> {
     let piece = match piece {
@@ -116,6 +137,19 @@ fn print_sizes() {
         (
             "congestion SendPath",
             size_of::<congestion::pacing::SendPath>(),
+        ),
+        ("congestion linux::Bbr", size_of::<congestion::linux::Bbr>()),
+        (
+            "congestion linux::Bbr3",
+            size_of::<congestion::linux::Bbr3>(),
+        ),
+        (
+            "quinn-proto 0.11 Bbr",
+            size_of::<quinn_proto::congestion::Bbr>(),
+        ),
+        (
+            "s2n-quic-core 0.91 BbrCongestionController",
+            size_of::<s2n_quic_core::recovery::bbr::BbrCongestionController>(),
         ),
         (
             "quinn-proto 0.11 Cubic",
@@ -160,6 +194,13 @@ fn main() -> ExitCode {
         "rfc-counted" => run(OursRfcCounted::new(), scenario, n),
         "send" => run_send(scenario, n),
         "null" => run(NullController::default(), scenario, n),
+        "bbr" => run_bbr(OursBbr::new(), scenario, n),
+        "bbr3" => run_bbr(OursBbr3::new(), scenario, n),
+        "quinn-bbr" => run_bbr(QuinnBbr::new(), scenario, n),
+        "s2n-bbr" => run_bbr(S2nBbr::new(), scenario, n),
+        "null-tcp" => run_bbr(NullTcp::new(), scenario, n),
+        "dctcp-hooks" => run(congestion_perf::dctcp::OursDctcpHooks::new(), scenario, n),
+        "dctcp" => run(congestion_perf::dctcp::OursDctcp::new(), scenario, n),
         other => Err(format!("unknown controller {other}")),
     };
     match result {

@@ -42,6 +42,7 @@ use crate::common::{
 use std::time::{Duration, Instant};
 
 pub mod arena;
+pub mod bbr;
 pub mod flows;
 pub mod lines;
 

@@ -13,6 +13,8 @@ pub const DEFAULT_MAX_TCP_HEADER: u32 = 320;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
+// `#[repr(C)]`: fixed member order, which the BTF of the BPF struct_ops in `bpf/` needs.
+#[repr(C)]
 pub struct BbrConfig {
     /// `mss_cache`: bytes per segment (at least 1).
     pub mss: u32,
@@ -80,6 +82,8 @@ impl Default for BbrConfig {
 /// [`super::BbrOps`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+// `#[repr(C)]`: fixed member order, which the BTF of the BPF struct_ops in `bpf/` needs.
+#[repr(C)]
 pub struct BbrParams {
     config: BbrConfig,
 }

@@ -82,8 +82,11 @@ impl Flight {
 }
 
 /// What [`Bbr::on_send`] returns for the stack to keep with the segment.
+///
+/// `repr(C)`, as [`DeliveredSegment`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct Sent {
     /// The segment's earliest departure time (`skb->skb_mstamp_ns`), ns since the
     /// origin of `now`.
@@ -93,8 +96,13 @@ pub struct Sent {
 }
 
 /// One segment an ACK newly delivered.
+///
+/// `repr(C)`, fields in this order: the C ABI's `CongestionDeliveredSegment` has the
+/// same layout, so that a C caller's array is read (and its spent snapshots written)
+/// in place.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct DeliveredSegment {
     /// What [`Bbr::on_send`] returned for its last transmission.
     pub sent: Sent,

@@ -39,9 +39,19 @@ mod bit {
 /// `cycle_idx` 3, `pacing_gain`/`cwnd_gain` 10, `ack_epoch_acked` 20,
 /// `extra_acked_win_rtts` 5; the code that writes them masks or bounds them so.
 /// The one-bit fields are packed into one word and read through methods.
+///
+/// `#[repr(C)]`, widest fields first, so that the layout is fixed and fills the
+/// 104 bytes exactly: the BPF struct_ops `rbbr` (bpf/rops) keeps this struct in the
+/// kernel's `icsk_ca_priv`, and the BTF it is described by must list members at
+/// ascending offsets (the kernel refuses Rust's reordered layout).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct BbrState {
+    /// `cycle_mstamp`: start of the current gain-cycle phase, µs.
+    pub cycle_mstamp: u64,
+    /// `ack_epoch_mstamp`: start of the ACK-aggregation sampling epoch, µs.
+    pub ack_epoch_mstamp: u64,
     /// `min_rtt_us`: min RTT in the 10 s window, µs (`u32::MAX`: no sample yet).
     pub min_rtt_us: u32,
     /// `min_rtt_stamp`: jiffies when `min_rtt_us` was taken.
@@ -54,8 +64,6 @@ pub struct BbrState {
     pub rtt_cnt: u32,
     /// `next_rtt_delivered`: `tp->delivered` at which the current round ends.
     pub next_rtt_delivered: u32,
-    /// `cycle_mstamp`: start of the current gain-cycle phase, µs.
-    pub cycle_mstamp: u64,
     /// `lt_bw`: long-term (policed) delivery rate, packets/µs << 24.
     pub lt_bw: u32,
     /// `lt_last_delivered`: `tp->delivered` at the start of the long-term interval.
@@ -68,12 +76,10 @@ pub struct BbrState {
     pub prior_cwnd: u32,
     /// `full_bw`: the bandwidth STARTUP's full-pipe test compares against.
     pub full_bw: u32,
-    /// `ack_epoch_mstamp`: start of the ACK-aggregation sampling epoch, µs.
-    pub ack_epoch_mstamp: u64,
-    /// `extra_acked[2]`: max excess data ACKed in the two halves of the window.
-    pub extra_acked: [u16; 2],
     /// `ack_epoch_acked:20`: segments (S)ACKed in the epoch.
     pub ack_epoch_acked: u32,
+    /// `extra_acked[2]`: max excess data ACKed in the two halves of the window.
+    pub extra_acked: [u16; 2],
     /// `pacing_gain:10`: current pacing gain, /256.
     pub pacing_gain: u16,
     /// `cwnd_gain:10`: current cwnd gain, /256.
@@ -94,7 +100,8 @@ pub struct BbrState {
     pub extra_acked_win_rtts: u8,
 }
 
-const _: () = assert!(core::mem::size_of::<BbrState>() <= 104);
+// The kernel's ICSK_CA_PRIV_SIZE; rbbr stores exactly these bytes there.
+const _: () = assert!(core::mem::size_of::<BbrState>() == 104);
 
 macro_rules! flag {
     ($(#[$doc:meta] $get:ident, $set:ident, $bit:ident;)*) => {

@@ -60,16 +60,32 @@ impl LinuxFlowState {
         rtt_us: Option<u32>,
         o: &mut O,
     ) {
+        self.ack_with_cumulative_observed(p, now, acked, rtt_us, None, o);
+    }
+
+    /// [`ack_with_cumulative`](Self::ack_with_cumulative), reporting as
+    /// [`ack_observed`](Self::ack_observed) does.
+    #[inline(always)]
+    pub(crate) fn ack_with_cumulative_observed<O: Observer>(
+        &mut self,
+        p: &LinuxParams,
+        now: Instant,
+        acked: u32,
+        rtt_us: Option<u32>,
+        cumulative_ack: Option<u64>,
+        o: &mut O,
+    ) {
         // What the phase depends on, as it was, in one byte: the recovery flag, slow
         // start (`cwnd < ssthresh`), and whether HyStart had found its exit. The phase
         // itself is worked out only in the rare case that needs it.
         let before = self.ack_key() | (u8::from(self.hystart_found()) << 2);
-        self.ack_with_s32_rtt(p, now, acked, rtt_us);
+        let snd_una_before = self.hot.snd_una;
+        self.ack_with_cumulative(p, now, acked, rtt_us, cumulative_ack);
         // Every decision an ACK makes changes the phase, and a phase change changes
         // slow start or the recovery flag: an ACK that leaves `high_seq` behind clears
         // the flag in the same call, and one that does not leaves the flow in recovery.
         if (before ^ self.ack_key()) & 0b11 != 0 {
-            self.report_ack(before, acked, now, o);
+            self.report_ack(before, snd_una_before, now, o);
         }
     }
 
@@ -80,17 +96,16 @@ impl LinuxFlowState {
         u8::from(h.flags & LOSS_RECOVERY != 0) | (u8::from(h.cwnd < h.ssthresh) << 1)
     }
 
-    /// After an ACK of `acked` segments that may have changed the phase from what
-    /// `before` (an [`ack_key`](Self::ack_key) with HyStart's `found` in bit 2) says:
-    /// report what it decided.
+    /// After an ACK that may have changed the phase from what `before` (an
+    /// [`ack_key`](Self::ack_key) with HyStart's `found` in bit 2) says, `snd_una` being
+    /// where the ACK found it: report what it decided.
     #[cold]
     #[inline(never)]
-    fn report_ack<O: Observer>(&self, before: u8, acked: u32, now: Instant, o: &mut O) {
+    fn report_ack<O: Observer>(&self, before: u8, snd_una: u32, now: Instant, o: &mut O) {
         let below_ssthresh = before & 0b10 != 0;
-        // The phase as `phase()` had it: `snd_una` was `acked` behind, and an ACK does
-        // not move `high_seq`; cwnd against ssthresh is all the rest reads.
+        // The phase as `phase()` had it: an ACK does not move `high_seq`; cwnd against
+        // ssthresh is all the rest reads.
         let flags = if before & 0b01 != 0 { LOSS_RECOVERY } else { 0 };
-        let snd_una = self.hot.snd_una.wrapping_sub(acked);
         let (cwnd, ssthresh) = if below_ssthresh { (0, 1) } else { (1, 0) };
         let phase = self.phase_at(flags, snd_una, cwnd, ssthresh);
         // HyStart's exit is kept until the next RTO (as `found`): one there now and not

@@ -32,8 +32,12 @@ const STAMP32: u32 = 1 << 21;
 ///
 /// `delivered_ce` keeps the kernel's 20 bits. `lost` and `in_flight` are BBRv3's
 /// additions (`tx.lost`, `tx.in_flight`); BBR v1 never reads them.
+///
+/// `repr(C)`, fields in this order: the C ABI's `CongestionTxSnapshot` has the same
+/// layout, so that a C caller's stored snapshots are read in place.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+#[repr(C)]
 pub struct TxSnapshot {
     /// `tx.first_tx_mstamp`: start of the send phase this segment belongs to, µs.
     pub first_tx_mstamp: u64,
@@ -91,6 +95,13 @@ impl TxSnapshot {
     pub const fn is_stamp32(&self) -> bool {
         self.bits & STAMP32 != 0
     }
+
+    /// The packed flag word: `is_app_limited` (bit 0), `delivered_ce` (bits 1..=20)
+    /// and the `u32`-stamp mark of [`is_stamp32`](Self::is_stamp32) (bit 21), for a
+    /// caller that stores the snapshot outside Rust (the C ABI).
+    pub const fn packed_flags(&self) -> u32 {
+        self.bits
+    }
 }
 
 /// `struct rate_sample`: what one ACK measured, handed to the congestion control.
@@ -98,6 +109,8 @@ impl TxSnapshot {
 /// `delivered` and `interval_us` are -1 when the ACK gave no valid sample.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
+// `#[repr(C)]`: fixed member order, which the BTF of the BPF struct_ops in `bpf/` needs.
+#[repr(C)]
 pub struct RateSample {
     /// `prior_mstamp`: start of the interval (the sampled segment's `tx.delivered_mstamp`), µs.
     pub prior_mstamp: u64,

@@ -10,15 +10,32 @@ use crate::linux::tcp::minmax::Minmax;
 /// [`before()`](super::before)/[`after()`](super::after), never with `<`. Times are the
 /// event's `now`: `tcp_mstamp` in µs, `tcp_clock_cache` in ns and `tcp_jiffies32` at
 /// HZ = 1000, set by the glue at the start of every event.
+///
+/// `#[repr(C)]`, fields declared widest first (8-byte, then 4-byte, then 1-byte, each
+/// group in the kernel's order) so that the fixed layout is as compact as Rust's own
+/// (224 bytes): the BPF struct_ops programs of `bpf/` pass it between functions the
+/// compiler keeps apart, and the kernel refuses their BTF if a struct's members are
+/// not listed at ascending offsets, which Rust's reordering breaks.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[repr(C)]
 pub struct TcpSock {
     /// `tcp_mstamp`: this event's time, µs.
     pub tcp_mstamp: u64,
     /// `tcp_clock_cache`: this event's time, ns.
     pub tcp_clock_cache: u64,
+    /// `sk_pacing_rate`: bytes per second.
+    pub sk_pacing_rate: u64,
+    /// `sk_max_pacing_rate`: the cap on `sk_pacing_rate`, bytes per second.
+    pub sk_max_pacing_rate: u64,
+    /// `tcp_wstamp_ns`: earliest departure time of the next segment, ns.
+    pub tcp_wstamp_ns: u64,
+    /// `first_tx_mstamp`: rate sampler, send time of the most recently delivered
+    /// segment (start of the current send phase), µs.
+    pub first_tx_mstamp: u64,
+    /// `delivered_mstamp`: rate sampler, when `delivered` last grew, µs.
+    pub delivered_mstamp: u64,
     /// `tcp_jiffies32`: this event's time in jiffies (HZ = 1000), wrapping.
     pub tcp_jiffies32: u32,
-
     /// `snd_cwnd`: the congestion window, segments.
     pub snd_cwnd: u32,
     /// `snd_cwnd_cnt`: additive-increase credit, segments.
@@ -45,8 +62,6 @@ pub struct TcpSock {
     pub lost_out: u32,
     /// `retrans_out`: retransmissions in flight.
     pub retrans_out: u32,
-    /// `undo_marker` (as a flag): a reduction may still be undone.
-    pub undo_marker: bool,
     /// `prior_ssthresh`: ssthresh to restore on undo (0: none).
     pub prior_ssthresh: u32,
     /// `prior_cwnd`: cwnd when the reduction began.
@@ -63,8 +78,6 @@ pub struct TcpSock {
     pub lost: u32,
     /// `app_limited`: `delivered` at which the last application-limited period ends (0: none).
     pub app_limited: u32,
-    /// `is_cwnd_limited`: the last send round was limited by cwnd.
-    pub is_cwnd_limited: bool,
     /// `max_packets_out`: largest flight in the current window-use round.
     pub max_packets_out: u32,
     /// `cwnd_usage_seq`: `snd_nxt` when that round began.
@@ -73,23 +86,9 @@ pub struct TcpSock {
     pub lsndtime: u32,
     /// `data_segs_out`: data segments sent in total (retransmissions included).
     pub data_segs_out: u32,
-    /// `icsk_ca_state`: Open, Disorder, CWR, Recovery or Loss.
-    pub icsk_ca_state: CaState,
-    /// `icsk_retransmits`: RTOs since the last forward progress.
-    pub icsk_retransmits: u8,
-    /// `sk_pacing_rate`: bytes per second.
-    pub sk_pacing_rate: u64,
-    /// `sk_max_pacing_rate`: the cap on `sk_pacing_rate`, bytes per second.
-    pub sk_max_pacing_rate: u64,
-    /// `sk_pacing_status`: 0 none, 1 needed (internal pacing), 2 fq.
-    pub sk_pacing_status: u8,
-    /// `sk_pacing_shift`: TSQ and TSO budget as 1/2^shift s of the pacing rate.
-    pub sk_pacing_shift: u8,
     /// `sk_gso_max_size`: the largest GSO packet the device takes, bytes
     /// ([`GSO_LEGACY_MAX_SIZE`] by default; CUBIC's HyStart reads it).
     pub sk_gso_max_size: u32,
-    /// `tcp_wstamp_ns`: earliest departure time of the next segment, ns.
-    pub tcp_wstamp_ns: u64,
     /// `snd_cwnd_stamp`: jiffies of the last cwnd change the glue or a hook stamped.
     pub snd_cwnd_stamp: u32,
     /// `icsk_rto`: the retransmission timeout, jiffies (read by the idle restart).
@@ -97,23 +96,29 @@ pub struct TcpSock {
     /// What `tcp_mss_to_mtu()` adds to an MSS: `tcp_header_len + icsk_ext_hdr_len +
     /// net_header_len` (52 for IPv4 with timestamps, so MSS 1448 is MTU 1500).
     pub header_len: u32,
-    /// `mss_cache_set_by_cca`: an algorithm chose `mss_cache` itself (TCP Prague's MTU
-    /// shrinking at low rates).
-    pub mss_cache_set_by_cca: bool,
-
     /// `write_seq`: end of the data the application has queued (segments).
     pub write_seq: u32,
     /// `rtt_min`: windowed min of RTT samples over 300 s of jiffies (`tcp_min_rtt()`).
     pub rtt_min: Minmax,
-    /// `first_tx_mstamp`: rate sampler, send time of the most recently delivered
-    /// segment (start of the current send phase), µs.
-    pub first_tx_mstamp: u64,
-    /// `delivered_mstamp`: rate sampler, when `delivered` last grew, µs.
-    pub delivered_mstamp: u64,
     /// `rate_delivered`: segments of the last kept rate sample.
     pub rate_delivered: u32,
     /// `rate_interval_us`: interval of the last kept rate sample, µs.
     pub rate_interval_us: u32,
+    /// `undo_marker` (as a flag): a reduction may still be undone.
+    pub undo_marker: bool,
+    /// `is_cwnd_limited`: the last send round was limited by cwnd.
+    pub is_cwnd_limited: bool,
+    /// `icsk_ca_state`: Open, Disorder, CWR, Recovery or Loss.
+    pub icsk_ca_state: CaState,
+    /// `icsk_retransmits`: RTOs since the last forward progress.
+    pub icsk_retransmits: u8,
+    /// `sk_pacing_status`: 0 none, 1 needed (internal pacing), 2 fq.
+    pub sk_pacing_status: u8,
+    /// `sk_pacing_shift`: TSQ and TSO budget as 1/2^shift s of the pacing rate.
+    pub sk_pacing_shift: u8,
+    /// `mss_cache_set_by_cca`: an algorithm chose `mss_cache` itself (TCP Prague's MTU
+    /// shrinking at low rates).
+    pub mss_cache_set_by_cca: bool,
     /// `rate_app_limited`: the last kept rate sample was application-limited.
     pub rate_app_limited: bool,
     /// `ecn_flags`: what ECN the connection negotiated and the route allows
@@ -155,6 +160,8 @@ pub(crate) const fn tcp_packets_in_flight(
         .wrapping_sub(sacked_out.wrapping_add(lost_out))
         .wrapping_add(retrans_out)
 }
+
+const _: () = assert!(core::mem::size_of::<TcpSock>() == 224);
 
 impl TcpSock {
     /// `tcp_packets_in_flight()`: `packets_out - (sacked_out + lost_out) + retrans_out`,

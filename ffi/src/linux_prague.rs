@@ -1,0 +1,354 @@
+//! Linux-mode TCP Prague through the C ABI (`congestion_linux_prague_*`, the Rust
+//! `linux::Prague`, a `TcpFlow<PragueOps>`): the kernel-style calls of `TcpFlow`, one C
+//! function each, with the arguments in the same order (the parameter block, which holds
+//! the module parameters, the socket's starting values and the host's sysctls, is the
+//! one the state was initialised with). Prague draws no random numbers: these calls take
+//! no random source.
+
+use crate::linux_tcp_config::*;
+use crate::tcp_blob::*;
+use crate::*;
+use congestion::linux::prague::prague_tso_segs;
+use congestion::linux::tcp::{AckOutcome, TcpAck};
+use congestion::linux::{Prague, TCP_INFINITE_SSTHRESH};
+
+/// Validates `*config` into the parameter block at `params` (a buffer of `params_size` bytes, 8-byte aligned) for TCP Prague flows. On error nothing is written.
+///
+/// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+/// `CONGESTION_ERR_SIZE`, or the code naming the refused field:
+/// `CONGESTION_ERR_INITIAL_WINDOW` (`init_cwnd` 0 or above the clamp, or an
+/// `init_ssthresh` above UINT32_MAX), `CONGESTION_ERR_MSS`,
+/// `CONGESTION_ERR_PACING_STATUS`, `CONGESTION_ERR_PACING_RATIO`,
+/// `CONGESTION_ERR_DCTCP_SHIFT_G` (DCTCP), `CONGESTION_ERR_PRAGUE_BURST_SHIFT`
+/// (Prague).
+///
+/// # Safety
+/// `params` is NULL or valid for writes of `params_size` bytes, and no flow
+/// initialised with it is in a call; `config` is NULL or readable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_params_init(
+    params: *mut CongestionLinuxPragueParams,
+    params_size: usize,
+    config: *const CongestionLinuxPragueConfig,
+) -> i32 {
+    // SAFETY: NULL or readable per the contract; plain integers.
+    let Some(config) = (unsafe { config.as_ref() }) else {
+        return CONGESTION_ERR_NULL;
+    };
+    match prague_params(config) {
+        // SAFETY: forwarded contract.
+        Ok(p) => unsafe { init_params(params, params_size, p) },
+        Err(code) => code,
+    }
+}
+
+/// Initialises the TCP Prague flow at `state` (a buffer of `state_size` bytes, aligned to 64) on the parameter block `params`, the connection being established at `now_us` with the block's socket values: the algorithm's `init` runs, nothing is in flight. The state keeps the block's address. On error nothing is written.
+///
+/// Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+/// `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED`.
+///
+/// # Safety
+/// `state` is NULL or valid for writes of `state_size` bytes; `params` is NULL
+/// or an initialised block that outlives the state.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_init(
+    state: *mut CongestionLinuxPragueState,
+    state_size: usize,
+    params: *const CongestionLinuxPragueParams,
+    now_us: u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        init_flow(state, state_size, params, |p| {
+            Prague::new(&p.ops, &p.socket, now_us, &mut NoDraws)
+                .map_err(crate::bbr_types::config_code)
+        })
+    }
+}
+
+/// The application queues `segments` new segments while nothing in flight is
+/// being acknowledged: the restart after idle (DCTCP), then the transmit
+/// (`TcpFlow::send`; the flight saturates at UINT32_MAX).
+///
+/// # Safety
+/// `state` is NULL or an initialised state of this algorithm not used
+/// concurrently.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_on_send(
+    state: *mut CongestionLinuxPragueState,
+    now_us: u64,
+    segments: u32,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_flow(state, |f: &mut Prague, p| {
+            f.send(&p.ops, &p.sysctl, now_us, segments, &mut NoDraws)
+        })
+    }
+}
+
+/// The sender transmitted until `in_flight` segments are outstanding
+/// (`tcp_write_xmit`; fewer than before means nothing was sent). Call it after
+/// each ACK once the stack has sent in response.
+///
+/// # Safety
+/// As `_on_send`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_on_transmit(
+    state: *mut CongestionLinuxPragueState,
+    now_us: u64,
+    in_flight: u32,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_flow(state, |f: &mut Prague, p| {
+            f.transmit(&p.ops, now_us, in_flight, &mut NoDraws)
+        })
+    }
+}
+
+/// An ACK (`tcp_ack`) newly acknowledging `acked` segments cumulatively, with
+/// its RTT sample `rtt_us` (negative: none; above UINT32_MAX counts as
+/// UINT32_MAX), `ce_delta` segments newly reported CE-marked (AccECN's CE count
+/// rise; may exceed `acked`) and `ece` nonzero when it carries ECN-Echo without
+/// a CE count. `*outcome` (may be NULL) gets a `CONGESTION_ACK_*` value.
+///
+/// # Safety
+/// As `_on_send`; `outcome` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_on_ack(
+    state: *mut CongestionLinuxPragueState,
+    now_us: u64,
+    acked: u32,
+    rtt_us: i64,
+    ce_delta: u32,
+    ece: u8,
+    outcome: *mut u32,
+) -> i32 {
+    let ack = TcpAck {
+        acked,
+        rtt_us: u64::try_from(rtt_us)
+            .ok()
+            .map(|r| u32::try_from(r).unwrap_or(u32::MAX)),
+        ce_delta,
+        ece: ece != 0,
+    };
+    let mut result = CONGESTION_ACK_DISCARDED;
+    // SAFETY: forwarded contract.
+    let code = unsafe {
+        with_flow(state, |f: &mut Prague, p| {
+            result = match f.ack(&p.ops, &p.sysctl, now_us, &ack, &mut NoDraws) {
+                AckOutcome::Discarded => CONGESTION_ACK_DISCARDED,
+                AckOutcome::NoQueue => CONGESTION_ACK_NO_QUEUE,
+                AckOutcome::Processed => CONGESTION_ACK_PROCESSED,
+            };
+        })
+    };
+    if code == CONGESTION_OK {
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_opt(outcome, result) };
+    }
+    code
+}
+
+/// Fast retransmit: a loss detected by duplicate ACKs or RACK
+/// (`tcp_enter_recovery`). Ignored in Recovery and Loss: `*entered` (may be
+/// NULL) is 1 when Recovery began, else 0.
+///
+/// # Safety
+/// As `_on_send`; `entered` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_on_loss(
+    state: *mut CongestionLinuxPragueState,
+    now_us: u64,
+    entered: *mut u8,
+) -> i32 {
+    let mut result = false;
+    // SAFETY: forwarded contract.
+    let code = unsafe {
+        with_flow(state, |f: &mut Prague, p| {
+            result = f.loss(&p.ops, now_us, &mut NoDraws)
+        })
+    };
+    if code == CONGESTION_OK {
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_opt(entered, u8::from(result)) };
+    }
+    code
+}
+
+/// A retransmission timeout (`tcp_enter_loss`), after which `retransmitted`
+/// segments (usually 1, the head) are sent again at once.
+///
+/// # Safety
+/// As `_on_send`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_on_rto(
+    state: *mut CongestionLinuxPragueState,
+    now_us: u64,
+    retransmitted: u32,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        with_flow(state, |f: &mut Prague, p| {
+            f.rto(&p.ops, now_us, retransmitted, &mut NoDraws)
+        })
+    }
+}
+
+/// The last reduction proved spurious (`tcp_try_undo`): `*undone` (may be NULL)
+/// is 1 when it was undone, 0 when there was none to undo.
+///
+/// # Safety
+/// As `_on_send`; `undone` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_on_undo(
+    state: *mut CongestionLinuxPragueState,
+    now_us: u64,
+    undone: *mut u8,
+) -> i32 {
+    let mut result = false;
+    // SAFETY: forwarded contract.
+    let code = unsafe {
+        with_flow(state, |f: &mut Prague, p| {
+            result = f.undo(&p.ops, now_us, &mut NoDraws)
+        })
+    };
+    if code == CONGESTION_OK {
+        // SAFETY: NULL or writable per the contract.
+        unsafe { write_opt(undone, u8::from(result)) };
+    }
+    code
+}
+
+/// `*cwnd` = `snd_cwnd`, segments.
+///
+/// # Safety
+/// `state` is NULL or an initialised state of this algorithm; the out-pointer
+/// NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_cwnd(
+    state: *const CongestionLinuxPragueState,
+    cwnd: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { read_flow(state, cwnd, |f: &Prague, _| u64::from(f.socket().snd_cwnd)) }
+}
+
+/// `*ssthresh` = `snd_ssthresh`, segments; `CONGESTION_SSTHRESH_NONE` while it
+/// is the kernel's "infinite".
+///
+/// # Safety
+/// As the other getters.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_ssthresh(
+    state: *const CongestionLinuxPragueState,
+    ssthresh: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_flow(state, ssthresh, |f: &Prague, _| {
+            match f.socket().snd_ssthresh {
+                s if s >= TCP_INFINITE_SSTHRESH => CONGESTION_SSTHRESH_NONE,
+                s => u64::from(s),
+            }
+        })
+    }
+}
+
+/// `*bytes_per_second` = `sk_pacing_rate`, bytes per second (set on ACKs).
+///
+/// # Safety
+/// As the other getters.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_pacing_rate(
+    state: *const CongestionLinuxPragueState,
+    bytes_per_second: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_flow(state, bytes_per_second, |f: &Prague, _| {
+            f.socket().sk_pacing_rate
+        })
+    }
+}
+
+/// `*ca_state` = `icsk_ca_state`: 0 Open, 1 Disorder, 2 CWR, 3 Recovery, 4 Loss.
+///
+/// # Safety
+/// As the other getters.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_ca_state(
+    state: *const CongestionLinuxPragueState,
+    ca_state: *mut u32,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_flow(state, ca_state, |f: &Prague, _| {
+            f.socket().icsk_ca_state as u32
+        })
+    }
+}
+
+/// `*in_flight` = `packets_out`, segments.
+///
+/// # Safety
+/// As the other getters.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_in_flight(
+    state: *const CongestionLinuxPragueState,
+    in_flight: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_flow(state, in_flight, |f: &Prague, _| {
+            u64::from(f.socket().packets_out)
+        })
+    }
+}
+
+/// `*alpha` = Prague's alpha, the EWMA of the CE-marked fraction, of 2^24
+/// (`upscaled_alpha` >> 4).
+///
+/// # Safety
+/// `state` is NULL or an initialised Prague state; `alpha` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_alpha(
+    state: *const CongestionLinuxPragueState,
+    alpha: *mut u64,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { read_flow(state, alpha, |f: &Prague, _| f.ca().upscaled_alpha >> 4) }
+}
+
+/// `*mode` = Prague's window mode: 0 window-based, 1 rate-based (`cwnd_mode`).
+///
+/// # Safety
+/// `state` is NULL or an initialised Prague state; `mode` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_mode(
+    state: *const CongestionLinuxPragueState,
+    mode: *mut u32,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe { read_flow(state, mode, |f: &Prague, _| u32::from(f.ca().cwnd_mode)) }
+}
+
+/// `*segments` = `prague_tso_segs()`: segments per TSO burst (capped by
+/// `prague_max_tso_segs` when set). DCTCP has no such hook: its bursts are the
+/// stack's.
+///
+/// # Safety
+/// `state` is NULL or an initialised Prague state; `segments` NULL or writable.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn congestion_linux_prague_tso_segs_goal(
+    state: *const CongestionLinuxPragueState,
+    segments: *mut u32,
+) -> i32 {
+    // SAFETY: forwarded contract.
+    unsafe {
+        read_flow(state, segments, |f: &Prague, p| {
+            prague_tso_segs(f.ca(), &p.ops)
+        })
+    }
+}
