@@ -13,12 +13,12 @@ use crate::v2_6_35;
 
 /// Any controller this crate offers, chosen at run time; forwards every call.
 ///
-/// The Linux-mode BBR, BBRv3, DCTCP and Prague variants own their parameters and draw
+/// The Linux-mode BBR, BBRv3, DCTCP and Prague variants and RFC-mode BBRv3 own their parameters and draw
 /// random numbers through a [`RandomFn`], the caller's generator as a function (the
 /// enum has one type, so it cannot hold a generator type of the caller's). Each
 /// variant is stored inline (no allocation): the enum is as large as its largest
 /// variant, see `examples/sizes.rs`. Those four report no decisions to an
-/// [`Observer`] yet: their observed calls are the plain ones.
+/// [`Observer`] yet, nor does RFC-mode BBRv3: their observed calls are the plain ones.
 ///
 /// ```
 /// use congestion::rfc;
@@ -61,6 +61,8 @@ pub enum AnyController {
     LinuxDctcp(linux::DctcpController<RandomFn>),
     /// Linux-mode TCP Prague 0.7 (`tcp_prague.c`), in segments.
     LinuxPrague(linux::PragueController<RandomFn>),
+    /// RFC-mode BBRv3 (draft-ietf-ccwg-bbr) in bytes for QUIC.
+    RfcBbr3(rfc::Bbr3Controller<RandomFn>),
 }
 
 /// The 0.2 variant names, as constructors for one release (a variant cannot be aliased:
@@ -103,12 +105,13 @@ macro_rules! forward {
             AnyController::LinuxBbr3($c) => $call,
             AnyController::LinuxDctcp($c) => $call,
             AnyController::LinuxPrague($c) => $call,
+            AnyController::RfcBbr3($c) => $call,
         }
     };
 }
 
 /// Forwards one observed call to the controllers that report to an observer; the
-/// Linux-mode BBR, BBRv3, DCTCP and Prague controllers report nothing yet and take the
+/// Linux-mode BBR, BBRv3, DCTCP and Prague controllers and RFC-mode BBRv3 report nothing yet and take the
 /// plain call (`$plain`).
 macro_rules! forward_observed {
     ($self:ident, $c:ident => $call:expr, $plain:expr) => {
@@ -123,6 +126,7 @@ macro_rules! forward_observed {
             AnyController::LinuxBbr3($c) => $plain,
             AnyController::LinuxDctcp($c) => $plain,
             AnyController::LinuxPrague($c) => $plain,
+            AnyController::RfcBbr3($c) => $plain,
         }
     };
 }
