@@ -72,6 +72,7 @@
 mod counters;
 #[cfg(feature = "defmt")]
 mod defmt_observer;
+pub(crate) mod model;
 mod observed;
 
 pub use counters::Counters;

@@ -21,9 +21,38 @@ pub trait ObservableController: CongestionController {
     /// into or out of Conservative Slow Start, or the end of a recovery period.
     fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O);
 
+    /// [`on_ack_sampled`](CongestionController::on_ack_sampled), reporting as
+    /// [`on_ack_observed`](Self::on_ack_observed) (and, for a BBR, its mode changes).
+    /// The default is `on_ack_observed`, as the trait's `on_ack_sampled` is `on_ack`:
+    /// a controller that reads the snapshot overrides both.
+    fn on_ack_sampled_observed<O: Observer>(
+        &mut self,
+        now: Instant,
+        ack: &AckEvent,
+        newest: &AckedPacket,
+        observer: &mut O,
+    ) {
+        let _ = newest;
+        self.on_ack_observed(now, ack, observer);
+    }
+
     /// [`on_loss`](CongestionController::on_loss), reporting a reduction (and the
     /// slow-start exit it makes), or a persistent-congestion collapse.
     fn on_loss_observed<O: Observer>(&mut self, now: Instant, loss: &LossEvent, observer: &mut O);
+
+    /// [`on_packet_lost`](CongestionController::on_packet_lost), reporting as
+    /// [`on_loss_observed`](Self::on_loss_observed); the default is that call, as the
+    /// trait's `on_packet_lost` is `on_loss`.
+    fn on_packet_lost_observed<O: Observer>(
+        &mut self,
+        now: Instant,
+        loss: &LossEvent,
+        lost: &TxSnapshot,
+        observer: &mut O,
+    ) {
+        let _ = lost;
+        self.on_loss_observed(now, loss, observer);
+    }
 
     /// [`on_ecn`](CongestionController::on_ecn), reporting a reduction (and the
     /// slow-start exit it makes).
@@ -123,25 +152,13 @@ impl<C: ObservableController, O: Observer> CongestionController for Observed<C, 
         self.controller
             .on_packet_sent_counted(now, sent, largest_sent)
     }
-    /// A controller that samples from snapshots (BBR) takes the snapshot and reports
-    /// nothing; the others report as [`on_ack`](CongestionController::on_ack).
     fn on_ack_sampled(&mut self, now: Instant, ack: &AckEvent, newest: &AckedPacket) {
-        if self.controller.uses_packet_snapshots() {
-            self.controller.on_ack_sampled(now, ack, newest)
-        } else {
-            self.controller
-                .on_ack_observed(now, ack, &mut self.observer)
-        }
+        self.controller
+            .on_ack_sampled_observed(now, ack, newest, &mut self.observer)
     }
-    /// As [`on_ack_sampled`](CongestionController::on_ack_sampled): the snapshot to a
-    /// controller that reads it, the report otherwise.
     fn on_packet_lost(&mut self, now: Instant, loss: &LossEvent, lost: &TxSnapshot) {
-        if self.controller.uses_packet_snapshots() {
-            self.controller.on_packet_lost(now, loss, lost)
-        } else {
-            self.controller
-                .on_loss_observed(now, loss, &mut self.observer)
-        }
+        self.controller
+            .on_packet_lost_observed(now, loss, lost, &mut self.observer)
     }
     fn uses_packet_snapshots(&self) -> bool {
         self.controller.uses_packet_snapshots()
