@@ -180,6 +180,17 @@ impl CongestionController for AnyController {
 }
 
 impl ObservableController for AnyController {
+    fn on_sent_observed<O: Observer>(&mut self, now: Instant, sent: &SentEvent, observer: &mut O) {
+        forward!(self, c => c.on_sent_observed(now, sent, observer))
+    }
+    fn on_packet_sent_observed<O: Observer>(
+        &mut self,
+        now: Instant,
+        sent: &SentEvent,
+        observer: &mut O,
+    ) -> TxSnapshot {
+        forward!(self, c => c.on_packet_sent_observed(now, sent, observer))
+    }
     fn on_ack_sampled_observed<O: Observer>(
         &mut self,
         now: Instant,

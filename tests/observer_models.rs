@@ -60,6 +60,16 @@ struct InFlight {
 /// until `end_us`: after each ACK the sender fills cwnd. Every packet is acknowledged
 /// by its own ACK.
 fn bottleneck<C: CongestionController>(c: &mut C, end_us: u64) {
+    bottleneck_until(c, end_us, |_| false);
+}
+
+/// As [`bottleneck`], but once `stop` holds the sender sends nothing more and the
+/// path drains; returns the time of the last ACK, µs.
+fn bottleneck_until<C: CongestionController>(
+    c: &mut C,
+    end_us: u64,
+    stop: impl Fn(&C) -> bool,
+) -> u64 {
     let unit = if c.unit() == WindowUnit::Segments {
         1
     } else {
@@ -69,8 +79,10 @@ fn bottleneck<C: CongestionController>(c: &mut C, end_us: u64) {
     let mut next_pn = 0u64;
     let mut last_ack = 0u64;
     let mut now_us = 0u64;
+    let mut stopped = false;
     loop {
-        while c.in_flight() + unit <= c.cwnd() {
+        stopped = stopped || stop(c);
+        while !stopped && c.in_flight() + unit <= c.cwnd() {
             let now = Instant::from_micros(now_us);
             let tx = c.on_packet_sent(now, &SentEvent::new(c.in_flight() + unit, next_pn));
             // FIFO: served after the packet ahead of it, at the earliest a base RTT out.
@@ -84,11 +96,13 @@ fn bottleneck<C: CongestionController>(c: &mut C, end_us: u64) {
             });
             next_pn += 1;
         }
-        let Some(p) = path.pop_front() else { break };
-        now_us = p.ack_at;
-        if now_us > end_us {
+        let Some(p) = path.pop_front() else {
+            break;
+        };
+        if p.ack_at > end_us {
             break;
         }
+        now_us = p.ack_at;
         let rtt = Duration::from_micros(now_us - p.sent.as_micros());
         let ack = AckEvent::new(unit, p.pn, Some(rtt));
         c.on_ack_sampled(
@@ -97,6 +111,7 @@ fn bottleneck<C: CongestionController>(c: &mut C, end_us: u64) {
             &AckedPacket::new(p.sent, p.tx),
         );
     }
+    now_us
 }
 
 fn linux_bbr() -> BbrController<RandomFn> {
@@ -343,4 +358,32 @@ fn dctcp_reports_one_ecn_reduction_per_ce_round() {
     let mut any = Observed::new(AnyController::LinuxDctcp(dctcp()), Log::default());
     rounds(&mut any, 40, &CE_ROUNDS);
     assert_eq!(any.observer().0, log.0);
+}
+
+#[test]
+fn rfc_bbr3_reports_the_end_of_probe_rtt_on_a_send_after_idle() {
+    use congestion::rfc::bbr3::State;
+    let mut observed = Observed::new(rfc_bbr3(), Log::default());
+    // Into ProbeRTT (about 10 s in), then the application stops and the path drains.
+    let in_probe_rtt = |o: &Observed<RfcBbr3Controller<RandomFn>, Log>| {
+        o.controller().flow().state() == State::ProbeRtt
+    };
+    let last_ack = bottleneck_until(&mut observed, 20_000_000, in_probe_rtt);
+    assert_eq!(observed.controller().flow().state(), State::ProbeRtt);
+    assert_eq!(observed.in_flight(), 0);
+    // 300 ms idle (past ProbeRTT's 200 ms): the restart from idle on the next send
+    // ends ProbeRTT (§5.4), and the send reports it.
+    let t = Instant::from_micros(last_ack + 300_000);
+    let decisions = observed.observer().0.len();
+    observed.on_packet_sent(t, &SentEvent::new(1200, 1_000_000));
+    let log = &observed.observer().0;
+    assert_eq!(log.len(), decisions + 1);
+    let (at, last) = log[decisions];
+    assert_eq!(at, t);
+    let Decision::ModeChange { from, to } = last else {
+        panic!("{last:?}")
+    };
+    assert_eq!(from, BbrMode::ProbeRtt);
+    assert!((4..=7).contains(&to.code()), "{to:?}");
+    assert_v3_cycle(observed.observer());
 }

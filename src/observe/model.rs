@@ -160,6 +160,29 @@ impl ModelSnapshot {
 macro_rules! observable_by_model {
     (impl [$($generics:tt)*] for $ty:ty) => {
         impl<$($generics)*> $crate::observe::ObservableController for $ty {
+            fn on_sent_observed<Ob: $crate::observe::Observer>(
+                &mut self,
+                now: $crate::time::Instant,
+                sent: &$crate::controller::SentEvent,
+                observer: &mut Ob,
+            ) {
+                use $crate::observe::model::{ModelEvent, ModelView};
+                let before = self.model();
+                $crate::controller::CongestionController::on_sent(self, now, sent);
+                before.report(&self.model(), ModelEvent::Signal, now, observer);
+            }
+            fn on_packet_sent_observed<Ob: $crate::observe::Observer>(
+                &mut self,
+                now: $crate::time::Instant,
+                sent: &$crate::controller::SentEvent,
+                observer: &mut Ob,
+            ) -> $crate::controller::TxSnapshot {
+                use $crate::observe::model::{ModelEvent, ModelView};
+                let before = self.model();
+                let tx = $crate::controller::CongestionController::on_packet_sent(self, now, sent);
+                before.report(&self.model(), ModelEvent::Signal, now, observer);
+                tx
+            }
             fn on_ack_observed<Ob: $crate::observe::Observer>(
                 &mut self,
                 now: $crate::time::Instant,

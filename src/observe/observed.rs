@@ -15,7 +15,10 @@ use crate::time::Instant;
 /// [`NoObserver`](super::NoObserver) (or, for ACKs, the code the twin wraps), so it
 /// costs what it did.
 ///
-/// Sends, discards and restarts after idle decide nothing and have no twin.
+/// A send decides something only in a BBR (its restart from idle may end ProbeRTT);
+/// the send twins default to the plain calls. Discards and
+/// [`on_transmit_start`](CongestionController::on_transmit_start) decide nothing and
+/// have no twin.
 pub trait ObservableController: CongestionController {
     /// [`on_ack`](CongestionController::on_ack), reporting a slow-start exit, a change
     /// into or out of Conservative Slow Start, or the end of a recovery period.
@@ -34,6 +37,26 @@ pub trait ObservableController: CongestionController {
     ) {
         let _ = newest;
         self.on_ack_observed(now, ack, observer);
+    }
+
+    /// [`on_sent`](CongestionController::on_sent), reporting what a send can decide: a
+    /// BBR's restart from idle may end its ProbeRTT. The default is the plain call
+    /// (a classic flow decides nothing on a send).
+    fn on_sent_observed<O: Observer>(&mut self, now: Instant, sent: &SentEvent, observer: &mut O) {
+        let _ = observer;
+        self.on_sent(now, sent);
+    }
+
+    /// [`on_packet_sent`](CongestionController::on_packet_sent), reporting as
+    /// [`on_sent_observed`](Self::on_sent_observed); the default is the plain call.
+    fn on_packet_sent_observed<O: Observer>(
+        &mut self,
+        now: Instant,
+        sent: &SentEvent,
+        observer: &mut O,
+    ) -> TxSnapshot {
+        let _ = observer;
+        self.on_packet_sent(now, sent)
     }
 
     /// [`on_loss`](CongestionController::on_loss), reporting a reduction (and the
@@ -130,11 +153,8 @@ impl<C: ObservableController, O: Observer> CongestionController for Observed<C, 
     }
     #[inline]
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        self.controller.on_sent(now, sent)
-    }
-    #[inline]
-    fn on_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) {
-        self.controller.on_sent_counted(now, sent, largest_sent)
+        self.controller
+            .on_sent_observed(now, sent, &mut self.observer)
     }
     #[inline]
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
@@ -146,11 +166,8 @@ impl<C: ObservableController, O: Observer> CongestionController for Observed<C, 
             .on_loss_observed(now, loss, &mut self.observer)
     }
     fn on_packet_sent(&mut self, now: Instant, sent: &SentEvent) -> TxSnapshot {
-        self.controller.on_packet_sent(now, sent)
-    }
-    fn on_packet_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) -> TxSnapshot {
         self.controller
-            .on_packet_sent_counted(now, sent, largest_sent)
+            .on_packet_sent_observed(now, sent, &mut self.observer)
     }
     fn on_ack_sampled(&mut self, now: Instant, ack: &AckEvent, newest: &AckedPacket) {
         self.controller
