@@ -1,6 +1,7 @@
 //! Decisions reported by the state-machine controllers (Linux-mode BBR v1 and v3,
-//! RFC-mode BBRv3, DCTCP) through `Observed` and `AnyController`: BBR's mode changes
-//! in order, BBRv3's ProbeBW phases, one ECN reduction per CE round. Each observed
+//! RFC-mode BBRv3, DCTCP, Prague) through `Observed` and `AnyController`: BBR's mode
+//! changes in order, BBRv3's ProbeBW phases (one reported by a send), one ECN
+//! reduction per CE round, losses, recovery ends, undos and timeouts. Each observed
 //! run also equals the same run unobserved (an observer sees, it never steers).
 
 use congestion::linux::dctcp::DctcpConfig;
@@ -386,4 +387,140 @@ fn rfc_bbr3_reports_the_end_of_probe_rtt_on_a_send_after_idle() {
     assert_eq!(from, BbrMode::ProbeRtt);
     assert!((4..=7).contains(&to.code()), "{to:?}");
     assert_v3_cycle(observed.observer());
+}
+
+/// Sends `n` segments (or packets) at `t`, numbered from `*next_pn`; their snapshots.
+fn send_n<C: CongestionController>(
+    c: &mut C,
+    t: Instant,
+    n: u64,
+    next_pn: &mut u64,
+) -> Vec<(u64, TxSnapshot)> {
+    let unit = if c.unit() == WindowUnit::Segments {
+        1
+    } else {
+        c.mss_bytes()
+    };
+    (0..n)
+        .map(|_| {
+            let pn = *next_pn;
+            *next_pn += 1;
+            (
+                pn,
+                c.on_packet_sent(t, &SentEvent::new(c.in_flight() + unit, pn)),
+            )
+        })
+        .collect()
+}
+
+/// A loss, the ACK that ends its recovery, a spurious-loss undo and a timeout, each
+/// reported with its cause, through `Observed` over `c`.
+fn loss_undo_timeout<C: congestion::observe::ObservableController>(c: C) -> Log {
+    use congestion::LossEvent;
+    let mut o = Observed::new(c, Log::default());
+    let mut pn = 0;
+    let t0 = Instant::ZERO;
+    let rtt = Some(Duration::from_micros(BASE_RTT_US));
+    let first = send_n(&mut o, t0, 10, &mut pn);
+    let t1 = Instant::from_micros(BASE_RTT_US);
+    // Segment 0 is lost; 1..=4 are acknowledged, then 5 more are sent.
+    o.on_packet_lost(t1, &LossEvent::packet(1, 0), &first[0].1);
+    for &(n, tx) in &first[1..5] {
+        o.on_ack_sampled(t1, &AckEvent::new(1, n, rtt), &AckedPacket::new(t0, tx));
+    }
+    let second = send_n(&mut o, t1, 5, &mut pn);
+    // The rest of the first flight and the second: recovery ends with a segment sent
+    // after it began.
+    let t2 = Instant::from_micros(2 * BASE_RTT_US);
+    for &(n, tx) in &first[5..] {
+        o.on_ack_sampled(t2, &AckEvent::new(1, n, rtt), &AckedPacket::new(t0, tx));
+    }
+    for &(n, tx) in &second {
+        o.on_ack_sampled(t2, &AckEvent::new(1, n, rtt), &AckedPacket::new(t1, tx));
+    }
+    // A second loss found spurious at once: undone.
+    let third = send_n(&mut o, t2, 5, &mut pn);
+    let t3 = Instant::from_micros(3 * BASE_RTT_US);
+    o.on_packet_lost(t3, &LossEvent::packet(1, third[0].0), &third[0].1);
+    o.on_spurious_congestion(t3);
+    // A timeout.
+    o.on_retransmission_timeout(Instant::from_micros(4 * BASE_RTT_US));
+    o.into_parts().1
+}
+
+fn causes(log: &Log) -> Vec<&'static str> {
+    log.0
+        .iter()
+        .filter_map(|(_, d)| match d {
+            Decision::Reduction {
+                cause: ReductionCause::Loss,
+                ..
+            } => Some("loss"),
+            Decision::Reduction {
+                cause: ReductionCause::Ecn,
+                ..
+            } => Some("ecn"),
+            Decision::Reduction {
+                cause: ReductionCause::RetransmissionTimeout,
+                ..
+            } => Some("rto"),
+            Decision::RecoveryEnd { .. } => Some("end"),
+            Decision::Undo { .. } => Some("undo"),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn bbr_and_dctcp_report_loss_recovery_end_undo_and_timeout() {
+    let expected = ["loss", "end", "loss", "undo", "rto"];
+    assert_eq!(causes(&loss_undo_timeout(linux_bbr())), expected);
+    assert_eq!(causes(&loss_undo_timeout(dctcp())), expected);
+    assert_eq!(causes(&loss_undo_timeout(linux_bbr3())), expected);
+    assert_eq!(causes(&loss_undo_timeout(rfc_bbr3())), expected);
+    // Through AnyController: the same decisions.
+    let direct = loss_undo_timeout(dctcp()).0;
+    assert_eq!(
+        loss_undo_timeout(AnyController::LinuxDctcp(dctcp())).0,
+        direct
+    );
+    let direct = loss_undo_timeout(linux_bbr()).0;
+    assert_eq!(
+        loss_undo_timeout(AnyController::LinuxBbr(linux_bbr())).0,
+        direct
+    );
+}
+
+#[test]
+fn prague_reports_one_ecn_reduction_per_ce_round() {
+    use congestion::linux::PragueController;
+    use congestion::linux::prague::PragueConfig;
+    let prague = || {
+        let p = PragueConfig::new().validate().unwrap();
+        let mut socket = TcpSocketConfig::new();
+        socket.initial_srtt_us = BASE_RTT_US as u32;
+        PragueController::new(p, TcpSysctl::new(), &socket, Instant::ZERO, RandomFn(draw)).unwrap()
+    };
+    let mut observed = Observed::new(
+        AnyController::LinuxPrague(prague()),
+        (Counters::new(), Log::default()),
+    );
+    let marks = rounds(&mut observed, 40, &CE_ROUNDS);
+    let (_, (counters, log)) = observed.into_parts();
+    let reductions: Vec<Instant> = log
+        .0
+        .iter()
+        .filter(|(_, d)| {
+            matches!(
+                d,
+                Decision::Reduction {
+                    cause: ReductionCause::Ecn,
+                    ..
+                }
+            )
+        })
+        .map(|(t, _)| *t)
+        .collect();
+    assert_eq!(reductions, marks);
+    assert_eq!(counters.ecn_reductions as usize, CE_ROUNDS.len());
 }
