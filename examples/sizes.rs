@@ -225,9 +225,14 @@ fn main() {
             "Prague through the trait (the largest Linux-mode variant)",
         ),
         (
+            "rfc::Bbr3Controller<RandomFn>",
+            size_of::<rfc::Bbr3Controller<RandomFn>>(),
+            "RFC-mode BBRv3 through the trait (the largest variant)",
+        ),
+        (
             "AnyController",
             size_of::<AnyController>(),
-            "run-time choice of controller (as large as rfc::Cubic)",
+            "run-time choice of controller (as large as rfc::Bbr3Controller)",
         ),
         (
             "EdtPacer",

@@ -13,12 +13,12 @@ use crate::v2_6_35;
 
 /// Any controller this crate offers, chosen at run time; forwards every call.
 ///
-/// The Linux-mode BBR, BBRv3, DCTCP and Prague variants own their parameters and draw
+/// The Linux-mode BBR, BBRv3, DCTCP and Prague variants and RFC-mode BBRv3 own their parameters and draw
 /// random numbers through a [`RandomFn`], the caller's generator as a function (the
 /// enum has one type, so it cannot hold a generator type of the caller's). Each
 /// variant is stored inline (no allocation): the enum is as large as its largest
-/// variant, see `examples/sizes.rs`. Those four report no decisions to an
-/// [`Observer`] yet: their observed calls are the plain ones.
+/// variant, see `examples/sizes.rs`. Every variant reports its decisions to an
+/// [`Observer`] through [`ObservableController`] (BBR's mode changes too).
 ///
 /// ```
 /// use congestion::rfc;
@@ -61,6 +61,8 @@ pub enum AnyController {
     LinuxDctcp(linux::DctcpController<RandomFn>),
     /// Linux-mode TCP Prague 0.7 (`tcp_prague.c`), in segments.
     LinuxPrague(linux::PragueController<RandomFn>),
+    /// RFC-mode BBRv3 (draft-ietf-ccwg-bbr) in bytes for QUIC.
+    RfcBbr3(rfc::Bbr3Controller<RandomFn>),
 }
 
 /// The 0.2 variant names, as constructors for one release (a variant cannot be aliased:
@@ -103,26 +105,7 @@ macro_rules! forward {
             AnyController::LinuxBbr3($c) => $call,
             AnyController::LinuxDctcp($c) => $call,
             AnyController::LinuxPrague($c) => $call,
-        }
-    };
-}
-
-/// Forwards one observed call to the controllers that report to an observer; the
-/// Linux-mode BBR, BBRv3, DCTCP and Prague controllers report nothing yet and take the
-/// plain call (`$plain`).
-macro_rules! forward_observed {
-    ($self:ident, $c:ident => $call:expr, $plain:expr) => {
-        match $self {
-            AnyController::LinuxCubic($c) => $call,
-            AnyController::RfcCubic($c) => $call,
-            AnyController::RfcNewReno($c) => $call,
-            AnyController::RfcDctcp($c) => $call,
-            AnyController::RfcPrague($c) => $call,
-            AnyController::V2_6_35Cubic($c) => $call,
-            AnyController::LinuxBbr($c) => $plain,
-            AnyController::LinuxBbr3($c) => $plain,
-            AnyController::LinuxDctcp($c) => $plain,
-            AnyController::LinuxPrague($c) => $plain,
+            AnyController::RfcBbr3($c) => $call,
         }
     };
 }
@@ -197,19 +180,48 @@ impl CongestionController for AnyController {
 }
 
 impl ObservableController for AnyController {
+    fn on_sent_observed<O: Observer>(&mut self, now: Instant, sent: &SentEvent, observer: &mut O) {
+        forward!(self, c => c.on_sent_observed(now, sent, observer))
+    }
+    fn on_packet_sent_observed<O: Observer>(
+        &mut self,
+        now: Instant,
+        sent: &SentEvent,
+        observer: &mut O,
+    ) -> TxSnapshot {
+        forward!(self, c => c.on_packet_sent_observed(now, sent, observer))
+    }
+    fn on_ack_sampled_observed<O: Observer>(
+        &mut self,
+        now: Instant,
+        ack: &AckEvent,
+        newest: &AckedPacket,
+        observer: &mut O,
+    ) {
+        forward!(self, c => c.on_ack_sampled_observed(now, ack, newest, observer))
+    }
+    fn on_packet_lost_observed<O: Observer>(
+        &mut self,
+        now: Instant,
+        loss: &LossEvent,
+        lost: &TxSnapshot,
+        observer: &mut O,
+    ) {
+        forward!(self, c => c.on_packet_lost_observed(now, loss, lost, observer))
+    }
     fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O) {
-        forward_observed!(self, c => c.on_ack_observed(now, ack, observer), c.on_ack(now, ack))
+        forward!(self, c => c.on_ack_observed(now, ack, observer))
     }
     fn on_loss_observed<O: Observer>(&mut self, now: Instant, loss: &LossEvent, observer: &mut O) {
-        forward_observed!(self, c => c.on_loss_observed(now, loss, observer), c.on_loss(now, loss))
+        forward!(self, c => c.on_loss_observed(now, loss, observer))
     }
     fn on_ecn_observed<O: Observer>(&mut self, now: Instant, ecn: &EcnEvent, observer: &mut O) {
-        forward_observed!(self, c => c.on_ecn_observed(now, ecn, observer), c.on_ecn(now, ecn))
+        forward!(self, c => c.on_ecn_observed(now, ecn, observer))
     }
     fn on_retransmission_timeout_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
-        forward_observed!(self, c => c.on_retransmission_timeout_observed(now, observer), c.on_retransmission_timeout(now))
+        forward!(self, c => c.on_retransmission_timeout_observed(now, observer))
     }
     fn on_spurious_congestion_observed<O: Observer>(&mut self, now: Instant, observer: &mut O) {
-        forward_observed!(self, c => c.on_spurious_congestion_observed(now, observer), c.on_spurious_congestion(now))
+        forward!(self, c => c.on_spurious_congestion_observed(now, observer))
     }
 }

@@ -48,6 +48,12 @@
 //!   phase, so the observed ACK only compares what the phase depends on and works the
 //!   decisions out, out of line, when it moved: with a [`Counters`] sink a
 //!   congestion-avoidance ACK costs about 20 instructions more (`docs/performance.md`).
+//! - **State-machine controllers.** BBR v1 and v3 (Linux and RFC mode), DCTCP and
+//!   Prague report by comparing their state (BBR mode and ProbeBW phase, the Linux CA
+//!   state or RFC 9002 recovery, cwnd and ssthresh) before and after each plain call
+//!   (`model.rs`), so their flows carry no observer state either. One call reports at
+//!   most one mode change: states passed within one call (Drain, ProbeBW_DOWN and
+//!   CRUISE on one ACK) read as one change from the first to the last.
 //! - **One decision type.** [`Decision`] is a small `Copy` enum, `#[non_exhaustive]`
 //!   so that algorithms to come (BBR's [`ModeChange`](Decision::ModeChange)) add
 //!   variants without breaking a sink. Amounts are in the controller's
@@ -72,6 +78,7 @@
 mod counters;
 #[cfg(feature = "defmt")]
 mod defmt_observer;
+pub(crate) mod model;
 mod observed;
 
 pub use counters::Counters;

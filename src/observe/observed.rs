@@ -15,15 +15,67 @@ use crate::time::Instant;
 /// [`NoObserver`](super::NoObserver) (or, for ACKs, the code the twin wraps), so it
 /// costs what it did.
 ///
-/// Sends, discards and restarts after idle decide nothing and have no twin.
+/// A send decides something only in a BBR (its restart from idle may end ProbeRTT);
+/// the send twins default to the plain calls. Discards and
+/// [`on_transmit_start`](CongestionController::on_transmit_start) decide nothing and
+/// have no twin.
 pub trait ObservableController: CongestionController {
     /// [`on_ack`](CongestionController::on_ack), reporting a slow-start exit, a change
     /// into or out of Conservative Slow Start, or the end of a recovery period.
     fn on_ack_observed<O: Observer>(&mut self, now: Instant, ack: &AckEvent, observer: &mut O);
 
+    /// [`on_ack_sampled`](CongestionController::on_ack_sampled), reporting as
+    /// [`on_ack_observed`](Self::on_ack_observed) (and, for a BBR, its mode changes).
+    /// The default is `on_ack_observed`, as the trait's `on_ack_sampled` is `on_ack`:
+    /// a controller that reads the snapshot overrides both.
+    fn on_ack_sampled_observed<O: Observer>(
+        &mut self,
+        now: Instant,
+        ack: &AckEvent,
+        newest: &AckedPacket,
+        observer: &mut O,
+    ) {
+        let _ = newest;
+        self.on_ack_observed(now, ack, observer);
+    }
+
+    /// [`on_sent`](CongestionController::on_sent), reporting what a send can decide: a
+    /// BBR's restart from idle may end its ProbeRTT. The default is the plain call
+    /// (a classic flow decides nothing on a send).
+    fn on_sent_observed<O: Observer>(&mut self, now: Instant, sent: &SentEvent, observer: &mut O) {
+        let _ = observer;
+        self.on_sent(now, sent);
+    }
+
+    /// [`on_packet_sent`](CongestionController::on_packet_sent), reporting as
+    /// [`on_sent_observed`](Self::on_sent_observed); the default is the plain call.
+    fn on_packet_sent_observed<O: Observer>(
+        &mut self,
+        now: Instant,
+        sent: &SentEvent,
+        observer: &mut O,
+    ) -> TxSnapshot {
+        let _ = observer;
+        self.on_packet_sent(now, sent)
+    }
+
     /// [`on_loss`](CongestionController::on_loss), reporting a reduction (and the
     /// slow-start exit it makes), or a persistent-congestion collapse.
     fn on_loss_observed<O: Observer>(&mut self, now: Instant, loss: &LossEvent, observer: &mut O);
+
+    /// [`on_packet_lost`](CongestionController::on_packet_lost), reporting as
+    /// [`on_loss_observed`](Self::on_loss_observed); the default is that call, as the
+    /// trait's `on_packet_lost` is `on_loss`.
+    fn on_packet_lost_observed<O: Observer>(
+        &mut self,
+        now: Instant,
+        loss: &LossEvent,
+        lost: &TxSnapshot,
+        observer: &mut O,
+    ) {
+        let _ = lost;
+        self.on_loss_observed(now, loss, observer);
+    }
 
     /// [`on_ecn`](CongestionController::on_ecn), reporting a reduction (and the
     /// slow-start exit it makes).
@@ -101,11 +153,8 @@ impl<C: ObservableController, O: Observer> CongestionController for Observed<C, 
     }
     #[inline]
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        self.controller.on_sent(now, sent)
-    }
-    #[inline]
-    fn on_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) {
-        self.controller.on_sent_counted(now, sent, largest_sent)
+        self.controller
+            .on_sent_observed(now, sent, &mut self.observer)
     }
     #[inline]
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
@@ -117,31 +166,16 @@ impl<C: ObservableController, O: Observer> CongestionController for Observed<C, 
             .on_loss_observed(now, loss, &mut self.observer)
     }
     fn on_packet_sent(&mut self, now: Instant, sent: &SentEvent) -> TxSnapshot {
-        self.controller.on_packet_sent(now, sent)
-    }
-    fn on_packet_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) -> TxSnapshot {
         self.controller
-            .on_packet_sent_counted(now, sent, largest_sent)
+            .on_packet_sent_observed(now, sent, &mut self.observer)
     }
-    /// A controller that samples from snapshots (BBR) takes the snapshot and reports
-    /// nothing; the others report as [`on_ack`](CongestionController::on_ack).
     fn on_ack_sampled(&mut self, now: Instant, ack: &AckEvent, newest: &AckedPacket) {
-        if self.controller.uses_packet_snapshots() {
-            self.controller.on_ack_sampled(now, ack, newest)
-        } else {
-            self.controller
-                .on_ack_observed(now, ack, &mut self.observer)
-        }
+        self.controller
+            .on_ack_sampled_observed(now, ack, newest, &mut self.observer)
     }
-    /// As [`on_ack_sampled`](CongestionController::on_ack_sampled): the snapshot to a
-    /// controller that reads it, the report otherwise.
     fn on_packet_lost(&mut self, now: Instant, loss: &LossEvent, lost: &TxSnapshot) {
-        if self.controller.uses_packet_snapshots() {
-            self.controller.on_packet_lost(now, loss, lost)
-        } else {
-            self.controller
-                .on_loss_observed(now, loss, &mut self.observer)
-        }
+        self.controller
+            .on_packet_lost_observed(now, loss, lost, &mut self.observer)
     }
     fn uses_packet_snapshots(&self) -> bool {
         self.controller.uses_packet_snapshots()

@@ -21,7 +21,7 @@ mod scalable;
 mod undo;
 
 pub use adjustment::{RoundAck, WindowAdjustment};
-pub use bbr3::{Bbr3, Bbr3Ack, Bbr3Config, Bbr3Params};
+pub use bbr3::{Bbr3, Bbr3Ack, Bbr3Config, Bbr3Controller, Bbr3Params};
 pub use bound::BoundClassic;
 #[allow(deprecated)]
 pub use config::RfcFlowConfig;

@@ -433,6 +433,16 @@ impl Bbr3 {
         self.send_quantum
     }
 
+    /// The RFC 9002 recovery period under way, by the first packet number sent after
+    /// it began (`None`: not in recovery).
+    pub const fn recovery_point(&self) -> Option<u64> {
+        if self.in_recovery {
+            Some(self.recovery_point)
+        } else {
+            None
+        }
+    }
+
     /// `BBR.state`.
     pub const fn state(&self) -> State {
         self.m.state

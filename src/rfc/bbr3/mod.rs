@@ -29,6 +29,7 @@
 //! | `loss.rs` | loss while probing (§5.5.10.2), the short-term model (§5.5.10.3), undo (§5.5.11) |
 //! | `ecn.rs` | CE marks as congestion (§3.7), with the kernel's response |
 //! | `control.rs` | pacing rate, send quantum, cwnd (§5.6) |
+//! | `controller.rs` | [`Bbr3Controller`]: the flow behind [`CongestionController`](crate::CongestionController) |
 //!
 //! `docs/compliance.md` lists every MUST and SHOULD of the draft with the code and the
 //! test behind it, and what is not implemented.
@@ -36,6 +37,7 @@
 mod aggregation;
 mod bandwidth;
 mod control;
+mod controller;
 mod ecn;
 mod flow;
 mod loss;
@@ -46,6 +48,7 @@ mod sampler;
 mod startup;
 mod state;
 
+pub use controller::Bbr3Controller;
 pub use flow::{Bbr3, Bbr3Ack};
 pub use params::{
     BW_SCALE, BW_UNIT, Bbr3Config, Bbr3Params, DRAIN_PACING_GAIN, GAIN_UNIT,
