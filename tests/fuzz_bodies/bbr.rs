@@ -182,7 +182,9 @@ impl Stack {
                 sacked_idx.push((delivered.len() - 1, i));
             }
         }
-        // Cumulative part.
+        // Cumulative part. The spent snapshots of segments SACKed earlier come back here
+        // as `tcp_clean_rtx_queue()` sees them again.
+        let mut spent = Vec::new();
         let cum = usize::from(b.u8()) % (self.segs.len() + 1);
         for i in 0..cum {
             let seg = self.segs[i];
@@ -191,6 +193,7 @@ impl Stack {
             }
             if seg.sacked {
                 self.flight.sacked_out -= 1;
+                spent.push(seg.sent);
             } else {
                 delivered.push(DeliveredSegment {
                     sent: seg.sent,
@@ -216,6 +219,13 @@ impl Stack {
         // Without snapshots now and then: only the count.
         let keep_snapshots = b.u8() % 8 != 0;
         let count = delivered.len() as u32;
+        // Now and then a snapshot handed back twice on one ACK, as a stack that lost
+        // track might: the flow counts the longer of list and count, so does the stack.
+        if b.u8() % 8 == 0 {
+            if let Some(&first) = delivered.first() {
+                delivered.push(first);
+            }
+        }
 
         self.segs.drain(..cum);
         self.snd_una = self.snd_una.wrapping_add(cum as u32);
@@ -233,6 +243,26 @@ impl Stack {
             }
         }
         let mut none: [DeliveredSegment; 0] = [];
+        // A snapshot handed back a second time, spent: the sampler must ignore it.
+        let spent_again = b.u8() % 4 == 0;
+        if spent_again && keep_snapshots {
+            if let Some(&sent) = spent.first() {
+                let mut seg = delivered.first().copied().unwrap_or(DeliveredSegment {
+                    sent,
+                    end_seq: self.snd_una,
+                    retransmitted: false,
+                    sacked: false,
+                });
+                seg.sent = sent;
+                delivered.push(seg);
+            }
+        }
+        // `delivered_count` is at least the list's length: the flow counts the longer
+        let reported = if keep_snapshots {
+            count.max(delivered.len() as u32)
+        } else {
+            count
+        };
         let slice: &mut [DeliveredSegment] = if keep_snapshots {
             &mut delivered
         } else {
@@ -254,9 +284,9 @@ impl Stack {
         let (p, now) = (self.params, self.now());
         let rs = self.flow.on_ack(&p, now, &mut ack, &mut self.rand);
         if prior_flight.packets_out > 0 {
-            self.delivered = self.delivered.wrapping_add(count);
+            self.delivered = self.delivered.wrapping_add(reported);
             self.lost = self.lost.wrapping_add(newly_lost);
-            check_sample(&rs, count);
+            check_sample(&rs, reported);
             if rs.delivered >= 0 && rs.interval_us > 0 {
                 // Linux net/ipv4/tcp_bbr.c bbr_update_bw(): the u64 quotient, truncated to
                 // minmax's u32

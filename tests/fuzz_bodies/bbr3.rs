@@ -181,6 +181,8 @@ impl Stack {
         let prior_flight = self.flight;
         let mut delivered = Vec::new();
         let mut sacked_seqs = Vec::new();
+        // Spent snapshots of segments SACKed earlier, met again by the cumulative ACK.
+        let mut spent = Vec::new();
         if prior_flight.packets_out > 0 {
             let start = cum + sack_from;
             for seq in start..(start + sack_len).min(self.snd_nxt) {
@@ -222,6 +224,7 @@ impl Stack {
                 }
                 if seg.bits & ACKED != 0 {
                     self.flight.sacked_out -= 1;
+                    spent.push(seg.sent);
                 } else {
                     delivered.push(DeliveredSegment {
                         sent: seg.sent,
@@ -260,10 +263,32 @@ impl Stack {
             }
         }
         let count = delivered.len() as u32;
+        // A hostile stack: snapshots never handed back (only the count), one handed back
+        // twice (a fresh copy), or a spent one handed back again.
+        let never = flags & 0x10 != 0;
+        let mut handed = delivered.clone();
+        if flags & 0x20 != 0 {
+            if let Some(&first) = delivered.first() {
+                handed.push(first);
+            }
+        }
+        if flags & 0x40 != 0 {
+            if let (Some(&sent), Some(&first)) = (spent.first(), delivered.first()) {
+                handed.push(DeliveredSegment { sent, ..first });
+            }
+        }
+        let mut none: [DeliveredSegment; 0] = [];
+        let (slice, reported): (&mut [DeliveredSegment], u32) = if never {
+            (&mut none, count)
+        } else {
+            // `delivered_count` is at least the list's length: the flow counts the longer
+            let n = count.max(handed.len() as u32);
+            (&mut handed, n)
+        };
         let mut ack = Bbr3Ack {
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
-            delivered: &mut delivered,
+            delivered: slice,
             delivered_count: count,
             newly_lost: &newly_lost,
             rtt_us: rtt_us.filter(|_| prior_flight.packets_out > 0),
@@ -279,7 +304,7 @@ impl Stack {
         let p = self.params;
         let (rs, fast) = self.flow.on_ack(&p, now, &mut ack, &mut self.rand);
         if prior_flight.packets_out > 0 {
-            self.delivered = self.delivered.wrapping_add(count);
+            self.delivered = self.delivered.wrapping_add(reported);
             self.lost = self.lost.wrapping_add(newly_lost.len() as u32);
             if rs.interval_us > 0 && rs.delivered >= 0 {
                 // Linux net/ipv4/tcp_bbr.c (v3) bbr_calculate_bw_sample(): rounded up,
@@ -290,6 +315,9 @@ impl Stack {
             if fast != FastPath::Skipped {
                 self.check_after_main(rs.acked_sacked);
             }
+        }
+        if !never {
+            delivered = handed;
         }
         for (seg, seq) in delivered.iter().zip(&sacked_seqs) {
             if let Some(s) = self.segs.get_mut(seq) {
