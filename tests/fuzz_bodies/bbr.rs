@@ -218,7 +218,11 @@ impl Stack {
         let delayed = b.u8() % 4 == 0;
         // Without snapshots now and then: only the count.
         let keep_snapshots = b.u8() % 8 != 0;
-        let count = delivered.len() as u32;
+        // Now and then the stack claims more delivered than it ever sent.
+        let count = match b.u8() % 16 {
+            0 => (delivered.len() as u32).saturating_add(u32::from(b.u16())),
+            _ => delivered.len() as u32,
+        };
         // Now and then a snapshot handed back twice on one ACK, as a stack that lost
         // track might: the flow counts the longer of list and count, so does the stack.
         if b.u8() % 8 == 0 {

@@ -262,7 +262,11 @@ impl Stack {
                 newly_lost.extend(self.mark_lost(seq));
             }
         }
-        let count = delivered.len() as u32;
+        // Now and then the stack claims more delivered than it ever sent.
+        let count = match b.u8() % 16 {
+            0 => (delivered.len() as u32).saturating_add(u32::from(b.u16())),
+            _ => delivered.len() as u32,
+        };
         // A hostile stack: snapshots never handed back (only the count), one handed back
         // twice (a fresh copy), or a spent one handed back again.
         let never = flags & 0x10 != 0;
@@ -476,12 +480,14 @@ pub fn run(data: &[u8]) {
     };
     stack.check();
     while !b.is_empty() {
-        // Time never goes backwards here (the kernel's clocks do not); gaps may be huge.
-        now_us = now_us.saturating_add(match b.u8() % 16 {
-            0 => u64::from(b.u32()) * 1000,
-            1 => 0,
-            _ => u64::from(b.u16()),
-        });
+        // Gaps may be huge; now and then time goes backwards (the kernel's clocks do
+        // not, but a caller's clock might: issue 37 item 6 asks for no panic).
+        now_us = match b.u8() % 16 {
+            0 => now_us.saturating_add(u64::from(b.u32()) * 1000),
+            1 => now_us,
+            2 => now_us.saturating_sub(u64::from(b.u32())),
+            _ => now_us.saturating_add(u64::from(b.u16())),
+        };
         let now = Instant::from_micros(now_us);
         stack.refill(&mut b);
         match b.u8() % 8 {
