@@ -9,6 +9,12 @@
 //! `tcp_bbr.c`'s state: field widths, gains of the current mode, PROBE_RTT's cwnd cap,
 //! the pacing cap, departures that never move back, a TSO goal within 1..=127, the
 //! delivered count the stack reported, and no return to STARTUP once the pipe was full.
+//! Also the invariants issue 37 lists: cwnd never below the kernel's floor (1 segment
+//! always; `min(bbr_cwnd_min_target, clamp)` after an ACK that delivered in Open), the
+//! pacing rate at least what `bbr_bw()` and the gain give (so positive once a sample
+//! does), every entry of the bandwidth filter never above the largest sample taken in
+//! its round, and in-flight bookkeeping consistent (the stack's scoreboard against its
+//! counters, and the flow's `tp->lost` against the losses the stack reported).
 
 use super::bytes::Bytes;
 use congestion::Instant;
@@ -16,7 +22,7 @@ use congestion::hystart::PacingStatus;
 use congestion::linux::bbr::{BbrAck, BbrMode, DeliveredSegment, Flight, Sent};
 use congestion::linux::tcp::{RandomSource, RateSample};
 use congestion::linux::{Bbr, BbrConfig, BbrParams, CaState};
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 
 /// Most segments the stack keeps outstanding.
 const MAX_OUT: usize = 300;
@@ -60,6 +66,10 @@ struct Stack {
     rand: FuzzRandom,
     /// What the stack has reported delivered, to check the flow's counter.
     delivered: u32,
+    /// What the stack has reported lost, to check the flow's `tp->lost`.
+    lost: u32,
+    /// The largest delivery-rate sample (`bbr_update_bw()`'s `bw`) taken in each round.
+    samples: HashMap<u32, u32>,
     last_departure: u64,
 }
 
@@ -172,7 +182,9 @@ impl Stack {
                 sacked_idx.push((delivered.len() - 1, i));
             }
         }
-        // Cumulative part.
+        // Cumulative part. The spent snapshots of segments SACKed earlier come back here
+        // as `tcp_clean_rtx_queue()` sees them again.
+        let mut spent = Vec::new();
         let cum = usize::from(b.u8()) % (self.segs.len() + 1);
         for i in 0..cum {
             let seg = self.segs[i];
@@ -181,6 +193,7 @@ impl Stack {
             }
             if seg.sacked {
                 self.flight.sacked_out -= 1;
+                spent.push(seg.sent);
             } else {
                 delivered.push(DeliveredSegment {
                     sent: seg.sent,
@@ -205,7 +218,18 @@ impl Stack {
         let delayed = b.u8() % 4 == 0;
         // Without snapshots now and then: only the count.
         let keep_snapshots = b.u8() % 8 != 0;
-        let count = delivered.len() as u32;
+        // Now and then the stack claims more delivered than it ever sent.
+        let count = match b.u8() % 16 {
+            0 => (delivered.len() as u32).saturating_add(u32::from(b.u16())),
+            _ => delivered.len() as u32,
+        };
+        // Now and then a snapshot handed back twice on one ACK, as a stack that lost
+        // track might: the flow counts the longer of list and count, so does the stack.
+        if b.u8() % 8 == 0 {
+            if let Some(&first) = delivered.first() {
+                delivered.push(first);
+            }
+        }
 
         self.segs.drain(..cum);
         self.snd_una = self.snd_una.wrapping_add(cum as u32);
@@ -223,6 +247,26 @@ impl Stack {
             }
         }
         let mut none: [DeliveredSegment; 0] = [];
+        // A snapshot handed back a second time, spent: the sampler must ignore it.
+        let spent_again = b.u8() % 4 == 0;
+        if spent_again && keep_snapshots {
+            if let Some(&sent) = spent.first() {
+                let mut seg = delivered.first().copied().unwrap_or(DeliveredSegment {
+                    sent,
+                    end_seq: self.snd_una,
+                    retransmitted: false,
+                    sacked: false,
+                });
+                seg.sent = sent;
+                delivered.push(seg);
+            }
+        }
+        // `delivered_count` is at least the list's length: the flow counts the longer
+        let reported = if keep_snapshots {
+            count.max(delivered.len() as u32)
+        } else {
+            count
+        };
         let slice: &mut [DeliveredSegment] = if keep_snapshots {
             &mut delivered
         } else {
@@ -244,8 +288,17 @@ impl Stack {
         let (p, now) = (self.params, self.now());
         let rs = self.flow.on_ack(&p, now, &mut ack, &mut self.rand);
         if prior_flight.packets_out > 0 {
-            self.delivered = self.delivered.wrapping_add(count);
-            check_sample(&rs, count);
+            self.delivered = self.delivered.wrapping_add(reported);
+            self.lost = self.lost.wrapping_add(newly_lost);
+            check_sample(&rs, reported);
+            if rs.delivered >= 0 && rs.interval_us > 0 {
+                // Linux net/ipv4/tcp_bbr.c bbr_update_bw(): the u64 quotient, truncated to
+                // minmax's u32
+                let bw = (rs.delivered as u64 * (1 << 24) / rs.interval_us as u64) as u32;
+                let best = self.samples.entry(self.flow.bbr().rtt_cnt).or_insert(0);
+                *best = (*best).max(bw);
+            }
+            self.check_after_ack(&rs);
         }
         if keep_snapshots {
             // The SACKed segments still outstanding keep their spent snapshots.
@@ -269,6 +322,7 @@ impl Stack {
             self.snd_una,
             self.snd_nxt(),
         );
+        self.lost = self.lost.wrapping_add(newly_lost);
         self.flow.on_rto(
             &p,
             now,
@@ -297,6 +351,23 @@ impl Stack {
         );
         self.last_departure = f.next_departure_ns();
         assert_eq!(f.delivery_counters().0, self.delivered);
+        assert_eq!(
+            f.delivery_counters().1,
+            self.lost,
+            "tp->lost against the stack's"
+        );
+        assert!(f.cwnd() >= 1, "cwnd {} below 1", f.cwnd());
+        self.check_scoreboard();
+        // Every filter entry is a sample taken in its round (or the reset value 0).
+        for e in s.bw.s {
+            let best = self.samples.get(&e.t).copied().unwrap_or(0);
+            assert!(
+                e.v == 0 || e.v <= best,
+                "filter entry {} in round {} above that round's largest sample {best}",
+                e.v,
+                e.t
+            );
+        }
         assert!(matches!(
             f.ca_state(),
             CaState::Open | CaState::Recovery | CaState::Loss
@@ -325,6 +396,55 @@ impl Stack {
             }
         }
     }
+}
+
+impl Stack {
+    /// The scoreboard and the counters the stack hands the flow agree.
+    fn check_scoreboard(&self) {
+        let f = self.flight;
+        let count = |pred: fn(&Seg) -> bool| self.segs.iter().filter(|s| pred(s)).count() as u32;
+        assert_eq!(f.packets_out, self.segs.len() as u32, "packets_out");
+        assert_eq!(f.sacked_out, count(|s| s.sacked), "sacked_out");
+        assert_eq!(f.lost_out, count(|s| s.lost), "lost_out");
+        assert_eq!(f.retrans_out, count(|s| s.retrans), "retrans_out");
+        assert!(
+            f.sacked_out + f.lost_out <= f.packets_out,
+            "left_out above packets_out"
+        );
+    }
+
+    /// After an ACK that ran `bbr_main()`: the cwnd floor and the pacing rate.
+    fn check_after_ack(&self, rs: &RateSample) {
+        let f = &self.flow;
+        let c = self.params.config();
+        // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd(): bbr_cwnd_min_target, under the clamp
+        if rs.acked_sacked > 0 && f.ca_state() == CaState::Open {
+            let floor = 4.min(c.cwnd_clamp);
+            assert!(f.cwnd() >= floor, "cwnd {} below {floor} in Open", f.cwnd());
+        }
+        // Linux net/ipv4/tcp_bbr.c bbr_set_pacing_rate(): the rate only grows before the
+        // pipe is full, and is the bw's rate after
+        let rate = pacing_rate_of(f.bw(), f.bbr().pacing_gain, c.mss, c.max_pacing_rate);
+        if f.bbr().full_bw_reached() {
+            assert_eq!(f.pacing_rate(), rate, "pacing rate not bbr_bw()'s");
+        } else {
+            assert!(
+                f.pacing_rate() >= rate,
+                "pacing rate {} below bbr_bw()'s {rate}",
+                f.pacing_rate()
+            );
+        }
+    }
+}
+
+/// `bbr_bw_to_pacing_rate()`, written again here from the kernel, with its u64 wraps.
+fn pacing_rate_of(bw: u32, gain: u16, mss: u32, max: u64) -> u64 {
+    // Linux net/ipv4/tcp_bbr.c bbr_rate_bytes_per_sec(): bw * mss * gain >> 8, * 1e6 / 100 * 99 >> 24
+    let rate = u64::from(bw)
+        .wrapping_mul(u64::from(mss))
+        .wrapping_mul(u64::from(gain))
+        >> 8;
+    (rate.wrapping_mul(1_000_000 / 100 * 99) >> 24).min(max)
 }
 
 /// A sample is either invalid or counts what the stack delivered over a positive interval.
@@ -374,6 +494,8 @@ pub fn run(data: &[u8]) {
         timeouts: 0,
         rand,
         delivered: 0,
+        lost: 0,
+        samples: HashMap::new(),
         last_departure: 0,
     };
     stack.check(false);

@@ -3,16 +3,22 @@
 //! retransmissions, ACKs (cumulative, SACK, loss marks, ECE, undo, delayed, app-limited
 //! bubbles, RTT samples from 0 to 49 days), timeouts and time gaps (across the u32 µs
 //! and jiffies wraps), with random draws from the input, under any configuration the
-//! first bytes describe. After every event the flow's invariants must hold.
+//! first bytes describe. After every event the flow's invariants must hold, among them
+//! those issue 37 lists: cwnd never below the kernel's floor (1 always;
+//! `min(bbr_cwnd_min_target, clamp)` after an ACK that delivered in Open), the pacing
+//! rate at least what `bbr_bw()` and the gain give (so positive once a sample does),
+//! each `bw_hi` slot 0 or a sample the flow took (never above the largest), and
+//! in-flight bookkeeping consistent (scoreboard against counters, the flow's
+//! `tp->delivered` and `tp->lost` against what the stack reported).
 
 use super::bytes::Bytes;
 use congestion::Instant;
 use congestion::hystart::PacingStatus;
 use congestion::linux::bbr::{DeliveredSegment, Flight, Sent};
-use congestion::linux::bbr3::{Bbr3Ack, Bbr3Rto, CyclePhase, Mode};
+use congestion::linux::bbr3::{Bbr3Ack, Bbr3Rto, CyclePhase, FastPath, Mode};
 use congestion::linux::tcp::{ReplayedRandom, TxSnapshot};
 use congestion::linux::{Bbr3, Bbr3Config, Bbr3Params, CaState};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 
 /// Most segments the stack keeps outstanding.
 const WINDOW: u32 = 512;
@@ -43,6 +49,11 @@ struct Stack {
     max_packets_out: u32,
     cwnd_usage_seq: u32,
     rand: ReplayedRandom<64>,
+    /// What the stack reported delivered and lost, to check the flow's counters.
+    delivered: u32,
+    lost: u32,
+    /// Every `bbr_calculate_bw_sample()` value the flow could have taken.
+    samples: HashSet<u32>,
 }
 
 /// Builds a configuration from the first bytes; `None` when it is (rightly) refused.
@@ -170,6 +181,8 @@ impl Stack {
         let prior_flight = self.flight;
         let mut delivered = Vec::new();
         let mut sacked_seqs = Vec::new();
+        // Spent snapshots of segments SACKed earlier, met again by the cumulative ACK.
+        let mut spent = Vec::new();
         if prior_flight.packets_out > 0 {
             let start = cum + sack_from;
             for seq in start..(start + sack_len).min(self.snd_nxt) {
@@ -211,6 +224,7 @@ impl Stack {
                 }
                 if seg.bits & ACKED != 0 {
                     self.flight.sacked_out -= 1;
+                    spent.push(seg.sent);
                 } else {
                     delivered.push(DeliveredSegment {
                         sent: seg.sent,
@@ -248,11 +262,37 @@ impl Stack {
                 newly_lost.extend(self.mark_lost(seq));
             }
         }
-        let count = delivered.len() as u32;
+        // Now and then the stack claims more delivered than it ever sent.
+        let count = match b.u8() % 16 {
+            0 => (delivered.len() as u32).saturating_add(u32::from(b.u16())),
+            _ => delivered.len() as u32,
+        };
+        // A hostile stack: snapshots never handed back (only the count), one handed back
+        // twice (a fresh copy), or a spent one handed back again.
+        let never = flags & 0x10 != 0;
+        let mut handed = delivered.clone();
+        if flags & 0x20 != 0 {
+            if let Some(&first) = delivered.first() {
+                handed.push(first);
+            }
+        }
+        if flags & 0x40 != 0 {
+            if let (Some(&sent), Some(&first)) = (spent.first(), delivered.first()) {
+                handed.push(DeliveredSegment { sent, ..first });
+            }
+        }
+        let mut none: [DeliveredSegment; 0] = [];
+        let (slice, reported): (&mut [DeliveredSegment], u32) = if never {
+            (&mut none, count)
+        } else {
+            // `delivered_count` is at least the list's length: the flow counts the longer
+            let n = count.max(handed.len() as u32);
+            (&mut handed, n)
+        };
         let mut ack = Bbr3Ack {
             snd_una: self.snd_una,
             snd_nxt: self.snd_nxt,
-            delivered: &mut delivered,
+            delivered: slice,
             delivered_count: count,
             newly_lost: &newly_lost,
             rtt_us: rtt_us.filter(|_| prior_flight.packets_out > 0),
@@ -266,7 +306,23 @@ impl Stack {
             undo,
         };
         let p = self.params;
-        self.flow.on_ack(&p, now, &mut ack, &mut self.rand);
+        let (rs, fast) = self.flow.on_ack(&p, now, &mut ack, &mut self.rand);
+        if prior_flight.packets_out > 0 {
+            self.delivered = self.delivered.wrapping_add(reported);
+            self.lost = self.lost.wrapping_add(newly_lost.len() as u32);
+            if rs.interval_us > 0 && rs.delivered >= 0 {
+                // Linux net/ipv4/tcp_bbr.c (v3) bbr_calculate_bw_sample(): rounded up,
+                // kept in a u32
+                let bw = (rs.delivered as u64 * (1 << 24)).div_ceil(rs.interval_us as u64);
+                self.samples.insert(bw as u32);
+            }
+            if fast != FastPath::Skipped {
+                self.check_after_main(rs.acked_sacked);
+            }
+        }
+        if !never {
+            delivered = handed;
+        }
         for (seg, seq) in delivered.iter().zip(&sacked_seqs) {
             if let Some(s) = self.segs.get_mut(seq) {
                 s.sent = seg.sent;
@@ -289,12 +345,71 @@ impl Stack {
             nothing_queued,
         };
         let p = self.params;
+        self.lost = self.lost.wrapping_add(newly_lost.len() as u32);
         self.flow.on_rto(&p, now, &rto, &mut self.rand);
         self.timeouts += 1;
     }
 
+    /// After an ACK that ran `bbr_main()` past the fast path's skip: the cwnd floor and
+    /// the pacing rate.
+    fn check_after_main(&self, acked_sacked: u32) {
+        let f = &self.flow;
+        let c = self.params.config();
+        // Linux net/ipv4/tcp_bbr.c (v3) bbr_set_cwnd(): bbr_cwnd_min_target, under the clamp
+        if acked_sacked > 0 && f.ca_state() == CaState::Open {
+            let floor = 4.min(c.cwnd_clamp);
+            assert!(f.cwnd() >= floor, "cwnd {} below {floor} in Open", f.cwnd());
+        }
+        // Linux net/ipv4/tcp_bbr.c (v3) bbr_set_pacing_rate(): the rate only grows before
+        // the pipe is full and is bbr_bw()'s after, so never below bbr_bw()'s
+        let bw = u64::from(f.bbr().bw());
+        // Linux net/ipv4/tcp_bbr.c bbr_rate_bytes_per_sec(): bw * mss * gain >> 8, * 1e6 / 100 * 99 >> 24
+        let rate = bw
+            .wrapping_mul(u64::from(c.mss))
+            .wrapping_mul(u64::from(f.bbr().pacing_gain))
+            >> 8;
+        let rate = (rate.wrapping_mul(1_000_000 / 100 * 99) >> 24).min(c.max_pacing_rate);
+        assert!(
+            f.pacing_rate() >= rate,
+            "pacing rate {} below bbr_bw()'s {rate}",
+            f.pacing_rate()
+        );
+    }
+
+    /// The scoreboard and the counters the stack hands the flow agree.
+    fn check_scoreboard(&self) {
+        let f = self.flight;
+        let count = |bit: u8| self.segs.values().filter(|s| s.bits & bit != 0).count() as u32;
+        assert_eq!(f.packets_out, self.segs.len() as u32, "packets_out");
+        assert_eq!(
+            f.packets_out,
+            self.snd_nxt - self.snd_una,
+            "packets_out vs sequence"
+        );
+        assert_eq!(f.sacked_out, count(ACKED), "sacked_out");
+        assert_eq!(f.lost_out, count(LOST), "lost_out");
+        assert_eq!(f.retrans_out, count(RETRANS), "retrans_out");
+        assert!(
+            f.sacked_out + f.lost_out <= f.packets_out,
+            "left_out above packets_out"
+        );
+    }
+
     /// The invariants that hold after every event, whatever the input.
     fn check(&self) {
+        self.check_scoreboard();
+        let (delivered, _, lost, _) = self.flow.delivery_counters();
+        assert_eq!(
+            delivered, self.delivered,
+            "tp->delivered against the stack's"
+        );
+        assert_eq!(lost, self.lost, "tp->lost against the stack's");
+        for v in self.flow.bbr().bw_hi {
+            assert!(
+                v == 0 || self.samples.contains(&v),
+                "bw_hi slot {v} is no sample taken"
+            );
+        }
         let f = &self.flow;
         let b = f.bbr();
         let c = self.params.config();
@@ -359,15 +474,20 @@ pub fn run(data: &[u8]) {
         max_packets_out: 0,
         cwnd_usage_seq: 0,
         rand,
+        delivered: 0,
+        lost: 0,
+        samples: HashSet::new(),
     };
     stack.check();
     while !b.is_empty() {
-        // Time never goes backwards here (the kernel's clocks do not); gaps may be huge.
-        now_us = now_us.saturating_add(match b.u8() % 16 {
-            0 => u64::from(b.u32()) * 1000,
-            1 => 0,
-            _ => u64::from(b.u16()),
-        });
+        // Gaps may be huge; now and then time goes backwards (the kernel's clocks do
+        // not, but a caller's clock might: issue 37 item 6 asks for no panic).
+        now_us = match b.u8() % 16 {
+            0 => now_us.saturating_add(u64::from(b.u32()) * 1000),
+            1 => now_us,
+            2 => now_us.saturating_sub(u64::from(b.u32())),
+            _ => now_us.saturating_add(u64::from(b.u16())),
+        };
         let now = Instant::from_micros(now_us);
         stack.refill(&mut b);
         match b.u8() % 8 {
