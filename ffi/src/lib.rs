@@ -96,6 +96,7 @@ mod send;
 mod send_config;
 mod state;
 mod tcp_blob;
+mod tcp_flow_calls;
 
 pub use bbr_types::*;
 pub use blobs::*;

@@ -91,29 +91,16 @@ pub unsafe extern "C" fn congestion_linux_bbr_on_send(
     departure_ns: *mut u64,
     snapshot: *mut CongestionTxSnapshot,
 ) -> i32 {
-    if departure_ns.is_null() || snapshot.is_null() {
-        return CONGESTION_ERR_NULL;
-    }
     // SAFETY: forwarded contract.
-    let rand = match unsafe { random(rand) } {
-        Ok(r) => r,
-        Err(code) => return code,
-    };
-    let mut sent = None;
-    // SAFETY: forwarded contract.
-    let code = unsafe {
-        with_flow(state, |f: &mut Bbr, p| {
-            sent = Some(f.on_send(p, at(now_us), flight.to_rust(), &mut CallerRandom(rand)));
-        })
-    };
-    if let Some(sent) = sent {
-        // SAFETY: non-null (checked) and writable per the contract.
-        unsafe {
-            departure_ns.write(sent.departure_ns);
-            snapshot.write(CongestionTxSnapshot::from_rust(&sent.snapshot));
-        }
+    unsafe {
+        on_send_with(
+            state,
+            rand,
+            departure_ns,
+            snapshot,
+            |f: &mut Bbr, p, rand| f.on_send(p, at(now_us), flight.to_rust(), rand),
+        )
     }
-    code
 }
 
 /// The application has nothing more to send (BBRv3: it wrote into an empty

@@ -7,9 +7,10 @@
 
 use crate::linux_tcp_config::*;
 use crate::tcp_blob::*;
+use crate::tcp_flow_calls as calls;
 use crate::*;
-use congestion::linux::tcp::{AckOutcome, TcpAck};
-use congestion::linux::{Dctcp, TCP_INFINITE_SSTHRESH};
+use congestion::linux::Dctcp;
+use congestion::linux::dctcp::DctcpOps;
 
 /// Validates `*config` into the parameter block at `params` (a buffer of `params_size` bytes, 8-byte aligned) for DCTCP flows. On error nothing is written.
 ///
@@ -79,11 +80,7 @@ pub unsafe extern "C" fn congestion_linux_dctcp_on_send(
     segments: u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_flow(state, |f: &mut Dctcp, p| {
-            f.send(&p.ops, &p.sysctl, now_us, segments, &mut NoDraws)
-        })
-    }
+    unsafe { calls::on_send::<DctcpOps, _>(state, now_us, segments) }
 }
 
 /// The sender transmitted until `in_flight` segments are outstanding
@@ -99,11 +96,7 @@ pub unsafe extern "C" fn congestion_linux_dctcp_on_transmit(
     in_flight: u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_flow(state, |f: &mut Dctcp, p| {
-            f.transmit(&p.ops, now_us, in_flight, &mut NoDraws)
-        })
-    }
+    unsafe { calls::on_transmit::<DctcpOps, _>(state, now_us, in_flight) }
 }
 
 /// An ACK (`tcp_ack`) newly acknowledging `acked` segments cumulatively, with
@@ -124,30 +117,8 @@ pub unsafe extern "C" fn congestion_linux_dctcp_on_ack(
     ece: u8,
     outcome: *mut u32,
 ) -> i32 {
-    let ack = TcpAck {
-        acked,
-        rtt_us: u64::try_from(rtt_us)
-            .ok()
-            .map(|r| u32::try_from(r).unwrap_or(u32::MAX)),
-        ce_delta,
-        ece: ece != 0,
-    };
-    let mut result = CONGESTION_ACK_DISCARDED;
     // SAFETY: forwarded contract.
-    let code = unsafe {
-        with_flow(state, |f: &mut Dctcp, p| {
-            result = match f.ack(&p.ops, &p.sysctl, now_us, &ack, &mut NoDraws) {
-                AckOutcome::Discarded => CONGESTION_ACK_DISCARDED,
-                AckOutcome::NoQueue => CONGESTION_ACK_NO_QUEUE,
-                AckOutcome::Processed => CONGESTION_ACK_PROCESSED,
-            };
-        })
-    };
-    if code == CONGESTION_OK {
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_opt(outcome, result) };
-    }
-    code
+    unsafe { calls::on_ack::<DctcpOps, _>(state, now_us, acked, rtt_us, ce_delta, ece, outcome) }
 }
 
 /// Fast retransmit: a loss detected by duplicate ACKs or RACK
@@ -162,18 +133,8 @@ pub unsafe extern "C" fn congestion_linux_dctcp_on_loss(
     now_us: u64,
     entered: *mut u8,
 ) -> i32 {
-    let mut result = false;
     // SAFETY: forwarded contract.
-    let code = unsafe {
-        with_flow(state, |f: &mut Dctcp, p| {
-            result = f.loss(&p.ops, now_us, &mut NoDraws)
-        })
-    };
-    if code == CONGESTION_OK {
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_opt(entered, u8::from(result)) };
-    }
-    code
+    unsafe { calls::on_loss::<DctcpOps, _>(state, now_us, entered) }
 }
 
 /// A retransmission timeout (`tcp_enter_loss`), after which `retransmitted`
@@ -188,11 +149,7 @@ pub unsafe extern "C" fn congestion_linux_dctcp_on_rto(
     retransmitted: u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_flow(state, |f: &mut Dctcp, p| {
-            f.rto(&p.ops, now_us, retransmitted, &mut NoDraws)
-        })
-    }
+    unsafe { calls::on_rto::<DctcpOps, _>(state, now_us, retransmitted) }
 }
 
 /// The last reduction proved spurious (`tcp_try_undo`): `*undone` (may be NULL)
@@ -206,18 +163,8 @@ pub unsafe extern "C" fn congestion_linux_dctcp_on_undo(
     now_us: u64,
     undone: *mut u8,
 ) -> i32 {
-    let mut result = false;
     // SAFETY: forwarded contract.
-    let code = unsafe {
-        with_flow(state, |f: &mut Dctcp, p| {
-            result = f.undo(&p.ops, now_us, &mut NoDraws)
-        })
-    };
-    if code == CONGESTION_OK {
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_opt(undone, u8::from(result)) };
-    }
-    code
+    unsafe { calls::on_undo::<DctcpOps, _>(state, now_us, undone) }
 }
 
 /// `*cwnd` = `snd_cwnd`, segments.
@@ -231,7 +178,7 @@ pub unsafe extern "C" fn congestion_linux_dctcp_cwnd(
     cwnd: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { read_flow(state, cwnd, |f: &Dctcp, _| u64::from(f.socket().snd_cwnd)) }
+    unsafe { calls::cwnd::<DctcpOps, _>(state, cwnd) }
 }
 
 /// `*ssthresh` = `snd_ssthresh`, segments; `CONGESTION_SSTHRESH_NONE` while it
@@ -245,14 +192,7 @@ pub unsafe extern "C" fn congestion_linux_dctcp_ssthresh(
     ssthresh: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        read_flow(state, ssthresh, |f: &Dctcp, _| {
-            match f.socket().snd_ssthresh {
-                s if s >= TCP_INFINITE_SSTHRESH => CONGESTION_SSTHRESH_NONE,
-                s => u64::from(s),
-            }
-        })
-    }
+    unsafe { calls::ssthresh::<DctcpOps, _>(state, ssthresh) }
 }
 
 /// `*bytes_per_second` = `sk_pacing_rate`, bytes per second (set on ACKs).
@@ -265,11 +205,7 @@ pub unsafe extern "C" fn congestion_linux_dctcp_pacing_rate(
     bytes_per_second: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        read_flow(state, bytes_per_second, |f: &Dctcp, _| {
-            f.socket().sk_pacing_rate
-        })
-    }
+    unsafe { calls::pacing_rate::<DctcpOps, _>(state, bytes_per_second) }
 }
 
 /// `*ca_state` = `icsk_ca_state`: 0 Open, 1 Disorder, 2 CWR, 3 Recovery, 4 Loss.
@@ -282,11 +218,7 @@ pub unsafe extern "C" fn congestion_linux_dctcp_ca_state(
     ca_state: *mut u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        read_flow(state, ca_state, |f: &Dctcp, _| {
-            f.socket().icsk_ca_state as u32
-        })
-    }
+    unsafe { calls::ca_state::<DctcpOps, _>(state, ca_state) }
 }
 
 /// `*in_flight` = `packets_out`, segments.
@@ -299,11 +231,7 @@ pub unsafe extern "C" fn congestion_linux_dctcp_in_flight(
     in_flight: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        read_flow(state, in_flight, |f: &Dctcp, _| {
-            u64::from(f.socket().packets_out)
-        })
-    }
+    unsafe { calls::in_flight::<DctcpOps, _>(state, in_flight) }
 }
 
 /// `*alpha` = `dctcp_alpha`: the EWMA of the CE-marked fraction, of 1024.

@@ -7,10 +7,11 @@
 
 use crate::linux_tcp_config::*;
 use crate::tcp_blob::*;
+use crate::tcp_flow_calls as calls;
 use crate::*;
+use congestion::linux::Prague;
+use congestion::linux::prague::PragueOps;
 use congestion::linux::prague::prague_tso_segs;
-use congestion::linux::tcp::{AckOutcome, TcpAck};
-use congestion::linux::{Prague, TCP_INFINITE_SSTHRESH};
 
 /// Validates `*config` into the parameter block at `params` (a buffer of `params_size` bytes, 8-byte aligned) for TCP Prague flows. On error nothing is written.
 ///
@@ -80,11 +81,7 @@ pub unsafe extern "C" fn congestion_linux_prague_on_send(
     segments: u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_flow(state, |f: &mut Prague, p| {
-            f.send(&p.ops, &p.sysctl, now_us, segments, &mut NoDraws)
-        })
-    }
+    unsafe { calls::on_send::<PragueOps, _>(state, now_us, segments) }
 }
 
 /// The sender transmitted until `in_flight` segments are outstanding
@@ -100,11 +97,7 @@ pub unsafe extern "C" fn congestion_linux_prague_on_transmit(
     in_flight: u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_flow(state, |f: &mut Prague, p| {
-            f.transmit(&p.ops, now_us, in_flight, &mut NoDraws)
-        })
-    }
+    unsafe { calls::on_transmit::<PragueOps, _>(state, now_us, in_flight) }
 }
 
 /// An ACK (`tcp_ack`) newly acknowledging `acked` segments cumulatively, with
@@ -125,30 +118,8 @@ pub unsafe extern "C" fn congestion_linux_prague_on_ack(
     ece: u8,
     outcome: *mut u32,
 ) -> i32 {
-    let ack = TcpAck {
-        acked,
-        rtt_us: u64::try_from(rtt_us)
-            .ok()
-            .map(|r| u32::try_from(r).unwrap_or(u32::MAX)),
-        ce_delta,
-        ece: ece != 0,
-    };
-    let mut result = CONGESTION_ACK_DISCARDED;
     // SAFETY: forwarded contract.
-    let code = unsafe {
-        with_flow(state, |f: &mut Prague, p| {
-            result = match f.ack(&p.ops, &p.sysctl, now_us, &ack, &mut NoDraws) {
-                AckOutcome::Discarded => CONGESTION_ACK_DISCARDED,
-                AckOutcome::NoQueue => CONGESTION_ACK_NO_QUEUE,
-                AckOutcome::Processed => CONGESTION_ACK_PROCESSED,
-            };
-        })
-    };
-    if code == CONGESTION_OK {
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_opt(outcome, result) };
-    }
-    code
+    unsafe { calls::on_ack::<PragueOps, _>(state, now_us, acked, rtt_us, ce_delta, ece, outcome) }
 }
 
 /// Fast retransmit: a loss detected by duplicate ACKs or RACK
@@ -163,18 +134,8 @@ pub unsafe extern "C" fn congestion_linux_prague_on_loss(
     now_us: u64,
     entered: *mut u8,
 ) -> i32 {
-    let mut result = false;
     // SAFETY: forwarded contract.
-    let code = unsafe {
-        with_flow(state, |f: &mut Prague, p| {
-            result = f.loss(&p.ops, now_us, &mut NoDraws)
-        })
-    };
-    if code == CONGESTION_OK {
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_opt(entered, u8::from(result)) };
-    }
-    code
+    unsafe { calls::on_loss::<PragueOps, _>(state, now_us, entered) }
 }
 
 /// A retransmission timeout (`tcp_enter_loss`), after which `retransmitted`
@@ -189,11 +150,7 @@ pub unsafe extern "C" fn congestion_linux_prague_on_rto(
     retransmitted: u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        with_flow(state, |f: &mut Prague, p| {
-            f.rto(&p.ops, now_us, retransmitted, &mut NoDraws)
-        })
-    }
+    unsafe { calls::on_rto::<PragueOps, _>(state, now_us, retransmitted) }
 }
 
 /// The last reduction proved spurious (`tcp_try_undo`): `*undone` (may be NULL)
@@ -207,18 +164,8 @@ pub unsafe extern "C" fn congestion_linux_prague_on_undo(
     now_us: u64,
     undone: *mut u8,
 ) -> i32 {
-    let mut result = false;
     // SAFETY: forwarded contract.
-    let code = unsafe {
-        with_flow(state, |f: &mut Prague, p| {
-            result = f.undo(&p.ops, now_us, &mut NoDraws)
-        })
-    };
-    if code == CONGESTION_OK {
-        // SAFETY: NULL or writable per the contract.
-        unsafe { write_opt(undone, u8::from(result)) };
-    }
-    code
+    unsafe { calls::on_undo::<PragueOps, _>(state, now_us, undone) }
 }
 
 /// `*cwnd` = `snd_cwnd`, segments.
@@ -232,7 +179,7 @@ pub unsafe extern "C" fn congestion_linux_prague_cwnd(
     cwnd: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { read_flow(state, cwnd, |f: &Prague, _| u64::from(f.socket().snd_cwnd)) }
+    unsafe { calls::cwnd::<PragueOps, _>(state, cwnd) }
 }
 
 /// `*ssthresh` = `snd_ssthresh`, segments; `CONGESTION_SSTHRESH_NONE` while it
@@ -246,14 +193,7 @@ pub unsafe extern "C" fn congestion_linux_prague_ssthresh(
     ssthresh: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        read_flow(state, ssthresh, |f: &Prague, _| {
-            match f.socket().snd_ssthresh {
-                s if s >= TCP_INFINITE_SSTHRESH => CONGESTION_SSTHRESH_NONE,
-                s => u64::from(s),
-            }
-        })
-    }
+    unsafe { calls::ssthresh::<PragueOps, _>(state, ssthresh) }
 }
 
 /// `*bytes_per_second` = `sk_pacing_rate`, bytes per second (set on ACKs).
@@ -266,11 +206,7 @@ pub unsafe extern "C" fn congestion_linux_prague_pacing_rate(
     bytes_per_second: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        read_flow(state, bytes_per_second, |f: &Prague, _| {
-            f.socket().sk_pacing_rate
-        })
-    }
+    unsafe { calls::pacing_rate::<PragueOps, _>(state, bytes_per_second) }
 }
 
 /// `*ca_state` = `icsk_ca_state`: 0 Open, 1 Disorder, 2 CWR, 3 Recovery, 4 Loss.
@@ -283,11 +219,7 @@ pub unsafe extern "C" fn congestion_linux_prague_ca_state(
     ca_state: *mut u32,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        read_flow(state, ca_state, |f: &Prague, _| {
-            f.socket().icsk_ca_state as u32
-        })
-    }
+    unsafe { calls::ca_state::<PragueOps, _>(state, ca_state) }
 }
 
 /// `*in_flight` = `packets_out`, segments.
@@ -300,11 +232,7 @@ pub unsafe extern "C" fn congestion_linux_prague_in_flight(
     in_flight: *mut u64,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe {
-        read_flow(state, in_flight, |f: &Prague, _| {
-            u64::from(f.socket().packets_out)
-        })
-    }
+    unsafe { calls::in_flight::<PragueOps, _>(state, in_flight) }
 }
 
 /// `*alpha` = Prague's alpha, the EWMA of the CE-marked fraction, of 2^24

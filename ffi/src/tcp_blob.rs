@@ -216,3 +216,47 @@ impl RandomSource for NoDraws {
         0
     }
 }
+
+/// The body of BBR's and BBRv3's `_on_send`: checks the out-pointers and the random
+/// source, runs `send` on the flow and writes what it returns (the departure time and
+/// the snapshot the caller keeps with the segment).
+///
+/// # Safety
+/// `state` as [`with_flow`]; `rand` as [`random`]; `departure_ns` and `snapshot` NULL
+/// or writable.
+pub(crate) unsafe fn on_send_with<B, F, P>(
+    state: *mut B,
+    rand: *const CongestionRandom,
+    departure_ns: *mut u64,
+    snapshot: *mut CongestionTxSnapshot,
+    send: impl FnOnce(&mut F, &P, &mut CallerRandom<'_>) -> congestion::linux::bbr::Sent,
+) -> i32
+where
+    B: Blob<Inner = FlowInner<F, P>>,
+    F: Copy,
+    P: Copy,
+{
+    if departure_ns.is_null() || snapshot.is_null() {
+        return CONGESTION_ERR_NULL;
+    }
+    // SAFETY: forwarded contract.
+    let rand = match unsafe { random(rand) } {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    let mut sent = None;
+    // SAFETY: forwarded contract.
+    let code = unsafe {
+        with_flow(state, |f: &mut F, p| {
+            sent = Some(send(f, p, &mut CallerRandom(rand)));
+        })
+    };
+    if let Some(sent) = sent {
+        // SAFETY: non-null (checked) and writable per the contract.
+        unsafe {
+            departure_ns.write(sent.departure_ns);
+            snapshot.write(CongestionTxSnapshot::from_rust(&sent.snapshot));
+        }
+    }
+    code
+}

@@ -61,7 +61,10 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
 
     /// The same ACK through a shorter path when the state already knows everything it
     /// needs; `None` sends the driver to [`on_ack`](Self::on_ack). Same result. The MSS
-    /// comes by reference, read only where it is needed.
+    /// comes by reference, read only where it is needed. By default the ACK goes
+    /// straight through [`on_ack`](Self::on_ack) (NewReno, DCTCP, Prague: nothing to
+    /// skip).
+    #[inline(always)]
     fn on_steady_ack(
         &mut self,
         p: &RfcCubicParams,
@@ -70,7 +73,9 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
         cwnd: u64,
         acked: u64,
         srtt_us: u64,
-    ) -> Option<u64>;
+    ) -> Option<u64> {
+        Some(self.on_ack(p, NonZeroU64::from(*mss), now, cwnd, acked, srtt_us))
+    }
 
     /// A loss (`ecn == false`) or ECN-CE reduction at window `cwnd`: returns the new
     /// ssthresh before the driver's floors (2·MSS for ssthresh and for cwnd on loss,
@@ -119,23 +124,32 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
     }
 
     /// A retransmission timeout or persistent congestion at window `cwnd`: returns the
-    /// new ssthresh before the driver's 2·MSS floor.
-    fn on_timeout(&mut self, p: &RfcCubicParams, cwnd: u64) -> u64;
+    /// new ssthresh before the driver's 2·MSS floor. By default a loss reduction.
+    fn on_timeout(&mut self, p: &RfcCubicParams, cwnd: u64) -> u64 {
+        self.on_congestion(p, cwnd, false)
+    }
 
     /// A delay detector ended slow start at window `cwnd`.
     fn on_slow_start_exit(&mut self, cwnd: u64);
 
-    /// Growth stops counting time at `now` (application-limited or idle).
-    fn pause(&mut self, now: Instant);
+    /// Growth stops counting time at `now` (application-limited or idle). Nothing by
+    /// default: growth per acknowledged byte, not per unit of time, has nothing to pause.
+    fn pause(&mut self, now: Instant) {
+        let _ = now;
+    }
 
-    /// Growth counts time again from `now`.
-    fn resume(&mut self, now: Instant);
+    /// Growth counts time again from `now`. Nothing by default, as for
+    /// [`pause`](Self::pause).
+    fn resume(&mut self, now: Instant) {
+        let _ = now;
+    }
 
-    /// The MSS changed.
-    fn on_mss_change(&mut self);
+    /// The MSS changed. Nothing by default.
+    fn on_mss_change(&mut self) {}
 
-    /// The parameters changed: forget anything computed with the old ones.
-    fn on_params_change(&mut self);
+    /// The parameters changed: forget anything computed with the old ones. Nothing by
+    /// default.
+    fn on_params_change(&mut self) {}
 
     /// The window before the last reduction (RFC 9438 §4.9's `cwnd_prior`): an undo
     /// restores only while cwnd is below it.
@@ -147,11 +161,17 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
     /// Brings back what [`save_undo_into`](Self::save_undo_into) wrote.
     fn restore_undo_from(&mut self, saved: &Self::Undo);
 
-    /// As [`on_mss_change`](Self::on_mss_change), on a saved snapshot.
-    fn undo_on_mss_change(saved: &mut Self::Undo);
+    /// As [`on_mss_change`](Self::on_mss_change), on a saved snapshot. Nothing by
+    /// default.
+    fn undo_on_mss_change(saved: &mut Self::Undo) {
+        let _ = saved;
+    }
 
-    /// As [`on_params_change`](Self::on_params_change), on a saved snapshot.
-    fn undo_on_params_change(saved: &mut Self::Undo);
+    /// As [`on_params_change`](Self::on_params_change), on a saved snapshot. Nothing by
+    /// default.
+    fn undo_on_params_change(saved: &mut Self::Undo) {
+        let _ = saved;
+    }
 }
 
 /// What [`WindowAdjustment::on_every_ack`] is told about one ACK.

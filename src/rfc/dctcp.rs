@@ -9,7 +9,7 @@ use super::flow::Classic;
 use super::scalable::{ALPHA_ONE, AlphaEstimator, ScalableUndo, additive_increase};
 use crate::cubic::RfcCubicParams;
 use crate::time::Instant;
-use core::num::{NonZeroU32, NonZeroU64};
+use core::num::NonZeroU64;
 
 /// One DCTCP flow in bytes for QUIC (RFC 8257's sender in RFC 9002's terms), on the
 /// classic driver: slow start, recovery periods, window use and pacing are
@@ -133,19 +133,6 @@ impl WindowAdjustment for DctcpWindow {
         cwnd.saturating_add(grow)
     }
 
-    #[inline(always)]
-    fn on_steady_ack(
-        &mut self,
-        p: &RfcCubicParams,
-        mss: &NonZeroU32,
-        now: Instant,
-        cwnd: u64,
-        acked: u64,
-        srtt_us: u64,
-    ) -> Option<u64> {
-        Some(self.on_ack(p, NonZeroU64::from(*mss), now, cwnd, acked, srtt_us))
-    }
-
     fn on_congestion(&mut self, _p: &RfcCubicParams, cwnd: u64, ecn: bool) -> u64 {
         self.cwnd_prior_bytes = cwnd;
         self.bytes_acked = 0;
@@ -170,23 +157,10 @@ impl WindowAdjustment for DctcpWindow {
         self.estimator.on_ack(p.scalable().g_shift(), ack, true);
     }
 
-    fn on_timeout(&mut self, p: &RfcCubicParams, cwnd: u64) -> u64 {
-        self.on_congestion(p, cwnd, false)
-    }
-
     fn on_slow_start_exit(&mut self, cwnd: u64) {
         self.cwnd_prior_bytes = cwnd;
         self.bytes_acked = 0;
     }
-
-    // Growth per acknowledged byte, not per unit of time: nothing to pause.
-    fn pause(&mut self, _now: Instant) {}
-
-    fn resume(&mut self, _now: Instant) {}
-
-    fn on_mss_change(&mut self) {}
-
-    fn on_params_change(&mut self) {}
 
     fn cwnd_prior(&self) -> u64 {
         self.cwnd_prior_bytes
@@ -201,10 +175,6 @@ impl WindowAdjustment for DctcpWindow {
         self.cwnd_prior_bytes = saved.cwnd_prior_bytes;
         self.bytes_acked = 0;
     }
-
-    fn undo_on_mss_change(_saved: &mut ScalableUndo) {}
-
-    fn undo_on_params_change(_saved: &mut ScalableUndo) {}
 }
 
 const _: () = assert!(core::mem::size_of::<DctcpWindow>() <= 48);

@@ -5,7 +5,7 @@
 use super::adjustment::WindowAdjustment;
 use crate::cubic::RfcCubicParams;
 use crate::time::Instant;
-use core::num::{NonZeroU32, NonZeroU64};
+use core::num::NonZeroU64;
 
 /// NewReno's congestion-avoidance state: the bytes acknowledged towards the next
 /// one-MSS increase. Plain `Copy` data, 16 bytes; `repr(C)`, the count an ACK updates
@@ -63,19 +63,6 @@ impl WindowAdjustment for NewRenoWindow {
         cwnd.saturating_add(windows.saturating_mul(mss.get()))
     }
 
-    #[inline(always)]
-    fn on_steady_ack(
-        &mut self,
-        p: &RfcCubicParams,
-        mss: &NonZeroU32,
-        now: Instant,
-        cwnd: u64,
-        acked: u64,
-        srtt_us: u64,
-    ) -> Option<u64> {
-        Some(self.on_ack(p, NonZeroU64::from(*mss), now, cwnd, acked, srtt_us))
-    }
-
     fn on_congestion(&mut self, _p: &RfcCubicParams, cwnd: u64, _ecn: bool) -> u64 {
         self.cwnd_prior_bytes = cwnd;
         self.bytes_acked = 0;
@@ -83,24 +70,10 @@ impl WindowAdjustment for NewRenoWindow {
         cwnd / 2
     }
 
-    fn on_timeout(&mut self, p: &RfcCubicParams, cwnd: u64) -> u64 {
-        self.on_congestion(p, cwnd, false)
-    }
-
     fn on_slow_start_exit(&mut self, cwnd: u64) {
         self.cwnd_prior_bytes = cwnd;
         self.bytes_acked = 0;
     }
-
-    // NewReno's growth is per acknowledged byte, not per unit of time: pauses and idle
-    // periods need no bookkeeping (the driver already stops calling on_ack).
-    fn pause(&mut self, _now: Instant) {}
-
-    fn resume(&mut self, _now: Instant) {}
-
-    fn on_mss_change(&mut self) {}
-
-    fn on_params_change(&mut self) {}
 
     fn cwnd_prior(&self) -> u64 {
         self.cwnd_prior_bytes
@@ -113,10 +86,6 @@ impl WindowAdjustment for NewRenoWindow {
     fn restore_undo_from(&mut self, saved: &NewRenoWindow) {
         *self = *saved;
     }
-
-    fn undo_on_mss_change(_saved: &mut NewRenoWindow) {}
-
-    fn undo_on_params_change(_saved: &mut NewRenoWindow) {}
 }
 
 #[cfg(test)]

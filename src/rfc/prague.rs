@@ -10,7 +10,7 @@ use super::flow::Classic;
 use super::scalable::{ALPHA_ONE, AlphaEstimator, ScalableUndo, additive_increase};
 use crate::cubic::RfcCubicParams;
 use crate::time::Instant;
-use core::num::{NonZeroU32, NonZeroU64};
+use core::num::NonZeroU64;
 
 /// The additive-increase factor's scale: `AI_ONE` is one MSS per window (unscaled).
 pub const AI_ONE: u32 = 1 << 16;
@@ -231,19 +231,6 @@ impl WindowAdjustment for PragueWindow {
         cwnd.saturating_add(additive_increase(&mut self.credit, cwnd, earned, unit, mss))
     }
 
-    #[inline(always)]
-    fn on_steady_ack(
-        &mut self,
-        p: &RfcCubicParams,
-        mss: &NonZeroU32,
-        now: Instant,
-        cwnd: u64,
-        acked: u64,
-        srtt_us: u64,
-    ) -> Option<u64> {
-        Some(self.on_ack(p, NonZeroU64::from(*mss), now, cwnd, acked, srtt_us))
-    }
-
     fn on_congestion(&mut self, p: &RfcCubicParams, cwnd: u64, ecn: bool) -> u64 {
         self.reduce(p.mss(), cwnd, ecn)
     }
@@ -298,18 +285,11 @@ impl WindowAdjustment for PragueWindow {
         self.credit = 0;
     }
 
-    // Growth per acknowledged byte, not per unit of time: nothing to pause.
-    fn pause(&mut self, _now: Instant) {}
-
-    fn resume(&mut self, _now: Instant) {}
-
     fn on_mss_change(&mut self) {
         // The driver keeps cwnd at least 2·MSS of the new size: the sub-MSS window ends.
         self.sub_mss_window = 0;
         self.credit = 0;
     }
-
-    fn on_params_change(&mut self) {}
 
     fn cwnd_prior(&self) -> u64 {
         self.cwnd_prior_bytes
@@ -329,8 +309,6 @@ impl WindowAdjustment for PragueWindow {
     fn undo_on_mss_change(saved: &mut ScalableUndo) {
         saved.sub_mss_window = 0;
     }
-
-    fn undo_on_params_change(_saved: &mut ScalableUndo) {}
 }
 
 const _: () = assert!(core::mem::size_of::<PragueWindow>() <= 72);

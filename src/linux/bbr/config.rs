@@ -1,7 +1,7 @@
 //! BBR v1's settings: a plain [`BbrConfig`] a caller fills, validated once into the
 //! [`BbrParams`] every flow shares.
 
-use super::pacing::GSO_LEGACY_MAX_SIZE;
+use super::flow_sock::SockSettings;
 use crate::ConfigError;
 use crate::hystart::PacingStatus;
 
@@ -53,22 +53,27 @@ impl BbrConfig {
 
     /// Checks every setting once.
     pub const fn validate(&self) -> Result<BbrParams, ConfigError> {
-        if self.mss == 0 {
-            return Err(ConfigError::ZeroMss);
-        }
-        if self.cwnd_clamp == 0 {
-            return Err(ConfigError::ClampTooSmall);
-        }
-        if self.init_cwnd == 0 || self.init_cwnd > self.cwnd_clamp {
-            return Err(ConfigError::InitialWindowOutOfRange);
-        }
-        if self.pacing_shift >= 32 {
-            return Err(ConfigError::ShiftOutOfRange);
-        }
-        if self.max_tcp_header >= GSO_LEGACY_MAX_SIZE - 1 {
-            return Err(ConfigError::TcpHeaderOutOfRange);
+        // v1 shifts a u32 pacing rate
+        if let Err(e) = self.sock_settings().validate(32) {
+            return Err(e);
         }
         Ok(BbrParams { config: *self })
+    }
+}
+
+impl BbrConfig {
+    /// The settings the flow's socket is built from.
+    pub(crate) const fn sock_settings(&self) -> SockSettings {
+        SockSettings {
+            mss: self.mss,
+            init_cwnd: self.init_cwnd,
+            cwnd_clamp: self.cwnd_clamp,
+            initial_rtt_us: self.initial_rtt_us,
+            max_pacing_rate: self.max_pacing_rate,
+            pacing_status: self.pacing_status,
+            pacing_shift: self.pacing_shift,
+            max_tcp_header: self.max_tcp_header,
+        }
     }
 }
 

@@ -37,9 +37,8 @@
 //! arrives with nothing outstanding (`packets_out` 0 before it) changes nothing, as
 //! the kernel's `no_queue` path skips congestion control.
 
-use super::{
-    BbrMode, BbrOps, BbrParams, BbrState, TCP_INFINITE_SSTHRESH, bbr_bw, bbr_tso_segs_goal,
-};
+use super::flow_sock::FlowSock;
+use super::{BbrMode, BbrOps, BbrParams, BbrState, bbr_bw, bbr_tso_segs_goal};
 use crate::Instant;
 use crate::linux::CaState;
 use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
@@ -49,7 +48,7 @@ use crate::linux::tcp::rate::{
 use crate::linux::tcp::seq::before;
 use crate::linux::tcp::skb::{RETRANS, SACKED_ACKED};
 use crate::linux::tcp::{
-    Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, tcp_enter_loss,
+    RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, tcp_enter_loss,
     tcp_enter_recovery, tcp_set_ca_state, tcp_transmit_skb, tcp_try_undo,
 };
 
@@ -145,33 +144,6 @@ pub struct BbrAck<'a> {
     pub undo: bool,
 }
 
-/// The socket fields a flow keeps between events (88 bytes): the rest of
-/// [`TcpSock`] is either the stack's (scoreboard, sequence numbers, srtt), derived
-/// from `now`, or never read by BBR v1 (the sampler's `rate_*` record for `tcp_info`,
-/// `prior_cwnd`, the cwnd-use round).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-#[cfg_attr(feature = "defmt", derive(defmt::Format))]
-struct FlowSock {
-    first_tx_mstamp: u64,
-    delivered_mstamp: u64,
-    sk_pacing_rate: u64,
-    tcp_wstamp_ns: u64,
-    rtt_min: Minmax,
-    snd_cwnd: u32,
-    snd_ssthresh: u32,
-    prior_ssthresh: u32,
-    delivered: u32,
-    lost: u32,
-    app_limited: u32,
-    high_seq: u32,
-    icsk_ca_state: CaState,
-    undo_marker: bool,
-    /// `data_segs_out`, saturating at 10: only `>= 10` is read (the kernel's counter
-    /// wraps after 2^32 segments and then skips pacing 10 segments; this one does not).
-    data_segs_out: u8,
-    sk_pacing_status: u8,
-}
-
 /// A Linux-mode BBR v1 flow: `tcp_bbr.c` with the socket glue and the delivery-rate
 /// sampler of `tcp_rate.c`, driven by a TCP stack (see the module docs for the call
 /// order). Segments, not bytes. Bit-exact with the kernel on the reference traces.
@@ -233,8 +205,6 @@ pub struct Bbr {
     sock: FlowSock,
 }
 
-const _: () = assert!(core::mem::size_of::<FlowSock>() <= 88);
-
 /// The sampler's per-segment step (`tcp_rate_skb_delivered()`) on each segment an ACK
 /// newly delivered, in the stack's order, with the `sacked` bits it carried; the
 /// snapshots are spent (shared by [`Bbr`] and [`crate::linux::Bbr3`]).
@@ -278,24 +248,7 @@ impl Bbr {
     /// (cwnd `init_cwnd`, srtt and `tcp_min_rtt()` from `initial_rtt_us`). BBR v1 draws
     /// no random number here; `rand` is for symmetry with the other events.
     pub fn new<R: RandomSource>(p: &BbrParams, now: Instant, rand: &mut R) -> Self {
-        let c = p.config();
-        let mut sk = TcpSock::default();
-        sk.set_clock(now.as_micros());
-        sk.mss_cache = c.mss;
-        sk.snd_cwnd = c.init_cwnd;
-        sk.snd_cwnd_clamp = c.cwnd_clamp;
-        sk.snd_ssthresh = TCP_INFINITE_SSTHRESH;
-        // tcp_init_sock(): a bubble in the pipe until the first ACK
-        sk.app_limited = u32::MAX;
-        sk.rate_app_limited = true;
-        sk.rtt_min = Minmax::new(sk.tcp_jiffies32, u32::MAX);
-        if c.initial_rtt_us > 0 {
-            sk.srtt_us = c.initial_rtt_us.wrapping_shl(3);
-            sk.rtt_min = Minmax::new(sk.tcp_jiffies32, c.initial_rtt_us);
-        }
-        sk.sk_pacing_status = c.pacing_status.code();
-        sk.sk_pacing_shift = c.pacing_shift;
-        sk.sk_max_pacing_rate = c.max_pacing_rate;
+        let mut sk = p.config().sock_settings().fresh_sock(now);
         let mut flow = Bbr {
             bbr: BbrState::default(),
             sock: FlowSock::default(),
@@ -307,59 +260,12 @@ impl Bbr {
 
     /// The kernel socket this flow stands for at `now`, with the stack's counters.
     fn sock(&self, p: &BbrParams, now: Instant, flight: Flight) -> TcpSock {
-        let c = p.config();
-        let s = &self.sock;
-        let mut sk = TcpSock {
-            mss_cache: c.mss,
-            snd_cwnd_clamp: c.cwnd_clamp,
-            sk_max_pacing_rate: c.max_pacing_rate,
-            sk_pacing_shift: c.pacing_shift,
-            sk_pacing_status: s.sk_pacing_status,
-            first_tx_mstamp: s.first_tx_mstamp,
-            delivered_mstamp: s.delivered_mstamp,
-            sk_pacing_rate: s.sk_pacing_rate,
-            tcp_wstamp_ns: s.tcp_wstamp_ns,
-            rtt_min: s.rtt_min,
-            snd_cwnd: s.snd_cwnd,
-            snd_ssthresh: s.snd_ssthresh,
-            prior_ssthresh: s.prior_ssthresh,
-            delivered: s.delivered,
-            lost: s.lost,
-            app_limited: s.app_limited,
-            high_seq: s.high_seq,
-            icsk_ca_state: s.icsk_ca_state,
-            undo_marker: s.undo_marker,
-            data_segs_out: u32::from(s.data_segs_out),
-            packets_out: flight.packets_out,
-            sacked_out: flight.sacked_out,
-            lost_out: flight.lost_out,
-            retrans_out: flight.retrans_out,
-            ..TcpSock::default()
-        };
-        sk.set_clock(now.as_micros());
-        sk
+        self.sock.load(&p.config().sock_settings(), now, flight)
     }
 
     /// Keeps what the next event needs.
     fn store(&mut self, sk: &TcpSock) {
-        self.sock = FlowSock {
-            first_tx_mstamp: sk.first_tx_mstamp,
-            delivered_mstamp: sk.delivered_mstamp,
-            sk_pacing_rate: sk.sk_pacing_rate,
-            tcp_wstamp_ns: sk.tcp_wstamp_ns,
-            rtt_min: sk.rtt_min,
-            snd_cwnd: sk.snd_cwnd,
-            snd_ssthresh: sk.snd_ssthresh,
-            prior_ssthresh: sk.prior_ssthresh,
-            delivered: sk.delivered,
-            lost: sk.lost,
-            app_limited: sk.app_limited,
-            high_seq: sk.high_seq,
-            icsk_ca_state: sk.icsk_ca_state,
-            undo_marker: sk.undo_marker,
-            data_segs_out: sk.data_segs_out.min(10) as u8,
-            sk_pacing_status: sk.sk_pacing_status,
-        };
+        self.sock = FlowSock::save(sk);
     }
 
     /// A segment (new or retransmitted) is handed to the wire at `now`, with `flight`
@@ -519,12 +425,7 @@ impl Bbr {
 
     /// `bbr_tso_segs_goal()`: segments per TSO/GSO burst at the current pacing rate.
     pub fn tso_segs_goal(&self, p: &BbrParams) -> u32 {
-        let sk = TcpSock {
-            sk_pacing_rate: self.sock.sk_pacing_rate,
-            sk_pacing_shift: p.config().pacing_shift,
-            mss_cache: p.config().mss,
-            ..TcpSock::default()
-        };
+        let sk = self.sock.pacing_sock(&p.config().sock_settings());
         bbr_tso_segs_goal(&sk, p)
     }
 
@@ -545,11 +446,7 @@ impl Bbr {
 
     /// Recovery bookkeeping `(high_seq, undo_marker, prior_ssthresh)`.
     pub const fn recovery(&self) -> (u32, bool, u32) {
-        (
-            self.sock.high_seq,
-            self.sock.undo_marker,
-            self.sock.prior_ssthresh,
-        )
+        self.sock.recovery()
     }
 
     /// Whether BBR is in PROBE_RTT (the stack may want to know why cwnd is 4).

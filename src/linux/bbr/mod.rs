@@ -25,6 +25,7 @@ mod config;
 mod controller;
 mod cwnd;
 mod flow;
+pub(crate) mod flow_sock;
 mod lt_bw;
 mod pacing;
 mod probe_bw;

@@ -33,17 +33,17 @@
 
 use super::{Bbr, Bbr3Params, FastPath, Mode, Sample, TcpBbr3, bbr_main, bbr_tso_segs_goal};
 use crate::Instant;
+use crate::linux::CaState;
+use crate::linux::bbr::flow_sock::{FlowSock, set_flight};
 use crate::linux::bbr::{
     DeliveredSegment, Flight, Sent, tcp_ack_update_rtt_min, tcp_rate_skbs_delivered,
 };
 use crate::linux::tcp::rate::{tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_sent_v3};
 use crate::linux::tcp::seq::before;
 use crate::linux::tcp::{
-    Minmax, RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, ecn_flags,
-    tcp_enter_cwr, tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_transmit_skb,
-    tcp_try_undo,
+    RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, ecn_flags, tcp_enter_cwr,
+    tcp_enter_loss, tcp_enter_recovery, tcp_set_ca_state, tcp_transmit_skb, tcp_try_undo,
 };
-use crate::linux::{CaState, TCP_INFINITE_SSTHRESH};
 
 /// What an ACK did, as the stack's scoreboard saw it.
 #[derive(Debug, PartialEq, Eq)]
@@ -103,32 +103,14 @@ pub struct Bbr3Rto<'a> {
     pub nothing_queued: bool,
 }
 
-/// The socket fields a flow keeps between events (104 bytes): the rest of
-/// [`TcpSock`] is the stack's (scoreboard, sequence numbers), derived from `now` or
-/// the config, or never read by BBRv3 (the sampler's `rate_*` record for `tcp_info`,
-/// the socket's `prior_cwnd`).
+/// The socket fields a flow keeps between events (104 bytes): v1's, and the CE
+/// count, srtt and ECN flags v3 also reads.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
-struct FlowSock {
-    first_tx_mstamp: u64,
-    delivered_mstamp: u64,
-    sk_pacing_rate: u64,
-    tcp_wstamp_ns: u64,
-    rtt_min: Minmax,
-    snd_cwnd: u32,
-    snd_ssthresh: u32,
-    prior_ssthresh: u32,
-    delivered: u32,
+struct Bbr3Sock {
+    core: FlowSock,
     delivered_ce: u32,
-    lost: u32,
-    app_limited: u32,
-    high_seq: u32,
     srtt_us: u32,
-    icsk_ca_state: CaState,
-    undo_marker: bool,
-    /// `data_segs_out`, saturating at 10: only `>= 10` is read.
-    data_segs_out: u8,
-    sk_pacing_status: u8,
     ecn_flags: u8,
 }
 
@@ -139,10 +121,10 @@ struct FlowSock {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Bbr3 {
     bbr: Bbr,
-    sock: FlowSock,
+    sock: Bbr3Sock,
 }
 
-const _: () = assert!(core::mem::size_of::<FlowSock>() <= 104);
+const _: () = assert!(core::mem::size_of::<Bbr3Sock>() <= 104);
 const _: () = assert!(core::mem::size_of::<Bbr3>() <= 256);
 
 impl Bbr3 {
@@ -151,23 +133,7 @@ impl Bbr3 {
     /// no random number here; `rand` is for symmetry with the other events.
     pub fn new<R: RandomSource>(p: &Bbr3Params, now: Instant, rand: &mut R) -> Self {
         let c = p.config();
-        let mut sk = TcpSock::default();
-        sk.set_clock(now.as_micros());
-        sk.mss_cache = c.mss;
-        sk.snd_cwnd = c.init_cwnd;
-        sk.snd_cwnd_clamp = c.cwnd_clamp;
-        sk.snd_ssthresh = TCP_INFINITE_SSTHRESH;
-        // tcp_init_sock(): a bubble in the pipe until the first ACK
-        sk.app_limited = u32::MAX;
-        sk.rate_app_limited = true;
-        sk.rtt_min = Minmax::new(sk.tcp_jiffies32, u32::MAX);
-        if c.initial_rtt_us > 0 {
-            sk.srtt_us = c.initial_rtt_us.wrapping_shl(3);
-            sk.rtt_min = Minmax::new(sk.tcp_jiffies32, c.initial_rtt_us);
-        }
-        sk.sk_pacing_status = c.pacing_status.code();
-        sk.sk_pacing_shift = c.pacing_shift;
-        sk.sk_max_pacing_rate = c.max_pacing_rate;
+        let mut sk = c.sock_settings().fresh_sock(now);
         if c.ecn {
             sk.ecn_flags |= ecn_flags::TCP_ECN_OK;
         }
@@ -176,7 +142,7 @@ impl Bbr3 {
         }
         let mut flow = Bbr3 {
             bbr: Bbr::default(),
-            sock: FlowSock::default(),
+            sock: Bbr3Sock::default(),
         };
         TcpBbr3::init(&mut flow.bbr, &mut sk, p, rand);
         flow.store(&sk);
@@ -185,60 +151,20 @@ impl Bbr3 {
 
     /// The kernel socket this flow stands for at `now`, with the stack's counters.
     fn sock(&self, p: &Bbr3Params, now: Instant, flight: Flight) -> TcpSock {
-        let c = p.config();
         let s = &self.sock;
-        let mut sk = TcpSock {
-            mss_cache: c.mss,
-            snd_cwnd_clamp: c.cwnd_clamp,
-            sk_max_pacing_rate: c.max_pacing_rate,
-            sk_pacing_shift: c.pacing_shift,
-            sk_pacing_status: s.sk_pacing_status,
-            first_tx_mstamp: s.first_tx_mstamp,
-            delivered_mstamp: s.delivered_mstamp,
-            sk_pacing_rate: s.sk_pacing_rate,
-            tcp_wstamp_ns: s.tcp_wstamp_ns,
-            rtt_min: s.rtt_min,
-            snd_cwnd: s.snd_cwnd,
-            snd_ssthresh: s.snd_ssthresh,
-            prior_ssthresh: s.prior_ssthresh,
-            delivered: s.delivered,
-            delivered_ce: s.delivered_ce,
-            lost: s.lost,
-            app_limited: s.app_limited,
-            high_seq: s.high_seq,
-            srtt_us: s.srtt_us,
-            icsk_ca_state: s.icsk_ca_state,
-            undo_marker: s.undo_marker,
-            data_segs_out: u32::from(s.data_segs_out),
-            ecn_flags: s.ecn_flags,
-            ..TcpSock::default()
-        };
-        set_flight(&mut sk, flight);
-        sk.set_clock(now.as_micros());
+        let mut sk = s.core.load(&p.config().sock_settings(), now, flight);
+        sk.delivered_ce = s.delivered_ce;
+        sk.srtt_us = s.srtt_us;
+        sk.ecn_flags = s.ecn_flags;
         sk
     }
 
     /// Keeps what the next event needs.
     fn store(&mut self, sk: &TcpSock) {
-        self.sock = FlowSock {
-            first_tx_mstamp: sk.first_tx_mstamp,
-            delivered_mstamp: sk.delivered_mstamp,
-            sk_pacing_rate: sk.sk_pacing_rate,
-            tcp_wstamp_ns: sk.tcp_wstamp_ns,
-            rtt_min: sk.rtt_min,
-            snd_cwnd: sk.snd_cwnd,
-            snd_ssthresh: sk.snd_ssthresh,
-            prior_ssthresh: sk.prior_ssthresh,
-            delivered: sk.delivered,
+        self.sock = Bbr3Sock {
+            core: FlowSock::save(sk),
             delivered_ce: sk.delivered_ce,
-            lost: sk.lost,
-            app_limited: sk.app_limited,
-            high_seq: sk.high_seq,
             srtt_us: sk.srtt_us,
-            icsk_ca_state: sk.icsk_ca_state,
-            undo_marker: sk.undo_marker,
-            data_segs_out: sk.data_segs_out.min(10) as u8,
-            sk_pacing_status: sk.sk_pacing_status,
             ecn_flags: sk.ecn_flags,
         };
     }
@@ -410,27 +336,27 @@ impl Bbr3 {
 
     /// `snd_cwnd`, segments.
     pub const fn cwnd(&self) -> u32 {
-        self.sock.snd_cwnd
+        self.sock.core.snd_cwnd
     }
 
     /// `snd_ssthresh`, segments (BBR sets it only on leaving STARTUP).
     pub const fn ssthresh(&self) -> u32 {
-        self.sock.snd_ssthresh
+        self.sock.core.snd_ssthresh
     }
 
     /// `sk_pacing_rate`, bytes per second.
     pub const fn pacing_rate(&self) -> u64 {
-        self.sock.sk_pacing_rate
+        self.sock.core.sk_pacing_rate
     }
 
     /// `tcp_wstamp_ns`: the earliest departure of the next segment, ns.
     pub const fn next_departure_ns(&self) -> u64 {
-        self.sock.tcp_wstamp_ns
+        self.sock.core.tcp_wstamp_ns
     }
 
     /// The CA state (Open, CWR, Recovery or Loss).
     pub const fn ca_state(&self) -> CaState {
-        self.sock.icsk_ca_state
+        self.sock.core.icsk_ca_state
     }
 
     /// BBR's mode.
@@ -445,17 +371,12 @@ impl Bbr3 {
 
     /// `tcp_min_rtt()`: the socket's 300 s min RTT, µs (`u32::MAX` before a sample).
     pub const fn tcp_min_rtt(&self) -> u32 {
-        self.sock.rtt_min.get()
+        self.sock.core.rtt_min.get()
     }
 
     /// `bbr_tso_segs_goal()`: segments per TSO/GSO burst at the current pacing rate.
     pub fn tso_segs_goal(&self, p: &Bbr3Params) -> u32 {
-        let sk = TcpSock {
-            sk_pacing_rate: self.sock.sk_pacing_rate,
-            sk_pacing_shift: p.config().pacing_shift,
-            mss_cache: p.config().mss,
-            ..TcpSock::default()
-        };
+        let sk = self.sock.core.pacing_sock(&p.config().sock_settings());
         bbr_tso_segs_goal(&self.bbr, &sk, p)
     }
 
@@ -467,29 +388,20 @@ impl Bbr3 {
     /// Socket counters a diagnostic may want: `(delivered, delivered_ce, lost,
     /// app_limited)`.
     pub const fn delivery_counters(&self) -> (u32, u32, u32, u32) {
-        let s = &self.sock;
-        (s.delivered, s.delivered_ce, s.lost, s.app_limited)
+        let (s, core) = (&self.sock, &self.sock.core);
+        (core.delivered, s.delivered_ce, core.lost, core.app_limited)
     }
 
     /// The sampler's socket stamps `(first_tx_mstamp, delivered_mstamp)`, µs.
     pub const fn sampler_stamps(&self) -> (u64, u64) {
-        (self.sock.first_tx_mstamp, self.sock.delivered_mstamp)
+        (
+            self.sock.core.first_tx_mstamp,
+            self.sock.core.delivered_mstamp,
+        )
     }
 
     /// Recovery bookkeeping `(high_seq, undo_marker, prior_ssthresh)`.
     pub const fn recovery(&self) -> (u32, bool, u32) {
-        (
-            self.sock.high_seq,
-            self.sock.undo_marker,
-            self.sock.prior_ssthresh,
-        )
+        self.sock.core.recovery()
     }
-}
-
-/// The stack's scoreboard counters into the socket.
-fn set_flight(sk: &mut TcpSock, flight: Flight) {
-    sk.packets_out = flight.packets_out;
-    sk.sacked_out = flight.sacked_out;
-    sk.lost_out = flight.lost_out;
-    sk.retrans_out = flight.retrans_out;
 }

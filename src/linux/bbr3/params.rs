@@ -3,6 +3,7 @@
 
 use crate::ConfigError;
 use crate::hystart::PacingStatus;
+use crate::linux::bbr::flow_sock::SockSettings;
 
 /// `BW_SCALE`: bandwidth is packets per µs scaled by 2^24.
 pub const BW_SCALE: u32 = 24;
@@ -146,22 +147,27 @@ impl Bbr3Config {
 
     /// Checks every setting once.
     pub const fn validate(&self) -> Result<Bbr3Params, ConfigError> {
-        if self.mss == 0 {
-            return Err(ConfigError::ZeroMss);
-        }
-        if self.cwnd_clamp == 0 {
-            return Err(ConfigError::ClampTooSmall);
-        }
-        if self.init_cwnd == 0 || self.init_cwnd > self.cwnd_clamp {
-            return Err(ConfigError::InitialWindowOutOfRange);
-        }
-        if self.pacing_shift >= 64 {
-            return Err(ConfigError::ShiftOutOfRange);
-        }
-        if self.max_tcp_header >= GSO_LEGACY_MAX_SIZE - 1 {
-            return Err(ConfigError::TcpHeaderOutOfRange);
+        // v3 shifts a u64 pacing rate
+        if let Err(e) = self.sock_settings().validate(64) {
+            return Err(e);
         }
         Ok(Bbr3Params { config: *self })
+    }
+}
+
+impl Bbr3Config {
+    /// The settings the flow's socket is built from.
+    pub(crate) const fn sock_settings(&self) -> SockSettings {
+        SockSettings {
+            mss: self.mss,
+            init_cwnd: self.init_cwnd,
+            cwnd_clamp: self.cwnd_clamp,
+            initial_rtt_us: self.initial_rtt_us,
+            max_pacing_rate: self.max_pacing_rate,
+            pacing_status: self.pacing_status,
+            pacing_shift: self.pacing_shift,
+            max_tcp_header: self.max_tcp_header,
+        }
     }
 }
 

@@ -196,18 +196,53 @@ pub trait RateSock {
     fn set_rate_record(&mut self, delivered: u32, interval_us: u32, app_limited: bool);
 }
 
+/// The [`RateSock`] methods that read and write a field of the same name, for the
+/// implementors that keep the sampler's state under the kernel's names ([`TcpSock`]
+/// and the RFC-mode sampler): written once so both read the same fields.
+macro_rules! rate_sock_fields {
+    () => {
+        fn delivered(&self) -> u32 {
+            self.delivered
+        }
+        fn lost(&self) -> u32 {
+            self.lost
+        }
+        fn first_tx_mstamp(&self) -> u64 {
+            self.first_tx_mstamp
+        }
+        fn set_first_tx_mstamp(&mut self, us: u64) {
+            self.first_tx_mstamp = us;
+        }
+        fn delivered_mstamp(&self) -> u64 {
+            self.delivered_mstamp
+        }
+        fn set_delivered_mstamp(&mut self, us: u64) {
+            self.delivered_mstamp = us;
+        }
+        fn app_limited(&self) -> u32 {
+            self.app_limited
+        }
+        fn set_app_limited(&mut self, mark: u32) {
+            self.app_limited = mark;
+        }
+        fn rate_record(&self) -> (u32, u32) {
+            (self.rate_delivered, self.rate_interval_us)
+        }
+        fn set_rate_record(&mut self, delivered: u32, interval_us: u32, app_limited: bool) {
+            self.rate_delivered = delivered;
+            self.rate_interval_us = interval_us;
+            self.rate_app_limited = app_limited;
+        }
+    };
+}
+pub(crate) use rate_sock_fields;
+
 impl RateSock for TcpSock {
     fn pipe_empty(&self) -> bool {
         self.packets_out == 0
     }
-    fn delivered(&self) -> u32 {
-        self.delivered
-    }
     fn delivered_ce(&self) -> u32 {
         self.delivered_ce
-    }
-    fn lost(&self) -> u32 {
-        self.lost
     }
     fn mstamp(&self) -> u64 {
         self.tcp_mstamp
@@ -215,32 +250,7 @@ impl RateSock for TcpSock {
     fn min_rtt_us(&self) -> u32 {
         self.tcp_min_rtt()
     }
-    fn first_tx_mstamp(&self) -> u64 {
-        self.first_tx_mstamp
-    }
-    fn set_first_tx_mstamp(&mut self, us: u64) {
-        self.first_tx_mstamp = us;
-    }
-    fn delivered_mstamp(&self) -> u64 {
-        self.delivered_mstamp
-    }
-    fn set_delivered_mstamp(&mut self, us: u64) {
-        self.delivered_mstamp = us;
-    }
-    fn app_limited(&self) -> u32 {
-        self.app_limited
-    }
-    fn set_app_limited(&mut self, mark: u32) {
-        self.app_limited = mark;
-    }
-    fn rate_record(&self) -> (u32, u32) {
-        (self.rate_delivered, self.rate_interval_us)
-    }
-    fn set_rate_record(&mut self, delivered: u32, interval_us: u32, app_limited: bool) {
-        self.rate_delivered = delivered;
-        self.rate_interval_us = interval_us;
-        self.rate_app_limited = app_limited;
-    }
+    rate_sock_fields!();
 }
 
 /// `tcp_stamp_us_delta(t1, t0)`: `t1 - t0` in µs, 0 when negative, truncated to `u32`.

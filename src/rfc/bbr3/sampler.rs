@@ -4,7 +4,7 @@
 //! `GenerateRateSample` are the kernel's `tcp_rate_skb_sent`, `tcp_rate_skb_delivered`
 //! and `tcp_rate_gen`, with bytes where the kernel counts segments.
 
-use crate::linux::tcp::rate::RateSock;
+use crate::linux::tcp::rate::{RateSock, rate_sock_fields};
 
 /// The sampler's `C.*` state (§4.1.2.1.1), bytes and µs. Counters wrap as the kernel's
 /// `u32`s do: a single rate sample must cover less than 2 GB.
@@ -53,42 +53,11 @@ impl RateSock for Sampler {
     fn delivered_ce(&self) -> u32 {
         0
     }
-    fn delivered(&self) -> u32 {
-        self.delivered
-    }
-    fn lost(&self) -> u32 {
-        self.lost
-    }
     fn mstamp(&self) -> u64 {
         self.mstamp
     }
     fn min_rtt_us(&self) -> u32 {
         self.min_rtt_us
     }
-    fn first_tx_mstamp(&self) -> u64 {
-        self.first_tx_mstamp
-    }
-    fn set_first_tx_mstamp(&mut self, us: u64) {
-        self.first_tx_mstamp = us;
-    }
-    fn delivered_mstamp(&self) -> u64 {
-        self.delivered_mstamp
-    }
-    fn set_delivered_mstamp(&mut self, us: u64) {
-        self.delivered_mstamp = us;
-    }
-    fn app_limited(&self) -> u32 {
-        self.app_limited
-    }
-    fn set_app_limited(&mut self, mark: u32) {
-        self.app_limited = mark;
-    }
-    fn rate_record(&self) -> (u32, u32) {
-        (self.rate_delivered, self.rate_interval_us)
-    }
-    fn set_rate_record(&mut self, delivered: u32, interval_us: u32, app_limited: bool) {
-        self.rate_delivered = delivered;
-        self.rate_interval_us = interval_us;
-        self.rate_app_limited = app_limited;
-    }
+    rate_sock_fields!();
 }
