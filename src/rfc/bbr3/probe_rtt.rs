@@ -87,12 +87,13 @@ impl Bbr3 {
 
     /// `CheckProbeRTTDone()` (§5.3.4.3).
     fn check_probe_rtt_done<R: RandomSource>(&mut self, now: Instant, rand: &mut R) {
-        if let Some(done) = self.m.probe_rtt_done_stamp
-            && now > done
-        {
-            self.m.probe_rtt_min_stamp = now;
-            self.restore_cwnd();
-            self.exit_probe_rtt(now, rand);
+        // A nested `if`, not a let chain: the crate builds on Rust 1.85.
+        if let Some(done) = self.m.probe_rtt_done_stamp {
+            if now > done {
+                self.m.probe_rtt_min_stamp = now;
+                self.restore_cwnd();
+                self.exit_probe_rtt(now, rand);
+            }
         }
     }
 
