@@ -248,10 +248,10 @@ impl<F: NoqFlow> NoqController<F> {
         if let Some(s) = self.sampling.as_mut() {
             s.packets_in_flight = s.packets_in_flight.saturating_sub(1);
             s.acked_packets += 1;
-            if let Some((time_sent, snapshot)) = s.kept.remove(&pn) {
-                if newest {
-                    s.newest_acked = Some((time_sent, snapshot));
-                }
+            if let Some((time_sent, snapshot)) = s.kept.remove(&pn)
+                && newest
+            {
+                s.newest_acked = Some((time_sent, snapshot));
             }
         }
     }
@@ -442,10 +442,10 @@ impl<F: NoqFlow> Controller for NoqController<F> {
         if let Some(s) = self.sampling.as_mut() {
             s.packets_in_flight = s.packets_in_flight.saturating_sub(1);
             s.lost_packets += 1;
-            if let Some((_, snapshot)) = s.kept.remove(&pn) {
-                if s.newest_lost.is_none_or(|(newest, _)| pn > newest) {
-                    s.newest_lost = Some((pn, snapshot));
-                }
+            if let Some((_, snapshot)) = s.kept.remove(&pn)
+                && s.newest_lost.is_none_or(|(newest, _)| pn > newest)
+            {
+                s.newest_lost = Some((pn, snapshot));
             }
         }
     }
