@@ -72,6 +72,18 @@ async fn main() {
         );
     }
     let max_cwnd = report.samples.iter().map(|s| s.cwnd).max().unwrap_or(0);
+    let srtt: Vec<f64> = report
+        .samples
+        .iter()
+        .map(|s| s.rtt.as_secs_f64() * 1e3)
+        .collect();
+    if !srtt.is_empty() {
+        println!(
+            "# srtt over the samples: mean {:.1} ms, max {:.1} ms",
+            srtt.iter().sum::<f64>() / srtt.len() as f64,
+            srtt.iter().copied().fold(0.0, f64::max)
+        );
+    }
     println!(
         "# elapsed {:.3} s, sent {} packets, lost {} packets ({} bytes), {} congestion events \
          ({} spurious), relay drops {} tail + {} random, max sampled cwnd {} B",
@@ -88,7 +100,8 @@ async fn main() {
     if let Some(a) = report.adapter {
         println!(
             "# adapter: {} ACK frames ({} app-limited), {} loss events + {} ECN, {} reductions, \
-             {} inside recovery, {} persistent, {} spurious undos, {} cwnd-limited",
+             {} inside recovery, {} persistent, {} spurious undos, {} cwnd-limited, \
+             {} ACK frames and {} losses with a packet snapshot",
             a.ack_frames,
             a.app_limited_ack_frames,
             a.loss_events,
@@ -97,7 +110,9 @@ async fn main() {
             a.events_in_recovery,
             a.persistent_congestion,
             a.spurious,
-            a.cwnd_limited
+            a.cwnd_limited,
+            a.sampled_acks,
+            a.sampled_losses
         );
     }
     println!(

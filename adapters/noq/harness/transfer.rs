@@ -7,7 +7,7 @@
 use congestion::rfc::{Cubic, NewReno, SlowStartKind};
 use congestion_harness::relay::{Relay, RelayConfig};
 use congestion_noq::{AdapterStats, NoqController, NoqFactory};
-use noq::congestion::{Controller, ControllerFactory, CubicConfig, NewRenoConfig};
+use noq::congestion::{Bbr3Config, Controller, ControllerFactory, CubicConfig, NewRenoConfig};
 use noq::{ClientConfig, Endpoint, PathId, ServerConfig, TransportConfig};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -27,16 +27,31 @@ pub enum Cc {
     Cubic,
     /// noq-proto's own `NewReno`.
     NewReno,
+    /// This crate's Linux-mode BBR v1 (segments, per-packet snapshots), its pacing rate
+    /// and send quantum fed to noq's pacer.
+    OursBbr,
+    /// This crate's Linux-mode BBRv3, the same way.
+    OursBbr3,
+    /// noq-proto's own BBR (`Bbr3`).
+    Bbr,
 }
+
+/// Our Linux-mode BBR v1 as noq's flow.
+type OursBbrFlow = congestion::linux::BbrController<congestion::linux::RandomFn>;
+/// Our Linux-mode BBRv3 as noq's flow.
+type OursBbr3Flow = congestion::linux::Bbr3Controller<congestion::linux::RandomFn>;
 
 impl Cc {
     /// Every choice, as `--cc` spells it.
-    pub const ALL: [Cc; 5] = [
+    pub const ALL: [Cc; 8] = [
         Cc::Ours,
         Cc::OursLinuxHystart,
         Cc::OursNewReno,
         Cc::Cubic,
         Cc::NewReno,
+        Cc::OursBbr,
+        Cc::OursBbr3,
+        Cc::Bbr,
     ];
 
     /// The name printed in reports and read by `--cc`.
@@ -47,6 +62,9 @@ impl Cc {
             Cc::OursNewReno => "ours-newreno-rfc",
             Cc::Cubic => "cubic",
             Cc::NewReno => "newreno",
+            Cc::OursBbr => "ours-bbr",
+            Cc::OursBbr3 => "ours-bbr3",
+            Cc::Bbr => "bbr",
         }
     }
 
@@ -87,6 +105,13 @@ impl Cc {
             }
             Cc::Cubic => Arc::new(CubicConfig::default()),
             Cc::NewReno => Arc::new(NewRenoConfig::default()),
+            Cc::OursBbr => Arc::new(
+                NoqFactory::<OursBbrFlow>::new(congestion::linux::BbrConfig::new()).expect(VALID),
+            ),
+            Cc::OursBbr3 => Arc::new(
+                NoqFactory::<OursBbr3Flow>::new(congestion::linux::Bbr3Config::new()).expect(VALID),
+            ),
+            Cc::Bbr => Arc::new(Bbr3Config::default()),
         }
     }
 }
@@ -304,11 +329,19 @@ pub async fn run(config: TransferConfig) -> Result<TransferReport, Box<dyn std::
 
 /// The adapter's counters, if the connection runs one of ours.
 fn adapter_stats(state: Box<dyn Controller>) -> Option<AdapterStats> {
-    match state.into_any().downcast::<NoqController<Cubic>>() {
-        Ok(c) => Some(c.stats()),
-        Err(any) => any
-            .downcast::<NoqController<NewReno>>()
-            .ok()
-            .map(|c| c.stats()),
-    }
+    let any = match state.into_any().downcast::<NoqController<Cubic>>() {
+        Ok(c) => return Some(c.stats()),
+        Err(any) => any,
+    };
+    let any = match any.downcast::<NoqController<NewReno>>() {
+        Ok(c) => return Some(c.stats()),
+        Err(any) => any,
+    };
+    let any = match any.downcast::<NoqController<OursBbrFlow>>() {
+        Ok(c) => return Some(c.stats()),
+        Err(any) => any,
+    };
+    any.downcast::<NoqController<OursBbr3Flow>>()
+        .ok()
+        .map(|c| c.stats())
 }

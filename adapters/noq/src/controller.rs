@@ -39,16 +39,67 @@
 //!   `1.25 · window / srtt` whenever it is reported, and splits a GSO batch at
 //!   `send_quantum / MTU` datagrams. Before the flow has an RTT sample its rate is
 //!   unlimited and the adapter reports none, so noq paces by the window then.
+//! - **Per-packet snapshots and segments (BBR).** A flow that
+//!   [uses packet snapshots](congestion::CongestionController::uses_packet_snapshots)
+//!   ([`BbrController`](congestion::linux::BbrController),
+//!   [`Bbr3Controller`](congestion::linux::Bbr3Controller), Linux mode, segments) gets
+//!   the per-packet calls. noq names every packet by number in `on_packet_sent`,
+//!   `on_ack` and `on_packet_lost`, so the adapter keeps a map (std `BTreeMap`) from
+//!   packet number to (send time, [`TxSnapshot`]): each packet's entry leaves the map
+//!   when it is acknowledged or lost, and the frame's highest acknowledged packet is
+//!   handed back with `on_ack_sampled`, the newest lost one with `on_packet_lost`.
+//!   Entries more than [`SNAPSHOT_HORIZON_PACKETS`] below the largest acknowledged are
+//!   dropped (packets of a discarded number space). Such a flow counts one segment per
+//!   ack-eliciting packet: the adapter counts packets in flight, acknowledged and lost;
+//!   the window noq reads is cwnd × the current MTU, and the pacing rate and send
+//!   quantum (computed by the flow with the MSS it was built with) are scaled by
+//!   MTU / that MSS, so noq's pacer runs at BBR's rate in bytes of the packets it sends.
 //! - **Spurious congestion.** noq calls `on_spurious_congestion_event` without a time,
 //!   while it processes the ACK frame that shows every packet declared lost was
 //!   delivered; the adapter passes the latest time noq gave it in any call.
 
 use crate::flow::NoqFlow;
-use congestion::{AckEvent, Duration, EcnEvent, Instant, LossEvent, SentEvent};
+use congestion::{
+    AckEvent, AckedPacket, Duration, EcnEvent, Instant, LossEvent, SentEvent, SentPacket,
+    TxSnapshot, WindowUnit,
+};
 use noq_proto::RttEstimator;
 use noq_proto::congestion::{Controller, ControllerMetrics};
 use std::any::Any;
+use std::collections::BTreeMap;
 use std::time::Instant as NoqInstant;
+
+/// How far below the largest acknowledged packet number a sampling flow's snapshots are
+/// kept before they are dropped as belonging to packets noq will never report again.
+pub const SNAPSHOT_HORIZON_PACKETS: u64 = 1 << 16;
+
+/// What the adapter keeps for a flow that samples the delivery rate and counts segments
+/// (BBR): packets in flight, and each packet's send time and snapshot.
+#[derive(Clone, Debug, Default)]
+struct Sampling {
+    /// Ack-eliciting packets sent and neither acknowledged nor lost.
+    packets_in_flight: u64,
+    /// Packets acknowledged in the current frame.
+    acked_packets: u64,
+    /// The frame's highest acknowledged packet's send time and snapshot.
+    newest_acked: Option<(NoqInstant, TxSnapshot)>,
+    /// Packets lost since the last congestion event, and the newest of them.
+    lost_packets: u64,
+    newest_lost: Option<(u64, TxSnapshot)>,
+    /// Packet number → (send time, snapshot).
+    kept: BTreeMap<u64, (NoqInstant, TxSnapshot)>,
+    /// The segment size the flow was built with and the path MTU now, bytes.
+    built_mss: u64,
+    mtu: u64,
+}
+
+impl Sampling {
+    /// Scales a byte amount the flow computed with its build MSS to the current MTU.
+    fn scale(&self, bytes: u64) -> u64 {
+        let scaled = u128::from(bytes) * u128::from(self.mtu) / u128::from(self.built_mss.max(1));
+        u64::try_from(scaled).unwrap_or(u64::MAX)
+    }
+}
 
 /// The per-ACK-frame accumulator of noq's per-packet `on_ack` calls.
 #[derive(Clone, Copy, Debug, Default)]
@@ -85,6 +136,10 @@ pub struct AdapterStats {
     pub spurious: u64,
     /// Times noq said the window held a send back (`on_cwnd_limited`).
     pub cwnd_limited: u64,
+    /// ACK frames handed to the flow with the highest acknowledged packet's snapshot.
+    pub sampled_acks: u64,
+    /// Loss events handed to the flow with the newest lost packet's snapshot.
+    pub sampled_losses: u64,
 }
 
 /// A noq congestion controller backed by a flow of this crate.
@@ -102,13 +157,28 @@ pub struct NoqController<F: NoqFlow> {
     largest_sent: u64,
     largest_acked: Option<u64>,
     stats: AdapterStats,
+    /// `Some` for a flow that samples the delivery rate in segments (BBR).
+    sampling: Option<Sampling>,
 }
 
 impl<F: NoqFlow> NoqController<F> {
     /// Wraps `flow`, built at noq time `now` (the flow's zero).
     pub fn new(flow: F, now: NoqInstant) -> Self {
+        let sampling =
+            (flow.uses_packet_snapshots() && flow.unit() == WindowUnit::Segments).then(|| {
+                Sampling {
+                    built_mss: flow.mss_bytes(),
+                    mtu: flow.mss_bytes(),
+                    ..Sampling::default()
+                }
+            });
+        let initial_window_bytes = match &sampling {
+            Some(s) => flow.cwnd().saturating_mul(s.mtu),
+            None => flow.cwnd(),
+        };
         NoqController {
-            initial_window_bytes: flow.cwnd(),
+            sampling,
+            initial_window_bytes,
             flow,
             epoch: now,
             latest: now,
@@ -150,7 +220,9 @@ impl<F: NoqFlow> NoqController<F> {
         if !rate.is_pacing() {
             return None;
         }
-        Some(rate.as_bytes_per_second()).filter(|&r| r > 0)
+        let bytes = rate.as_bytes_per_second();
+        let bytes = self.sampling.as_ref().map_or(bytes, |s| s.scale(bytes));
+        Some(bytes).filter(|&r| r > 0)
     }
 
     /// One packet of the current ACK frame was acknowledged: the body of noq's `on_ack`,
@@ -171,7 +243,51 @@ impl<F: NoqFlow> NoqController<F> {
             p.highest = Some((pn, sent));
         }
         p.app_limited |= app_limited;
+        let newest = p.highest.is_some_and(|(highest, _)| highest == pn);
         self.in_flight_bytes = self.in_flight_bytes.saturating_sub(bytes);
+        if let Some(s) = self.sampling.as_mut() {
+            s.packets_in_flight = s.packets_in_flight.saturating_sub(1);
+            s.acked_packets += 1;
+            if let Some((time_sent, snapshot)) = s.kept.remove(&pn)
+                && newest
+            {
+                s.newest_acked = Some((time_sent, snapshot));
+            }
+        }
+    }
+
+    /// One ACK frame for a sampling flow (segments): `on_ack_sampled` with the highest
+    /// acknowledged packet's snapshot, or `on_ack` if it was not kept.
+    fn sampled_end_acks(&mut self, t: Instant, rtt: Option<Duration>, app_limited: bool) {
+        let Some(s) = self.sampling.as_mut() else {
+            return;
+        };
+        let acked = std::mem::take(&mut s.acked_packets);
+        let newest = s.newest_acked.take();
+        if let Some(largest) = self.largest_acked {
+            let floor = largest.saturating_sub(SNAPSHOT_HORIZON_PACKETS);
+            if s.kept.first_key_value().is_some_and(|(&pn, _)| pn < floor) {
+                s.kept = s.kept.split_off(&floor);
+            }
+        }
+        let ack = AckEvent {
+            acked,
+            rtt,
+            largest_acked: self.largest_acked,
+            app_limited,
+            ce_delta: 0,
+        };
+        let epoch = self.epoch;
+        match newest {
+            Some((sent, snapshot)) => {
+                let us = sent.saturating_duration_since(epoch).as_micros();
+                let time_sent = Instant::from_micros(u64::try_from(us).unwrap_or(u64::MAX));
+                self.flow
+                    .on_ack_sampled(t, &ack, &AckedPacket::new(time_sent, snapshot));
+                self.stats.sampled_acks += 1;
+            }
+            None => self.flow.on_ack(t, &ack),
+        }
     }
 
     /// Applies a loss or ECN call and counts whether it reduced the window.
@@ -198,6 +314,13 @@ impl<F: NoqFlow> Controller for NoqController<F> {
         self.in_flight_bytes = self.in_flight_bytes.saturating_add(u64::from(bytes));
         self.largest_sent = self.largest_sent.max(pn);
         self.stats.packets_sent += 1;
+        if let Some(s) = self.sampling.as_mut() {
+            s.packets_in_flight += 1;
+            let sent = SentEvent::new(s.packets_in_flight, self.largest_sent);
+            let snapshot = self.flow.on_packet_sent(t, &sent);
+            s.kept.insert(pn, (now, snapshot));
+            return;
+        }
         self.flow
             .on_sent(t, &SentEvent::new(self.in_flight_bytes, self.largest_sent));
     }
@@ -247,6 +370,12 @@ impl<F: NoqFlow> Controller for NoqController<F> {
             _ => None,
         };
         let app_limited = app_limited || pending.app_limited;
+        if self.sampling.is_some() {
+            self.sampled_end_acks(t, rtt, app_limited);
+            self.stats.ack_frames += 1;
+            self.stats.app_limited_ack_frames += u64::from(app_limited);
+            return;
+        }
         let ack = AckEvent {
             acked: pending.bytes,
             rtt,
@@ -279,15 +408,46 @@ impl<F: NoqFlow> Controller for NoqController<F> {
         }
         self.stats.loss_events += 1;
         self.stats.persistent_congestion += u64::from(is_persistent_congestion);
+        if let Some(s) = self.sampling.as_mut() {
+            // Segments: the packets noq reported lost since the last event (at least one).
+            let lost = std::mem::take(&mut s.lost_packets).max(1);
+            let newest = s.newest_lost.take();
+            let kept = newest
+                .filter(|&(pn, _)| pn == largest_lost_pn)
+                .map(|(_, snapshot)| snapshot)
+                .or_else(|| s.kept.get(&largest_lost_pn).map(|k| k.1));
+            let loss = LossEvent {
+                lost,
+                newest_lost: SentPacket::Number(largest_lost_pn),
+                persistent_congestion: is_persistent_congestion,
+            };
+            match kept {
+                Some(snapshot) => {
+                    self.stats.sampled_losses += 1;
+                    self.congestion(|flow| flow.on_packet_lost(t, &loss, &snapshot));
+                }
+                None => self.congestion(|flow| flow.on_loss(t, &loss)),
+            }
+            return;
+        }
         let loss = LossEvent::packet(lost_bytes, largest_lost_pn)
             .with_persistent_congestion(is_persistent_congestion);
         self.congestion(|flow| flow.on_loss(t, &loss));
     }
 
-    fn on_packet_lost(&mut self, lost_bytes: u16, _pn: u64, now: NoqInstant) {
+    fn on_packet_lost(&mut self, lost_bytes: u16, pn: u64, now: NoqInstant) {
         self.time(now);
         self.in_flight_bytes = self.in_flight_bytes.saturating_sub(u64::from(lost_bytes));
         self.stats.packets_lost += 1;
+        if let Some(s) = self.sampling.as_mut() {
+            s.packets_in_flight = s.packets_in_flight.saturating_sub(1);
+            s.lost_packets += 1;
+            if let Some((_, snapshot)) = s.kept.remove(&pn)
+                && s.newest_lost.is_none_or(|(newest, _)| pn > newest)
+            {
+                s.newest_lost = Some((pn, snapshot));
+            }
+        }
     }
 
     fn on_spurious_congestion_event(&mut self) {
@@ -298,19 +458,36 @@ impl<F: NoqFlow> Controller for NoqController<F> {
     }
 
     fn on_mtu_update(&mut self, new_mtu: u16) {
+        if let Some(s) = self.sampling.as_mut() {
+            // Segments are packets: only the bytes noq reads scale with the MTU.
+            s.mtu = u64::from(new_mtu).max(1);
+            return;
+        }
         self.flow.set_mtu(new_mtu);
     }
 
     fn window(&self) -> u64 {
-        self.flow.cwnd()
+        match &self.sampling {
+            Some(s) => self.flow.cwnd().saturating_mul(s.mtu),
+            None => self.flow.cwnd(),
+        }
     }
 
     fn metrics(&self) -> ControllerMetrics {
         let mut m = ControllerMetrics::default();
         m.congestion_window = self.window();
-        m.ssthresh = self.flow.ssthresh();
+        let quantum = self.flow.send_quantum_bytes();
+        match &self.sampling {
+            Some(s) => {
+                m.ssthresh = self.flow.ssthresh().map(|x| x.saturating_mul(s.mtu));
+                m.send_quantum = Some(s.scale(quantum));
+            }
+            None => {
+                m.ssthresh = self.flow.ssthresh();
+                m.send_quantum = Some(quantum);
+            }
+        }
         m.pacing_rate = self.pacing_rate_bytes_per_second();
-        m.send_quantum = Some(self.flow.send_quantum_bytes());
         m
     }
 

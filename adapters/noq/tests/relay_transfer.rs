@@ -95,3 +95,29 @@ async fn cubic_moves_3_mb_grows_in_slow_start_and_backs_off_after_loss() {
 async fn newreno_moves_3_mb_grows_in_slow_start_and_backs_off_after_loss() {
     check_slow_start_then_back_off(&short_transfer(Cc::OursNewReno).await);
 }
+
+/// Our Linux-mode BBR over noq, the adapter keeping each packet's snapshot by packet
+/// number and feeding BBR's pacing rate to noq's pacer: a short transfer completes, ACK
+/// frames carried snapshots, and noq read a pacing rate from the controller.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_short_transfer_with_our_bbr_completes_paced_by_bbr() {
+    let relay = RelayConfig::symmetric(20_000_000, Duration::from_millis(20), 40_000, 0);
+    let config = TransferConfig {
+        cc: Cc::OursBbr,
+        bytes: 2_000_000,
+        relay,
+        sample_every: Duration::from_millis(5),
+        timeout: Duration::from_secs(60),
+    };
+    let report = run(config).await.expect("transfer completes");
+    assert_eq!(report.bytes, 2_000_000);
+    let adapter = report.adapter.expect("our adapter ran");
+    assert!(
+        adapter.ack_frames > 0 && adapter.sampled_acks * 2 > adapter.ack_frames,
+        "{adapter:?}"
+    );
+    assert!(
+        report.samples.iter().any(|s| s.pacing_rate.is_some()),
+        "noq never read a pacing rate"
+    );
+}

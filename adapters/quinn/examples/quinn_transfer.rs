@@ -27,14 +27,15 @@ struct Args {
     #[command(flatten)]
     transfer: TransferArgs,
     /// The sender's controller: ours-cubic-rfc, ours-cubic-rfc-linux-hystart, ours-cubic,
-    /// ours-newreno-rfc, cubic (or quinn; quinn's own) or newreno (quinn's own).
+    /// ours-newreno-rfc, ours-bbr, ours-bbr3 (Linux-mode BBR v1/v3, per-packet snapshots
+    /// kept by the adapter), cubic (or quinn; quinn's own), newreno or bbr (quinn's own).
     #[arg(long, default_value = "ours-cubic-rfc", value_parser = cc)]
     cc: Cc,
 }
 
 fn cc(text: &str) -> Result<Cc, String> {
     Cc::parse(text)
-        .ok_or_else(|| format!("`{text}` is not one of ours-cubic-rfc, ours-cubic-rfc-linux-hystart, ours-cubic, ours-newreno-rfc, cubic (or quinn), newreno"))
+        .ok_or_else(|| format!("`{text}` is not one of ours-cubic-rfc, ours-cubic-rfc-linux-hystart, ours-cubic, ours-newreno-rfc, ours-bbr, ours-bbr3, cubic (or quinn), newreno, bbr"))
 }
 
 #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
@@ -68,6 +69,18 @@ async fn main() {
         );
     }
     let max_cwnd = report.samples.iter().map(|s| s.cwnd).max().unwrap_or(0);
+    let srtt: Vec<f64> = report
+        .samples
+        .iter()
+        .map(|s| s.rtt.as_secs_f64() * 1e3)
+        .collect();
+    if !srtt.is_empty() {
+        println!(
+            "# srtt over the samples: mean {:.1} ms, max {:.1} ms",
+            srtt.iter().sum::<f64>() / srtt.len() as f64,
+            srtt.iter().copied().fold(0.0, f64::max)
+        );
+    }
     println!(
         "# elapsed {:.3} s, sent {} packets, lost {} packets ({} bytes), {} congestion events, \
          relay drops {} tail + {} random, max sampled cwnd {} B",
@@ -83,12 +96,15 @@ async fn main() {
     if let Some(a) = report.adapter {
         println!(
             "# adapter: {} ACK frames ({} app-limited), {} reductions, {} events inside \
-             recovery ignored, {} sends filled the window",
+             recovery ignored, {} sends filled the window, {} ACK frames and {} losses \
+             with a packet snapshot",
             a.ack_frames,
             a.app_limited_ack_frames,
             a.congestion_events,
             a.congestion_events_in_recovery,
-            a.window_full_sends
+            a.window_full_sends,
+            a.sampled_acks,
+            a.sampled_losses
         );
     }
     println!(

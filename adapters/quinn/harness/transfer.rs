@@ -8,7 +8,7 @@ use congestion::linux;
 use congestion::rfc::{self, SlowStartKind};
 use congestion_harness::relay::{Relay, RelayConfig};
 use congestion_quinn::{AdapterStats, CubicFactory, QuinnController};
-use quinn::congestion::{Controller, ControllerFactory, CubicConfig, NewRenoConfig};
+use quinn::congestion::{BbrConfig, Controller, ControllerFactory, CubicConfig, NewRenoConfig};
 use quinn::{ClientConfig, Endpoint, ServerConfig, TransportConfig};
 use std::net::SocketAddr;
 use std::sync::Arc;
@@ -30,6 +30,12 @@ pub enum Cc {
     Quinn,
     /// quinn-proto's own `NewReno`.
     QuinnNewReno,
+    /// This crate's Linux-mode BBR v1 (segments), with per-packet snapshots.
+    OursBbr,
+    /// This crate's Linux-mode BBRv3 (segments), with per-packet snapshots.
+    OursBbr3,
+    /// quinn-proto's own `Bbr`.
+    QuinnBbr,
 }
 
 impl Cc {
@@ -42,6 +48,9 @@ impl Cc {
             Cc::OursNewReno => "ours-newreno-rfc",
             Cc::Quinn => "cubic",
             Cc::QuinnNewReno => "newreno",
+            Cc::OursBbr => "ours-bbr",
+            Cc::OursBbr3 => "ours-bbr3",
+            Cc::QuinnBbr => "bbr",
         }
     }
 
@@ -57,6 +66,9 @@ impl Cc {
             "ours-newreno-rfc" => Some(Cc::OursNewReno),
             "cubic" | "quinn" => Some(Cc::Quinn),
             "newreno" => Some(Cc::QuinnNewReno),
+            "ours-bbr" => Some(Cc::OursBbr),
+            "ours-bbr3" => Some(Cc::OursBbr3),
+            "bbr" => Some(Cc::QuinnBbr),
             _ => Cc::renamed(s),
         }
     }
@@ -167,6 +179,15 @@ fn transport(cc: Cc) -> TransportConfig {
         ),
         Cc::Quinn => Arc::new(CubicConfig::default()),
         Cc::QuinnNewReno => Arc::new(NewRenoConfig::default()),
+        Cc::OursBbr => Arc::new(
+            CubicFactory::<linux::BbrController<linux::RandomFn>>::new(linux::BbrConfig::new())
+                .expect("default BBR settings are valid"),
+        ),
+        Cc::OursBbr3 => Arc::new(
+            CubicFactory::<linux::Bbr3Controller<linux::RandomFn>>::new(linux::Bbr3Config::new())
+                .expect("default BBRv3 settings are valid"),
+        ),
+        Cc::QuinnBbr => Arc::new(BbrConfig::default()),
     };
     t.congestion_controller_factory(factory);
     // Flow control must never be what limits the sender: the controller must.
@@ -301,7 +322,15 @@ fn adapter_stats(state: Box<dyn Controller>) -> Option<AdapterStats> {
         Ok(c) => return Some(c.stats()),
         Err(any) => any,
     };
-    any.downcast::<QuinnController<linux::Cubic>>()
+    let any = match any.downcast::<QuinnController<linux::Cubic>>() {
+        Ok(c) => return Some(c.stats()),
+        Err(any) => any,
+    };
+    let any = match any.downcast::<QuinnController<linux::BbrController<linux::RandomFn>>>() {
+        Ok(c) => return Some(c.stats()),
+        Err(any) => any,
+    };
+    any.downcast::<QuinnController<linux::Bbr3Controller<linux::RandomFn>>>()
         .ok()
         .map(|c| c.stats())
 }

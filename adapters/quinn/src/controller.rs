@@ -39,16 +39,37 @@
 //! - **Spurious congestion.** quinn-proto 0.11 never reports one (its trait has no
 //!   such call), so [`QuinnController::on_spurious_congestion_event`] exists for stacks
 //!   that detect it themselves and is otherwise unused.
+//! - **Per-packet snapshots (BBR).** quinn's `on_sent`/`on_ack` have no per-packet
+//!   slot, so for a flow that [uses packet snapshots](congestion::CongestionController::uses_packet_snapshots)
+//!   ([`BbrController`](congestion::linux::BbrController),
+//!   [`Bbr3Controller`](congestion::linux::Bbr3Controller)) the adapter keeps a map of its
+//!   own (std `VecDeque`, in send order) from send time to (packet number,
+//!   [`TxSnapshot`]): `on_sent` calls `on_packet_sent` and stores what it returns,
+//!   `on_end_acks` looks up the send time of the newest packet of the frame and calls
+//!   `on_ack_sampled`, `on_congestion_event` looks up the newest lost packet's send
+//!   time and calls `on_packet_lost`. Packets of one GSO batch share a send time: the
+//!   map keeps the batch's last snapshot, the one the kernel's sampler would use for an
+//!   ACK covering the batch. Entries older than the newest acknowledged send time by
+//!   more than [`SNAPSHOT_HORIZON`] are dropped, so the map stays bounded. Such a flow
+//!   counts in segments of the MTU it was built with (quinn's later MTU changes leave
+//!   its unit alone), is told exactly the segments quinn has in flight (no window-full
+//!   rounding: Linux-mode BBR reads any rise as new data sent), and is not told its
+//!   window was full at each ACK (BBR takes `app_limited` as the kernel's app-limited
+//!   mark and needs no window-use signal).
 //! - **Pacing.** quinn 0.11's pacer computes its own rate from the window and smoothed
 //!   RTT; `metrics().pacing_rate` reports the flow's rate (qlog, from the crate's
 //!   `pacing_rate()`) but quinn does not pace by it.
 
 use crate::flow::QuinnFlow;
 use crate::units::Units;
-use congestion::{AckEvent, Duration, EcnEvent, Instant, LossEvent, SentEvent, SentPacket};
+use congestion::{
+    AckEvent, AckedPacket, Duration, EcnEvent, Instant, LossEvent, SentEvent, SentPacket,
+    TxSnapshot,
+};
 use quinn_proto::RttEstimator;
 use quinn_proto::congestion::{Controller, ControllerMetrics};
 use std::any::Any;
+use std::collections::VecDeque;
 use std::time::Instant as QuinnInstant;
 
 /// The per-ACK-frame accumulator of quinn's per-packet `on_ack` calls.
@@ -57,6 +78,45 @@ struct PendingAcks {
     bytes: u64,
     newest_sent: Option<QuinnInstant>,
     app_limited: bool,
+}
+
+/// How long after the newest acknowledged packet was sent the adapter still keeps older
+/// packets' snapshots (for a late loss report).
+pub const SNAPSHOT_HORIZON: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Per-packet snapshots kept for a sampling flow, in send order: (send time, packet
+/// number, snapshot).
+#[derive(Clone, Debug, Default)]
+struct Snapshots {
+    kept: VecDeque<(QuinnInstant, u64, TxSnapshot)>,
+}
+
+impl Snapshots {
+    /// Stores a packet's snapshot; a packet sent at the same time as the last one (a GSO
+    /// batch) replaces it.
+    fn keep(&mut self, sent: QuinnInstant, pn: u64, snapshot: TxSnapshot) {
+        match self.kept.back_mut() {
+            Some(last) if last.0 == sent => *last = (sent, pn, snapshot),
+            _ => self.kept.push_back((sent, pn, snapshot)),
+        }
+    }
+
+    /// The packet sent at `sent`, if still kept.
+    fn find(&self, sent: QuinnInstant) -> Option<(u64, TxSnapshot)> {
+        let i = self.kept.partition_point(|k| k.0 < sent);
+        self.kept.get(i).filter(|k| k.0 == sent).map(|k| (k.1, k.2))
+    }
+
+    /// Drops what was sent more than [`SNAPSHOT_HORIZON`] before `newest_acked`.
+    fn prune(&mut self, newest_acked: QuinnInstant) {
+        while let Some(front) = self.kept.front() {
+            if front.0 + SNAPSHOT_HORIZON < newest_acked {
+                self.kept.pop_front();
+            } else {
+                break;
+            }
+        }
+    }
 }
 
 /// Counters of what the adapter did with quinn's calls, for tests and reports.
@@ -73,6 +133,10 @@ pub struct AdapterStats {
     pub app_limited_ack_frames: u64,
     /// Packets after which the window had no room for one more full packet.
     pub window_full_sends: u64,
+    /// ACK frames handed to the flow with the newest packet's snapshot.
+    pub sampled_acks: u64,
+    /// Congestion events handed to the flow with the lost packet's snapshot.
+    pub sampled_losses: u64,
 }
 
 /// A quinn congestion controller backed by a flow of this crate.
@@ -91,6 +155,8 @@ pub struct QuinnController<F: QuinnFlow> {
     largest_acked: Option<u64>,
     largest_sent: u64,
     stats: AdapterStats,
+    /// `Some` for a flow that samples the delivery rate (BBR): its packets' snapshots.
+    snapshots: Option<Snapshots>,
 }
 
 impl<F: QuinnFlow> QuinnController<F> {
@@ -99,6 +165,7 @@ impl<F: QuinnFlow> QuinnController<F> {
         let units = Units::new(flow.unit(), mtu_bytes);
         QuinnController {
             initial_window_bytes: units.to_bytes(flow.cwnd()),
+            snapshots: flow.uses_packet_snapshots().then(Snapshots::default),
             flow,
             units,
             epoch: now,
@@ -155,6 +222,111 @@ impl<F: QuinnFlow> QuinnController<F> {
         self.flow
             .on_sent(now, &SentEvent::new(in_flight, self.largest_sent));
     }
+
+    /// Tells a sampling flow what is in flight after a packet sent at `sent`, and keeps
+    /// the snapshot it returns.
+    fn report_packet(&mut self, sent: QuinnInstant, pn: u64) {
+        let now = self.time(sent);
+        // Exact segments (rounded up), not the window-full rounding of `report_in_flight`.
+        let in_flight = self.in_flight_bytes.div_ceil(self.units.mtu_bytes());
+        let snapshot = self
+            .flow
+            .on_packet_sent(now, &SentEvent::new(in_flight, self.largest_sent));
+        if let Some(kept) = self.snapshots.as_mut() {
+            kept.keep(sent, pn, snapshot);
+        }
+    }
+}
+
+impl<F: QuinnFlow> QuinnController<F> {
+    /// One ACK frame for a sampling flow: `on_ack_sampled` with the newest packet's
+    /// snapshot (plain `on_ack` if it is no longer kept).
+    fn sampled_ack(
+        &mut self,
+        t: Instant,
+        now: QuinnInstant,
+        pending: &PendingAcks,
+        app_limited: bool,
+        new_largest: bool,
+        in_flight: u64,
+    ) {
+        let rtt = match (new_largest, pending.newest_sent) {
+            (true, Some(sent)) => {
+                let us = now.saturating_duration_since(sent).as_micros();
+                Some(Duration::from_micros(u64::try_from(us).unwrap_or(u64::MAX)))
+            }
+            _ => None,
+        };
+        let ack = AckEvent {
+            acked: self.units.acked(pending.bytes),
+            rtt,
+            largest_acked: self.largest_acked,
+            app_limited,
+            ce_delta: 0,
+        };
+        let newest = pending.newest_sent.and_then(|sent| {
+            let kept = self.snapshots.as_ref()?.find(sent)?;
+            Some((sent, kept.1))
+        });
+        match newest {
+            Some((sent, snapshot)) => {
+                let packet = AckedPacket::new(self.time(sent), snapshot);
+                self.flow.on_ack_sampled(t, &ack, &packet);
+                self.stats.sampled_acks += 1;
+                if let Some(kept) = self.snapshots.as_mut() {
+                    kept.prune(sent);
+                }
+            }
+            None => self.flow.on_ack(t, &ack),
+        }
+        self.in_flight_bytes = in_flight;
+        self.stats.ack_frames += 1;
+        self.stats.app_limited_ack_frames += u64::from(ack.app_limited);
+    }
+
+    /// A congestion event for a sampling flow: ECN-CE (no bytes lost) as `on_ecn`, a
+    /// loss as `on_packet_lost` with the newest lost packet's number and snapshot.
+    fn sampled_congestion(
+        &mut self,
+        t: Instant,
+        sent: QuinnInstant,
+        persistent: bool,
+        lost_bytes: u64,
+    ) {
+        let before = (self.flow.cwnd(), self.flow.ssthresh());
+        let kept = self.snapshots.as_ref().and_then(|k| k.find(sent));
+        let newest = match kept {
+            Some((pn, _)) => SentPacket::Number(pn),
+            None => SentPacket::SentAt(self.time(sent)),
+        };
+        if lost_bytes == 0 && !persistent {
+            let ecn = EcnEvent {
+                ce_increase: 1,
+                newest_acked: newest,
+            };
+            self.flow.on_ecn(t, &ecn);
+        } else {
+            // Lost segments, rounded up: a lost packet always leaves the flight.
+            let loss = LossEvent {
+                lost: lost_bytes.div_ceil(self.units.mtu_bytes()).max(1),
+                newest_lost: newest,
+                persistent_congestion: persistent,
+            };
+            match kept {
+                Some((_, snapshot)) => {
+                    self.flow.on_packet_lost(t, &loss, &snapshot);
+                    self.stats.sampled_losses += 1;
+                }
+                None => self.flow.on_loss(t, &loss),
+            }
+            self.in_flight_bytes = self.in_flight_bytes.saturating_sub(lost_bytes);
+        }
+        if (self.flow.cwnd(), self.flow.ssthresh()) == before {
+            self.stats.congestion_events_in_recovery += 1;
+        } else {
+            self.stats.congestion_events += 1;
+        }
+    }
 }
 
 impl<F: QuinnFlow> Controller for QuinnController<F> {
@@ -172,6 +344,10 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
         self.largest_sent = self.largest_sent.max(last_packet_number);
         if self.in_flight_bytes.saturating_add(self.units.mtu_bytes()) >= self.window() {
             self.stats.window_full_sends += 1;
+        }
+        if self.snapshots.is_some() {
+            self.report_packet(now, last_packet_number);
+            return;
         }
         let t = self.time(now);
         self.report_in_flight(t);
@@ -210,6 +386,10 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
             return;
         }
         let app_limited = app_limited || pending.app_limited;
+        if self.snapshots.is_some() {
+            self.sampled_ack(t, now, &pending, app_limited, new_largest, in_flight);
+            return;
+        }
         // Bytes in flight before this frame: quinn's exact count after it, plus what it
         // acknowledged (loss detection runs after this call). A sender quinn calls not
         // application-limited was held back by the window or by the pacer, whose rate
@@ -250,6 +430,10 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
         lost_bytes: u64,
     ) {
         let t = self.time(now);
+        if self.snapshots.is_some() {
+            self.sampled_congestion(t, sent, is_persistent_congestion, lost_bytes);
+            return;
+        }
         let newest = SentPacket::SentAt(self.time(sent));
         let before = (self.flow.cwnd(), self.flow.ssthresh());
         if lost_bytes == 0 && !is_persistent_congestion {
@@ -276,6 +460,10 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
     }
 
     fn on_mtu_update(&mut self, new_mtu: u16) {
+        if self.snapshots.is_some() {
+            // A sampling flow keeps the segment size it was built with (see above).
+            return;
+        }
         self.units.set_mtu(new_mtu);
         self.flow.set_mtu(new_mtu);
     }

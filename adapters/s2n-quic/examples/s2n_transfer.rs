@@ -30,8 +30,8 @@ struct Args {
     #[command(flatten)]
     transfer: TransferArgs,
     /// The sender's controller: ours-cubic-rfc, ours-cubic-rfc-linux-hystart,
-    /// ours-newreno-rfc, ours-cubic-rfc-unpaced or cubic (s2n-quic's own; s2n-quic has
-    /// no NewReno).
+    /// ours-newreno-rfc, ours-cubic-rfc-unpaced, ours-bbr, ours-bbr3 (Linux-mode BBR,
+    /// EDT-paced at its rate), cubic or bbr (s2n-quic's own; s2n-quic has no NewReno).
     #[arg(long, default_value = "ours-cubic-rfc", value_parser = cc)]
     cc: Cc,
     /// Our controllers' pacer timer slack, e.g. 1ms (see DEFAULT_TIMER_SLACK); 0ms:
@@ -124,6 +124,14 @@ fn main() {
         report.random_drops,
         report.events.max_cwnd
     );
+    let e = &report.events;
+    if e.srtt_count > 0 {
+        println!(
+            "# srtt over the recovery-metrics events: mean {:.1} ms, max {:.1} ms",
+            e.srtt_sum.as_secs_f64() * 1e3 / e.srtt_count as f64,
+            e.srtt_max.as_secs_f64() * 1e3
+        );
+    }
     let a = &report.adapter;
     if AdapterStats::get(&a.sent_packets) > 0 {
         println!(

@@ -1,7 +1,7 @@
 //! The controller choice, TLS, limits and the event counters of a transfer.
 
 use congestion::rfc::SlowStartKind;
-use congestion_s2n_quic::{AdapterStats, CongestionEndpoint, DepartureLog};
+use congestion_s2n_quic::{AdapterStats, BbrEndpoint, CongestionEndpoint, DepartureLog};
 use s2n_quic::provider::event::{self, ConnectionInfo, ConnectionMeta, Subscriber};
 use s2n_quic::provider::limits::Limits;
 use std::sync::{Arc, Mutex};
@@ -20,11 +20,22 @@ pub enum Cc {
     OursUnpaced,
     /// s2n-quic's own CUBIC.
     Cubic,
+    /// This crate's Linux-mode BBR v1 (segments), paced by the crate's EDT pacer at its
+    /// rate, each packet's snapshot in s2n-quic's `PacketInfo`.
+    OursBbr,
+    /// This crate's Linux-mode BBRv3, the same way.
+    OursBbr3,
+    /// s2n-quic's own BBR (BBRv2-based).
+    Bbr,
 }
 
+/// Our BBR v1 flow as s2n-quic's controller drives it.
+pub type OursBbrFlow = congestion::linux::BbrController<congestion::linux::RandomFn>;
+/// Our BBRv3 flow.
+pub type OursBbr3Flow = congestion::linux::Bbr3Controller<congestion::linux::RandomFn>;
+
 /// The names `--cc` accepts.
-pub const CC_NAMES: &str =
-    "ours-cubic-rfc, ours-cubic-rfc-linux-hystart, ours-newreno-rfc, ours-cubic-rfc-unpaced, cubic";
+pub const CC_NAMES: &str = "ours-cubic-rfc, ours-cubic-rfc-linux-hystart, ours-newreno-rfc, ours-cubic-rfc-unpaced, ours-bbr, ours-bbr3, cubic, bbr";
 
 impl Cc {
     /// The name printed in reports.
@@ -35,6 +46,9 @@ impl Cc {
             Cc::OursNewreno => "ours-newreno-rfc",
             Cc::OursUnpaced => "ours-cubic-rfc-unpaced",
             Cc::Cubic => "cubic",
+            Cc::OursBbr => "ours-bbr",
+            Cc::OursBbr3 => "ours-bbr3",
+            Cc::Bbr => "bbr",
         }
     }
 
@@ -46,6 +60,9 @@ impl Cc {
             Cc::OursNewreno,
             Cc::OursUnpaced,
             Cc::Cubic,
+            Cc::OursBbr,
+            Cc::OursBbr3,
+            Cc::Bbr,
         ]
         .into_iter()
         .find(|c| c.name() == s)
@@ -123,7 +140,19 @@ pub fn our_endpoint(
                 None => e,
             }))
         }
-        Cc::Cubic => None,
+        Cc::OursBbr => Some(OurEndpoint::Bbr(
+            BbrEndpoint::new(congestion::linux::BbrConfig::new())
+                .expect("the default BBR settings are valid")
+                .with_stats(stats.clone())
+                .with_timer_slack(timer_slack),
+        )),
+        Cc::OursBbr3 => Some(OurEndpoint::Bbr3(
+            BbrEndpoint::new(congestion::linux::Bbr3Config::new())
+                .expect("the default BBRv3 settings are valid")
+                .with_stats(stats.clone())
+                .with_timer_slack(timer_slack),
+        )),
+        Cc::Cubic | Cc::Bbr => None,
     }
 }
 
@@ -133,6 +162,10 @@ pub enum OurEndpoint {
     Cubic(CongestionEndpoint<congestion::rfc::Cubic>),
     /// NewReno.
     NewReno(CongestionEndpoint<congestion::rfc::NewReno>),
+    /// Linux-mode BBR v1 (no departure log).
+    Bbr(BbrEndpoint<OursBbrFlow>),
+    /// Linux-mode BBRv3 (no departure log).
+    Bbr3(BbrEndpoint<OursBbr3Flow>),
 }
 
 /// What the sender's s2n-quic reported through its events.
@@ -144,6 +177,11 @@ pub struct EventCounts {
     pub lost_packets: u64,
     /// The largest congestion window reported, bytes.
     pub max_cwnd: u64,
+    /// Sum and count of the smoothed RTTs s2n-quic reported (every recovery-metrics
+    /// event), for the mean; and the largest.
+    pub srtt_sum: Duration,
+    pub srtt_count: u64,
+    pub srtt_max: Duration,
     /// (time since the connection began, cwnd bytes, lost packets so far), about every
     /// `sample_every`.
     pub samples: Vec<(Duration, u64, u64)>,
@@ -222,6 +260,9 @@ impl Subscriber for Counter {
         let mut c = self.counts.lock().unwrap();
         let cwnd = u64::from(event.congestion_window);
         c.max_cwnd = c.max_cwnd.max(cwnd);
+        c.srtt_sum += event.smoothed_rtt;
+        c.srtt_count += 1;
+        c.srtt_max = c.srtt_max.max(event.smoothed_rtt);
         if context
             .last_sample
             .is_none_or(|last| now.saturating_sub(last) >= self.sample_every)

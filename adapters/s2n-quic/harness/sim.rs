@@ -9,7 +9,7 @@ use super::vnet::{Bottleneck, LinkConfig};
 use bytes::Bytes;
 use congestion_s2n_quic::{AdapterStats, DepartureLog};
 use s2n_quic::client::Connect;
-use s2n_quic::provider::congestion_controller::{Cubic, Endpoint};
+use s2n_quic::provider::congestion_controller::{Bbr, Cubic, Endpoint};
 use s2n_quic::provider::io::testing::{self, primary, spawn, time};
 use s2n_quic::provider::tls::rustls as tls;
 use s2n_quic::{Client, Server};
@@ -49,6 +49,13 @@ pub fn run(config: SimConfig) -> Result<Report, Error> {
         (Some(OurEndpoint::NewReno(c)), Some(OurEndpoint::NewReno(s))) => {
             run_with(&config, stats, move || c.clone(), move || s.clone())
         }
+        (Some(OurEndpoint::Bbr(c)), Some(OurEndpoint::Bbr(s))) => {
+            run_with(&config, stats, move || c.clone(), move || s.clone())
+        }
+        (Some(OurEndpoint::Bbr3(c)), Some(OurEndpoint::Bbr3(s))) => {
+            run_with(&config, stats, move || c.clone(), move || s.clone())
+        }
+        _ if config.cc == Cc::Bbr => run_with(&config, stats, Bbr::default, Bbr::default),
         _ => run_with(&config, stats, Cubic::default, Cubic::default),
     }
 }

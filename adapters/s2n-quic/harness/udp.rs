@@ -8,7 +8,7 @@ use bytes::Bytes;
 use congestion_harness::relay::{Relay, RelayConfig};
 use congestion_s2n_quic::AdapterStats;
 use s2n_quic::client::Connect;
-use s2n_quic::provider::congestion_controller::{Cubic, Endpoint};
+use s2n_quic::provider::congestion_controller::{Bbr, Cubic, Endpoint};
 use s2n_quic::provider::tls::rustls as tls;
 use s2n_quic::{Client, Server};
 use std::net::SocketAddr;
@@ -50,6 +50,13 @@ pub async fn run(config: UdpConfig) -> Result<Report, Error> {
         (Some(OurEndpoint::NewReno(c)), Some(OurEndpoint::NewReno(s))) => {
             run_with(config, stats, c, s).await
         }
+        (Some(OurEndpoint::Bbr(c)), Some(OurEndpoint::Bbr(s))) => {
+            run_with(config, stats, c, s).await
+        }
+        (Some(OurEndpoint::Bbr3(c)), Some(OurEndpoint::Bbr3(s))) => {
+            run_with(config, stats, c, s).await
+        }
+        _ if config.cc == Cc::Bbr => run_with(config, stats, Bbr::default(), Bbr::default()).await,
         _ => run_with(config, stats, Cubic::default(), Cubic::default()).await,
     }
 }

@@ -24,10 +24,12 @@
 //!
 //! MSRV: Rust 1.95, s2n-quic 1.91's (the `congestion` library itself stays at 1.85).
 
+pub mod bbr;
 pub mod controller;
 pub mod endpoint;
 pub mod flow;
 
+pub use bbr::{BbrEndpoint, S2nBbrController, SampledPacketInfo, SegmentFlow};
 pub use controller::{
     AdapterStats, DEFAULT_TIMER_SLACK, Departure, DepartureLog, PacketInfo, S2nController,
 };
