@@ -42,7 +42,7 @@
 //!
 //! [`crate::linux::Cubic`] is the same hooks on a hot/cold layout (the common ACK touches
 //! one 64-byte line);
-//! both replay the 35 traces of `shared/conformance/linux-cubic` byte for byte
+//! both replay the 35 traces of `tests/data/linux-cubic` byte for byte
 //! (`tests/linux_traces.rs` through the packed flow, `tests/linux_cubic_on_glue.rs`
 //! through these hooks).
 

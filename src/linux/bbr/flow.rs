@@ -30,7 +30,7 @@
 //! segments were delivered, then holds at the quantization budget (about 3 TSO
 //! bursts). Such a flow is safe but slow; BBR needs the snapshots.
 //!
-//! Recovery follows the model of `shared/conformance/linux-bbr` (the traces this flow
+//! Recovery follows the model of `tests/data/linux-bbr` (the traces this flow
 //! is tested against): Recovery starts when `lost_out > 0` (no Disorder state), ends
 //! when `snd_una` reaches the recovery point; Loss ends the same way; undo only when
 //! the stack says so ([`BbrAck::undo`], its DSACK or timestamp decision). An ACK that

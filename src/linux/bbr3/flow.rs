@@ -24,7 +24,7 @@
 //! Read [`Bbr3::cwnd`] and [`Bbr3::pacing_rate`] after each event. Randomness (two
 //! draws at each start of PROBE_DOWN) comes from the `rand` of each call.
 //!
-//! Recovery follows the model of `shared/conformance/linux-bbr3` (the traces this flow
+//! Recovery follows the model of `tests/data/linux-bbr3` (the traces this flow
 //! is tested against): Recovery starts when `lost_out > 0` (no Disorder state), CWR on
 //! an ECE ACK in Open, each ends when `snd_una` passes the recovery point (CWR only
 //! strictly past it); undo only when the stack says so ([`Bbr3Ack::undo`]). An ACK
