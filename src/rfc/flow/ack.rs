@@ -146,17 +146,28 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         }
         // Compared in memory and stored only when it moves: `max` loads both, selects
         // and stores on every ACK.
+        // The number after `pn` wraps only for u64::MAX, found where the number does
+        // not move and handled out of line (it counts as u64::MAX - 1 acknowledged):
+        // the common ACK adds, compares and stores, with no saturation's select.
         if let Some(pn) = ack.largest_acked {
-            // Saturating: a sequence of u64::MAX counts as u64::MAX - 1 acknowledged.
-            let below = pn.saturating_add(1);
+            let below = pn.wrapping_add(1);
             if below > self.acked_below {
                 self.acked_below = below;
+            } else if below == 0 {
+                self.acked_the_last_number();
             }
         }
         if let Some(rtt) = ack.rtt {
             self.on_rtt_sample(rtt);
         }
         self.last_activity = now;
+    }
+
+    /// An ACK named packet u64::MAX: as many numbers acknowledged as the field holds.
+    #[cold]
+    #[inline(never)]
+    fn acked_the_last_number(&mut self) {
+        self.acked_below = u64::MAX;
     }
 
     /// What the algorithm sees of every ACK ([`WindowAdjustment::on_every_ack`]):
@@ -186,7 +197,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// [`Cubic`]): any ACK, but on 64-bit targets `on_ack` takes those of a
     /// window-limited round itself, so this one is out of line there.
     #[cfg_attr(target_pointer_width = "64", inline(never))]
-    pub(super) fn on_ack_judged_now<F: Parts<W, U>>(f: &mut F, now: Instant, ack: &AckEvent) {
+    pub(super) fn on_ack_judged_now<F: Parts<W, U>>(f: &mut F, now: Instant, ack: AckEvent) {
+        let ack = &ack;
         let (s, p) = f.parts();
         let flight_before = s.in_flight;
         s.ack_bookkeeping(now, ack);
@@ -197,7 +209,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         if cwnd_limited {
             Self::window_limited_ack(f, ack);
         } else {
-            Self::on_ack_phases(f, ack);
+            Self::on_ack_phases(f, *ack);
         }
     }
 
@@ -216,7 +228,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             Self::steady_ack(f, ack.acked);
             return;
         }
-        Self::on_ack_phases(f, ack);
+        Self::on_ack_phases(f, *ack);
     }
 
     /// The rest of an ACK after the driver's bookkeeping (which recorded its time in
@@ -224,9 +236,9 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// start, and congestion avoidance through the full CUBIC path. Out of line and fed
     /// from the state, so that the steady ACK keeps no registers for it.
     #[cfg_attr(target_pointer_width = "64", inline(never))]
-    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: &AckEvent) {
+    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: AckEvent) {
         let (s, p) = f.parts();
-        s.on_ack_phases_with(p, ack);
+        s.on_ack_phases_with(p, &ack);
     }
 
     /// [`on_ack_phases`](Self::on_ack_phases) on the state and the parameters.
