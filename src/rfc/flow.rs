@@ -83,78 +83,39 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// ([`AckEvent::new`] takes all three, so none is forgotten);
 /// [`on_loss`](CongestionController::on_loss) per lost packet or loss burst.
 ///
-/// # Window use (when the window may grow)
+/// # Window use
 ///
-/// CUBIC must not grow while the sender is not using its window (RFC 9438 §4.6, §5.8;
-/// RFC 9002 §7.8). Window use is judged per round, as Linux does (`tcp_cwnd_validate()`,
-/// `tcp_is_cwnd_limited()`), in bytes: a send after which `in_flight + MSS >= cwnd`
-/// marks the current round window-limited; the round ends when `largest_acked` reaches
-/// the `largest_sent` of that send, and the next send starts a new record. An ACK may
-/// grow the window when the stack did not flag it `app_limited` and either its round was
-/// window-limited or the bytes in flight just before it, plus one MSS, reach the window.
-/// So a stack that sends a window, then processes all of its ACKs before sending again,
-/// still doubles per round in slow start; a flow whose sends never fill the window never
-/// grows. While no ACK has carried a packet number (every `largest_acked` `None`), each send
-/// starts a new round: the last send decides.
-///
-/// ACKs that may not grow the window also pause the CUBIC clock until the next one that
-/// may, so application-limited time earns no growth credit (RFC 9438 §5.8). A send with
-/// nothing in flight, or [`on_transmit_start`](CongestionController::on_transmit_start),
-/// shifts the epoch by the idle time since the last ACK or send.
+/// CUBIC grows only while the sender uses its window (RFC 9438 §4.6, §5.8; RFC 9002
+/// §7.8), judged per round in bytes as Linux's `tcp_is_cwnd_limited()` does: a send
+/// after which `in_flight + MSS >= cwnd` marks its round window-limited, and the round
+/// ends when `largest_acked` reaches that send's `largest_sent`. An ACK not flagged
+/// `app_limited` may grow the window if its round was window-limited or if the flight
+/// just before it, plus one MSS, reaches the window. Other ACKs pause the CUBIC clock;
+/// a send from idle (or [`on_transmit_start`](CongestionController::on_transmit_start))
+/// shifts the epoch by the idle time.
 ///
 /// # Recovery
 ///
-/// A loss or ECN-CE event reduces at once (ssthresh = β·cwnd, at least 2·MSS; cwnd =
-/// β·cwnd, at least 2·MSS on loss and 1·MSS on ECN-CE, RFC 9438 §4.6) and starts a
-/// recovery period, [`Phase::Recovery`], where nothing grows. Losses and CE marks of
-/// packets sent before the period began do not reduce again (RFC 9002 §7.3.2): a packet
-/// numbered at or below the largest sent at the reduction, or sent at or before it
-/// ([`SentPacket`](crate::SentPacket)); a loss report of
-/// [`SentPacket::Unknown`](crate::SentPacket::Unknown) always reduces, so a stack that
-/// does not say which packet was lost decides itself what one event is. The period
-/// ends with the first ACK whose `largest_acked` is above the `largest_sent` at the
-/// reduction (a packet sent after it, RFC 9002 §7.3.2); that ACK already counts for
-/// growth. If no ACK has carried a packet number yet (every `largest_acked` `None`), it also
-/// ends once as many bytes as were in flight after the reduction have been acknowledged,
-/// so a stack that leaves the field at its default never freezes the flow.
-///
-/// A retransmission timeout or persistent congestion (a [`LossEvent`] with
-/// `persistent_congestion`) always acts: slow start from 1 MSS or 2 MSS (RFC 5681 §3.1,
-/// RFC 9002 §7.6.2). Unlike RFC 9002's pseudocode, which forgets the recovery start
-/// there, it starts a recovery period too, so that the other packets of the lost flight,
-/// reported one by one afterwards, do not reduce again from the minimum window.
-///
-/// Lost and discarded bytes leave the in-flight count at once.
+/// A loss or ECN-CE event reduces at once (RFC 9438 §4.6: floors of 2·MSS, 1·MSS for
+/// cwnd on ECN-CE) and starts a recovery period, [`Phase::Recovery`], where nothing
+/// grows and losses or marks of packets sent before it do not reduce again (RFC 9002
+/// §7.3.2); [`SentPacket::Unknown`](crate::SentPacket::Unknown) always reduces. The
+/// period ends with the ACK of a packet sent after it or, while no ACK has named a
+/// packet number, once the flight at the reduction is acknowledged. A timeout or
+/// persistent congestion always collapses the window (RFC 5681 §3.1, RFC 9002 §7.6.2)
+/// and starts a period too. Lost and discarded bytes leave the flight at once.
 ///
 /// # Pacing
 ///
-/// [`pacing_rate`](CongestionController::pacing_rate) follows the configured
-/// [`PacingFormula`](crate::pacing::PacingFormula): RFC 9002 §7.7's
-/// `1.25 · cwnd / smoothed_rtt` for a flow built from [`ClassicConfig::quic`](crate::rfc::ClassicConfig::quic) (QUIC),
-/// Linux's `tcp_update_pacing_rate` in bytes for one built from [`ClassicConfig::new`](crate::rfc::ClassicConfig::new)
-/// (no RFC gives TCP a formula); either is one field,
-/// `config.pacing = PacingRateConfig::rfc9002()` or `PacingRateConfig::new()`.
-/// `send_quantum_bytes` is Linux's TSO autosizing
-/// on that rate and the minimum RTT. A stack that wants the EDT pacer, TSQ and the
-/// windowed minimum RTT as well wraps the flow in a [`PacedFlow`](crate::pacing::PacedFlow).
+/// [`pacing_rate`](CongestionController::pacing_rate) is RFC 9002 §7.7's
+/// `1.25 · cwnd / smoothed_rtt` for a flow built from
+/// [`ClassicConfig::quic`](crate::rfc::ClassicConfig::quic), Linux's
+/// `tcp_update_pacing_rate` in bytes for [`ClassicConfig::new`](crate::rfc::ClassicConfig::new)
+/// (the `pacing` field); [`PacedFlow`](crate::pacing::PacedFlow) adds the EDT pacer and TSQ.
 ///
-/// # Linux HyStart in bytes
-///
-/// [`SlowStartKind::LinuxHystart`] runs the kernel's detector ([`LinuxHystart`]) with:
-/// cwnd converted to whole segments (`cwnd / MSS`) for its 16-segment low-window test;
-/// `largest_acked` / `largest_sent` truncated to 32 bits as `snd_una` / `snd_nxt`; the
-/// connection's minimum RTT as `delay_min`; no pacing rate (so no GSO ACK-delay cushion);
-/// pacing status `Fq` when `paced`, else `None` (halving the train threshold as unpaced
-/// Linux does); and no 1-second sample blackout after a CUBIC epoch starts.
-///
-/// # Cost
-///
-/// The target `W_cubic(t + RTT)` is computed at most once per millisecond of
-/// `t + RTT` (as Linux computes it once per jiffy) and reused within it: the reused value
-/// differs from the exact one by at most the curve's slope over 1 ms,
-/// `3·C·MSS·(|t + RTT − K| + 1 ms)²·1 ms` bytes (9 bytes 2.5 s from `K` with C = 0.4,
-/// MSS = 1200). The Reno-friendly test `W_cubic(t) < W_est` reuses curve points already
-/// computed in the epoch whenever they decide it.
+/// `docs/rfc-mode.md` (in the repository) has these rules in full and the cost of
+/// reusing curve points within a millisecond; [`SlowStartKind::LinuxHystart`] says how
+/// Linux HyStart runs in bytes.
 pub type Cubic = Classic<RfcCubic>;
 
 /// One NewReno flow in bytes (RFC 9002 §7 and Appendix B): slow start (standard,
@@ -339,24 +300,6 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> Parts<W, U> for WithParams<'_, W, U
 /// A fresh flow's HyStart++ state.
 const FRESH_HYSTART_PP: HystartPlusPlus = HystartPlusPlus::new();
 
-/// A parameter handle of no size: its flows are their state alone.
-#[cfg(test)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Shared;
-
-#[cfg(test)]
-static SHARED_PARAMS: RfcParams = match RfcParams::new(&CubicConfig::quic(1200)) {
-    Ok(p) => p,
-    Err(_) => panic!("the QUIC defaults are valid"),
-};
-
-#[cfg(test)]
-impl Borrow<RfcParams> for Shared {
-    fn borrow(&self) -> &RfcParams {
-        &SHARED_PARAMS
-    }
-}
-
 // The parameters are never copied into a flow: with a zero-sized handle, a flow is its
 // state and nothing more.
 const _: () = assert!(
@@ -367,13 +310,6 @@ const _: () = assert!(
     core::mem::size_of::<Classic<NewRenoWindow, ZeroSized>>()
         == core::mem::size_of::<ClassicState<NewRenoWindow>>()
 );
-
-/// [`ClassicState::HOT_BYTES`] for CUBIC, where the tests name it.
-#[cfg(all(test, target_pointer_width = "64"))]
-pub(crate) const CUBIC_HOT_BYTES: usize = ClassicState::<RfcCubic>::HOT_BYTES;
-/// The same for NewReno.
-#[cfg(all(test, target_pointer_width = "64"))]
-pub(crate) const NEWRENO_HOT_BYTES: usize = ClassicState::<NewRenoWindow>::HOT_BYTES;
 
 // Issue 27's sizes on 64-bit targets. The hot part starts the state (the window at
 // offset 0, the state aligned to a line) and fills two 64-byte lines for CUBIC, one
