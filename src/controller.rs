@@ -151,42 +151,15 @@ pub use events::{
 /// ```
 pub trait CongestionController {
     /// The unit of every amount this controller takes and returns (but `_bytes` names).
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// assert_eq!(f.unit(), WindowUnit::Bytes);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn unit(&self) -> WindowUnit;
 
     /// Data was sent; see [`SentEvent`]. A send with nothing in flight before it is a
     /// restart after idle: idle time earns no growth.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent(Instant::ZERO, &SentEvent::new(1200, 1)); // packet 1: 1200 bytes in flight
-    /// assert_eq!(f.in_flight(), 1200);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_sent(&mut self, now: Instant, sent: &SentEvent);
 
     /// `sent` was sent (in the controller's unit), the highest packet number or sequence
     /// so far being `largest_sent`; the controller adds it to its own in-flight count
     /// (s2n-quic's model) and proceeds as [`on_sent`](Self::on_sent).
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent_counted(Instant::ZERO, 1200, 1);
-    /// f.on_sent_counted(Instant::ZERO, 1200, 2);
-    /// assert_eq!(f.in_flight(), 2400);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) {
         let after = self.in_flight().saturating_add(sent);
         self.on_sent(now, &SentEvent::new(after, largest_sent));
@@ -194,17 +167,6 @@ pub trait CongestionController {
 
     /// An ACK arrived; see [`AckEvent`]. Acknowledged amounts above what is in flight
     /// empty the flight (no underflow).
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
-    /// let rtt = Some(Duration::from_millis(30));
-    /// f.on_ack(Instant::from_micros(30_000), &AckEvent::new(1200, 1, rtt));
-    /// assert_eq!((f.cwnd(), f.in_flight()), (13_200, 10_800)); // slow start
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_ack(&mut self, now: Instant, ack: &AckEvent);
 
     /// One packet was sent: as [`on_sent`](Self::on_sent), and returns the snapshot the
@@ -213,15 +175,6 @@ pub trait CongestionController {
     /// [`on_packet_lost`](Self::on_packet_lost) (see "Per-packet snapshots" in
     /// [`crate::controller`]). Controllers that sample nothing return
     /// `TxSnapshot::default()`; so does a call that sends nothing new.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// let kept = f.on_packet_sent(Instant::ZERO, &SentEvent::new(1200, 0));
-    /// assert_eq!((f.in_flight(), kept), (1200, TxSnapshot::default())); // CUBIC samples nothing
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_packet_sent(&mut self, now: Instant, sent: &SentEvent) -> TxSnapshot {
         self.on_sent(now, sent);
         TxSnapshot::default()
@@ -230,15 +183,6 @@ pub trait CongestionController {
     /// One packet of `sent` (in the controller's unit) was sent, numbered
     /// `largest_sent`: as [`on_sent_counted`](Self::on_sent_counted), returning the
     /// packet's snapshot as [`on_packet_sent`](Self::on_packet_sent) does.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// let _kept = f.on_packet_sent_counted(Instant::ZERO, 1200, 0);
-    /// assert_eq!(f.in_flight(), 1200);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_packet_sent_counted(&mut self, now: Instant, sent: u64, largest_sent: u64) -> TxSnapshot {
         let after = self.in_flight().saturating_add(sent);
         self.on_packet_sent(now, &SentEvent::new(after, largest_sent))
@@ -249,19 +193,6 @@ pub trait CongestionController {
     /// the delivery-rate sampler takes its sample from `newest`. Controllers that sample
     /// nothing ignore `newest`. Call [`on_ack`](Self::on_ack) for an ACK that
     /// acknowledges nothing new.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// let kept: Vec<TxSnapshot> =
-    ///     (0..10).map(|pn| f.on_packet_sent_counted(Instant::ZERO, 1200, pn)).collect();
-    /// let rtt = Some(Duration::from_millis(30));
-    /// let newest = AckedPacket::new(Instant::ZERO, kept[0]); // packet 0, sent at 0
-    /// f.on_ack_sampled(Instant::from_micros(30_000), &AckEvent::new(1200, 0, rtt), &newest);
-    /// assert_eq!((f.cwnd(), f.in_flight()), (13_200, 10_800)); // the same as on_ack
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_ack_sampled(&mut self, now: Instant, ack: &AckEvent, newest: &AckedPacket) {
         let _ = newest;
         self.on_ack(now, ack);
@@ -271,16 +202,6 @@ pub trait CongestionController {
     /// [`on_loss`](Self::on_loss) with `loss` describing that packet. BBRv3 reads the
     /// snapshot (the flight and losses when it was sent) to judge whether the loss rate
     /// is too high; controllers that do not ignore it.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// let kept = f.on_packet_sent_counted(Instant::ZERO, 1200, 0);
-    /// f.on_packet_lost(Instant::from_micros(50_000), &LossEvent::packet(1200, 0), &kept);
-    /// assert_eq!((f.cwnd(), f.in_flight()), (8_400, 0));
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_packet_lost(&mut self, now: Instant, loss: &LossEvent, lost: &TxSnapshot) {
         let _ = lost;
         self.on_loss(now, loss);
@@ -288,152 +209,46 @@ pub trait CongestionController {
 
     /// Whether this controller samples the delivery rate from per-packet snapshots
     /// (BBR): then a stack that can should use the per-packet calls. `false` by default.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// assert!(!f.uses_packet_snapshots());
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn uses_packet_snapshots(&self) -> bool {
         false
     }
 
     /// Packets were declared lost; see [`LossEvent`]. At most one reduction per
     /// recovery period; the lost amount always leaves the in-flight count.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
-    /// let now = Instant::from_micros(50_000);
-    /// f.on_loss(now, &LossEvent::packet(1200, 4)); // reduces: 12000 · 0.7
-    /// f.on_loss(now, &LossEvent::packet(1200, 5)); // same episode: only leaves flight
-    /// assert_eq!((f.cwnd(), f.in_flight()), (8_400, 9_600));
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_loss(&mut self, now: Instant, loss: &LossEvent);
 
     /// The ECN-CE count rose; see [`EcnEvent`]. Judged like a loss, without removing
     /// anything from flight.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
-    /// f.on_ecn(Instant::from_micros(30_000), &EcnEvent::new(1, 2)); // CE on the ACK of 2
-    /// assert_eq!(f.cwnd(), 8_400);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent);
 
     /// A TCP retransmission timeout: everything in flight is deemed lost and the
     /// window restarts from one segment (or one MSS). Always acts.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
-    /// f.on_retransmission_timeout(Instant::from_micros(1_000_000));
-    /// assert_eq!((f.cwnd(), f.phase()), (1_200, Phase::SlowStart));
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_retransmission_timeout(&mut self, now: Instant);
 
     /// `amount` left flight without being acknowledged or lost (RFC 9002 §6.4: keys
     /// discarded). Not a congestion signal.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent_counted(Instant::ZERO, 2400, 2);
-    /// f.on_discarded(Instant::ZERO, 1200); // the Initial packet number space is dropped
-    /// assert_eq!((f.in_flight(), f.cwnd()), (1200, 12_000));
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_discarded(&mut self, now: Instant, amount: u64);
 
     /// The last reduction was spurious: restore what it took away.
     /// Ignored when there is nothing to undo.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
-    /// f.on_loss(Instant::from_micros(50_000), &LossEvent::packet(1200, 1));
-    /// f.on_spurious_congestion(Instant::from_micros(60_000)); // packet 1 was acked after all
-    /// assert_eq!(f.cwnd(), 12_000);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_spurious_congestion(&mut self, now: Instant);
 
     /// The sender starts transmitting again after having nothing in flight. Idle time
     /// is not counted as window-growth time.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_transmit_start(Instant::from_micros(5_000_000)); // after 5 s with nothing to send
-    /// assert_eq!(f.cwnd(), 12_000);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn on_transmit_start(&mut self, now: Instant);
 
     /// The congestion window, in [`unit`](CongestionController::unit)s.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// assert_eq!(f.cwnd(), 12_000); // RFC 9002's initial window at 1200 bytes
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn cwnd(&self) -> u64;
 
     /// The slow-start threshold, in [`unit`](CongestionController::unit)s; `None` until
     /// a congestion event or a slow-start exit sets one.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// assert_eq!(f.ssthresh(), None);
-    /// f.on_loss(Instant::ZERO, &LossEvent::episode(0));
-    /// assert_eq!(f.ssthresh(), Some(8_400));
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn ssthresh(&self) -> Option<u64>;
 
     /// The current phase; the same meaning in every mode (see [`Phase`]).
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// assert_eq!(f.phase(), Phase::SlowStart);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn phase(&self) -> Phase;
 
     /// The amount in flight as the controller counts it (see "Bytes in flight: who
     /// counts" in [`crate::controller`]).
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// f.on_sent_counted(Instant::ZERO, 3600, 3);
-    /// f.on_loss(Instant::ZERO, &LossEvent::packet(1200, 1));
-    /// assert_eq!(f.in_flight(), 2400);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn in_flight(&self) -> u64;
 
     /// The rate to pace at, bytes per second behind [`Rate`]: Linux's
@@ -442,59 +257,21 @@ pub trait CongestionController {
     /// `1.25 · cwnd / smoothed_rtt` in RFC mode built for QUIC
     /// ([`ClassicConfig::quic`](crate::rfc::ClassicConfig::quic)).
     /// [`Rate::UNLIMITED`] before any RTT sample.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// use congestion::pacing::Rate;
-    /// assert_eq!(f.pacing_rate(), Rate::UNLIMITED); // no RTT sample yet
-    /// f.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
-    /// f.on_ack(Instant::from_micros(20_000), &AckEvent::new(1200, 1, Some(Duration::from_millis(20))));
-    /// // RFC 9002 §7.7: 1.25 · 13200 bytes per 20 ms.
-    /// assert_eq!(f.pacing_rate().as_bytes_per_second(), 825_000);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn pacing_rate(&self) -> Rate;
 
     /// The segment size (TCP MSS, QUIC max datagram size) the controller works with,
     /// bytes.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// assert_eq!(f.mss_bytes(), 1200);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn mss_bytes(&self) -> u64;
 
     /// The largest burst, bytes, to hand to TSO/GSO at once: Linux's
     /// `tcp_tso_autosize` on the controller's own pacing rate and minimum RTT (two
     /// segments at least), except in the 2.6.35 profile, which predates autosizing.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let mut f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// assert_eq!(f.send_quantum_bytes() % 1200, 0); // whole datagrams
-    /// assert!(f.send_quantum_bytes() >= 2 * 1200);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn send_quantum_bytes(&self) -> u64;
 
     /// The algorithm's own floor for TSO/GSO autosizing, segments (the kernel's
     /// `min_tso_segs` hook: BBR asks for 1 below 1.2 Mbit/s), or `None` for the host's
     /// `tcp_min_tso_segs` (2). [`PacedFlow`](crate::pacing::PacedFlow) sizes its bursts
     /// with it, as `tcp_tso_segs()` does.
-    ///
-    /// ```
-    /// # use congestion::rfc;
-    /// # use congestion::*;
-    /// let f = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-    /// assert_eq!(f.min_tso_segs(), None);
-    /// # Ok::<(), ConfigError>(())
-    /// ```
     fn min_tso_segs(&self) -> Option<u32> {
         None
     }
