@@ -75,15 +75,10 @@
 //! keeping them matters.
 //!
 //! A stack that cannot keep anything per packet calls the plain `on_sent`, `on_ack`
-//! and `on_loss`. Nothing is sampled then, so no sample is ever wrong: the BBR
-//! controllers see no delivery-rate sample and measure no bandwidth, so they keep
-//! their initial pacing rate (`init_cwnd · mss / RTT` at STARTUP's gain) and stay in
-//! STARTUP (apart from PROBE_RTT's visits when the min-RTT filter expires); cwnd grows
-//! by what each ACK delivers until 10 segments have been delivered, then stops growing
-//! (tested in `tests/controller_bbr.rs`). Safe, and slow: BBR needs the snapshots. A
-//! snapshot handed back twice, or one never handed back, costs at most that packet's
-//! sample (a stale snapshot gives a sample over a longer interval, never a higher
-//! rate than was delivered over it).
+//! and `on_loss`: nothing is sampled, so no sample is ever wrong, and the BBR
+//! controllers keep their initial pacing rate in STARTUP (`tests/controller_bbr.rs`):
+//! safe, and slow. A snapshot handed back twice or never costs at most that packet's
+//! sample, never a rate higher than was delivered.
 //!
 //! # Bytes in flight: who counts
 //!

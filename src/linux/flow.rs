@@ -9,7 +9,8 @@
 //! the retransmission timeout (`tcp_enter_loss`) and undo (`tcp_undo_cwnd_reduction`).
 //! It counts sequence numbers in segments. Everything here is a method of
 //! [`LinuxFlowState`] that takes the shared [`LinuxParams`]; [`Cubic`](super::Cubic)
-//! pairs the two.
+//! pairs the two. The methods hidden from the docs are kernel-style calls for the trace
+//! replay, `ffi/` and `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
 
 use crate::controller::Phase;
 use crate::cubic::{
@@ -80,9 +81,6 @@ impl LinuxFlowState {
     }
 
     /// Override cwnd directly, as a stack writing `snd_cwnd` would; at least 1.
-    ///
-    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
-    /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     #[doc(hidden)]
     pub fn set_cwnd(&mut self, p: &LinuxParams, cwnd: u32) {
         self.freeze_pacing_rate(p);
@@ -91,9 +89,6 @@ impl LinuxFlowState {
     }
 
     /// Override ssthresh directly; at least 1.
-    ///
-    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
-    /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     #[doc(hidden)]
     pub fn set_ssthresh(&mut self, p: &LinuxParams, ssthresh: u32) {
         self.freeze_pacing_rate(p);
@@ -101,9 +96,6 @@ impl LinuxFlowState {
     }
 
     /// Override the window clamp directly; at least 1. cwnd is not cut until it next grows.
-    ///
-    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
-    /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     #[doc(hidden)]
     pub fn set_clamp(&mut self, clamp: u32) {
         self.cold.clamp = clamp.max(1);

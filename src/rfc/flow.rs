@@ -46,32 +46,7 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// Plain `Copy` data (`cargo run --example sizes` prints its size). [`NewReno`] is
 /// the same driver with NewReno's growth and reduction.
 ///
-/// # Quick start (QUIC)
-///
-/// ```
-/// use congestion::rfc::{Cubic, CubicConfig};
-/// use congestion::{AckEvent, CongestionController, Duration, Instant, LossEvent, Phase, SentEvent};
-///
-/// // 1200-byte datagrams; RFC 9002's initial window: 10 · 1200 = 12000 bytes.
-/// let mut flow = Cubic::new(CubicConfig::quic(1200), Instant::ZERO)?;
-/// // Packets 1..=10 sent: 12000 bytes in flight, the window is full.
-/// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
-///
-/// // An ACK frame for packets 1 and 2, 20 ms later: slow start adds the 2400 bytes.
-/// let now = Instant::from_micros(20_000);
-/// let rtt = Duration::from_millis(20);
-/// flow.on_ack(now, &AckEvent::new(2_400, 2, Some(rtt)));
-/// assert_eq!(flow.cwnd(), 14_400);
-///
-/// // Packets 3 and 4 declared lost, one report each: one reduction, cwnd = β · cwnd.
-/// flow.on_loss(now, &LossEvent::packet(1_200, 3));
-/// flow.on_loss(now, &LossEvent::packet(1_200, 4));
-/// assert_eq!((flow.cwnd(), flow.in_flight()), (10_080, 7_200));
-/// assert_eq!(flow.phase(), Phase::Recovery);
-/// // Pace as RFC 9002 §7.7 says: 1.25 · cwnd / smoothed RTT = 1.25 · 10080 / 20 ms.
-/// assert_eq!(flow.pacing_rate().as_bytes_per_second(), 630_000);
-/// # Ok::<(), congestion::ConfigError>(())
-/// ```
+/// The [crate's front page](crate) opens with a QUIC quick start on this type.
 ///
 /// # Call order
 ///

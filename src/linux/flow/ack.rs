@@ -18,9 +18,6 @@ impl LinuxFlowState {
     ///
     /// Always inlined: the common ACK (state Open, no HyStart, CUBIC's 1/32 s skip) is
     /// a few dozen instructions on one cache line; the rare branches are calls.
-    ///
-    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
-    /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     #[inline(always)]
     #[doc(hidden)]
     pub fn ack(&mut self, p: &LinuxParams, now: Instant, acked: u32, rtt_us: Option<u32>) {

@@ -7,9 +7,6 @@ impl LinuxFlowState {
     /// A fast-retransmit congestion event, with recovery entered and left at once
     /// (the stack runs PRR or its own recovery; CUBIC only needs the reduction).
     /// A second loss while still in recovery or CWR does not reduce again.
-    ///
-    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
-    /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     // Linux net/ipv4/tcp_input.c tcp_enter_recovery(), tcp_end_cwnd_reduction()
     #[doc(hidden)]
     pub fn loss(&mut self, p: &LinuxParams, now: Instant) {
@@ -39,9 +36,6 @@ impl LinuxFlowState {
     }
 
     /// An ECN-CE echo: the same reduction as a loss, through CWR, with no undo.
-    ///
-    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
-    /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     // Linux net/ipv4/tcp_input.c tcp_enter_cwr(), tcp_end_cwnd_reduction()
     #[doc(hidden)]
     pub fn ecn(&mut self, p: &LinuxParams, now: Instant) {
@@ -77,9 +71,6 @@ impl LinuxFlowState {
     /// A retransmission timeout: everything outstanding is lost, cwnd drops to 1,
     /// CUBIC and HyStart reset, and `retransmitted` segments (usually 1) go out again.
     /// ssthresh is recomputed only on the first RTO of a loss episode, as the kernel does.
-    ///
-    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
-    /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     // Linux net/ipv4/tcp_input.c tcp_enter_loss(); tcp_cubic.c cubictcp_state()
     #[doc(hidden)]
     pub fn rto(&mut self, p: &LinuxParams, now: Instant, retransmitted: u32) {
@@ -140,9 +131,6 @@ impl LinuxFlowState {
 
     /// Undo the last reduction, found spurious (DSACK, F-RTO). Ignored unless a loss
     /// or RTO armed it. CUBIC's own state is not restored: Linux does not either.
-    ///
-    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
-    /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     // Linux net/ipv4/tcp_input.c tcp_undo_cwnd_reduction(); tcp_cong.c tcp_reno_undo_cwnd()
     #[doc(hidden)]
     pub fn undo(&mut self, p: &LinuxParams, now: Instant) {
@@ -182,9 +170,6 @@ impl LinuxFlowState {
 
     /// An explicit `CA_EVENT_TX_START`: the epoch shifts by the idle time since the
     /// last send, then the send time is stamped now.
-    ///
-    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
-    /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     // Linux net/ipv4/tcp_output.c tcp_event_data_sent(); tcp_cubic.c cubictcp_cwnd_event()
     #[doc(hidden)]
     pub fn transmit_start(&mut self, now: Instant) {
@@ -196,9 +181,6 @@ impl LinuxFlowState {
 
     /// Override the time of the last send (`lsndtime`), in jiffies; for stacks whose
     /// own bookkeeping owns it, and for replaying the kernel's traces.
-    ///
-    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
-    /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     #[doc(hidden)]
     pub fn set_last_send_jiffies(&mut self, jiffies: u32) {
         self.hot.last_send_jiffies = jiffies;

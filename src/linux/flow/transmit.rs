@@ -11,9 +11,6 @@ impl LinuxFlowState {
     /// stamped. Then the kernel's window-use tracking (`tcp_cwnd_validate` and the
     /// `tcp_write_xmit` rule `in_flight >= cwnd`) decides `is_cwnd_limited`.
     /// `snd_nxt` moves up to `snd_una + in_flight` if that is ahead of it.
-    ///
-    /// Kernel-style call, hidden from the docs: for the trace replay, `ffi/` and
-    /// `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
     // Linux net/ipv4/tcp_output.c tcp_event_data_sent(), tcp_cwnd_validate()
     #[inline(always)]
     #[doc(hidden)]

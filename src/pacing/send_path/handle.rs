@@ -21,45 +21,10 @@ use super::*;
 /// its own ([`SendPath::bind`]): each event then works on the table's line in place,
 /// with no copy in or out.
 ///
-/// Fed by hand beside a controller (a stack that keeps the two apart); most stacks use
-/// [`PacedFlow`](crate::pacing::PacedFlow), which feeds both from one call.
-///
-/// ```
-/// use congestion::pacing::{Rate, SendContext, SendPath, SendPathConfig, SendVerdict};
-/// use congestion::rfc;
-/// use congestion::{CongestionController, Instant};
-///
-/// let flow = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-/// let mut path = SendPath::new(SendPathConfig::new().validate()?);
-/// let ctx = SendContext {
-///     now: Instant::ZERO,
-///     in_flight: 0,
-///     mss: 1200,
-///     pacing_rate: Rate::from_bytes_per_second(1_250_000), // 10 Mbit/s
-///     retransmit: false,
-///     rtx_queue_at_most_one: false,
-/// };
-/// // The window allows 5 packets (half of IW10, tcp_cwnd_test); TSO autosizing at
-/// // 10 Mbit/s allows 1 ms of the rate (1220 bytes), at least 2 segments: 2.
-/// assert_eq!(path.poll(&flow, &ctx), SendVerdict::Send { segments: 2 });
-/// # Ok::<(), congestion::ConfigError>(())
-/// ```
-///
-/// Shared parameters:
-///
-/// ```
-/// use congestion::pacing::{SendPath, SendPathConfig, SendPathParams};
-/// use congestion::Instant;
-///
-/// static PARAMS: SendPathParams = match SendPathConfig::new().validate() {
-///     Ok(p) => p,
-///     Err(_) => panic!("Linux defaults are valid"),
-/// };
-/// let mut a = SendPath::with_params(&PARAMS);
-/// let b = SendPath::with_params(&PARAMS);
-/// a.on_tx_completion(1448); // nothing was queued: nothing to reopen
-/// assert!(core::ptr::eq(a.params(), b.params()));
-/// ```
+/// Fed by hand beside a controller (a stack that keeps the two apart; the
+/// [module](crate::pacing) shows it, and [`SendPathState`] parameters in a `static`);
+/// most stacks use [`PacedFlow`](crate::pacing::PacedFlow), which feeds both from one
+/// call.
 ///
 /// [`Borrow`]: core::borrow::Borrow
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
