@@ -33,6 +33,7 @@ mod events;
 mod growth;
 mod undo;
 
+#[cfg(target_pointer_width = "64")]
 use growth::grow_towards;
 pub use undo::CubicUndo;
 
