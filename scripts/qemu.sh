@@ -15,7 +15,10 @@
 # every CSV is compared with the host's `cargo run --release --example replay`. Then
 #   (d) the C firmware example (embedded/c/example.c) runs its main loop under QEMU, and
 #       the C checks of the v0.2 event model (ffi/tests/c/recovery.c) and of BBR, BBRv3,
-#       DCTCP and Prague (ffi/tests/c/linux_algorithms.c) pass there;
+#       DCTCP and Prague (ffi/tests/c/linux_algorithms.c) pass there, and the per-packet
+#       BBR calls (ffi/tests/c/packet_bbr.c: congestion_rfc_bbr3_*,
+#       congestion_linux_bbr{,3}_controller_*) run their three modelled transfers with
+#       the same trace (a hash of every value read after every call) as on the host;
 #   (e) instructions per event on the emulated cores (embedded/replay `cost`, QEMU
 #       -icount shift=0), and flash/RAM per mode (scripts/firmware.sh's images, the
 #       state sizes and stack depths `cost` measures on the target).
@@ -209,6 +212,24 @@ if run_arm "$out/c-linux-algorithms.elf" >"$out/c-linux-algorithms.txt" 2>&1 &&
 else
   echo "error: the C checks of BBR, BBRv3, DCTCP and Prague failed on the Cortex-M4:" >&2
   cat "$out/c-linux-algorithms.txt" >&2
+  fail=1
+fi
+
+# The per-packet BBR calls (ffi/tests/c/packet_bbr.c) on the host and on the Cortex-M4:
+# each algorithm's transfer prints its end state and a hash of its whole trace, so the
+# two outputs must be byte-identical.
+cargo build --quiet -p congestion-ffi --release
+"${CC:-cc}" -std=c11 -O2 -Wall -Wextra -Werror -Iffi/include ffi/tests/c/packet_bbr.c \
+  target/release/libcongestion_ffi.a -Wl,--gc-sections -lpthread -ldl -lm -o "$out/host-packet-bbr"
+"$out/host-packet-bbr" >"$out/host-packet-bbr.txt"
+arm-none-eabi-gcc "${cflags[@]}" "${ldflags[@]}" ffi/tests/c/packet_bbr.c \
+  embedded/c/startup.c "$lib" -o "$out/c-packet-bbr.elf"
+if run_arm "$out/c-packet-bbr.elf" >"$out/c-packet-bbr.txt" 2>&1 &&
+  grep -q '^ok ' "$out/c-packet-bbr.txt" && cmp -s "$out/host-packet-bbr.txt" "$out/c-packet-bbr.txt"; then
+  echo "qemu C per-packet BBR thumbv7em: $(grep -c 'trace ' "$out/c-packet-bbr.txt")/3 transfers identical to the host, $(tail -n 1 "$out/c-packet-bbr.txt")"
+else
+  echo "error: the per-packet BBR checks failed on the Cortex-M4 or differ from the host's:" >&2
+  diff "$out/host-packet-bbr.txt" "$out/c-packet-bbr.txt" >&2 || true
   fail=1
 fi
 

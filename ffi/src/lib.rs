@@ -20,6 +20,18 @@
 //! the same meaning in both modes), `in_flight`, `pacing_rate` (bytes/s), `send_quantum`
 //! (bytes), `mss`.
 //!
+//! ## Per-packet BBR (QUIC)
+//!
+//! For stacks that report packets rather than a TCP scoreboard, the trait's per-packet
+//! calls (`on_packet_sent`, `on_ack_sampled`, `on_packet_lost`, ...) of RFC-mode BBRv3
+//! (`congestion_rfc_bbr3_*`, bytes) and of the Linux-mode BBR v1 and BBRv3 controllers
+//! (`congestion_linux_bbr_controller_*`, `congestion_linux_bbr3_controller_*`, segments:
+//! one packet each; they count whole segments, so they are not usable in bytes). The
+//! send call writes a [`CongestionTxSnapshot`] (32 plain bytes) the caller stores with
+//! the packet and hands back on its ACK or loss; one no send of the flow wrote is
+//! refused with [`CONGESTION_ERR_SNAPSHOT`]. The state keeps copies of the parameters
+//! and of the caller's [`CongestionRandom`].
+//!
 //! ## Recovery periods
 //!
 //! Each flow reduces at most once per recovery period and ignores losses and CE marks of

@@ -46,6 +46,18 @@ typedef struct {
 
 static Packet packets[PACKETS];
 
+/* FNV-1a over every value the transfer reads after each call: the trace of a run in
+ * one number, printed per algorithm, so that the host's run and the Cortex-M4's
+ * (scripts/qemu.sh) can be compared byte for byte. */
+static uint64_t trace_hash;
+
+static void trace(uint64_t v) {
+    for (int i = 0; i < 8; i++) {
+        trace_hash ^= (v >> (8 * i)) & 0xffu;
+        trace_hash *= 1099511628211ull;
+    }
+}
+
 static uint32_t draw(void *ctx, uint32_t ceil) {
     uint32_t *x = ctx;
     *x = *x * 1103515245u + 12345u;
@@ -65,6 +77,7 @@ static uint32_t draw(void *ctx, uint32_t ceil) {
         uint32_t sent = 0, acked = 0;                                                        \
         uint64_t v = 0;                                                                      \
         memset(packets, 0, sizeof packets);                                                  \
+        trace_hash = 14695981039346656037ull;                                                \
         while (acked < PACKETS) {                                                            \
             /* ACKs due now, oldest first. */                                                \
             while (acked < sent && packets[acked].ack_us <= now) {                           \
@@ -77,6 +90,7 @@ static uint32_t draw(void *ctx, uint32_t ceil) {
             OK(PREFIX##_cwnd(s, &cwnd));                                                     \
             OK(PREFIX##_in_flight(s, &in_flight));                                           \
             OK(PREFIX##_pacing_rate(s, &pace));                                              \
+            trace(now), trace(cwnd), trace(in_flight), trace(pace);                          \
             if (sent < PACKETS && in_flight + UNIT <= cwnd && next_send <= now) {            \
                 Packet *p = &packets[sent];                                                  \
                 OK(PREFIX##_on_packet_sent_counted(s, now, UNIT, sent, &p->snap));           \
@@ -200,23 +214,23 @@ int main(void) {
     if (transfer_rfc_bbr3(&rs, &cwnd, &rate, &phase) || sane(cwnd, rate, phase)) return 1;
     OK(congestion_rfc_bbr3_bbr_state(&rs, &state));
     CHECK(state != CONGESTION_RFC_BBR3_STATE_STARTUP);
-    printf("rfc bbr3: cwnd %llu bytes, pacing %llu bytes/s, state %u\n", (unsigned long long)cwnd,
-           (unsigned long long)rate, state);
+    printf("rfc bbr3: cwnd %llu bytes, pacing %llu bytes/s, state %u, trace %016llx\n",
+           (unsigned long long)cwnd, (unsigned long long)rate, (unsigned)state, (unsigned long long)trace_hash);
 
     OK(congestion_linux_bbr_controller_init(&ls, sizeof ls, &lp, T0, &rand));
     if (transfer_linux_bbr(&ls, &cwnd, &rate, &phase) || sane(cwnd, rate, phase)) return 1;
     OK(congestion_linux_bbr_controller_mode(&ls, &state));
     CHECK(state != CONGESTION_BBR_MODE_STARTUP);
-    printf("linux bbr: cwnd %llu bytes, pacing %llu bytes/s, mode %u\n", (unsigned long long)cwnd,
-           (unsigned long long)rate, state);
+    printf("linux bbr: cwnd %llu bytes, pacing %llu bytes/s, mode %u, trace %016llx\n",
+           (unsigned long long)cwnd, (unsigned long long)rate, (unsigned)state, (unsigned long long)trace_hash);
 
     OK(congestion_linux_bbr3_controller_init(&ls3, sizeof ls3, &lp3, T0, &rand));
     if (transfer_linux_bbr3(&ls3, &cwnd, &rate, &phase) || sane(cwnd, rate, phase))
         return 1;
     OK(congestion_linux_bbr3_controller_mode(&ls3, &state));
     CHECK(state != CONGESTION_BBR_MODE_STARTUP);
-    printf("linux bbr3: cwnd %llu bytes, pacing %llu bytes/s, mode %u\n", (unsigned long long)cwnd,
-           (unsigned long long)rate, state);
+    printf("linux bbr3: cwnd %llu bytes, pacing %llu bytes/s, mode %u, trace %016llx\n",
+           (unsigned long long)cwnd, (unsigned long long)rate, (unsigned)state, (unsigned long long)trace_hash);
 
     /* A state of another algorithm is refused before anything is read. */
     uint64_t v;
