@@ -1,4 +1,4 @@
-//! The kernel's BBR v1 traces replayed from C through the C ABI's scoreboard calls
+//! The kernel's BBR v1 and BBRv3 traces replayed from C through the C ABI's scoreboard calls
 //! (`embedded/c/bbr_replay.c`, built with the system C compiler against the committed
 //! header and the static library): a C stack keeps the scoreboard, the flight counters,
 //! its RTT estimator and the trace's random draws, and after every event from `init`
@@ -50,27 +50,34 @@ fn kernel_columns(csv: &str) -> String {
     out
 }
 
-#[test]
-#[cfg_attr(miri, ignore = "compiles and runs C")]
-fn the_c_stack_replays_25_bbr_kernel_traces_through_the_c_abi() {
-    let program = compile_c("embedded_c_bbr_replay", &["../embedded/c/bbr_replay.c"]);
-    // x_delivered0_wrap starts `tp->delivered` near 2^32, which a stack cannot set.
-    let names: Vec<String> = replay::trace_names("linux-bbr")
+/// Replays every trace of `folder` (but `skip`) through the C program with `cc`; the
+/// failures.
+fn replay_folder(cc: &str, folder: &str, skip: &[&str], count: usize) -> Vec<String> {
+    let program = compile_c(
+        &format!("embedded_c_bbr_replay_{cc}"),
+        &["../embedded/c/bbr_replay.c"],
+    );
+    let names: Vec<String> = replay::trace_names(folder)
         .into_iter()
-        .filter(|n| n != "x_delivered0_wrap")
+        .filter(|n| !skip.contains(&n.as_str()))
         .collect();
-    assert_eq!(names.len(), 25);
+    assert_eq!(names.len(), count);
     let mut failures = Vec::new();
     for name in &names {
-        let trace = replay::data_dir("linux-bbr").join(format!("{name}.events"));
-        let csv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("c-bbr-{name}.csv"));
-        let out = Command::new(&program).arg(&trace).arg(&csv).output().expect("run");
+        let trace = replay::data_dir(folder).join(format!("{name}.events"));
+        let csv = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("c-{cc}-{name}.csv"));
+        let out = Command::new(&program)
+            .arg(cc)
+            .arg(&trace)
+            .arg(&csv)
+            .output()
+            .expect("run");
         if !out.status.success() {
             failures.push(format!("{name}: {}", String::from_utf8_lossy(&out.stderr)));
             continue;
         }
         let got = std::fs::read_to_string(&csv).expect("csv");
-        let want = kernel_columns(&replay::expected_csv("linux-bbr", name));
+        let want = kernel_columns(&replay::expected_csv(folder, name));
         if got != want {
             let first = got
                 .lines()
@@ -81,5 +88,20 @@ fn the_c_stack_replays_25_bbr_kernel_traces_through_the_c_abi() {
             failures.push(format!("{name}: {first}"));
         }
     }
+    failures
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "compiles and runs C")]
+fn the_c_stack_replays_25_bbr_kernel_traces_through_the_c_abi() {
+    // x_delivered0_wrap starts `tp->delivered` near 2^32, which a stack cannot set.
+    let failures = replay_folder("bbr", "linux-bbr", &["x_delivered0_wrap"], 25);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+#[cfg_attr(miri, ignore = "compiles and runs C")]
+fn the_c_stack_replays_all_24_bbr3_kernel_traces_through_the_c_abi() {
+    let failures = replay_folder("bbr3", "linux-bbr3", &[], 24);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
