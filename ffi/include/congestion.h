@@ -2807,11 +2807,7 @@ int32_t congestion_linux_bbr3_controller_init(CongestionLinuxBbr3ControllerState
                                               const CongestionRandom *rand);
 
 /*
- One packet was sent at `now_us`: `in_flight_after` segments are in flight now by the
- stack's own count, `largest_sent` is its packet number (Rust's `on_packet_sent(now,
- &SentEvent::new(in_flight_after, largest_sent))`). `*snapshot` gets the packet's
- [`CongestionTxSnapshot`]: store it with the packet and hand it back on its ACK or
- loss. Returns `CONGESTION_ERR_NULL` (nothing changed) if `snapshot` is NULL.
+ As `congestion_rfc_bbr3_on_packet_sent`, amounts in segments (one packet each).
 
  # Safety
  `state` as for every event; `snapshot` NULL or writable.
@@ -2823,9 +2819,7 @@ int32_t congestion_linux_bbr3_controller_on_packet_sent(CongestionLinuxBbr3Contr
                                                         CongestionTxSnapshot *snapshot);
 
 /*
- One packet of `sent` segments was sent at `now_us`, numbered `largest_sent`, the flow
- adding it to its own in-flight count (Rust's `on_packet_sent_counted`); `*snapshot`
- as for `congestion_linux_bbr3_controller_on_packet_sent`.
+ As `congestion_rfc_bbr3_on_packet_sent_counted`, amounts in segments (one packet each).
 
  # Safety
  `state` as for every event; `snapshot` NULL or writable.
@@ -2837,15 +2831,7 @@ int32_t congestion_linux_bbr3_controller_on_packet_sent_counted(CongestionLinuxB
                                                                 CongestionTxSnapshot *snapshot);
 
 /*
- An ACK at `now_us` newly acknowledging `acked` segments, the largest packet it covers
- `largest_acked` (`CONGESTION_PACKET_UNKNOWN`: none named), its RTT sample `rtt_us`
- (negative: none), `app_limited` nonzero when the application limited the flight,
- `ce_delta` packets newly CE-marked; the newest packet it acknowledges was sent at
- `time_sent_us` and its send gave `*snapshot` (Rust's `on_ack_sampled(now,
- &AckEvent, &AckedPacket::new(time_sent, snapshot))`).
-
- Returns `CONGESTION_ERR_SNAPSHOT` (nothing changed) for a snapshot no send of this
- flow wrote, `CONGESTION_ERR_NULL` for a NULL `snapshot`.
+ As `congestion_rfc_bbr3_on_ack_sampled`, amounts in segments (one packet each).
 
  # Safety
  `state` as for every event; `snapshot` NULL or readable.
@@ -2861,9 +2847,7 @@ int32_t congestion_linux_bbr3_controller_on_ack_sampled(CongestionLinuxBbr3Contr
                                                         const CongestionTxSnapshot *snapshot);
 
 /*
- An ACK without a delivery-rate sample (one that acknowledges nothing new, or whose
- packets' snapshots were not kept): the arguments of `congestion_linux_bbr3_controller_on_ack_sampled`
- without the newest packet (Rust's `on_ack`).
+ As `congestion_rfc_bbr3_on_ack`, amounts in segments (one packet each).
 
  # Safety
  `state` is NULL or an initialised state of this algorithm not used
@@ -2878,11 +2862,7 @@ int32_t congestion_linux_bbr3_controller_on_ack(CongestionLinuxBbr3ControllerSta
                                                 uint64_t ce_delta);
 
 /*
- `lost` segments were declared lost at `now_us`, the newest of them numbered
- `newest_lost` (`CONGESTION_PACKET_UNKNOWN`: not named), with persistent congestion
- when `persistent_congestion` is nonzero; `*snapshot` is what the lost packet's send
- gave (Rust's `on_packet_lost(now, &LossEvent, snapshot)`). Call it once per lost
- packet. Errors as `congestion_linux_bbr3_controller_on_ack_sampled`.
+ As `congestion_rfc_bbr3_on_packet_lost`, amounts in segments (one packet each).
 
  # Safety
  `state` as for every event; `snapshot` NULL or readable.
@@ -2895,8 +2875,7 @@ int32_t congestion_linux_bbr3_controller_on_packet_lost(CongestionLinuxBbr3Contr
                                                         const CongestionTxSnapshot *snapshot);
 
 /*
- The ECN-CE count rose by `ce_increase` in the ACK of `largest_acked` (Rust's
- `on_ecn`).
+ As `congestion_rfc_bbr3_on_ecn`, amounts in segments (one packet each).
 
  # Safety
  `state` is NULL or an initialised state of this algorithm not used
@@ -2908,7 +2887,7 @@ int32_t congestion_linux_bbr3_controller_on_ecn(CongestionLinuxBbr3ControllerSta
                                                 uint64_t largest_acked);
 
 /*
- A retransmission timeout fired (Rust's `on_retransmission_timeout`).
+ As `congestion_rfc_bbr3_on_rto`, amounts in segments (one packet each).
 
  # Safety
  `state` is NULL or an initialised state of this algorithm not used
@@ -2918,8 +2897,7 @@ int32_t congestion_linux_bbr3_controller_on_rto(CongestionLinuxBbr3ControllerSta
                                                 uint64_t now_us);
 
 /*
- `amount` segments left flight without a congestion signal (keys discarded; Rust's
- `on_discarded`).
+ As `congestion_rfc_bbr3_on_discarded`, amounts in segments (one packet each).
 
  # Safety
  `state` is NULL or an initialised state of this algorithm not used
@@ -2930,7 +2908,7 @@ int32_t congestion_linux_bbr3_controller_on_discarded(CongestionLinuxBbr3Control
                                                       uint64_t amount);
 
 /*
- The last reduction was spurious (Rust's `on_spurious_congestion`).
+ As `congestion_rfc_bbr3_on_spurious`, amounts in segments (one packet each).
 
  # Safety
  `state` is NULL or an initialised state of this algorithm not used
@@ -3042,11 +3020,7 @@ int32_t congestion_linux_bbr_controller_init(CongestionLinuxBbrControllerState *
                                              const CongestionRandom *rand);
 
 /*
- One packet was sent at `now_us`: `in_flight_after` segments are in flight now by the
- stack's own count, `largest_sent` is its packet number (Rust's `on_packet_sent(now,
- &SentEvent::new(in_flight_after, largest_sent))`). `*snapshot` gets the packet's
- [`CongestionTxSnapshot`]: store it with the packet and hand it back on its ACK or
- loss. Returns `CONGESTION_ERR_NULL` (nothing changed) if `snapshot` is NULL.
+ As `congestion_rfc_bbr3_on_packet_sent`, amounts in segments (one packet each).
 
  # Safety
  `state` as for every event; `snapshot` NULL or writable.
@@ -3058,9 +3032,7 @@ int32_t congestion_linux_bbr_controller_on_packet_sent(CongestionLinuxBbrControl
                                                        CongestionTxSnapshot *snapshot);
 
 /*
- One packet of `sent` segments was sent at `now_us`, numbered `largest_sent`, the flow
- adding it to its own in-flight count (Rust's `on_packet_sent_counted`); `*snapshot`
- as for `congestion_linux_bbr_controller_on_packet_sent`.
+ As `congestion_rfc_bbr3_on_packet_sent_counted`, amounts in segments (one packet each).
 
  # Safety
  `state` as for every event; `snapshot` NULL or writable.
@@ -3072,15 +3044,7 @@ int32_t congestion_linux_bbr_controller_on_packet_sent_counted(CongestionLinuxBb
                                                                CongestionTxSnapshot *snapshot);
 
 /*
- An ACK at `now_us` newly acknowledging `acked` segments, the largest packet it covers
- `largest_acked` (`CONGESTION_PACKET_UNKNOWN`: none named), its RTT sample `rtt_us`
- (negative: none), `app_limited` nonzero when the application limited the flight,
- `ce_delta` packets newly CE-marked; the newest packet it acknowledges was sent at
- `time_sent_us` and its send gave `*snapshot` (Rust's `on_ack_sampled(now,
- &AckEvent, &AckedPacket::new(time_sent, snapshot))`).
-
- Returns `CONGESTION_ERR_SNAPSHOT` (nothing changed) for a snapshot no send of this
- flow wrote, `CONGESTION_ERR_NULL` for a NULL `snapshot`.
+ As `congestion_rfc_bbr3_on_ack_sampled`, amounts in segments (one packet each).
 
  # Safety
  `state` as for every event; `snapshot` NULL or readable.
@@ -3096,9 +3060,7 @@ int32_t congestion_linux_bbr_controller_on_ack_sampled(CongestionLinuxBbrControl
                                                        const CongestionTxSnapshot *snapshot);
 
 /*
- An ACK without a delivery-rate sample (one that acknowledges nothing new, or whose
- packets' snapshots were not kept): the arguments of `congestion_linux_bbr_controller_on_ack_sampled`
- without the newest packet (Rust's `on_ack`).
+ As `congestion_rfc_bbr3_on_ack`, amounts in segments (one packet each).
 
  # Safety
  `state` is NULL or an initialised state of this algorithm not used
@@ -3113,11 +3075,7 @@ int32_t congestion_linux_bbr_controller_on_ack(CongestionLinuxBbrControllerState
                                                uint64_t ce_delta);
 
 /*
- `lost` segments were declared lost at `now_us`, the newest of them numbered
- `newest_lost` (`CONGESTION_PACKET_UNKNOWN`: not named), with persistent congestion
- when `persistent_congestion` is nonzero; `*snapshot` is what the lost packet's send
- gave (Rust's `on_packet_lost(now, &LossEvent, snapshot)`). Call it once per lost
- packet. Errors as `congestion_linux_bbr_controller_on_ack_sampled`.
+ As `congestion_rfc_bbr3_on_packet_lost`, amounts in segments (one packet each).
 
  # Safety
  `state` as for every event; `snapshot` NULL or readable.
@@ -3130,8 +3088,7 @@ int32_t congestion_linux_bbr_controller_on_packet_lost(CongestionLinuxBbrControl
                                                        const CongestionTxSnapshot *snapshot);
 
 /*
- The ECN-CE count rose by `ce_increase` in the ACK of `largest_acked` (Rust's
- `on_ecn`).
+ As `congestion_rfc_bbr3_on_ecn`, amounts in segments (one packet each).
 
  # Safety
  `state` is NULL or an initialised state of this algorithm not used
@@ -3143,7 +3100,7 @@ int32_t congestion_linux_bbr_controller_on_ecn(CongestionLinuxBbrControllerState
                                                uint64_t largest_acked);
 
 /*
- A retransmission timeout fired (Rust's `on_retransmission_timeout`).
+ As `congestion_rfc_bbr3_on_rto`, amounts in segments (one packet each).
 
  # Safety
  `state` is NULL or an initialised state of this algorithm not used
@@ -3153,8 +3110,7 @@ int32_t congestion_linux_bbr_controller_on_rto(CongestionLinuxBbrControllerState
                                                uint64_t now_us);
 
 /*
- `amount` segments left flight without a congestion signal (keys discarded; Rust's
- `on_discarded`).
+ As `congestion_rfc_bbr3_on_discarded`, amounts in segments (one packet each).
 
  # Safety
  `state` is NULL or an initialised state of this algorithm not used
@@ -3165,7 +3121,7 @@ int32_t congestion_linux_bbr_controller_on_discarded(CongestionLinuxBbrControlle
                                                      uint64_t amount);
 
 /*
- The last reduction was spurious (Rust's `on_spurious_congestion`).
+ As `congestion_rfc_bbr3_on_spurious`, amounts in segments (one packet each).
 
  # Safety
  `state` is NULL or an initialised state of this algorithm not used

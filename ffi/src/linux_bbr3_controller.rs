@@ -44,11 +44,7 @@ pub unsafe extern "C" fn congestion_linux_bbr3_controller_init(
     }
 }
 
-/// One packet was sent at `now_us`: `in_flight_after` segments are in flight now by the
-/// stack's own count, `largest_sent` is its packet number (Rust's `on_packet_sent(now,
-/// &SentEvent::new(in_flight_after, largest_sent))`). `*snapshot` gets the packet's
-/// [`CongestionTxSnapshot`]: store it with the packet and hand it back on its ACK or
-/// loss. Returns `CONGESTION_ERR_NULL` (nothing changed) if `snapshot` is NULL.
+/// As `congestion_rfc_bbr3_on_packet_sent`, amounts in segments (one packet each).
 ///
 /// # Safety
 /// `state` as for every event; `snapshot` NULL or writable.
@@ -64,9 +60,7 @@ pub unsafe extern "C" fn congestion_linux_bbr3_controller_on_packet_sent(
     unsafe { packet::on_packet_sent(state, now_us, in_flight_after, largest_sent, snapshot) }
 }
 
-/// One packet of `sent` segments was sent at `now_us`, numbered `largest_sent`, the flow
-/// adding it to its own in-flight count (Rust's `on_packet_sent_counted`); `*snapshot`
-/// as for `congestion_linux_bbr3_controller_on_packet_sent`.
+/// As `congestion_rfc_bbr3_on_packet_sent_counted`, amounts in segments (one packet each).
 ///
 /// # Safety
 /// `state` as for every event; `snapshot` NULL or writable.
@@ -82,15 +76,7 @@ pub unsafe extern "C" fn congestion_linux_bbr3_controller_on_packet_sent_counted
     unsafe { packet::on_packet_sent_counted(state, now_us, sent, largest_sent, snapshot) }
 }
 
-/// An ACK at `now_us` newly acknowledging `acked` segments, the largest packet it covers
-/// `largest_acked` (`CONGESTION_PACKET_UNKNOWN`: none named), its RTT sample `rtt_us`
-/// (negative: none), `app_limited` nonzero when the application limited the flight,
-/// `ce_delta` packets newly CE-marked; the newest packet it acknowledges was sent at
-/// `time_sent_us` and its send gave `*snapshot` (Rust's `on_ack_sampled(now,
-/// &AckEvent, &AckedPacket::new(time_sent, snapshot))`).
-///
-/// Returns `CONGESTION_ERR_SNAPSHOT` (nothing changed) for a snapshot no send of this
-/// flow wrote, `CONGESTION_ERR_NULL` for a NULL `snapshot`.
+/// As `congestion_rfc_bbr3_on_ack_sampled`, amounts in segments (one packet each).
 ///
 /// # Safety
 /// `state` as for every event; `snapshot` NULL or readable.
@@ -122,9 +108,7 @@ pub unsafe extern "C" fn congestion_linux_bbr3_controller_on_ack_sampled(
     }
 }
 
-/// An ACK without a delivery-rate sample (one that acknowledges nothing new, or whose
-/// packets' snapshots were not kept): the arguments of `congestion_linux_bbr3_controller_on_ack_sampled`
-/// without the newest packet (Rust's `on_ack`).
+/// As `congestion_rfc_bbr3_on_ack`, amounts in segments (one packet each).
 ///
 /// # Safety
 /// `state` is NULL or an initialised state of this algorithm not used
@@ -153,11 +137,7 @@ pub unsafe extern "C" fn congestion_linux_bbr3_controller_on_ack(
     }
 }
 
-/// `lost` segments were declared lost at `now_us`, the newest of them numbered
-/// `newest_lost` (`CONGESTION_PACKET_UNKNOWN`: not named), with persistent congestion
-/// when `persistent_congestion` is nonzero; `*snapshot` is what the lost packet's send
-/// gave (Rust's `on_packet_lost(now, &LossEvent, snapshot)`). Call it once per lost
-/// packet. Errors as `congestion_linux_bbr3_controller_on_ack_sampled`.
+/// As `congestion_rfc_bbr3_on_packet_lost`, amounts in segments (one packet each).
 ///
 /// # Safety
 /// `state` as for every event; `snapshot` NULL or readable.
@@ -183,8 +163,7 @@ pub unsafe extern "C" fn congestion_linux_bbr3_controller_on_packet_lost(
     }
 }
 
-/// The ECN-CE count rose by `ce_increase` in the ACK of `largest_acked` (Rust's
-/// `on_ecn`).
+/// As `congestion_rfc_bbr3_on_ecn`, amounts in segments (one packet each).
 ///
 /// # Safety
 /// `state` is NULL or an initialised state of this algorithm not used
@@ -200,7 +179,7 @@ pub unsafe extern "C" fn congestion_linux_bbr3_controller_on_ecn(
     unsafe { packet::plain(state, now_us, Plain::Ecn(ce_increase, largest_acked)) }
 }
 
-/// A retransmission timeout fired (Rust's `on_retransmission_timeout`).
+/// As `congestion_rfc_bbr3_on_rto`, amounts in segments (one packet each).
 ///
 /// # Safety
 /// `state` is NULL or an initialised state of this algorithm not used
@@ -214,8 +193,7 @@ pub unsafe extern "C" fn congestion_linux_bbr3_controller_on_rto(
     unsafe { packet::plain(state, now_us, Plain::Rto) }
 }
 
-/// `amount` segments left flight without a congestion signal (keys discarded; Rust's
-/// `on_discarded`).
+/// As `congestion_rfc_bbr3_on_discarded`, amounts in segments (one packet each).
 ///
 /// # Safety
 /// `state` is NULL or an initialised state of this algorithm not used
@@ -230,7 +208,7 @@ pub unsafe extern "C" fn congestion_linux_bbr3_controller_on_discarded(
     unsafe { packet::plain(state, now_us, Plain::Discarded(amount)) }
 }
 
-/// The last reduction was spurious (Rust's `on_spurious_congestion`).
+/// As `congestion_rfc_bbr3_on_spurious`, amounts in segments (one packet each).
 ///
 /// # Safety
 /// `state` is NULL or an initialised state of this algorithm not used
