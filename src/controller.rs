@@ -1,11 +1,9 @@
 //! The controller API that TCP and QUIC stacks program against.
 //!
-//! One small trait, [`CongestionController`], with plain event structs shaped after what
-//! a stack's loss recovery already knows (RFC 9002 §6–§7, s2n-quic's and quinn's
-//! controller traits, Linux's `tcp_congestion_ops`). A TCP stack that counts segments
-//! and a QUIC stack that counts bytes use the same trait: each controller states its
-//! [`WindowUnit`] once, and every amount passed in or read out is in that unit, except
-//! where a name ends in `_bytes`.
+//! One trait, [`CongestionController`], with event structs shaped after what a stack's
+//! loss recovery knows (RFC 9002 §6–§7, Linux's `tcp_congestion_ops`). Every amount is
+//! in the controller's [`WindowUnit`] (segments or bytes) unless its name ends in
+//! `_bytes`.
 //!
 //! # Call order
 //!
@@ -18,12 +16,10 @@
 //! 2. [`on_ack`](CongestionController::on_ack) for each ACK (TCP) or ACK frame (QUIC)
 //!    that newly acknowledges data ([`AckEvent`]), then `on_sent` again if it sends in
 //!    response;
-//! 3. [`on_loss`](CongestionController::on_loss) for every lost packet or every loss
-//!    burst, as the stack's loss detection finds them ([`LossEvent`]: the lost amount
-//!    and the newest lost packet). The controller reduces at most once per recovery
-//!    period and ignores losses of packets sent before the current one began
-//!    (RFC 9002 §7.3.2; Linux's recovery point `high_seq`), so the stack needs no
-//!    filter of its own. Persistent congestion (RFC 9002 §7.6) always acts;
+//! 3. [`on_loss`](CongestionController::on_loss) for every lost packet or loss burst
+//!    ([`LossEvent`]). The controller reduces at most once per recovery period and
+//!    ignores losses of packets sent before it began (RFC 9002 §7.3.2; Linux's
+//!    `high_seq`), so the stack needs no filter. Persistent congestion always acts;
 //! 4. [`on_ecn`](CongestionController::on_ecn) when an ACK raises the count of
 //!    ECN-CE-marked packets ([`EcnEvent`]), judged by the same rule;
 //! 5. [`on_retransmission_timeout`](CongestionController::on_retransmission_timeout)
@@ -37,14 +33,8 @@
 //!    wants to signal restart after idle explicitly; `on_sent` with nothing previously in
 //!    flight already does.
 //!
-//! A stack that keeps per-packet state uses the per-packet forms of steps 1–3
-//! ([`on_packet_sent`](CongestionController::on_packet_sent),
-//! [`on_ack_sampled`](CongestionController::on_ack_sampled),
-//! [`on_packet_lost`](CongestionController::on_packet_lost)) in the same order, which
-//! every controller accepts (see "Per-packet snapshots" below); it reports CE marks
-//! that arrive with an ACK on that ACK ([`AckEvent::with_ce`]).
-//!
-//! Then it reads [`cwnd`](CongestionController::cwnd),
+//! A stack that keeps per-packet state uses the per-packet forms of steps 1–3 (see
+//! below) and reports CE marks on their ACK ([`AckEvent::with_ce`]). Then it reads [`cwnd`](CongestionController::cwnd),
 //! [`in_flight`](CongestionController::in_flight),
 //! [`pacing_rate`](CongestionController::pacing_rate) and
 //! [`send_quantum_bytes`](CongestionController::send_quantum_bytes). No call allocates,
@@ -52,12 +42,9 @@
 //!
 //! # Per-packet snapshots (delivery-rate sampling)
 //!
-//! BBR measures the delivery rate as the kernel's `tcp_rate.c` does: each packet
-//! carries a [`TxSnapshot`] of the sender's delivery counters taken when it was sent
-//! (32 bytes, `Copy`), and the ACK that acknowledges it hands the snapshot back. The
-//! library keeps no per-packet table: the stack keeps the snapshot with the packet,
-//! beside what it already keeps (its size, its send time), as s2n-quic keeps a
-//! controller's `PacketInfo`. The calls, one per event as before:
+//! BBR measures the delivery rate as the kernel's `tcp_rate.c` does: the stack keeps
+//! each packet's [`TxSnapshot`] (32 bytes, `Copy`) with the packet and hands it back
+//! when the packet is acknowledged or lost; the library keeps no per-packet table:
 //!
 //! - [`on_packet_sent`](CongestionController::on_packet_sent) (or
 //!   [`on_packet_sent_counted`](CongestionController::on_packet_sent_counted)) instead
@@ -68,27 +55,20 @@
 //! - [`on_packet_lost`](CongestionController::on_packet_lost) instead of `on_loss`, once
 //!   per lost packet, with its snapshot.
 //!
-//! Controllers that sample nothing (CUBIC, NewReno, the 2.6.35 profile, DCTCP, Prague)
-//! return an empty snapshot and forward these calls to the plain ones, so a stack can
-//! use the per-packet calls with every controller and stay generic.
+//! Controllers that sample nothing return an empty snapshot and forward to the plain
+//! calls, so generic stacks may always use these;
 //! [`uses_packet_snapshots`](CongestionController::uses_packet_snapshots) says whether
-//! keeping them matters.
-//!
-//! A stack that cannot keep anything per packet calls the plain `on_sent`, `on_ack`
-//! and `on_loss`: nothing is sampled, so no sample is ever wrong, and the BBR
-//! controllers keep their initial pacing rate in STARTUP (`tests/controller_bbr.rs`):
-//! safe, and slow. A snapshot handed back twice or never costs at most that packet's
-//! sample, never a rate higher than was delivered.
+//! it matters. With only the plain calls nothing is sampled and BBR keeps its initial
+//! pacing rate in STARTUP: safe, and slow. A snapshot handed back twice or never costs
+//! at most that packet's sample, never an overestimate.
 //!
 //! # Bytes in flight: who counts
 //!
-//! A flow keeps its own in-flight count from the events: sends add, ACKs, losses and
-//! discards subtract (never below zero). A stack that keeps the count itself (TCP's
-//! `packets_out`, quinn's `in_flight`) passes it in every [`SentEvent::new`] to
-//! [`on_sent`](CongestionController::on_sent), and the controller takes that value at
-//! each send, correcting any drift. A stack that lets the controller count (s2n-quic's
-//! model) calls [`on_sent_counted`](CongestionController::on_sent_counted) with the
-//! amount of each send and reads [`in_flight`](CongestionController::in_flight) back.
+//! A flow counts its own flight: sends add; ACKs, losses and discards subtract (never
+//! below zero). A stack with its own count (TCP's `packets_out`) passes it in every
+//! [`SentEvent::new`] and the controller takes it, correcting any drift; otherwise call
+//! [`on_sent_counted`](CongestionController::on_sent_counted) with each send's amount
+//! and read [`in_flight`](CongestionController::in_flight) back.
 //!
 //! ```
 //! use congestion::rfc;
@@ -183,20 +163,15 @@ pub trait CongestionController {
         self.on_packet_sent(now, &SentEvent::new(after, largest_sent))
     }
 
-    /// An ACK arrived, `newest` being the most recently sent packet it newly
-    /// acknowledges, with what the stack kept for it: as [`on_ack`](Self::on_ack), and
-    /// the delivery-rate sampler takes its sample from `newest`. Controllers that sample
-    /// nothing ignore `newest`. Call [`on_ack`](Self::on_ack) for an ACK that
-    /// acknowledges nothing new.
+    /// As [`on_ack`](Self::on_ack), sampling the delivery rate from `newest` (see
+    /// [`AckedPacket`]); use `on_ack` for an ACK that acknowledges nothing new.
     fn on_ack_sampled(&mut self, now: Instant, ack: &AckEvent, newest: &AckedPacket) {
         let _ = newest;
         self.on_ack(now, ack);
     }
 
     /// One packet was declared lost, `lost` being what its send returned: as
-    /// [`on_loss`](Self::on_loss) with `loss` describing that packet. BBRv3 reads the
-    /// snapshot (the flight and losses when it was sent) to judge whether the loss rate
-    /// is too high; controllers that do not ignore it.
+    /// [`on_loss`](Self::on_loss); BBRv3 reads the snapshot to judge the loss rate.
     fn on_packet_lost(&mut self, now: Instant, loss: &LossEvent, lost: &TxSnapshot) {
         let _ = lost;
         self.on_loss(now, loss);

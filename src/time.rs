@@ -30,14 +30,9 @@ pub trait Clock {
 /// Kernel jiffies per second in Linux mode (`HZ`): the reference traces use 1000.
 pub const LINUX_HZ: u64 = 1000;
 
-/// `(us / LINUX_HZ) as u32` from three 32-bit divisions by the constant, which a 32-bit
-/// core does with a multiply (or its divide instruction), where a 64-bit `/` calls the
-/// compiler's 64-bit division routine: about 40 instructions per ACK on a Cortex-M4.
-///
-/// With `us = hi·2^32 + lo` and `hi = q·HZ + r`, the `q·2^32` part of the quotient lies
-/// wholly above bit 31, so only `(r·2^32 + lo) / HZ` counts; it is found 16 bits at a time
-/// (schoolbook long division in base 2^16), every partial dividend below `HZ·2^16`.
-/// Out of line: a dozen call sites inlining it would cost flash on the cores it is for.
+/// `(us / LINUX_HZ) as u32` from 32-bit divisions only (no 64-bit division routine on
+/// 32-bit cores): with `us = hi·2^32 + lo` and `hi = q·HZ + r`, only `(r·2^32 + lo) / HZ`
+/// reaches the low 32 bits, found 16 bits at a time.
 #[cfg_attr(all(target_pointer_width = "64", not(test)), allow(dead_code))]
 #[inline(never)]
 const fn jiffies32_by_halves(us: u64) -> u32 {

@@ -28,21 +28,16 @@ pub enum Phase {
     /// At or above ssthresh, not in a recovery period: growth by the algorithm's curve
     /// (CUBIC, Reno-friendly, or NewReno's one MSS per window).
     CongestionAvoidance,
-    /// The recovery period of a loss or ECN-CE reduction: from the reduction until the
-    /// first ACK of a packet sent after it (RFC 9002 §7.3.2; Linux: until `snd_una`
-    /// passes `high_seq`). Losses and CE marks of packets sent before it began do not
-    /// reduce again. RFC-mode windows do not grow in it; Linux mode's window has
-    /// already landed on ssthresh (the stack's PRR runs the real recovery) and follows
-    /// the kernel's hooks, which may grow it.
+    /// After a loss or ECN-CE reduction, until the first ACK of a packet sent after it
+    /// (RFC 9002 §7.3.2; Linux: until `snd_una` passes `high_seq`); signals about
+    /// packets sent before it do not reduce again. RFC mode does not grow in it; Linux
+    /// mode's window sits at ssthresh and follows the kernel's hooks.
     Recovery,
 }
 
-/// Which packet an event is about, as the stack knows it: its packet number (QUIC) or
-/// sequence (TCP, in the controller's unit), or the time it was sent.
-///
-/// The controller compares it with the start of its current recovery period: a packet
-/// numbered at or below the largest sent when the period began, or sent at or before
-/// the moment it began, was sent before it (RFC 9002 §7.3.2 `InCongestionRecovery`).
+/// Which packet an event is about: its packet number (QUIC), sequence (TCP, in the
+/// controller's unit) or send time, compared with the start of the current recovery
+/// period (RFC 9002 §7.3.2 `InCongestionRecovery`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub enum SentPacket {
@@ -66,48 +61,35 @@ pub struct AckEvent {
     pub acked: u64,
     /// The RTT sample this ACK produced, if any.
     pub rtt: Option<Duration>,
-    /// The highest sequence (TCP, in the controller's unit) or packet number (QUIC) this
-    /// ACK covers, `None` when the stack does not say (0 is a packet number: QUIC numbers
-    /// its first packet 0). Round-trip rounds end when it passes the mark taken at round
-    /// start, and the recovery period ends when it passes the largest sent at the
-    /// reduction. While no ACK has named one, RFC mode ends recovery once the bytes in
-    /// flight at the reduction have been acknowledged, and judges window use by the last
-    /// send (see [`rfc::Cubic`](crate::rfc::Cubic)).
+    /// The highest packet number (QUIC) or sequence (TCP, in the controller's unit)
+    /// this ACK covers, `None` if unknown (0 is a packet number). It ends rounds and
+    /// recovery periods; without it RFC mode ends recovery once the reduced flight is
+    /// acknowledged (see [`rfc::Cubic`](crate::rfc::Cubic)).
     ///
-    /// Linux mode reads it as TCP's cumulative ACK in segments: the first segment not
-    /// yet acknowledged (`snd_una` after this ACK, one past the last segment the ACK
-    /// covers in order), in the sequence space of [`SentEvent::largest_sent`]. It sets
-    /// the flow's `snd_una` (never back), so the recovery period ends when the
-    /// cumulative ACK reaches `high_seq` whether or not SACKed segments were counted in
-    /// `acked`; `None` keeps `snd_una` moving by `acked`.
+    /// Linux mode reads it as TCP's cumulative ACK in segments (`snd_una` after this
+    /// ACK, in [`SentEvent::largest_sent`]'s space) and never moves `snd_una` back;
+    /// `None` moves `snd_una` by `acked`.
     pub largest_acked: Option<u64>,
     /// True when the sender had less in flight than its window allowed because the
     /// application had nothing to send. Linux-mode CUBIC derives this itself from
     /// `on_sent` and ignores the field; the Linux-mode BBR controllers take it as the
     /// kernel's `tcp_rate_check_app_limited()` before the ACK is processed.
     pub app_limited: bool,
-    /// How many of the packets (segments, or bytes in a bytes-mode controller) this ACK
-    /// newly reports ECN-CE-marked: AccECN's CE delta (TCP), the rise of the ECN-CE
-    /// count of an ACK frame (QUIC, RFC 9000 §13.4.2). 0 when none or unknown.
+    /// Packets this ACK newly reports ECN-CE-marked: AccECN's CE delta (TCP), the rise
+    /// of an ACK frame's ECN-CE count (QUIC, RFC 9000 §13.4.2); 0 when none or unknown.
     ///
-    /// Read by the controllers whose response is per mark and must see the marks with
-    /// the ACK that carries them, before the ACK is counted, as the kernel does
-    /// (`tcp_accecn_process()` before `in_ack_event`): Linux-mode DCTCP and Prague, and
-    /// BBRv3 (as an ECN-Echo); RFC-mode [`rfc::Dctcp`](crate::rfc::Dctcp) and
-    /// [`rfc::Prague`](crate::rfc::Prague) read it as packets (QUIC's ECN counts count
-    /// packets), each one MSS of marked bytes, as an `on_ecn` for the ACK's largest
-    /// packet. The classic controllers (CUBIC, NewReno, the 2.6.35 profile) and BBR v1
-    /// ignore it: a stack reports CE to them with
-    /// [`on_ecn`](CongestionController::on_ecn), which stays the classic path.
+    /// Read before the ACK is counted, as the kernel's `tcp_accecn_process()` is, by
+    /// Linux-mode DCTCP, Prague and BBRv3, and by [`rfc::Dctcp`](crate::rfc::Dctcp) and
+    /// [`rfc::Prague`](crate::rfc::Prague) (one MSS of marked bytes per packet).
+    /// CUBIC, NewReno, the 2.6.35 profile and BBR v1 ignore it: report CE to them with
+    /// [`on_ecn`](CongestionController::on_ecn).
     pub ce_delta: u64,
 }
 
 impl AckEvent {
-    /// An ACK with the fields every mode can use: `acked` newly acknowledged (in the
-    /// controller's unit), the `largest_acked` packet number or sequence it covers, and
-    /// its RTT sample; not application-limited. RFC mode ends recovery and HyStart++
-    /// rounds by `largest_acked`, so building events with this constructor (rather than
-    /// `..AckEvent::default()`) keeps the packet number from being forgotten.
+    /// An ACK of `acked` (controller's unit) covering `largest_acked`, with its RTT
+    /// sample; not application-limited. Prefer it to `..AckEvent::default()`, which
+    /// makes forgetting `largest_acked` easy.
     pub const fn new(acked: u64, largest_acked: u64, rtt: Option<Duration>) -> Self {
         AckEvent {
             acked,
@@ -141,10 +123,9 @@ impl AckEvent {
 /// The newest packet an ACK acknowledges, as the stack kept it: for
 /// [`on_ack_sampled`](CongestionController::on_ack_sampled).
 ///
-/// "Newest" is the most recently sent among the packets this ACK newly acknowledges
-/// (in QUIC, the largest acknowledged packet number; in TCP, the segment that ends at
-/// the new cumulative ACK, or the latest SACKed one): the kernel's sampler takes its
-/// sample from that packet alone, so the others' snapshots need not be handed back.
+/// "Newest": the most recently sent packet this ACK newly acknowledges (QUIC: the
+/// largest acknowledged; TCP: the segment ending at the cumulative ACK or the latest
+/// SACKed); as in the kernel's sampler, the others' snapshots are not needed.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct AckedPacket {
@@ -172,29 +153,21 @@ impl AckedPacket {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct SentEvent {
-    /// The amount in flight after this send, in the controller's unit, as the stack
-    /// counts it: the controller takes this value (see "Bytes in flight: who counts" in
-    /// [`crate::controller`]). Linux mode treats any increase over what it knew as new
-    /// data sent (the kernel's transmit step); an amount equal to or below only
-    /// re-evaluates window use.
+    /// The amount in flight after this send, in the controller's unit, by the stack's
+    /// count, which the controller takes (see [`crate::controller`]). Linux mode treats
+    /// an increase as new data sent; no increase only re-evaluates window use.
     pub in_flight_after: u64,
     /// The highest packet number sent so far (QUIC); RFC mode compares the largest
     /// acknowledged packet number with it.
     ///
-    /// Linux mode reads it as TCP's `snd_nxt` in segments: the sequence after the last
-    /// segment sent (one past it, so `n` after segments `0..n` from an initial sequence
-    /// of 0), its low 32 bits with the kernel's wrap-around. When it is ahead of
-    /// `snd_una + in_flight_after` (SACKed or lost segments left the stack's flight),
-    /// it moves the flow's `snd_nxt` up, never back: the recovery point `high_seq` of
-    /// the next reduction is then the stack's real `snd_nxt`, as the kernel's
-    /// `tcp_init_cwnd_reduction` takes it. The flow compares it on the first send after
-    /// anything that may have taken segments out of the stack's flight (an ACK that
-    /// acknowledges nothing new, a cumulative ACK not where `acked` put `snd_una`, a
-    /// loss, a discard, an RTO) and while it is ahead, so a stack reports its SACK-only
-    /// ACKs too ([`AckEvent`] with `acked` 0, or the SACKed amount and the cumulative
-    /// ACK). A stack that does not track it passes `snd_una + in_flight_after`, which
-    /// leaves `snd_nxt` derived from the flight (0 does too, until the flow has sent
-    /// 2^31 segments and 0 is ahead again).
+    /// Linux mode reads it as TCP's `snd_nxt` in segments (one past the last segment
+    /// sent; low 32 bits, wrapping as the kernel's). When ahead of `snd_una +
+    /// in_flight_after` it moves the flow's `snd_nxt` up, never back, so the next
+    /// reduction's `high_seq` is the stack's real `snd_nxt` (`tcp_init_cwnd_reduction`);
+    /// it is compared on the first send after anything that may have taken segments out
+    /// of flight, so report SACK-only ACKs too ([`AckEvent`] with `acked` 0). A stack
+    /// that does not track it passes `snd_una + in_flight_after` (0 works too, until
+    /// 2^31 segments have been sent).
     pub largest_sent: u64,
 }
 
@@ -291,9 +264,7 @@ impl EcnEvent {
     }
 
     /// The CE count rose by `ce_increase` in an ACK whose largest acknowledged packet
-    /// was sent at `sent_at` (on the clock of `now`), as RFC 9002's `ProcessECN` judges
-    /// it (Appendix B.7: a congestion event unless that packet was sent before the
-    /// current recovery period began).
+    /// was sent at `sent_at` (RFC 9002 Appendix B.7 `ProcessECN`).
     ///
     /// ```
     /// use congestion::rfc;

@@ -50,15 +50,9 @@ mod tests;
 
 /// Exact integer cube root for RFC mode: the largest `r` with `r³ ≤ x`.
 ///
-/// The kernel's table guess ([`linux_cubic_root`], within a few per cent), one
-/// Newton-Raphson step (two when one does not settle), then an exact floor correction
-/// by at most two, checked with exact cubes. Should the correction ever not settle (no input
-/// found so far does; tests compare it against [`bitwise_cube_root`] over wide ranges),
-/// the digit-by-digit root answers, so the result is exact by construction.
-///
-/// On targets narrower than 64 bits (Cortex-M, RISC-V 32), where each 64-bit division is
-/// a library call and flash is what counts, it is [`bitwise_cube_root`] alone: the same
-/// exact answer from shifts and adds, in a fraction of the code.
+/// The kernel's table guess, one or two Newton-Raphson steps and an exact floor
+/// correction, falling back on [`bitwise_cube_root`] (so exact by construction); on
+/// targets narrower than 64 bits, [`bitwise_cube_root`] alone (smaller code).
 #[cfg(target_pointer_width = "64")]
 // RFC 9438 §4.2 needs K = cubic_root(...); Newton's method for x^(1/3): r' = (2r + x/r²)/3
 pub const fn exact_cube_root(x: u64) -> u64 {
@@ -86,8 +80,7 @@ pub const fn newton_cube_root(x: u64) -> u64 {
     // The kernel's guess is a u32, so its square fits in 64 bits and the step needs no
     // clamp first (a guess of 0 is handled by the step's guard).
     let guess = linux_cubic_root(x) as u64;
-    // One step from the kernel's guess (within a few per cent) usually lands within two
-    // of the root; a second step covers the rest, the digit-by-digit root anything else.
+    // One step usually lands within two of the root; then a second, then digit by digit.
     let once = newton_step(x, guess, MAX_ROOT);
     if let Some(root) = settle_down(x, once) {
         return root;
@@ -108,12 +101,8 @@ const fn newton_step(x: u64, r: u64, max: u64) -> u64 {
         Some(sq) => x / sq.get(),
         None => x,
     };
-    // (2r + ⌊x/r²⌋)/3 floors to ⌊(2r + x/r²)/3⌋ (2r is whole), which is at least
-    // ⌊cbrt(x)⌋ by the AM-GM inequality: each step lands on or above the root (never
-    // 0 for x >= 8, so only the upper clamp is needed). A quotient above 3·max puts the
-    // step above max however it is added, so it is capped there first: the same
-    // clamped result, and a sum below 2^34 (r < 2^32) that needs no saturation and,
-    // with the kernel's guess below 2^22, divides by 3 in 32 bits.
+    // (2r + ⌊x/r²⌋)/3 = ⌊(2r + x/r²)/3⌋ >= ⌊cbrt(x)⌋ (AM-GM), so only the upper clamp
+    // is needed; capping the quotient at 3·max first keeps the sum below 2^34.
     let capped = if x_over_r_sq > 3 * max {
         3 * max
     } else {
@@ -138,9 +127,8 @@ const fn settle_down(x: u64, r: u64) -> Option<u64> {
 
 /// Exact integer cube root, digit by digit: the largest `r` with `r³ ≤ x`.
 ///
-/// Three bits per step, 22 steps for 64 bits, no division, no table. `r < 2^22`, so
-/// `r²` and `3·(r² + r)` never overflow. Slower than [`exact_cube_root`] (about 300
-/// instructions), which falls back on it and is tested against it.
+/// Three bits per step, 22 steps, no division; `r < 2^22`, so `r²` and `3·(r² + r)`
+/// never overflow.
 // The classic binary cube-root recurrence: (2r + 1)³ − (2r)³ = 3·(4r² + 2r) + 1.
 pub const fn bitwise_cube_root(x: u64) -> u64 {
     let mut rem = x;

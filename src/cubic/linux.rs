@@ -123,9 +123,8 @@ impl LinuxCubic {
 
     /// The rest of `bictcp_update`, when cwnd moved or 1/32 s passed.
     ///
-    /// Out of line on CPUs (the common early exit stays small and inline), but inline
-    /// in the BPF build: Rust's bitcode carries no BTF function info for a BPF-to-BPF
-    /// call, and the kernel refuses a program whose subprogram has none.
+    /// Out of line on CPUs; inline for BPF, whose verifier refuses a subprogram without
+    /// BTF function info (which Rust's bitcode lacks).
     #[cfg_attr(not(target_arch = "bpf"), inline(never))]
     #[cfg_attr(target_arch = "bpf", inline(always))]
     pub(crate) fn recompute(&mut self, p: &LinuxCubicParams, cwnd: u32, acked: u32, now: u32) {

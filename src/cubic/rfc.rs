@@ -85,38 +85,26 @@ impl<'a> At<'a> {
 
 /// RFC 9438 CUBIC state, in bytes and microseconds. Plain `Copy` data.
 ///
-/// `repr(C)`, in the order a steady congestion-avoidance ACK reads the fields: the
-/// steady clock, `W_est` with its remainder, `cwnd_prior`, the remembered growth per ACK
-/// size and the curve memo come first (they follow the driver's own hot fields in a
-/// flow); `W_max`, `K`, `cwnd_epoch` and the epoch's times, read when the curve is
-/// computed or an event happens, come after.
+/// `repr(C)`: what a steady congestion-avoidance ACK reads comes first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C)]
 pub struct RfcCubic {
-    /// `2^64 − t_epoch` (µs, wrapping) while an epoch runs and growth is not paused,
-    /// else 0: `now + steady_clock` carries exactly when the steady ACK may run from
-    /// the epoch (started, not paused, `now ≥ t_epoch`), and its sum is then `t`. So the
-    /// steady ACK tests all three and finds `t` in one addition, instead of testing two
-    /// `Option`s and subtracting. An epoch that starts at exactly 0 µs has no negation
-    /// (0 means "not steady"): its ACKs take the full path, with the same results.
-    /// Derived from `epoch_start` and `paused_at` by `sync_steady_clock` wherever they
-    /// change (not saved with an undo: recomputed on restore). 64-bit targets only.
+    /// `2^64 − t_epoch` (µs, wrapping) while an epoch runs unpaused, else 0: `now +
+    /// steady_clock` carries exactly when the steady ACK may run (`now ≥ t_epoch`), the
+    /// sum then being `t`. An epoch starting at 0 µs takes the full path (same results).
+    /// Kept by `sync_steady_clock`; 64-bit targets only.
     #[cfg(target_pointer_width = "64")]
     steady_clock: u64,
     /// `W_est`: the Reno-friendly estimate, bytes.
     pub w_est_bytes: u64,
-    /// Fraction of `W_est` growth not yet added, in bytes·bytes (below the cwnd it was
-    /// computed with), so that small ACKs on large windows are not lost to rounding.
+    /// `W_est` growth not yet added, bytes·bytes (below cwnd), so no ACK is lost to rounding.
     pub w_est_remainder: u64,
     /// `cwnd_prior`: the window when ssthresh was last set, bytes.
     pub cwnd_prior_bytes: u64,
-    /// Points of this epoch's curve already computed (see `rfc_memo`), and, on 64-bit
-    /// targets, `W_est`'s growth numerator `⌊acked · α·MSS / (1 + β)⌋` (α < 1) for the
-    /// last ACK size (up to 65535 bytes, numerators below 2^32): a stack's ACKs mostly
-    /// carry the same number of bytes, so the product and its division run once per ACK
-    /// size. Parameter changes reset it; narrower targets, where flash counts more than
-    /// instructions, do not remember it.
+    /// This epoch's curve points computed so far (see `rfc_memo`) and, on 64-bit
+    /// targets, `W_est`'s growth numerator for the last ACK size (reset by parameter
+    /// changes).
     memo: CurveMemo,
     /// `W_max`: the window before the last reduction (less with fast convergence), bytes.
     pub w_max_bytes: u64,
@@ -124,9 +112,7 @@ pub struct RfcCubic {
     pub k_us: u64,
     /// `cwnd_epoch`: the window at `t_epoch`, bytes.
     pub cwnd_epoch_bytes: u64,
-    /// `t_epoch` if `epoch_started`, else 0 (see [`epoch_start`](Self::epoch_start)):
-    /// a time and a flag beside the others rather than an `Option<Instant>`, whose tag
-    /// would take 8 bytes of its own.
+    /// `t_epoch` if `epoch_started`, else 0 (a flag is smaller than an `Option` tag).
     epoch_start: Instant,
     /// When growth paused, if `paused`, else 0 (see [`paused_at`](Self::paused_at)).
     paused_at: Instant,
@@ -185,10 +171,7 @@ impl RfcCubic {
         }
         // RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C); 0 when cwnd_epoch >= W_max
         let diff = self.w_max_bytes.saturating_sub(cwnd);
-        // W_cubic(0) = origin - C·K³, the origin as in w_cubic(): W_max, or cwnd_epoch
-        // when W_max is not above it (then K = 0 and the offset is 0). Found with K on
-        // 64-bit targets, which then skip computing the curve at t = 0; narrower ones
-        // keep the smaller code and compute it if asked (0: not known).
+        // W_cubic(0) = origin - C·K³ (origin as in w_cubic()); 64-bit targets only.
         #[cfg(target_pointer_width = "64")]
         let (k_us, w_at_zero) = {
             let (k_us, offset) = cubic_k_and_offset(p.c_mss(), diff);
@@ -204,10 +187,8 @@ impl RfcCubic {
         w_at_zero
     }
 
-    /// The rest of [`on_ack`](Self::on_ack) for the ACK that just started the epoch
-    /// (`t = 0`, not paused), with `W_cubic(0) = w_at_zero` from `K`: the same steps and
-    /// state changes as the general path, with what the fresh memo would answer written
-    /// out (it knows only the lower bound `cwnd_epoch` at `t = 0`, and `W_cubic(0)`).
+    /// [`on_ack`](Self::on_ack) for the ACK that started the epoch (`t = 0`), given
+    /// `W_cubic(0) = w_at_zero`: the general path with the fresh memo's answers inlined.
     #[cfg(target_pointer_width = "64")]
     fn first_ack_of_epoch(
         &mut self,
@@ -220,8 +201,6 @@ impl RfcCubic {
         if p.config().reno_friendly {
             self.grow_w_est(p, cwnd, acked_bytes);
             // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region).
-            // W_est ≤ cwnd_epoch ≤ W_cubic(0) is decided by the bound alone (no point
-            // remembered, as the memo's verdict); else W_cubic(0) decides and is kept.
             if self.w_est_bytes > cwnd {
                 self.memo.remember_low(0, w_at_zero);
                 if w_at_zero < self.w_est_bytes {
@@ -231,8 +210,7 @@ impl RfcCubic {
             }
         }
         // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd), t = 0; the
-        // curve's origin as in w_cubic() (W_max, or cwnd_epoch when not below it),
-        // computed inline: the out-of-line w_cubic() costs a call and its prologue.
+        // origin as in w_cubic(), inlined.
         let origin = self.w_max_bytes.max(cwnd);
         let w_next = w_cubic_bytes(p.c_mss(), origin, self.k_us, srtt_us);
         self.memo.remember_target(srtt_us, w_next);
@@ -271,12 +249,9 @@ impl RfcCubic {
 
     /// `W_cubic(t)` in bytes for `t` µs into the epoch.
     ///
-    /// When `W_max` lies below `cwnd_epoch` (fast convergence or the 2·MSS floor can
-    /// leave it there) the RFC's `K` would be negative; as Linux does (`bictcp_update`
-    /// takes `origin_point = cwnd` when `last_max_cwnd <= cwnd`), `K` is 0 and the curve
-    /// starts from `cwnd_epoch`, so `W_cubic(0) = cwnd_epoch` and growth never stalls
-    /// below the window the stage started with. `W_max` itself is kept for fast
-    /// convergence at the next event.
+    /// When `W_max < cwnd_epoch` the RFC's `K` would be negative; as Linux's
+    /// `bictcp_update` does, `K` is 0 and the curve starts from `cwnd_epoch` (`W_max` is
+    /// kept for fast convergence).
     pub fn w_cubic(&self, p: &RfcCubicParams, t_us: u64) -> u64 {
         self.w_cubic_at(At::own(p), t_us)
     }

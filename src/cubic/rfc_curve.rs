@@ -4,20 +4,11 @@
 //! in thousandths of bytes per s³ (`c_mss`, at most 100000 · 65535 < 2^33, see
 //! [`RfcCubicParams::c_mss`](super::RfcCubicParams::c_mss)).
 //!
-//! Overflow envelope. `C·MSS·d³` is formed in one of three resolutions, whichever is the
-//! finest whose cube fits in 64 bits, then divided with a 128-bit intermediate
-//! ([`mul_div_floor`]):
-//!
-//! | distance `d = |t − K|` | resolution | exact (floor) |
-//! |---|---|---|
-//! | d ≤ 2.64 s | 1 µs | yes |
-//! | d ≤ 2642 s (44 min) | 1 ms | yes, for `d` truncated to ms |
-//! | larger, up to 584 000 years | 1 s | yes for `d` truncated to s; the offset saturates at `u64::MAX` bytes |
-//!
-//! Saturation only ever happens where the true offset exceeds `u64::MAX` bytes, and the
-//! caller clamps the target to `[cwnd, 1.5·cwnd]` anyway. So 30 days of growth at any
-//! rate cannot overflow (a test runs it). `K` uses the same three resolutions, so
-//! `C·K³ ≤ W_max − cwnd_epoch` always holds exactly: `W_cubic(0) ≥ cwnd_epoch`.
+//! Overflow: `C·MSS·d³` is formed at the finest of 1 µs, 1 ms or 1 s whose cube fits in
+//! 64 bits (`d = |t − K|` up to 2.64 s, 44 min, beyond), then divided through
+//! [`mul_div_floor`]; it saturates only where the true offset passes `u64::MAX` bytes
+//! (docs/rfc-mode.md, "Integer curve", has the table). `K` uses the same resolutions, so
+//! `C·K³ ≤ W_max − cwnd_epoch` exactly: `W_cubic(0) ≥ cwnd_epoch`.
 
 use super::cube_root::exact_cube_root;
 #[cfg(target_pointer_width = "64")]
@@ -61,16 +52,9 @@ pub const fn cubic_offset_bytes(c_mss: u64, d_us: u64) -> u64 {
     mul_div_floor(cube, c_mss, 1_000)
 }
 
-/// Whether `K`'s µs-tier cube `⌊diff · 1e21 / c_mss⌋` may fit in 64 bits: a cheap test
-/// that lets through every difference whose cube fits (and a few that do not, which the
-/// exact `!= u64::MAX` test after the division then sends to the ms tier), so the tier
-/// chosen, and `K`, are the same as with the exact test alone.
-///
-/// The cube fits only if `diff · 1e21 / c_mss < 2^64`, i.e. `diff < 0.01845 · c_mss`,
-/// which implies `diff ≤ c_mss / 32` (0.03125 · c_mss; `diff` is whole). One shift and
-/// one comparison: the event's epoch start usually has `K` above 2.64 s (windows above
-/// about 60 segments) and so fails this test, which before was a checked product by
-/// 1000 and a bound `19 · c_mss + 18` (about 11 instructions on x86-64, 4 now).
+/// Whether `K`'s µs-tier cube `⌊diff · 1e21 / c_mss⌋` may fit in 64 bits: a cheap
+/// superset of the exact test (the cube fits only if `diff < 0.01845 · c_mss`, so
+/// `diff ≤ c_mss / 32`), which the exact test after the division completes.
 // RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C), here only which resolution
 const fn tier1_may_fit(c_mss: u64, diff_bytes: u64) -> bool {
     diff_bytes <= c_mss >> 5
@@ -100,21 +84,15 @@ pub const fn cubic_k_us(c_mss: u64, diff_bytes: u64) -> u64 {
     exact_cube_root(mul_div_floor(diff_bytes, 1_000, c_mss)) * MICROS_PER_SEC
 }
 
-/// `K` in microseconds as [`cubic_k_us`], and the offset `C·K³` in bytes, equal to
-/// `cubic_offset_bytes(c_mss, K)`: `K` is whole in the resolution it was found in, and
-/// every tier of [`cubic_offset_bytes`] floors the same `K³ · c_mss / scale`, so the
-/// offset is taken in that resolution, where `K³` (at most the cube just rooted) fits.
-/// `W_cubic(0) = origin − offset`. The same tiers as [`cubic_k_us`] (a test checks
-/// that both give the same `K`); 64-bit targets only, where it saves computing the curve
-/// at `t = 0`, while flash-bound narrower ones keep the one `K`.
+/// `K` as [`cubic_k_us`] and the offset `C·K³` in bytes, equal to
+/// `cubic_offset_bytes(c_mss, K)` (taken in the resolution `K` was found in, where `K³`
+/// fits), so `W_cubic(0) = origin − offset`. 64-bit targets only.
 // RFC 9438 §4.2: K = cubic_root((W_max - cwnd_epoch)/C); W_cubic(0) = W_max - C*K^3
 #[cfg(target_pointer_width = "64")]
 pub const fn cubic_k_and_offset(c_mss: u64, diff_bytes: u64) -> (u64, u64) {
     if diff_bytes == 0 || c_mss == 0 {
         return (0, 0);
     }
-    // Each tier returns from where its root is found: no tag of the resolution to test
-    // again afterwards (the epoch start is the event's costliest step).
     // Tier 1, µs, as in cubic_k_us (see tier1_may_fit).
     if tier1_may_fit(c_mss, diff_bytes) {
         // diff ≤ c_mss / 32 < 2^28: diff · 1000 cannot overflow.

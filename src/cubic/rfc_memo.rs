@@ -1,22 +1,11 @@
 //! Points of the current epoch's `W_cubic` curve that RFC-mode CUBIC has already
 //! computed, so that an ACK rarely computes the curve at all.
 //!
-//! Two uses:
-//! - **Reno-friendly test** `W_cubic(t) < W_est`: `W_cubic` does not decrease with `t`
-//!   (C > 0), so a point computed at `t₀ ≤ t` bounds `W_cubic(t)` from below and a point
-//!   at `t₁ ≥ t` bounds it from above; when `W_est` lies outside the bounds, the answer is
-//!   known without computing the curve. Within 1 ms of the lower point, that point stands
-//!   for `W_cubic(t)` itself (see the bound below), so the curve is computed at most once
-//!   per millisecond for this test even when `W_est` runs along the curve.
-//! - **Target within 1 ms**: the target `W_cubic(t + RTT)` is reused while `t + RTT` stays
-//!   in the millisecond that starts where it was computed (Linux computes its target once
-//!   per jiffy, `bictcp_update()`).
-//!
-//! Bound: a value reused within 1 ms is `W_cubic(τ₀)` with `0 ≤ τ − τ₀ < 1 ms`, below the
-//! exact `W_cubic(τ)` by at most the curve's slope times 1 ms:
-//! `3·C·MSS·(d + 1 ms)²·1 ms` bytes for `d = |τ − K|` (9 bytes at `d = 2.5 s` with
-//! C = 0.4 and MSS = 1200; 0.5 bytes at `d = 0.6 s`). `tests/rfc_model.rs` checks the
-//! windows against the f64 model, `tests/rfc_math.rs` the bound itself.
+//! `W_cubic` does not decrease with `t`, so known points bound it and often decide the
+//! Reno-friendly test `W_cubic(t) < W_est`; a point (and the target `W_cubic(t + RTT)`)
+//! is reused within 1 ms, as Linux's `bictcp_update()` reuses its target within a
+//! jiffy. A reused value is below the exact one by at most `3·C·MSS·(|τ − K| + 1 ms)²·1
+//! ms` bytes (docs/rfc-mode.md, "Cost"; `tests/rfc_math.rs` checks it).
 
 /// How long a computed point stands for the curve: 1 ms, µs.
 pub const MEMO_SPAN_US: u64 = 1_000;
@@ -30,17 +19,14 @@ pub struct CurveMemo {
     /// `W_cubic(low_t_us) = low_w_bytes`: a lower bound of `W_cubic(t)` for `t ≥ low_t_us`.
     low_t_us: u64,
     low_w_bytes: u64,
-    /// `W_cubic(target_tau_us) = target_w_bytes`, if `has_target`. Until a target is
-    /// cached, `target_w_bytes` holds `W_cubic(0)` found with `K` at the epoch start, or
-    /// 0 when it is not known (a real value is at least `cwnd_epoch` > 0): the same
-    /// slot, so the memo (copied with every undo snapshot) does not grow.
+    /// `W_cubic(target_tau_us) = target_w_bytes`, if `has_target`; before that,
+    /// `target_w_bytes` holds `W_cubic(0)` from the epoch start, or 0 if not known.
     target_tau_us: u64,
     target_w_bytes: u64,
     /// `W_est`'s growth numerator for an ACK of `step_acked_bytes` (see
-    /// [`step`](Self::step)): not a point of the curve, but kept here, in what would be
-    /// the memo's padding, so that the steady ACK's fields end on a line boundary. It
-    /// outlives the curve points (a new epoch or [`forget`](Self::forget) keeps it):
-    /// it depends only on the ACK size, β and the MSS. 64-bit targets only.
+    /// [`step`](Self::step)), in what would be padding; it survives
+    /// [`forget`](Self::forget) (it depends only on the ACK size, β and the MSS).
+    /// 64-bit targets only.
     #[cfg(target_pointer_width = "64")]
     step_numerator: u32,
     #[cfg(target_pointer_width = "64")]

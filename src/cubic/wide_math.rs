@@ -1,17 +1,10 @@
 //! 64×64→128-bit multiply-then-divide without `u128`, and 64-bit division, for RFC-mode
 //! CUBIC.
 //!
-//! RFC-mode CUBIC needs products such as `d³ · C · MSS` whose intermediate values do not
-//! fit in 64 bits although the final quotient does. `u128` is not allowed (BPF), so the
-//! product is kept as two 64-bit halves and divided by a two-digit long division in
-//! base 2^32; products that fit in 64 bits (the common case) never leave the fast path.
-//!
-//! Every 64-bit division in RFC mode goes through [`div_floor`] / [`div_rem_floor`]: one
-//! native instruction on 64-bit targets, and on 32-bit ones (Cortex-M, RISC-V firmware)
-//! [`narrow_div_rem`], which uses the core's 32-bit divide when both operands fit in 32
-//! bits and a short shift-and-subtract loop otherwise, so that the firmware does not link
-//! the compiler's general 64-bit division routine (`__aeabi_uldivmod`, about 930 bytes of
-//! flash on Cortex-M4).
+//! Products such as `d³ · C · MSS` may pass 64 bits while the quotient fits; without
+//! `u128` (BPF) they are kept as two halves and divided in base 2^32. Every 64-bit
+//! division goes through [`div_floor`] / [`div_rem_floor`], so that 32-bit firmware
+//! never links the compiler's 64-bit division routine (~930 bytes on Cortex-M4).
 
 use core::num::{NonZeroU32, NonZeroU64};
 
@@ -53,12 +46,8 @@ pub const fn mul_u64_u64_shr(a: u64, b: u64, shift: u32) -> u64 {
 
 /// `⌊a · b / d⌋`, exact whenever the quotient fits in a `u64`, else `u64::MAX`.
 ///
-/// `d == 0` also returns `u64::MAX` (callers pass validated, non-zero divisors; the
-/// guard only keeps the division provably safe). A product that fits in 64 bits takes
-/// one multiplication and one native division (inlined); a wider one goes out of line
-/// to [`wide_div`]: four limb products and a two-digit long division. On targets narrower
-/// than 64 bits, where the 64-bit multiply and divide are themselves several instructions
-/// and a library call, it stays out of line so that flash holds one copy.
+/// `d == 0` also returns `u64::MAX` (callers never pass it). A product past 64 bits
+/// goes out of line to [`wide_div`].
 #[cfg_attr(target_pointer_width = "64", inline)]
 #[cfg_attr(not(target_pointer_width = "64"), inline(never))]
 pub const fn mul_div_floor(a: u64, b: u64, d: u64) -> u64 {
@@ -66,8 +55,7 @@ pub const fn mul_div_floor(a: u64, b: u64, d: u64) -> u64 {
         return u64::MAX;
     }
     match a.checked_mul(b) {
-        // 64-bit hosts: the native division as written (the NonZeroU64 detour of the
-        // narrow path costs x86-64 three instructions per ACK, scripts/instructions.sh).
+        // 64-bit hosts: the native division.
         #[cfg(target_pointer_width = "64")]
         Some(product) => product / d,
         #[cfg(not(target_pointer_width = "64"))]
@@ -79,13 +67,8 @@ pub const fn mul_div_floor(a: u64, b: u64, d: u64) -> u64 {
     }
 }
 
-/// [`mul_div_floor`] for a constant `b` wider than 32 bits (1e12, 1e18: `K`'s scales),
-/// the same value. The product is tested against `u64::MAX / b` (folded to a constant)
-/// and then formed as a plain multiplication: x86-64 compilers take a product with
-/// such a constant as certainly wider than 32 bits and divide it with one 64-bit
-/// `div`, without the test for a 32-bit shortcut they put before a division of an
-/// unknown size (four instructions, measured with callgrind on the epoch start).
-/// 64-bit targets only (narrower ones keep the one shared routine, flash counts more).
+/// [`mul_div_floor`] for a constant `b` wider than 32 bits (`K`'s scales), the same
+/// value, in fewer instructions; 64-bit targets only.
 #[cfg(target_pointer_width = "64")]
 #[inline]
 pub(crate) const fn mul_wide_const_div_floor(a: u64, b: u64, d: u64) -> u64 {
@@ -102,8 +85,7 @@ pub(crate) const fn mul_wide_const_div_floor(a: u64, b: u64, d: u64) -> u64 {
 
 /// `⌊n / d⌋`.
 ///
-/// One native division on 64-bit targets; on narrower ones [`narrow_div_rem`], which
-/// needs no 64-bit division routine. Both are exact (tested equal to `/`).
+/// Native on 64-bit targets, else [`narrow_div_rem`]; both exact.
 #[inline]
 pub const fn div_floor(n: u64, d: NonZeroU64) -> u64 {
     #[cfg(target_pointer_width = "64")]
@@ -133,12 +115,8 @@ pub const fn div_rem_floor(n: u64, d: NonZeroU64) -> (u64, u64) {
 /// `(⌊n / d⌋, n mod d)` with 32-bit divisions only, for targets narrower than 64 bits
 /// (where `/` on `u64` is a call to a general routine of several hundred bytes).
 ///
-/// When `n` and `d` both fit in 32 bits (windows below 4 GiB, times below 71 minutes:
-/// nearly every call) this is one 32-bit division (`udiv` on Cortex-M3/M4, `divu` on
-/// RISC-V M, a small compiler helper on Cortex-M0). Otherwise it is restoring binary
-/// long division: `d` is shifted up to `n`'s leading bit and one quotient bit is found per
-/// step, at most 64 steps (as many as the quotient has bits). Exact for every input;
-/// compiled on every target so that the host tests check it against `/`.
+/// One 32-bit division when both fit in 32 bits (nearly every call), else restoring
+/// binary long division (at most 64 steps). Exact; compiled everywhere for the tests.
 #[cfg_attr(not(target_pointer_width = "64"), inline(never))]
 pub const fn narrow_div_rem(n: u64, d: NonZeroU64) -> (u64, u64) {
     let d = d.get();
@@ -154,8 +132,6 @@ pub const fn narrow_div_rem(n: u64, d: NonZeroU64) -> (u64, u64) {
     }
     // Shift d up until doubling it would pass n (n >= d > 0): then n < 2 · divisor.
     // Doubling while divisor <= n / 2 < 2^63 never overflows and stops within 63 steps.
-    // (A loop, not `leading_zeros`: Cortex-M0 and RISC-V without Zbb have no count-
-    // leading-zeros instruction, and its expansion is larger than this loop.)
     let mut divisor = d;
     let mut shift = 0;
     while shift < 63 && divisor <= n >> 1 {
@@ -193,10 +169,8 @@ const fn wide_mul_div(a: u64, b: u64, d: u64) -> u64 {
 /// `⌊(high · 2^64 + low) / d⌋` for `high < d` (so the quotient fits in 64 bits);
 /// `u64::MAX` if `high >= d` or `d == 0` (callers never pass either).
 ///
-/// On 64-bit targets this is [`knuth_wide_div`] (two native divisions); on narrower ones,
-/// where a 64-bit division is itself a library call and flash counts more,
-/// [`bitwise_wide_div`] (shifts and subtractions, smaller code). Both are exact, and
-/// tested equal to a 128-bit reference.
+/// [`knuth_wide_div`] on 64-bit targets, [`bitwise_wide_div`] (smaller) on narrower
+/// ones; both exact.
 pub const fn wide_div(high: u64, low: u64, d: u64) -> u64 {
     #[cfg(target_pointer_width = "64")]
     {

@@ -1,16 +1,12 @@
 //! A Linux-mode flow's events: CUBIC + HyStart driven through a model of the kernel's
 //! socket glue, so that a stack that is not Linux gets exactly what Linux would do.
 //!
-//! The glue is the part of `tcp_input.c`/`tcp_output.c` that decides *when* CUBIC's
-//! hooks run and with what: the transmit step that tracks whether the flow is limited
-//! by its window (`tcp_cwnd_validate`), the smoothed RTT (`tcp_rtt_estimator`), the
-//! pacing rate (`tcp_update_pacing_rate`), fast recovery and CWR entered and ended at
-//! once (`tcp_enter_recovery` … `tcp_end_cwnd_reduction`; PRR is the stack's business),
-//! the retransmission timeout (`tcp_enter_loss`) and undo (`tcp_undo_cwnd_reduction`).
-//! It counts sequence numbers in segments. Everything here is a method of
-//! [`LinuxFlowState`] that takes the shared [`LinuxParams`]; [`Cubic`](super::Cubic)
-//! pairs the two. The methods hidden from the docs are kernel-style calls for the trace
-//! replay, `ffi/` and `embedded/`; stacks use [`CongestionController`](crate::CongestionController).
+//! The glue decides when CUBIC's hooks run and with what: `tcp_cwnd_validate`,
+//! `tcp_rtt_estimator`, `tcp_update_pacing_rate`, recovery and CWR entered and ended at
+//! once (PRR is the stack's), `tcp_enter_loss` and `tcp_undo_cwnd_reduction`, in
+//! segments. Methods of [`LinuxFlowState`] take the [`LinuxParams`]; [`Cubic`](super::Cubic)
+//! pairs the two; hidden methods are kernel-style calls for the replay, `ffi/` and
+//! `embedded/`.
 
 use crate::controller::Phase;
 use crate::cubic::{

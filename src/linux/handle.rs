@@ -22,23 +22,16 @@ use crate::time::Instant;
 /// so that a stack that is not Linux gets exactly the kernel's window. Plain data: copy
 /// it, store it in an array, put it in a kernel's private area.
 ///
-/// `P` is how the flow reaches its [`LinuxParams`], which it never copies: the params
-/// themselves (the default, [`Cubic::new`]), `&'static LinuxParams`, an
-/// `Arc<LinuxParams>` shared by an endpoint's flows, or a zero-sized handle to a
-/// `static` such as [`KernelDefaults`](crate::linux::KernelDefaults). The state is two
-/// 64-byte lines (the first holds everything a congestion-avoidance ACK and the send
-/// after it touch), so a `Cubic<KernelDefaults>` is 128 bytes; a stack that keeps the
-/// parameters itself can store the bare [`LinuxFlowState`] and pass them per call.
+/// `P` reaches the [`LinuxParams`], never copied, as [`rfc::Classic`](crate::rfc::Classic)'s
+/// does (default: owned; or `&'static`, `Arc`, or a zero-sized handle such as
+/// [`KernelDefaults`](crate::linux::KernelDefaults): then the flow is 128 bytes, two
+/// cache lines). A stack that keeps the parameters can store the bare
+/// [`LinuxFlowState`] and pass them per call.
 ///
-/// # Driving it from a stack
-///
-/// Through [`CongestionController`], in segments, in the order [`crate::controller`]
-/// gives. Linux mode reads `largest_sent` as the stack's `snd_nxt` and `largest_acked`
-/// as the cumulative ACK (`snd_una` after it), both from
-/// [`LinuxSocketConfig::iss`](crate::linux::LinuxSocketConfig::iss) on
-/// ([`SentEvent::largest_sent`](crate::SentEvent::largest_sent) and
-/// [`AckEvent::largest_acked`](crate::AckEvent::largest_acked) say how); a stack reports
-/// its SACK-only ACKs too, and names lost segments by sequence or send time.
+/// Driven through [`CongestionController`] in segments; `largest_sent` is `snd_nxt` and
+/// `largest_acked` the cumulative ACK, from
+/// [`LinuxSocketConfig::iss`](crate::linux::LinuxSocketConfig::iss) on (see
+/// [`SentEvent::largest_sent`](crate::SentEvent::largest_sent)).
 ///
 /// ```
 /// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};
@@ -52,12 +45,8 @@ use crate::time::Instant;
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
 ///
-/// The flow also has kernel-style calls in `u32` segments (`ack`, `transmit`, `loss`,
-/// `ecn`, `rto` with a retransmit count, `undo`, and direct writes of `snd_cwnd`,
-/// `snd_ssthresh`, the clamp and `lsndtime`). They are hidden from these docs: they
-/// exist for the kernel-trace replay (`replay/`), the C ABI (`ffi/`) and the
-/// firmware images (`embedded/`), which speak the kernel's terms. Stacks use the trait.
-/// Read-only accessors of the state ([`LinuxFlowState`]) are reached through `Deref`.
+/// Hidden kernel-style calls in `u32` segments serve the trace replay, the C ABI and
+/// firmware; stacks use the trait. [`LinuxFlowState`]'s accessors work through `Deref`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Cubic<
@@ -261,8 +250,7 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController 
             .transmit_with_snd_nxt(now, segments(sent.in_flight_after), snd_nxt);
     }
 
-    // Always inlined, as the kernel-style `ack` is: a stack's ACK loop keeps the flow in
-    // registers across the call (16 instructions of prologue and epilogue otherwise).
+    // Always inlined: a stack's ACK loop keeps the flow in registers.
     #[inline(always)]
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         // The kernel carries RTT samples in s32 µs: clamped to it once, here.
@@ -295,8 +283,7 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController 
     }
 
     /// `tcp_enter_loss` with the head retransmitted at once.
-    // Cold and out of line: congestion events are rare, and inlined into a stack's ACK
-    // loop they cost that loop registers.
+    // Cold: rare, and inlined it would cost the ACK loop registers.
     #[cold]
     #[inline(never)]
     fn on_retransmission_timeout(&mut self, now: Instant) {

@@ -1,14 +1,9 @@
 //! Where a Linux-mode flow keeps its fields: one 64-byte line of what every
 //! congestion-avoidance ACK and the send after it read or write, and one line of the rest.
 //!
-//! The kernel keeps CUBIC's `struct bictcp` and HyStart's round in one block and cwnd,
-//! ssthresh and `cwnd_cnt` in `tcp_sock`; here the fields are grouped by how often they
-//! are touched instead, so that a flow whose state has gone cold costs one cache miss per
-//! ACK. The algorithms still run on the kernel's own structures ([`LinuxCubic`],
-//! [`LinuxHystart`]): the rare paths (a CUBIC recompute, a HyStart sample, a reduction)
-//! gather them from both lines and scatter them back.
-//!
-//! Three values are kept lazily, so that the common ACK and send never touch the cold line:
+//! Fields are grouped by how often they are touched, not as the kernel's structs are;
+//! the rare paths gather [`LinuxCubic`] and [`LinuxHystart`] from both lines and scatter
+//! them back. Three values are lazy, so the common ACK and send stay on the hot line:
 //! - `snd_nxt` is `snd_una + packets_out` unless [`SND_NXT_AHEAD`] says the cold copy
 //!   holds it (after losses or discards left the flight, or a stack's own `snd_nxt` or
 //!   cumulative ACK was not where the flight put it);
@@ -49,10 +44,8 @@ pub(crate) const PACING_FRESH: u16 = 1 << 2;
 pub(crate) const FLIGHT_ABOVE_CWND: u16 = 1 << 3;
 /// `snd_nxt` is the cold copy, not `snd_una + packets_out`.
 pub(crate) const SND_NXT_AHEAD: u16 = 1 << 4;
-/// Since the stack's `snd_nxt` was last compared, something may have left segments out
-/// of its flight (a SACK, a loss, a discard, an RTO, a cumulative ACK not where `acked`
-/// put it): the next send through the trait compares it, in the cold path. In the low
-/// byte with [`SND_NXT_AHEAD`], so that the send tests both at once.
+/// Something may have taken segments out of the stack's flight since its `snd_nxt` was
+/// last compared: the next send compares it (cold path). In [`SND_NXT_AHEAD`]'s byte.
 pub(crate) const COMPARE_SND_NXT: u16 = 1 << 5;
 /// A loss, ECN-CE or RTO reduction has begun a recovery period at least once.
 pub(crate) const RECOVERY_ARMED: u16 = 1 << 6;
@@ -152,11 +145,10 @@ pub(crate) struct Cold {
 
 /// The per-flow state of Linux mode, without its parameters: two cache lines.
 ///
-/// [`Cubic`](crate::linux::Cubic) pairs it with the shared
-/// [`LinuxParams`](crate::linux::LinuxParams); a stack that keeps many flows in one array
-/// and the parameters once (the C ABI, a firmware image) can store this alone and pass
-/// the parameters with every call. The first line holds every field a
-/// congestion-avoidance ACK and the send after it touch; it is aligned to 64 bytes.
+/// [`Cubic`](crate::linux::Cubic) pairs it with [`LinuxParams`](crate::linux::LinuxParams);
+/// a stack with many flows and one parameter block (the C ABI, firmware) can store this
+/// alone. The first, 64-byte-aligned line holds what a congestion-avoidance ACK and the
+/// next send touch.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C, align(64))]

@@ -9,11 +9,8 @@ use crate::linux::socket_config::LinuxSocketConfig;
 /// CUBIC's module parameters (with their derived constants) and the socket settings,
 /// validated once and shared by every flow that uses them.
 ///
-/// A flow reaches them through [`Cubic<P>`](crate::linux::Cubic)'s `P`: owned
-/// (`Cubic::new`), `&'static LinuxParams` (a firmware image's `static`), an
-/// `Arc<LinuxParams>` (one per endpoint of a stack), or a zero-sized type of the caller's
-/// whose `Borrow` returns a `static` (the flow then holds no pointer at all, as
-/// [`KernelDefaults`] does). The C ABI keeps one block and passes it with every call.
+/// A flow reaches them through [`Cubic<P>`](crate::linux::Cubic)'s `P` (owned,
+/// `&'static`, `Arc`, or a zero-sized handle such as [`KernelDefaults`]).
 ///
 /// ```
 /// use congestion::linux::{CubicConfig, LinuxParams};

@@ -23,33 +23,24 @@ use crate::time::Instant;
 ///   count is taken as it is ([`TcpFlow::transmit`]). `snd_nxt` follows
 ///   `largest_sent + 1`.
 /// - [`on_ack`](CongestionController::on_ack): [`TcpFlow::ack`] with `acked` (at most
-///   `packets_out`), the RTT sample and [`AckEvent::ce_delta`] as AccECN's CE delta:
-///   the marks join `delivered_ce` before `in_ack_event`, on the same ACK, as the
-///   kernel counts them. `snd_una` moves to `largest_acked + 1` when that lies ahead
-///   of the count (a stack's numbering decides when a recovery ends: the first ACK
-///   of a packet sent after it began, RFC 9002 §7.3.2, the kernel's `high_seq`).
+///   `packets_out`), the RTT sample and [`AckEvent::ce_delta`] as AccECN's CE delta
+///   (counted before `in_ack_event`, as the kernel does). `snd_una` moves to
+///   `largest_acked + 1` when ahead of the count, so the stack's numbering ends
+///   recovery (RFC 9002 §7.3.2, the kernel's `high_seq`).
 /// - [`on_ecn`](CongestionController::on_ecn), for a classic stack that reports CE
 ///   apart from its ACKs: an ACK of nothing new carrying the CE rise and ECN-Echo.
 /// - [`on_loss`](CongestionController::on_loss): [`TcpFlow::loss`] (fast retransmit;
 ///   nothing new in Recovery or Loss), then the lost segments leave `packets_out`
 ///   (the trait counts them out at once). Persistent congestion is a timeout.
 /// - [`on_retransmission_timeout`](CongestionController::on_retransmission_timeout):
-///   [`TcpFlow::rto`] with the head retransmitted at once (in flight 1 afterwards, as
-///   [`linux::Cubic`](crate::linux::Cubic) counts it; report that retransmission with
-///   `on_sent` at in-flight 1, which adds nothing).
+///   [`TcpFlow::rto`] with the head retransmitted at once (in flight 1 afterwards;
+///   reporting it with `on_sent` at 1 adds nothing).
 /// - [`on_spurious_congestion`](CongestionController::on_spurious_congestion):
 ///   [`TcpFlow::undo`].
 ///
-/// These flows keep no per-packet snapshot: the per-packet calls are the trait's
-/// defaults (an empty snapshot, forwarded to the calls above).
-///
-/// # Randomness and parameters
-///
-/// The controller holds the caller's [`RandomSource`] `R` (DCTCP and Prague draw
-/// nothing today; the hooks take one), the algorithm's parameters through `P` (owned,
-/// or `&'static`, an `Arc`, ...) and the host's [`TcpSysctl`].
-///
-///
+/// The per-packet calls are the trait's defaults (no snapshot). The controller holds
+/// the caller's [`RandomSource`] `R` (DCTCP and Prague draw nothing today), the
+/// parameters through `P` (owned, `&'static`, `Arc`, ...) and the host's [`TcpSysctl`].
 /// ```
 /// use congestion::linux::dctcp::DctcpConfig;
 /// use congestion::linux::tcp::{ReplayedRandom, TcpSysctl};

@@ -1,18 +1,9 @@
 //! What the controller decided, told to a sink the stack supplies.
 //!
-//! A controller makes a handful of decisions a stack may want to see, log or count:
-//! a window reduction and its cause, the end of slow start and which detector ended
-//! it, the end of a recovery period, the undo of a spurious reduction, a change of
-//! mode (BBR). Each reaches an [`Observer`] as one [`Decision`], with the time of the
-//! event that caused it. Nothing else in the crate changes: an observer sees, it never
-//! steers.
-//!
-//! # From the stack's side
-//!
-//! The sink is passed to the event call, as s2n-quic passes its event `Publisher` to its
-//! controllers: every event call that can decide something has an `_observed` twin in
-//! [`ObservableController`] taking `&mut impl Observer`. The plain calls are unchanged
-//! and still compile to what they were: a flow without a sink pays nothing.
+//! Reductions and their cause, slow-start exits, recovery ends, undos and BBR mode
+//! changes each reach an [`Observer`] as one [`Decision`] with the event's time; an
+//! observer sees, never steers. Every event call that can decide something has an
+//! `_observed` twin in [`ObservableController`]; the plain calls cost nothing extra.
 //!
 //! ```
 //! use congestion::observe::{Counters, ObservableController};
@@ -29,23 +20,11 @@
 //! # Ok::<(), congestion::ConfigError>(())
 //! ```
 //!
-//! A stack that programs against [`CongestionController`](crate::CongestionController) alone (or holds an
-//! [`AnyController`](crate::AnyController)) wraps the flow and its sink in
-//! [`Observed`], which is a `CongestionController` whose plain calls report.
-//!
-//! # Design
-//!
-//! Static dispatch, no allocation: [`NoObserver`] is zero-sized and the plain calls are
-//! the `_observed` ones with it. An ACK's decisions are worked out from the phase before
-//! and after the plain ACK, out of line, so the per-ACK path is untouched; BBR, DCTCP
-//! and Prague compare their state before and after each call. [`Decision`] is
-//! `#[non_exhaustive]`, in the controller's [`WindowUnit`](crate::WindowUnit); `&mut O`
-//! and pairs `(A, B)` are observers too. `docs/observe.md` (in the repository) gives
-//! the reasons and the mapping onto qlog's recovery events (`examples/qlog_events.rs`).
-//!
-//! # defmt
-//!
-//! With the `defmt` feature, `DefmtObserver` logs every decision through `defmt`.
+//! Generic code over [`CongestionController`](crate::CongestionController) wraps the flow
+//! and its sink in [`Observed`], whose plain calls report. [`NoObserver`] is zero-sized;
+//! `&mut O` and pairs `(A, B)` are observers too; with the `defmt` feature,
+//! `DefmtObserver` logs every decision. `docs/observe.md` gives the design and the
+//! mapping onto qlog's recovery events.
 
 mod counters;
 #[cfg(feature = "defmt")]
@@ -75,8 +54,7 @@ pub trait Observer {
     }
 }
 
-/// The observer of a flow nobody observes: zero-sized, every method empty. The plain
-/// event calls use it, so they compile to what they were before observers existed.
+/// The observer of a flow nobody observes: zero-sized and empty; the plain calls use it.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct NoObserver;
@@ -105,10 +83,8 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
 pub enum Decision {
-    /// The window was reduced: a congestion event (loss, ECN-CE), a retransmission
-    /// timeout or persistent congestion. Reported once per event that reduces; a loss
-    /// or CE mark of a packet sent before the current recovery period began does not
-    /// reduce and is not reported.
+    /// The window was reduced (loss, ECN-CE, timeout or persistent congestion); signals
+    /// ignored within a recovery period are not reported.
     Reduction {
         /// Why.
         cause: ReductionCause,
@@ -137,20 +113,17 @@ pub enum Decision {
         /// cwnd after the event.
         cwnd: u64,
     },
-    /// A recovery period ([`Phase::Recovery`]) ended: an ACK of a packet sent after it
-    /// began. The phase the flow went on in is given. (A Linux-mode RTO's own recovery,
-    /// state Loss, reports [`Phase::SlowStart`] throughout and has no end event; an undo
-    /// or a new reduction ending a period is reported as itself.)
+    /// A recovery period ([`Phase::Recovery`]) ended with an ACK of a later packet. (A
+    /// Linux-mode RTO's state Loss has no end event; an undo or a new reduction ending a
+    /// period is reported as itself.)
     RecoveryEnd {
         /// The phase after it.
         phase: Phase,
         /// cwnd after the event.
         cwnd: u64,
     },
-    /// The last reduction was found spurious and undone (DSACK, F-RTO, a QUIC ACK of a
-    /// packet declared lost). Reported only when the undo restored something: Linux
-    /// mode undoes when a loss or RTO armed it (`tcp_undo_cwnd_reduction`); RFC mode
-    /// when cwnd is below the window before the event (RFC 9438 §4.9.2).
+    /// The last reduction was undone as spurious; reported only when something was
+    /// restored (Linux `tcp_undo_cwnd_reduction`; RFC 9438 §4.9.2).
     Undo {
         /// cwnd before the undo.
         cwnd_before: u64,
@@ -187,9 +160,7 @@ pub enum ReductionCause {
     PersistentCongestion,
 }
 
-/// What ended slow start. s2n-quic's `SlowStartExitCause` has loss, ECN, RTT and
-/// "other"; here the RTT detectors are told apart, and "other" is
-/// [`Ssthresh`](ExitDetector::Ssthresh).
+/// What ended slow start.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]

@@ -10,15 +10,9 @@ use crate::pacing::Rate;
 use crate::time::Instant;
 
 /// A controller whose decisions can be observed: each event call that can decide
-/// something has a twin that also tells `observer` what was decided. The twin does
-/// exactly what the plain call does to the flow; the plain call is the twin with
-/// [`NoObserver`](super::NoObserver) (or, for ACKs, the code the twin wraps), so it
-/// costs what it did.
-///
-/// A send decides something only in a BBR (its restart from idle may end ProbeRTT);
-/// the send twins default to the plain calls. Discards and
-/// [`on_transmit_start`](CongestionController::on_transmit_start) decide nothing and
-/// have no twin.
+/// something has a twin that does exactly the same to the flow and tells `observer`.
+/// Only a BBR decides on a send (the send twins default to the plain calls); discards
+/// and [`on_transmit_start`](CongestionController::on_transmit_start) have no twin.
 pub trait ObservableController: CongestionController {
     /// [`on_ack`](CongestionController::on_ack), reporting a slow-start exit, a change
     /// into or out of Conservative Slow Start, or the end of a recovery period.
@@ -26,8 +20,7 @@ pub trait ObservableController: CongestionController {
 
     /// [`on_ack_sampled`](CongestionController::on_ack_sampled), reporting as
     /// [`on_ack_observed`](Self::on_ack_observed) (and, for a BBR, its mode changes).
-    /// The default is `on_ack_observed`, as the trait's `on_ack_sampled` is `on_ack`:
-    /// a controller that reads the snapshot overrides both.
+    /// Defaults to `on_ack_observed`.
     fn on_ack_sampled_observed<O: Observer>(
         &mut self,
         now: Instant,
@@ -39,9 +32,8 @@ pub trait ObservableController: CongestionController {
         self.on_ack_observed(now, ack, observer);
     }
 
-    /// [`on_sent`](CongestionController::on_sent), reporting what a send can decide: a
-    /// BBR's restart from idle may end its ProbeRTT. The default is the plain call
-    /// (a classic flow decides nothing on a send).
+    /// [`on_sent`](CongestionController::on_sent), reporting what a send can decide (a
+    /// BBR's restart from idle may end ProbeRTT); defaults to the plain call.
     fn on_sent_observed<O: Observer>(&mut self, now: Instant, sent: &SentEvent, observer: &mut O) {
         let _ = observer;
         self.on_sent(now, sent);
@@ -64,8 +56,7 @@ pub trait ObservableController: CongestionController {
     fn on_loss_observed<O: Observer>(&mut self, now: Instant, loss: &LossEvent, observer: &mut O);
 
     /// [`on_packet_lost`](CongestionController::on_packet_lost), reporting as
-    /// [`on_loss_observed`](Self::on_loss_observed); the default is that call, as the
-    /// trait's `on_packet_lost` is `on_loss`.
+    /// [`on_loss_observed`](Self::on_loss_observed), its default.
     fn on_packet_lost_observed<O: Observer>(
         &mut self,
         now: Instant,

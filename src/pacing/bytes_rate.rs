@@ -134,10 +134,9 @@ pub struct BytesPacingInput {
 /// Linux's: `ratio · max(cwnd, in flight) / srtt`, with ratio 200 % while
 /// `cwnd < ssthresh / 2` and 120 % after; RFC 9002's: `N · cwnd / srtt`.
 ///
-/// With no RTT estimate (`srtt_us == 0`) the kernel skips the division, which makes the
-/// rate enormous; here that is stated directly: the cap (unlimited by default), i.e.
-/// not paced. Exact (rounded down) while `(bytes / srtt_us) · ratio% · 10^4` fits in
-/// `u64` (at 200 %: up to 9·10^12 bytes per µs of srtt); above that it saturates.
+/// With no RTT estimate (`srtt_us == 0`) the rate is the cap (unlimited by default:
+/// not paced), as the kernel's skipped division amounts to. Exact (rounded down) while
+/// `(bytes / srtt_us) · ratio% · 10^4` fits in `u64`; above that it saturates.
 pub const fn pacing_rate_bytes(params: &PacingRateParams, i: &BytesPacingInput) -> Rate {
     let c = &params.config;
     let (ratio, bytes) = match c.formula {

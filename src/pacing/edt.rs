@@ -1,10 +1,8 @@
 //! The EDT pacer: every packet gets an Earliest Departure Time, as Linux's TCP stamps
 //! `skb->tstamp` for the fq qdisc or for its own pacing timer.
 //!
-//! The pacer only computes times, in nanoseconds on the caller's clock. It never sleeps,
-//! never owns a timer: a stack with an fq-like qdisc hands packets down with their
-//! departure times; a stack that paces itself waits until
-//! [`next_departure_ns`](EdtPacer::next_departure_ns) before sending.
+//! It only computes times (ns, caller's clock): hand packets to an fq-like qdisc with
+//! them, or wait until [`next_departure_ns`](EdtPacer::next_departure_ns) yourself.
 //!
 //! After each paced packet the next departure moves forward by `len / rate`, except:
 //! - the first [`UNPACED_SEGMENTS`] segments of a flow leave unpaced (sch_fq's rule,

@@ -7,19 +7,16 @@
 //! - [`tso_segs`]: TSO/GSO autosizing; [`MinRttFilter`]: the windowed minimum RTT it reads.
 //! - [`SendPath`]: all of the above and the congestion window in one call;
 //!   [`PacedFlow`]: a controller and its send path in one object, fed once per event.
-//! - [`SendPathState`]: a send path's per-flow state alone, one 64-byte cache line, its
-//!   methods taking the [`SendPathParams`] per call; `SendPath<P>` and `PacedFlow<C, P>`
-//!   reach their parameters through any `P: Borrow<SendPathParams>` (owned, a shared
-//!   `&'static`, an `Arc`), so one parameter block can serve every flow; a stack that
-//!   keeps its flows' states in a table binds a state in place per event
-//!   ([`SendPath::bind`]), as it binds the controller's.
+//! - [`SendPathState`]: a send path's per-flow state alone (one cache line), taking the
+//!   [`SendPathParams`] per call; `SendPath<P>` and `PacedFlow<C, P>` reach theirs
+//!   through any `P: Borrow<SendPathParams>`; [`SendPath::bind`] binds a state in a
+//!   table in place.
 //!
 //! ## The send path in one call
 //!
 //! Before each transmission the stack asks [`SendPath::poll`]; it answers with a burst
-//! size or with when to ask again. The library never sleeps and owns no timer. A stack
-//! that keeps the controller and its send path together uses [`PacedFlow`], which feeds
-//! both from one `on_sent` and one `on_ack`; the example below drives the parts by hand.
+//! size or with when to ask again; the library owns no timer. [`PacedFlow`] feeds a
+//! controller and its send path together; the example drives the parts by hand.
 //!
 //! ```
 //! use congestion::{CongestionController, Instant};

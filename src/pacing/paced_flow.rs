@@ -36,18 +36,10 @@ pub struct NextPacket {
 /// - [`next_departure`](PacedFlow::next_departure) for a stack that asks for the
 ///   earliest departure time before each packet (s2n-quic's model).
 ///
-/// Every other event goes to the controller as it is; [`send_quantum_bytes`] uses the
-/// send path's windowed minimum RTT and its GSO limits. A stack whose own pacer only
-/// needs a rate and a quantum can use the bare controller instead.
-///
-/// `P` is how the send path reaches its [`SendPathParams`], as for [`SendPath`]: owned
-/// by default ([`PacedFlow::new`]), or shared by every flow through a reference, an
-/// `Arc` or a handle of your own ([`PacedFlow::with_params`]). The send path's state is
-/// one cache line whatever `P` is. `S` is where that line lives, as for [`SendPath`]:
-/// in the flow (the default), or `&mut SendPathState` in a table of the stack's own.
-///
-/// A stack with many flows keeps each flow's bare states in its table and the
-/// parameters once, and binds them per event, so that nothing is copied:
+/// Other events go to the controller as they are; [`send_quantum_bytes`] uses the send
+/// path's minimum RTT and GSO limits. `P` (the [`SendPathParams`] handle) and `S` (where
+/// the state lives) are [`SendPath`]'s. A stack with many flows keeps bare states in a
+/// table and binds them per event, copying nothing:
 ///
 /// ```
 /// use congestion::linux::{self, LinuxFlowState, LinuxParams};

@@ -89,18 +89,10 @@ pub enum Enqueue {
     Throttled,
 }
 
-/// One flow's send-path state without its settings: the pacer (16 bytes), the TSQ
-/// budget (16), the windowed minimum RTT (24) and the last departure time (8), in one
-/// 64-byte cache line (`align(64)`), `Copy`.
-///
-/// Every method takes the [`SendPathParams`] it works under, so that many flows can
-/// share one parameter block: an array of these with the parameters once (the C ABI, a
-/// firmware image, a server's flow table). [`SendPath`] pairs it with a handle to its
-/// parameters and is what most stacks use.
-///
-/// Everything here changes per flow as packets are sent, completed and acknowledged;
-/// what is configuration (pacing mode, shifts, GSO limits, the filter's window, the
-/// truesize overhead) stays in the parameters, and `paced` is derived from them on use.
+/// One flow's send-path state without its settings (pacer, TSQ budget, windowed
+/// minimum RTT, last departure time) in one 64-byte cache line, `Copy`. Every method
+/// takes the [`SendPathParams`], so many flows can share one block; [`SendPath`] pairs
+/// the two and is what most stacks use.
 ///
 /// ```
 /// use congestion::pacing::{SendPathConfig, SendPathParams, SendPathState};

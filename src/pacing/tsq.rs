@@ -1,10 +1,6 @@
 //! TCP Small Queues: a per-flow budget of bytes sitting in the host's queues (qdisc and
 //! NIC ring), as Linux's `tcp_small_queue_check`.
 //!
-//! Without it one bulk flow fills megabytes of qdisc (the TSQ seed: 3 MB backlogged by
-//! one netperf, 130 ms of queue on a 100 Mbit/s link); with it a flow keeps about 1 ms
-//! of data (or two packets) queued and still reaches line rate.
-//!
 //! The stack reports each packet handed to the queues ([`TsqBudget::on_enqueue`]) and
 //! each TX completion ([`TsqBudget::on_tx_completion`]), both with the packet's
 //! *truesize* (payload plus buffer overhead, what Linux charges to `sk_wmem_alloc`).
@@ -113,12 +109,9 @@ impl TsqBudget {
 
     /// Whether a packet may be queued now under `limit_bytes` (from [`tsq_limit_bytes`]).
     ///
-    /// The test is the kernel's: the bytes *already* queued must not exceed the limit
-    /// (the new packet itself may overshoot it). A flow whose retransmit queue holds at
-    /// most one packet may always send: its data is acknowledged soon, and waiting for a
-    /// completion that may be slow would stall it. When refused, the flow is marked
-    /// throttled; [`on_tx_completion`](TsqBudget::on_tx_completion) then says when the
-    /// budget reopens.
+    /// The kernel's test: the bytes *already* queued must not exceed the limit. A flow
+    /// whose retransmit queue holds at most one packet may always send. A refused flow
+    /// is throttled until [`on_tx_completion`](TsqBudget::on_tx_completion) reopens it.
     // Linux net/ipv4/tcp_output.c tcp_small_queue_check(): sk_wmem_alloc > limit
     pub fn check(&mut self, limit_bytes: u64, rtx_queue_at_most_one: bool) -> bool {
         if self.queued_bytes <= limit_bytes || rtx_queue_at_most_one {
@@ -140,9 +133,8 @@ impl TsqBudget {
     /// stack should try to send again. Completing more than is queued (a stack
     /// bookkeeping error) empties the count instead of going negative.
     ///
-    /// Deviation: Linux wakes a throttled flow on *any* completion and lets it re-check;
-    /// this wakes it only once the queue is back within the limit it was refused at,
-    /// which spares the useless retries and gives the same sends.
+    /// Deviation: Linux wakes a throttled flow on any completion; this wakes it only once
+    /// the queue is back within the refused limit (the same sends, fewer retries).
     // Linux net/ipv4/tcp_output.c tcp_wfree(): TSQ_THROTTLED -> reschedule tcp_write_xmit
     pub fn on_tx_completion(&mut self, truesize_bytes: u64) -> bool {
         self.queued_bytes = self.queued_bytes.saturating_sub(truesize_bytes);

@@ -1,7 +1,5 @@
 //! The seam between the classic driver ([`Classic`](super::Classic)) and an algorithm:
-//! what grows the window in congestion avoidance and what a congestion event reduces it
-//! to. Slow start, recovery periods, window use, pacing and undo bookkeeping are the
-//! driver's, shared by every algorithm (neqo's `WindowAdjustment` has the same shape).
+//! congestion-avoidance growth and the reduction; everything else is the driver's.
 
 use crate::cubic::{CubicUndo, RfcCubic, RfcCubicParams};
 use crate::rfc::config::RfcParams;
@@ -24,16 +22,12 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
     /// An undo snapshot that was never taken, all zero for the same reason.
     const UNDO_NONE: Self::Undo;
 
-    /// Whether the algorithm reads an ACK's own CE count
-    /// ([`AckEvent::ce_delta`](crate::AckEvent::ce_delta)) as an
-    /// [`on_ecn`](crate::CongestionController::on_ecn)
-    /// for the ACK's largest packet, before the ACK: DCTCP and Prague. The classic
-    /// algorithms ignore the field (their CE path is `on_ecn`).
+    /// Whether the algorithm reads [`AckEvent::ce_delta`](crate::AckEvent::ce_delta)
+    /// (DCTCP and Prague).
     const READS_ACK_CE: bool = false;
 
-    /// The leading bytes of the state that a steady congestion-avoidance ACK reads or
-    /// writes (CUBIC: up to and with its curve memo; NewReno: its byte count): the end
-    /// of the flow's hot part, [`ClassicState::HOT_BYTES`](super::ClassicState::HOT_BYTES).
+    /// The leading bytes a steady congestion-avoidance ACK touches (see
+    /// [`ClassicState::HOT_BYTES`](super::ClassicState::HOT_BYTES)).
     const HOT_BYTES: usize;
 
     /// Sets the fields [`ZEROED`](Self::ZEROED) cleared to their fresh values.
@@ -59,11 +53,8 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
         srtt_us: u64,
     ) -> u64;
 
-    /// The same ACK through a shorter path when the state already knows everything it
-    /// needs; `None` sends the driver to [`on_ack`](Self::on_ack). Same result. The MSS
-    /// comes by reference, read only where it is needed. By default the ACK goes
-    /// straight through [`on_ack`](Self::on_ack) (NewReno, DCTCP, Prague: nothing to
-    /// skip).
+    /// The same ACK through a shorter path, same result; `None` sends the driver to
+    /// [`on_ack`](Self::on_ack) (the default).
     #[inline(always)]
     fn on_steady_ack(
         &mut self,
@@ -98,18 +89,15 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
         (2 * mss, 2 * mss, mss)
     }
 
-    /// The CE count rose by `ce_packets` (each counted as `mss` bytes): for algorithms
-    /// that measure the marked fraction. Called for every rise, in a recovery period
-    /// too, before the driver decides whether it reduces. Nothing for the classic ones.
+    /// The CE count rose by `ce_packets` (each `mss` bytes); called for every rise, in
+    /// recovery too. Nothing for the classic algorithms.
     #[inline(always)]
     fn on_ce(&mut self, mss: u64, ce_packets: u64) {
         let _ = (mss, ce_packets);
     }
 
-    /// Every ACK, after the driver's bookkeeping and before its phases: `acked` bytes,
-    /// the largest packet number acknowledged plus one (`acked_below`, 0 while none was
-    /// named), the largest sent, the window and the smoothed RTT. For algorithms that
-    /// keep per-round measurements; nothing for the classic ones.
+    /// Every ACK, after the driver's bookkeeping ([`RoundAck`]); nothing for the classic
+    /// algorithms.
     #[inline(always)]
     fn on_every_ack(&mut self, p: &RfcParams, now: Instant, ack: &RoundAck) {
         let _ = (p, now, ack);
@@ -133,7 +121,7 @@ pub trait WindowAdjustment: Copy + core::fmt::Debug + PartialEq + Eq + sealed::S
     fn on_slow_start_exit(&mut self, cwnd: u64);
 
     /// Growth stops counting time at `now` (application-limited or idle). Nothing by
-    /// default: growth per acknowledged byte, not per unit of time, has nothing to pause.
+    /// default.
     fn pause(&mut self, now: Instant) {
         let _ = now;
     }

@@ -8,12 +8,9 @@ use crate::pacing::Rate;
 use crate::rfc::{ClassicState, KeepUndo, RfcParams, UndoStorage, WindowAdjustment};
 use crate::time::Instant;
 
-/// A [`ClassicState`] kept in a stack's table of flows and the [`RfcParams`] the flows
-/// share, borrowed together as a [`CongestionController`]: what generic code such as
-/// [`PacedFlow`](crate::pacing::PacedFlow) takes, without a copy of the state or of the
-/// parameters (Linux mode's `linux::Cubic::bind` does the same). Made by
-/// [`ClassicState::bind`]; every event runs on the table's state in place and means
-/// what it means for [`Classic`](crate::rfc::Classic).
+/// A [`ClassicState`] in a stack's table and the shared [`RfcParams`], borrowed
+/// together as a [`CongestionController`] (as [`Classic`](crate::rfc::Classic)) without
+/// copying either; made by [`ClassicState::bind`], as `linux::Cubic::bind` does.
 ///
 /// ```
 /// use congestion::cubic::RfcCubic;

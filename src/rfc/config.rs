@@ -25,11 +25,10 @@ pub enum SlowStartKind {
     HystartPlusPlus,
 }
 
-/// Settings of an RFC-mode flow: both [`Cubic`](super::Cubic) and
-/// [`NewReno`](super::NewReno) are the classic driver ([`Classic`](super::Classic)), so
-/// one struct configures both; name it [`CubicConfig`] or [`NewRenoConfig`] at the call
-/// site to say which flow it is for. NewReno does not read the CUBIC-only settings (β, C,
-/// fast convergence, Reno-friendliness).
+/// Settings of a classic-driver flow ([`Classic`](super::Classic)); name it
+/// [`CubicConfig`], [`NewRenoConfig`], [`DctcpConfig`] or [`PragueConfig`] at the call
+/// site. NewReno ignores the CUBIC-only settings (β, C, fast convergence,
+/// Reno-friendliness).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -159,21 +158,18 @@ impl ScalableParams {
     }
 }
 
-/// The configuration of an RFC-mode CUBIC flow ([`Cubic`](super::Cubic)): the classic
-/// driver's [`ClassicConfig`].
+/// [`Cubic`](super::Cubic)'s [`ClassicConfig`].
 pub type CubicConfig = ClassicConfig;
 
-/// The configuration of an RFC-mode NewReno flow ([`NewReno`](super::NewReno)): the
-/// classic driver's [`ClassicConfig`], whose CUBIC-only settings NewReno does not read.
+/// [`NewReno`](super::NewReno)'s [`ClassicConfig`].
 pub type NewRenoConfig = ClassicConfig;
 
-/// The configuration of an RFC-mode DCTCP flow ([`Dctcp`](super::Dctcp)): the classic
-/// driver's [`ClassicConfig`], whose [`scalable`](ClassicConfig::scalable) part sets g.
+/// [`Dctcp`](super::Dctcp)'s [`ClassicConfig`] ([`scalable`](ClassicConfig::scalable)
+/// sets g).
 pub type DctcpConfig = ClassicConfig;
 
-/// The configuration of an RFC-mode Prague flow ([`Prague`](super::Prague)): the classic
-/// driver's [`ClassicConfig`], whose [`scalable`](ClassicConfig::scalable) part sets g
-/// and the reference RTT.
+/// [`Prague`](super::Prague)'s [`ClassicConfig`] ([`scalable`](ClassicConfig::scalable)
+/// sets g and the reference RTT).
 pub type PragueConfig = ClassicConfig;
 
 /// The 0.2 name of [`ClassicConfig`].
@@ -207,14 +203,10 @@ impl ClassicConfig {
     }
 
     /// RFC defaults for a QUIC connection whose max datagram size is `mss_bytes`
-    /// (RFC 9002's `max_datagram_size`, `1..=65535`; checked by
-    /// [`Cubic::new`](super::Cubic::new)), pacing as RFC 9002 §7.7 says:
-    /// `pacing_rate()` is `1.25 · cwnd / smoothed_rtt`
-    /// ([`PacingRateConfig::rfc9002`]). Adjust the public fields afterwards if needed
-    /// (`#[non_exhaustive]` forbids only building the struct literally); for Linux's
-    /// rule instead (200 % of `max(cwnd, in flight)` per srtt in slow start, 120 % after,
-    /// what the sender's kernel would do for TCP), set
-    /// `config.pacing = PacingRateConfig::new()`.
+    /// (`1..=65535`, checked by [`Cubic::new`](super::Cubic::new)), pacing at RFC 9002
+    /// §7.7's `1.25 · cwnd / smoothed_rtt` ([`PacingRateConfig::rfc9002`]). Adjust the
+    /// public fields afterwards; for Linux's rule set `config.pacing =
+    /// PacingRateConfig::new()`.
     ///
     /// ```
     /// use congestion::pacing::{PacingFormula, PacingRateConfig};
@@ -263,15 +255,11 @@ impl ClassicConfig {
     }
 }
 
-/// The validated parameters of RFC-mode flows, held once and shared by every flow that
-/// uses them (as the kernel's module parameters are): CUBIC's settings (β, ECN β, C,
-/// fast convergence, Reno-friendliness; NewReno reads none of them), the pacing-rate
-/// settings, the slow-start kind, whether the sender paces, and where a new flow
-/// starts (its MSS, initial window and ssthresh). Built once by [`RfcParams::new`], a
-/// `const fn`, so firmware can keep it in a `static`; a flow reaches it through the `P`
-/// of [`Classic`](super::Classic) or is handed it on each call
-/// ([`ClassicState`](super::ClassicState)). Each flow keeps its own MSS (set with
-/// `set_mss`) and computes what depends on it (`C · MSS`, α·MSS, the minimum window).
+/// The validated parameters of RFC-mode flows, shared by every flow that uses them (as
+/// the kernel's module parameters are). [`RfcParams::new`] is a `const fn`, so firmware
+/// can keep them in a `static`; a flow reaches them through [`Classic`](super::Classic)'s
+/// `P` or each call ([`ClassicState`](super::ClassicState)). Each flow keeps its own MSS
+/// and what depends on it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct RfcParams {
@@ -389,14 +377,10 @@ impl RfcParams {
         self.pacing = pacing;
     }
 
-    /// New CUBIC settings (β, ECN β, C, fast convergence, Reno-friendliness, and the
-    /// MSS of flows built later) for whoever holds these parameters mutably, such as
-    /// the owner of a shared block; invalid settings are refused and change nothing.
-    /// Running flows keep their MSS, and values they computed with the old settings
-    /// (CUBIC's curve points): give each its new settings through
-    /// [`ClassicState::set_cubic_config`](super::ClassicState::set_cubic_config) (or
-    /// [`Classic::set_cubic_config`](super::Classic::set_cubic_config)) instead where
-    /// that matters. The initial window stays as validated.
+    /// New CUBIC settings (and the MSS of flows built later); invalid settings are
+    /// refused and change nothing. Running flows keep their MSS and cached curve points:
+    /// use [`Classic::set_cubic_config`](super::Classic::set_cubic_config) where that
+    /// matters. The initial window stays as validated.
     pub const fn set_cubic_config(&mut self, cubic: &RfcCubicConfig) -> Result<(), ConfigError> {
         match cubic.validate() {
             Ok(p) => {

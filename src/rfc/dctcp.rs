@@ -17,23 +17,14 @@ use core::num::NonZeroU64;
 /// [`DctcpConfig`](super::DctcpConfig)
 /// (`config.scalable.g_shift` sets g).
 ///
-/// How a QUIC stack drives it, per ACK frame of the 1-RTT packet number space: the
-/// rise of the frame's ECN-CE count and its newly acknowledged bytes, either
-///
-/// - in one call, [`on_ack`](crate::CongestionController::on_ack) with
-///   [`AckEvent::with_ce`](crate::AckEvent::with_ce) (the rise, in packets), or
-/// - as RFC 9002 Appendix A.7 orders them (`ProcessECN` before `OnPacketsAcked`):
-///   [`on_ecn`](crate::CongestionController::on_ecn) with the rise and the frame's
-///   largest acknowledged packet ([`EcnEvent::new`](crate::EcnEvent::new)), then
-///   `on_ack`.
-///
-/// Both do the same: every rise counts towards the marked fraction (each CE packet as
-/// one MSS of bytes: QUIC counts packets), and the first rise for a packet sent after
-/// the last reduction reduces (naming the packet is what keeps it to one reduction per
-/// round: [`EcnEvent::episode`](crate::EcnEvent::episode), or an ACK without
-/// `largest_acked`, reduces every time); then the ACK's bytes count, and the
-/// observation window (a round: until the first packet sent after it began is
-/// acknowledged) ends there, updating alpha.
+/// Per 1-RTT ACK frame, report the ECN-CE rise and the acknowledged bytes either in one
+/// [`on_ack`](crate::CongestionController::on_ack) with
+/// [`AckEvent::with_ce`](crate::AckEvent::with_ce), or as RFC 9002 Appendix A.7 orders
+/// them: [`on_ecn`](crate::CongestionController::on_ecn) with
+/// [`EcnEvent::new`](crate::EcnEvent::new), then `on_ack`. Either way every rise counts
+/// towards the marked fraction (one MSS per CE packet) and the first rise for a packet
+/// sent after the last reduction reduces (unnamed packets reduce every time); alpha is
+/// updated once per round.
 ///
 /// The sender must mark its packets ECT(0) for DCTCP in a datacenter, ECT(1) where it
 /// runs as an L4S sender ([`Prague`](super::Prague) says what the stack must do).

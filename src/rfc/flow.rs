@@ -46,60 +46,36 @@ fn mss32(mss: NonZeroU64) -> Result<NonZeroU32, ConfigError> {
 /// Plain `Copy` data (`cargo run --example sizes` prints its size). [`NewReno`] is
 /// the same driver with NewReno's growth and reduction.
 ///
-/// The [crate's front page](crate) opens with a QUIC quick start on this type.
+/// The [crate's front page](crate) opens with a QUIC quick start on this type; the
+/// call order is [`crate::controller`]'s ([`AckEvent::new`] takes the acknowledged
+/// bytes, the largest acknowledged packet number and the RTT sample at once).
 ///
-/// # Call order
+/// - **Window use** (RFC 9438 §4.6, §5.8; RFC 9002 §7.8): growth only while the
+///   window is used, judged per round as Linux's `tcp_is_cwnd_limited()` does (a send
+///   leaving `in_flight + MSS >= cwnd` marks its round). Other ACKs, and those flagged
+///   `app_limited`, pause the CUBIC clock; a send from idle shifts the epoch by the
+///   idle time.
+/// - **Recovery** (RFC 9002 §7.3.2): a loss or ECN-CE reduces at once (RFC 9438 §4.6;
+///   floors 2·MSS, 1·MSS on ECN-CE) and starts [`Phase::Recovery`], where nothing grows
+///   and signals about packets sent before it are ignored
+///   ([`SentPacket::Unknown`](crate::SentPacket::Unknown) always reduces). It ends with
+///   the ACK of a later packet or, with no packet numbers, once the reduced flight is
+///   acknowledged. A timeout or persistent congestion always collapses the window
+///   (RFC 5681 §3.1, RFC 9002 §7.6.2). Lost and discarded bytes leave flight at once.
+/// - **Pacing**: RFC 9002 §7.7's `1.25 · cwnd / smoothed_rtt` for
+///   [`ClassicConfig::quic`](crate::rfc::ClassicConfig::quic), Linux's
+///   `tcp_update_pacing_rate` in bytes for
+///   [`ClassicConfig::new`](crate::rfc::ClassicConfig::new);
+///   [`PacedFlow`](crate::pacing::PacedFlow) adds the EDT pacer and TSQ.
 ///
-/// As for every controller ([`crate::controller`]): [`on_sent`](CongestionController::on_sent)
-/// after each send with the bytes in flight afterwards (or the bytes sent, for the flow
-/// to count) and the largest packet number sent;
-/// [`on_ack`](CongestionController::on_ack) per ACK frame with the newly acknowledged
-/// bytes, the largest packet number it acknowledges and its RTT sample
-/// ([`AckEvent::new`] takes all three, so none is forgotten);
-/// [`on_loss`](CongestionController::on_loss) per lost packet or loss burst.
-///
-/// # Window use
-///
-/// CUBIC grows only while the sender uses its window (RFC 9438 §4.6, §5.8; RFC 9002
-/// §7.8), judged per round in bytes as Linux's `tcp_is_cwnd_limited()` does: a send
-/// after which `in_flight + MSS >= cwnd` marks its round window-limited, and the round
-/// ends when `largest_acked` reaches that send's `largest_sent`. An ACK not flagged
-/// `app_limited` may grow the window if its round was window-limited or if the flight
-/// just before it, plus one MSS, reaches the window. Other ACKs pause the CUBIC clock;
-/// a send from idle (or [`on_transmit_start`](CongestionController::on_transmit_start))
-/// shifts the epoch by the idle time.
-///
-/// # Recovery
-///
-/// A loss or ECN-CE event reduces at once (RFC 9438 §4.6: floors of 2·MSS, 1·MSS for
-/// cwnd on ECN-CE) and starts a recovery period, [`Phase::Recovery`], where nothing
-/// grows and losses or marks of packets sent before it do not reduce again (RFC 9002
-/// §7.3.2); [`SentPacket::Unknown`](crate::SentPacket::Unknown) always reduces. The
-/// period ends with the ACK of a packet sent after it or, while no ACK has named a
-/// packet number, once the flight at the reduction is acknowledged. A timeout or
-/// persistent congestion always collapses the window (RFC 5681 §3.1, RFC 9002 §7.6.2)
-/// and starts a period too. Lost and discarded bytes leave the flight at once.
-///
-/// # Pacing
-///
-/// [`pacing_rate`](CongestionController::pacing_rate) is RFC 9002 §7.7's
-/// `1.25 · cwnd / smoothed_rtt` for a flow built from
-/// [`ClassicConfig::quic`](crate::rfc::ClassicConfig::quic), Linux's
-/// `tcp_update_pacing_rate` in bytes for [`ClassicConfig::new`](crate::rfc::ClassicConfig::new)
-/// (the `pacing` field); [`PacedFlow`](crate::pacing::PacedFlow) adds the EDT pacer and TSQ.
-///
-/// `docs/rfc-mode.md` (in the repository) has these rules in full and the cost of
-/// reusing curve points within a millisecond; [`SlowStartKind::LinuxHystart`] says how
+/// `docs/rfc-mode.md` has the rules in full; [`SlowStartKind::LinuxHystart`] says how
 /// Linux HyStart runs in bytes.
 pub type Cubic = Classic<RfcCubic>;
 
-/// One NewReno flow in bytes (RFC 9002 §7 and Appendix B): slow start (standard,
-/// HyStart++ or Linux HyStart), congestion avoidance of one MSS per window of
-/// acknowledged bytes, β = 0.5 on loss and on ECN-CE, a minimum window of 2 MSS, the
-/// recovery period, persistent congestion, and no growth while application-limited.
-/// Everything but the growth and the reduction is [`Cubic`]'s, documented there; the
-/// configuration is the same [`CubicConfig`], whose CUBIC-only settings (β, C, fast
-/// convergence, Reno-friendliness) NewReno does not read.
+/// One NewReno flow in bytes (RFC 9002 §7, Appendix B): one MSS per window of
+/// acknowledged bytes in congestion avoidance, β = 0.5 on loss and ECN-CE, a 2·MSS
+/// floor; everything else is [`Cubic`]'s. It takes the same [`CubicConfig`] and ignores
+/// its CUBIC-only settings (β, C, fast convergence, Reno-friendliness).
 ///
 /// ```
 /// use congestion::rfc::{NewReno, CubicConfig};
@@ -121,29 +97,20 @@ pub type RfcFlow = Cubic;
 #[deprecated(since = "0.3.0", note = "renamed to `rfc::NewReno`")]
 pub type NewRenoFlow = NewReno;
 
-/// The state of one classic-driver flow without any parameters: cwnd, ssthresh, the
-/// phase, slow start and its exit, recovery periods, window use, bytes in flight, the
-/// RTT estimates, the flow's own MSS and undo; `W` grows and reduces the window. Every
-/// event takes the [`RfcParams`] the flow runs with (for a caller that keeps one
-/// parameter block for many flows, as the C ABI does); [`Classic`] pairs the state with
-/// a handle on its parameters and is what most users want.
+/// One classic-driver flow's state without its parameters; `W` grows and reduces the
+/// window. Every event takes the [`RfcParams`] (one block for many flows, as the C ABI
+/// keeps); [`Classic`] pairs the state with a handle on them and is what most users want.
 ///
-/// The fields an ACK in congestion avoidance and the send after it touch come first
-/// (`repr(C)` keeps that order): the window, the flight, the packet numbers, the last
-/// activity, the RTT estimates, the MSS and the flags, then the algorithm's leading
-/// fields; the window-use mark, ssthresh, recovery records, the slow-start detector
-/// and the undo snapshot follow. The state is aligned to 64 bytes, so that those hot
-/// fields fill whole cache lines from its start: on 64-bit targets two lines for CUBIC
-/// (128 bytes), one for NewReno (64), asserted at compile time.
+/// `repr(C, align(64))`: the fields a congestion-avoidance ACK and the next send touch
+/// come first and fill whole cache lines (on 64-bit targets two for CUBIC, one for
+/// NewReno; see [`HOT_BYTES`](Self::HOT_BYTES)).
 ///
-/// `U` is where the flow keeps what an undo restores ([`UndoStorage`]): in the state
-/// ([`KeepUndo`], the default; CUBIC 384 bytes, NewReno 256) or nowhere ([`NoUndo`],
-/// built with [`ClassicState::without_undo`]; 256 and 192 bytes, the same hot part),
-/// for stacks that never report a spurious congestion event.
+/// `U` keeps what an undo restores ([`UndoStorage`]): [`KeepUndo`] (default; CUBIC
+/// 384 bytes, NewReno 256) or [`NoUndo`] ([`ClassicState::without_undo`]; 256 and
+/// 192) for stacks that never report spurious congestion.
 ///
-/// Pass the same parameters to every call: the flow remembers values computed from
-/// them (CUBIC's per-ACK-size `W_est` growth and curve points), which
-/// [`set_cubic_config`](Self::set_cubic_config) clears when they change.
+/// Pass the same parameters to every call: the flow caches values computed from them,
+/// which [`set_cubic_config`](Self::set_cubic_config) clears when they change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C, align(64))]
@@ -151,75 +118,50 @@ pub struct ClassicState<W: WindowAdjustment, U: UndoStorage<W> = KeepUndo<W>> {
     cwnd: u64,
     in_flight: u64,
     largest_sent: u64,
-    /// The largest packet number (or sequence) acknowledged, plus one: 0 while no ACK
-    /// has named one. (Packet numbers start at 0, so 0 itself cannot mean "none"; the
-    /// next number, as TCP's `snd_una` is, needs no flag of its own in the hot part.)
+    /// The largest packet number acknowledged, plus one (as `snd_una`); 0: none yet.
     acked_below: u64,
     last_activity: Instant,
     /// Smoothed RTT, µs (0: no sample yet), clamped at `u32::MAX` (71.6 minutes).
     srtt_us: u32,
     /// Minimum RTT, µs (`u32::MAX`: no sample yet, or samples all clamped there).
     min_rtt_us: u32,
-    /// The flow's MSS in bytes, `1..=65535` (QUIC: its max datagram size); the shared
-    /// parameters' MSS is only where new flows start.
+    /// The flow's MSS, `1..=65535` bytes; the parameters' MSS only starts new flows.
     mss: NonZeroU32,
     phase: Phase,
     /// Whether a send in the current round filled the window (Linux `is_cwnd_limited`).
     round_cwnd_limited: bool,
     last_ack_cwnd_limited: bool,
-    /// Whether the window-use round's mark is `largest_sent` itself (as every send that
-    /// fills the window or starts a new round leaves it): then `usage_mark` is stale and
-    /// the common send stores nothing outside the hot part.
+    /// Whether the window-use round's mark is `largest_sent` (`usage_mark` is stale),
+    /// so the common send stores nothing outside the hot part.
     mark_is_largest_sent: bool,
     growth: W,
-    /// `largest_sent` when the current window-use round was recorded, unless
-    /// `mark_is_largest_sent`: the round ends when `largest_acked` reaches it.
+    /// Where the window-use round ends, unless `mark_is_largest_sent`.
     usage_mark: u64,
-    /// Read by slow start, reductions and the pacing rate, not by a congestion-avoidance
-    /// ACK or a send: outside the hot part.
     ssthresh: u64,
-    /// `largest_sent` at the last reduction: packets numbered up to it were sent before
-    /// the current recovery period, and an ACK above it ends the period.
+    /// `largest_sent` at the last reduction; an ACK above it ends recovery.
     recovery_end: u64,
-    /// Bytes in flight after the reduction not yet matched by acknowledged bytes:
-    /// recovery also ends when this reaches zero (for stacks that give no packet numbers).
+    /// Reduced flight not yet acknowledged; recovery also ends at zero.
     recovery_flight_left: u64,
     /// When the current recovery period began, if `recovery_started` (else 0).
     recovery_start: Instant,
-    /// HyStart / HyStart++ run only in the initial slow start (RFC 9406 §4.3). The two
-    /// flags come after the 64-bit fields, not between them: there, the padding after
-    /// them made the compiler build the fields that follow in a scratch copy and move
-    /// them with `memcpy` and `memclr` when a flow is built on a 32-bit core (about
-    /// 950 bytes of firmware flash for those two routines).
+    /// HyStart(++) runs only in the initial slow start (RFC 9406 §4.3). The flags sit
+    /// after the 64-bit fields: padding between them cost ~950 bytes of 32-bit flash.
     detector_active: bool,
-    /// Whether a recovery period has begun (`recovery_start` is its start): false before
-    /// the first reduction. A flag beside the other one rather than an
-    /// `Option<Instant>`, whose tag would take 8 bytes of its own.
+    /// Whether `recovery_start` is set (a flag: an `Option` tag would take 8 bytes).
     recovery_started: bool,
-    /// Which delay detector ended the initial slow start, if one did (for observers;
-    /// in the padding after the two flags).
+    /// Which delay detector ended the initial slow start, if one did.
     slow_start_detector: Option<ExitDetector>,
-    /// The slow-start detector of the flow's kind: one at a time, in one place.
+    /// The slow-start detector of the flow's kind.
     detector: Detector,
     /// What an undo restores, where `U` keeps it.
     undo: U,
 }
 
-/// One classic-driver flow: its [`ClassicState`] and a handle `P` on the parameters it
-/// runs with, anything that [`Borrow`]s an [`RfcParams`]:
-///
-/// - [`RfcParams`] itself (the default): one object per flow, its own copy, as
-///   [`Classic::new`] builds it from an [`CubicConfig`];
-/// - `&'static RfcParams`: firmware keeps one validated block in a `static`
-///   ([`RfcParams::new`] is a `const fn`) and every flow points at it;
-/// - `Arc<RfcParams>` (a QUIC stack's endpoint shares its settings with its
-///   connections; `Arc` borrows as its content);
-/// - a zero-sized type of the user's whose `Borrow` returns their `static`: the flow is
-///   then its state alone.
-///
-/// The parameters are read, never copied into the flow; what depends on the MSS is
-/// computed from them and the flow's own MSS. Use it through [`Cubic`] and
-/// [`NewReno`] (with the default `P`) or name `P`:
+/// One classic-driver flow: its [`ClassicState`] and a handle `P` that [`Borrow`]s an
+/// [`RfcParams`], never copied into the flow: [`RfcParams`] itself (the default, built
+/// by [`Classic::new`]), `&'static RfcParams` ([`RfcParams::new`] is a `const fn`),
+/// `Arc<RfcParams>`, or a zero-sized type whose `Borrow` returns a `static` (the flow
+/// is then its state alone). Use [`Cubic`] and [`NewReno`], or name `P`:
 ///
 /// ```
 /// use congestion::rfc::{Classic, CubicConfig, RfcParams};
@@ -235,7 +177,7 @@ pub struct ClassicState<W: WindowAdjustment, U: UndoStorage<W> = KeepUndo<W>> {
 /// assert_eq!((a.cwnd(), b.cwnd()), (12_000, 12_000));
 /// ```
 ///
-/// `repr(C)`: the state first, so that its hot part starts the flow.
+/// `repr(C)`: the state, and its hot part, first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C)]
@@ -244,9 +186,7 @@ pub struct Classic<W: WindowAdjustment, P = RfcParams> {
     params: P,
 }
 
-/// How the out-of-line parts of an ACK reach the state and the parameters: from a
-/// [`Classic`] (one pointer; its own parameters sit at a fixed offset from its state) or
-/// from a state and the parameters given with the call ([`WithParams`]).
+/// The state and the parameters, from a [`Classic`] (one pointer) or [`WithParams`].
 trait Parts<W: WindowAdjustment, U: UndoStorage<W>> {
     /// The state and the parameters, at once.
     fn parts(&mut self) -> (&mut ClassicState<W, U>, &RfcParams);
@@ -274,44 +214,6 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> Parts<W, U> for WithParams<'_, W, U
 
 /// A fresh flow's HyStart++ state.
 const FRESH_HYSTART_PP: HystartPlusPlus = HystartPlusPlus::new();
-
-// The parameters are never copied into a flow: with a zero-sized handle, a flow is its
-// state and nothing more.
-const _: () = assert!(
-    core::mem::size_of::<Classic<RfcCubic, ZeroSized>>()
-        == core::mem::size_of::<ClassicState<RfcCubic>>()
-);
-const _: () = assert!(
-    core::mem::size_of::<Classic<NewRenoWindow, ZeroSized>>()
-        == core::mem::size_of::<ClassicState<NewRenoWindow>>()
-);
-
-// Issue 27's sizes on 64-bit targets. The hot part starts the state (the window at
-// offset 0, the state aligned to a line) and fills two 64-byte lines for CUBIC, one
-// for NewReno. Without an undo snapshot (NoUndo) each whole state is at most 256
-// bytes; CUBIC's with one is 384 (six lines): its snapshot restores the state bit for
-// bit and is more than the 128 bytes left. Asserted so that none grows unnoticed.
-const _: () = assert!(core::mem::offset_of!(ClassicState<RfcCubic>, cwnd) == 0);
-const _: () = assert!(core::mem::align_of::<ClassicState<RfcCubic>>() == 64);
-#[cfg(target_pointer_width = "64")]
-const _: () = assert!(
-    ClassicState::<RfcCubic>::HOT_BYTES == 128 && ClassicState::<NewRenoWindow>::HOT_BYTES <= 64
-);
-#[cfg(target_pointer_width = "64")]
-const _: () = assert!(
-    core::mem::size_of::<ClassicState<RfcCubic>>() <= 384
-        && core::mem::size_of::<ClassicState<NewRenoWindow>>() <= 256
-        && core::mem::size_of::<ClassicState<RfcCubic, NoUndo>>() <= 256
-        && core::mem::size_of::<ClassicState<NewRenoWindow, NoUndo>>() <= 192
-);
-// The hot part does not move without a snapshot.
-#[cfg(target_pointer_width = "64")]
-const _: () =
-    assert!(ClassicState::<RfcCubic, NoUndo>::HOT_BYTES == ClassicState::<RfcCubic>::HOT_BYTES);
-
-/// A zero-sized stand-in for a user's handle, for the size asserts above.
-#[allow(dead_code)]
-struct ZeroSized;
 
 #[cfg(test)]
 mod tests;

@@ -6,19 +6,10 @@ use crate::controller::Phase;
 use crate::rfc::WindowAdjustment;
 use crate::time::Instant;
 
-/// What an undo restores (RFC 9438 §4.9): everything a congestion event changed, but
-/// the window itself: every reduction sets the algorithm's `cwnd_prior` to the window
-/// it reduced, and nothing else changes `cwnd_prior` while a snapshot is saved (a
-/// detector's slow-start exit cannot happen then: the event turned the detector off),
-/// so the window to restore is read there.
-///
-/// Kept in place in the flow (a `saved` flag rather than an `Option` moved in and out)
-/// and written field by field: on a 32-bit core, moving the snapshot (152 bytes there)
-/// as one value is a `memcpy` call, whose routine alone is about 900 bytes of firmware
-/// flash. On 64-bit targets it is 136 bytes, CUBIC's part packed (see `CubicUndo`).
-///
-/// Public only so that [`UndoStorage`] can name it; nothing in it is reachable from
-/// outside the crate.
+/// What an undo restores (RFC 9438 §4.9): everything a congestion event changed but
+/// the window, which is read from the algorithm's `cwnd_prior`. Kept in place with a
+/// `saved` flag and written field by field (moving it whole costs 32-bit firmware a
+/// `memcpy`). Public only so that [`UndoStorage`] can name it.
 #[derive(Clone, Copy, Debug, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct UndoSnapshot<U> {
@@ -90,12 +81,9 @@ impl<U: PartialEq> PartialEq for UndoSnapshot<U> {
 ///   [`on_spurious_congestion`](crate::CongestionController::on_spurious_congestion)
 ///   restores it (RFC 9438 §4.9). TCP stacks with F-RTO, Eifel or RACK undo want it.
 /// - [`NoUndo`]: nothing is saved and a spurious-congestion report is ignored; the flow
-///   is smaller by the snapshot (`cargo run --example sizes`). RFC 9002 has no undo,
-///   and QUIC stacks (quinn, s2n-quic, neqo) never report one: with 10^6 flows this is
-///   a third of their memory.
+///   is smaller by the snapshot (a third). RFC 9002 has no undo.
 ///
-/// Everything else the flow does is the same with either. Implemented by this crate
-/// only.
+/// Everything else is the same with either. Implemented by this crate only.
 pub trait UndoStorage<W: WindowAdjustment>:
     Copy + core::fmt::Debug + PartialEq + Eq + sealed::Sealed
 {

@@ -1,13 +1,9 @@
 //! The window-growth half of the 2.6.35 `tcp_cubic.c` (CUBIC v2.3 as of 2010).
 //!
-//! Differs from today's [`crate::cubic::LinuxCubic`] in ways that change numbers, so it
-//! is a separate copy rather than a switch inside it (see `DIFFERENCES-FROM-6.x.md`):
-//! one `ack_cnt` per ACK (no `acked`), CUBIC time `t` computed in `u32` from jiffies with
-//! `delay_min` already in jiffies << 3, no 5 %-per-RTT clamp before the first loss, no
-//! `cnt >= 2` floor, and `cnt` scaled by the era's `delayed_ack` estimate. Every
-//! product is computed in the kernel's width with explicit wrapping operations, so the
-//! results match it bit for bit where it wraps (`100 * cwnd`, `410 * offs^3`, `t << 10`
-//! after 2^22 jiffies of epoch).
+//! A separate copy of [`crate::cubic::LinuxCubic`] because the numbers differ (see
+//! [`crate::v2_6_35`]). Every product is computed in the kernel's width with explicit
+//! wrapping operations, matching it where it wraps (`100 * cwnd`, `410 * offs^3`,
+//! `t << 10` after 2^22 jiffies of epoch).
 
 use super::config::CubicConfig;
 use super::jiffies::usecs_to_jiffies;

@@ -24,17 +24,12 @@ use crate::time::{Duration, Instant};
 /// One flow of the 2.6.35 profile. Plain `Copy` data; the kernel's part of it is the
 /// 76-byte [`Linux2635State`].
 ///
-/// `P` is how the flow reaches its settings, which it never copies: the
-/// [`Linux2635Params`] themselves (the default, [`new`](Cubic::new)),
-/// `&'static Linux2635Params` or an `Arc` shared by many flows
-/// ([`with_params`](Self::with_params)), or a zero-sized handle to a `static`.
+/// `P` reaches the [`Linux2635Params`], never copied (owned by default, or `&'static`,
+/// `Arc`, a zero-sized handle: [`with_params`](Self::with_params)).
 ///
-/// # Call order
-///
-/// [`new`](Self::new) (or [`init`](Self::init)), then [`transmit`](Self::transmit) with
-/// what is in flight; per ACK, [`ack`](Self::ack) then `transmit` with what is in
-/// flight after the stack's reply; [`loss`](Self::loss), [`rto`](Self::rto),
-/// [`undo`](Self::undo), [`ecn`](Self::ecn) as the stack detects them. The
+/// Call order: [`transmit`](Self::transmit) with what is in flight; per ACK,
+/// [`ack`](Self::ack) then `transmit`; [`loss`](Self::loss), [`rto`](Self::rto),
+/// [`undo`](Self::undo), [`ecn`](Self::ecn) as detected. The
 /// [`CongestionController`](crate::CongestionController) methods map onto these.
 ///
 /// ```
@@ -172,9 +167,8 @@ impl<P: Borrow<Linux2635Params>> Cubic<P> {
     /// The transmit step: `in_flight` segments are outstanding after sending, and
     /// `snd_nxt` moves up to `snd_una + in_flight` if that is past it.
     ///
-    /// Nothing else happens: 2.6.35 CUBIC has no `cwnd_event` hook (so no idle handling)
-    /// and the era's `tcp_is_cwnd_limited` looks at the flight of each ACK instead of a
-    /// flag kept at transmit time.
+    /// Nothing else: 2.6.35 CUBIC has no `cwnd_event` hook (no idle handling), and
+    /// window use is judged per ACK.
     pub fn transmit(&mut self, _now: Instant, in_flight: u32) {
         self.packets_out = in_flight;
         let top = self.snd_una.wrapping_add(in_flight);

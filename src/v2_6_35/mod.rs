@@ -2,14 +2,13 @@
 //! socket glue of that kernel, bit for bit against traces of the 2.6.35.3 code
 //! (`tests/data/linux-2.6.35/`).
 //!
-//! A complete Linux mode beside today's ([`crate::linux`], the default), selected by
-//! building a [`Cubic`] (or [`crate::AnyController::V2_6_35Cubic`]). It is what the
-//! 2011 measurements this crate's simulator replays were made on. What differs from
-//! today's kernel, and why each difference is a separate copy of the function, is in
+//! A complete Linux mode beside today's ([`crate::linux`]): build a [`Cubic`] (or
+//! [`crate::AnyController::V2_6_35Cubic`]). What differs from today's kernel is in
 //! `tests/data/linux-2.6.35/DIFFERENCES-FROM-6.x.md`; in short: HyStart on
 //! `jiffies` at a configurable `HZ` with whole-jiffy RTTs, slow start +1 per ACK
 //! (`tcp_abc = 0`), additive increase one step per ACK, `cnt` scaled by the era's
-//! `delayed_ack` estimate with no 5 %-per-RTT clamp, `cwnd <= ssthresh` as the slow-start
+//! `delayed_ack` estimate with no 5 %-per-RTT clamp and no `cnt >= 2` floor, CUBIC time
+//! in `u32` jiffies, `cwnd <= ssthresh` as the slow-start
 //! test, undo to `max(cwnd, Wmax)` capped by `tcp_moderate_cwnd`, and no idle handling.
 //!
 //! Shared with today's mode, because the kernels wrote them identically: the cube root

@@ -62,15 +62,9 @@ impl RfcCubic {
         grow_towards(w_next, cwnd, acked_bytes)
     }
 
-    /// [`on_ack`](Self::on_ack) for the steady ACK, when everything it needs is known
-    /// without computing the curve: an epoch running and not paused, the target
-    /// `W_cubic(t + RTT)` cached for this millisecond and, with Reno-friendliness, the
-    /// test `W_cubic(t) < W_est` decided by the memo (a target whose millisecond ran
-    /// out is computed here too, out of line). Returns the window `on_ack` would
-    /// return, with the same state changes; `None` otherwise, having changed nothing
-    /// (the caller then calls `on_ack`): also when `W_est`'s growth for this ACK size is
-    /// not remembered yet, or cwnd is zero or 4 GiB or more (then it needs 64-bit
-    /// divisions, see `narrow_window`).
+    /// [`on_ack`](Self::on_ack)'s result and state changes for the steady ACK (epoch
+    /// running unpaused, target and Reno-friendly test known from the memo, `W_est`
+    /// growth remembered, cwnd in `1..2^32`); `None`, changing nothing, otherwise.
     #[inline]
     #[cfg(target_pointer_width = "64")]
     pub(crate) fn on_steady_ack(
@@ -82,17 +76,13 @@ impl RfcCubic {
         acked_bytes: u64,
         srtt_us: u64,
     ) -> Option<u64> {
-        // The MSS is read where it is used (a reference, not a value loaded up front):
-        // the steady ACK then keeps one register fewer live.
-        // Epoch running, not paused, now >= t_epoch: the carry (see steady_clock); now
-        // before t_epoch (time ran backwards) goes to the full path, which takes t = 0.
+        // Epoch running, unpaused, now >= t_epoch: the carry (see steady_clock).
         let (t_us, steady) = now.as_micros().overflowing_add(self.steady_clock);
         if !steady {
             return None;
         }
-        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd). A sum past
-        // u64::MAX (hostile times only) is left to the full path, which saturates it:
-        // a branch on the carry is one instruction less than the saturating form.
+        // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd); an overflowing
+        // sum (hostile times) goes to the full path, which saturates.
         let tau_us = t_us.checked_add(srtt_us)?;
         if !p.config().reno_friendly {
             let Some(w_next) = self.memo.target(tau_us) else {
@@ -105,15 +95,12 @@ impl RfcCubic {
             ));
         }
         // RFC 9438 §4.3: alpha_cubic = 3*(1-beta)/(1+beta), 1 once W_est >= cwnd_prior;
-        // α < 1 only from the growth remembered for this ACK size (else the full path
-        // computes and remembers it): no product here that could need the wide path.
+        // α < 1 only from the remembered growth: no product needs the wide path.
         let numerator = if self.w_est_bytes >= self.cwnd_prior_bytes {
             acked_bytes.saturating_mul(u64::from(mss.get()))
         } else {
             self.memo.step(acked_bytes)?
         };
-        // Tested here, next to its first use, and not with the epoch's carry above: the
-        // compiler would merge the two tests into flag arithmetic (four more instructions).
         let cwnd_nz = NonZeroU64::new(cwnd)?;
         let (w_est, remainder) = self.w_est_plus_unsaturated(numerator, cwnd_nz)?;
         // RFC 9438 §4.3: if W_cubic(t) < W_est, cwnd = W_est (Reno-friendly region)
@@ -135,10 +122,8 @@ impl RfcCubic {
         Some(grow_towards_narrow(w_next, cwnd32, acked_bytes))
     }
 
-    /// The end of a steady ACK whose cached target's millisecond ran out (one ACK in
-    /// 25 on a 40 µs ACK clock): `W_cubic(t + RTT)` computed and cached, and the growth
-    /// towards it, as the full path does them. Out of line, and called last, so that
-    /// the steady path keeps its values in scratch registers.
+    /// The end of a steady ACK whose cached target expired: `W_cubic(t + RTT)` computed,
+    /// cached and grown towards, as the full path does (out of line).
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
     pub(super) fn grow_to_new_target(
@@ -177,10 +162,8 @@ impl RfcCubic {
         }
     }
 
-    /// The curve's parameters (C, β, ...) changed while the epoch goes on: forget the
-    /// points computed with the old ones.
-    /// `W_est`'s remembered growth per ACK size (it depends on β and the MSS) is
-    /// forgotten too.
+    /// The curve's parameters changed mid-epoch: forget the points and the `W_est`
+    /// growth computed with the old ones.
     pub fn forget_curve_points(&mut self) {
         self.memo.forget();
         self.forget_step();
@@ -194,9 +177,7 @@ impl RfcCubic {
 
     /// Adds `α · acked / cwnd` segments (in bytes: `α · MSS · acked / cwnd`) to `W_est`.
     pub(super) fn grow_w_est(&mut self, p: At<'_>, cwnd: u64, acked_bytes: u64) {
-        // cwnd is at least 2·MSS here (on_ack replaces 0 by the minimum window); this
-        // check never fires, it only makes the divisions below visibly safe, so that no
-        // panic path is left in a firmware build (scripts/firmware.sh).
+        // cwnd >= 2·MSS here: the check never fires, but leaves no panic path.
         let Some(cwnd) = NonZeroU64::new(cwnd) else {
             return;
         };
@@ -232,10 +213,8 @@ impl RfcCubic {
         (self.w_est_bytes.saturating_add(whole), rest)
     }
 
-    /// [`w_est_plus`](Self::w_est_plus) when neither sum passes `u64::MAX` (the same
-    /// values), `None` when one would saturate: the steady path then leaves the ACK to
-    /// the full one. A branch on each carry is one instruction less than a saturating
-    /// add (which materialises `u64::MAX` for its conditional move).
+    /// [`w_est_plus`](Self::w_est_plus), or `None` where a sum would saturate (the
+    /// steady path then leaves the ACK to the full one).
     #[cfg(target_pointer_width = "64")]
     #[inline]
     pub(super) fn w_est_plus_unsaturated(
@@ -269,10 +248,8 @@ impl RfcCubic {
 /// cwnd after one ACK of `acked_bytes` towards `W_cubic(t + RTT) = w_next`.
 #[inline]
 pub(super) fn grow_towards(w_next: u64, cwnd: u64, acked_bytes: u64) -> u64 {
-    // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd); kept as the room
-    // target − cwnd = min(W_cubic − cwnd, cwnd/2), 0 below cwnd. The same value as the
-    // clamp also where cwnd + cwnd/2 would pass u64::MAX: there W_cubic − cwnd is at
-    // most u64::MAX − cwnd < cwnd/2 either way.
+    // RFC 9438 §4.2: target = clamp(W_cubic(t + RTT), cwnd, 1.5*cwnd), as the room
+    // target − cwnd = min(W_cubic − cwnd, cwnd/2) (0 below cwnd; cannot overflow).
     let room = w_next.saturating_sub(cwnd).min(cwnd / 2);
     // RFC 9438 §4.4/§4.5: cwnd += (target - cwnd)/cwnd per segment, i.e. per acked byte;
     // cwnd + room cannot wrap: room ≤ w_next − cwnd.
@@ -290,15 +267,8 @@ pub(super) fn narrow_window(cwnd: u64) -> Option<NonZeroU32> {
     NonZeroU32::new(cwnd as u32)
 }
 
-/// [`grow_towards`] for a window below 2^32 (`cwnd32`), the same value, with no
-/// product that could overflow and, nearly always, a 32-bit division.
-///
-/// `⌊room · acked / cwnd⌋.min(room)` is `⌊room · min(acked, cwnd) / cwnd⌋`: with
-/// `acked ≤ cwnd` the quotient is at most `room` already; with `acked > cwnd` both are
-/// `room` (`⌊room · acked / cwnd⌋ ≥ ⌊room · cwnd / cwnd⌋ = room`). Then the product is
-/// below `2^31 · 2^32` (room ≤ cwnd/2), so it cannot overflow and needs no test for
-/// it (nor the register moves of a widening multiply), and one test of its size
-/// picks the 32-bit division.
+/// [`grow_towards`] for a window below 2^32, the same value: `⌊room · acked / cwnd⌋
+/// .min(room)` equals `⌊room · min(acked, cwnd) / cwnd⌋`, a product below 2^63.
 #[cfg(target_pointer_width = "64")]
 #[inline]
 pub(super) fn grow_towards_narrow(w_next: u64, cwnd32: NonZeroU32, acked_bytes: u64) -> u64 {

@@ -2,16 +2,10 @@
 
 use super::*;
 
-/// What an undo brings back of [`RfcCubic`] (RFC 9438 §4.9.2: `W_max`, `K`, `t_epoch`,
-/// `W_est`, `cwnd_prior`, with the epoch's other state and its curve points): everything
-/// but the remembered `W_est` growth per ACK size, which depends only on the ACK size
-/// and the parameters and so stays valid. On narrower targets, which do not remember
-/// that growth and where the field-by-field copies cost flash, the whole [`RfcCubic`].
-///
-/// `repr(packed)`, 97 bytes: twelve 64-bit words and one byte of flags, with no padding
-/// of its own, so that the undo snapshot's own flags fill the last word it ends in
-/// (the snapshot is read and written only by a congestion event and its undo, never
-/// by an ACK). Fields are copied out, never borrowed.
+/// What an undo brings back of [`RfcCubic`] (RFC 9438 §4.9.2): all of it but the
+/// remembered `W_est` growth, which stays valid (narrower targets keep the whole
+/// [`RfcCubic`]). `repr(packed)`, 97 bytes, so the snapshot's own flags fill its last
+/// word; fields are copied out, never borrowed.
 #[cfg(target_pointer_width = "64")]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[repr(C, packed)]
@@ -160,9 +154,7 @@ impl RfcCubic {
         }
     }
 
-    /// Writes what an undo brings back into `saved`, in place: on 64-bit targets the
-    /// [`CubicUndo`] without the per-ACK-size cache (copied inline), on narrower ones
-    /// the whole state field by field (no `memcpy` linked).
+    /// Writes what an undo brings back into `saved`, in place (see [`CubicUndo`]).
     pub(crate) fn save_undo_into(&self, saved: &mut CubicUndo) {
         #[cfg(target_pointer_width = "64")]
         {
@@ -180,11 +172,8 @@ impl RfcCubic {
         self.copy_from(saved);
     }
 
-    /// Makes `self` equal to `other`, one field at a time. On a 32-bit core a copy of
-    /// the whole 128-byte struct compiles to a `memcpy` call, and that routine alone is
-    /// about 900 bytes of firmware flash; this is a few loads and stores. The pattern
-    /// names every field, so a field added later fails the firmware build
-    /// (scripts/firmware.sh) instead of being left out.
+    /// Makes `self` equal to `other`, one field at a time (a whole copy links `memcpy`
+    /// into 32-bit firmware); the pattern names every field, so none is forgotten.
     #[cfg(not(target_pointer_width = "64"))]
     pub(super) fn copy_from(&mut self, other: &Self) {
         let RfcCubic {

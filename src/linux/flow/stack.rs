@@ -14,19 +14,12 @@ use crate::observe::{NoObserver, Observer, ReductionCause};
 use crate::time::Instant;
 
 impl LinuxFlowState {
-    /// The transmit step of a stack that names its own `snd_nxt` (the sequence after
-    /// the last segment it sent, in segments): as [`transmit`](Self::transmit), and
-    /// `snd_nxt` moves up to `stack_snd_nxt` too when that is ahead (32-bit
-    /// wrap-around, as the kernel's `after()`; never back). A stack whose flight leaves
-    /// out SACKed and lost segments (the kernel's `tcp_packets_in_flight`) thus still
-    /// gets its real `snd_nxt` as the recovery point `high_seq` and as `cwnd_usage_seq`.
-    ///
-    /// The comparison runs (in the cold path) only when it can find something: at the
-    /// first send after an event that may have left segments out of the stack's flight
-    /// (an ACK acknowledging nothing new, such as a SACK below a cumulative ACK that did
-    /// not move; a cumulative ACK not where `acked` put `snd_una`; a loss; a discard; an
-    /// RTO; init) and at every send while `snd_nxt` is ahead of the flight. Until such
-    /// an event, `snd_una + in_flight` is the stack's `snd_nxt`.
+    /// [`transmit`](Self::transmit) for a stack that names its own `snd_nxt`, which moves
+    /// the flow's up when ahead (the kernel's `after()`; never back), so `high_seq` and
+    /// `cwnd_usage_seq` are the stack's real `snd_nxt` (see
+    /// [`SentEvent::largest_sent`](crate::SentEvent::largest_sent)). Compared in the cold
+    /// path only after an event that may have taken segments out of flight, and while
+    /// ahead.
     #[inline(always)]
     pub(crate) fn transmit_with_snd_nxt(
         &mut self,
@@ -37,12 +30,9 @@ impl LinuxFlowState {
         self.transmit_up_to(now, in_flight, Some(stack_snd_nxt));
     }
 
-    /// An ACK from a stack that may name its cumulative ACK (`snd_una` after this ACK, in
-    /// segments; only its low 32 bits count, with the kernel's wrap-around): as
-    /// [`ack`](Self::ack), and when the cumulative ACK is not `snd_una + acked` (the
-    /// stack counted SACKed segments in `acked`, or left them out and the ACK now covers
-    /// them), `snd_una` is set to it before anything reads it, so that a recovery period
-    /// ends when the cumulative ACK reaches `high_seq`, not before or after.
+    /// [`ack`](Self::ack) for a stack that may name its cumulative ACK (`snd_una` after
+    /// it, low 32 bits wrapping): when that is not `snd_una + acked`, `snd_una` takes it
+    /// first, so recovery ends exactly when it reaches `high_seq`.
     ///
     /// Odd input: a cumulative ACK before the previous `snd_una` (an old, reordered ACK)
     /// leaves it there, as the kernel's `tcp_ack` does; one beyond `snd_nxt` takes
@@ -116,8 +106,7 @@ impl LinuxFlowState {
     /// The trait's `on_loss`: the lost segments leave `packets_out`; persistent
     /// congestion is an RTO with one retransmit; otherwise a loss of a segment at or after
     /// `high_seq` (or of an unknown one) is a fast-retransmit reduction.
-    // Cold and out of line: congestion events are rare, and inlined into a stack's ACK
-    // loop they cost that loop registers.
+    // Cold: rare, and inlined it would cost the ACK loop registers.
     #[cold]
     #[inline(never)]
     pub fn on_loss(&mut self, p: &LinuxParams, now: Instant, loss: &LossEvent) {
@@ -177,11 +166,9 @@ impl LinuxFlowState {
         }
     }
 
-    /// Whether a CE report naming `packet` by sequence finds the kernel still in CWR:
-    /// a CE reduction's state lasts until the cumulative ACK is beyond `high_seq`, so
-    /// the ACK that reaches it exactly (the last segment sent before the reduction, named
-    /// `high_seq - 1`) does not reduce again. A loss's Recovery ends there, as the
-    /// recovery period does.
+    /// Whether a CE report naming `packet` by sequence finds the kernel still in CWR,
+    /// which lasts until the cumulative ACK is beyond `high_seq` (one ACK longer than a
+    /// loss's Recovery).
     // Linux net/ipv4/tcp_input.c tcp_fastretrans_alert(): CWR held until snd_una != high_seq
     fn cwr_held(&self, packet: SentPacket) -> bool {
         matches!(packet, SentPacket::Number(_))

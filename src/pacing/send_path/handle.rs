@@ -6,25 +6,14 @@ use super::*;
 /// A flow's send path: its [`SendPathState`] (one cache line) and a handle `P` to the
 /// [`SendPathParams`] it runs under, `Copy` when `P` is.
 ///
-/// `P` is how the flow reaches its parameters, anything that
-/// [`Borrow`]s a [`SendPathParams`]:
-/// - `SendPathParams` itself (the default): the flow owns a copy, one object as in 0.2
-///   ([`SendPath::new`]); 128 bytes;
-/// - `&'static SendPathParams` or `&'a SendPathParams`: every flow shares one block
-///   ([`SendPath::with_params`]); 128 bytes (the line, then the pointer);
-/// - `Arc<SendPathParams>` for a stack that changes parameters at run time (the
-///   library itself never allocates);
-/// - a zero-sized type of your own whose `Borrow` returns your `static`: 64 bytes.
+/// `P` is anything that [`Borrow`]s a [`SendPathParams`]: owned (the default,
+/// [`SendPath::new`]; 128 bytes), a reference or an `Arc` ([`SendPath::with_params`]),
+/// or a zero-sized handle to a `static` (64 bytes). `S` is where the state lives: in
+/// the `SendPath` (default) or behind `&mut SendPathState` in a table
+/// ([`SendPath::bind`]).
 ///
-/// `S` is where the state lives: in the `SendPath` (`SendPathState`, the default), or
-/// behind a `&mut SendPathState` for a stack that keeps its flows' states in a table of
-/// its own ([`SendPath::bind`]): each event then works on the table's line in place,
-/// with no copy in or out.
-///
-/// Fed by hand beside a controller (a stack that keeps the two apart; the
-/// [module](crate::pacing) shows it, and [`SendPathState`] parameters in a `static`);
-/// most stacks use [`PacedFlow`](crate::pacing::PacedFlow), which feeds both from one
-/// call.
+/// The [module](crate::pacing) feeds one by hand; most stacks use
+/// [`PacedFlow`](crate::pacing::PacedFlow), which feeds it and a controller together.
 ///
 /// [`Borrow`]: core::borrow::Borrow
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,10 +45,9 @@ impl<P: Borrow<SendPathParams>> SendPath<P> {
 }
 
 impl<'a, P: Borrow<SendPathParams>> SendPath<P, &'a mut SendPathState> {
-    /// The flow whose state is `state`, kept where the caller keeps it (a table of
-    /// flows), run with the settings behind `params`: every event changes `state` in
-    /// place, as [`linux::Cubic::bind`](crate::linux::Cubic::bind) does for a
-    /// controller's state. Bind per event; nothing is copied.
+    /// The flow whose state is `state`, where the caller keeps it, under `params`:
+    /// events change `state` in place (bind per event), as
+    /// [`linux::Cubic::bind`](crate::linux::Cubic::bind) does.
     ///
     /// ```
     /// use congestion::pacing::{SendPath, SendPathConfig, SendPathState};

@@ -7,14 +7,12 @@ use super::*;
 impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// Updates the smoothed and minimum RTT from one sample.
     pub(super) fn on_rtt_sample(&mut self, rtt: Duration) {
-        // Samples of 71.6 minutes or more, and the first sample, out of line: the
-        // common sample tests its width and one field.
+        // Huge and first samples out of line.
         let Ok(r) = u32::try_from(rtt.as_micros()) else {
             self.clamped_rtt_sample();
             return;
         };
-        // Compared in memory and stored only when the minimum moves: `min` loads it,
-        // selects and stores on every sample.
+        // Stored only when the minimum moves.
         if r < self.min_rtt_us {
             self.min_rtt_us = r;
         }
@@ -25,8 +23,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             return;
         }
         // RFC 6298 §2.3: SRTT = (1 - 1/8) * SRTT + 1/8 * R'
-        // No overflow: s/8 and r/8 are at most 2^29 - 1, and 7·(2^29 - 1) + (2^29 - 1)
-        // = 2^32 - 8 < 2^32, so plain operations give what saturating ones would.
+        // No overflow: 7·(2^29 - 1) + (2^29 - 1) = 2^32 - 8.
         self.srtt_us = (s / 8) * 7 + r / 8;
     }
 
@@ -38,9 +35,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.srtt_us = r;
     }
 
-    /// A sample above `u32::MAX` µs (71.6 minutes): it counts as `u32::MAX` µs, the
-    /// most the 32-bit estimates hold (the clamp `srtt_us()` states). The minimum is
-    /// `u32::MAX` or less already, and stays.
+    /// A sample above `u32::MAX` µs (71.6 minutes) counts as `u32::MAX`.
     #[cold]
     #[inline(never)]
     pub(super) fn clamped_rtt_sample(&mut self) {
@@ -82,14 +77,9 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         by_packet_number || by_bytes
     }
 
-    /// A congestion-avoidance ACK that may grow the window, after the driver's
-    /// bookkeeping: the steady path when CUBIC knows all it needs, else the full one.
-    /// Its own function, so that `on_ack` saves no registers and its other ACKs (slow
-    /// start, recovery, the epoch start) pay one prologue, not two.
-    ///
-    /// Reaches the state and the parameters through `f`: for a [`Classic`] holding its
-    /// parameters both are at fixed offsets from one pointer, so the parameters take no
-    /// register of their own here.
+    /// A congestion-avoidance ACK that may grow the window, after the bookkeeping: the
+    /// steady path when CUBIC knows all it needs, else the full one (through `f`, see
+    /// [`Parts`]).
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
     pub(super) fn steady_ack<F: Parts<W, U>>(f: &mut F, acked: u64) {
@@ -107,10 +97,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         }
     }
 
-    /// The full CUBIC path for a window-limited ACK of `acked` bytes in congestion
-    /// avoidance: what [`on_ack_phases`](Self::on_ack_phases) does there (the phase is
-    /// CongestionAvoidance, so cwnd >= ssthresh, see `window_limited_ack`: neither its
-    /// recovery nor its slow-start branch can run).
+    /// The full CUBIC path for a window-limited congestion-avoidance ACK: what
+    /// [`on_ack_phases`](Self::on_ack_phases) does there.
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
     pub(super) fn full_ca_ack<F: Parts<W, U>>(f: &mut F, acked: u64) {
@@ -128,10 +116,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// What every ACK records: bytes in flight, `largest_acked`, the RTT sample, the time.
     #[inline(always)]
     pub(super) fn ack_bookkeeping(&mut self, now: Instant, ack: &AckEvent) {
-        // In-flight floors at zero. Written as a wrapping subtraction and a rare fix-up
-        // (more acked than in flight) out of line, rather than `saturating_sub`: the
-        // common ACK then subtracts in place and branches, without keeping the old
-        // value and the new one side by side for a conditional move.
+        // In-flight floors at zero: a wrapping subtraction, the rare underflow fixed up
+        // out of line.
         #[cfg(target_pointer_width = "64")]
         {
             let (left, underflow) = self.in_flight.overflowing_sub(ack.acked);
@@ -144,11 +130,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         {
             self.in_flight = self.in_flight.saturating_sub(ack.acked);
         }
-        // Compared in memory and stored only when it moves: `max` loads both, selects
-        // and stores on every ACK.
-        // The number after `pn` wraps only for u64::MAX, found where the number does
-        // not move and handled out of line (it counts as u64::MAX - 1 acknowledged):
-        // the common ACK adds, compares and stores, with no saturation's select.
+        // Stored only when it moves. `pn + 1` wraps only for u64::MAX, handled out of
+        // line (counted as u64::MAX - 1 acknowledged).
         if let Some(pn) = ack.largest_acked {
             let below = pn.wrapping_add(1);
             if below > self.acked_below {
@@ -216,13 +199,9 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// An ACK that may grow the window, after the driver's bookkeeping.
     #[inline(always)]
     pub(super) fn window_limited_ack<F: Parts<W, U>>(f: &mut F, ack: &AckEvent) {
-        // The steady ACK: growth in congestion avoidance with everything CUBIC needs
-        // already known (RfcCubic::on_steady_ack); the same result as the full path. On
-        // 64-bit targets only: narrower ones, where flash counts more than the
-        // instructions saved, keep the one full path. The phase alone decides: it is
-        // CongestionAvoidance only with cwnd >= ssthresh (every place that sets it checks
-        // that, or sets ssthresh = cwnd; an undo restores a pair that held it, and the
-        // MSS floor raises both alike), so the full path would not take slow start.
+        // The steady ACK (RfcCubic::on_steady_ack; 64-bit targets only), same result as
+        // the full path. CongestionAvoidance implies cwnd >= ssthresh wherever it is
+        // set, so the phase alone decides.
         #[cfg(target_pointer_width = "64")]
         if f.parts().0.phase == Phase::CongestionAvoidance {
             Self::steady_ack(f, ack.acked);
@@ -231,10 +210,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         Self::on_ack_phases(f, *ack);
     }
 
-    /// The rest of an ACK after the driver's bookkeeping (which recorded its time in
-    /// `last_activity` and its window use in `last_ack_cwnd_limited`): recovery, slow
-    /// start, and congestion avoidance through the full CUBIC path. Out of line and fed
-    /// from the state, so that the steady ACK keeps no registers for it.
+    /// The rest of an ACK after the bookkeeping: recovery, slow start, and congestion
+    /// avoidance through the full CUBIC path (out of line).
     #[cfg_attr(target_pointer_width = "64", inline(never))]
     pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: AckEvent) {
         let (s, p) = f.parts();
@@ -279,8 +256,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     }
 
     /// A send with nothing in flight before it: a restart after idle if it puts
-    /// something in flight. Out of line on 64-bit targets (on narrower ones it costs
-    /// more flash than it saves).
+    /// something in flight.
     #[cfg_attr(target_pointer_width = "64", cold, inline(never))]
     pub(super) fn on_sent_from_idle(&mut self, now: Instant, in_flight_after: u64) {
         if in_flight_after > 0 {

@@ -126,30 +126,20 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             self.on_sent_from_idle(now, in_flight_after);
         }
         self.in_flight = in_flight_after;
-        // The round's mark if it is `largest_sent` (see mark_is_largest_sent): the value
-        // before this send raises it.
+        // The round's mark, if `mark_is_largest_sent`.
         let sent_before = self.largest_sent;
         self.largest_sent = sent_before.max(sent.largest_sent);
         self.last_activity = now;
-        // Linux tcp_cwnd_validate(): a send that fills the window marks the whole round
-        // window-limited; after the round, the next send starts a new record.
-        // Without acknowledged packet numbers (none named yet) no round can end:
-        // every send starts a new record, so the last send decides.
-        // Filled: `in_flight_after + MSS >= cwnd` (saturating), tested as "the room left
-        // is at most one MSS", which needs no saturation: in flight at or above cwnd
-        // leaves no room (and the saturating sum is then at least cwnd too); otherwise
-        // in_flight_after + MSS >= cwnd exactly when MSS >= cwnd - in_flight_after, also
-        // where the sum would pass u64::MAX (MSS is then above any room). One subtraction,
-        // a branch and a comparison, without the saturating add's constant and select.
+        // Linux tcp_cwnd_validate(): a send that fills the window marks its round
+        // window-limited; after the round (or with no packet number acked yet) the next
+        // send starts a new record. Filled: `in_flight_after + MSS >= cwnd`, tested as
+        // "room left <= MSS" so that no sum can overflow.
         let filled = match self.cwnd.checked_sub(in_flight_after) {
             None => true,
             Some(room) => room <= self.mss64().get(),
         };
-        // Each outcome stores its own constant: storing `filled` itself made the compiler
-        // test it a second time to materialise the bool.
-        // The mark set to `largest_sent` is recorded as the flag alone; the mark is
-        // written out only when a send leaves it behind (a send that neither fills the
-        // window nor ends the round, while `largest_sent` moves on).
+        // Constants, not `filled`, are stored (smaller code); the mark is written out
+        // only when `largest_sent` leaves it behind.
         if filled {
             self.mark_is_largest_sent = true;
             self.round_cwnd_limited = true;
@@ -187,18 +177,13 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// [`on_ack`](Self::on_ack) through `f` (see [`Parts`]).
     #[inline(always)]
     pub(super) fn on_ack_via<F: Parts<W, U>>(f: &mut F, now: Instant, ack: &AckEvent) {
-        // DCTCP and Prague: the ACK's own CE count first, as RFC 9002 Appendix A.7
-        // processes ECN before the acknowledged packets (a constant false, and gone,
-        // for the classic algorithms).
+        // DCTCP, Prague: the ACK's CE count first (RFC 9002 Appendix A.7).
         if W::READS_ACK_CE && ack.ce_delta > 0 {
             let (s, p) = f.parts();
             s.on_ack_ce(p, now, ack, &mut NoObserver);
         }
-        // Window use judged per round (Linux tcp_is_cwnd_limited()), or right now. A
-        // window-limited round decides alone, so its ACK (the common one) needs neither
-        // the test on the bytes in flight before it nor to keep them: it is handled here;
-        // every other ACK (all of them on 32-bit targets, where flash counts more) by
-        // `on_ack_judged_now`, which makes the whole judgement.
+        // Window use per round (Linux tcp_is_cwnd_limited()): a window-limited round's
+        // ACK, the common one, takes this short path (64-bit only, to save flash).
         #[cfg(target_pointer_width = "64")]
         {
             let (s, p) = f.parts();
@@ -379,8 +364,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.in_flight
     }
 
-    /// ssthresh, read in a call of its own: inlined, the compiler would load it on
-    /// every path and select (see `pacing_rate`).
+    /// ssthresh, out of line so that `pacing_rate` loads it only when needed.
     #[inline(never)]
     pub(super) fn ssthresh_out_of_line(&self) -> u64 {
         self.ssthresh
@@ -388,16 +372,13 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
 
     /// The pacing rate the parameters' formula gives for the flow now.
     pub fn pacing_rate(&self, p: &RfcParams) -> Rate {
-        // ssthresh only decides Linux's slow-start ratio (cwnd < ssthresh / 2). In
-        // congestion avoidance cwnd >= ssthresh (see window_limited_ack), so the ratio
-        // is the CA one whatever ssthresh is: 0 says so without reading ssthresh, which
-        // lies beyond the two lines a steady ACK and its send touch.
+        // ssthresh only picks Linux's slow-start ratio; in CA the ratio is the CA one
+        // anyway, so 0 avoids reading ssthresh outside the hot lines.
         let ssthresh_bytes = match self.phase {
             Phase::CongestionAvoidance => 0,
             _ => self.ssthresh_out_of_line(),
         };
-        // The window the rate carries: cwnd, or Prague's window below one MSS, which
-        // the bytes in flight (one packet) must not lift again.
+        // cwnd, or Prague's sub-MSS window, which the flight must not lift again.
         let window = self.growth.pacing_window(self.cwnd);
         let in_flight_bytes = if window < self.cwnd {
             self.in_flight.min(window)

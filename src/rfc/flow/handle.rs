@@ -107,9 +107,8 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> Classic<W, P> {
 }
 
 impl<W: WindowAdjustment, P: BorrowMut<RfcParams>> Classic<W, P> {
-    /// Replaces the pacing-rate settings; they apply from the next read. Needs a handle
-    /// that can change the parameters (the flow's own copy): shared parameters change
-    /// for every flow at once, where they are kept.
+    /// Replaces the pacing-rate settings, from the next read; needs a handle that can
+    /// write the parameters (shared ones change where they are kept).
     pub fn set_pacing_params(&mut self, pacing: PacingRateParams) {
         self.params.borrow_mut().set_pacing(pacing);
     }

@@ -30,10 +30,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.slow_start_detector
     }
 
-    /// [`on_ack`](Self::on_ack), reporting to `o` what it decided: the end of slow
-    /// start (and by which detector), HyStart++'s Conservative Slow Start entered or
-    /// left, the end of a recovery period. The plain ACK runs unchanged; the decisions
-    /// are read from the state before and after it.
+    /// [`on_ack`](Self::on_ack), reporting to `o` what it decided, read from the state
+    /// before and after the plain ACK.
     #[inline(always)]
     pub fn on_ack_observed<O: Observer>(
         &mut self,

@@ -22,10 +22,9 @@ impl<W: WindowAdjustment> ClassicState<W, NoUndo> {
 }
 
 impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
-    /// Bytes from the start of the state to the end of what a steady ACK in congestion
-    /// avoidance and the send after it read or write: the driver's fields, then the
-    /// algorithm's leading ones ([`WindowAdjustment::HOT_BYTES`]). 128 (two lines) for
-    /// CUBIC and 64 for NewReno on 64-bit targets, asserted at compile time.
+    /// Bytes from the state's start to the end of what a steady congestion-avoidance ACK
+    /// and the next send touch (the driver's fields, then [`WindowAdjustment::HOT_BYTES`]):
+    /// 128 for CUBIC, 64 for NewReno on 64-bit targets (asserted by the tests).
     pub const HOT_BYTES: usize = core::mem::offset_of!(Self, growth) + W::HOT_BYTES;
 
     /// A new flow at `now` that runs with `p` (slow start with their initial window, at
@@ -161,12 +160,10 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         Ok(())
     }
 
-    /// New CUBIC settings (β, C, fast convergence, Reno-friendliness, MSS) written into
-    /// `p`, the parameters this flow runs with. They apply from the next event; the
-    /// state is kept (a new MSS behaves as [`set_mss`](Self::set_mss), for this flow,
-    /// and becomes the MSS of flows built from `p` later). Invalid settings are refused
-    /// and change nothing. Other flows that share `p` keep values computed with the old
-    /// settings (CUBIC's curve points): give them these settings through their own call.
+    /// New CUBIC settings written into `p`, from the next event; the state is kept (a new
+    /// MSS acts as [`set_mss`](Self::set_mss)). Invalid settings are refused and change
+    /// nothing. Other flows sharing `p` keep their cached curve points until given the
+    /// settings through their own call.
     pub fn set_cubic_config(
         &mut self,
         p: &mut RfcParams,

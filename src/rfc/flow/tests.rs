@@ -229,3 +229,41 @@ fn new_cubic_settings_change_the_owned_parameters_and_the_mss() {
     assert_eq!(f.set_cubic_config(c), Err(ConfigError::BetaOutOfRange));
     assert_eq!(f.rfc_params().cubic().config().beta_permille, 500);
 }
+
+// The parameters are never copied into a flow: with a zero-sized handle, a flow is its
+// state and nothing more.
+const _: () = assert!(
+    core::mem::size_of::<Classic<RfcCubic, ZeroSized>>()
+        == core::mem::size_of::<ClassicState<RfcCubic>>()
+);
+const _: () = assert!(
+    core::mem::size_of::<Classic<NewRenoWindow, ZeroSized>>()
+        == core::mem::size_of::<ClassicState<NewRenoWindow>>()
+);
+
+// Issue 27's sizes on 64-bit targets. The hot part starts the state (the window at
+// offset 0, the state aligned to a line) and fills two 64-byte lines for CUBIC, one
+// for NewReno. Without an undo snapshot (NoUndo) each whole state is at most 256
+// bytes; CUBIC's with one is 384 (six lines): its snapshot restores the state bit for
+// bit and is more than the 128 bytes left. Asserted so that none grows unnoticed.
+const _: () = assert!(core::mem::offset_of!(ClassicState<RfcCubic>, cwnd) == 0);
+const _: () = assert!(core::mem::align_of::<ClassicState<RfcCubic>>() == 64);
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(
+    ClassicState::<RfcCubic>::HOT_BYTES == 128 && ClassicState::<NewRenoWindow>::HOT_BYTES <= 64
+);
+#[cfg(target_pointer_width = "64")]
+const _: () = assert!(
+    core::mem::size_of::<ClassicState<RfcCubic>>() <= 384
+        && core::mem::size_of::<ClassicState<NewRenoWindow>>() <= 256
+        && core::mem::size_of::<ClassicState<RfcCubic, NoUndo>>() <= 256
+        && core::mem::size_of::<ClassicState<NewRenoWindow, NoUndo>>() <= 192
+);
+// The hot part does not move without a snapshot.
+#[cfg(target_pointer_width = "64")]
+const _: () =
+    assert!(ClassicState::<RfcCubic, NoUndo>::HOT_BYTES == ClassicState::<RfcCubic>::HOT_BYTES);
+
+/// A zero-sized stand-in for a user's handle, for the size asserts above.
+#[allow(dead_code)]
+struct ZeroSized;
