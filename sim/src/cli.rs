@@ -294,7 +294,9 @@ impl RunArgs {
         c.classic_ecn_fallback = self.classic_ecn_fallback == "on";
         c.buffer_bytes = match (self.buffer, self.aqm) {
             (Some(b), _) => b,
-            (None, AqmKind::DualQ | AqmKind::Pi2) => DUALPI2_LIMIT_PACKETS * u64::from(c.wire_bytes()),
+            (None, AqmKind::DualQ | AqmKind::Pi2) => {
+                DUALPI2_LIMIT_PACKETS * u64::from(c.wire_bytes())
+            }
             (None, _) => c.bdp_bytes().max(u64::from(c.wire_bytes()) * 4),
         };
         c.amount = match (self.bytes, self.time) {

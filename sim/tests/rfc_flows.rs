@@ -189,7 +189,12 @@ fn prague_rfc_falls_back_on_a_classic_ecn_queue() {
     };
     let on = run_with("on");
     let off = run_with("off");
-    assert!(on.ce_marks > 0 && off.ce_marks > 10 * on.ce_marks, "{} vs {}", on.ce_marks, off.ce_marks);
+    assert!(
+        on.ce_marks > 0 && off.ce_marks > 10 * on.ce_marks,
+        "{} vs {}",
+        on.ce_marks,
+        off.ce_marks
+    );
     assert!(off.link.mean_sojourn_ns() > on.link.mean_sojourn_ns() + 3e6);
     assert!(off.link.mean_sojourn_ns() > 12e6 && off.link.mean_sojourn_ns() < 16e6);
 }

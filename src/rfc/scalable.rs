@@ -138,7 +138,11 @@ impl AlphaEstimator {
     /// [`reduced`](Self::reduced) with alpha taken as at least `floor` (× 2^20, at most
     /// 1 counts): Prague's fall-back on a classic ECN bottleneck.
     pub(crate) fn reduced_with_floor(&self, window: u64, floor: u32) -> u64 {
-        let alpha = if floor > self.alpha { floor } else { self.alpha };
+        let alpha = if floor > self.alpha {
+            floor
+        } else {
+            self.alpha
+        };
         let alpha = if alpha > ALPHA_ONE { ALPHA_ONE } else { alpha };
         // RFC 8257 §3.3: cwnd = cwnd * (1 - DCTCP.Alpha / 2)
         window.saturating_sub(mul_div_floor(window, alpha as u64, 2 * ALPHA_ONE as u64))

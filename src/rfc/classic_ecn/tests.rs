@@ -7,7 +7,10 @@ fn log2_in_256ths() {
     assert_eq!(log2_q8(2_000), LG_D0);
     // Exact powers of two, and the small end: log2(3) = 1.585 → 405.7.
     assert_eq!(log2_q8(1_024), 10 * 256);
-    assert_eq!((log2_q8(0), log2_q8(1), log2_q8(2), log2_q8(3)), (0, 0, 256, 405));
+    assert_eq!(
+        (log2_q8(0), log2_q8(1), log2_q8(2), log2_q8(3)),
+        (0, 0, 256, 405)
+    );
     // The top: log2(2^64 − 1) just under 64.
     assert_eq!(log2_q8(u64::MAX), 63 * 256 + 255);
 }
@@ -37,7 +40,10 @@ fn a_deep_queue_turns_it_classic_in_four_rounds() {
     assert_eq!((d.score(), d.degree()), (2_224, 176));
     assert_eq!(d.alpha_floor(), 176 << 12);
     d.on_round(35_000);
-    assert_eq!((d.score(), d.degree(), d.is_classic()), (3_035, DEGREE_ONE, true));
+    assert_eq!(
+        (d.score(), d.degree(), d.is_classic()),
+        (3_035, DEGREE_ONE, true)
+    );
     assert_eq!(d.alpha_floor(), 1 << 20);
     // It saturates at 17 units and stays classic while the queue stands.
     for _ in 0..40 {
