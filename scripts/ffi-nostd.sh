@@ -11,7 +11,8 @@
 #   3. no floating point: that image holds no soft-float or libm routine (the regular
 #      expression of scripts/firmware.sh).
 # Prints the size of that image: the whole C ABI (CUBIC in both modes, NewReno in RFC
-# mode, the send path, BBR v1, BBRv3, DCTCP and TCP Prague in Linux mode).
+# mode, the send path, BBR v1, BBRv3, DCTCP and TCP Prague in Linux mode, and the
+# per-packet BBR calls: congestion_rfc_bbr3_*, congestion_linux_bbr{,3}_controller_*).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 targets=${TARGETS:-"thumbv7em-none-eabihf thumbv6m-none-eabi riscv32imc-unknown-none-elf"}

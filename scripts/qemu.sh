@@ -15,7 +15,13 @@
 # every CSV is compared with the host's `cargo run --release --example replay`. Then
 #   (d) the C firmware example (embedded/c/example.c) runs its main loop under QEMU, and
 #       the C checks of the v0.2 event model (ffi/tests/c/recovery.c) and of BBR, BBRv3,
-#       DCTCP and Prague (ffi/tests/c/linux_algorithms.c) pass there;
+#       DCTCP and Prague (ffi/tests/c/linux_algorithms.c) pass there, and the per-packet
+#       BBR calls (ffi/tests/c/packet_bbr.c: congestion_rfc_bbr3_*,
+#       congestion_linux_bbr{,3}_controller_*) run their three modelled transfers with
+#       the same trace (a hash of every value read after every call) as on the host;
+#       and a C stack (embedded/c/bbr_replay.c) replays the BBR v1 and BBRv3 kernel
+#       traces through congestion_linux_bbr{,3}_*, its CSV identical to the host's
+#       ("qemu C ABI thumbv7em --cc bbr3: 24/24 traces identical");
 #   (e) instructions per event on the emulated cores (embedded/replay `cost`, QEMU
 #       -icount shift=0), and flash/RAM per mode (scripts/firmware.sh's images, the
 #       state sizes and stack depths `cost` measures on the target).
@@ -211,6 +217,56 @@ else
   cat "$out/c-linux-algorithms.txt" >&2
   fail=1
 fi
+
+# The per-packet BBR calls (ffi/tests/c/packet_bbr.c) on the host and on the Cortex-M4:
+# each algorithm's transfer prints its end state and a hash of its whole trace, so the
+# two outputs must be byte-identical.
+cargo build --quiet -p congestion-ffi --release
+"${CC:-cc}" -std=c11 -O2 -Wall -Wextra -Werror -Iffi/include ffi/tests/c/packet_bbr.c \
+  target/release/libcongestion_ffi.a -Wl,--gc-sections -lpthread -ldl -lm -o "$out/host-packet-bbr"
+"$out/host-packet-bbr" >"$out/host-packet-bbr.txt"
+arm-none-eabi-gcc "${cflags[@]}" "${ldflags[@]}" ffi/tests/c/packet_bbr.c \
+  embedded/c/startup.c "$lib" -o "$out/c-packet-bbr.elf"
+if run_arm "$out/c-packet-bbr.elf" >"$out/c-packet-bbr.txt" 2>&1 &&
+  grep -q '^ok ' "$out/c-packet-bbr.txt" && cmp -s "$out/host-packet-bbr.txt" "$out/c-packet-bbr.txt"; then
+  echo "qemu C per-packet BBR thumbv7em: $(grep -c 'trace ' "$out/c-packet-bbr.txt")/3 transfers identical to the host, $(tail -n 1 "$out/c-packet-bbr.txt")"
+else
+  echo "error: the per-packet BBR checks failed on the Cortex-M4 or differ from the host's:" >&2
+  diff "$out/host-packet-bbr.txt" "$out/c-packet-bbr.txt" >&2 || true
+  fail=1
+fi
+
+# The BBR v1 and BBRv3 kernel traces through the C ABI's scoreboard calls, from C
+# (embedded/c/bbr_replay.c: a C stack's scoreboard around congestion_linux_bbr{,3}_*):
+# on the Cortex-M4 its CSV (every column the C ABI's getters give, each row from init on)
+# must equal the host's run of the same program, which ffi/tests/c_bbr_replay.rs checks
+# against the kernel's columns. x_delivered0_wrap starts the kernel's `delivered` near
+# 2^32, which no stack can set: left out there too.
+"${CC:-cc}" -std=c11 -O2 -Wall -Wextra -Werror -Iffi/include embedded/c/bbr_replay.c \
+  target/release/libcongestion_ffi.a -Wl,--gc-sections -lpthread -ldl -lm -o "$out/host-bbr-replay"
+arm-none-eabi-gcc "${cflags[@]}" "${ldflags[@]}" embedded/c/bbr_replay.c \
+  embedded/c/startup.c "$lib" -o "$out/c-bbr-replay.elf"
+mkdir -p "$out/c-bbr"
+for cc in bbr bbr3; do
+  same=0
+  total=0
+  for t in tests/data/linux-"$cc"/*.events; do
+    name=$(basename "$t" .events)
+    [ "$name" = x_delivered0_wrap ] && continue
+    total=$((total + 1))
+    "$out/host-bbr-replay" "$cc" "$t" "$out/c-bbr/host-$cc-$name.csv" ||
+      echo "error: the host C BBR replay failed on $cc $name" >&2
+    run_arm "$out/c-bbr-replay.elf" "$cc" "$t" "$out/c-bbr/$cc-$name.csv" ||
+      echo "error: the C BBR replay failed on the Cortex-M4 on $cc $name" >&2
+    if cmp -s "$out/c-bbr/host-$cc-$name.csv" "$out/c-bbr/$cc-$name.csv"; then
+      same=$((same + 1))
+    else
+      echo "error: qemu C ABI --cc $cc: $name differs from the host's" >&2
+    fi
+  done
+  echo "qemu C ABI thumbv7em --cc $cc: $same/$total traces identical"
+  [ "$same" = "$total" ] && [ "$total" -gt 0 ] || fail=1
+done
 
 # ---- (e): cost on the target -------------------------------------------------------
 for target in $targets; do

@@ -147,7 +147,11 @@ fn the_docs_state_the_sizes_the_types_have() {
         "README.md should say: {sentence}"
     );
     let front = std::fs::read_to_string(root.join("src/lib.rs")).expect("src/lib.rs");
-    // The front page wraps its lines: compare with the comment markers removed.
+    // The front page is the README itself when lib.rs includes it.
+    if front.contains("include_str!(\"../README.md\")") {
+        return;
+    }
+    // Else it wraps its lines: compare with the comment markers removed.
     let front: String = front
         .lines()
         .filter_map(|l| l.strip_prefix("//!"))

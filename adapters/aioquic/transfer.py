@@ -10,7 +10,9 @@ way (congestion_aioquic/units.py): rates in bit/s with k/m/g as powers of 10; si
 bytes with k/m/g (or KiB/MiB/GiB) as powers of 2 and kB/MB/GB as powers of 10;
 durations need a unit; `--loss` is a probability in [0, 1) (`0.005`, or `0.5%`).
 Usage errors exit 2. `--cc` is `ours-cubic-rfc` (RFC 9438 CUBIC + HyStart++ through the C ABI),
-`ours-newreno-rfc` (RFC 9002 NewReno + HyStart++ through the C ABI), `cubic` or `newreno`
+`ours-newreno-rfc` (RFC 9002 NewReno + HyStart++ through the C ABI), `ours-bbr`,
+`ours-bbr3` (Linux-mode BBR v1 / BBRv3 through the C ABI's per-packet calls, in packets),
+`ours-bbr3-rfc` (RFC-mode BBRv3 in bytes, the same calls), `cubic` or `newreno`
 (aioquic's own "cubic" and "reno").
 
 The client (this process) opens a bidirectional stream, writes the bytes and ends the
@@ -49,6 +51,9 @@ from congestion_aioquic import units  # noqa: E402
 CC_NAMES = {
     "ours-cubic-rfc": "congestion-cubic",
     "ours-newreno-rfc": "congestion-newreno",
+    "ours-bbr": "congestion-bbr",
+    "ours-bbr3": "congestion-bbr3",
+    "ours-bbr3-rfc": "congestion-bbr3-rfc",
     "cubic": "cubic",
     "newreno": "reno",
 }
@@ -281,6 +286,8 @@ async def _client(cfg: TransferConfig, port: int, cafile: str):
     # aioquic's connect() binds "::" (every interface) and waits out the closing
     # period; this binds 127.0.0.1 only and waits at most a second for the close.
     connection = QuicConnection(configuration=config)
+    # BBR paces at its own rate (a no-op for the other controllers).
+    congestion_aioquic.install_pacer(connection)
     transport, client = await loop.create_datagram_endpoint(
         lambda: _Client(connection), local_addr=("127.0.0.1", 0)
     )
@@ -401,7 +408,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--bytes", type=units.positive_size, default=units.positive_size("100MB"),
                    help="bytes to send, above 0, e.g. 100MB, 30m")
     p.add_argument("--cc", type=_cc, default="ours-cubic-rfc",
-                   help="the sender's controller: ours-cubic-rfc, ours-newreno-rfc, cubic (aioquic's) or newreno (aioquic's reno)")
+                   help="the sender's controller: ours-cubic-rfc, ours-newreno-rfc, ours-bbr, ours-bbr3, ours-bbr3-rfc, cubic (aioquic's) or newreno (aioquic's reno)")
     p.add_argument("--loss", type=units.loss_ppm, default=0,
                    help="random loss probability on the data direction, in [0, 1): e.g. 0.005 (or 0.5%%)")
     p.add_argument("--seed", type=int, default=1, help="seed of the loss draws")

@@ -14,7 +14,16 @@
  * the ACK's delivered segments, and which draw random numbers only from the caller's
  * CongestionRandom (a callback, or a fixed value); Linux-mode DCTCP
  * (congestion_linux_dctcp_*) and TCP Prague (congestion_linux_prague_*), whose ACK
- * takes the CE count. Each has its own state (CONGESTION_LINUX_<ALG>_STATE_SIZE, aligned
+ * takes the CE count.
+ *
+ * Per-packet BBR for QUIC stacks, the Rust trait's calls (CongestionController's
+ * on_packet_sent, on_ack_sampled, on_packet_lost, ...): RFC-mode BBRv3 in bytes
+ * (congestion_rfc_bbr3_*, draft-ietf-ccwg-bbr) and the Linux-mode BBR v1 and BBRv3
+ * controllers in segments, one QUIC packet a segment
+ * (congestion_linux_bbr_controller_*, congestion_linux_bbr3_controller_*). The send
+ * call writes a CongestionTxSnapshot the caller stores with the packet and hands back
+ * on its ACK or loss; a snapshot no send of the flow wrote is refused with
+ * CONGESTION_ERR_SNAPSHOT. Each has its own state (CONGESTION_LINUX_<ALG>_STATE_SIZE, aligned
  * to 64) and parameter block (CONGESTION_LINUX_<ALG>_PARAMS_SIZE, aligned to 8), and a
  * config whose refused fields return an error code naming them.
  *
@@ -203,6 +212,19 @@
 #define CONGESTION_ERR_PRAGUE_BURST_SHIFT -28
 
 /*
+ A snapshot handed back to a per-packet call (`_on_ack_sampled`, `_on_packet_lost`)
+ that no send of this flow wrote: flag bits no send sets, a stamp or send time after
+ `now_us`, or delivery counters ahead of the flow's (a snapshot of another flow, or
+ garbage). Nothing changed.
+ */
+#define CONGESTION_ERR_SNAPSHOT -29
+
+/*
+ Configuration refused: RFC-mode BBRv3's `pacing_offload_bytes` is 2^30 or more.
+ */
+#define CONGESTION_ERR_PACING_OFFLOAD -30
+
+/*
  A packet number that names no packet: a loss or ECN report with it is always a new
  congestion event. No QUIC packet number (below 2^62) or TCP sequence is this value.
  */
@@ -384,6 +406,81 @@
  What `_on_ack` did with an ACK: processed in full.
  */
 #define CONGESTION_ACK_PROCESSED 2
+
+/*
+ RFC-mode BBRv3's state: `BBR.state` Startup (the draft's §5.3.1).
+ */
+#define CONGESTION_RFC_BBR3_STATE_STARTUP 0
+
+/*
+ RFC-mode BBRv3's state: Drain (§5.3.2).
+ */
+#define CONGESTION_RFC_BBR3_STATE_DRAIN 1
+
+/*
+ RFC-mode BBRv3's state: ProbeBW_DOWN (§5.3.3.1).
+ */
+#define CONGESTION_RFC_BBR3_STATE_PROBE_BW_DOWN 2
+
+/*
+ RFC-mode BBRv3's state: ProbeBW_CRUISE (§5.3.3.2).
+ */
+#define CONGESTION_RFC_BBR3_STATE_PROBE_BW_CRUISE 3
+
+/*
+ RFC-mode BBRv3's state: ProbeBW_REFILL (§5.3.3.3).
+ */
+#define CONGESTION_RFC_BBR3_STATE_PROBE_BW_REFILL 4
+
+/*
+ RFC-mode BBRv3's state: ProbeBW_UP (§5.3.3.4).
+ */
+#define CONGESTION_RFC_BBR3_STATE_PROBE_BW_UP 5
+
+/*
+ RFC-mode BBRv3's state: ProbeRTT (§5.3.4).
+ */
+#define CONGESTION_RFC_BBR3_STATE_PROBE_RTT 6
+
+/*
+ Bytes a [`CongestionRfcBbr3State`] occupies (RFC-mode BBRv3; aligned to 64).
+ */
+#define CONGESTION_RFC_BBR3_STATE_SIZE 576
+
+/*
+ [`CONGESTION_RFC_BBR3_STATE_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_RFC_BBR3_STATE_WORDS (CONGESTION_RFC_BBR3_STATE_SIZE / 8)
+
+/*
+ Bytes a [`CongestionRfcBbr3Params`] occupies (aligned to 8); room to grow included.
+ */
+#define CONGESTION_RFC_BBR3_PARAMS_SIZE 64
+
+/*
+ [`CONGESTION_RFC_BBR3_PARAMS_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_RFC_BBR3_PARAMS_WORDS (CONGESTION_RFC_BBR3_PARAMS_SIZE / 8)
+
+/*
+ Bytes a [`CongestionLinuxBbrControllerState`] occupies (aligned to 64).
+ */
+#define CONGESTION_LINUX_BBR_CONTROLLER_STATE_SIZE 384
+
+/*
+ [`CONGESTION_LINUX_BBR_CONTROLLER_STATE_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_LINUX_BBR_CONTROLLER_STATE_WORDS (CONGESTION_LINUX_BBR_CONTROLLER_STATE_SIZE / 8)
+
+/*
+ Bytes a [`CongestionLinuxBbr3ControllerState`] occupies (aligned to 64).
+ */
+#define CONGESTION_LINUX_BBR3_CONTROLLER_STATE_SIZE 512
+
+/*
+ [`CONGESTION_LINUX_BBR3_CONTROLLER_STATE_SIZE`] in 64-bit words.
+ */
+#define CONGESTION_LINUX_BBR3_CONTROLLER_STATE_WORDS (CONGESTION_LINUX_BBR3_CONTROLLER_STATE_SIZE / 8)
 
 /*
  Slow start: standard (RFC 5681 / RFC 9002), no early exit.
@@ -1411,6 +1508,26 @@ typedef struct {
 } CongestionLinuxBbr3Rto;
 
 /*
+ One Linux-mode BBRv3 flow behind the per-packet calls (`congestion_linux_bbr3_controller_*`, segments), owned by the caller, on a `CongestionLinuxBbr3Params` block. Opaque. A copy (`memcpy`) is a copy of the flow.
+ */
+typedef struct CONGESTION_ALIGNED(64) {
+  /*
+   Opaque bytes. Never read or write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_BBR3_CONTROLLER_STATE_WORDS];
+} CongestionLinuxBbr3ControllerState;
+
+/*
+ One Linux-mode BBR v1 flow behind the per-packet calls (`congestion_linux_bbr_controller_*`, segments), owned by the caller, on a `CongestionLinuxBbrParams` block. Opaque. A copy (`memcpy`) is a copy of the flow.
+ */
+typedef struct CONGESTION_ALIGNED(64) {
+  /*
+   Opaque bytes. Never read or write them directly.
+   */
+  uint64_t opaque[CONGESTION_LINUX_BBR_CONTROLLER_STATE_WORDS];
+} CongestionLinuxBbrControllerState;
+
+/*
  The validated settings Linux-mode DCTCP flows share, owned by the caller: one block for any number of flows. Opaque: only its params_init function writes it.
  */
 typedef struct CONGESTION_ALIGNED(8) {
@@ -1576,6 +1693,54 @@ typedef struct CONGESTION_ALIGNED(64) {
    */
   uint64_t opaque[CONGESTION_LINUX_PRAGUE_STATE_WORDS];
 } CongestionLinuxPragueState;
+
+/*
+ RFC-mode BBRv3's settings (Rust's `rfc::Bbr3Config`). Fill it with
+ `congestion_rfc_bbr3_config_quic`, change what you need, then call
+ `congestion_rfc_bbr3_params_init`. 16 bytes.
+ */
+typedef struct {
+  /*
+   `C.SMSS`: the maximum datagram size, bytes (1..=65535).
+   */
+  uint32_t smss;
+  /*
+   `C.InitialCwnd`, bytes: at least `smss`, below 2^30.
+   */
+  uint32_t initial_cwnd;
+  /*
+   Bytes a pacing offload may hold scheduled ahead (0: none; below 2^30).
+   */
+  uint32_t pacing_offload_bytes;
+  /*
+   `C.has_selective_acks`: nonzero for QUIC (ACK ranges).
+   */
+  uint8_t has_selective_acks;
+  /*
+   Zero.
+   */
+  uint8_t reserved[3];
+} CongestionRfcBbr3Config;
+
+/*
+ The validated settings of RFC-mode BBRv3 flows, owned by the caller. Opaque: only `congestion_rfc_bbr3_params_init` writes it.
+ */
+typedef struct CONGESTION_ALIGNED(8) {
+  /*
+   Opaque bytes. Never read or write them directly.
+   */
+  uint64_t opaque[CONGESTION_RFC_BBR3_PARAMS_WORDS];
+} CongestionRfcBbr3Params;
+
+/*
+ One RFC-mode BBRv3 flow (bytes, per-packet calls), owned by the caller. Opaque: only `congestion_rfc_bbr3_init` writes it and only the `congestion_rfc_bbr3_*` functions read it. It keeps a copy of its parameters and of the caller's random source; a copy (`memcpy`) is a copy of the flow.
+ */
+typedef struct CONGESTION_ALIGNED(64) {
+  /*
+   Opaque bytes. Never read or write them directly.
+   */
+  uint64_t opaque[CONGESTION_RFC_BBR3_STATE_WORDS];
+} CongestionRfcBbr3State;
 
 /*
  Fills `*config` with the kernel's defaults for BBR (v1 and v3): mss 1448, IW10, no
@@ -2620,6 +2785,432 @@ int32_t congestion_linux_bbr3_on_rto(CongestionLinuxBbr3State *state,
                                      const CongestionRandom *rand);
 
 /*
+ Initialises the flow at `state` (a buffer of `state_size` bytes, aligned to 64) on
+ the parameter block `params` (from `congestion_linux_bbr3_params_init`), established at
+ `now_us`, drawing from `*rand` (Rust's `Bbr3Controller::with_params(params, now,
+ rand)`). The state keeps copies of both: `rand`'s `ctx` must stay valid as long as
+ the state is used. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` (a block never initialised,
+ or another algorithm's).
+
+ # Safety
+ `state` is NULL or valid for writes of `state_size` bytes; `params` NULL or an
+ initialised block; `rand` NULL or readable, its `below` callable with its `ctx`
+ during every call on the state.
+ */
+int32_t congestion_linux_bbr3_controller_init(CongestionLinuxBbr3ControllerState *state,
+                                              size_t state_size,
+                                              const CongestionLinuxBbr3Params *params,
+                                              uint64_t now_us,
+                                              const CongestionRandom *rand);
+
+/*
+ As `congestion_rfc_bbr3_on_packet_sent`, amounts in segments (one packet each).
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or writable.
+ */
+int32_t congestion_linux_bbr3_controller_on_packet_sent(CongestionLinuxBbr3ControllerState *state,
+                                                        uint64_t now_us,
+                                                        uint64_t in_flight_after,
+                                                        uint64_t largest_sent,
+                                                        CongestionTxSnapshot *snapshot);
+
+/*
+ As `congestion_rfc_bbr3_on_packet_sent_counted`, amounts in segments (one packet each).
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or writable.
+ */
+int32_t congestion_linux_bbr3_controller_on_packet_sent_counted(CongestionLinuxBbr3ControllerState *state,
+                                                                uint64_t now_us,
+                                                                uint64_t sent,
+                                                                uint64_t largest_sent,
+                                                                CongestionTxSnapshot *snapshot);
+
+/*
+ As `congestion_rfc_bbr3_on_ack_sampled`, amounts in segments (one packet each).
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or readable.
+ */
+int32_t congestion_linux_bbr3_controller_on_ack_sampled(CongestionLinuxBbr3ControllerState *state,
+                                                        uint64_t now_us,
+                                                        uint64_t acked,
+                                                        uint64_t largest_acked,
+                                                        int64_t rtt_us,
+                                                        uint8_t app_limited,
+                                                        uint64_t ce_delta,
+                                                        uint64_t time_sent_us,
+                                                        const CongestionTxSnapshot *snapshot);
+
+/*
+ As `congestion_rfc_bbr3_on_ack`, amounts in segments (one packet each).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr3_controller_on_ack(CongestionLinuxBbr3ControllerState *state,
+                                                uint64_t now_us,
+                                                uint64_t acked,
+                                                uint64_t largest_acked,
+                                                int64_t rtt_us,
+                                                uint8_t app_limited,
+                                                uint64_t ce_delta);
+
+/*
+ As `congestion_rfc_bbr3_on_packet_lost`, amounts in segments (one packet each).
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or readable.
+ */
+int32_t congestion_linux_bbr3_controller_on_packet_lost(CongestionLinuxBbr3ControllerState *state,
+                                                        uint64_t now_us,
+                                                        uint64_t lost,
+                                                        uint64_t newest_lost,
+                                                        uint8_t persistent_congestion,
+                                                        const CongestionTxSnapshot *snapshot);
+
+/*
+ As `congestion_rfc_bbr3_on_ecn`, amounts in segments (one packet each).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr3_controller_on_ecn(CongestionLinuxBbr3ControllerState *state,
+                                                uint64_t now_us,
+                                                uint64_t ce_increase,
+                                                uint64_t largest_acked);
+
+/*
+ As `congestion_rfc_bbr3_on_rto`, amounts in segments (one packet each).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr3_controller_on_rto(CongestionLinuxBbr3ControllerState *state,
+                                                uint64_t now_us);
+
+/*
+ As `congestion_rfc_bbr3_on_discarded`, amounts in segments (one packet each).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr3_controller_on_discarded(CongestionLinuxBbr3ControllerState *state,
+                                                      uint64_t now_us,
+                                                      uint64_t amount);
+
+/*
+ As `congestion_rfc_bbr3_on_spurious`, amounts in segments (one packet each).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr3_controller_on_spurious(CongestionLinuxBbr3ControllerState *state,
+                                                     uint64_t now_us);
+
+/*
+ `*cwnd` = the congestion window, segments.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr3_controller_cwnd(const CongestionLinuxBbr3ControllerState *state,
+                                              uint64_t *cwnd);
+
+/*
+ `*ssthresh` = the slow-start threshold, segments; `CONGESTION_SSTHRESH_NONE` for none.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr3_controller_ssthresh(const CongestionLinuxBbr3ControllerState *state,
+                                                  uint64_t *ssthresh);
+
+/*
+ `*in_flight` = what the flow counts in flight, segments.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr3_controller_in_flight(const CongestionLinuxBbr3ControllerState *state,
+                                                   uint64_t *in_flight);
+
+/*
+ `*bytes_per_second` = the pacing rate, bytes per second.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr3_controller_pacing_rate(const CongestionLinuxBbr3ControllerState *state,
+                                                     uint64_t *bytes_per_second);
+
+/*
+ `*bytes` = the largest burst to send at once, bytes.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr3_controller_send_quantum(const CongestionLinuxBbr3ControllerState *state,
+                                                      uint64_t *bytes);
+
+/*
+ `*bytes` = the packet size (MSS, QUIC max datagram size) the flow works with, bytes.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr3_controller_mss(const CongestionLinuxBbr3ControllerState *state,
+                                             uint64_t *bytes);
+
+/*
+ `*phase` = the `CONGESTION_PHASE_*` of the flow (Startup is slow start).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr3_controller_phase(const CongestionLinuxBbr3ControllerState *state,
+                                               uint32_t *phase);
+
+/*
+ `*mode` = BBR's mode, a `CONGESTION_BBR_MODE_*` value.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr3_controller_mode(const CongestionLinuxBbr3ControllerState *state,
+                                              uint32_t *mode);
+
+/*
+ Initialises the flow at `state` (a buffer of `state_size` bytes, aligned to 64) on
+ the parameter block `params` (from `congestion_linux_bbr_params_init`), established at
+ `now_us`, drawing from `*rand` (Rust's `BbrController::with_params(params, now,
+ rand)`). The state keeps copies of both: `rand`'s `ctx` must stay valid as long as
+ the state is used. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` (a block never initialised,
+ or another algorithm's).
+
+ # Safety
+ `state` is NULL or valid for writes of `state_size` bytes; `params` NULL or an
+ initialised block; `rand` NULL or readable, its `below` callable with its `ctx`
+ during every call on the state.
+ */
+int32_t congestion_linux_bbr_controller_init(CongestionLinuxBbrControllerState *state,
+                                             size_t state_size,
+                                             const CongestionLinuxBbrParams *params,
+                                             uint64_t now_us,
+                                             const CongestionRandom *rand);
+
+/*
+ As `congestion_rfc_bbr3_on_packet_sent`, amounts in segments (one packet each).
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or writable.
+ */
+int32_t congestion_linux_bbr_controller_on_packet_sent(CongestionLinuxBbrControllerState *state,
+                                                       uint64_t now_us,
+                                                       uint64_t in_flight_after,
+                                                       uint64_t largest_sent,
+                                                       CongestionTxSnapshot *snapshot);
+
+/*
+ As `congestion_rfc_bbr3_on_packet_sent_counted`, amounts in segments (one packet each).
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or writable.
+ */
+int32_t congestion_linux_bbr_controller_on_packet_sent_counted(CongestionLinuxBbrControllerState *state,
+                                                               uint64_t now_us,
+                                                               uint64_t sent,
+                                                               uint64_t largest_sent,
+                                                               CongestionTxSnapshot *snapshot);
+
+/*
+ As `congestion_rfc_bbr3_on_ack_sampled`, amounts in segments (one packet each).
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or readable.
+ */
+int32_t congestion_linux_bbr_controller_on_ack_sampled(CongestionLinuxBbrControllerState *state,
+                                                       uint64_t now_us,
+                                                       uint64_t acked,
+                                                       uint64_t largest_acked,
+                                                       int64_t rtt_us,
+                                                       uint8_t app_limited,
+                                                       uint64_t ce_delta,
+                                                       uint64_t time_sent_us,
+                                                       const CongestionTxSnapshot *snapshot);
+
+/*
+ As `congestion_rfc_bbr3_on_ack`, amounts in segments (one packet each).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr_controller_on_ack(CongestionLinuxBbrControllerState *state,
+                                               uint64_t now_us,
+                                               uint64_t acked,
+                                               uint64_t largest_acked,
+                                               int64_t rtt_us,
+                                               uint8_t app_limited,
+                                               uint64_t ce_delta);
+
+/*
+ As `congestion_rfc_bbr3_on_packet_lost`, amounts in segments (one packet each).
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or readable.
+ */
+int32_t congestion_linux_bbr_controller_on_packet_lost(CongestionLinuxBbrControllerState *state,
+                                                       uint64_t now_us,
+                                                       uint64_t lost,
+                                                       uint64_t newest_lost,
+                                                       uint8_t persistent_congestion,
+                                                       const CongestionTxSnapshot *snapshot);
+
+/*
+ As `congestion_rfc_bbr3_on_ecn`, amounts in segments (one packet each).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr_controller_on_ecn(CongestionLinuxBbrControllerState *state,
+                                               uint64_t now_us,
+                                               uint64_t ce_increase,
+                                               uint64_t largest_acked);
+
+/*
+ As `congestion_rfc_bbr3_on_rto`, amounts in segments (one packet each).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr_controller_on_rto(CongestionLinuxBbrControllerState *state,
+                                               uint64_t now_us);
+
+/*
+ As `congestion_rfc_bbr3_on_discarded`, amounts in segments (one packet each).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr_controller_on_discarded(CongestionLinuxBbrControllerState *state,
+                                                     uint64_t now_us,
+                                                     uint64_t amount);
+
+/*
+ As `congestion_rfc_bbr3_on_spurious`, amounts in segments (one packet each).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_linux_bbr_controller_on_spurious(CongestionLinuxBbrControllerState *state,
+                                                    uint64_t now_us);
+
+/*
+ `*cwnd` = the congestion window, segments.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr_controller_cwnd(const CongestionLinuxBbrControllerState *state,
+                                             uint64_t *cwnd);
+
+/*
+ `*ssthresh` = the slow-start threshold, segments; `CONGESTION_SSTHRESH_NONE` for none.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr_controller_ssthresh(const CongestionLinuxBbrControllerState *state,
+                                                 uint64_t *ssthresh);
+
+/*
+ `*in_flight` = what the flow counts in flight, segments.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr_controller_in_flight(const CongestionLinuxBbrControllerState *state,
+                                                  uint64_t *in_flight);
+
+/*
+ `*bytes_per_second` = the pacing rate, bytes per second.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr_controller_pacing_rate(const CongestionLinuxBbrControllerState *state,
+                                                    uint64_t *bytes_per_second);
+
+/*
+ `*bytes` = the largest burst to send at once, bytes.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr_controller_send_quantum(const CongestionLinuxBbrControllerState *state,
+                                                     uint64_t *bytes);
+
+/*
+ `*bytes` = the packet size (MSS, QUIC max datagram size) the flow works with, bytes.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr_controller_mss(const CongestionLinuxBbrControllerState *state,
+                                            uint64_t *bytes);
+
+/*
+ `*phase` = the `CONGESTION_PHASE_*` of the flow (Startup is slow start).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr_controller_phase(const CongestionLinuxBbrControllerState *state,
+                                              uint32_t *phase);
+
+/*
+ `*mode` = BBR's mode, a `CONGESTION_BBR_MODE_*` value.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_linux_bbr_controller_mode(const CongestionLinuxBbrControllerState *state,
+                                             uint32_t *mode);
+
+/*
  Fills `*config` with Linux's defaults.
 
  Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
@@ -3414,6 +4005,263 @@ int32_t congestion_rfc_cubic_snapshot(const CongestionRfcCubicState *state,
                                       CongestionRfcCubicSnapshot *out);
 
 /*
+ Fills `*config` with QUIC's defaults for datagrams of `smss` bytes (Rust's
+ `Bbr3Config::quic(smss)`): initial window `min(10 × smss, max(14720, 2 × smss))`
+ (RFC 9002 §7.2), selective ACKs, no pacing offload.
+
+ Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
+
+ # Safety
+ `config` is NULL or valid for writing one `CongestionRfcBbr3Config`.
+ */
+int32_t congestion_rfc_bbr3_config_quic(CongestionRfcBbr3Config *config, uint32_t smss);
+
+/*
+ Validates `*config` into the parameter block at `params` (a buffer of `params_size`
+ bytes, 8-byte aligned). On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or the code naming the refused field: `CONGESTION_ERR_MSS`
+ (`smss` 0), `CONGESTION_ERR_MSS_RANGE` (`smss` above 65535),
+ `CONGESTION_ERR_INITIAL_WINDOW` (below `smss`, or 2^30 or more),
+ `CONGESTION_ERR_PACING_OFFLOAD` (2^30 or more), `CONGESTION_ERR_ARGUMENT` (a
+ `has_selective_acks` other than 0 or 1, or nonzero `reserved` bytes).
+
+ # Safety
+ `params` is NULL or valid for writes of `params_size` bytes; `config` NULL or
+ readable.
+ */
+int32_t congestion_rfc_bbr3_params_init(CongestionRfcBbr3Params *params,
+                                        size_t params_size,
+                                        const CongestionRfcBbr3Config *config);
+
+/*
+ Initialises the RFC-mode BBRv3 flow at `state` (a buffer of `state_size` bytes,
+ aligned to 64) on the parameter block `params`, starting at `now_us`, drawing from
+ `*rand` (Rust's `Bbr3Controller::with_params(params, now, rand)`). The state keeps
+ copies of both: the block may go afterwards, but `rand`'s `ctx` must stay valid as
+ long as the state is used. On error nothing is written.
+
+ Returns `CONGESTION_OK`, `CONGESTION_ERR_NULL`, `CONGESTION_ERR_ALIGNMENT`,
+ `CONGESTION_ERR_SIZE`, or `CONGESTION_ERR_UNINITIALIZED` (a block never initialised,
+ or another algorithm's).
+
+ # Safety
+ `state` is NULL or valid for writes of `state_size` bytes; `params` NULL or an
+ initialised block; `rand` NULL or readable, its `below` callable with its `ctx`
+ during every call on the state.
+ */
+int32_t congestion_rfc_bbr3_init(CongestionRfcBbr3State *state,
+                                 size_t state_size,
+                                 const CongestionRfcBbr3Params *params,
+                                 uint64_t now_us,
+                                 const CongestionRandom *rand);
+
+/*
+ One packet was sent at `now_us`: `in_flight_after` bytes are in flight now by the
+ stack's own count, `largest_sent` is its packet number (Rust's `on_packet_sent(now,
+ &SentEvent::new(in_flight_after, largest_sent))`). `*snapshot` gets the packet's
+ [`CongestionTxSnapshot`]: store it with the packet and hand it back on its ACK or
+ loss. Returns `CONGESTION_ERR_NULL` (nothing changed) if `snapshot` is NULL.
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or writable.
+ */
+int32_t congestion_rfc_bbr3_on_packet_sent(CongestionRfcBbr3State *state,
+                                           uint64_t now_us,
+                                           uint64_t in_flight_after,
+                                           uint64_t largest_sent,
+                                           CongestionTxSnapshot *snapshot);
+
+/*
+ One packet of `sent` bytes was sent at `now_us`, numbered `largest_sent`, the flow
+ adding it to its own in-flight count (Rust's `on_packet_sent_counted`); `*snapshot`
+ as for `congestion_rfc_bbr3_on_packet_sent`.
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or writable.
+ */
+int32_t congestion_rfc_bbr3_on_packet_sent_counted(CongestionRfcBbr3State *state,
+                                                   uint64_t now_us,
+                                                   uint64_t sent,
+                                                   uint64_t largest_sent,
+                                                   CongestionTxSnapshot *snapshot);
+
+/*
+ An ACK at `now_us` newly acknowledging `acked` bytes, the largest packet it covers
+ `largest_acked` (`CONGESTION_PACKET_UNKNOWN`: none named), its RTT sample `rtt_us`
+ (negative: none), `app_limited` nonzero when the application limited the flight,
+ `ce_delta` packets newly CE-marked; the newest packet it acknowledges was sent at
+ `time_sent_us` and its send gave `*snapshot` (Rust's `on_ack_sampled(now,
+ &AckEvent, &AckedPacket::new(time_sent, snapshot))`).
+
+ Returns `CONGESTION_ERR_SNAPSHOT` (nothing changed) for a snapshot no send of this
+ flow wrote, `CONGESTION_ERR_NULL` for a NULL `snapshot`.
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or readable.
+ */
+int32_t congestion_rfc_bbr3_on_ack_sampled(CongestionRfcBbr3State *state,
+                                           uint64_t now_us,
+                                           uint64_t acked,
+                                           uint64_t largest_acked,
+                                           int64_t rtt_us,
+                                           uint8_t app_limited,
+                                           uint64_t ce_delta,
+                                           uint64_t time_sent_us,
+                                           const CongestionTxSnapshot *snapshot);
+
+/*
+ An ACK without a delivery-rate sample (one that acknowledges nothing new, or whose
+ packets' snapshots were not kept): the arguments of `congestion_rfc_bbr3_on_ack_sampled`
+ without the newest packet (Rust's `on_ack`).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_rfc_bbr3_on_ack(CongestionRfcBbr3State *state,
+                                   uint64_t now_us,
+                                   uint64_t acked,
+                                   uint64_t largest_acked,
+                                   int64_t rtt_us,
+                                   uint8_t app_limited,
+                                   uint64_t ce_delta);
+
+/*
+ `lost` bytes were declared lost at `now_us`, the newest of them numbered
+ `newest_lost` (`CONGESTION_PACKET_UNKNOWN`: not named), with persistent congestion
+ when `persistent_congestion` is nonzero; `*snapshot` is what the lost packet's send
+ gave (Rust's `on_packet_lost(now, &LossEvent, snapshot)`). Call it once per lost
+ packet. Errors as `congestion_rfc_bbr3_on_ack_sampled`.
+
+ # Safety
+ `state` as for every event; `snapshot` NULL or readable.
+ */
+int32_t congestion_rfc_bbr3_on_packet_lost(CongestionRfcBbr3State *state,
+                                           uint64_t now_us,
+                                           uint64_t lost,
+                                           uint64_t newest_lost,
+                                           uint8_t persistent_congestion,
+                                           const CongestionTxSnapshot *snapshot);
+
+/*
+ The ECN-CE count rose by `ce_increase` in the ACK of `largest_acked` (Rust's
+ `on_ecn`).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_rfc_bbr3_on_ecn(CongestionRfcBbr3State *state,
+                                   uint64_t now_us,
+                                   uint64_t ce_increase,
+                                   uint64_t largest_acked);
+
+/*
+ A retransmission timeout fired (Rust's `on_retransmission_timeout`).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_rfc_bbr3_on_rto(CongestionRfcBbr3State *state, uint64_t now_us);
+
+/*
+ `amount` bytes left flight without a congestion signal (keys discarded; Rust's
+ `on_discarded`).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_rfc_bbr3_on_discarded(CongestionRfcBbr3State *state,
+                                         uint64_t now_us,
+                                         uint64_t amount);
+
+/*
+ The last reduction was spurious (Rust's `on_spurious_congestion`).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm not used
+ concurrently.
+ */
+int32_t congestion_rfc_bbr3_on_spurious(CongestionRfcBbr3State *state, uint64_t now_us);
+
+/*
+ `*cwnd` = the congestion window, bytes.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_rfc_bbr3_cwnd(const CongestionRfcBbr3State *state, uint64_t *cwnd);
+
+/*
+ `*ssthresh` = the slow-start threshold, bytes; `CONGESTION_SSTHRESH_NONE` for none.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_rfc_bbr3_ssthresh(const CongestionRfcBbr3State *state, uint64_t *ssthresh);
+
+/*
+ `*in_flight` = what the flow counts in flight, bytes.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_rfc_bbr3_in_flight(const CongestionRfcBbr3State *state, uint64_t *in_flight);
+
+/*
+ `*bytes_per_second` = the pacing rate, bytes per second.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_rfc_bbr3_pacing_rate(const CongestionRfcBbr3State *state,
+                                        uint64_t *bytes_per_second);
+
+/*
+ `*bytes` = the largest burst to send at once, bytes.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_rfc_bbr3_send_quantum(const CongestionRfcBbr3State *state, uint64_t *bytes);
+
+/*
+ `*bytes` = the packet size (MSS, QUIC max datagram size) the flow works with, bytes.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_rfc_bbr3_mss(const CongestionRfcBbr3State *state, uint64_t *bytes);
+
+/*
+ `*phase` = the `CONGESTION_PHASE_*` of the flow (Startup is slow start).
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_rfc_bbr3_phase(const CongestionRfcBbr3State *state, uint32_t *phase);
+
+/*
+ `*state_number` = `BBR.state`, a `CONGESTION_RFC_BBR3_STATE_*` value.
+
+ # Safety
+ `state` is NULL or an initialised state of this algorithm; the out-pointer NULL or
+ writable.
+ */
+int32_t congestion_rfc_bbr3_bbr_state(const CongestionRfcBbr3State *state, uint32_t *state_number);
+
+/*
  Fills `*config` with the RFC defaults.
 
  Returns `CONGESTION_OK`, or `CONGESTION_ERR_NULL` if `config` is NULL.
@@ -3728,3 +4576,10 @@ int32_t congestion_rfc_cubic_send_tsq(const CongestionRfcCubicState *state,
                                       uint8_t *throttled);
 
 #endif  /* CONGESTION_H */
+
+/* The per-packet snapshot is 32 plain bytes on every target (asserted in Rust too). */
+#if defined(__cplusplus)
+static_assert(sizeof(CongestionTxSnapshot) == 32, "CongestionTxSnapshot is 32 bytes");
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L
+_Static_assert(sizeof(CongestionTxSnapshot) == 32, "CongestionTxSnapshot is 32 bytes");
+#endif

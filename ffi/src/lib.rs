@@ -20,6 +20,18 @@
 //! the same meaning in both modes), `in_flight`, `pacing_rate` (bytes/s), `send_quantum`
 //! (bytes), `mss`.
 //!
+//! ## Per-packet BBR (QUIC)
+//!
+//! For stacks that report packets rather than a TCP scoreboard, the trait's per-packet
+//! calls (`on_packet_sent`, `on_ack_sampled`, `on_packet_lost`, ...) of RFC-mode BBRv3
+//! (`congestion_rfc_bbr3_*`, bytes) and of the Linux-mode BBR v1 and BBRv3 controllers
+//! (`congestion_linux_bbr_controller_*`, `congestion_linux_bbr3_controller_*`, segments:
+//! one packet each; they count whole segments, so they are not usable in bytes). The
+//! send call writes a [`CongestionTxSnapshot`] (32 plain bytes) the caller stores with
+//! the packet and hands back on its ACK or loss; one no send of the flow wrote is
+//! refused with [`CONGESTION_ERR_SNAPSHOT`]. The state keeps copies of the parameters
+//! and of the caller's [`CongestionRandom`].
+//!
 //! ## Recovery periods
 //!
 //! Each flow reduces at most once per recovery period and ignores losses and CE marks of
@@ -79,6 +91,8 @@ mod flow;
 mod linux;
 mod linux_bbr;
 mod linux_bbr3;
+mod linux_bbr3_controller;
+mod linux_bbr_controller;
 mod linux_config;
 mod linux_dctcp;
 mod linux_events;
@@ -86,9 +100,11 @@ mod linux_prague;
 mod linux_send;
 mod linux_snapshot;
 mod linux_tcp_config;
+mod packet;
 #[cfg(target_os = "none")]
 mod panic;
 mod rfc;
+mod rfc_bbr3;
 mod rfc_config;
 mod rfc_events;
 mod rfc_send;
@@ -103,7 +119,9 @@ pub use blobs::*;
 pub use deprecated::*;
 pub use linux::*;
 pub use linux_bbr::*;
+pub use linux_bbr_controller::*;
 pub use linux_bbr3::*;
+pub use linux_bbr3_controller::*;
 pub use linux_config::{CongestionLinuxCubicConfig, congestion_linux_cubic_config_default};
 pub use linux_dctcp::*;
 pub use linux_events::*;
@@ -111,7 +129,9 @@ pub use linux_prague::*;
 pub use linux_send::*;
 pub use linux_snapshot::*;
 pub use linux_tcp_config::*;
+pub use packet::*;
 pub use rfc::*;
+pub use rfc_bbr3::*;
 pub use rfc_config::*;
 pub use rfc_events::*;
 pub use rfc_send::*;
@@ -185,6 +205,13 @@ pub const CONGESTION_ERR_TCP_HEADER: i32 = -26;
 pub const CONGESTION_ERR_DCTCP_SHIFT_G: i32 = -27;
 /// Configuration refused: Prague's `prague_burst_shift` is above 63.
 pub const CONGESTION_ERR_PRAGUE_BURST_SHIFT: i32 = -28;
+/// A snapshot handed back to a per-packet call (`_on_ack_sampled`, `_on_packet_lost`)
+/// that no send of this flow wrote: flag bits no send sets, a stamp or send time after
+/// `now_us`, or delivery counters ahead of the flow's (a snapshot of another flow, or
+/// garbage). Nothing changed.
+pub const CONGESTION_ERR_SNAPSHOT: i32 = -29;
+/// Configuration refused: RFC-mode BBRv3's `pacing_offload_bytes` is 2^30 or more.
+pub const CONGESTION_ERR_PACING_OFFLOAD: i32 = -30;
 
 /// A packet number that names no packet: a loss or ECN report with it is always a new
 /// congestion event. No QUIC packet number (below 2^62) or TCP sequence is this value.

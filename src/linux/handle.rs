@@ -32,33 +32,13 @@ use crate::time::Instant;
 ///
 /// # Driving it from a stack
 ///
-/// Through [`CongestionController`], in segments:
-///
-/// 1. [`Cubic::new`] with a [`CubicConfig`] (kernel defaults from
-///    [`CubicConfig::new`]) and the current time, or [`Cubic::with_params`].
-/// 2. After every send: [`on_sent`](CongestionController::on_sent) with the segments
-///    in flight after it and, as `largest_sent`, the stack's `snd_nxt`: the sequence
-///    after the last segment sent, in segments from the initial sequence
-///    ([`LinuxSocketConfig::iss`](crate::linux::LinuxSocketConfig::iss), 0 by default).
-///    The flow's `snd_nxt` (and so the recovery point `high_seq`) follows it wherever
-///    SACKed or lost segments have left the flight; report SACK-only ACKs as well
-///    (`acked` 0, or the SACKed amount with the cumulative ACK), since they tell the
-///    flow to look.
-/// 3. Per ACK: [`on_ack`](CongestionController::on_ack) with the newly acknowledged
-///    segments, the cumulative ACK as `largest_acked` (`snd_una` after it, in the same
-///    sequence space) and the RTT sample, then send what the window allows, then
-///    `on_sent`. Whether `acked` counts SACKed segments or only the cumulative advance,
-///    the flow's `snd_una` is the cumulative ACK.
-/// 4. [`on_loss`](CongestionController::on_loss) for every lost segment or burst, named
-///    by its own sequence ([`LossEvent::packet`](crate::LossEvent::packet)) or send
-///    time (a segment before `high_seq` does not reduce again),
-///    [`on_ecn`](CongestionController::on_ecn) when an ACK raises the CE count, naming
-///    the highest segment it acknowledges in order (the cumulative ACK minus one),
-///    [`on_retransmission_timeout`](CongestionController::on_retransmission_timeout);
-///    `on_spurious_congestion` when a reduction proves spurious (undo);
-///    `on_transmit_start` after idle.
-/// 5. Read [`cwnd`](CongestionController::cwnd), [`phase`](CongestionController::phase)
-///    and [`pacing_rate`](CongestionController::pacing_rate) for the next sends.
+/// Through [`CongestionController`], in segments, in the order [`crate::controller`]
+/// gives. Linux mode reads `largest_sent` as the stack's `snd_nxt` and `largest_acked`
+/// as the cumulative ACK (`snd_una` after it), both from
+/// [`LinuxSocketConfig::iss`](crate::linux::LinuxSocketConfig::iss) on
+/// ([`SentEvent::largest_sent`](crate::SentEvent::largest_sent) and
+/// [`AckEvent::largest_acked`](crate::AckEvent::largest_acked) say how); a stack reports
+/// its SACK-only ACKs too, and names lost segments by sequence or send time.
 ///
 /// ```
 /// use congestion::{AckEvent, CongestionController, Duration, Instant, SentEvent};

@@ -35,41 +35,13 @@
 //!
 //! # Design
 //!
-//! - **Static dispatch, no allocation.** [`Observer`] has one method with an empty
-//!   default body; the flows are generic over it, never `dyn`. [`NoObserver`] is
-//!   zero-sized and empty, and the plain calls are the `_observed` ones with it (or,
-//!   for ACKs, the unchanged code the `_observed` twin wraps).
-//! - **Where each decision is reported.** Reductions and undos are reported where the
-//!   controller makes them (losses, ECN, timeouts and undos are rare, out-of-line
-//!   calls). An ACK's decisions (slow-start exit, the end of a recovery period,
-//!   HyStart++'s Conservative Slow Start) are found by the `_observed` ACK call from the
-//!   flow's phase before and after the plain ACK, so the per-ACK path, tuned
-//!   instruction by instruction, is not touched at all. Every such decision moves the
-//!   phase, so the observed ACK only compares what the phase depends on and works the
-//!   decisions out, out of line, when it moved: with a [`Counters`] sink a
-//!   congestion-avoidance ACK costs about 20 instructions more (`docs/performance.md`).
-//! - **State-machine controllers.** BBR v1 and v3 (Linux and RFC mode), DCTCP and
-//!   Prague report by comparing their state (BBR mode and ProbeBW phase, the Linux CA
-//!   state or RFC 9002 recovery, cwnd and ssthresh) before and after each plain call
-//!   (`model.rs`), so their flows carry no observer state either. One call reports at
-//!   most one mode change: states passed within one call (Drain, ProbeBW_DOWN and
-//!   CRUISE on one ACK) read as one change from the first to the last.
-//! - **One decision type.** [`Decision`] is a small `Copy` enum, `#[non_exhaustive]`
-//!   so that algorithms to come (BBR's [`ModeChange`](Decision::ModeChange)) add
-//!   variants without breaking a sink. Amounts are in the controller's
-//!   [`WindowUnit`](crate::WindowUnit): segments in Linux mode, bytes in RFC mode.
-//! - **Composition.** `&mut O` is an observer, and so is a pair `(A, B)`: a stack
-//!   counts with [`Counters`] and logs with its own sink in one call.
-//!
-//! # qlog
-//!
-//! The decisions map onto qlog's recovery events (draft-ietf-quic-qlog-quic-events):
-//! a [`Reduction`](Decision::Reduction) is a `congestion_state_updated` to `recovery`
-//! (or `slow_start` after a timeout) with the cause as its trigger, followed by a
-//! `metrics_updated` with the new `congestion_window` and `ssthresh`;
-//! [`SlowStartExit`](Decision::SlowStartExit) and
-//! [`RecoveryEnd`](Decision::RecoveryEnd) are `congestion_state_updated` to
-//! `congestion_avoidance` (or `slow_start`). `examples/qlog_events.rs` prints them so.
+//! Static dispatch, no allocation: [`NoObserver`] is zero-sized and the plain calls are
+//! the `_observed` ones with it. An ACK's decisions are worked out from the phase before
+//! and after the plain ACK, out of line, so the per-ACK path is untouched; BBR, DCTCP
+//! and Prague compare their state before and after each call. [`Decision`] is
+//! `#[non_exhaustive]`, in the controller's [`WindowUnit`](crate::WindowUnit); `&mut O`
+//! and pairs `(A, B)` are observers too. `docs/observe.md` (in the repository) gives
+//! the reasons and the mapping onto qlog's recovery events (`examples/qlog_events.rs`).
 //!
 //! # defmt
 //!

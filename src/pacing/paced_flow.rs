@@ -80,40 +80,9 @@ pub struct NextPacket {
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
 ///
+/// The [crate's front page](crate) sends a window through one (TCP quick start).
+///
 /// [`send_quantum_bytes`]: CongestionController::send_quantum_bytes
-///
-/// ```
-/// use congestion::hystart::PacingStatus;
-/// use congestion::pacing::{NextPacket, PacedFlow, SendPathConfig, SendVerdict};
-/// use congestion::rfc;
-/// use congestion::{AckEvent, CongestionController, Duration, Instant};
-///
-/// let cc = rfc::Cubic::new(rfc::CubicConfig::quic(1200), Instant::ZERO)?;
-/// let mut path = SendPathConfig::new();
-/// path.pacing_status = PacingStatus::Needed; // the stack waits for each departure
-/// let mut flow = PacedFlow::new(cc, path.validate()?);
-///
-/// let mut now = Instant::ZERO;
-/// let mut pn = 0;
-/// for _ in 0..3 {
-///     match flow.poll(now, &NextPacket::default()) {
-///         SendVerdict::Send { segments } => {
-///             pn += u64::from(segments);
-///             let bytes = u64::from(segments) * 1200;
-///             flow.on_sent_counted(now, bytes, pn); // one call feeds both
-///         }
-///         verdict => now = verdict.retry_at().unwrap_or(now),
-///     }
-/// }
-/// // IW10 leaves in bursts of at most half the window, unpaced (fq's first 10 MSS).
-/// assert_eq!((flow.in_flight(), pn), (12_000, 10));
-/// flow.on_ack(
-///     Instant::from_micros(20_000),
-///     &AckEvent::new(2_400, 2, Some(Duration::from_millis(20))),
-/// );
-/// assert_eq!(flow.send_path().min_rtt_us(), 20_000); // the RTT, given once
-/// # Ok::<(), congestion::ConfigError>(())
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct PacedFlow<C, P = SendPathParams, S = SendPathState> {

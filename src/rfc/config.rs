@@ -13,8 +13,12 @@ pub enum SlowStartKind {
     /// Standard slow start (RFC 5681 / RFC 9002): cwnd grows by the acked bytes until
     /// ssthresh or a congestion event.
     Standard,
-    /// Linux HyStart (ACK train + delay increase), adapted to bytes: see
-    /// [`Cubic`](super::Cubic) for the adaptation.
+    /// Linux HyStart (ACK train + delay increase, [`LinuxHystart`](crate::hystart::LinuxHystart))
+    /// adapted to bytes: cwnd in whole segments (`cwnd / MSS`) for its 16-segment
+    /// low-window test; `largest_acked` / `largest_sent` truncated to 32 bits as
+    /// `snd_una` / `snd_nxt`; the minimum RTT as `delay_min`; no pacing rate (no GSO
+    /// ACK-delay cushion); pacing status `Fq` when `paced`, else `None` (halving the
+    /// train threshold as unpaced Linux does); no 1-second blackout after an epoch starts.
     LinuxHystart,
     /// RFC 9406 HyStart++ (the RFC 9438 §4.10 recommendation).
     #[default]

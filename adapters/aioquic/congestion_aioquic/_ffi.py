@@ -1,7 +1,8 @@
-"""The C ABI of `congestion-ffi` (RFC mode) through ctypes.
+"""The C ABI of `congestion-ffi` through ctypes.
 
-Only what the aioquic adapter uses is declared: the RFC-mode config, init, the events
-and the getters, each with its argument and result types, so that ctypes converts and
+Only what the aioquic adapter uses is declared: RFC-mode CUBIC/NewReno (config, init,
+events, getters) and the per-packet BBR calls (RFC-mode BBRv3 in bytes, the Linux-mode
+BBR v1 and BBRv3 controllers in segments), each with its argument and result types, so that ctypes converts and
 checks every argument. The functions are attributes of one `Lib` object, looked up at
 every call: a test may replace any of them with a wrapper (to count calls) and the
 controller goes through the wrapper.
@@ -36,6 +37,18 @@ def aligned_buffer(size: int, align: int) -> tuple[ctypes.Array, int]:
     addr = ctypes.addressof(buffer)
     return buffer, addr + (-addr % align)
 
+# ffi/src/packet.rs (CONGESTION_RFC_BBR3_STATE_SIZE, ..._PARAMS_SIZE,
+# CONGESTION_LINUX_BBR{,3}_CONTROLLER_STATE_SIZE) and ffi/src/blobs.rs
+# (CONGESTION_LINUX_BBR{,3}_PARAMS_SIZE); every state aligned to 64, every block to 8.
+RFC_BBR3_STATE_SIZE = 576
+RFC_BBR3_PARAMS_SIZE = 64
+LINUX_BBR_CONTROLLER_STATE_SIZE = 384
+LINUX_BBR3_CONTROLLER_STATE_SIZE = 512
+LINUX_BBR_PARAMS_SIZE = 64
+LINUX_BBR3_PARAMS_SIZE = 64
+STATE_ALIGN = 64
+PARAMS_ALIGN = 8
+
 # ffi/src/lib.rs
 OK = 0
 ERR_NULL = -1
@@ -43,6 +56,7 @@ ERR_UNINITIALIZED = -2
 ERR_ARGUMENT = -3
 ERR_ALIGNMENT = -4
 ERR_SIZE = -5
+ERR_SNAPSHOT = -29
 PACKET_UNKNOWN = (1 << 64) - 1
 SSTHRESH_NONE = (1 << 64) - 1
 RATE_UNLIMITED = (1 << 64) - 1
@@ -105,6 +119,68 @@ class CongestionRfcCubicConfig(ctypes.Structure):
 
 assert ctypes.sizeof(CongestionRfcCubicConfig) == 96
 
+class CongestionTxSnapshot(ctypes.Structure):
+    """`CongestionTxSnapshot`: what a per-packet send call gives, 32 plain bytes the
+    adapter stores with aioquic's sent packet and hands back unchanged."""
+
+    _fields_ = [
+        ("first_tx_mstamp", ctypes.c_uint64),
+        ("delivered_mstamp", ctypes.c_uint64),
+        ("delivered", ctypes.c_uint32),
+        ("lost", ctypes.c_uint32),
+        ("flags", ctypes.c_uint32),
+        ("in_flight", ctypes.c_uint32),
+    ]
+
+
+assert ctypes.sizeof(CongestionTxSnapshot) == 32
+
+# The C side's generator: `below(ctx, ceil)`, or NULL to draw `value` every time.
+RANDOM_BELOW = ctypes.CFUNCTYPE(ctypes.c_uint32, ctypes.c_void_p, ctypes.c_uint32)
+
+
+class CongestionRandom(ctypes.Structure):
+    _fields_ = [("below", RANDOM_BELOW), ("ctx", ctypes.c_void_p), ("value", ctypes.c_uint32)]
+
+
+class CongestionRfcBbr3Config(ctypes.Structure):
+    """`CongestionRfcBbr3Config` (16 bytes)."""
+
+    _fields_ = [
+        ("smss", ctypes.c_uint32),
+        ("initial_cwnd", ctypes.c_uint32),
+        ("pacing_offload_bytes", ctypes.c_uint32),
+        ("has_selective_acks", ctypes.c_uint8),
+        ("reserved", ctypes.c_uint8 * 3),
+    ]
+
+
+assert ctypes.sizeof(CongestionRfcBbr3Config) == 16
+
+
+class CongestionLinuxBbrConfig(ctypes.Structure):
+    """`CongestionLinuxBbrConfig` (40 bytes), BBR v1 and v3 alike."""
+
+    _fields_ = [
+        ("max_pacing_rate", ctypes.c_uint64),
+        ("mss", ctypes.c_uint32),
+        ("init_cwnd", ctypes.c_uint32),
+        ("cwnd_clamp", ctypes.c_uint32),
+        ("initial_rtt_us", ctypes.c_uint32),
+        ("max_tcp_header", ctypes.c_uint32),
+        ("min_tso_segs", ctypes.c_uint32),
+        ("pacing_status", ctypes.c_uint8),
+        ("pacing_shift", ctypes.c_uint8),
+        ("ecn", ctypes.c_uint8),
+        ("ecn_low", ctypes.c_uint8),
+    ]
+
+
+assert ctypes.sizeof(CongestionLinuxBbrConfig) == 40
+
+BBR_MODE_STARTUP = 0
+RFC_BBR3_STATE_STARTUP = 0
+
 _u8, _u32, _u64, _i64, _i32 = (
     ctypes.c_uint8,
     ctypes.c_uint32,
@@ -150,6 +226,45 @@ PROTOTYPES: dict[str, list] = {
     "congestion_rfc_cubic_send_quantum": [_ptr, _ptr],
     "congestion_rfc_cubic_mss": [_ptr, _ptr],
 }
+
+
+# The per-packet BBR families: the same calls under three prefixes (ffi/src/packet.rs).
+PACKET_PREFIXES = (
+    "congestion_rfc_bbr3",
+    "congestion_linux_bbr_controller",
+    "congestion_linux_bbr3_controller",
+)
+_snap = ctypes.POINTER(CongestionTxSnapshot)
+for _p in PACKET_PREFIXES:
+    PROTOTYPES.update({
+        # state, state_size, params, now_us, rand
+        f"{_p}_init": [_ptr, ctypes.c_size_t, _ptr, _u64, ctypes.POINTER(CongestionRandom)],
+        # state, now_us, sent, largest_sent, snapshot (out)
+        f"{_p}_on_packet_sent_counted": [_ptr, _u64, _u64, _u64, _snap],
+        # state, now_us, acked, largest_acked, rtt_us, app_limited, ce_delta, time_sent_us, snapshot
+        f"{_p}_on_ack_sampled": [_ptr, _u64, _u64, _u64, _i64, _u8, _u64, _u64, _snap],
+        # state, now_us, acked, largest_acked, rtt_us, app_limited, ce_delta
+        f"{_p}_on_ack": [_ptr, _u64, _u64, _u64, _i64, _u8, _u64],
+        # state, now_us, lost, newest_lost, persistent_congestion, snapshot
+        f"{_p}_on_packet_lost": [_ptr, _u64, _u64, _u64, _u8, _snap],
+        f"{_p}_on_rto": [_ptr, _u64],
+        # state, now_us, amount
+        f"{_p}_on_discarded": [_ptr, _u64, _u64],
+        f"{_p}_cwnd": [_ptr, _ptr],
+        f"{_p}_in_flight": [_ptr, _ptr],
+        f"{_p}_pacing_rate": [_ptr, _ptr],
+        f"{_p}_send_quantum": [_ptr, _ptr],
+        f"{_p}_mss": [_ptr, _ptr],
+        f"{_p}_phase": [_ptr, _ptr],
+    })
+PROTOTYPES["congestion_rfc_bbr3_bbr_state"] = [_ptr, _ptr]
+PROTOTYPES["congestion_linux_bbr_controller_mode"] = [_ptr, _ptr]
+PROTOTYPES["congestion_linux_bbr3_controller_mode"] = [_ptr, _ptr]
+PROTOTYPES["congestion_rfc_bbr3_config_quic"] = [ctypes.POINTER(CongestionRfcBbr3Config), _u32]
+PROTOTYPES["congestion_rfc_bbr3_params_init"] = [_ptr, ctypes.c_size_t, ctypes.POINTER(CongestionRfcBbr3Config)]
+PROTOTYPES["congestion_linux_bbr_config_default"] = [ctypes.POINTER(CongestionLinuxBbrConfig)]
+PROTOTYPES["congestion_linux_bbr_params_init"] = [_ptr, ctypes.c_size_t, ctypes.POINTER(CongestionLinuxBbrConfig)]
+PROTOTYPES["congestion_linux_bbr3_params_init"] = [_ptr, ctypes.c_size_t, ctypes.POINTER(CongestionLinuxBbrConfig)]
 
 
 class CongestionError(RuntimeError):

@@ -45,7 +45,8 @@ def test_registered_by_name():
     for name, cls in congestion_aioquic.NAMES.items():
         cc = create_congestion_control(name, max_datagram_size=MSS)
         assert type(cc) is cls
-    assert set(congestion_aioquic.NAMES) == {"congestion-cubic", "congestion-newreno"}
+    assert set(congestion_aioquic.NAMES) == {"congestion-cubic", "congestion-newreno", "congestion-bbr",
+                                             "congestion-bbr3", "congestion-bbr3-rfc"}
 
 
 def test_state_size_and_alignment_are_the_c_abis():

@@ -40,3 +40,61 @@ fn hand_worked_k_for_the_reference_loss() {
     // cbrt(a) ~= 21284.5 in 1/1024 s; the kernel's rounding gives 21284.
     assert_eq!(linux_cubic_root(2_681_735_677u64 * (12000 - 8402)), 21284);
 }
+
+mod exact_tests {
+    use super::super::{bitwise_cube_root, exact_cube_root, newton_cube_root, newton_step};
+
+    #[test]
+    fn a_capped_quotient_gives_the_saturating_steps_result() {
+        // The step as first written: saturating sum, then the clamp.
+        let reference = |x: u64, r: u64, max: u64| {
+            let q = match r * r {
+                0 => x,
+                sq => x / sq,
+            };
+            ((2 * r).saturating_add(q) / 3).min(max)
+        };
+        const MAX_ROOT: u64 = 2_642_245;
+        // Small and zero guesses for huge x put the quotient far above 3·max; guesses
+        // near the root and up to 2^32 - 1 do not.
+        for x in [8u64, 1000, 1 << 40, u64::MAX / 3, u64::MAX - 1, u64::MAX] {
+            for r in [0u64, 1, 2, 3, 1000, 2_642_245, 4_194_303, (1 << 32) - 1] {
+                let got = newton_step(x, r, MAX_ROOT);
+                assert_eq!(got, reference(x, r, MAX_ROOT), "{x} {r}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_root_equals_the_digit_by_digit_root_over_wide_ranges() {
+        // Every x below 2^20, then strides across every bit length up to 2^64.
+        for x in 0..(1u64 << 20) {
+            assert_eq!(newton_cube_root(x), bitwise_cube_root(x), "x = {x}");
+        }
+        for bits in 20..64u32 {
+            let base = 1u64 << bits;
+            let stride = (base >> 12).max(1);
+            let mut x = base;
+            for _ in 0..8192u32 {
+                assert_eq!(newton_cube_root(x), bitwise_cube_root(x), "x = {x}");
+                x = match x.checked_add(stride) {
+                    Some(n) => n,
+                    None => break,
+                };
+            }
+        }
+    }
+
+    #[test]
+    fn perfect_cubes_and_their_neighbours() {
+        for r in [0u64, 1, 2, 3, 10, 1000, 21284, 2_000_000, 2_642_245] {
+            let c = r * r * r;
+            assert_eq!(exact_cube_root(c), r, "cbrt({c})");
+            if r > 0 {
+                assert_eq!(exact_cube_root(c - 1), r - 1, "cbrt({c} - 1)");
+            }
+        }
+        // 2_642_245^3 = 18_446_724_184_312_856_125 <= u64::MAX < 2_642_246^3.
+        assert_eq!(exact_cube_root(u64::MAX), 2_642_245);
+    }
+}

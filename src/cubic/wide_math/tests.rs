@@ -58,3 +58,53 @@ fn mul_div_saturates_instead_of_wrapping() {
     assert_eq!(mul_div_floor(u64::MAX, 2, 1), u64::MAX);
     assert_eq!(mul_div_floor(5, 5, 0), u64::MAX);
 }
+
+mod mul_shr_tests {
+    use super::super::mul_u64_u64_shr;
+
+    #[test]
+    fn the_shift_keeps_the_bits_above_64() {
+        // 2^40 * 2^40 = 2^80; >> 20 = 2^60, beyond any 64-bit product.
+        assert_eq!(mul_u64_u64_shr(1 << 40, 1 << 40, 20), 1 << 60);
+        // (2^64 - 1)^2 >> 64 = 2^64 - 2.
+        assert_eq!(mul_u64_u64_shr(u64::MAX, u64::MAX, 64), u64::MAX - 1);
+        assert_eq!(mul_u64_u64_shr(6, 7, 0), 42);
+        assert_eq!(mul_u64_u64_shr(6, 7, 1), 21);
+        // Truncated to 64 bits like the kernel's cast: 2^100 >> 20 = 2^80 -> 0.
+        assert_eq!(mul_u64_u64_shr(1 << 50, 1 << 50, 20), 0);
+        assert_eq!(mul_u64_u64_shr(3, 1 << 63, 127), 0);
+        assert_eq!(mul_u64_u64_shr(u64::MAX, 2, 127), 0);
+        assert_eq!(mul_u64_u64_shr(u64::MAX, 4, 65), 1);
+    }
+}
+
+mod wide_const_tests {
+    use super::*;
+
+    #[test]
+    #[cfg(target_pointer_width = "64")]
+    fn the_wide_constant_form_is_mul_div_floor() {
+        let bs = [1_000_000_000_000u64, 1_000_000_000_000_000_000];
+        let ds = [1u64, 7, 400_000, 480_000, 100_000 * 65_535, u64::MAX, 0];
+        let mut a = 0u64;
+        let mut state = 0x2545_F491_4F6C_DD1Du64;
+        for i in 0..20_000u32 {
+            for &b in &bs {
+                for &d in &ds {
+                    assert_eq!(mul_wide_const_div_floor(a, b, d), mul_div_floor(a, b, d));
+                }
+                // Around the overflow limit of the product.
+                let edge = u64::MAX / b;
+                for x in [edge - 1, edge, edge + 1] {
+                    for &d in &ds {
+                        assert_eq!(mul_wide_const_div_floor(x, b, d), mul_div_floor(x, b, d));
+                    }
+                }
+            }
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            a = state >> (i % 64);
+        }
+    }
+}

@@ -131,7 +131,8 @@ impl Bbr3 {
     /// grows one packet per round, and so does this: `TargetInflight() / SMSS`.
     fn is_reno_coexistence_probe_time(&self, p: &Bbr3Params) -> bool {
         // draft-ietf-ccwg-bbr §5.3.3.8.2 IsRenoCoexistenceProbeTime(): reno_rounds = TargetInflight() (in packets, as the kernel)
-        let reno_rounds = self.target_inflight(p) / p.smss();
+        // `smss` is validated nonzero; `max(1)` lets the compiler see it (no panic path).
+        let reno_rounds = self.target_inflight(p) / p.smss().max(1);
         // Linux net/ipv4/tcp_bbr.c bbr_is_reno_coexistence_probe_time(): min(target, 63)
         let rounds = reno_rounds.min(BW_PROBE_MAX_ROUNDS);
         u32::from(self.m.rounds_since_probe_up) >= rounds

@@ -210,7 +210,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
                 return;
             }
         }
-        Self::on_ack_judged_now(f, now, ack);
+        Self::on_ack_judged_now(f, now, *ack);
     }
 
     /// An ACK's own CE count ([`AckEvent::ce_delta`], packets) as the

@@ -2,6 +2,28 @@ use super::*;
 use crate::controller::{AckEvent, SentEvent};
 use core::mem::size_of;
 
+/// A parameter handle of no size: its flows are their state alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Shared;
+
+static SHARED_PARAMS: RfcParams = match RfcParams::new(&CubicConfig::quic(1200)) {
+    Ok(p) => p,
+    Err(_) => panic!("the QUIC defaults are valid"),
+};
+
+impl Borrow<RfcParams> for Shared {
+    fn borrow(&self) -> &RfcParams {
+        &SHARED_PARAMS
+    }
+}
+
+/// [`ClassicState::HOT_BYTES`] for CUBIC, where the tests name it.
+#[cfg(target_pointer_width = "64")]
+const CUBIC_HOT_BYTES: usize = ClassicState::<RfcCubic>::HOT_BYTES;
+/// The same for NewReno.
+#[cfg(target_pointer_width = "64")]
+const NEWRENO_HOT_BYTES: usize = ClassicState::<NewRenoWindow>::HOT_BYTES;
+
 /// Drives a flow through slow start, a loss, recovery and congestion avoidance,
 /// returning (cwnd, ssthresh, pacing rate, send quantum) after every ACK.
 fn run<C: CongestionController>(f: &mut C) -> [(u64, Option<u64>, u64, u64); 64] {

@@ -1,0 +1,297 @@
+//! The classic driver's ACK path: the RTT estimates, the bookkeeping every ACK does,
+//! window use, and the steady and full congestion-avoidance paths; the undo snapshot
+//! and the idle restart beside them.
+
+use super::*;
+
+impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
+    /// Updates the smoothed and minimum RTT from one sample.
+    pub(super) fn on_rtt_sample(&mut self, rtt: Duration) {
+        // Samples of 71.6 minutes or more, and the first sample, out of line: the
+        // common sample tests its width and one field.
+        let Ok(r) = u32::try_from(rtt.as_micros()) else {
+            self.clamped_rtt_sample();
+            return;
+        };
+        // Compared in memory and stored only when the minimum moves: `min` loads it,
+        // selects and stores on every sample.
+        if r < self.min_rtt_us {
+            self.min_rtt_us = r;
+        }
+        let s = self.srtt_us;
+        if s == 0 {
+            // RFC 6298 §2.2: SRTT <- R
+            self.first_rtt_sample(r);
+            return;
+        }
+        // RFC 6298 §2.3: SRTT = (1 - 1/8) * SRTT + 1/8 * R'
+        // No overflow: s/8 and r/8 are at most 2^29 - 1, and 7·(2^29 - 1) + (2^29 - 1)
+        // = 2^32 - 8 < 2^32, so plain operations give what saturating ones would.
+        self.srtt_us = (s / 8) * 7 + r / 8;
+    }
+
+    /// The first RTT sample (`srtt_us` still 0), `r` µs, becomes the smoothed RTT.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn first_rtt_sample(&mut self, r: u32) {
+        // RFC 6298 §2.2: SRTT <- R
+        self.srtt_us = r;
+    }
+
+    /// A sample above `u32::MAX` µs (71.6 minutes): it counts as `u32::MAX` µs, the
+    /// most the 32-bit estimates hold (the clamp `srtt_us()` states). The minimum is
+    /// `u32::MAX` or less already, and stays.
+    #[cold]
+    #[inline(never)]
+    pub(super) fn clamped_rtt_sample(&mut self) {
+        let (s, r) = (self.srtt_us, u32::MAX);
+        self.srtt_us = if s == 0 {
+            // RFC 6298 §2.2: SRTT <- R
+            r
+        } else {
+            // RFC 6298 §2.3: SRTT = (1 - 1/8) * SRTT + 1/8 * R' (no overflow, as above)
+            (s / 8) * 7 + r / 8
+        };
+    }
+
+    /// Saves what an undo restores, in place.
+    pub(super) fn save_undo(&mut self) {
+        let Some(u) = self.undo.slot() else {
+            return;
+        };
+        u.saved = true;
+        u.ssthresh = self.ssthresh;
+        u.phase = self.phase;
+        self.growth.save_undo_into(&mut u.growth);
+        u.in_css = self.detector.in_css();
+        u.detector_active = self.detector_active;
+        u.recovery_end = self.recovery_end;
+        u.recovery_flight_left = self.recovery_flight_left;
+        u.recovery_started = self.recovery_started;
+        u.recovery_start = self.recovery_start;
+    }
+
+    /// Whether the current recovery has ended (see "Recovery" on [`Cubic`]).
+    pub(super) fn recovery_over(&self) -> bool {
+        // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
+        // (largest acked > recovery_end, i.e. acked_below > recovery_end + 1).
+        let by_packet_number = self.acked_below > self.recovery_end.saturating_add(1);
+        // Fallback for stacks whose ACKs carry no packet number (none named yet):
+        // once as many bytes as were in flight at the event have been acknowledged.
+        let by_bytes = self.acked_below == 0 && self.recovery_flight_left == 0;
+        by_packet_number || by_bytes
+    }
+
+    /// A congestion-avoidance ACK that may grow the window, after the driver's
+    /// bookkeeping: the steady path when CUBIC knows all it needs, else the full one.
+    /// Its own function, so that `on_ack` saves no registers and its other ACKs (slow
+    /// start, recovery, the epoch start) pay one prologue, not two.
+    ///
+    /// Reaches the state and the parameters through `f`: for a [`Classic`] holding its
+    /// parameters both are at fixed offsets from one pointer, so the parameters take no
+    /// register of their own here.
+    #[cfg(target_pointer_width = "64")]
+    #[inline(never)]
+    pub(super) fn steady_ack<F: Parts<W, U>>(f: &mut F, acked: u64) {
+        let (s, p) = f.parts();
+        match s.growth.on_steady_ack(
+            p.cubic(),
+            &s.mss,
+            s.last_activity,
+            s.cwnd,
+            acked,
+            u64::from(s.srtt_us),
+        ) {
+            Some(cwnd) => s.cwnd = cwnd,
+            None => Self::full_ca_ack(f, acked),
+        }
+    }
+
+    /// The full CUBIC path for a window-limited ACK of `acked` bytes in congestion
+    /// avoidance: what [`on_ack_phases`](Self::on_ack_phases) does there (the phase is
+    /// CongestionAvoidance, so cwnd >= ssthresh, see `window_limited_ack`: neither its
+    /// recovery nor its slow-start branch can run).
+    #[cfg(target_pointer_width = "64")]
+    #[inline(never)]
+    pub(super) fn full_ca_ack<F: Parts<W, U>>(f: &mut F, acked: u64) {
+        let (s, p) = f.parts();
+        s.cwnd = s.growth.on_ack(
+            p.cubic(),
+            s.mss64(),
+            s.last_activity,
+            s.cwnd,
+            acked,
+            u64::from(s.srtt_us),
+        );
+    }
+
+    /// What every ACK records: bytes in flight, `largest_acked`, the RTT sample, the time.
+    #[inline(always)]
+    pub(super) fn ack_bookkeeping(&mut self, now: Instant, ack: &AckEvent) {
+        // In-flight floors at zero. Written as a wrapping subtraction and a rare fix-up
+        // (more acked than in flight) out of line, rather than `saturating_sub`: the
+        // common ACK then subtracts in place and branches, without keeping the old
+        // value and the new one side by side for a conditional move.
+        #[cfg(target_pointer_width = "64")]
+        {
+            let (left, underflow) = self.in_flight.overflowing_sub(ack.acked);
+            self.in_flight = left;
+            if underflow {
+                self.clear_in_flight();
+            }
+        }
+        #[cfg(not(target_pointer_width = "64"))]
+        {
+            self.in_flight = self.in_flight.saturating_sub(ack.acked);
+        }
+        // Compared in memory and stored only when it moves: `max` loads both, selects
+        // and stores on every ACK.
+        // The number after `pn` wraps only for u64::MAX, found where the number does
+        // not move and handled out of line (it counts as u64::MAX - 1 acknowledged):
+        // the common ACK adds, compares and stores, with no saturation's select.
+        if let Some(pn) = ack.largest_acked {
+            let below = pn.wrapping_add(1);
+            if below > self.acked_below {
+                self.acked_below = below;
+            } else if below == 0 {
+                self.acked_the_last_number();
+            }
+        }
+        if let Some(rtt) = ack.rtt {
+            self.on_rtt_sample(rtt);
+        }
+        self.last_activity = now;
+    }
+
+    /// An ACK named packet u64::MAX: as many numbers acknowledged as the field holds.
+    #[cold]
+    #[inline(never)]
+    fn acked_the_last_number(&mut self) {
+        self.acked_below = u64::MAX;
+    }
+
+    /// What the algorithm sees of every ACK ([`WindowAdjustment::on_every_ack`]):
+    /// nothing for the classic ones, whose empty hook the compiler removes.
+    #[inline(always)]
+    pub(super) fn every_ack_hook(&mut self, p: &RfcParams, now: Instant, acked: u64) {
+        let round = RoundAck {
+            acked,
+            acked_below: self.acked_below,
+            largest_sent: self.largest_sent,
+            cwnd: self.cwnd,
+            srtt_us: u64::from(self.srtt_us),
+            mss: self.mss64().get(),
+        };
+        self.growth.on_every_ack(p, now, &round);
+    }
+
+    /// More was acknowledged than was in flight: nothing is in flight.
+    #[cfg(target_pointer_width = "64")]
+    #[cold]
+    #[inline(never)]
+    pub(super) fn clear_in_flight(&mut self) {
+        self.in_flight = 0;
+    }
+
+    /// An ACK whose window use is judged from its own flight too (see "Window use" on
+    /// [`Cubic`]): any ACK, but on 64-bit targets `on_ack` takes those of a
+    /// window-limited round itself, so this one is out of line there.
+    #[cfg_attr(target_pointer_width = "64", inline(never))]
+    pub(super) fn on_ack_judged_now<F: Parts<W, U>>(f: &mut F, now: Instant, ack: AckEvent) {
+        let ack = &ack;
+        let (s, p) = f.parts();
+        let flight_before = s.in_flight;
+        s.ack_bookkeeping(now, ack);
+        s.every_ack_hook(p, now, ack.acked);
+        let cwnd_limited = !ack.app_limited
+            && (s.round_cwnd_limited || flight_before.saturating_add(s.mss64().get()) >= s.cwnd);
+        s.last_ack_cwnd_limited = cwnd_limited;
+        if cwnd_limited {
+            Self::window_limited_ack(f, ack);
+        } else {
+            Self::on_ack_phases(f, *ack);
+        }
+    }
+
+    /// An ACK that may grow the window, after the driver's bookkeeping.
+    #[inline(always)]
+    pub(super) fn window_limited_ack<F: Parts<W, U>>(f: &mut F, ack: &AckEvent) {
+        // The steady ACK: growth in congestion avoidance with everything CUBIC needs
+        // already known (RfcCubic::on_steady_ack); the same result as the full path. On
+        // 64-bit targets only: narrower ones, where flash counts more than the
+        // instructions saved, keep the one full path. The phase alone decides: it is
+        // CongestionAvoidance only with cwnd >= ssthresh (every place that sets it checks
+        // that, or sets ssthresh = cwnd; an undo restores a pair that held it, and the
+        // MSS floor raises both alike), so the full path would not take slow start.
+        #[cfg(target_pointer_width = "64")]
+        if f.parts().0.phase == Phase::CongestionAvoidance {
+            Self::steady_ack(f, ack.acked);
+            return;
+        }
+        Self::on_ack_phases(f, *ack);
+    }
+
+    /// The rest of an ACK after the driver's bookkeeping (which recorded its time in
+    /// `last_activity` and its window use in `last_ack_cwnd_limited`): recovery, slow
+    /// start, and congestion avoidance through the full CUBIC path. Out of line and fed
+    /// from the state, so that the steady ACK keeps no registers for it.
+    #[cfg_attr(target_pointer_width = "64", inline(never))]
+    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: AckEvent) {
+        let (s, p) = f.parts();
+        s.on_ack_phases_with(p, &ack);
+    }
+
+    /// [`on_ack_phases`](Self::on_ack_phases) on the state and the parameters.
+    #[inline(always)]
+    pub(super) fn on_ack_phases_with(&mut self, p: &RfcParams, ack: &AckEvent) {
+        let now = self.last_activity;
+        let cwnd_limited = self.last_ack_cwnd_limited;
+        if self.phase == Phase::Recovery {
+            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(ack.acked);
+            if !self.recovery_over() {
+                return;
+            }
+            // Out of recovery: slow start below ssthresh, else congestion avoidance (set
+            // below, once for both ways there: one comparison of cwnd with ssthresh).
+            if self.cwnd < self.ssthresh {
+                self.phase = Phase::SlowStart;
+                self.slow_start_ack(p, now, ack, cwnd_limited);
+                return;
+            }
+        } else if self.cwnd < self.ssthresh {
+            self.slow_start_ack(p, now, ack, cwnd_limited);
+            return;
+        }
+        self.phase = Phase::CongestionAvoidance;
+        if cwnd_limited {
+            self.cwnd = self.growth.on_ack(
+                p.cubic(),
+                self.mss64(),
+                now,
+                self.cwnd,
+                ack.acked,
+                u64::from(self.srtt_us),
+            );
+        } else {
+            // RFC 9438 §5.8: no growth, and no growth credit, while application-limited
+            self.growth.pause(now);
+        }
+    }
+
+    /// A send with nothing in flight before it: a restart after idle if it puts
+    /// something in flight. Out of line on 64-bit targets (on narrower ones it costs
+    /// more flash than it saves).
+    #[cfg_attr(target_pointer_width = "64", cold, inline(never))]
+    pub(super) fn on_sent_from_idle(&mut self, now: Instant, in_flight_after: u64) {
+        if in_flight_after > 0 {
+            self.restart_after_idle(now);
+        }
+    }
+
+    /// Idle from the last activity until `now`: no growth credit for it.
+    pub(super) fn restart_after_idle(&mut self, now: Instant) {
+        // RFC 9438 §5.8: idle periods are not part of t
+        self.growth.pause(self.last_activity);
+        self.growth.resume(now);
+    }
+}
