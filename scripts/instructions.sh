@@ -12,6 +12,7 @@
 #   ONLY=bbr scripts/instructions.sh   # the BBR streams alone (BBR_CONTROLLERS to choose)
 #   ONLY=cubic scripts/instructions.sh # the CUBIC streams alone
 #   ONLY=dctcp scripts/instructions.sh # DCTCP's hooks and linux::Dctcp (perf/src/dctcp.rs)
+#   ONLY=prague scripts/instructions.sh # Prague's hook and linux::Prague, the same stream
 set -euo pipefail
 cd "$(dirname "$0")/.."
 N=${N:-200000}
@@ -68,7 +69,22 @@ if [ "$only" = dctcp ] || [ "$only" = all ]; then
   done
   [ "$only" = dctcp ] && exit 0
 fi
-if [ "$only" != cubic ] && [ "$only" != dctcp ]; then
+if [ "$only" = prague ] || [ "$only" = all ]; then
+  # Prague on DCTCP's stream, 2 % of ACKs CE-marked (perf/src/prague.rs).
+  echo "measuring Prague ..." >&2
+  np=$((N / 10))
+  p_null=$(per_event null ca "$N")
+  printf '\nPrague: instructions per event, the project'"'"'s stream, 2 %% of ACKs CE (stream alone %s, subtracted)\n\n' "$p_null"
+  echo "| ctrl         | ACK + send | loss + next ACK |"
+  echo "|--------------|------------|-----------------|"
+  for c in prague-hooks prague; do
+    p_ca=$(minus "$(per_event "$c" ca "$N")" "$p_null")
+    p_loss=$(minus "$(per_event "$c" loss "$np")" "$(per_event "$c" base "$np")")
+    printf '| %-12s | %10s | %15s |\n' "$c" "$p_ca" "$p_loss"
+  done
+  [ "$only" = prague ] && exit 0
+fi
+if [ "$only" != cubic ] && [ "$only" != dctcp ] && [ "$only" != prague ]; then
   # The BBR streams (perf/src/bbr): N must be a whole number of cycles (50,000 and
   # 25,000 ACKs), so N rounds down to a multiple of 50,000.
   nb=$(( (N / 50000) * 50000 )); [ "$nb" -gt 0 ] || nb=50000

@@ -17,6 +17,7 @@ pub mod bbr;
 pub mod cold;
 pub mod dctcp;
 pub mod observed;
+pub mod prague;
 pub mod quinn;
 pub mod s2n;
 

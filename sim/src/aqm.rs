@@ -1,6 +1,8 @@
 //! The bottleneck's active queue management (`--aqm`): drop tail (none), an L4S step
-//! marker, or RFC 9332's coupled DualQ with the defaults of Linux's `dualpi2` qdisc
-//! (`net/sched/sch_dualpi2.c`).
+//! marker, RFC 9332's coupled DualQ with the defaults of Linux's `dualpi2` qdisc
+//! (`net/sched/sch_dualpi2.c`), or a classic single-queue AQM (`pi2`): the same PI
+//! core marking every ECN-capable packet, ECT(1) as ECT(0), with `p'²` (RFC 9332
+//! §2.4's classic marking; an RFC 3168 AQM does not tell ECT(1) apart).
 //!
 //! The link settles each packet's fate when it is offered (one flow, FIFO): its
 //! dequeue time (`start`, when its serialisation begins) is known then, so the AQM
@@ -192,6 +194,11 @@ impl Aqm {
                 self.pi.advance(start_ns);
                 self.dualq(sojourn, backlog_bytes, ect, rng)
             }
+            AqmKind::Pi2 => {
+                self.pi.waiting.push_back((at_ns, start_ns));
+                self.pi.advance(start_ns);
+                self.classic(backlog_bytes, ect, rng)
+            }
         };
         match v {
             Verdict::Pass => {}
@@ -199,6 +206,20 @@ impl Aqm {
             Verdict::Drop => self.drops += 1,
         }
         v
+    }
+
+    /// The classic single queue: `p'²` for every packet, ECT(1) included (no L queue,
+    /// no step); not-ECT dropped instead; nothing below a standing queue of 2 MTUs.
+    // RFC 9332 §2.4 (classic marking p_C = p'^2); RFC 3168 §5 (ECT(0) and ECT(1) alike)
+    fn classic(&self, backlog_bytes: u64, ect: Ect, rng: &mut SplitMix64) -> Verdict {
+        let p = self.pi.prob;
+        if backlog_bytes < self.min_backlog_bytes || !(roll(rng, p) && roll(rng, p)) {
+            Verdict::Pass
+        } else if ect == Ect::NotEct {
+            Verdict::Drop
+        } else {
+            Verdict::Mark
+        }
     }
 
     fn dualq(

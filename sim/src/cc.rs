@@ -281,6 +281,7 @@ impl SimController {
                 c.paced = cfg.paces();
                 // RFC 6928: TCP's initial window of 10 segments.
                 c.initial_window_bytes = Some(10 * mss);
+                c.scalable.classic_ecn_fallback = cfg.classic_ecn_fallback;
                 if cfg.cc == CcKind::RfcDctcp {
                     AnyController::RfcDctcp(rfc::Dctcp::new(c, Instant::ZERO).map_err(err)?)
                 } else {

@@ -206,8 +206,10 @@ pub struct RunArgs {
     /// when a packet's sojourn exceeds DURATION, e.g. step:1ms), or dualq (RFC 9332
     /// coupled DualQ with Linux dualpi2's defaults: target 15ms, tupdate 16ms, alpha
     /// 0.16, beta 3.2, k 2, L4S step 1ms; its buffer is dualpi2's limit, 10000
-    /// packets, unless --buffer says otherwise). A not-ECT packet is dropped where an
-    /// ECT one would be marked.
+    /// packets, unless --buffer says otherwise), or pi2 (a classic single-queue AQM:
+    /// dualpi2's PI core alone, p'² marking with the 15ms target, ECT(0) and ECT(1)
+    /// alike, as an RFC 3168 AQM; the same buffer). A not-ECT packet is dropped where
+    /// an ECT one would be marked.
     #[arg(long, default_value = "droptail", value_parser = parse_aqm)]
     pub aqm: AqmKind,
     /// ECN: on (default; prague sends ECT(1), cubic, the RFC-mode controllers and
@@ -216,6 +218,10 @@ pub struct RunArgs {
     /// one classic reduction per window (RFC 3168).
     #[arg(long, default_value = "on", value_parser = ["on", "off"])]
     pub ecn: String,
+    /// prague-rfc's classic-ECN bottleneck detection (RFC 9331 §4.3): on (default; on
+    /// a detected classic ECN queue a CE halves the window) or off (always scalable).
+    #[arg(long, default_value = "on", value_parser = ["on", "off"])]
+    pub classic_ecn_fallback: String,
     /// Slow-start exit: off, hystart (Linux) or hystartpp (RFC 9406).
     #[arg(long, default_value = "hystart", value_parser = ["off", "hystart", "hystartpp"])]
     pub slow_start: String,
@@ -285,9 +291,12 @@ impl RunArgs {
         c.timestamps = self.timestamps == "on";
         c.aqm = self.aqm;
         c.ecn = self.ecn == "on";
+        c.classic_ecn_fallback = self.classic_ecn_fallback == "on";
         c.buffer_bytes = match (self.buffer, self.aqm) {
             (Some(b), _) => b,
-            (None, AqmKind::DualQ) => DUALPI2_LIMIT_PACKETS * u64::from(c.wire_bytes()),
+            (None, AqmKind::DualQ | AqmKind::Pi2) => {
+                DUALPI2_LIMIT_PACKETS * u64::from(c.wire_bytes())
+            }
             (None, _) => c.bdp_bytes().max(u64::from(c.wire_bytes()) * 4),
         };
         c.amount = match (self.bytes, self.time) {
@@ -446,12 +455,13 @@ pub fn cc_kind(word: &str) -> CcKind {
     }
 }
 
-/// `--aqm`: `droptail`, `step:DURATION` (e.g. `step:1ms`) or `dualq`.
+/// `--aqm`: `droptail`, `step:DURATION` (e.g. `step:1ms`), `dualq` or `pi2`.
 pub fn parse_aqm(text: &str) -> Result<AqmKind, String> {
-    const VALID: &str = "valid values: droptail, step:DURATION (e.g. step:1ms), dualq";
+    const VALID: &str = "valid values: droptail, step:DURATION (e.g. step:1ms), dualq, pi2";
     match text.trim() {
         "droptail" => Ok(AqmKind::DropTail),
         "dualq" => Ok(AqmKind::DualQ),
+        "pi2" => Ok(AqmKind::Pi2),
         t => match t.strip_prefix("step:") {
             Some(d) => {
                 let threshold_ns =

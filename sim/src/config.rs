@@ -91,6 +91,10 @@ pub enum AqmKind {
     },
     /// RFC 9332's coupled DualQ with Linux `dualpi2`'s defaults (see `crate::aqm`).
     DualQ,
+    /// A classic single-queue AQM: the PI2 core of `dualpi2` alone (classic marking
+    /// `p'²`, 15 ms target), marking ECT(0) and ECT(1) alike, as an RFC 3168 AQM does
+    /// (see `crate::aqm`).
+    Pi2,
 }
 
 /// Which Linux kernel's CUBIC profile decides cwnd in Linux mode (`--kernel`).
@@ -263,6 +267,9 @@ pub struct SimConfig {
     /// Whether the sender negotiates ECN (`--ecn`): its packets carry
     /// [`CcKind::ect`]'s codepoint and it hears CE marks as AccECN counts.
     pub ecn: bool,
+    /// Whether `prague-rfc` detects a classic ECN bottleneck and falls back
+    /// (`--classic-ecn-fallback`; `congestion::rfc::ScalableConfig::classic_ecn_fallback`).
+    pub classic_ecn_fallback: bool,
     /// Bottleneck statistics (queueing delay, utilisation) count packets reaching it
     /// from this time on, ns (a preset's warm-up).
     pub measure_from_ns: u64,
@@ -442,6 +449,7 @@ impl SimConfig {
             receiver_uptime_ns: DEFAULT_UPTIME_NS,
             aqm: AqmKind::DropTail,
             ecn: true,
+            classic_ecn_fallback: true,
             measure_from_ns: 0,
             loss: 0.0,
             jitter_ns: 0,

@@ -159,3 +159,29 @@ fn the_l4s_preset_prints_its_verdicts() {
     assert!(svg.contains("prague-rfc"), "the plot has a prague-rfc line");
     let _ = std::fs::remove_dir_all(&out_dir);
 }
+
+#[test]
+fn the_classic_pi2_marks_ect1_as_ect0_with_the_square() {
+    // p' = 0.3 held, a standing queue above 2 MTUs: ECT(0) and ECT(1) alike are marked
+    // with p'² = 0.09 (an RFC 3168 AQM does not tell them apart), not-ECT dropped.
+    let n = 100_000;
+    let count = |ect: Ect| {
+        let mut aqm = Aqm::new(AqmKind::Pi2, MTU_WIRE);
+        aqm.set_base_probability(0.3);
+        let mut rng = SplitMix64::new(5);
+        for i in 0..n {
+            let t = 1_000_000 + i;
+            aqm.dequeue(t, t + 5_000_000, 10 * u64::from(MTU_WIRE), ect, &mut rng);
+        }
+        (aqm.marks, aqm.drops)
+    };
+    for ect in [Ect::Ect0, Ect::Ect1] {
+        let (marks, drops) = count(ect);
+        assert_eq!(drops, 0, "{ect:?}");
+        let share = marks as f64 / n as f64;
+        assert!((share - 0.09).abs() < 0.005, "{ect:?}: {share}");
+    }
+    let (marks, drops) = count(Ect::NotEct);
+    assert_eq!(marks, 0);
+    assert!((drops as f64 / n as f64 - 0.09).abs() < 0.005);
+}

@@ -158,3 +158,43 @@ fn bbr2011_runs_bbr3_rfc_beside_bbr_and_bbr3_as_a_prediction() {
     let mbps = s.bytes as f64 * 8.0 / s.duration_ns as f64 * 1e3;
     assert!(mbps > 800.0, "{mbps} Mbit/s");
 }
+
+#[test]
+fn prague_rfc_falls_back_on_a_classic_ecn_queue() {
+    // One prague-rfc flow alone on a classic single-queue AQM (`--aqm pi2`, ECT(1)
+    // marked as ECT(0) with p'², 15 ms target). With the classic-ECN detector (the
+    // default) it turns classic and halves per CE, so the PI needs only a handful of
+    // marks and the queue sits below the target as CUBIC's does; without it the flow
+    // answers each mark by alpha/2 only, and the PI has to mark it tens of times more
+    // and holds the queue at its target.
+    let run_with = |fallback: &str| {
+        let c = config_from(&[
+            "--cc",
+            "prague-rfc",
+            "--aqm",
+            "pi2",
+            "--rate",
+            "100m",
+            "--nic-rate",
+            "1g",
+            "--rtt",
+            "20ms",
+            "-T",
+            "10s",
+            "--classic-ecn-fallback",
+            fallback,
+        ])
+        .unwrap();
+        run(&c, &mut congestion_sim::NoProbe).unwrap()
+    };
+    let on = run_with("on");
+    let off = run_with("off");
+    assert!(
+        on.ce_marks > 0 && off.ce_marks > 10 * on.ce_marks,
+        "{} vs {}",
+        on.ce_marks,
+        off.ce_marks
+    );
+    assert!(off.link.mean_sojourn_ns() > on.link.mean_sojourn_ns() + 3e6);
+    assert!(off.link.mean_sojourn_ns() > 12e6 && off.link.mean_sojourn_ns() < 16e6);
+}

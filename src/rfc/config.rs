@@ -71,6 +71,12 @@ pub struct ScalableConfig {
     /// first CE halves the window as a classic flow's would: Linux `tcp_dctcp.c`'s
     /// `dctcp_alpha_on_init`).
     pub initial_alpha_1024: u32,
+    /// Whether Prague detects a classic ECN AQM at the bottleneck and then responds to
+    /// CE as to a loss (RFC 9331 §4.3; [`ClassicEcnDetector`](super::ClassicEcnDetector)).
+    /// Default `true`: the detector needs rounds of deep or swinging queue after a CE
+    /// before it acts, and classic flows sharing a classic ECN queue are then safe from a
+    /// scalable flow. DCTCP does not read it (a datacenter algorithm, Linux has none).
+    pub classic_ecn_fallback: bool,
 }
 
 impl Default for ScalableConfig {
@@ -87,6 +93,7 @@ impl ScalableConfig {
             g_shift: 4,
             reference_rtt_us: 25_000,
             initial_alpha_1024: 1024,
+            classic_ecn_fallback: true,
         }
     }
 
@@ -121,6 +128,7 @@ impl ScalableConfig {
             reference_rtt_us: self.reference_rtt_us,
             // 1024 · 2^10 = 2^20, alpha's scale.
             initial_alpha: self.initial_alpha_1024 << 10,
+            classic_ecn_fallback: self.classic_ecn_fallback,
         })
     }
 }
@@ -139,6 +147,7 @@ pub struct ScalableParams {
     reference_rtt_us: u32,
     /// × 2^20.
     initial_alpha: u32,
+    classic_ecn_fallback: bool,
 }
 
 impl ScalableParams {
@@ -155,6 +164,12 @@ impl ScalableParams {
     /// alpha when a flow starts, × 2^20.
     pub const fn initial_alpha(&self) -> u32 {
         self.initial_alpha
+    }
+
+    /// Whether Prague detects a classic ECN AQM and falls back (see
+    /// [`ScalableConfig::classic_ecn_fallback`]).
+    pub const fn classic_ecn_fallback(&self) -> bool {
+        self.classic_ecn_fallback
     }
 }
 

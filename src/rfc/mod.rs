@@ -12,6 +12,7 @@
 mod adjustment;
 pub mod bbr3;
 mod bound;
+mod classic_ecn;
 mod config;
 mod dctcp;
 mod flow;
@@ -23,6 +24,10 @@ mod undo;
 pub use adjustment::{RoundAck, WindowAdjustment};
 pub use bbr3::{Bbr3, Bbr3Ack, Bbr3Config, Bbr3Controller, Bbr3Params};
 pub use bound::BoundClassic;
+pub use classic_ecn::{
+    CLASSIC_MIN, ClassicEcnDetector, D0_US, DEGREE_ONE, LG_ONE, SCALABLE_MAX, SCORE_MAX, V0_US,
+    log2_q8,
+};
 #[allow(deprecated)]
 pub use config::RfcFlowConfig;
 pub use config::{

@@ -5,6 +5,7 @@
 //! pacer. RFC 9331 §4.3's requirements and where each is met: `docs/compliance.md`.
 
 use super::adjustment::{RoundAck, WindowAdjustment};
+use super::classic_ecn::ClassicEcnDetector;
 use super::config::RfcParams;
 use super::flow::Classic;
 use super::scalable::{ALPHA_ONE, AlphaEstimator, ScalableUndo, additive_increase};
@@ -78,14 +79,19 @@ pub struct PragueWindow {
     /// alpha and the current observation window.
     estimator: AlphaEstimator,
     /// The window below one MSS the pacer carries while `cwnd` is one MSS (0: none).
-    sub_mss_window: u64,
-    /// When alpha was last updated.
-    alpha_stamp: Instant,
-    /// The window when the last reduction began (what an undo may restore).
-    cwnd_prior_bytes: u64,
+    /// Below one MSS, so below 2^16: 32 bits hold it.
+    sub_mss_window: u32,
     /// The additive-increase factor × [`AI_ONE`]: `(srtt / reference)²`, at most 1,
     /// at least 1/2^16; set at each alpha update.
     ai_factor: u32,
+    /// When alpha was last updated, µs on a 32-bit clock that wraps every 71.6 minutes
+    /// ([`Instant::micros32`]), so that the classic-ECN detector fits and the flow stays
+    /// four cache lines.
+    alpha_stamp: u32,
+    /// The classic-ECN bottleneck detector (RFC 9331 §4.3), moved once per alpha update.
+    classic: ClassicEcnDetector,
+    /// The window when the last reduction began (what an undo may restore).
+    cwnd_prior_bytes: u64,
 }
 
 impl Default for PragueWindow {
@@ -102,9 +108,10 @@ impl PragueWindow {
             credit: 0,
             estimator: AlphaEstimator::with_alpha(ALPHA_ONE),
             sub_mss_window: 0,
-            alpha_stamp: Instant::ZERO,
-            cwnd_prior_bytes: 0,
             ai_factor: AI_ONE,
+            alpha_stamp: 0,
+            classic: ClassicEcnDetector::new(),
+            cwnd_prior_bytes: 0,
         }
     }
 
@@ -121,7 +128,7 @@ impl PragueWindow {
     /// The window below one MSS that the pacing rate carries, bytes; 0 while the window
     /// is `cwnd` itself.
     pub const fn sub_mss_window(&self) -> u64 {
-        self.sub_mss_window
+        self.sub_mss_window as u64
     }
 
     /// The additive-increase factor × 2^16 ([`AI_ONE`]: unscaled).
@@ -129,25 +136,36 @@ impl PragueWindow {
         self.ai_factor
     }
 
+    /// The classic-ECN bottleneck detector: its score and how classic the response to
+    /// CE is (always scalable with [`ScalableConfig::classic_ecn_fallback`](super::ScalableConfig::classic_ecn_fallback) off).
+    pub const fn classic_ecn(&self) -> &ClassicEcnDetector {
+        &self.classic
+    }
+
     /// A loss (`ecn == false`) or ECN-CE reduction of the window the flow runs (the
     /// sub-MSS window if there is one, else `cwnd`) at MSS `mss`.
     fn reduce(&mut self, mss: u64, cwnd: u64, ecn: bool) -> u64 {
         let window = if self.sub_mss_window != 0 {
-            self.sub_mss_window
+            u64::from(self.sub_mss_window)
         } else {
             cwnd
         };
         self.cwnd_prior_bytes = cwnd;
         self.credit = 0;
         let reduced = if ecn {
-            self.estimator.reduced(window)
+            // RFC 9331 §4.3: on a classic ECN bottleneck, CE as a loss (alpha at least
+            // the detector's degree; 0 on an L4S one)
+            self.estimator
+                .reduced_with_floor(window, self.classic.alpha_floor())
         } else {
             // RFC 9331 §4.3: Reno-friendly on loss (halve, as RFC 9002 Appendix B.6)
             window / 2
         };
         if reduced < mss {
             // Below one packet: cwnd stays one MSS, the pacer carries the rest.
-            self.sub_mss_window = reduced.max(mss / SUB_MSS_FLOOR_DIVISOR).max(1);
+            let sub = reduced.max(mss / SUB_MSS_FLOOR_DIVISOR).max(1);
+            // Below the MSS (at most 65535): fits; saturates whatever.
+            self.sub_mss_window = u32::try_from(sub).unwrap_or(u32::MAX);
             mss
         } else {
             self.sub_mss_window = 0;
@@ -182,9 +200,10 @@ impl WindowAdjustment for PragueWindow {
         credit: 0,
         estimator: AlphaEstimator::with_alpha(0),
         sub_mss_window: 0,
-        alpha_stamp: Instant::ZERO,
-        cwnd_prior_bytes: 0,
         ai_factor: 0,
+        alpha_stamp: 0,
+        classic: ClassicEcnDetector::new(),
+        cwnd_prior_bytes: 0,
     };
     const UNDO_NONE: ScalableUndo = ScalableUndo {
         cwnd_prior_bytes: 0,
@@ -217,7 +236,7 @@ impl WindowAdjustment for PragueWindow {
         let earned = acked.saturating_mul(u64::from(self.ai_factor));
         let unit = u64::from(AI_ONE);
         if self.sub_mss_window != 0 {
-            let window = self.sub_mss_window;
+            let window = u64::from(self.sub_mss_window);
             if additive_increase(&mut self.credit, window, earned, unit, mss) == 0 {
                 return cwnd;
             }
@@ -247,25 +266,33 @@ impl WindowAdjustment for PragueWindow {
 
     fn on_ce(&mut self, mss: u64, ce_packets: u64) {
         self.estimator.count_ce(mss, ce_packets);
+        self.classic.note_ce();
     }
 
     fn on_every_ack(&mut self, p: &RfcParams, now: Instant, ack: &RoundAck) {
         let reference = u64::from(p.scalable().reference_rtt_us());
         // Linux tcp_prague.c prague_should_update_ewma(): a round, and a reference RTT
-        let elapsed = now.saturating_duration_since(self.alpha_stamp).as_micros();
+        // Wrapping on the 32-bit clock (as Linux's tcp_stamp_us_delta on its u32
+        // stamps): after 71.6 minutes without an update the difference wraps, which
+        // delays the next update by at most one reference RTT; time that went
+        // backwards reads as a long time, which only lets the round's end update.
+        let elapsed = u64::from(now.micros32().wrapping_sub(self.alpha_stamp));
         let may_update = elapsed >= reference;
         if self
             .estimator
             .on_ack(p.scalable().g_shift(), ack, may_update)
         {
-            self.alpha_stamp = now;
+            self.alpha_stamp = now.micros32();
             self.ai_factor = ai_factor(ack.srtt_us, reference);
+            if p.scalable().classic_ecn_fallback() {
+                self.classic.on_round(ack.srtt_us);
+            }
         }
     }
 
     fn pacing_window(&self, cwnd: u64) -> u64 {
         if self.sub_mss_window != 0 {
-            self.sub_mss_window
+            u64::from(self.sub_mss_window)
         } else {
             cwnd
         }
@@ -297,12 +324,12 @@ impl WindowAdjustment for PragueWindow {
 
     fn save_undo_into(&self, saved: &mut ScalableUndo) {
         saved.cwnd_prior_bytes = self.cwnd_prior_bytes;
-        saved.sub_mss_window = self.sub_mss_window;
+        saved.sub_mss_window = u64::from(self.sub_mss_window);
     }
 
     fn restore_undo_from(&mut self, saved: &ScalableUndo) {
         self.cwnd_prior_bytes = saved.cwnd_prior_bytes;
-        self.sub_mss_window = saved.sub_mss_window;
+        self.sub_mss_window = u32::try_from(saved.sub_mss_window).unwrap_or(u32::MAX);
         self.credit = 0;
     }
 

@@ -132,12 +132,20 @@ impl AlphaEstimator {
     /// The window after an ECN-CE reduction of `window`: `window · (1 − alpha/2)`,
     /// floor of the reduction (so at most half the window goes).
     pub(crate) fn reduced(&self, window: u64) -> u64 {
+        self.reduced_with_floor(window, 0)
+    }
+
+    /// [`reduced`](Self::reduced) with alpha taken as at least `floor` (× 2^20, at most
+    /// 1 counts): Prague's fall-back on a classic ECN bottleneck.
+    pub(crate) fn reduced_with_floor(&self, window: u64, floor: u32) -> u64 {
+        let alpha = if floor > self.alpha {
+            floor
+        } else {
+            self.alpha
+        };
+        let alpha = if alpha > ALPHA_ONE { ALPHA_ONE } else { alpha };
         // RFC 8257 §3.3: cwnd = cwnd * (1 - DCTCP.Alpha / 2)
-        window.saturating_sub(mul_div_floor(
-            window,
-            self.alpha as u64,
-            2 * ALPHA_ONE as u64,
-        ))
+        window.saturating_sub(mul_div_floor(window, alpha as u64, 2 * ALPHA_ONE as u64))
     }
 }
 

@@ -21,6 +21,8 @@
 //!   streams (perf/src/bbr): ACK + sends in PROBE_BW, or through PROBE_RTT and losses
 //! count <dctcp-hooks|dctcp> <ca|loss|base> <n>: DCTCP's hooks alone, or linux::Dctcp,
 //!   on the project's stream with 2 % of ACKs CE-marked (perf/src/dctcp.rs)
+//! count <prague-hooks|prague> <ca|loss|base> <n>: Prague's cong_control hook alone, or
+//!   linux::Prague, on the same stream (perf/src/prague.rs)
 //! count sizes: size_of of ours and the peers' per-flow state
 //! ```
 
@@ -201,6 +203,8 @@ fn main() -> ExitCode {
         "null-tcp" => run_bbr(NullTcp::new(), scenario, n),
         "dctcp-hooks" => run(congestion_perf::dctcp::OursDctcpHooks::new(), scenario, n),
         "dctcp" => run(congestion_perf::dctcp::OursDctcp::new(), scenario, n),
+        "prague-hooks" => run(congestion_perf::prague::OursPragueHooks::new(), scenario, n),
+        "prague" => run(congestion_perf::prague::OursPrague::new(), scenario, n),
         other => Err(format!("unknown controller {other}")),
     };
     match result {

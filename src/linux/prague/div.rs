@@ -62,3 +62,18 @@ pub(crate) const fn div64_u64_round_closest(n: u64, d: u64) -> u64 {
 
 #[cfg(test)]
 mod tests;
+
+/// `mul_u64_u64_shr(a, b, shift)` ([`mul_u64_u64_shr`](crate::cubic::mul_u64_u64_shr))
+/// with a fast path: when the product fits in 64 bits (Prague's rates of bytes per
+/// second times windows of 2^20 units or RTTs in µs, below 2^64 but for rates above
+/// tens of Gbit/s) it is one multiplication and one shift, where the kernel's 128-bit
+/// product is one instruction and ours without `u128` four limb products; a wider
+/// product takes that exact path. The same result either way.
+// Linux include/linux/math64.h mul_u64_u64_shr(): (u64)(((u128)a * b) >> shift)
+#[inline(always)]
+pub(crate) const fn mul_shr(a: u64, b: u64, shift: u32) -> u64 {
+    match a.checked_mul(b) {
+        Some(product) if shift < 64 => product >> shift,
+        _ => crate::cubic::mul_u64_u64_shr(a, b, shift),
+    }
+}

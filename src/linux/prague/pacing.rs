@@ -1,12 +1,12 @@
 //! Prague's conversions between its fractional window, its rate and the MTU, the
 //! time tests of its rounds, the per-ACK additive-increase step, and the pacing rate.
 
+use super::div::mul_shr as mul_u64_u64_shr;
 use super::div::{div_u64, div_u64_round_up, div64_u64, div64_u64_round_closest};
 use super::{
     CWND_UNIT, HSRTT_SHIFT, MAX_SCALED_RTT_US, MIN_CWND_RTT, MIN_CWND_VIRT, MIN_MSS, MINIMUM_RATE,
     OFFSET_UNIT, ONE_CWND, PragueCa, PragueParams, RATE_OFFSET, RTT2SEC_SHIFT, USEC_PER_SEC,
 };
-use crate::cubic::mul_u64_u64_shr;
 use crate::linux::tcp::{TcpSock, before};
 
 /// `tcp_stamp_us_delta()`: the glue's one copy.

@@ -136,3 +136,33 @@ fn a_burst_shift_above_63_is_refused() {
     c.prague_burst_shift = 63;
     assert_eq!(c.validate().map(|p| p.config().prague_burst_shift), Ok(63));
 }
+
+#[test]
+fn the_fast_wide_product_is_the_exact_one() {
+    use super::div::mul_shr;
+    use crate::cubic::mul_u64_u64_shr;
+    // Products inside 64 bits (the fast path), across it, and the shifts Prague uses.
+    let values = [
+        0,
+        1,
+        3,
+        1 << 20,
+        50_080,
+        39_663_360,
+        1 << 32,
+        (1 << 32) + 7,
+        u64::MAX / 3,
+        u64::MAX,
+    ];
+    for a in values {
+        for b in values {
+            for shift in [0, 1, 7, 20, 23, 25, 63, 64, 100, 127] {
+                assert_eq!(
+                    mul_shr(a, b, shift),
+                    mul_u64_u64_shr(a, b, shift),
+                    "{a} {b} {shift}"
+                );
+            }
+        }
+    }
+}

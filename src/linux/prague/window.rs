@@ -2,6 +2,7 @@
 //! alpha EWMA and MTU choice (`prague_update_alpha`), and the reductions on ECN
 //! (`prague_enter_cwr`) and loss (`prague_enter_loss`).
 
+use super::div::mul_shr as mul_u64_u64_shr;
 use super::div::{div_u64, div_u64_round_closest, div64_u64_round_closest, div64_u64_round_up};
 use super::pacing::{
     prague_ai_ack_increase, prague_frac_cwnd_to_pacing_rate, prague_frac_cwnd_to_snd_cwnd,
@@ -12,7 +13,6 @@ use super::{
     CWND_UNIT, HSRTT_SHIFT, MINIMUM_RATE, MTU_SYS, PRAGUE_ALPHA_BITS, PRAGUE_MAX_ALPHA,
     PRAGUE_SHIFT_G, PragueCa, PragueParams, RTT2SEC_SHIFT,
 };
-use crate::cubic::mul_u64_u64_shr;
 use crate::linux::tcp::{RateSample, TcpSock, tcp_slow_start};
 
 /// `prague_new_round()`: the next round ends at `snd_nxt`; rounds count only after
