@@ -38,15 +38,17 @@
 //! the kernel's `no_queue` path skips congestion control.
 
 use super::flow_sock::FlowSock;
-use super::{BbrMode, BbrOps, BbrParams, BbrState, bbr_bw, bbr_tso_segs_goal};
+use super::sock_view::{BbrSock, EventSock, FlowSockView};
+use super::{BbrMode, BbrOps, BbrParams, BbrState, bbr_bw, bbr_main, bbr_tso_segs_goal};
 use crate::Instant;
 use crate::linux::CaState;
-use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
+use crate::linux::tcp::ack_update_rtt::{rtt_min_update, tcp_update_rtt_min};
 use crate::linux::tcp::rate::{
-    tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
+    RateSock, tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
 };
 use crate::linux::tcp::seq::before;
 use crate::linux::tcp::skb::{RETRANS, SACKED_ACKED};
+use crate::linux::tcp::update_skb_after_send::edt_after_send;
 use crate::linux::tcp::{
     RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, tcp_enter_loss,
     tcp_enter_recovery, tcp_set_ca_state, tcp_transmit_skb, tcp_try_undo,
@@ -209,8 +211,8 @@ pub struct Bbr {
 /// newly delivered, in the stack's order, with the `sacked` bits it carried; the
 /// snapshots are spent (shared by [`Bbr`] and [`crate::linux::Bbr3`]).
 // Linux net/ipv4/tcp_input.c tcp_sacktag_one(), tcp_clean_rtx_queue(): per skb
-pub(crate) fn tcp_rate_skbs_delivered(
-    sk: &mut TcpSock,
+pub(crate) fn tcp_rate_skbs_delivered<S: RateSock>(
+    sk: &mut S,
     delivered: &mut [DeliveredSegment],
     rs: &mut RateSample,
 ) {
@@ -268,6 +270,34 @@ impl Bbr {
         self.sock = FlowSock::save(sk);
     }
 
+    /// The socket at `now` over the kept fields in place (the common events' path:
+    /// no socket is built or written back).
+    fn view(
+        &mut self,
+        p: &BbrParams,
+        now: Instant,
+        flight: Flight,
+        srtt_us: u32,
+    ) -> (&mut BbrState, FlowSockView<'_>) {
+        let c = p.config();
+        let e = EventSock {
+            now_us: now.as_micros(),
+            flight,
+            srtt_us,
+            mss: c.mss,
+            cwnd_clamp: c.cwnd_clamp,
+            max_pacing_rate: c.max_pacing_rate,
+            pacing_shift: c.pacing_shift,
+        };
+        (
+            &mut self.bbr,
+            FlowSockView {
+                s: &mut self.sock,
+                e,
+            },
+        )
+    }
+
     /// A segment (new or retransmitted) is handed to the wire at `now`, with `flight`
     /// the counters before it is counted (`tcp_transmit_skb()`'s order): its departure
     /// time, a transmit-start event if nothing was in flight, the pacing step, and
@@ -280,6 +310,9 @@ impl Bbr {
         flight: Flight,
         rand: &mut R,
     ) -> Sent {
+        if flight.in_flight() != 0 {
+            return self.send_in_place(p, now, flight);
+        }
         let mut sk = self.sock(p, now, flight);
         let departure_ns = tcp_transmit_skb::<BbrOps, R>(&mut self.bbr, &mut sk, p, rand);
         let snapshot = tcp_rate_skb_sent(&mut sk, departure_ns / 1000);
@@ -320,6 +353,13 @@ impl Bbr {
         if ack.prior_flight.packets_out == 0 {
             return rs;
         }
+        let state = self.sock.icsk_ca_state;
+        let ends_recovery = matches!(state, CaState::Recovery | CaState::Loss)
+            && !before(ack.snd_una, self.sock.high_seq);
+        let starts_recovery = (state as u8) < (CaState::Recovery as u8) && ack.flight.lost_out > 0;
+        if !ack.undo && !ends_recovery && !starts_recovery {
+            return self.ack_in_place(p, now, ack, rand);
+        }
         let mut sk = self.sock(p, now, ack.flight);
         sk.srtt_us = ack.srtt_us.wrapping_shl(3);
         let prior_delivered = sk.delivered;
@@ -353,6 +393,65 @@ impl Bbr {
         tcp_rate_gen(&mut sk, delivered, lost, false, &mut rs);
         BbrOps::cong_control(&mut self.bbr, &mut sk, p, ack.snd_una, 0, &rs, rand);
         self.store(&sk);
+        rs
+    }
+
+    /// [`Self::on_send`] with something in flight (no transmit-start event):
+    /// `tcp_transmit_skb()`'s departure time, count and pacing step and
+    /// `tcp_rate_skb_sent()`, on the kept fields in place.
+    fn send_in_place(&mut self, p: &BbrParams, now: Instant, flight: Flight) -> Sent {
+        let (_, mut sk) = self.view(p, now, flight, 0);
+        // Linux net/ipv4/tcp_output.c __tcp_transmit_skb(): tcp_wstamp_ns = max(tcp_wstamp_ns, tcp_clock_cache)
+        let prior_wstamp = sk.s.tcp_wstamp_ns;
+        let departure_ns = prior_wstamp.max(sk.tcp_clock_cache());
+        // tcp_event_data_sent()'s lsndtime is not kept; data_segs_out saturates at 10.
+        let segs_out = sk.s.data_segs_out.saturating_add(1);
+        sk.s.data_segs_out = segs_out.min(10);
+        sk.s.tcp_wstamp_ns = departure_ns;
+        if sk.s.sk_pacing_status != 0 {
+            let (rate, mss) = (sk.s.sk_pacing_rate, sk.e.mss);
+            sk.s.tcp_wstamp_ns =
+                edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp);
+        }
+        let snapshot = tcp_rate_skb_sent(&mut sk, departure_ns / 1000);
+        Sent {
+            departure_ns,
+            snapshot,
+        }
+    }
+
+    /// [`Self::on_ack`] when the CA state does not change (no undo, Recovery/Loss
+    /// neither ends nor starts): the sampler, the min-RTT filter and `bbr_main()` on
+    /// the kept fields in place.
+    fn ack_in_place<R: RandomSource>(
+        &mut self,
+        p: &BbrParams,
+        now: Instant,
+        ack: &mut BbrAck<'_>,
+        rand: &mut R,
+    ) -> RateSample {
+        let mut rs = RateSample {
+            prior_in_flight: ack.prior_flight.in_flight(),
+            ..RateSample::default()
+        };
+        let (bbr, mut sk) = self.view(p, now, ack.flight, ack.srtt_us.wrapping_shl(3));
+        let prior_delivered = sk.s.delivered;
+        let prior_lost = sk.s.lost;
+        let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
+        sk.s.delivered = prior_delivered.wrapping_add(ack.delivered_count.max(count));
+        tcp_rate_skbs_delivered(&mut sk, ack.delivered, &mut rs);
+        // tcp_ack_update_rtt_min() on the kept filter
+        rs.rtt_us = -1;
+        if let Some(rtt) = ack.rtt_us {
+            rs.rtt_us = i64::from(rtt);
+            let jiffies = sk.tcp_jiffies32();
+            rtt_min_update(&mut sk.s.rtt_min, jiffies, rtt, ack.ack_maybe_delayed);
+        }
+        rs.is_ack_delayed = ack.ack_maybe_delayed;
+        sk.s.lost = prior_lost.wrapping_add(ack.newly_lost);
+        let delivered = sk.s.delivered.wrapping_sub(prior_delivered);
+        tcp_rate_gen(&mut sk, delivered, ack.newly_lost, false, &mut rs);
+        bbr_main(bbr, &mut sk, p, &rs, rand);
         rs
     }
 
