@@ -38,17 +38,16 @@
 //! the kernel's `no_queue` path skips congestion control.
 
 use super::flow_sock::FlowSock;
-use super::sock_view::{BbrSock, EventSock, FlowSockView};
+use super::sock_view::{EventSock, FlowSockView};
 use super::{BbrMode, BbrOps, BbrParams, BbrState, bbr_bw, bbr_main, bbr_tso_segs_goal};
 use crate::Instant;
 use crate::linux::CaState;
-use crate::linux::tcp::ack_update_rtt::{rtt_min_update, tcp_update_rtt_min};
+use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
 use crate::linux::tcp::rate::{
     RateSock, tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
 };
 use crate::linux::tcp::seq::before;
 use crate::linux::tcp::skb::{RETRANS, SACKED_ACKED};
-use crate::linux::tcp::update_skb_after_send::edt_after_send;
 use crate::linux::tcp::{
     RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, tcp_enter_loss,
     tcp_enter_recovery, tcp_set_ca_state, tcp_transmit_skb, tcp_try_undo,
@@ -288,6 +287,9 @@ impl Bbr {
             cwnd_clamp: c.cwnd_clamp,
             max_pacing_rate: c.max_pacing_rate,
             pacing_shift: c.pacing_shift,
+            delivered_ce: 0,
+            ecn_flags: 0,
+            is_cwnd_limited: false,
         };
         (
             &mut self.bbr,
@@ -401,18 +403,7 @@ impl Bbr {
     /// `tcp_rate_skb_sent()`, on the kept fields in place.
     fn send_in_place(&mut self, p: &BbrParams, now: Instant, flight: Flight) -> Sent {
         let (_, mut sk) = self.view(p, now, flight, 0);
-        // Linux net/ipv4/tcp_output.c __tcp_transmit_skb(): tcp_wstamp_ns = max(tcp_wstamp_ns, tcp_clock_cache)
-        let prior_wstamp = sk.s.tcp_wstamp_ns;
-        let departure_ns = prior_wstamp.max(sk.tcp_clock_cache());
-        // tcp_event_data_sent()'s lsndtime is not kept; data_segs_out saturates at 10.
-        let segs_out = sk.s.data_segs_out.saturating_add(1);
-        sk.s.data_segs_out = segs_out.min(10);
-        sk.s.tcp_wstamp_ns = departure_ns;
-        if sk.s.sk_pacing_status != 0 {
-            let (rate, mss) = (sk.s.sk_pacing_rate, sk.e.mss);
-            sk.s.tcp_wstamp_ns =
-                edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp);
-        }
+        let departure_ns = sk.transmit();
         let snapshot = tcp_rate_skb_sent(&mut sk, departure_ns / 1000);
         Sent {
             departure_ns,
@@ -440,14 +431,7 @@ impl Bbr {
         let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
         sk.s.delivered = prior_delivered.wrapping_add(ack.delivered_count.max(count));
         tcp_rate_skbs_delivered(&mut sk, ack.delivered, &mut rs);
-        // tcp_ack_update_rtt_min() on the kept filter
-        rs.rtt_us = -1;
-        if let Some(rtt) = ack.rtt_us {
-            rs.rtt_us = i64::from(rtt);
-            let jiffies = sk.tcp_jiffies32();
-            rtt_min_update(&mut sk.s.rtt_min, jiffies, rtt, ack.ack_maybe_delayed);
-        }
-        rs.is_ack_delayed = ack.ack_maybe_delayed;
+        sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, &mut rs);
         sk.s.lost = prior_lost.wrapping_add(ack.newly_lost);
         let delivered = sk.s.delivered.wrapping_sub(prior_delivered);
         tcp_rate_gen(&mut sk, delivered, ack.newly_lost, false, &mut rs);

@@ -30,7 +30,7 @@ mod lt_bw;
 mod pacing;
 mod probe_bw;
 mod probe_rtt;
-mod sock_view;
+pub(crate) mod sock_view;
 mod state;
 pub(crate) mod trait_board;
 

@@ -7,8 +7,10 @@
 use super::flow::Flight;
 use super::flow_sock::FlowSock;
 use crate::linux::CaState;
-use crate::linux::tcp::TcpSock;
+use crate::linux::tcp::ack_update_rtt::rtt_min_update;
 use crate::linux::tcp::rate::RateSock;
+use crate::linux::tcp::update_skb_after_send::edt_after_send;
+use crate::linux::tcp::{RateSample, TcpSock};
 
 /// The `tcp_sock` fields BBR v1's model, pacing and cwnd steps read and write, under
 /// the kernel's names (the sampler's fields come from [`RateSock`]).
@@ -45,6 +47,10 @@ pub trait BbrSock: RateSock {
     fn sk_max_pacing_rate(&self) -> u64;
     /// `sk_pacing_shift`.
     fn sk_pacing_shift(&self) -> u8;
+    /// `ecn_flags` (BBRv3 reads `TCP_ECN_OK` and `TCP_ECN_LOW`).
+    fn ecn_flags(&self) -> u8;
+    /// `is_cwnd_limited` (BBRv3's probing reads it).
+    fn is_cwnd_limited(&self) -> bool;
 }
 
 impl BbrSock for TcpSock {
@@ -96,6 +102,12 @@ impl BbrSock for TcpSock {
     fn sk_pacing_shift(&self) -> u8 {
         self.sk_pacing_shift
     }
+    fn ecn_flags(&self) -> u8 {
+        self.ecn_flags
+    }
+    fn is_cwnd_limited(&self) -> bool {
+        self.is_cwnd_limited
+    }
 }
 
 /// The event's part of the socket a [`FlowSockView`] does not keep.
@@ -115,16 +127,74 @@ pub(crate) struct EventSock {
     pub max_pacing_rate: u64,
     /// `sk_pacing_shift`.
     pub pacing_shift: u8,
+    /// `delivered_ce` (v1 keeps none: 0).
+    pub delivered_ce: u32,
+    /// `ecn_flags` (v1: 0).
+    pub ecn_flags: u8,
+    /// `is_cwnd_limited` as the ACK reported it (v1: false).
+    pub is_cwnd_limited: bool,
 }
 
 /// A flow's kept socket fields, read and written in place, with the event's values
 /// for the rest: what [`FlowSock::load`] would build, without building it. Fields the
-/// flow does not keep read as a fresh load has them (`delivered_ce` 0, the sampler's
-/// `rate_*` record empty) and their writes are dropped, as [`FlowSock::save`] drops
+/// flow does not keep read as a fresh load has them (the sampler's `rate_*` record
+/// empty) and their writes are dropped, as [`FlowSock::save`] drops
 /// them.
 pub(crate) struct FlowSockView<'a> {
     pub s: &'a mut FlowSock,
     pub e: EventSock,
+}
+
+impl FlowSockView<'_> {
+    /// What `__tcp_transmit_skb()` does to the kept fields when a segment leaves with
+    /// something already in flight (so no transmit-start event): the departure time,
+    /// the count of data segments (saturating at 10, all that is read) and the EDT
+    /// pacing step of `tcp_update_skb_after_send()`. `lsndtime` is not kept. Returns
+    /// the departure time, ns.
+    pub(crate) fn transmit(&mut self) -> u64 {
+        // Linux net/ipv4/tcp_output.c __tcp_transmit_skb(): tcp_wstamp_ns = max(tcp_wstamp_ns, tcp_clock_cache)
+        let prior_wstamp = self.s.tcp_wstamp_ns;
+        let departure_ns = prior_wstamp.max(self.tcp_clock_cache());
+        let segs_out = self.s.data_segs_out.saturating_add(1);
+        self.s.data_segs_out = segs_out.min(10);
+        self.s.tcp_wstamp_ns = departure_ns;
+        if self.s.sk_pacing_status != 0 {
+            let (rate, mss) = (self.s.sk_pacing_rate, self.e.mss);
+            self.s.tcp_wstamp_ns =
+                edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp);
+        }
+        departure_ns
+    }
+
+    /// `tcp_ack_update_rtt_min()` on the kept filter: the ACK's sample into `rs` and
+    /// `rtt_min`.
+    pub(crate) fn ack_update_rtt_min(
+        &mut self,
+        rtt_us: Option<u32>,
+        ack_maybe_delayed: bool,
+        rs: &mut RateSample,
+    ) {
+        rs.rtt_us = -1;
+        if let Some(rtt) = rtt_us {
+            rs.rtt_us = i64::from(rtt);
+            let jiffies = self.tcp_jiffies32();
+            rtt_min_update(&mut self.s.rtt_min, jiffies, rtt, ack_maybe_delayed);
+        }
+        rs.is_ack_delayed = ack_maybe_delayed;
+    }
+
+    /// `tcp_rate_check_app_limited()` on the kept fields: the flow keeps no
+    /// `write_seq`/`snd_nxt` (a fresh load has both 0, so "less than one segment
+    /// queued" holds), which leaves the host queues, cwnd and retransmission tests.
+    pub(crate) fn check_app_limited(&mut self, host_queues_empty: bool) {
+        let f = self.e.flight;
+        let in_flight = f.in_flight();
+        // Linux net/ipv4/tcp_rate.c tcp_rate_check_app_limited(): in_flight < cwnd is strict
+        if host_queues_empty && in_flight < self.s.snd_cwnd && f.lost_out <= f.retrans_out {
+            let bubble = self.s.delivered.wrapping_add(in_flight);
+            self.s.app_limited = if bubble == 0 { 1 } else { bubble };
+        }
+    }
 }
 
 impl RateSock for FlowSockView<'_> {
@@ -138,7 +208,7 @@ impl RateSock for FlowSockView<'_> {
         self.s.lost
     }
     fn delivered_ce(&self) -> u32 {
-        0
+        self.e.delivered_ce
     }
     fn mstamp(&self) -> u64 {
         self.e.now_us
@@ -221,5 +291,11 @@ impl BbrSock for FlowSockView<'_> {
     }
     fn sk_pacing_shift(&self) -> u8 {
         self.e.pacing_shift
+    }
+    fn ecn_flags(&self) -> u8 {
+        self.e.ecn_flags
+    }
+    fn is_cwnd_limited(&self) -> bool {
+        self.e.is_cwnd_limited
     }
 }
