@@ -151,6 +151,7 @@ impl FlowSockView<'_> {
     /// the count of data segments (saturating at 10, all that is read) and the EDT
     /// pacing step of `tcp_update_skb_after_send()`. `lsndtime` is not kept. Returns
     /// the departure time, ns.
+    #[inline]
     pub(crate) fn transmit(&mut self) -> u64 {
         // Linux net/ipv4/tcp_output.c __tcp_transmit_skb(): tcp_wstamp_ns = max(tcp_wstamp_ns, tcp_clock_cache)
         let prior_wstamp = self.s.tcp_wstamp_ns;
@@ -168,6 +169,7 @@ impl FlowSockView<'_> {
 
     /// `tcp_ack_update_rtt_min()` on the kept filter: the ACK's sample into `rs` and
     /// `rtt_min`.
+    #[inline]
     pub(crate) fn ack_update_rtt_min(
         &mut self,
         rtt_us: Option<u32>,
@@ -186,6 +188,7 @@ impl FlowSockView<'_> {
     /// `tcp_rate_check_app_limited()` on the kept fields: the flow keeps no
     /// `write_seq`/`snd_nxt` (a fresh load has both 0, so "less than one segment
     /// queued" holds), which leaves the host queues, cwnd and retransmission tests.
+    #[inline]
     pub(crate) fn check_app_limited(&mut self, host_queues_empty: bool) {
         let f = self.e.flight;
         let in_flight = f.in_flight();

@@ -21,6 +21,7 @@ pub fn tcp_update_rtt_min(sk: &mut TcpSock, rtt_us: u32, ack_maybe_delayed: bool
 }
 
 /// [`tcp_update_rtt_min()`] on the filter alone, at `jiffies` (`tcp_jiffies32`).
+#[inline]
 pub(crate) fn rtt_min_update(rtt_min: &mut Minmax, jiffies: u32, rtt_us: u32, delayed: bool) {
     // Linux net/ipv4/tcp_input.c tcp_update_rtt_min(): skip suspected delayed ACKs
     if delayed && rtt_us > rtt_min.get() {
