@@ -23,6 +23,7 @@ mod aggregation;
 mod bw;
 mod config;
 mod controller;
+pub(crate) mod controller_shared;
 mod cwnd;
 mod flow;
 pub(crate) mod flow_sock;
