@@ -360,7 +360,8 @@ impl Bbr {
             && !before(ack.snd_una, self.sock.high_seq);
         let starts_recovery = (state as u8) < (CaState::Recovery as u8) && ack.flight.lost_out > 0;
         if !ack.undo && !ends_recovery && !starts_recovery {
-            return self.ack_in_place(p, now, ack, rand);
+            self.ack_in_place(p, now, ack, rand, &mut rs);
+            return rs;
         }
         let mut sk = self.sock(p, now, ack.flight);
         sk.srtt_us = ack.srtt_us.wrapping_shl(3);
@@ -414,29 +415,27 @@ impl Bbr {
     /// [`Self::on_ack`] when the CA state does not change (no undo, Recovery/Loss
     /// neither ends nor starts): the sampler, the min-RTT filter and `bbr_main()` on
     /// the kept fields in place.
+    #[inline(never)]
     fn ack_in_place<R: RandomSource>(
         &mut self,
         p: &BbrParams,
         now: Instant,
         ack: &mut BbrAck<'_>,
         rand: &mut R,
-    ) -> RateSample {
-        let mut rs = RateSample {
-            prior_in_flight: ack.prior_flight.in_flight(),
-            ..RateSample::default()
-        };
+        rs: &mut RateSample,
+    ) {
+        rs.prior_in_flight = ack.prior_flight.in_flight();
         let (bbr, mut sk) = self.view(p, now, ack.flight, ack.srtt_us.wrapping_shl(3));
         let prior_delivered = sk.s.delivered;
         let prior_lost = sk.s.lost;
         let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
         sk.s.delivered = prior_delivered.wrapping_add(ack.delivered_count.max(count));
-        tcp_rate_skbs_delivered(&mut sk, ack.delivered, &mut rs);
-        sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, &mut rs);
+        tcp_rate_skbs_delivered(&mut sk, ack.delivered, rs);
+        sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, rs);
         sk.s.lost = prior_lost.wrapping_add(ack.newly_lost);
         let delivered = sk.s.delivered.wrapping_sub(prior_delivered);
-        tcp_rate_gen(&mut sk, delivered, ack.newly_lost, false, &mut rs);
-        bbr_main(bbr, &mut sk, p, &rs, rand);
-        rs
+        tcp_rate_gen(&mut sk, delivered, ack.newly_lost, false, rs);
+        bbr_main(bbr, &mut sk, p, rs, rand);
     }
 
     /// A retransmission timeout, after the stack marked every outstanding segment lost

@@ -257,7 +257,9 @@ impl Bbr3 {
         rand: &mut R,
     ) -> (RateSample, FastPath) {
         if ack.prior_flight.packets_out != 0 && !self.changes_ca_state(ack) {
-            return self.ack_in_place(p, now, ack, rand);
+            let mut rs = RateSample::default();
+            let fast_path = self.ack_in_place(p, now, ack, rand, &mut rs);
+            return (rs, fast_path);
         }
         let mut rs = RateSample::default();
         let mut sk = self.sock(p, now, ack.prior_flight);
@@ -325,17 +327,16 @@ impl Bbr3 {
     /// [`Self::on_ack`] with something outstanding and no CA-state work (see
     /// [`Self::changes_ca_state`]): the app-limited check, the sampler, the min-RTT
     /// filter and `bbr_main()`, in the same order, on the kept fields in place.
+    #[inline(never)]
     fn ack_in_place<R: RandomSource>(
         &mut self,
         p: &Bbr3Params,
         now: Instant,
         ack: &mut Bbr3Ack<'_>,
         rand: &mut R,
-    ) -> (RateSample, FastPath) {
-        let mut rs = RateSample {
-            prior_in_flight: ack.prior_flight.in_flight(),
-            ..RateSample::default()
-        };
+        rs: &mut RateSample,
+    ) -> FastPath {
+        rs.prior_in_flight = ack.prior_flight.in_flight();
         self.sock.srtt_us = ack.srtt_us.wrapping_shl(3);
         let (bbr, mut sk) = self.view(p, now, ack.prior_flight, ack.is_cwnd_limited);
         let prior_delivered = sk.s.delivered;
@@ -344,12 +345,11 @@ impl Bbr3 {
         sk.e.flight = ack.flight;
         let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
         sk.s.delivered = prior_delivered.wrapping_add(ack.delivered_count.max(count));
-        tcp_rate_skbs_delivered(&mut sk, ack.delivered, &mut rs);
-        sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, &mut rs);
+        tcp_rate_skbs_delivered(&mut sk, ack.delivered, rs);
+        sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, rs);
         let delivered = sk.s.delivered.wrapping_sub(prior_delivered);
-        tcp_rate_gen(&mut sk, delivered, 0, false, &mut rs);
-        let fast_path = bbr_main(bbr, &mut sk, p, &Sample::from_rate_sample(&rs), rand);
-        (rs, fast_path)
+        tcp_rate_gen(&mut sk, delivered, 0, false, rs);
+        bbr_main(bbr, &mut sk, p, &Sample::from_rate_sample(rs), rand)
     }
 
     /// The model's `tcp_fastretrans_alert()`: ECE forbids an undo, the stack's undo,
