@@ -3,9 +3,10 @@
 //! through the silences between bursts.
 
 use super::bw::bbr_bw;
+use super::sock_view::BbrSock;
 use super::{BBR_SCALE, BW_UNIT, BbrState};
+use crate::linux::tcp::RateSample;
 use crate::linux::tcp::rate::tcp_stamp_us_delta;
-use crate::linux::tcp::{RateSample, TcpSock};
 
 /// `bbr_extra_acked_gain`: the aggregation allowance's gain (/256).
 pub const EXTRA_ACKED_GAIN: u32 = 256;
@@ -41,7 +42,7 @@ pub fn bbr_ack_aggregation_cwnd(bbr: &BbrState) -> u32 {
 /// `bbr_update_ack_aggregation()`: on a valid sample that delivered something,
 /// measures the segments (S)ACKed in the current epoch beyond `bbr_bw · epoch`,
 /// capped at cwnd. The epoch restarts when ACKs fall behind that rate.
-pub fn bbr_update_ack_aggregation(bbr: &mut BbrState, sk: &TcpSock, rs: &RateSample) {
+pub fn bbr_update_ack_aggregation<S: BbrSock>(bbr: &mut BbrState, sk: &S, rs: &RateSample) {
     if EXTRA_ACKED_GAIN == 0 || rs.acked_sacked == 0 || rs.delivered < 0 || rs.interval_us <= 0 {
         return;
     }
@@ -59,7 +60,7 @@ pub fn bbr_update_ack_aggregation(bbr: &mut BbrState, sk: &TcpSock, rs: &RateSam
             }
         }
     }
-    let epoch_us = tcp_stamp_us_delta(sk.delivered_mstamp, bbr.ack_epoch_mstamp);
+    let epoch_us = tcp_stamp_us_delta(sk.delivered_mstamp(), bbr.ack_epoch_mstamp);
     // Linux net/ipv4/tcp_bbr.c bbr_update_ack_aggregation(): expected = bw * epoch_us / BW_UNIT
     let mut expected_acked = (u64::from(bbr_bw(bbr)) * u64::from(epoch_us) / BW_UNIT) as u32;
     // Linux net/ipv4/tcp_bbr.c bbr_update_ack_aggregation(): reset when ACKs fall behind, or after 2^20
@@ -67,7 +68,7 @@ pub fn bbr_update_ack_aggregation(bbr: &mut BbrState, sk: &TcpSock, rs: &RateSam
         || bbr.ack_epoch_acked.wrapping_add(rs.acked_sacked) >= ACK_EPOCH_ACKED_RESET_THRESH
     {
         bbr.ack_epoch_acked = 0;
-        bbr.ack_epoch_mstamp = sk.delivered_mstamp;
+        bbr.ack_epoch_mstamp = sk.delivered_mstamp();
         expected_acked = 0;
     }
     bbr.ack_epoch_acked = bbr
@@ -78,7 +79,7 @@ pub fn bbr_update_ack_aggregation(bbr: &mut BbrState, sk: &TcpSock, rs: &RateSam
     let extra_acked = bbr
         .ack_epoch_acked
         .wrapping_sub(expected_acked)
-        .min(sk.snd_cwnd);
+        .min(sk.snd_cwnd());
     let idx = usize::from(bbr.extra_acked_win_idx());
     if let Some(slot) = bbr.extra_acked.get_mut(idx) {
         if extra_acked > u32::from(*slot) {

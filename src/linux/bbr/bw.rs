@@ -2,9 +2,10 @@
 //! delivery-rate samples, and STARTUP's full-pipe detector.
 
 use super::lt_bw::bbr_lt_bw_sampling;
+use super::sock_view::BbrSock;
 use super::{BBR_SCALE, BW_UNIT, BbrParams, BbrState};
 use crate::linux::tcp::seq::before;
-use crate::linux::tcp::{RandomSource, RateSample, TcpSock};
+use crate::linux::tcp::{RandomSource, RateSample};
 
 /// `bbr_bw_rtts`: the max filter's window, rounds (`CYCLE_LEN + 2`).
 pub const BW_RTTS: u32 = 10;
@@ -33,9 +34,9 @@ pub const fn bbr_bw(bbr: &BbrState) -> u32 {
 /// `bbr_update_bw()`: advances the round count and feeds a valid sample to the
 /// long-term sampler and the max filter (app-limited samples only if they do not
 /// lower it).
-pub fn bbr_update_bw<R: RandomSource>(
+pub fn bbr_update_bw<S: BbrSock, R: RandomSource>(
     bbr: &mut BbrState,
-    sk: &mut TcpSock,
+    sk: &mut S,
     p: &BbrParams,
     rs: &RateSample,
     rand: &mut R,
@@ -46,7 +47,7 @@ pub fn bbr_update_bw<R: RandomSource>(
     }
     // Linux net/ipv4/tcp_bbr.c bbr_update_bw(): a round ends when its last packet is delivered
     if !before(rs.prior_delivered, bbr.next_rtt_delivered) {
-        bbr.next_rtt_delivered = sk.delivered;
+        bbr.next_rtt_delivered = sk.delivered();
         bbr.rtt_cnt = bbr.rtt_cnt.wrapping_add(1);
         bbr.set_round_start(true);
         bbr.set_packet_conservation(false);

@@ -3,8 +3,9 @@
 
 use core::borrow::Borrow;
 
+use super::controller_shared::{bbr_controller_common_methods, bbr_controller_inherent};
 use super::trait_board::{TraitBoard, rtt_us, segments};
-use super::{Bbr, BbrAck, BbrConfig, BbrMode, BbrParams, DeliveredSegment, Sent};
+use super::{Bbr, BbrAck, BbrConfig, BbrMode, BbrParams, DeliveredSegment, Flight, Sent};
 use super::{TCP_INFINITE_SSTHRESH, bbr_min_tso_segs};
 use crate::controller::{
     AckEvent, AckedPacket, CongestionController, EcnEvent, LossEvent, Phase, SentEvent, TxSnapshot,
@@ -112,67 +113,12 @@ pub struct BbrController<R, P = BbrParams> {
 // The flow, a 24-byte scoreboard, a random fn and owned parameters.
 const _: () = assert!(core::mem::size_of::<BbrController<crate::linux::RandomFn>>() <= 256);
 
-impl<R: RandomSource> BbrController<R> {
-    /// A flow established at `now` with `config` (validated here), drawing from `rand`.
-    pub fn new(config: BbrConfig, now: Instant, rand: R) -> Result<Self, ConfigError> {
-        Ok(Self::with_params(config.validate()?, now, rand))
-    }
-}
+bbr_controller_inherent!(BbrController, Bbr, BbrConfig, BbrParams);
 
 impl<R: RandomSource, P: Borrow<BbrParams>> BbrController<R, P> {
-    /// A flow established at `now` that reaches its parameters through `params`.
-    pub fn with_params(params: P, now: Instant, mut rand: R) -> Self {
-        let p = params.borrow();
-        let flow = Bbr::new(p, now, &mut rand);
-        let board = TraitBoard::new(p.config().initial_rtt_us);
-        BbrController {
-            flow,
-            board,
-            rand,
-            params,
-        }
-    }
-
-    /// The flow, for its kernel-level readings (`bw()`, `mode()`, `bbr()`, ...).
-    pub const fn flow(&self) -> &Bbr {
-        &self.flow
-    }
-
-    /// The random source.
-    pub const fn random_source(&self) -> &R {
-        &self.rand
-    }
-
-    /// The parameters.
-    pub fn params(&self) -> &BbrParams {
-        self.params.borrow()
-    }
-
-    /// `snd_una` and `snd_nxt` as rebuilt from the events, segments.
-    pub const fn sequence(&self) -> (u32, u32) {
-        (self.board.snd_una, self.board.snd_nxt)
-    }
-
     /// The stack's smoothed RTT as rebuilt from the RTT samples, µs (0: none yet).
     pub const fn srtt_us(&self) -> u32 {
         self.board.srtt_us()
-    }
-
-    /// The send: each new segment through [`Bbr::on_send`]; the last snapshot.
-    fn send(&mut self, now: Instant, sent: &SentEvent) -> TxSnapshot {
-        let before = self.board.packets_out;
-        let added = self.board.on_sent(sent);
-        let p = self.params.borrow();
-        let mut snapshot = TxSnapshot::default();
-        for i in 0..added.min(MAX_SEGMENTS_PER_SEND) {
-            let flight = super::Flight {
-                packets_out: before.saturating_add(i),
-                ..super::Flight::default()
-            };
-            snapshot = self.flow.on_send(p, now, flight, &mut self.rand).snapshot;
-        }
-        self.board.validate_cwnd(self.flow.cwnd());
-        snapshot
     }
 
     /// The ACK, sampling from `newest` if given.
@@ -255,29 +201,7 @@ impl<R: RandomSource, P: Borrow<BbrParams>> BbrController<R, P> {
 }
 
 impl<R: RandomSource, P: Borrow<BbrParams>> CongestionController for BbrController<R, P> {
-    fn unit(&self) -> WindowUnit {
-        WindowUnit::Segments
-    }
-
-    /// As [`on_packet_sent`](CongestionController::on_packet_sent), the snapshot
-    /// dropped: the segment's ACK samples nothing.
-    fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
-        self.send(now, sent);
-    }
-
-    fn on_packet_sent(&mut self, now: Instant, sent: &SentEvent) -> TxSnapshot {
-        self.send(now, sent)
-    }
-
-    /// No delivery-rate sample (no snapshot); everything else as
-    /// [`on_ack_sampled`](CongestionController::on_ack_sampled).
-    fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
-        self.ack(now, ack, None);
-    }
-
-    fn on_ack_sampled(&mut self, now: Instant, ack: &AckEvent, newest: &AckedPacket) {
-        self.ack(now, ack, Some(newest));
-    }
+    bbr_controller_common_methods!(BbrMode::Startup);
 
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
         self.loss(now, loss);
@@ -291,66 +215,8 @@ impl<R: RandomSource, P: Borrow<BbrParams>> CongestionController for BbrControll
     /// Ignored: BBR v1 does not respond to ECN.
     fn on_ecn(&mut self, _now: Instant, _ecn: &EcnEvent) {}
 
-    fn on_retransmission_timeout(&mut self, now: Instant) {
-        self.timeout(now);
-    }
-
-    /// The amount leaves the flight; not a congestion signal.
-    fn on_discarded(&mut self, _now: Instant, amount: u64) {
-        let gone = segments(amount).min(self.board.packets_out);
-        self.board.packets_out -= gone;
-    }
-
     fn on_spurious_congestion(&mut self, now: Instant) {
         self.empty_ack(now, 0, true);
-    }
-
-    /// Nothing: the next send into an empty flight is the kernel's `CA_EVENT_TX_START`.
-    fn on_transmit_start(&mut self, _now: Instant) {}
-
-    fn cwnd(&self) -> u64 {
-        u64::from(self.flow.cwnd())
-    }
-
-    /// `None` while `snd_ssthresh` is infinite (BBR sets it on leaving STARTUP).
-    fn ssthresh(&self) -> Option<u64> {
-        let s = self.flow.ssthresh();
-        (s < TCP_INFINITE_SSTHRESH).then_some(u64::from(s))
-    }
-
-    /// Recovery (and CWR) as [`Phase::Recovery`], the Loss state after a timeout as
-    /// [`Phase::SlowStart`]; otherwise STARTUP is slow start and every other mode
-    /// congestion avoidance.
-    fn phase(&self) -> Phase {
-        match self.flow.ca_state() {
-            CaState::Recovery | CaState::Cwr => Phase::Recovery,
-            CaState::Loss => Phase::SlowStart,
-            _ if self.flow.mode() == BbrMode::Startup => Phase::SlowStart,
-            _ => Phase::CongestionAvoidance,
-        }
-    }
-
-    /// Segments outstanding and not declared lost.
-    fn in_flight(&self) -> u64 {
-        u64::from(self.board.packets_out)
-    }
-
-    /// `sk_pacing_rate`.
-    fn pacing_rate(&self) -> Rate {
-        Rate::from_bytes_per_second(self.flow.pacing_rate())
-    }
-
-    fn mss_bytes(&self) -> u64 {
-        u64::from(self.params.borrow().config().mss)
-    }
-
-    /// `bbr_tso_segs_goal()` segments: the burst BBR sizes its cwnd for (its
-    /// quantization budget is three of them), for a stack without an autosizer of its
-    /// own. A [`PacedFlow`](crate::pacing::PacedFlow) sizes bursts as `tcp_tso_segs()`
-    /// does instead, with [`min_tso_segs`](CongestionController::min_tso_segs).
-    fn send_quantum_bytes(&self) -> u64 {
-        let p = self.params.borrow();
-        u64::from(self.flow.tso_segs_goal(p)) * u64::from(p.config().mss)
     }
 
     /// `bbr_min_tso_segs()`: 1 below 1.2 Mbit/s, else 2.
@@ -360,9 +226,5 @@ impl<R: RandomSource, P: Borrow<BbrParams>> CongestionController for BbrControll
             ..TcpSock::default()
         };
         Some(bbr_min_tso_segs(&sk))
-    }
-
-    fn uses_packet_snapshots(&self) -> bool {
-        true
     }
 }

@@ -6,9 +6,10 @@ use super::aggregation::bbr_ack_aggregation_cwnd;
 use super::bw::bbr_bw;
 use super::pacing::bbr_tso_segs_goal;
 use super::probe_rtt::CWND_MIN_TARGET;
+use super::sock_view::BbrSock;
 use super::{BBR_SCALE, BBR_UNIT, BW_SCALE, BW_UNIT, BbrMode, BbrParams, BbrState};
 use crate::linux::CaState;
-use crate::linux::tcp::{RateSample, TcpSock};
+use crate::linux::tcp::RateSample;
 
 /// `TCP_INIT_CWND`: the cwnd cap before any RTT sample, and the delivered count below
 /// which STARTUP keeps growing cwnd.
@@ -31,7 +32,12 @@ pub fn bbr_bdp(bbr: &BbrState, bw: u32, gain: u32) -> u32 {
 
 /// `bbr_quantization_budget()`: room for three TSO bursts, rounded up to even, and 2
 /// more in PROBE_BW's probing phase.
-pub fn bbr_quantization_budget(bbr: &BbrState, sk: &TcpSock, p: &BbrParams, cwnd: u32) -> u32 {
+pub fn bbr_quantization_budget<S: BbrSock>(
+    bbr: &BbrState,
+    sk: &S,
+    p: &BbrParams,
+    cwnd: u32,
+) -> u32 {
     // Linux net/ipv4/tcp_bbr.c bbr_quantization_budget(): cwnd + 3 * tso_segs_goal, rounded up to even
     let cwnd = cwnd.wrapping_add(3 * bbr_tso_segs_goal(sk, p));
     let cwnd = cwnd.wrapping_add(1) & !1;
@@ -43,7 +49,7 @@ pub fn bbr_quantization_budget(bbr: &BbrState, sk: &TcpSock, p: &BbrParams, cwnd
 }
 
 /// `bbr_inflight()`: the BDP at `gain` plus the quantization budget.
-pub fn bbr_inflight(bbr: &BbrState, sk: &TcpSock, p: &BbrParams, bw: u32, gain: u32) -> u32 {
+pub fn bbr_inflight<S: BbrSock>(bbr: &BbrState, sk: &S, p: &BbrParams, bw: u32, gain: u32) -> u32 {
     let inflight = bbr_bdp(bbr, bw, gain);
     bbr_quantization_budget(bbr, sk, p, inflight)
 }
@@ -51,14 +57,14 @@ pub fn bbr_inflight(bbr: &BbrState, sk: &TcpSock, p: &BbrParams, bw: u32, gain: 
 /// `bbr_packets_in_net_at_edt()`: the flight expected when the next segment departs:
 /// `inflight_now` (plus that burst when probing) less what `bbr_bw` delivers until
 /// then. An EDT already past counts as now.
-pub fn bbr_packets_in_net_at_edt(
+pub fn bbr_packets_in_net_at_edt<S: BbrSock>(
     bbr: &BbrState,
-    sk: &TcpSock,
+    sk: &S,
     p: &BbrParams,
     inflight_now: u32,
 ) -> u32 {
-    let now_ns = sk.tcp_clock_cache;
-    let edt_ns = sk.tcp_wstamp_ns.max(now_ns);
+    let now_ns = sk.tcp_clock_cache();
+    let edt_ns = sk.tcp_wstamp_ns().max(now_ns);
     let interval_us = (edt_ns - now_ns) / NSEC_PER_USEC;
     // Linux net/ipv4/tcp_bbr.c bbr_packets_in_net_at_edt(): bw * interval_us >> BW_SCALE, as u32
     let interval_delivered = (u64::from(bbr_bw(bbr)).wrapping_mul(interval_us) >> BW_SCALE) as u32;
@@ -76,30 +82,30 @@ pub fn bbr_packets_in_net_at_edt(
 /// round of Recovery conserves packets (cwnd = flight + delivered); leaving recovery
 /// restores the saved cwnd. Returns the new cwnd and whether packet conservation
 /// decides it.
-pub fn bbr_set_cwnd_to_recover_or_restore(
+pub fn bbr_set_cwnd_to_recover_or_restore<S: BbrSock>(
     bbr: &mut BbrState,
-    sk: &TcpSock,
+    sk: &S,
     rs: &RateSample,
     acked: u32,
 ) -> (u32, bool) {
     let prev_state = bbr.prev_ca_state as u8;
-    let state = sk.icsk_ca_state as u8;
+    let state = sk.icsk_ca_state() as u8;
     let recovery = CaState::Recovery as u8;
-    let mut cwnd = sk.snd_cwnd;
+    let mut cwnd = sk.snd_cwnd();
     if rs.losses > 0 {
         // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd_to_recover_or_restore(): max_t(s32, cwnd - losses, 1)
         cwnd = (cwnd.wrapping_sub(rs.losses as u32) as i32).max(1) as u32;
     }
     if state == recovery && prev_state != recovery {
         bbr.set_packet_conservation(true);
-        bbr.next_rtt_delivered = sk.delivered;
+        bbr.next_rtt_delivered = sk.delivered();
         // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd_to_recover_or_restore(): cut unused cwnd
         cwnd = sk.packets_in_flight().wrapping_add(acked);
     } else if prev_state >= recovery && state < recovery {
         cwnd = cwnd.max(bbr.prior_cwnd);
         bbr.set_packet_conservation(false);
     }
-    bbr.prev_ca_state = sk.icsk_ca_state;
+    bbr.prev_ca_state = sk.icsk_ca_state();
     if bbr.packet_conservation() {
         // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd_to_recover_or_restore(): max(cwnd, in_flight + acked)
         return (cwnd.max(sk.packets_in_flight().wrapping_add(acked)), true);
@@ -112,16 +118,16 @@ pub fn bbr_set_cwnd_to_recover_or_restore(
 /// pipe was full; never below 4. Always applies the clamp, and PROBE_RTT's cap of 4.
 /// With nothing delivered (`acked == 0`) only the caps apply, and `prev_ca_state` is
 /// not updated.
-pub fn bbr_set_cwnd(
+pub fn bbr_set_cwnd<S: BbrSock>(
     bbr: &mut BbrState,
-    sk: &mut TcpSock,
+    sk: &mut S,
     p: &BbrParams,
     rs: &RateSample,
     acked: u32,
     bw: u32,
     gain: u32,
 ) {
-    let mut cwnd = sk.snd_cwnd;
+    let mut cwnd = sk.snd_cwnd();
     if acked != 0 {
         let (recovered, conserving) = bbr_set_cwnd_to_recover_or_restore(bbr, sk, rs, acked);
         cwnd = recovered;
@@ -132,15 +138,15 @@ pub fn bbr_set_cwnd(
             // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd(): slow start toward the target, or snap down once full
             if bbr.full_bw_reached() {
                 cwnd = cwnd.wrapping_add(acked).min(target);
-            } else if cwnd < target || sk.delivered < TCP_INIT_CWND {
+            } else if cwnd < target || sk.delivered() < TCP_INIT_CWND {
                 cwnd = cwnd.wrapping_add(acked);
             }
             cwnd = cwnd.max(CWND_MIN_TARGET);
         }
     }
-    sk.snd_cwnd = cwnd.min(sk.snd_cwnd_clamp);
+    sk.set_snd_cwnd(cwnd.min(sk.snd_cwnd_clamp()));
     if bbr.mode == BbrMode::ProbeRtt {
-        sk.snd_cwnd = sk.snd_cwnd.min(CWND_MIN_TARGET);
+        sk.set_snd_cwnd(sk.snd_cwnd().min(CWND_MIN_TARGET));
     }
 }
 

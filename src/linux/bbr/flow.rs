@@ -38,12 +38,13 @@
 //! the kernel's `no_queue` path skips congestion control.
 
 use super::flow_sock::FlowSock;
-use super::{BbrMode, BbrOps, BbrParams, BbrState, bbr_bw, bbr_tso_segs_goal};
+use super::sock_view::{EventSock, FlowSockView};
+use super::{BbrMode, BbrOps, BbrParams, BbrState, bbr_bw, bbr_main, bbr_tso_segs_goal};
 use crate::Instant;
 use crate::linux::CaState;
 use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
 use crate::linux::tcp::rate::{
-    tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
+    RateSock, tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_delivered, tcp_rate_skb_sent,
 };
 use crate::linux::tcp::seq::before;
 use crate::linux::tcp::skb::{RETRANS, SACKED_ACKED};
@@ -209,8 +210,8 @@ pub struct Bbr {
 /// newly delivered, in the stack's order, with the `sacked` bits it carried; the
 /// snapshots are spent (shared by [`Bbr`] and [`crate::linux::Bbr3`]).
 // Linux net/ipv4/tcp_input.c tcp_sacktag_one(), tcp_clean_rtx_queue(): per skb
-pub(crate) fn tcp_rate_skbs_delivered(
-    sk: &mut TcpSock,
+pub(crate) fn tcp_rate_skbs_delivered<S: RateSock>(
+    sk: &mut S,
     delivered: &mut [DeliveredSegment],
     rs: &mut RateSample,
 ) {
@@ -268,6 +269,37 @@ impl Bbr {
         self.sock = FlowSock::save(sk);
     }
 
+    /// The socket at `now` over the kept fields in place (the common events' path:
+    /// no socket is built or written back).
+    fn view(
+        &mut self,
+        p: &BbrParams,
+        now: Instant,
+        flight: Flight,
+        srtt_us: u32,
+    ) -> (&mut BbrState, FlowSockView<'_>) {
+        let c = p.config();
+        let e = EventSock {
+            now_us: now.as_micros(),
+            flight,
+            srtt_us,
+            mss: c.mss,
+            cwnd_clamp: c.cwnd_clamp,
+            max_pacing_rate: c.max_pacing_rate,
+            pacing_shift: c.pacing_shift,
+            delivered_ce: 0,
+            ecn_flags: 0,
+            is_cwnd_limited: false,
+        };
+        (
+            &mut self.bbr,
+            FlowSockView {
+                s: &mut self.sock,
+                e,
+            },
+        )
+    }
+
     /// A segment (new or retransmitted) is handed to the wire at `now`, with `flight`
     /// the counters before it is counted (`tcp_transmit_skb()`'s order): its departure
     /// time, a transmit-start event if nothing was in flight, the pacing step, and
@@ -280,6 +312,9 @@ impl Bbr {
         flight: Flight,
         rand: &mut R,
     ) -> Sent {
+        if flight.in_flight() != 0 {
+            return self.send_in_place(p, now, flight);
+        }
         let mut sk = self.sock(p, now, flight);
         let departure_ns = tcp_transmit_skb::<BbrOps, R>(&mut self.bbr, &mut sk, p, rand);
         let snapshot = tcp_rate_skb_sent(&mut sk, departure_ns / 1000);
@@ -320,6 +355,14 @@ impl Bbr {
         if ack.prior_flight.packets_out == 0 {
             return rs;
         }
+        let state = self.sock.icsk_ca_state;
+        let ends_recovery = matches!(state, CaState::Recovery | CaState::Loss)
+            && !before(ack.snd_una, self.sock.high_seq);
+        let starts_recovery = (state as u8) < (CaState::Recovery as u8) && ack.flight.lost_out > 0;
+        if !ack.undo && !ends_recovery && !starts_recovery {
+            self.ack_in_place(p, now, ack, rand, &mut rs);
+            return rs;
+        }
         let mut sk = self.sock(p, now, ack.flight);
         sk.srtt_us = ack.srtt_us.wrapping_shl(3);
         let prior_delivered = sk.delivered;
@@ -354,6 +397,45 @@ impl Bbr {
         BbrOps::cong_control(&mut self.bbr, &mut sk, p, ack.snd_una, 0, &rs, rand);
         self.store(&sk);
         rs
+    }
+
+    /// [`Self::on_send`] with something in flight (no transmit-start event):
+    /// `tcp_transmit_skb()`'s departure time, count and pacing step and
+    /// `tcp_rate_skb_sent()`, on the kept fields in place.
+    fn send_in_place(&mut self, p: &BbrParams, now: Instant, flight: Flight) -> Sent {
+        let (_, mut sk) = self.view(p, now, flight, 0);
+        let departure_ns = sk.transmit();
+        let snapshot = tcp_rate_skb_sent(&mut sk, departure_ns / 1000);
+        Sent {
+            departure_ns,
+            snapshot,
+        }
+    }
+
+    /// [`Self::on_ack`] when the CA state does not change (no undo, Recovery/Loss
+    /// neither ends nor starts): the sampler, the min-RTT filter and `bbr_main()` on
+    /// the kept fields in place.
+    #[inline(never)]
+    fn ack_in_place<R: RandomSource>(
+        &mut self,
+        p: &BbrParams,
+        now: Instant,
+        ack: &mut BbrAck<'_>,
+        rand: &mut R,
+        rs: &mut RateSample,
+    ) {
+        rs.prior_in_flight = ack.prior_flight.in_flight();
+        let (bbr, mut sk) = self.view(p, now, ack.flight, ack.srtt_us.wrapping_shl(3));
+        let prior_delivered = sk.s.delivered;
+        let prior_lost = sk.s.lost;
+        let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
+        sk.s.delivered = prior_delivered.wrapping_add(ack.delivered_count.max(count));
+        tcp_rate_skbs_delivered(&mut sk, ack.delivered, rs);
+        sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, rs);
+        sk.s.lost = prior_lost.wrapping_add(ack.newly_lost);
+        let delivered = sk.s.delivered.wrapping_sub(prior_delivered);
+        tcp_rate_gen(&mut sk, delivered, ack.newly_lost, false, rs);
+        bbr_main(bbr, &mut sk, p, rs, rand);
     }
 
     /// A retransmission timeout, after the stack marked every outstanding segment lost

@@ -4,8 +4,9 @@
 
 use super::pacing::bbr_rate_bytes_per_sec;
 use super::probe_bw::bbr_reset_probe_bw_mode;
+use super::sock_view::BbrSock;
 use super::{BBR_SCALE, BBR_UNIT, BW_UNIT, BbrMode, BbrParams, BbrState};
-use crate::linux::tcp::{RandomSource, RateSample, TcpSock};
+use crate::linux::tcp::{RandomSource, RateSample};
 
 /// `bbr_lt_intvl_min_rtts`: an interval lasts at least 4 rounds.
 pub const LT_INTVL_MIN_RTTS: u8 = 4;
@@ -23,16 +24,16 @@ const LT_RTT_CNT_MASK: u8 = 0x7f;
 const USEC_PER_MSEC: u64 = 1000;
 
 /// `bbr_reset_lt_bw_sampling_interval()`: a new interval starts now.
-pub fn bbr_reset_lt_bw_sampling_interval(bbr: &mut BbrState, sk: &TcpSock) {
+pub fn bbr_reset_lt_bw_sampling_interval<S: BbrSock>(bbr: &mut BbrState, sk: &S) {
     // Linux net/ipv4/tcp_bbr.c bbr_reset_lt_bw_sampling_interval(): ms stamp, wrapping as u32
-    bbr.lt_last_stamp = (sk.delivered_mstamp / USEC_PER_MSEC) as u32;
-    bbr.lt_last_delivered = sk.delivered;
-    bbr.lt_last_lost = sk.lost;
+    bbr.lt_last_stamp = (sk.delivered_mstamp() / USEC_PER_MSEC) as u32;
+    bbr.lt_last_delivered = sk.delivered();
+    bbr.lt_last_lost = sk.lost();
     bbr.lt_rtt_cnt = 0;
 }
 
 /// `bbr_reset_lt_bw_sampling()`: forget the long-term estimate and stop sampling.
-pub fn bbr_reset_lt_bw_sampling(bbr: &mut BbrState, sk: &TcpSock) {
+pub fn bbr_reset_lt_bw_sampling<S: BbrSock>(bbr: &mut BbrState, sk: &S) {
     bbr.lt_bw = 0;
     bbr.set_lt_use_bw(false);
     bbr.set_lt_is_sampling(false);
@@ -41,7 +42,7 @@ pub fn bbr_reset_lt_bw_sampling(bbr: &mut BbrState, sk: &TcpSock) {
 
 /// `bbr_lt_bw_interval_done()`: an interval measured `bw`; if it matches the previous
 /// one, a policer is assumed and their average is used.
-pub fn bbr_lt_bw_interval_done(bbr: &mut BbrState, sk: &TcpSock, bw: u32) {
+pub fn bbr_lt_bw_interval_done<S: BbrSock>(bbr: &mut BbrState, sk: &S, bw: u32) {
     if bbr.lt_bw != 0 {
         // Linux net/ipv4/tcp_bbr.c bbr_lt_bw_interval_done(): abs() of the u32 difference read as int
         let diff = (bw.wrapping_sub(bbr.lt_bw) as i32).unsigned_abs();
@@ -67,9 +68,9 @@ pub fn bbr_lt_bw_interval_done(bbr: &mut BbrState, sk: &TcpSock, bw: u32) {
 ///
 /// An app-limited sample resets sampling; an interval of under 1 ms waits; one too
 /// long to scale resets.
-pub fn bbr_lt_bw_sampling<R: RandomSource>(
+pub fn bbr_lt_bw_sampling<S: BbrSock, R: RandomSource>(
     bbr: &mut BbrState,
-    sk: &mut TcpSock,
+    sk: &mut S,
     p: &BbrParams,
     rs: &RateSample,
     rand: &mut R,
@@ -108,14 +109,14 @@ pub fn bbr_lt_bw_sampling<R: RandomSource>(
     if rs.losses == 0 {
         return;
     }
-    let lost = sk.lost.wrapping_sub(bbr.lt_last_lost);
-    let delivered = sk.delivered.wrapping_sub(bbr.lt_last_delivered);
+    let lost = sk.lost().wrapping_sub(bbr.lt_last_lost);
+    let delivered = sk.delivered().wrapping_sub(bbr.lt_last_delivered);
     // Linux net/ipv4/tcp_bbr.c bbr_lt_bw_sampling(): lossy if lost/delivered >= 50/256 (u32, wrapping)
     if delivered == 0 || (lost << BBR_SCALE) < LT_LOSS_THRESH.wrapping_mul(delivered) {
         return;
     }
     // Linux net/ipv4/tcp_bbr.c bbr_lt_bw_sampling(): interval length in ms, wrapping as u32
-    let t = ((sk.delivered_mstamp / USEC_PER_MSEC) as u32).wrapping_sub(bbr.lt_last_stamp);
+    let t = ((sk.delivered_mstamp() / USEC_PER_MSEC) as u32).wrapping_sub(bbr.lt_last_stamp);
     if (t as i32) < 1 {
         return;
     }

@@ -23,6 +23,7 @@ mod aggregation;
 mod bw;
 mod config;
 mod controller;
+pub(crate) mod controller_shared;
 mod cwnd;
 mod flow;
 pub(crate) mod flow_sock;
@@ -30,6 +31,7 @@ mod lt_bw;
 mod pacing;
 mod probe_bw;
 mod probe_rtt;
+pub(crate) mod sock_view;
 mod state;
 pub(crate) mod trait_board;
 
@@ -56,6 +58,7 @@ pub use probe_bw::{
     bbr_reset_mode, bbr_reset_probe_bw_mode, bbr_update_cycle_phase, bbr_update_gains,
 };
 pub use probe_rtt::{CWND_MIN_TARGET, bbr_check_probe_rtt_done, bbr_save_cwnd, bbr_update_min_rtt};
+pub use sock_view::BbrSock;
 pub use state::{BbrMode, BbrState};
 
 use crate::linux::CaState;
@@ -84,9 +87,9 @@ pub struct BbrOps;
 
 /// `bbr_update_model()`: bandwidth, aggregation, gain cycle, full pipe, DRAIN,
 /// min_rtt and PROBE_RTT, then the gains, in the kernel's order.
-pub fn bbr_update_model<R: RandomSource>(
+pub fn bbr_update_model<S: BbrSock, R: RandomSource>(
     bbr: &mut BbrState,
-    sk: &mut TcpSock,
+    sk: &mut S,
     p: &BbrParams,
     rs: &RateSample,
     rand: &mut R,
@@ -102,9 +105,9 @@ pub fn bbr_update_model<R: RandomSource>(
 
 /// `bbr_main()`: the `cong_control` hook, once per ACK after the rate sample is built:
 /// update the model, then set the pacing rate and cwnd from it.
-pub fn bbr_main<R: RandomSource>(
+pub fn bbr_main<S: BbrSock, R: RandomSource>(
     bbr: &mut BbrState,
-    sk: &mut TcpSock,
+    sk: &mut S,
     p: &BbrParams,
     rs: &RateSample,
     rand: &mut R,

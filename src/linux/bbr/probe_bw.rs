@@ -3,9 +3,10 @@
 
 use super::bw::bbr_max_bw;
 use super::cwnd::{bbr_inflight, bbr_packets_in_net_at_edt};
+use super::sock_view::BbrSock;
 use super::{BBR_UNIT, BbrMode, BbrParams, BbrState, CWND_GAIN, DRAIN_GAIN, HIGH_GAIN};
 use crate::linux::tcp::rate::tcp_stamp_us_delta;
-use crate::linux::tcp::{RandomSource, RateSample, TcpSock};
+use crate::linux::tcp::{RandomSource, RateSample};
 
 /// `CYCLE_LEN`: phases in the PROBE_BW gain cycle.
 pub const CYCLE_LEN: u8 = 8;
@@ -17,14 +18,15 @@ pub const CYCLE_RAND: u32 = 7;
 /// `bbr_is_next_cycle_phase()`: a phase lasts one `min_rtt`; the probing phase also
 /// waits for the flight to reach `gain · BDP` (unless there were losses), the draining
 /// phase ends early once the flight is down to the BDP.
-pub fn bbr_is_next_cycle_phase(
+pub fn bbr_is_next_cycle_phase<S: BbrSock>(
     bbr: &BbrState,
-    sk: &TcpSock,
+    sk: &S,
     p: &BbrParams,
     rs: &RateSample,
 ) -> bool {
     // Linux net/ipv4/tcp_bbr.c bbr_is_next_cycle_phase(): a phase lasts at least min_rtt
-    let is_full_length = tcp_stamp_us_delta(sk.delivered_mstamp, bbr.cycle_mstamp) > bbr.min_rtt_us;
+    let is_full_length =
+        tcp_stamp_us_delta(sk.delivered_mstamp(), bbr.cycle_mstamp) > bbr.min_rtt_us;
     let gain = u32::from(bbr.pacing_gain);
     if gain == BBR_UNIT {
         return is_full_length;
@@ -39,14 +41,19 @@ pub fn bbr_is_next_cycle_phase(
 }
 
 /// `bbr_advance_cycle_phase()`: the next phase starts now.
-pub fn bbr_advance_cycle_phase(bbr: &mut BbrState, sk: &TcpSock) {
+pub fn bbr_advance_cycle_phase<S: BbrSock>(bbr: &mut BbrState, sk: &S) {
     // cycle_idx is a 3-bit field: the increment wraps within it.
     bbr.cycle_idx = bbr.cycle_idx.wrapping_add(1) & (CYCLE_LEN - 1);
-    bbr.cycle_mstamp = sk.delivered_mstamp;
+    bbr.cycle_mstamp = sk.delivered_mstamp();
 }
 
 /// `bbr_update_cycle_phase()`: gain cycling in PROBE_BW.
-pub fn bbr_update_cycle_phase(bbr: &mut BbrState, sk: &TcpSock, p: &BbrParams, rs: &RateSample) {
+pub fn bbr_update_cycle_phase<S: BbrSock>(
+    bbr: &mut BbrState,
+    sk: &S,
+    p: &BbrParams,
+    rs: &RateSample,
+) {
     if bbr.mode == BbrMode::ProbeBw && bbr_is_next_cycle_phase(bbr, sk, p, rs) {
         bbr_advance_cycle_phase(bbr, sk);
     }
@@ -59,9 +66,9 @@ pub fn bbr_reset_startup_mode(bbr: &mut BbrState) {
 
 /// `bbr_reset_probe_bw_mode()`: PROBE_BW at a random phase other than the probing
 /// one (one draw below 7; a larger value from the source is reduced modulo 7).
-pub fn bbr_reset_probe_bw_mode<R: RandomSource>(
+pub fn bbr_reset_probe_bw_mode<S: BbrSock, R: RandomSource>(
     bbr: &mut BbrState,
-    sk: &TcpSock,
+    sk: &S,
     _p: &BbrParams,
     rand: &mut R,
 ) {
@@ -73,9 +80,9 @@ pub fn bbr_reset_probe_bw_mode<R: RandomSource>(
 }
 
 /// `bbr_reset_mode()`: back to STARTUP if the pipe was never filled, else PROBE_BW.
-pub fn bbr_reset_mode<R: RandomSource>(
+pub fn bbr_reset_mode<S: BbrSock, R: RandomSource>(
     bbr: &mut BbrState,
-    sk: &TcpSock,
+    sk: &S,
     p: &BbrParams,
     rand: &mut R,
 ) {
@@ -88,15 +95,15 @@ pub fn bbr_reset_mode<R: RandomSource>(
 
 /// `bbr_check_drain()`: a full pipe moves STARTUP to DRAIN (and sets `ssthresh` to the
 /// BDP budget); DRAIN ends once the flight at the next departure is down to it.
-pub fn bbr_check_drain<R: RandomSource>(
+pub fn bbr_check_drain<S: BbrSock, R: RandomSource>(
     bbr: &mut BbrState,
-    sk: &mut TcpSock,
+    sk: &mut S,
     p: &BbrParams,
     rand: &mut R,
 ) {
     if bbr.mode == BbrMode::Startup && bbr.full_bw_reached() {
         bbr.mode = BbrMode::Drain;
-        sk.snd_ssthresh = bbr_inflight(bbr, sk, p, bbr_max_bw(bbr), BBR_UNIT);
+        sk.set_snd_ssthresh(bbr_inflight(bbr, sk, p, bbr_max_bw(bbr), BBR_UNIT));
     }
     if bbr.mode == BbrMode::Drain
         && bbr_packets_in_net_at_edt(bbr, sk, p, sk.packets_in_flight())

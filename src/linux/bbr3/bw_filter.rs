@@ -3,7 +3,7 @@
 
 use super::params::{BBR_SCALE, BW_UNIT};
 use super::{Bbr, Sample};
-use crate::linux::tcp::TcpSock;
+use crate::linux::bbr::BbrSock;
 
 /// The kernel's wrapping sequence comparisons, the glue's one copy.
 pub(super) use crate::linux::tcp::{after, before};
@@ -50,11 +50,11 @@ impl Bbr {
 
 /// `bbr_update_round_start`: a round ends when an ACK's sample was sent after the
 /// previous round's end was delivered. Returns the packets delivered in the round.
-pub(super) fn bbr_update_round_start(bbr: &mut Bbr, sk: &TcpSock, rs: &Sample) -> u32 {
+pub(super) fn bbr_update_round_start<S: BbrSock>(bbr: &mut Bbr, sk: &S, rs: &Sample) -> u32 {
     bbr.set_round_start(false);
     if rs.interval_us > 0 && !before(rs.prior_delivered, bbr.next_rtt_delivered) {
-        let round_delivered = sk.delivered.wrapping_sub(bbr.next_rtt_delivered);
-        bbr.next_rtt_delivered = sk.delivered;
+        let round_delivered = sk.delivered().wrapping_sub(bbr.next_rtt_delivered);
+        bbr.next_rtt_delivered = sk.delivered();
         bbr.set_round_start(true);
         return round_delivered;
     }
@@ -114,9 +114,9 @@ pub(crate) fn advance_max_filter(slots: &mut [u32; 2]) {
 
 /// `bbr_update_latest_delivery_signals`: the latest round's max rate and volume, and
 /// whether this ACK starts a new loss round.
-pub(super) fn bbr_update_latest_delivery_signals(
+pub(super) fn bbr_update_latest_delivery_signals<S: BbrSock>(
     bbr: &mut Bbr,
-    sk: &TcpSock,
+    sk: &S,
     rs: &Sample,
     sample_bw: u32,
 ) {
@@ -128,7 +128,7 @@ pub(super) fn bbr_update_latest_delivery_signals(
     // `max_t(u32, ...)`: a delivered count is compared as u32.
     bbr.inflight_latest = bbr.inflight_latest.max(rs.delivered as u32);
     if !before(rs.prior_delivered, bbr.loss_round_delivered) {
-        bbr.loss_round_delivered = sk.delivered;
+        bbr.loss_round_delivered = sk.delivered();
         bbr.set_loss_round_start(true);
     }
 }

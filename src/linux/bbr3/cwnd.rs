@@ -9,7 +9,7 @@ use super::params::{
 };
 use super::{Bbr, Bbr3Params, CyclePhase, Mode, Sample};
 use crate::linux::CaState;
-use crate::linux::tcp::TcpSock;
+use crate::linux::bbr::BbrSock;
 
 /// `bbr_bdp`: `ceil(bw * min_rtt * gain)` in packets; `init_cwnd` before any RTT
 /// sample. The kernel's u64 arithmetic wraps for products beyond 2^64, and so does
@@ -33,7 +33,12 @@ pub(crate) fn bdp_scaled(bw: u32, min_rtt_us: u32, gain: u32, unit: u64) -> u64 
 
 /// `bbr_quantization_budget`: room for three TSO bursts, at least 4 packets, plus 2
 /// in PROBE_UP so that gain cycling lifts the flight above a small BDP.
-pub(super) fn bbr_quantization_budget(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params, cwnd: u32) -> u32 {
+pub(super) fn bbr_quantization_budget<S: BbrSock>(
+    bbr: &Bbr,
+    sk: &S,
+    p: &Bbr3Params,
+    cwnd: u32,
+) -> u32 {
     // Linux net/ipv4/tcp_bbr.c bbr_quantization_budget(): max(cwnd, 3 * tso_segs_goal, 4)
     let tso_segs_goal = bbr_tso_segs_goal(bbr, sk, p).wrapping_mul(3);
     let mut cwnd = cwnd.max(tso_segs_goal).max(CWND_MIN_TARGET);
@@ -44,14 +49,20 @@ pub(super) fn bbr_quantization_budget(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params, c
 }
 
 /// `bbr_inflight`: the BDP at `gain` with the quantization budget.
-pub(super) fn bbr_inflight(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params, bw: u32, gain: u32) -> u32 {
+pub(super) fn bbr_inflight<S: BbrSock>(
+    bbr: &Bbr,
+    sk: &S,
+    p: &Bbr3Params,
+    bw: u32,
+    gain: u32,
+) -> u32 {
     let inflight = bbr_bdp(bbr, bw, gain);
     bbr_quantization_budget(bbr, sk, p, inflight)
 }
 
 /// `bbr_target_inflight`: the BDP, unless congestion already cut cwnd below it.
-pub(super) fn bbr_target_inflight(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params) -> u32 {
-    bbr_inflight(bbr, sk, p, bbr.bw(), BBR_UNIT).min(sk.snd_cwnd)
+pub(super) fn bbr_target_inflight<S: BbrSock>(bbr: &Bbr, sk: &S, p: &Bbr3Params) -> u32 {
+    bbr_inflight(bbr, sk, p, bbr.bw(), BBR_UNIT).min(sk.snd_cwnd())
 }
 
 /// `bbr_ack_aggregation_cwnd`: the recent excess of ACKed data, at most 100 ms of
@@ -69,17 +80,17 @@ pub(super) fn bbr_probe_rtt_cwnd(bbr: &Bbr) -> u32 {
 }
 
 /// `bbr_save_cwnd`: remember the last good cwnd before recovery or PROBE_RTT cuts it.
-pub(super) fn bbr_save_cwnd(bbr: &mut Bbr, sk: &TcpSock) {
+pub(super) fn bbr_save_cwnd<S: BbrSock>(bbr: &mut Bbr, sk: &S) {
     if (bbr.prev_ca_state as u8) < CaState::Recovery as u8 && bbr.mode != Mode::ProbeRtt {
-        bbr.prior_cwnd = sk.snd_cwnd;
+        bbr.prior_cwnd = sk.snd_cwnd();
     } else {
-        bbr.prior_cwnd = bbr.prior_cwnd.max(sk.snd_cwnd);
+        bbr.prior_cwnd = bbr.prior_cwnd.max(sk.snd_cwnd());
     }
 }
 
 /// `bbr_update_ack_aggregation`: the windowed max of data ACKed beyond what `bw`
 /// predicts since the epoch began. Only for valid samples that (S)ACK something.
-pub(super) fn bbr_update_ack_aggregation(bbr: &mut Bbr, sk: &TcpSock, rs: &Sample) {
+pub(super) fn bbr_update_ack_aggregation<S: BbrSock>(bbr: &mut Bbr, sk: &S, rs: &Sample) {
     if rs.acked_sacked == 0 || rs.delivered < 0 || rs.interval_us <= 0 {
         return;
     }
@@ -97,13 +108,13 @@ pub(super) fn bbr_update_ack_aggregation(bbr: &mut Bbr, sk: &TcpSock, rs: &Sampl
         }
     }
     // Linux net/ipv4/tcp_bbr.c bbr_update_ack_aggregation(): expected = bw * epoch_us / BW_UNIT
-    let epoch_us = tcp_stamp_us_delta(sk.delivered_mstamp, bbr.ack_epoch_mstamp);
+    let epoch_us = tcp_stamp_us_delta(sk.delivered_mstamp(), bbr.ack_epoch_mstamp);
     let mut expected_acked = (u64::from(bbr.bw()) * u64::from(epoch_us) / BW_UNIT) as u32;
     if bbr.ack_epoch_acked <= expected_acked
         || bbr.ack_epoch_acked.wrapping_add(rs.acked_sacked) >= ACK_EPOCH_ACKED_RESET_THRESH
     {
         bbr.ack_epoch_acked = 0;
-        bbr.ack_epoch_mstamp = sk.delivered_mstamp;
+        bbr.ack_epoch_mstamp = sk.delivered_mstamp();
         expected_acked = 0;
     }
     // `ack_epoch_acked:20` saturates at 2^20 - 1.
@@ -114,7 +125,7 @@ pub(super) fn bbr_update_ack_aggregation(bbr: &mut Bbr, sk: &TcpSock, rs: &Sampl
     let extra_acked = bbr
         .ack_epoch_acked
         .wrapping_sub(expected_acked)
-        .min(sk.snd_cwnd);
+        .min(sk.snd_cwnd());
     if extra_acked > u32::from(bbr.extra_acked_current()) {
         // `extra_acked[]` is u16: the kernel keeps the low 16 bits.
         bbr.set_extra_acked_current(extra_acked as u16);
@@ -127,15 +138,15 @@ pub(super) use crate::linux::tcp::rate::tcp_stamp_us_delta;
 /// `bbr_set_cwnd`: grow toward the target (BDP at `gain` plus the aggregation
 /// allowance and quantization budget) by what this ACK delivered; once the pipe was
 /// full, snap down to the target. An ACK that delivered nothing only applies the caps.
-pub(super) fn bbr_set_cwnd(
+pub(super) fn bbr_set_cwnd<S: BbrSock>(
     bbr: &mut Bbr,
-    sk: &mut TcpSock,
+    sk: &mut S,
     p: &Bbr3Params,
     acked: u32,
     bw: u32,
     gain: u32,
 ) {
-    let mut cwnd = sk.snd_cwnd;
+    let mut cwnd = sk.snd_cwnd();
     if acked != 0 {
         let target_cwnd = bbr_bdp(bbr, bw, gain).wrapping_add(bbr_ack_aggregation_cwnd(bbr));
         let target_cwnd = bbr_quantization_budget(bbr, sk, p, target_cwnd);
@@ -153,9 +164,9 @@ pub(super) fn bbr_set_cwnd(
         }
         cwnd = cwnd.max(CWND_MIN_TARGET);
     }
-    sk.snd_cwnd = cwnd.min(sk.snd_cwnd_clamp);
+    sk.set_snd_cwnd(cwnd.min(sk.snd_cwnd_clamp()));
     if bbr.mode == Mode::ProbeRtt {
-        sk.snd_cwnd = sk.snd_cwnd.min(bbr_probe_rtt_cwnd(bbr));
+        sk.set_snd_cwnd(sk.snd_cwnd().min(bbr_probe_rtt_cwnd(bbr)));
     }
 }
 

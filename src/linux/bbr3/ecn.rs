@@ -6,19 +6,20 @@ use super::params::{
 };
 use super::startup::bbr_handle_queue_too_high_in_startup;
 use super::{Bbr, Bbr3Params};
-use crate::linux::tcp::{TcpSock, ecn_flags};
+use crate::linux::bbr::BbrSock;
+use crate::linux::tcp::ecn_flags;
 
 /// `bbr_can_use_ecn`: ECN was negotiated and the route is marked as a shallow-threshold
 /// (L4S-like) ECN path.
-pub(super) fn bbr_can_use_ecn(sk: &TcpSock) -> bool {
-    sk.ecn_flags & ecn_flags::TCP_ECN_OK != 0 && sk.ecn_flags & ecn_flags::TCP_ECN_LOW != 0
+pub(super) fn bbr_can_use_ecn<S: BbrSock>(sk: &S) -> bool {
+    sk.ecn_flags() & ecn_flags::TCP_ECN_OK != 0 && sk.ecn_flags() & ecn_flags::TCP_ECN_LOW != 0
 }
 
 /// `bbr_update_ecn_alpha` (at a round start): becomes ECN-eligible once min_rtt is at
 /// most 5 ms, then folds the round's CE fraction into `ecn_alpha`. Returns the CE
 /// ratio (/256), or -1 when not eligible, nothing was delivered, or the counters went
 /// backwards (the kernel WARNs there; here the update is skipped the same way).
-pub(super) fn bbr_update_ecn_alpha(bbr: &mut Bbr, sk: &TcpSock, p: &Bbr3Params) -> i32 {
+pub(super) fn bbr_update_ecn_alpha<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params) -> i32 {
     if !bbr.ecn_eligible()
         && bbr_can_use_ecn(sk)
         && ECN_FACTOR != 0
@@ -30,14 +31,14 @@ pub(super) fn bbr_update_ecn_alpha(bbr: &mut Bbr, sk: &TcpSock, p: &Bbr3Params) 
     if !bbr.ecn_eligible() {
         return -1;
     }
-    let delivered = sk.delivered.wrapping_sub(bbr.alpha_last_delivered) as i32;
-    let delivered_ce = sk.delivered_ce.wrapping_sub(bbr.alpha_last_delivered_ce) as i32;
+    let delivered = sk.delivered().wrapping_sub(bbr.alpha_last_delivered) as i32;
+    let delivered_ce = sk.delivered_ce().wrapping_sub(bbr.alpha_last_delivered_ce) as i32;
     let Some((alpha, ce_ratio)) = ecn_alpha_next(bbr.ecn_alpha, delivered, delivered_ce) else {
         return -1;
     };
     bbr.ecn_alpha = alpha;
-    bbr.alpha_last_delivered = sk.delivered;
-    bbr.alpha_last_delivered_ce = sk.delivered_ce;
+    bbr.alpha_last_delivered = sk.delivered();
+    bbr.alpha_last_delivered_ce = sk.delivered_ce();
     // The kernel passes the u64 ratio to a u32 parameter and returns it as an int.
     bbr_check_ecn_too_high_in_startup(bbr, sk, p, ce_ratio as u32);
     ce_ratio as i32
@@ -61,9 +62,9 @@ pub(crate) fn ecn_alpha_next(alpha: u16, delivered: i32, delivered_ce: i32) -> O
 
 /// `bbr_check_ecn_too_high_in_startup`: STARTUP ends after `FULL_ECN_CNT` consecutive
 /// rounds whose CE ratio reached `ECN_THRESH`.
-pub(super) fn bbr_check_ecn_too_high_in_startup(
+pub(super) fn bbr_check_ecn_too_high_in_startup<S: BbrSock>(
     bbr: &mut Bbr,
-    sk: &TcpSock,
+    sk: &S,
     p: &Bbr3Params,
     ce_ratio: u32,
 ) {

@@ -35,10 +35,13 @@ use super::{Bbr, Bbr3Params, FastPath, Mode, Sample, TcpBbr3, bbr_main, bbr_tso_
 use crate::Instant;
 use crate::linux::CaState;
 use crate::linux::bbr::flow_sock::{FlowSock, set_flight};
+use crate::linux::bbr::sock_view::{EventSock, FlowSockView};
 use crate::linux::bbr::{
     DeliveredSegment, Flight, Sent, tcp_ack_update_rtt_min, tcp_rate_skbs_delivered,
 };
-use crate::linux::tcp::rate::{tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_sent_v3};
+use crate::linux::tcp::rate::{
+    rate_skb_sent_v3, tcp_rate_check_app_limited, tcp_rate_gen, tcp_rate_skb_sent_v3,
+};
 use crate::linux::tcp::seq::before;
 use crate::linux::tcp::{
     RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, ecn_flags, tcp_enter_cwr,
@@ -169,6 +172,33 @@ impl Bbr3 {
         };
     }
 
+    /// The socket at `now` over the kept fields in place (the common events' path:
+    /// no socket is built or written back).
+    fn view(
+        &mut self,
+        p: &Bbr3Params,
+        now: Instant,
+        flight: Flight,
+        is_cwnd_limited: bool,
+    ) -> (&mut Bbr, FlowSockView<'_>) {
+        let c = p.config().sock_settings();
+        let s = &mut self.sock;
+        let e = EventSock {
+            now_us: now.as_micros(),
+            flight,
+            srtt_us: s.srtt_us,
+            mss: c.mss,
+            cwnd_clamp: c.cwnd_clamp,
+            max_pacing_rate: c.max_pacing_rate,
+            pacing_shift: c.pacing_shift,
+            delivered_ce: s.delivered_ce,
+            ecn_flags: s.ecn_flags,
+            is_cwnd_limited,
+        };
+        let sk = FlowSockView { s: &mut s.core, e };
+        (&mut self.bbr, sk)
+    }
+
     /// A segment (new or retransmitted) is handed to the wire at `now`, with `flight`
     /// the counters before it is counted: its departure time, a transmit-start event if
     /// nothing was in flight (which may end PROBE_RTT and draw), the pacing step, and
@@ -180,6 +210,17 @@ impl Bbr3 {
         flight: Flight,
         rand: &mut R,
     ) -> Sent {
+        if flight.in_flight() != 0 {
+            // No transmit-start event: the kept fields in place.
+            let (_, mut sk) = self.view(p, now, flight, false);
+            let departure_ns = sk.transmit();
+            let in_flight = flight.in_flight().wrapping_add(1);
+            let snapshot = rate_skb_sent_v3(&mut sk, departure_ns / 1000, in_flight);
+            return Sent {
+                departure_ns,
+                snapshot,
+            };
+        }
         let mut sk = self.sock(p, now, flight);
         let departure_ns = tcp_transmit_skb::<TcpBbr3, R>(&mut self.bbr, &mut sk, p, rand);
         let snapshot = tcp_rate_skb_sent_v3(&mut sk, departure_ns / 1000, 1);
@@ -215,6 +256,11 @@ impl Bbr3 {
         ack: &mut Bbr3Ack<'_>,
         rand: &mut R,
     ) -> (RateSample, FastPath) {
+        if ack.prior_flight.packets_out != 0 && !self.changes_ca_state(ack) {
+            let mut rs = RateSample::default();
+            let fast_path = self.ack_in_place(p, now, ack, rand, &mut rs);
+            return (rs, fast_path);
+        }
         let mut rs = RateSample::default();
         let mut sk = self.sock(p, now, ack.prior_flight);
         let prior_delivered = sk.delivered;
@@ -259,6 +305,51 @@ impl Bbr3 {
         );
         self.store(&sk);
         (rs, fast_path)
+    }
+
+    /// Whether `tcp_fastretrans_alert()` has work on this ACK: ECE (with ECN on), an
+    /// undo, the end of a reduction, newly lost segments or the start of Recovery.
+    /// Otherwise [`Self::ack_in_place`] runs the ACK on the kept fields.
+    fn changes_ca_state(&self, ack: &Bbr3Ack<'_>) -> bool {
+        let s = &self.sock;
+        let ece = ack.ece && s.ecn_flags & ecn_flags::TCP_ECN_OK != 0;
+        let (una, high) = (ack.snd_una, s.core.high_seq);
+        let state = s.core.icsk_ca_state;
+        let reduction_over = match state {
+            CaState::Recovery | CaState::Loss => !before(una, high),
+            CaState::Cwr => !before(una, high) && una != high,
+            _ => false,
+        };
+        let starts_recovery = (state as u8) < (CaState::Recovery as u8) && ack.flight.lost_out > 0;
+        ece || ack.undo || reduction_over || !ack.newly_lost.is_empty() || starts_recovery
+    }
+
+    /// [`Self::on_ack`] with something outstanding and no CA-state work (see
+    /// [`Self::changes_ca_state`]): the app-limited check, the sampler, the min-RTT
+    /// filter and `bbr_main()`, in the same order, on the kept fields in place.
+    #[inline(never)]
+    fn ack_in_place<R: RandomSource>(
+        &mut self,
+        p: &Bbr3Params,
+        now: Instant,
+        ack: &mut Bbr3Ack<'_>,
+        rand: &mut R,
+        rs: &mut RateSample,
+    ) -> FastPath {
+        rs.prior_in_flight = ack.prior_flight.in_flight();
+        self.sock.srtt_us = ack.srtt_us.wrapping_shl(3);
+        let (bbr, mut sk) = self.view(p, now, ack.prior_flight, ack.is_cwnd_limited);
+        let prior_delivered = sk.s.delivered;
+        // BBRv3 net/ipv4/tcp_input.c tcp_ack(): an app-limited bubble, checked on every ACK
+        sk.check_app_limited(ack.nothing_queued);
+        sk.e.flight = ack.flight;
+        let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
+        sk.s.delivered = prior_delivered.wrapping_add(ack.delivered_count.max(count));
+        tcp_rate_skbs_delivered(&mut sk, ack.delivered, rs);
+        sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, rs);
+        let delivered = sk.s.delivered.wrapping_sub(prior_delivered);
+        tcp_rate_gen(&mut sk, delivered, 0, false, rs);
+        bbr_main(bbr, &mut sk, p, &Sample::from_rate_sample(rs), rand)
     }
 
     /// The model's `tcp_fastretrans_alert()`: ECE forbids an undo, the stack's undo,

@@ -11,7 +11,8 @@ use super::upper_bounds::{
 };
 use super::{Bbr, Bbr3Params, Sample};
 use crate::linux::CaState;
-use crate::linux::tcp::{RandomSource, TcpSock};
+use crate::linux::bbr::BbrSock;
+use crate::linux::tcp::RandomSource;
 
 /// What BBRv3 reads of a lost skb's send snapshot (`TCP_SKB_CB(skb)->tx`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -30,9 +31,9 @@ pub struct LostSkb {
 }
 
 /// `bbr_note_loss`: this round is a loss round; its end is what is delivered now.
-fn bbr_note_loss(bbr: &mut Bbr, sk: &TcpSock) {
+fn bbr_note_loss<S: BbrSock>(bbr: &mut Bbr, sk: &S) {
     if !bbr.loss_in_round() {
-        bbr.loss_round_delivered = sk.delivered;
+        bbr.loss_round_delivered = sk.delivered();
     }
     bbr.set_loss_in_round(true);
     bbr.set_loss_in_cycle(true);
@@ -42,9 +43,9 @@ fn bbr_note_loss(bbr: &mut Bbr, sk: &TcpSock) {
 /// it in `tp->lost`. While BBR is probing, a loss rate above 2 % of the skb's flight
 /// cuts `inflight_hi` to where the rate crossed it and ends PROBE_UP (drawing the
 /// next probe wait from `rand`).
-pub fn bbr_skb_marked_lost<R: RandomSource>(
+pub fn bbr_skb_marked_lost<S: BbrSock, R: RandomSource>(
     bbr: &mut Bbr,
-    sk: &TcpSock,
+    sk: &S,
     p: &Bbr3Params,
     skb: &LostSkb,
     rand: &mut R,
@@ -55,7 +56,7 @@ pub fn bbr_skb_marked_lost<R: RandomSource>(
     }
     let mut rs = Sample {
         tx_in_flight: skb.in_flight,
-        lost: sk.lost.wrapping_sub(skb.lost) as i32,
+        lost: sk.lost().wrapping_sub(skb.lost) as i32,
         is_app_limited: skb.is_app_limited,
         ..Sample::default()
     };
@@ -68,9 +69,9 @@ pub fn bbr_skb_marked_lost<R: RandomSource>(
 /// `bbr_update_congestion_signals`: a valid sample feeds the `bw_hi` filter (an
 /// app-limited one only if it is no lower than the max) and the round's loss flag;
 /// at a loss-round start the lower bounds adapt and the round's flags reset.
-pub(super) fn bbr_update_congestion_signals(
+pub(super) fn bbr_update_congestion_signals<S: BbrSock>(
     bbr: &mut Bbr,
-    sk: &TcpSock,
+    sk: &S,
     rs: &Sample,
     sample_bw: u32,
 ) {
@@ -91,12 +92,12 @@ pub(super) fn bbr_update_congestion_signals(
 
 /// `bbr_ssthresh`: entering recovery or CWR: save cwnd and the bounds for an undo;
 /// ssthresh itself stays as it is (BBR does not use it).
-pub fn bbr_ssthresh(bbr: &mut Bbr, sk: &TcpSock) -> u32 {
+pub fn bbr_ssthresh<S: BbrSock>(bbr: &mut Bbr, sk: &S) -> u32 {
     bbr_save_cwnd(bbr, sk);
     bbr.undo_bw_lo = bbr.bw_lo;
     bbr.undo_inflight_lo = bbr.inflight_lo;
     bbr.undo_inflight_hi = bbr.inflight_hi;
-    sk.snd_ssthresh
+    sk.snd_ssthresh()
 }
 
 /// `bbr_undo_cwnd`: the reduction was spurious: restart the plateau detector, restore
@@ -115,16 +116,16 @@ pub fn bbr_undo_cwnd(bbr: &mut Bbr) -> u32 {
 /// `bbr_set_state`, before `icsk_ca_state` changes: an RTO (Loss) restarts the plateau
 /// detector and, when not probing, seeds `inflight_lo` from the cwnd before the RTO;
 /// leaving Loss restores cwnd to at least `prior_cwnd`.
-pub fn bbr_set_state(bbr: &mut Bbr, sk: &mut TcpSock, new_state: CaState) {
+pub fn bbr_set_state<S: BbrSock>(bbr: &mut Bbr, sk: &mut S, new_state: CaState) {
     if new_state == CaState::Loss {
         bbr.prev_ca_state = CaState::Loss;
         bbr_reset_full_bw(bbr);
         if !bbr_is_probing_bandwidth(bbr) && bbr.inflight_lo == u32::MAX {
-            bbr.inflight_lo = sk.snd_cwnd.max(bbr.prior_cwnd);
+            bbr.inflight_lo = sk.snd_cwnd().max(bbr.prior_cwnd);
         }
     } else if bbr.prev_ca_state == CaState::Loss {
         // bbr_exit_loss_recovery()
-        sk.snd_cwnd = sk.snd_cwnd.max(bbr.prior_cwnd);
+        sk.set_snd_cwnd(sk.snd_cwnd().max(bbr.prior_cwnd));
         bbr.set_try_fast_path(false);
     }
 }

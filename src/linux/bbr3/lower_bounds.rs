@@ -8,21 +8,21 @@ use super::pacing::bbr_is_probing_bandwidth;
 use super::params::{BBR_UNIT, BETA, CWND_MIN_TARGET, ECN_FACTOR};
 use super::upper_bounds::bbr_inflight_with_headroom;
 use super::{Bbr, CyclePhase, Mode};
-use crate::linux::tcp::TcpSock;
+use crate::linux::bbr::BbrSock;
 
 /// `bbr_init_lower_bounds`: unset bounds start from the max bandwidth and the cwnd.
-fn bbr_init_lower_bounds(bbr: &mut Bbr, sk: &TcpSock, init_bw: bool) {
+fn bbr_init_lower_bounds<S: BbrSock>(bbr: &mut Bbr, sk: &S, init_bw: bool) {
     if init_bw && bbr.bw_lo == u32::MAX {
         bbr.bw_lo = bbr.max_bw();
     }
     if bbr.inflight_lo == u32::MAX {
-        bbr.inflight_lo = sk.snd_cwnd;
+        bbr.inflight_lo = sk.snd_cwnd();
     }
 }
 
 /// `bbr_adapt_lower_bounds` (once per loss round): cut the bounds for the round's
 /// loss or CE marks, unless BBR is probing for bandwidth.
-pub(super) fn bbr_adapt_lower_bounds(bbr: &mut Bbr, sk: &TcpSock) {
+pub(super) fn bbr_adapt_lower_bounds<S: BbrSock>(bbr: &mut Bbr, sk: &S) {
     if bbr_is_probing_bandwidth(bbr) {
         return;
     }
@@ -71,7 +71,7 @@ pub(super) fn bbr_reset_congestion_signals(bbr: &mut Bbr) {
 /// `bbr_bound_cwnd_for_inflight_model`: cap cwnd at `inflight_hi` while probing (UP,
 /// DOWN, REFILL), at `inflight_hi` less headroom in CRUISE and PROBE_RTT, and always at
 /// `inflight_lo`; never below 4 packets.
-pub(super) fn bbr_bound_cwnd_for_inflight_model(bbr: &Bbr, sk: &mut TcpSock) {
+pub(super) fn bbr_bound_cwnd_for_inflight_model<S: BbrSock>(bbr: &Bbr, sk: &mut S) {
     if !bbr.initialized() {
         return;
     }
@@ -84,5 +84,5 @@ pub(super) fn bbr_bound_cwnd_for_inflight_model(bbr: &Bbr, sk: &mut TcpSock) {
         cap = bbr_inflight_with_headroom(bbr);
     }
     let cap = cap.min(bbr.inflight_lo).max(CWND_MIN_TARGET);
-    sk.snd_cwnd = cap.min(sk.snd_cwnd);
+    sk.set_snd_cwnd(cap.min(sk.snd_cwnd()));
 }

@@ -58,6 +58,7 @@ pub use sample::{FastPath, Sample};
 pub use state::{AckPhase, Bbr, CyclePhase, Mode};
 
 use crate::linux::CaState;
+use crate::linux::bbr::BbrSock;
 use crate::linux::tcp::{
     CaEvent, RandomSource, RateSample, TcpCongestionOps, TcpSock, TxSnapshot, ecn_flags,
 };
@@ -113,9 +114,9 @@ pub fn bbr_init(bbr: &mut Bbr, sk: &mut TcpSock, tcp_min_rtt: u32) {
 }
 
 /// `bbr_update_model`: the whole model update of one ACK.
-fn bbr_update_model<R: RandomSource>(
+fn bbr_update_model<S: BbrSock, R: RandomSource>(
     bbr: &mut Bbr,
-    sk: &mut TcpSock,
+    sk: &mut S,
     p: &Bbr3Params,
     rs: &Sample,
     sample_bw: u32,
@@ -134,9 +135,9 @@ fn bbr_update_model<R: RandomSource>(
 /// CE in the round, only DRAIN's check, the cycle phase and the min-RTT filters run;
 /// if none of mode, min_rtt and `try_fast_path` changes, the control update is
 /// skipped as well.
-fn bbr_run_fast_path<R: RandomSource>(
+fn bbr_run_fast_path<S: BbrSock, R: RandomSource>(
     bbr: &mut Bbr,
-    sk: &mut TcpSock,
+    sk: &mut S,
     p: &Bbr3Params,
     rs: &Sample,
     sample_bw: u32,
@@ -166,9 +167,9 @@ fn bbr_run_fast_path<R: RandomSource>(
 /// `bbr_main`, the `cong_control` hook: after the glue processed an ACK and built its
 /// rate sample `rs`, update the model, then the pacing rate and cwnd. Returns what the
 /// fast path decided.
-pub fn bbr_main<R: RandomSource>(
+pub fn bbr_main<S: BbrSock, R: RandomSource>(
     bbr: &mut Bbr,
-    sk: &mut TcpSock,
+    sk: &mut S,
     p: &Bbr3Params,
     rs: &Sample,
     rand: &mut R,
@@ -195,7 +196,7 @@ pub fn bbr_main<R: RandomSource>(
     }
 
     bbr_advance_latest_delivery_signals(bbr, rs, sample_bw);
-    bbr.prev_ca_state = sk.icsk_ca_state;
+    bbr.prev_ca_state = sk.icsk_ca_state();
     bbr.set_loss_in_cycle(bbr.loss_in_cycle() | (rs.lost > 0));
     bbr.set_ecn_in_cycle(bbr.ecn_in_cycle() | (rs.delivered_ce > 0));
     fast_path
@@ -204,12 +205,16 @@ pub fn bbr_main<R: RandomSource>(
 /// `bbr_cwnd_event` for `CA_EVENT_TX_START` (the only event it acts on here): a
 /// restart from idle while app-limited starts a new aggregation epoch and paces at
 /// the estimate (PROBE_BW) or may end PROBE_RTT.
-pub fn bbr_cwnd_event_tx_start<R: RandomSource>(bbr: &mut Bbr, sk: &mut TcpSock, rand: &mut R) {
-    if sk.app_limited == 0 {
+pub fn bbr_cwnd_event_tx_start<S: BbrSock, R: RandomSource>(
+    bbr: &mut Bbr,
+    sk: &mut S,
+    rand: &mut R,
+) {
+    if sk.app_limited() == 0 {
         return;
     }
     bbr.set_idle_restart(true);
-    bbr.ack_epoch_mstamp = sk.tcp_mstamp;
+    bbr.ack_epoch_mstamp = sk.mstamp();
     bbr.ack_epoch_acked = 0;
     if bbr.mode == Mode::ProbeBw {
         let bw = bbr.bw();
@@ -221,9 +226,9 @@ pub fn bbr_cwnd_event_tx_start<R: RandomSource>(bbr: &mut Bbr, sk: &mut TcpSock,
 
 /// `bbr_tso_segs`: segments per TSO/GSO skb for `mss_now` and the device's
 /// `gso_max_size` (the `tso_segs` hook).
-pub fn bbr_tso_segs(
+pub fn bbr_tso_segs<S: BbrSock>(
     bbr: &Bbr,
-    sk: &TcpSock,
+    sk: &S,
     p: &Bbr3Params,
     mss_now: u32,
     gso_max_size: u32,
@@ -232,8 +237,8 @@ pub fn bbr_tso_segs(
 }
 
 /// `bbr_tso_segs_goal`: segments per burst for `mss_cache` and the legacy 64 KB limit.
-pub fn bbr_tso_segs_goal(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params) -> u32 {
-    pacing::bbr_tso_segs_generic(bbr, sk, p, sk.mss_cache, GSO_LEGACY_MAX_SIZE)
+pub fn bbr_tso_segs_goal<S: BbrSock>(bbr: &Bbr, sk: &S, p: &Bbr3Params) -> u32 {
+    pacing::bbr_tso_segs_generic(bbr, sk, p, sk.mss_cache(), GSO_LEGACY_MAX_SIZE)
 }
 
 impl Sample {

@@ -6,7 +6,7 @@ use super::params::{
     STARTUP_PACING_GAIN, TSO_RTT_SHIFT,
 };
 use super::{Bbr, Mode};
-use crate::linux::tcp::TcpSock;
+use crate::linux::bbr::BbrSock;
 
 /// µs per second.
 const USEC_PER_SEC: u64 = 1_000_000;
@@ -15,8 +15,8 @@ const USEC_PER_SEC: u64 = 1_000_000;
 /// `margin` percent, in bytes per second, at least 1. The kernel orders the steps so
 /// that rates up to 2.9 Tbit/s at gain 2.89 fit a `u64`; beyond that it wraps, and so
 /// does this.
-pub(super) fn bbr_rate_bytes_per_sec(sk: &TcpSock, rate: u64, gain: u32, margin: u32) -> u64 {
-    rate_bytes_per_sec_scaled(rate, sk.mss_cache, gain, margin, BW_SCALE)
+pub(super) fn bbr_rate_bytes_per_sec<S: BbrSock>(sk: &S, rate: u64, gain: u32, margin: u32) -> u64 {
+    rate_bytes_per_sec_scaled(rate, sk.mss_cache(), gain, margin, BW_SCALE)
 }
 
 /// The arithmetic of `bbr_rate_bytes_per_sec`, shared with `rfc::Bbr3`: a bandwidth in
@@ -42,52 +42,52 @@ pub(crate) fn rate_bytes_per_sec_scaled(
 
 /// `bbr_bw_to_pacing_rate`: the pacing rate for `bw` at `gain`, 1 % below it and
 /// capped at `sk_max_pacing_rate`.
-pub(super) fn bbr_bw_to_pacing_rate(sk: &TcpSock, bw: u32, gain: u32) -> u64 {
+pub(super) fn bbr_bw_to_pacing_rate<S: BbrSock>(sk: &S, bw: u32, gain: u32) -> u64 {
     let rate = bbr_rate_bytes_per_sec(sk, u64::from(bw), gain, PACING_MARGIN_PERCENT);
-    rate.min(sk.sk_max_pacing_rate)
+    rate.min(sk.sk_max_pacing_rate())
 }
 
 /// `bbr_init_pacing_rate_from_rtt`: STARTUP's gain times the cwnd per smoothed RTT
 /// (1 ms before any RTT sample).
-pub(super) fn bbr_init_pacing_rate_from_rtt(bbr: &mut Bbr, sk: &mut TcpSock) {
-    let rtt_us = if sk.srtt_us != 0 {
+pub(super) fn bbr_init_pacing_rate_from_rtt<S: BbrSock>(bbr: &mut Bbr, sk: &mut S) {
+    let rtt_us = if sk.srtt_us() != 0 {
         bbr.set_has_seen_rtt(true);
-        (sk.srtt_us >> 3).max(1)
+        (sk.srtt_us() >> 3).max(1)
     } else {
         1000
     };
     // Linux net/ipv4/tcp_bbr.c bbr_init_pacing_rate_from_rtt(): bw = cwnd * BW_UNIT / rtt_us
-    let bw = u64::from(sk.snd_cwnd) * BW_UNIT / u64::from(rtt_us);
+    let bw = u64::from(sk.snd_cwnd()) * BW_UNIT / u64::from(rtt_us);
     // The kernel passes that u64 to a u32 parameter: it keeps the low 32 bits.
-    sk.sk_pacing_rate = bbr_bw_to_pacing_rate(sk, bw as u32, STARTUP_PACING_GAIN);
+    sk.set_sk_pacing_rate(bbr_bw_to_pacing_rate(sk, bw as u32, STARTUP_PACING_GAIN));
 }
 
 /// `bbr_set_pacing_rate`: pace at `bw` times `gain`; before the pipe is full only ever
 /// raise the rate. The first RTT sample re-seeds the rate from it, once.
-pub(super) fn bbr_set_pacing_rate(bbr: &mut Bbr, sk: &mut TcpSock, bw: u32, gain: u32) {
+pub(super) fn bbr_set_pacing_rate<S: BbrSock>(bbr: &mut Bbr, sk: &mut S, bw: u32, gain: u32) {
     let rate = bbr_bw_to_pacing_rate(sk, bw, gain);
-    if !bbr.has_seen_rtt() && sk.srtt_us != 0 {
+    if !bbr.has_seen_rtt() && sk.srtt_us() != 0 {
         bbr_init_pacing_rate_from_rtt(bbr, sk);
     }
-    if bbr.full_bw_reached() || rate > sk.sk_pacing_rate {
-        sk.sk_pacing_rate = rate;
+    if bbr.full_bw_reached() || rate > sk.sk_pacing_rate() {
+        sk.set_sk_pacing_rate(rate);
     }
 }
 
 /// `bbr_tso_segs_generic`: segments per TSO/GSO burst: 1/2^`sk_pacing_shift` s of the
 /// pacing rate plus 64 KB halved per 512 µs of min_rtt, capped at `gso_max_size` less
 /// the headers, at least `tcp_min_tso_segs`. An `mss_now` of 0 gives the minimum.
-pub(super) fn bbr_tso_segs_generic(
+pub(super) fn bbr_tso_segs_generic<S: BbrSock>(
     bbr: &Bbr,
-    sk: &TcpSock,
+    sk: &S,
     p: &Bbr3Params,
     mss_now: u32,
     gso_max_size: u32,
 ) -> u32 {
     // Linux net/ipv4/tcp_bbr.c bbr_tso_segs_generic(): bytes = pacing_rate >> pacing_shift
     let mut bytes = sk
-        .sk_pacing_rate
-        .checked_shr(u32::from(sk.sk_pacing_shift))
+        .sk_pacing_rate()
+        .checked_shr(u32::from(sk.sk_pacing_shift()))
         .unwrap_or(0);
     let r = bbr.min_rtt_us >> TSO_RTT_SHIFT;
     if r < u32::BITS {
@@ -106,21 +106,21 @@ pub(super) fn bbr_tso_segs_generic(
 }
 
 /// `bbr_tso_segs_goal`: the burst size for `mss_cache` and the legacy 64 KB GSO limit.
-pub(super) fn bbr_tso_segs_goal(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params) -> u32 {
-    bbr_tso_segs_generic(bbr, sk, p, sk.mss_cache, GSO_LEGACY_MAX_SIZE)
+pub(super) fn bbr_tso_segs_goal<S: BbrSock>(bbr: &Bbr, sk: &S, p: &Bbr3Params) -> u32 {
+    bbr_tso_segs_generic(bbr, sk, p, sk.mss_cache(), GSO_LEGACY_MAX_SIZE)
 }
 
 /// `bbr_packets_in_net_at_edt`: of `inflight_now`, what will still be in the network
 /// when the next skb departs at the earliest departure time (`tcp_wstamp_ns`),
 /// counting that skb's burst when the pacing gain is above 1.
-pub(super) fn bbr_packets_in_net_at_edt(
+pub(super) fn bbr_packets_in_net_at_edt<S: BbrSock>(
     bbr: &Bbr,
-    sk: &TcpSock,
+    sk: &S,
     p: &Bbr3Params,
     inflight_now: u32,
 ) -> u32 {
-    let now_ns = sk.tcp_clock_cache;
-    let edt_ns = sk.tcp_wstamp_ns.max(now_ns);
+    let now_ns = sk.tcp_clock_cache();
+    let edt_ns = sk.tcp_wstamp_ns().max(now_ns);
     let interval_us = (edt_ns - now_ns) / 1000;
     // Linux net/ipv4/tcp_bbr.c bbr_packets_in_net_at_edt(): bw * interval_us >> BW_SCALE, kept as u32
     let interval_delivered = (u64::from(bbr.bw()).wrapping_mul(interval_us) >> BW_SCALE) as u32;

@@ -16,7 +16,8 @@ use super::upper_bounds::{
 };
 use super::{Bbr, Bbr3Params, CyclePhase, Mode, Sample};
 use crate::linux::CaState;
-use crate::linux::tcp::{RandomSource, TcpSock};
+use crate::linux::bbr::BbrSock;
+use crate::linux::tcp::RandomSource;
 
 /// `bbr_set_cycle_idx`: a new phase, whose gains and cwnd need the slow path.
 fn bbr_set_cycle_idx(bbr: &mut Bbr, phase: CyclePhase) {
@@ -41,23 +42,27 @@ pub(crate) fn pick_probe_wait<R: RandomSource>(rand: &mut R) -> (u8, u32) {
 }
 
 /// `bbr_start_bw_probe_refill`: send at the estimate for a round to refill the pipe.
-pub(super) fn bbr_start_bw_probe_refill(bbr: &mut Bbr, sk: &TcpSock, bw_probe_up_rounds: u32) {
+pub(super) fn bbr_start_bw_probe_refill<S: BbrSock>(
+    bbr: &mut Bbr,
+    sk: &S,
+    bw_probe_up_rounds: u32,
+) {
     bbr_reset_lower_bounds(bbr);
     // `bw_probe_up_rounds:5` keeps the low 5 bits (an ilog2 of 0, -1, becomes 31).
     bbr.bw_probe_up_rounds = (bw_probe_up_rounds & 31) as u8;
     bbr.bw_probe_up_acks = 0;
     bbr.set_stopped_risky_probe(false);
     bbr.ack_phase = AckPhase::Refilling;
-    bbr.next_rtt_delivered = sk.delivered;
+    bbr.next_rtt_delivered = sk.delivered();
     bbr_set_cycle_idx(bbr, CyclePhase::Refill);
 }
 
 /// `bbr_start_bw_probe_up`: probe above the estimate; the plateau detector restarts
 /// from this sample.
-fn bbr_start_bw_probe_up(bbr: &mut Bbr, sk: &TcpSock, sample_bw: u32) {
+fn bbr_start_bw_probe_up<S: BbrSock>(bbr: &mut Bbr, sk: &S, sample_bw: u32) {
     bbr.ack_phase = AckPhase::ProbeStarting;
-    bbr.next_rtt_delivered = sk.delivered;
-    bbr.cycle_mstamp = sk.tcp_mstamp;
+    bbr.next_rtt_delivered = sk.delivered();
+    bbr.cycle_mstamp = sk.mstamp();
     bbr_reset_full_bw(bbr);
     bbr.full_bw = sample_bw;
     bbr_set_cycle_idx(bbr, CyclePhase::Up);
@@ -66,13 +71,17 @@ fn bbr_start_bw_probe_up(bbr: &mut Bbr, sk: &TcpSock, sample_bw: u32) {
 
 /// `bbr_start_bw_probe_down`: start a cycle: drain, with a fresh random wait until
 /// the next probe.
-pub(super) fn bbr_start_bw_probe_down<R: RandomSource>(bbr: &mut Bbr, sk: &TcpSock, rand: &mut R) {
+pub(super) fn bbr_start_bw_probe_down<S: BbrSock, R: RandomSource>(
+    bbr: &mut Bbr,
+    sk: &S,
+    rand: &mut R,
+) {
     bbr_reset_congestion_signals(bbr);
     bbr.bw_probe_up_cnt = u32::MAX;
     bbr_pick_probe_wait(bbr, rand);
-    bbr.cycle_mstamp = sk.tcp_mstamp;
+    bbr.cycle_mstamp = sk.mstamp();
     bbr.ack_phase = AckPhase::ProbeStopping;
-    bbr.next_rtt_delivered = sk.delivered;
+    bbr.next_rtt_delivered = sk.delivered();
     bbr_set_cycle_idx(bbr, CyclePhase::Down);
 }
 
@@ -87,14 +96,14 @@ pub(super) fn bbr_start_bw_probe_cruise(bbr: &mut Bbr) {
 
 /// `bbr_has_elapsed_in_phase`: strictly more than `interval_us` since the phase began
 /// (the kernel's u32 `tcp_stamp_us_delta`, so a gap of 2^32 µs or more reads modulo).
-fn bbr_has_elapsed_in_phase(bbr: &Bbr, sk: &TcpSock, interval_us: u32) -> bool {
+fn bbr_has_elapsed_in_phase<S: BbrSock>(bbr: &Bbr, sk: &S, interval_us: u32) -> bool {
     let end = bbr.cycle_mstamp.wrapping_add(u64::from(interval_us));
-    super::cwnd::tcp_stamp_us_delta(sk.tcp_mstamp, end) > 0
+    super::cwnd::tcp_stamp_us_delta(sk.mstamp(), end) > 0
 }
 
 /// `bbr_is_reno_coexistence_probe_time`: as many rounds since the last probe as a
 /// Reno flow with our BDP would wait (at most 63).
-fn bbr_is_reno_coexistence_probe_time(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params) -> bool {
+fn bbr_is_reno_coexistence_probe_time<S: BbrSock>(bbr: &Bbr, sk: &S, p: &Bbr3Params) -> bool {
     let rounds = BW_PROBE_MAX_ROUNDS.min(bbr_target_inflight(bbr, sk, p));
     u32::from(bbr.rounds_since_probe) >= rounds
 }
@@ -102,12 +111,12 @@ fn bbr_is_reno_coexistence_probe_time(bbr: &Bbr, sk: &TcpSock, p: &Bbr3Params) -
 /// `bbr_check_time_to_probe_bw`: re-probe at once when CE marks (without loss) in
 /// this cycle have ceased in Open, else when the wall-clock wait or the round count
 /// has run out. Returns true when it started REFILL.
-fn bbr_check_time_to_probe_bw(bbr: &mut Bbr, sk: &TcpSock, p: &Bbr3Params) -> bool {
+fn bbr_check_time_to_probe_bw<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params) -> bool {
     if ECN_REPROBE_GAIN != 0
         && bbr.ecn_eligible()
         && bbr.ecn_in_cycle()
         && !bbr.loss_in_cycle()
-        && sk.icsk_ca_state == CaState::Open
+        && sk.icsk_ca_state() == CaState::Open
     {
         // Linux net/ipv4/tcp_bbr.c bbr_check_time_to_probe_bw(): n = ilog2(inflight_hi * reprobe_gain >> 8)
         let volume = (u64::from(bbr.inflight_hi) * u64::from(ECN_REPROBE_GAIN)) >> BBR_SCALE;
@@ -127,9 +136,9 @@ fn bbr_check_time_to_probe_bw(bbr: &mut Bbr, sk: &TcpSock, p: &Bbr3Params) -> bo
 
 /// `bbr_check_time_to_cruise`: DOWN ends once the flight leaves headroom below
 /// `inflight_hi` and is no more than the BDP.
-fn bbr_check_time_to_cruise(
+fn bbr_check_time_to_cruise<S: BbrSock>(
     bbr: &Bbr,
-    sk: &TcpSock,
+    sk: &S,
     p: &Bbr3Params,
     inflight: u32,
     bw: u32,
@@ -142,9 +151,9 @@ fn bbr_check_time_to_cruise(
 
 /// `bbr_update_cycle_phase`: once the pipe was full, adapt `inflight_hi` and move
 /// through PROBE_BW's phases.
-pub(super) fn bbr_update_cycle_phase<R: RandomSource>(
+pub(super) fn bbr_update_cycle_phase<S: BbrSock, R: RandomSource>(
     bbr: &mut Bbr,
-    sk: &TcpSock,
+    sk: &S,
     p: &Bbr3Params,
     rs: &Sample,
     sample_bw: u32,
@@ -176,7 +185,7 @@ pub(super) fn bbr_update_cycle_phase<R: RandomSource>(
             if bbr.prev_probe_too_high() && inflight >= bbr.inflight_hi {
                 bbr.set_stopped_risky_probe(true);
                 is_bw_probe_done = true;
-            } else if sk.is_cwnd_limited && sk.snd_cwnd >= bbr.inflight_hi {
+            } else if sk.is_cwnd_limited() && sk.snd_cwnd() >= bbr.inflight_hi {
                 // inflight_hi limits the growth: the plateau test restarts.
                 bbr_reset_full_bw(bbr);
                 bbr.full_bw = sample_bw;
@@ -202,15 +211,15 @@ pub(super) fn bbr_update_cycle_phase<R: RandomSource>(
 /// `bbr_check_drain`: STARTUP ends once the pipe is full (ssthresh then shows the
 /// BDP, for monitoring only); DRAIN ends, into PROBE_BW, once what is in the network
 /// at the next departure is no more than the BDP.
-pub(super) fn bbr_check_drain<R: RandomSource>(
+pub(super) fn bbr_check_drain<S: BbrSock, R: RandomSource>(
     bbr: &mut Bbr,
-    sk: &mut TcpSock,
+    sk: &mut S,
     p: &Bbr3Params,
     rand: &mut R,
 ) {
     if bbr.mode == Mode::Startup && bbr.full_bw_reached() {
         bbr.mode = Mode::Drain;
-        sk.snd_ssthresh = bbr_inflight(bbr, sk, p, bbr.max_bw(), BBR_UNIT);
+        sk.set_snd_ssthresh(bbr_inflight(bbr, sk, p, bbr.max_bw(), BBR_UNIT));
         bbr_reset_congestion_signals(bbr);
     }
     if bbr.mode == Mode::Drain

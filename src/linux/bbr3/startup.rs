@@ -6,7 +6,7 @@ use super::params::{BBR_UNIT, FULL_BW_CNT, FULL_BW_THRESH, FULL_LOSS_CNT};
 use super::upper_bounds::bbr_is_inflight_too_high;
 use super::{Bbr, Bbr3Params, Sample, bw_filter::scale};
 use crate::linux::CaState;
-use crate::linux::tcp::TcpSock;
+use crate::linux::bbr::BbrSock;
 
 /// `bbr_reset_full_bw`: restart the bandwidth-plateau detector.
 pub(super) fn bbr_reset_full_bw(bbr: &mut Bbr) {
@@ -17,7 +17,11 @@ pub(super) fn bbr_reset_full_bw(bbr: &mut Bbr) {
 
 /// `bbr_handle_queue_too_high_in_startup`: the pipe is full, and `inflight_hi` starts
 /// at the BDP (or at the latest round's delivered volume if larger).
-pub(super) fn bbr_handle_queue_too_high_in_startup(bbr: &mut Bbr, sk: &TcpSock, p: &Bbr3Params) {
+pub(super) fn bbr_handle_queue_too_high_in_startup<S: BbrSock>(
+    bbr: &mut Bbr,
+    sk: &S,
+    p: &Bbr3Params,
+) {
     bbr.set_full_bw_reached(true);
     let bdp = bbr_inflight(bbr, sk, p, bbr.max_bw(), BBR_UNIT);
     bbr.inflight_hi = bdp.max(bbr.inflight_latest);
@@ -26,9 +30,9 @@ pub(super) fn bbr_handle_queue_too_high_in_startup(bbr: &mut Bbr, sk: &TcpSock, 
 /// `bbr_check_loss_too_high_in_startup`: counts loss-marking ACKs in the round (4
 /// bits, saturating at 15); at a loss-round start in Recovery with at least 6 of them
 /// and a loss rate above 2 %, STARTUP ends.
-pub(super) fn bbr_check_loss_too_high_in_startup(
+pub(super) fn bbr_check_loss_too_high_in_startup<S: BbrSock>(
     bbr: &mut Bbr,
-    sk: &TcpSock,
+    sk: &S,
     p: &Bbr3Params,
     rs: &Sample,
 ) {
@@ -39,7 +43,7 @@ pub(super) fn bbr_check_loss_too_high_in_startup(
         bbr.loss_events_in_round += 1;
     }
     if bbr.loss_round_start()
-        && sk.icsk_ca_state == CaState::Recovery
+        && sk.icsk_ca_state() == CaState::Recovery
         && bbr.loss_events_in_round >= FULL_LOSS_CNT
         && bbr_is_inflight_too_high(bbr, rs)
     {

@@ -9,7 +9,8 @@ use super::params::{
 use super::probe_bw::{bbr_start_bw_probe_down, bbr_start_bw_probe_refill};
 use super::state::AckPhase;
 use super::{Bbr, Bbr3Params, CyclePhase, Mode, Sample};
-use crate::linux::tcp::{RandomSource, TcpSock};
+use crate::linux::bbr::BbrSock;
+use crate::linux::tcp::RandomSource;
 
 /// `bbr_is_inflight_too_high`: more than 2 % of the flight at the sample's send was
 /// lost since, or (ECN-eligible) more than half of what it delivered was CE-marked.
@@ -93,9 +94,9 @@ pub(crate) fn inflight_with_headroom(hi: u32, one: u32, floor: u32) -> u32 {
 /// `bbr_handle_inflight_too_high`: once per probe, cut `inflight_hi` to the sample's
 /// flight (at least 70 % of the target flight) unless the sample is app-limited, and
 /// end PROBE_UP.
-pub(super) fn bbr_handle_inflight_too_high<R: RandomSource>(
+pub(super) fn bbr_handle_inflight_too_high<S: BbrSock, R: RandomSource>(
     bbr: &mut Bbr,
-    sk: &TcpSock,
+    sk: &S,
     p: &Bbr3Params,
     rs: &Sample,
     rand: &mut R,
@@ -121,9 +122,9 @@ pub(crate) fn inflight_hi_when_too_high(tx_in_flight: u32, target: u32) -> u32 {
 
 /// `bbr_raise_inflight_hi_slope`: each PROBE_UP round doubles how fast `inflight_hi`
 /// grows: one packet per `cwnd / 2^rounds` delivered.
-pub(super) fn bbr_raise_inflight_hi_slope(bbr: &mut Bbr, sk: &TcpSock) {
+pub(super) fn bbr_raise_inflight_hi_slope<S: BbrSock>(bbr: &mut Bbr, sk: &S) {
     // `bw_probe_up_rounds:5` holds at most 31.
-    let (cnt, rounds) = inflight_hi_slope(sk.snd_cwnd, bbr.bw_probe_up_rounds, 1);
+    let (cnt, rounds) = inflight_hi_slope(sk.snd_cwnd(), bbr.bw_probe_up_rounds, 1);
     bbr.bw_probe_up_cnt = cnt;
     bbr.bw_probe_up_rounds = rounds;
 }
@@ -141,8 +142,8 @@ pub(crate) fn inflight_hi_slope(cwnd: u32, rounds: u8, floor: u32) -> (u32, u8) 
 
 /// `bbr_probe_inflight_hi_upward`: while cwnd-limited at `inflight_hi` in PROBE_UP,
 /// raise it by one per `bw_probe_up_cnt` packets delivered.
-fn bbr_probe_inflight_hi_upward(bbr: &mut Bbr, sk: &TcpSock, rs: &Sample) {
-    if !sk.is_cwnd_limited || sk.snd_cwnd < bbr.inflight_hi {
+fn bbr_probe_inflight_hi_upward<S: BbrSock>(bbr: &mut Bbr, sk: &S, rs: &Sample) {
+    if !sk.is_cwnd_limited() || sk.snd_cwnd() < bbr.inflight_hi {
         return;
     }
     bbr.bw_probe_up_acks = bbr.bw_probe_up_acks.wrapping_add(rs.acked_sacked);
@@ -168,9 +169,9 @@ pub(crate) fn inflight_hi_increments(acked: u32, per_inc: u32) -> (u32, u32) {
 /// `bbr_adapt_upper_bounds`: tracks when probe feedback starts and stops, cuts
 /// `inflight_hi` when a probing sample is too high, and otherwise raises it to any
 /// flight found safe. Returns true when it already decided a phase change.
-pub(super) fn bbr_adapt_upper_bounds<R: RandomSource>(
+pub(super) fn bbr_adapt_upper_bounds<S: BbrSock, R: RandomSource>(
     bbr: &mut Bbr,
-    sk: &TcpSock,
+    sk: &S,
     p: &Bbr3Params,
     rs: &Sample,
     rand: &mut R,

@@ -3,7 +3,7 @@
 //! `tcp_rtt_estimator()` (`srtt_us`, scaled by 8). The kernel's `mdev`/`rttvar`/RTO
 //! bookkeeping is not modelled: no congestion control reads it.
 
-use crate::linux::tcp::TcpSock;
+use crate::linux::tcp::{Minmax, TcpSock};
 
 /// Jiffies per second (HZ = 1000: one jiffy is one millisecond).
 pub const HZ: u32 = 1000;
@@ -16,14 +16,20 @@ pub const TCP_MIN_RTT_WLEN_SEC: u32 = 300;
 /// when it is larger than the current minimum. A sample of 0 counts as one jiffy
 /// (1000 µs), as the kernel's `rtt_us ?: jiffies_to_usecs(1)`.
 pub fn tcp_update_rtt_min(sk: &mut TcpSock, rtt_us: u32, ack_maybe_delayed: bool) {
+    let jiffies = sk.tcp_jiffies32;
+    rtt_min_update(&mut sk.rtt_min, jiffies, rtt_us, ack_maybe_delayed);
+}
+
+/// [`tcp_update_rtt_min()`] on the filter alone, at `jiffies` (`tcp_jiffies32`).
+#[inline]
+pub(crate) fn rtt_min_update(rtt_min: &mut Minmax, jiffies: u32, rtt_us: u32, delayed: bool) {
     // Linux net/ipv4/tcp_input.c tcp_update_rtt_min(): skip suspected delayed ACKs
-    if ack_maybe_delayed && rtt_us > sk.tcp_min_rtt() {
+    if delayed && rtt_us > rtt_min.get() {
         return;
     }
     let meas = if rtt_us == 0 { 1000 } else { rtt_us };
     // Linux net/ipv4/tcp_input.c tcp_update_rtt_min(): wlen = sysctl_tcp_min_rtt_wlen * HZ
-    sk.rtt_min
-        .running_min(TCP_MIN_RTT_WLEN_SEC * HZ, sk.tcp_jiffies32, meas);
+    rtt_min.running_min(TCP_MIN_RTT_WLEN_SEC * HZ, jiffies, meas);
 }
 
 /// The `srtt_us` update of `tcp_rtt_estimator()`: the first sample sets `srtt = 8·m`,

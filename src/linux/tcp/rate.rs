@@ -304,13 +304,24 @@ pub fn tcp_rate_skb_sent<S: RateSock>(sk: &mut S, skb_mstamp_us: u64) -> TxSnaps
 /// `tcp_set_tx_in_flight` records the flight including this skb's `pcount` segments
 /// (call it, like the v1 function, before `packets_out` counts the skb).
 pub fn tcp_rate_skb_sent_v3(sk: &mut TcpSock, skb_mstamp_us: u64, pcount: u32) -> TxSnapshot {
+    let in_flight = sk.packets_in_flight().wrapping_add(pcount);
+    rate_skb_sent_v3(sk, skb_mstamp_us, in_flight)
+}
+
+/// [`tcp_rate_skb_sent_v3()`] on any [`RateSock`], with `in_flight` the flight
+/// including this skb.
+pub(crate) fn rate_skb_sent_v3<S: RateSock>(
+    sk: &mut S,
+    skb_mstamp_us: u64,
+    in_flight: u32,
+) -> TxSnapshot {
     let mut tx = tcp_rate_skb_sent(sk, skb_mstamp_us);
     // BBRv3 include/net/tcp.h struct tcp_skb_cb: u32 first_tx_mstamp, delivered_mstamp
     tx.first_tx_mstamp = u64::from(tx.first_tx_mstamp as u32);
     tx.delivered_mstamp = u64::from(tx.delivered_mstamp as u32);
     tx.bits |= STAMP32;
     // BBRv3 net/ipv4/tcp_rate.c tcp_set_tx_in_flight(): packets in flight after this skb
-    tx.set_in_flight(sk.packets_in_flight().wrapping_add(pcount));
+    tx.set_in_flight(in_flight);
     tx
 }
 

@@ -18,16 +18,34 @@ pub fn tcp_update_skb_after_send(sk: &mut TcpSock, len: u32, prior_wstamp: u64) 
     if sk.sk_pacing_status == 0 {
         return;
     }
-    let rate = sk.sk_pacing_rate;
-    if rate == u64::MAX || rate == 0 || sk.data_segs_out < 10 {
-        return;
+    sk.tcp_wstamp_ns = edt_after_send(
+        sk.sk_pacing_rate,
+        sk.data_segs_out,
+        sk.tcp_wstamp_ns,
+        len,
+        prior_wstamp,
+    );
+}
+
+/// The pacing step of [`tcp_update_skb_after_send()`] with pacing on: the next
+/// departure after `wstamp_ns` for a `len`-byte segment at `rate`, with `data_segs_out`
+/// the count including this segment.
+pub(crate) fn edt_after_send(
+    rate: u64,
+    data_segs_out: u32,
+    wstamp_ns: u64,
+    len: u32,
+    prior_wstamp: u64,
+) -> u64 {
+    if rate == u64::MAX || rate == 0 || data_segs_out < 10 {
+        return wstamp_ns;
     }
     // Linux net/ipv4/tcp_output.c tcp_update_skb_after_send(): len_ns = len * NSEC_PER_SEC / rate
     let mut len_ns = u64::from(len) * NSEC_PER_SEC / rate;
-    let credit = sk.tcp_wstamp_ns.wrapping_sub(prior_wstamp);
+    let credit = wstamp_ns.wrapping_sub(prior_wstamp);
     // Linux net/ipv4/tcp_output.c tcp_update_skb_after_send(): len_ns -= min(len_ns / 2, credit)
     len_ns -= (len_ns / 2).min(credit);
-    sk.tcp_wstamp_ns = sk.tcp_wstamp_ns.wrapping_add(len_ns);
+    wstamp_ns.wrapping_add(len_ns)
 }
 
 #[cfg(test)]

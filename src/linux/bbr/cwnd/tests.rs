@@ -1,4 +1,5 @@
 use super::*;
+use crate::linux::tcp::TcpSock;
 
 #[test]
 fn drain_ssthresh_of_startup_10mbps_40ms_is_42() {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::linux::tcp::TcpSock;
 
 fn sock(pacing_rate: u64, mss: u32) -> TcpSock {
     TcpSock {

@@ -1,0 +1,304 @@
+//! The socket as BBR v1's hooks see it, behind a trait: the kernel's whole
+//! [`TcpSock`] (the hook table, the replay and BPF builds), or a view that reads and
+//! writes a [`Bbr`](super::Bbr) flow's packed [`FlowSock`] in place and derives the
+//! rest (clocks, scoreboard counters, settings) from the event, so the per-ACK and
+//! per-send paths build and write back no 224-byte socket.
+
+use super::flow::Flight;
+use super::flow_sock::FlowSock;
+use crate::linux::CaState;
+use crate::linux::tcp::ack_update_rtt::rtt_min_update;
+use crate::linux::tcp::rate::RateSock;
+use crate::linux::tcp::update_skb_after_send::edt_after_send;
+use crate::linux::tcp::{RateSample, TcpSock};
+
+/// The `tcp_sock` fields BBR v1's model, pacing and cwnd steps read and write, under
+/// the kernel's names (the sampler's fields come from [`RateSock`]).
+pub trait BbrSock: RateSock {
+    /// `snd_cwnd`.
+    fn snd_cwnd(&self) -> u32;
+    /// Sets `snd_cwnd`.
+    fn set_snd_cwnd(&mut self, cwnd: u32);
+    /// `snd_cwnd_clamp`.
+    fn snd_cwnd_clamp(&self) -> u32;
+    /// `snd_ssthresh`.
+    fn snd_ssthresh(&self) -> u32;
+    /// Sets `snd_ssthresh`.
+    fn set_snd_ssthresh(&mut self, ssthresh: u32);
+    /// `icsk_ca_state`.
+    fn icsk_ca_state(&self) -> CaState;
+    /// `tcp_packets_in_flight()`.
+    fn packets_in_flight(&self) -> u32;
+    /// `tcp_clock_cache`: this event's time, ns.
+    fn tcp_clock_cache(&self) -> u64;
+    /// `tcp_jiffies32`: this event's time in jiffies.
+    fn tcp_jiffies32(&self) -> u32;
+    /// `tcp_wstamp_ns`: the next segment's earliest departure, ns.
+    fn tcp_wstamp_ns(&self) -> u64;
+    /// `mss_cache`.
+    fn mss_cache(&self) -> u32;
+    /// `srtt_us` (scaled by 8).
+    fn srtt_us(&self) -> u32;
+    /// `sk_pacing_rate`, bytes per second.
+    fn sk_pacing_rate(&self) -> u64;
+    /// Sets `sk_pacing_rate`.
+    fn set_sk_pacing_rate(&mut self, rate: u64);
+    /// `sk_max_pacing_rate`.
+    fn sk_max_pacing_rate(&self) -> u64;
+    /// `sk_pacing_shift`.
+    fn sk_pacing_shift(&self) -> u8;
+    /// `ecn_flags` (BBRv3 reads `TCP_ECN_OK` and `TCP_ECN_LOW`).
+    fn ecn_flags(&self) -> u8;
+    /// `is_cwnd_limited` (BBRv3's probing reads it).
+    fn is_cwnd_limited(&self) -> bool;
+}
+
+impl BbrSock for TcpSock {
+    fn snd_cwnd(&self) -> u32 {
+        self.snd_cwnd
+    }
+    fn set_snd_cwnd(&mut self, cwnd: u32) {
+        self.snd_cwnd = cwnd;
+    }
+    fn snd_cwnd_clamp(&self) -> u32 {
+        self.snd_cwnd_clamp
+    }
+    fn snd_ssthresh(&self) -> u32 {
+        self.snd_ssthresh
+    }
+    fn set_snd_ssthresh(&mut self, ssthresh: u32) {
+        self.snd_ssthresh = ssthresh;
+    }
+    fn icsk_ca_state(&self) -> CaState {
+        self.icsk_ca_state
+    }
+    fn packets_in_flight(&self) -> u32 {
+        TcpSock::packets_in_flight(self)
+    }
+    fn tcp_clock_cache(&self) -> u64 {
+        self.tcp_clock_cache
+    }
+    fn tcp_jiffies32(&self) -> u32 {
+        self.tcp_jiffies32
+    }
+    fn tcp_wstamp_ns(&self) -> u64 {
+        self.tcp_wstamp_ns
+    }
+    fn mss_cache(&self) -> u32 {
+        self.mss_cache
+    }
+    fn srtt_us(&self) -> u32 {
+        self.srtt_us
+    }
+    fn sk_pacing_rate(&self) -> u64 {
+        self.sk_pacing_rate
+    }
+    fn set_sk_pacing_rate(&mut self, rate: u64) {
+        self.sk_pacing_rate = rate;
+    }
+    fn sk_max_pacing_rate(&self) -> u64 {
+        self.sk_max_pacing_rate
+    }
+    fn sk_pacing_shift(&self) -> u8 {
+        self.sk_pacing_shift
+    }
+    fn ecn_flags(&self) -> u8 {
+        self.ecn_flags
+    }
+    fn is_cwnd_limited(&self) -> bool {
+        self.is_cwnd_limited
+    }
+}
+
+/// The event's part of the socket a [`FlowSockView`] does not keep.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EventSock {
+    /// `tcp_mstamp`, µs.
+    pub now_us: u64,
+    /// The stack's counters.
+    pub flight: Flight,
+    /// `srtt_us` (scaled by 8), as the ACK reported it (0 on a send).
+    pub srtt_us: u32,
+    /// `mss_cache`.
+    pub mss: u32,
+    /// `snd_cwnd_clamp`.
+    pub cwnd_clamp: u32,
+    /// `sk_max_pacing_rate`.
+    pub max_pacing_rate: u64,
+    /// `sk_pacing_shift`.
+    pub pacing_shift: u8,
+    /// `delivered_ce` (v1 keeps none: 0).
+    pub delivered_ce: u32,
+    /// `ecn_flags` (v1: 0).
+    pub ecn_flags: u8,
+    /// `is_cwnd_limited` as the ACK reported it (v1: false).
+    pub is_cwnd_limited: bool,
+}
+
+/// A flow's kept socket fields, read and written in place, with the event's values
+/// for the rest: what [`FlowSock::load`] would build, without building it. Fields the
+/// flow does not keep read as a fresh load has them (the sampler's `rate_*` record
+/// empty) and their writes are dropped, as [`FlowSock::save`] drops
+/// them.
+pub(crate) struct FlowSockView<'a> {
+    pub s: &'a mut FlowSock,
+    pub e: EventSock,
+}
+
+impl FlowSockView<'_> {
+    /// What `__tcp_transmit_skb()` does to the kept fields when a segment leaves with
+    /// something already in flight (so no transmit-start event): the departure time,
+    /// the count of data segments (saturating at 10, all that is read) and the EDT
+    /// pacing step of `tcp_update_skb_after_send()`. `lsndtime` is not kept. Returns
+    /// the departure time, ns.
+    #[inline]
+    pub(crate) fn transmit(&mut self) -> u64 {
+        // Linux net/ipv4/tcp_output.c __tcp_transmit_skb(): tcp_wstamp_ns = max(tcp_wstamp_ns, tcp_clock_cache)
+        let prior_wstamp = self.s.tcp_wstamp_ns;
+        let departure_ns = prior_wstamp.max(self.tcp_clock_cache());
+        let segs_out = self.s.data_segs_out.saturating_add(1);
+        self.s.data_segs_out = segs_out.min(10);
+        self.s.tcp_wstamp_ns = departure_ns;
+        if self.s.sk_pacing_status != 0 {
+            let (rate, mss) = (self.s.sk_pacing_rate, self.e.mss);
+            self.s.tcp_wstamp_ns =
+                edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp);
+        }
+        departure_ns
+    }
+
+    /// `tcp_ack_update_rtt_min()` on the kept filter: the ACK's sample into `rs` and
+    /// `rtt_min`.
+    #[inline]
+    pub(crate) fn ack_update_rtt_min(
+        &mut self,
+        rtt_us: Option<u32>,
+        ack_maybe_delayed: bool,
+        rs: &mut RateSample,
+    ) {
+        rs.rtt_us = -1;
+        if let Some(rtt) = rtt_us {
+            rs.rtt_us = i64::from(rtt);
+            let jiffies = self.tcp_jiffies32();
+            rtt_min_update(&mut self.s.rtt_min, jiffies, rtt, ack_maybe_delayed);
+        }
+        rs.is_ack_delayed = ack_maybe_delayed;
+    }
+
+    /// `tcp_rate_check_app_limited()` on the kept fields: the flow keeps no
+    /// `write_seq`/`snd_nxt` (a fresh load has both 0, so "less than one segment
+    /// queued" holds), which leaves the host queues, cwnd and retransmission tests.
+    #[inline]
+    pub(crate) fn check_app_limited(&mut self, host_queues_empty: bool) {
+        let f = self.e.flight;
+        let in_flight = f.in_flight();
+        // Linux net/ipv4/tcp_rate.c tcp_rate_check_app_limited(): in_flight < cwnd is strict
+        if host_queues_empty && in_flight < self.s.snd_cwnd && f.lost_out <= f.retrans_out {
+            let bubble = self.s.delivered.wrapping_add(in_flight);
+            self.s.app_limited = if bubble == 0 { 1 } else { bubble };
+        }
+    }
+}
+
+impl RateSock for FlowSockView<'_> {
+    fn pipe_empty(&self) -> bool {
+        self.e.flight.packets_out == 0
+    }
+    fn delivered(&self) -> u32 {
+        self.s.delivered
+    }
+    fn lost(&self) -> u32 {
+        self.s.lost
+    }
+    fn delivered_ce(&self) -> u32 {
+        self.e.delivered_ce
+    }
+    fn mstamp(&self) -> u64 {
+        self.e.now_us
+    }
+    fn min_rtt_us(&self) -> u32 {
+        self.s.rtt_min.get()
+    }
+    fn first_tx_mstamp(&self) -> u64 {
+        self.s.first_tx_mstamp
+    }
+    fn set_first_tx_mstamp(&mut self, us: u64) {
+        self.s.first_tx_mstamp = us;
+    }
+    fn delivered_mstamp(&self) -> u64 {
+        self.s.delivered_mstamp
+    }
+    fn set_delivered_mstamp(&mut self, us: u64) {
+        self.s.delivered_mstamp = us;
+    }
+    fn app_limited(&self) -> u32 {
+        self.s.app_limited
+    }
+    fn set_app_limited(&mut self, mark: u32) {
+        self.s.app_limited = mark;
+    }
+    fn rate_record(&self) -> (u32, u32) {
+        (0, 0)
+    }
+    fn set_rate_record(&mut self, delivered: u32, interval_us: u32, app_limited: bool) {
+        let _ = (delivered, interval_us, app_limited);
+    }
+}
+
+impl BbrSock for FlowSockView<'_> {
+    fn snd_cwnd(&self) -> u32 {
+        self.s.snd_cwnd
+    }
+    fn set_snd_cwnd(&mut self, cwnd: u32) {
+        self.s.snd_cwnd = cwnd;
+    }
+    fn snd_cwnd_clamp(&self) -> u32 {
+        self.e.cwnd_clamp
+    }
+    fn snd_ssthresh(&self) -> u32 {
+        self.s.snd_ssthresh
+    }
+    fn set_snd_ssthresh(&mut self, ssthresh: u32) {
+        self.s.snd_ssthresh = ssthresh;
+    }
+    fn icsk_ca_state(&self) -> CaState {
+        self.s.icsk_ca_state
+    }
+    fn packets_in_flight(&self) -> u32 {
+        self.e.flight.in_flight()
+    }
+    fn tcp_clock_cache(&self) -> u64 {
+        // TcpSock::set_clock(): ns, saturating
+        self.e.now_us.saturating_mul(1000)
+    }
+    fn tcp_jiffies32(&self) -> u32 {
+        crate::Instant::from_micros(self.e.now_us).jiffies32()
+    }
+    fn tcp_wstamp_ns(&self) -> u64 {
+        self.s.tcp_wstamp_ns
+    }
+    fn mss_cache(&self) -> u32 {
+        self.e.mss
+    }
+    fn srtt_us(&self) -> u32 {
+        self.e.srtt_us
+    }
+    fn sk_pacing_rate(&self) -> u64 {
+        self.s.sk_pacing_rate
+    }
+    fn set_sk_pacing_rate(&mut self, rate: u64) {
+        self.s.sk_pacing_rate = rate;
+    }
+    fn sk_max_pacing_rate(&self) -> u64 {
+        self.e.max_pacing_rate
+    }
+    fn sk_pacing_shift(&self) -> u8 {
+        self.e.pacing_shift
+    }
+    fn ecn_flags(&self) -> u8 {
+        self.e.ecn_flags
+    }
+    fn is_cwnd_limited(&self) -> bool {
+        self.e.is_cwnd_limited
+    }
+}
