@@ -53,8 +53,8 @@ pub struct TransferArgs {
     /// Random loss probability on the data direction, in [0, 1): e.g. 0.005 (or 0.5%).
     #[arg(long, default_value = "0", value_parser = loss_ppm, allow_hyphen_values = true)]
     pub loss: u32,
-    /// Seed of the loss draws.
-    #[arg(long, default_value_t = 1)]
+    /// Seed of the loss draws, an integer from 0 to 2^64 - 1.
+    #[arg(long, default_value = "1", value_parser = seed, allow_hyphen_values = true)]
     pub seed: u64,
     /// Period of the cwnd samples, above 0, e.g. 100ms.
     #[arg(long, default_value = "100ms", value_parser = positive_duration, allow_hyphen_values = true)]
@@ -94,27 +94,49 @@ pub fn goodput_mbit(bytes: u64, elapsed: Duration) -> f64 {
     bytes as f64 * 8.0 / elapsed.as_secs_f64().max(1e-9) / 1e6
 }
 
+/// Each flag's valid values, appended to every refusal so that the error names the range
+/// as well as the flag (clap names the flag).
+const RATE_RANGE: &str = "a rate from 1 bit/s to 2^64 - 1 bit/s";
+const RTT_RANGE: &str = "a duration above 0 and at most 1 h";
+const BUFFER_RANGE: &str = "a size from 1500 to 2^64 - 1 bytes";
+const BYTES_RANGE: &str = "a size from 1 to 2^64 - 1 bytes";
+const DURATION_RANGE: &str = "a duration above 0 and below 2^64 ns (about 584 years)";
+const LOSS_RANGE: &str = "a probability in [0, 1) in steps of 1 ppm (0.000001)";
+const SEED_RANGE: &str = "an integer from 0 to 2^64 - 1";
+
+fn refused(message: String, range: &str) -> String {
+    format!("{message} (valid: {range})")
+}
+
 fn rate(text: &str) -> Result<u64, String> {
-    congestion_units::rate_bps(text).map_err(|e| e.0)
+    congestion_units::rate_bps(text).map_err(|e| refused(e.0, RATE_RANGE))
 }
 
 fn rtt(text: &str) -> Result<Duration, String> {
-    limits::rtt(text).map_err(|e| e.0)
+    limits::rtt(text).map_err(|e| refused(e.0, RTT_RANGE))
 }
 
 fn positive_size(text: &str) -> Result<u64, String> {
-    limits::positive_size(text).map_err(|e| e.0)
+    limits::positive_size(text).map_err(|e| refused(e.0, BYTES_RANGE))
 }
 
 fn positive_duration(text: &str) -> Result<Duration, String> {
-    limits::positive_duration(text).map_err(|e| e.0)
+    limits::positive_duration(text).map_err(|e| refused(e.0, DURATION_RANGE))
+}
+
+fn seed(text: &str) -> Result<u64, String> {
+    text.parse::<u64>()
+        .map_err(|_| refused(format!("`{text}` is not a seed"), SEED_RANGE))
 }
 
 fn buffer(text: &str) -> Result<u64, String> {
-    let bytes = congestion_units::size_bytes(text).map_err(|e| e.0)?;
+    let bytes = congestion_units::size_bytes(text).map_err(|e| refused(e.0, BUFFER_RANGE))?;
     if bytes < MIN_BUFFER_BYTES {
-        return Err(format!(
-            "`{text}` is {bytes} bytes; the buffer must hold one full-size packet, at least {MIN_BUFFER_BYTES} bytes"
+        return Err(refused(
+            format!(
+                "`{text}` is {bytes} bytes; the buffer must hold one full-size packet, at least {MIN_BUFFER_BYTES} bytes"
+            ),
+            BUFFER_RANGE,
         ));
     }
     Ok(bytes)
@@ -123,11 +145,12 @@ fn buffer(text: &str) -> Result<u64, String> {
 /// The relay draws loss in parts per million; a probability it cannot represent
 /// (between 0 and 0.5 ppm) is refused rather than silently turned into no loss.
 fn loss_ppm(text: &str) -> Result<u32, String> {
-    let p = congestion_units::probability(text).map_err(|e| e.0)?;
+    let p = congestion_units::probability(text).map_err(|e| refused(e.0, LOSS_RANGE))?;
     let ppm = (p * 1e6).round() as u32;
     if p > 0.0 && ppm == 0 {
-        return Err(format!(
-            "`{text}` is below the relay's resolution of 1 ppm (0.000001)"
+        return Err(refused(
+            format!("`{text}` is below the relay's resolution of 1 ppm (0.000001)"),
+            LOSS_RANGE,
         ));
     }
     Ok(ppm)
@@ -188,8 +211,31 @@ mod tests {
             &["--rtt", "5"],
             &["--rate", "0"],
             &["--bytes", "0"],
+            &["--seed", "-1"],
+            &["--timeout", "0s"],
         ] {
             assert!(parse(bad).is_err(), "{bad:?} accepted");
+        }
+    }
+
+    #[test]
+    fn every_refusal_names_the_flag_and_the_valid_range() {
+        for (bad, range) in [
+            (&["--rate", "0"][..], RATE_RANGE),
+            (&["--rate", "99999999999t"], RATE_RANGE),
+            (&["--rtt", "2h"], RTT_RANGE),
+            (&["--buffer", "1000"], BUFFER_RANGE),
+            (&["--buffer", "99999999999999999999"], BUFFER_RANGE),
+            (&["--bytes", "0"], BYTES_RANGE),
+            (&["--loss", "1"], LOSS_RANGE),
+            (&["--loss", "0.0000001"], LOSS_RANGE),
+            (&["--seed", "-1"], SEED_RANGE),
+            (&["--sample", "0ms"], DURATION_RANGE),
+            (&["--timeout", "1000000000000s"], DURATION_RANGE),
+        ] {
+            let error = parse(bad).unwrap_err().to_string();
+            assert!(error.contains(bad[0]), "{bad:?}: {error}");
+            assert!(error.contains(range), "{bad:?}: {error}");
         }
     }
 

@@ -101,7 +101,7 @@ async fn main() {
         println!(
             "# adapter: {} ACK frames ({} app-limited), {} loss events + {} ECN, {} reductions, \
              {} inside recovery, {} persistent, {} spurious undos, {} cwnd-limited, \
-             {} ACK frames and {} losses with a packet snapshot",
+             {} ACK frames and {} losses with a packet snapshot, {} packets late (host-limited)",
             a.ack_frames,
             a.app_limited_ack_frames,
             a.loss_events,
@@ -112,7 +112,8 @@ async fn main() {
             a.spurious,
             a.cwnd_limited,
             a.sampled_acks,
-            a.sampled_losses
+            a.sampled_losses,
+            a.late_packets
         );
     }
     println!(

@@ -210,8 +210,13 @@ fn configs(cc: Cc) -> Result<(ServerConfig, ClientConfig), Box<dyn std::error::E
     Ok((server, client))
 }
 
-/// Counts the stream's bytes and answers one byte.
-async fn serve(endpoint: Endpoint) -> Result<u64, Box<dyn std::error::Error + Send + Sync>> {
+/// Counts the stream's bytes, hands the count to `report` and answers one byte. The count
+/// leaves before the connection's close: if the client's CONNECTION_CLOSE is lost (random
+/// loss on the data direction), the server only learns of it from its idle timeout.
+async fn serve(
+    endpoint: Endpoint,
+    report: tokio::sync::oneshot::Sender<u64>,
+) -> Result<(), Box<dyn std::error::Error + Send + Sync>> {
     let incoming = endpoint.accept().await.ok_or("endpoint closed")?;
     let conn = incoming.await?;
     let (mut send, mut recv) = conn.accept_bi().await?;
@@ -219,10 +224,11 @@ async fn serve(endpoint: Endpoint) -> Result<u64, Box<dyn std::error::Error + Se
     while let Some(chunk) = recv.read_chunk(1 << 20).await? {
         total += chunk.len() as u64;
     }
+    let _ = report.send(total);
     send.write_all(b"k").await?;
     send.finish()?;
     conn.closed().await;
-    Ok(total)
+    Ok(())
 }
 
 /// What the controller reports to noq: pacing rate and send quantum.
@@ -245,7 +251,8 @@ pub async fn run(config: TransferConfig) -> Result<TransferReport, Box<dyn std::
     let relay = Relay::start(server_addr, config.relay).await?;
     let client = Endpoint::client(localhost)?;
     client.set_default_client_config(client_cfg);
-    let server_task = tokio::spawn(serve(server.clone()));
+    let (report, received) = tokio::sync::oneshot::channel();
+    let server_task = tokio::spawn(serve(server.clone(), report));
 
     let work = async {
         let conn = client.connect(relay.client_facing, "localhost")?.await?;
@@ -300,14 +307,15 @@ pub async fn run(config: TransferConfig) -> Result<TransferReport, Box<dyn std::
         Ok::<_, Box<dyn std::error::Error>>((elapsed, stats, adapter, samples))
     };
     let outcome = tokio::time::timeout(config.timeout, work).await;
-    let received = tokio::time::timeout(Duration::from_secs(2), server_task).await;
+    let received = tokio::time::timeout(Duration::from_secs(2), received).await;
+    server_task.abort();
     client.close(0u32.into(), b"bye");
     server.close(0u32.into(), b"bye");
     let forward = relay.forward.clone();
     relay.stop().await;
     let (elapsed, stats, adapter, samples) = outcome.map_err(|_| "transfer timed out")??;
     let bytes = match received {
-        Ok(Ok(Ok(n))) => n,
+        Ok(Ok(n)) => n,
         _ => return Err("server did not report".into()),
     };
     use std::sync::atomic::Ordering::Relaxed;

@@ -54,11 +54,17 @@
 //!   the window noq reads is cwnd × the current MTU, and the pacing rate and send
 //!   quantum (computed by the flow with the MSS it was built with) are scaled by
 //!   MTU / that MSS, so noq's pacer runs at BBR's rate in bytes of the packets it sends.
+//! - **A host that falls behind (BBR).** A packet that leaves more than
+//!   [`HOST_LATENESS_US`](crate::HOST_LATENESS_US) behind the schedule of the flow's
+//!   pacing rate, after a send that left the window open and the application with data,
+//!   makes the next ACK frame application-limited: the host's timers, not the network,
+//!   held it back, and BBR must not lower its bandwidth estimate for it (`pace_watch.rs`).
 //! - **Spurious congestion.** noq calls `on_spurious_congestion_event` without a time,
 //!   while it processes the ACK frame that shows every packet declared lost was
 //!   delivered; the adapter passes the latest time noq gave it in any call.
 
 use crate::flow::NoqFlow;
+use crate::pace_watch::PaceWatch;
 use congestion::{
     AckEvent, AckedPacket, Duration, EcnEvent, Instant, LossEvent, SentEvent, SentPacket,
     TxSnapshot, WindowUnit,
@@ -91,6 +97,10 @@ struct Sampling {
     /// The segment size the flow was built with and the path MTU now, bytes.
     built_mss: u64,
     mtu: u64,
+    /// Whether the host held the sender behind its pacing rate (see `pace_watch.rs`).
+    watch: PaceWatch,
+    /// noq's application-limited flag at the last ACK frame.
+    app_limited: bool,
 }
 
 impl Sampling {
@@ -140,6 +150,10 @@ pub struct AdapterStats {
     pub sampled_acks: u64,
     /// Loss events handed to the flow with the newest lost packet's snapshot.
     pub sampled_losses: u64,
+    /// Packets (BBR) that left more than `HOST_LATENESS_US` behind the schedule of the
+    /// pacing rate while nothing but the pacer held them: the next ACK frame was
+    /// reported application-limited.
+    pub late_packets: u64,
 }
 
 /// A noq congestion controller backed by a flow of this crate.
@@ -314,11 +328,16 @@ impl<F: NoqFlow> Controller for NoqController<F> {
         self.in_flight_bytes = self.in_flight_bytes.saturating_add(u64::from(bytes));
         self.largest_sent = self.largest_sent.max(pn);
         self.stats.packets_sent += 1;
+        let rate = self.pacing_rate_bytes_per_second();
         if let Some(s) = self.sampling.as_mut() {
             s.packets_in_flight += 1;
             let sent = SentEvent::new(s.packets_in_flight, self.largest_sent);
             let snapshot = self.flow.on_packet_sent(t, &sent);
             s.kept.insert(pn, (now, snapshot));
+            let open = s.packets_in_flight < self.flow.cwnd() && !s.app_limited;
+            if s.watch.on_sent(t.as_micros(), u64::from(bytes), rate, open) {
+                self.stats.late_packets += 1;
+            }
             return;
         }
         self.flow
@@ -370,7 +389,11 @@ impl<F: NoqFlow> Controller for NoqController<F> {
             _ => None,
         };
         let app_limited = app_limited || pending.app_limited;
-        if self.sampling.is_some() {
+        if let Some(s) = self.sampling.as_mut() {
+            s.app_limited = app_limited;
+            // A sender the host held behind its pacer: its samples must not lower BBR's
+            // bandwidth estimate (see `pace_watch.rs`).
+            let app_limited = app_limited || s.watch.take_late();
             self.sampled_end_acks(t, rtt, app_limited);
             self.stats.ack_frames += 1;
             self.stats.app_limited_ack_frames += u64::from(app_limited);

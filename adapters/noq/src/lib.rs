@@ -33,7 +33,9 @@
 pub mod controller;
 pub mod factory;
 pub mod flow;
+mod pace_watch;
 
 pub use controller::{AdapterStats, NoqController};
 pub use factory::NoqFactory;
 pub use flow::{AnyRfcConfig, NoqFlow};
+pub use pace_watch::HOST_LATENESS_US;

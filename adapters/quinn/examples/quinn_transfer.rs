@@ -97,14 +97,15 @@ async fn main() {
         println!(
             "# adapter: {} ACK frames ({} app-limited), {} reductions, {} events inside \
              recovery ignored, {} sends filled the window, {} ACK frames and {} losses \
-             with a packet snapshot",
+             with a packet snapshot, {} packets late (host-limited)",
             a.ack_frames,
             a.app_limited_ack_frames,
             a.congestion_events,
             a.congestion_events_in_recovery,
             a.window_full_sends,
             a.sampled_acks,
-            a.sampled_losses
+            a.sampled_losses,
+            a.late_packets
         );
     }
     println!(

@@ -56,11 +56,18 @@
 //!   rounding: Linux-mode BBR reads any rise as new data sent), and is not told its
 //!   window was full at each ACK (BBR takes `app_limited` as the kernel's app-limited
 //!   mark and needs no window-use signal).
+//! - **A host that falls behind (BBR).** A packet that leaves more than
+//!   [`HOST_LATENESS_US`](crate::HOST_LATENESS_US) behind the schedule of the slower of
+//!   the flow's pacing rate and quinn's own (`1.25 · window / srtt`), after a send that
+//!   left the window open and the application with data, makes the next ACK frame
+//!   application-limited: the host's timers, not the network, held it back, and BBR
+//!   must not lower its bandwidth estimate for it (`pace_watch.rs`).
 //! - **Pacing.** quinn 0.11's pacer computes its own rate from the window and smoothed
 //!   RTT; `metrics().pacing_rate` reports the flow's rate (qlog, from the crate's
 //!   `pacing_rate()`) but quinn does not pace by it.
 
 use crate::flow::QuinnFlow;
+use crate::pace_watch::PaceWatch;
 use crate::units::Units;
 use congestion::{
     AckEvent, AckedPacket, Duration, EcnEvent, Instant, LossEvent, SentEvent, SentPacket,
@@ -89,6 +96,12 @@ pub const SNAPSHOT_HORIZON: std::time::Duration = std::time::Duration::from_secs
 #[derive(Clone, Debug, Default)]
 struct Snapshots {
     kept: VecDeque<(QuinnInstant, u64, TxSnapshot)>,
+    /// Whether the host held the sender behind its pacing rate (see `pace_watch.rs`).
+    watch: PaceWatch,
+    /// quinn's application-limited flag at the last ACK frame.
+    app_limited: bool,
+    /// quinn's smoothed RTT at the last acknowledged packet, for its pacer's rate.
+    srtt: std::time::Duration,
 }
 
 impl Snapshots {
@@ -137,6 +150,10 @@ pub struct AdapterStats {
     pub sampled_acks: u64,
     /// Congestion events handed to the flow with the lost packet's snapshot.
     pub sampled_losses: u64,
+    /// Packets (BBR) that left more than `HOST_LATENESS_US` behind the schedule of the
+    /// flow's pacing rate while nothing but pacing held them: the next ACK frame was
+    /// reported application-limited.
+    pub late_packets: u64,
 }
 
 /// A quinn congestion controller backed by a flow of this crate.
@@ -223,17 +240,32 @@ impl<F: QuinnFlow> QuinnController<F> {
             .on_sent(now, &SentEvent::new(in_flight, self.largest_sent));
     }
 
-    /// Tells a sampling flow what is in flight after a packet sent at `sent`, and keeps
-    /// the snapshot it returns.
-    fn report_packet(&mut self, sent: QuinnInstant, pn: u64) {
+    /// Tells a sampling flow what is in flight after a packet of `packet` bytes sent at
+    /// `sent`, keeps the snapshot it returns, and checks the send against the pacing
+    /// rate's schedule.
+    fn report_packet(&mut self, sent: QuinnInstant, pn: u64, packet: u64) {
         let now = self.time(sent);
         // Exact segments (rounded up), not the window-full rounding of `report_in_flight`.
         let in_flight = self.in_flight_bytes.div_ceil(self.units.mtu_bytes());
         let snapshot = self
             .flow
             .on_packet_sent(now, &SentEvent::new(in_flight, self.largest_sent));
+        // The schedule is the slower of the flow's rate and quinn's own pacer, which
+        // quinn 0.11 runs at 1.25 · window / srtt whatever the flow's rate.
+        let rate = self.flow.pacing_rate();
+        let rate = rate.is_pacing().then(|| rate.as_bytes_per_second());
+        let srtt_us = self.snapshots.as_ref().map_or(0, |k| k.srtt.as_micros());
+        let quinn_rate = u64::try_from(u128::from(self.window()) * 1_250_000 / srtt_us.max(1))
+            .unwrap_or(u64::MAX);
+        let rate = rate.map(|r| if srtt_us > 0 { r.min(quinn_rate) } else { r });
+        // quinn stops at `in_flight + MTU >= window`: room for one more packet.
+        let room = self.in_flight_bytes.saturating_add(self.units.mtu_bytes()) < self.window();
         if let Some(kept) = self.snapshots.as_mut() {
             kept.keep(sent, pn, snapshot);
+            let open = room && !kept.app_limited;
+            if kept.watch.on_sent(now.as_micros(), packet, rate, open) {
+                self.stats.late_packets += 1;
+            }
         }
     }
 }
@@ -346,7 +378,7 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
             self.stats.window_full_sends += 1;
         }
         if self.snapshots.is_some() {
-            self.report_packet(now, last_packet_number);
+            self.report_packet(now, last_packet_number, packet);
             return;
         }
         let t = self.time(now);
@@ -359,8 +391,11 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
         sent: QuinnInstant,
         bytes: u64,
         app_limited: bool,
-        _rtt: &RttEstimator,
+        rtt: &RttEstimator,
     ) {
+        if let Some(kept) = self.snapshots.as_mut() {
+            kept.srtt = rtt.get();
+        }
         self.pending_ack(sent, bytes, app_limited);
     }
 
@@ -386,7 +421,11 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
             return;
         }
         let app_limited = app_limited || pending.app_limited;
-        if self.snapshots.is_some() {
+        if let Some(kept) = self.snapshots.as_mut() {
+            kept.app_limited = app_limited;
+            // A sender the host held behind its pacing rate: its samples must not lower
+            // BBR's bandwidth estimate (see `pace_watch.rs`).
+            let app_limited = app_limited || kept.watch.take_late();
             self.sampled_ack(t, now, &pending, app_limited, new_largest, in_flight);
             return;
         }

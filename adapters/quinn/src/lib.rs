@@ -36,8 +36,10 @@
 pub mod controller;
 pub mod factory;
 pub mod flow;
+mod pace_watch;
 pub mod units;
 
 pub use controller::{AdapterStats, QuinnController};
 pub use factory::CubicFactory;
 pub use flow::QuinnFlow;
+pub use pace_watch::HOST_LATENESS_US;

@@ -45,7 +45,8 @@ struct Args {
 }
 
 fn duration(text: &str) -> Result<Duration, String> {
-    congestion_units::duration(text).map_err(|e| e.0)
+    congestion_units::duration(text)
+        .map_err(|e| format!("{} (valid: a duration from 0 to 2^64 ns, e.g. 1ms)", e.0))
 }
 
 fn cc(text: &str) -> Result<Cc, String> {
@@ -137,7 +138,7 @@ fn main() {
         println!(
             "# adapter: {} packets ({} held back by the pacer), {} ACK frames, {} losses \
              passed on, {} reductions, {} losses inside recovery ignored by the flow, \
-             {} with persistent congestion",
+             {} with persistent congestion, {} late (host-limited)",
             AdapterStats::get(&a.sent_packets),
             AdapterStats::get(&a.paced_packets),
             AdapterStats::get(&a.ack_frames),
@@ -145,6 +146,7 @@ fn main() {
             AdapterStats::get(&a.reductions),
             AdapterStats::get(&a.losses_in_recovery),
             AdapterStats::get(&a.persistent_congestion),
+            AdapterStats::get(&a.late_packets),
         );
     }
     println!(

@@ -24,12 +24,34 @@
 //! | `bytes_in_flight()` | the adapter's byte count: sent − acknowledged − lost − discarded |
 //! | `earliest_departure_time()`, `send_quantum()` | the EDT pacer's next departure; the flow's send quantum scaled from its MSS to the current datagram size |
 //!
+//! # A late sender is application-limited, not a slower network
+//!
+//! BBR measures the delivery rate of what it sent and paces at that rate (times a
+//! gain), so anything that makes the sender fall behind its own pacer feeds back: the
+//! lower rate is measured, the bandwidth estimate falls, the pacer slows further. The
+//! kernel's pacer runs on hrtimers; s2n-quic arms its pacing timer on a millisecond
+//! wheel from a tokio task, and on a loaded host that task wakes tens of milliseconds
+//! late. The EDT pacer forgives a late sender only the timer slack (and half a
+//! packet), so each late wake-up lets out about a millisecond's worth of packets:
+//! under CPU contention (three busy loops sharing the transfer's core) `ours-bbr` fell
+//! from 23 to 1.5 Mbit/s on a 30 Mbit/s link with no loss at all, its bandwidth
+//! estimate sinking round after round, where s2n-quic's own BBR kept 14 to 17.
+//!
+//! The delivery-rate sampler has the answer for a sender that did not send as fast as
+//! it could for reasons of its own: the application-limited mark
+//! (`tcp_rate_check_app_limited()`), whose samples may raise the bandwidth estimate
+//! but never lower it. The adapter uses it for the host too: when a packet leaves more
+//! than [`HOST_LATENESS`] after the departure time the sender was waiting for (the
+//! previous send left the pacer closed, the window open and data to send), the next
+//! ACK frame is reported application-limited, and BBR keeps its estimate until the
+//! host keeps time again.
+//!
 //! The flow's MSS is the path's max datagram size when the controller is built (1200
 //! at first in s2n-quic). BBR measures bandwidth in packets per second and paces one
 //! MSS per packet, so each packet is spaced by one segment at BBR's rate whatever its
 //! size; the byte figures s2n-quic reads are scaled to the current datagram size.
 
-use crate::controller::{AdapterStats, DEFAULT_TIMER_SLACK};
+use crate::controller::{AdapterStats, DEFAULT_TIMER_SLACK, HOST_LATENESS};
 use congestion::hystart::PacingStatus;
 use congestion::linux::{self, RandomFn};
 use congestion::pacing::{PacedFlow, SendPathConfig};
@@ -130,6 +152,11 @@ pub struct S2nBbrController<F: SegmentFlow> {
     pending_rtt: Option<Duration>,
     pending_ce: u64,
     last_send_app_limited: bool,
+    /// The departure time the sender was left waiting for by its last send (the pacer
+    /// closed, the window open, data to send), if it was.
+    waiting_for: Option<Instant>,
+    /// A packet left late since the last ACK frame: report that frame app-limited.
+    host_limited: bool,
     fast_retransmission: bool,
     timer_slack: Duration,
     stats: Option<Arc<AdapterStats>>,
@@ -156,6 +183,8 @@ impl<F: SegmentFlow> S2nBbrController<F> {
             pending_rtt: None,
             pending_ce: 0,
             last_send_app_limited: false,
+            waiting_for: None,
+            host_limited: false,
             fast_retransmission: false,
             timer_slack: DEFAULT_TIMER_SLACK,
             stats: None,
@@ -255,6 +284,13 @@ impl<F: SegmentFlow> S2nCongestionController for S2nBbrController<F> {
         let number = self.largest_sent;
         self.fast_retransmission = false;
         self.last_send_app_limited = app_limited == Some(true);
+        if let Some(due) = self.waiting_for.take() {
+            let late = now.as_micros().saturating_sub(due.as_micros());
+            if late > self.timer_slack.as_micros() + HOST_LATENESS.as_micros() {
+                self.host_limited = true;
+                self.count(|s| &s.late_packets);
+            }
+        }
         self.bytes_in_flight = self.bytes_in_flight.saturating_add(sent_bytes as u64);
         let rate = self.flow.pacing_rate();
         let sent = SentEvent::new(self.flow.in_flight().saturating_add(1), number);
@@ -266,6 +302,11 @@ impl<F: SegmentFlow> S2nCongestionController for S2nBbrController<F> {
             .send_path_mut()
             .on_send(pacer_now, saturate_u32(self.mss), 1, rate);
         self.flow.on_tx_completion(saturate_u32(self.mss));
+        let window_open = self.flow.in_flight() < self.flow.cwnd();
+        self.waiting_for = self
+            .flow
+            .next_departure(now)
+            .filter(|_| window_open && !self.last_send_app_limited);
         self.count(|s| &s.sent_packets);
         self.last_info = SampledPacketInfo {
             number,
@@ -308,8 +349,11 @@ impl<F: SegmentFlow> S2nCongestionController for S2nBbrController<F> {
             acked = 1.min(self.flow.in_flight());
         }
         let ce = std::mem::take(&mut self.pending_ce);
+        // A sender that fell behind its pacer was held back by the host: its samples
+        // must not lower the bandwidth estimate (see the module docs).
+        let host_limited = std::mem::take(&mut self.host_limited);
         let ack = AckEvent::new(acked, newest.number, self.pending_rtt.take())
-            .with_app_limited(self.last_send_app_limited)
+            .with_app_limited(self.last_send_app_limited || host_limited)
             .with_ce(ce);
         let packet = AckedPacket::new(newest.time_sent, newest.snapshot);
         self.flow.on_ack_sampled(now, &ack, &packet);
@@ -446,3 +490,7 @@ impl<F: SegmentFlow> Endpoint for BbrEndpoint<F> {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "bbr_tests.rs"]
+mod tests;

@@ -115,6 +115,10 @@ pub struct AdapterStats {
     pub paced_packets: AtomicU64,
     /// The largest congestion window seen, bytes.
     pub max_cwnd: AtomicU64,
+    /// Packets (BBR) that left later than [`HOST_LATENESS`] beyond the timer slack after
+    /// the departure time the sender was waiting for: the host, not the network, held
+    /// them back, and the next ACK is reported application-limited.
+    pub late_packets: AtomicU64,
 }
 
 impl AdapterStats {
@@ -128,6 +132,12 @@ impl AdapterStats {
 /// losing that time: s2n-quic's timer granularity (`K_GRANULARITY`, 1 ms; its pacing
 /// timer fires on a millisecond wheel). See [`S2nController::with_timer_slack`].
 pub const DEFAULT_TIMER_SLACK: Duration = Duration::from_millis(1);
+
+/// How much later than its departure time (beyond the timer slack) a packet the sender
+/// was waiting to pace out may leave before the adapter calls the delay the host's:
+/// four of s2n-quic's 1 ms timer granularity (`K_GRANULARITY`), well above the
+/// millisecond a working timer wheel adds. See [`S2nBbrController`](crate::S2nBbrController).
+pub const HOST_LATENESS: Duration = Duration::from_millis(4);
 
 /// s2n-quic's congestion controller backed by one of this crate's RFC-mode flows.
 #[derive(Clone, Debug)]

@@ -31,7 +31,8 @@ pub mod flow;
 
 pub use bbr::{BbrEndpoint, S2nBbrController, SampledPacketInfo, SegmentFlow};
 pub use controller::{
-    AdapterStats, DEFAULT_TIMER_SLACK, Departure, DepartureLog, PacketInfo, S2nController,
+    AdapterStats, DEFAULT_TIMER_SLACK, Departure, DepartureLog, HOST_LATENESS, PacketInfo,
+    S2nController,
 };
 pub use endpoint::CongestionEndpoint;
 pub use flow::RfcModeFlow;
