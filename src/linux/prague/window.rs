@@ -5,9 +5,10 @@
 use super::div::mul_shr as mul_u64_u64_shr;
 use super::div::{div_u64, div_u64_round_closest, div64_u64_round_closest, div64_u64_round_up};
 use super::pacing::{
-    prague_ai_ack_increase, prague_frac_cwnd_to_pacing_rate, prague_frac_cwnd_to_snd_cwnd,
-    prague_is_rtt_indep, prague_pacing_rate_to_frac_cwnd, prague_pacing_rate_to_max_mtu,
-    prague_target_rtt, prague_valid_mtu, prague_virtual_rtt, tcp_stamp_us_delta,
+    SegmentRate, prague_ai_ack_increase, prague_frac_cwnd_to_pacing_rate,
+    prague_frac_cwnd_to_rate_from, prague_frac_cwnd_to_snd_cwnd, prague_is_rtt_indep,
+    prague_pacing_rate_to_frac_cwnd, prague_pacing_rate_to_max_mtu, prague_target_rtt,
+    prague_valid_mtu, prague_virtual_rtt, tcp_stamp_us_delta,
 };
 use super::{
     CWND_UNIT, HSRTT_SHIFT, MINIMUM_RATE, MTU_SYS, PRAGUE_ALPHA_BITS, PRAGUE_MAX_ALPHA,
@@ -111,6 +112,7 @@ pub(crate) fn prague_update_cwnd(
     sk: &mut TcpSock,
     p: &PragueParams,
     rs: &RateSample,
+    segment_rate: &mut SegmentRate,
 ) {
     let mut acked = i64::from(rs.acked_sacked);
     if rs.ece_delta != 0 {
@@ -135,7 +137,7 @@ pub(crate) fn prague_update_cwnd(
         if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
             prague_rate_increase(ca, sk, p, acked);
         } else {
-            prague_window_increase(ca, sk, acked);
+            prague_window_increase(ca, sk, acked, segment_rate);
         }
     }
     // Linux prague_update_cwnd() adjust: one segment per ACK towards the window
@@ -176,7 +178,12 @@ fn prague_rate_increase(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams, acked
 /// Window-mode additive increase: `ai_ack_increase` per ACKed segment over the
 /// window (scaled to `MTU_SYS`-sized packets), at least `acked` units; the rate follows.
 // Linux net/ipv4/tcp_prague.c prague_update_cwnd()
-fn prague_window_increase(ca: &mut PragueCa, sk: &TcpSock, acked: u64) {
+fn prague_window_increase(
+    ca: &mut PragueCa,
+    sk: &TcpSock,
+    acked: u64,
+    segment_rate: &mut SegmentRate,
+) {
     let mut increase = acked.wrapping_mul(ca.ai_ack_increase);
     let new_cwnd = ca.frac_cwnd;
     if new_cwnd != 0 {
@@ -185,7 +192,7 @@ fn prague_window_increase(ca: &mut PragueCa, sk: &TcpSock, acked: u64) {
     let mtu = u64::from(sk.mss_to_mtu(sk.mss_cache));
     increase = div_u64(increase.wrapping_mul(MTU_SYS), mtu);
     ca.frac_cwnd = ca.frac_cwnd.wrapping_add(acked.max(increase));
-    let rate = prague_frac_cwnd_to_pacing_rate(ca, sk);
+    let rate = prague_frac_cwnd_to_rate_from(ca, segment_rate.get(sk));
     ca.rate_bytes = ca.rate_bytes.wrapping_add(acked).max(rate);
 }
 
