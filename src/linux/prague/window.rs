@@ -192,8 +192,13 @@ fn prague_window_increase(
     let mtu = u64::from(sk.mss_to_mtu(sk.mss_cache));
     increase = div_u64(increase.wrapping_mul(MTU_SYS), mtu);
     ca.frac_cwnd = ca.frac_cwnd.wrapping_add(acked.max(increase));
-    let rate = prague_frac_cwnd_to_rate_from(ca, segment_rate.get(sk));
-    ca.rate_bytes = ca.rate_bytes.wrapping_add(acked).max(rate);
+    // In window mode (`cwnd_mode` clear, which nothing changes before the pacing
+    // update) the rate set here is read by no one and overwritten by
+    // `prague_update_pacing_rate()`'s window branch in the same ACK, so it is skipped.
+    if ca.cwnd_mode {
+        let rate = prague_frac_cwnd_to_rate_from(ca, segment_rate.get(sk));
+        ca.rate_bytes = ca.rate_bytes.wrapping_add(acked).max(rate);
+    }
 }
 
 /// `prague_enter_loss()`: remember cwnd and rate for undo, halve the window (or the
