@@ -24,6 +24,15 @@ pub(crate) const fn prague_is_rtt_indep(ca: &PragueCa, sk: &TcpSock, p: &PragueP
     !sk.in_slow_start() && ca.round >= p.config.prague_rtt_transition
 }
 
+/// The kernel's `prague_is_rtt_indep(sk) && ca->cwnd_mode` (rate-based growth), with
+/// the flag tested first: both sides are pure, and in window mode the flag alone
+/// decides.
+// Linux net/ipv4/tcp_prague.c prague_update_pacing_rate(), prague_update_cwnd()
+#[inline(always)]
+pub(crate) const fn prague_rate_based(ca: &PragueCa, sk: &TcpSock, p: &PragueParams) -> bool {
+    ca.cwnd_mode && prague_is_rtt_indep(ca, sk, p)
+}
+
 /// `prague_e2e_rtt_elapsed()`: `snd_una` reached the round's end.
 // Linux net/ipv4/tcp_prague.c prague_e2e_rtt_elapsed()
 pub(crate) const fn prague_e2e_rtt_elapsed(ca: &PragueCa, sk: &TcpSock) -> bool {
@@ -73,7 +82,7 @@ pub(crate) fn prague_frac_cwnd_to_snd_cwnd(ca: &PragueCa, sk: &TcpSock) -> u32 {
 /// virtual RTT at the current rate (or window, scaled up to the target RTT).
 // Linux net/ipv4/tcp_prague.c prague_pacing_rate_to_max_mtu()
 pub(crate) fn prague_pacing_rate_to_max_mtu(ca: &PragueCa, sk: &TcpSock, p: &PragueParams) -> u64 {
-    let cwnd_bytes = if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+    let cwnd_bytes = if prague_rate_based(ca, sk, p) {
         mul_u64_u64_shr(ca.rate_bytes, prague_virtual_rtt(sk, p), RTT2SEC_SHIFT)
     } else {
         let target = u64::from(prague_target_rtt(p));
@@ -224,7 +233,7 @@ pub(crate) fn prague_update_pacing_rate_with(
     p: &PragueParams,
     segment_rate: &mut SegmentRate,
 ) {
-    let mut rate = if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+    let mut rate = if prague_rate_based(ca, sk, p) {
         let offset = mul_u64_u64_shr(RATE_OFFSET, ca.rate_bytes, OFFSET_UNIT);
         if prague_half_virtual_rtt_elapsed(ca, sk, p) {
             ca.rate_bytes.wrapping_sub(offset)

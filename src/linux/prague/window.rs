@@ -7,8 +7,8 @@ use super::div::{div_u64, div_u64_round_closest, div64_u64_round_closest, div64_
 use super::pacing::{
     SegmentRate, prague_ai_ack_increase, prague_frac_cwnd_to_pacing_rate,
     prague_frac_cwnd_to_rate_from, prague_frac_cwnd_to_snd_cwnd, prague_is_rtt_indep,
-    prague_pacing_rate_to_frac_cwnd, prague_pacing_rate_to_max_mtu, prague_target_rtt,
-    prague_valid_mtu, prague_virtual_rtt, tcp_stamp_us_delta,
+    prague_pacing_rate_to_frac_cwnd, prague_pacing_rate_to_max_mtu, prague_rate_based,
+    prague_target_rtt, prague_valid_mtu, prague_virtual_rtt, tcp_stamp_us_delta,
 };
 use super::{
     CWND_UNIT, HSRTT_SHIFT, MINIMUM_RATE, MTU_SYS, PRAGUE_ALPHA_BITS, PRAGUE_MAX_ALPHA,
@@ -34,6 +34,7 @@ pub(crate) fn prague_new_round(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams
 
 /// `prague_cwnd_changed()`: stamp the change and recompute the AI step.
 // Linux net/ipv4/tcp_prague.c prague_cwnd_changed()
+#[inline(never)]
 fn prague_cwnd_changed(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     sk.snd_cwnd_stamp = sk.tcp_jiffies32;
     prague_ai_ack_increase(ca, sk, p);
@@ -44,6 +45,8 @@ fn prague_cwnd_changed(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
 /// MTU shrinks (or grows back) so that two packets fit in a virtual RTT, rescaling the
 /// window, cwnd and ssthresh. Then the slow RTT average and a new round.
 // Linux net/ipv4/tcp_prague.c prague_update_alpha()
+#[cold]
+#[inline(never)]
 pub(crate) fn prague_update_alpha(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     if ca.saw_ce {
         let mut ecn_segs = u64::from(sk.delivered_ce.wrapping_sub(ca.old_delivered_ce));
@@ -134,7 +137,7 @@ pub(crate) fn prague_update_cwnd(
         }
         // acked is positive: the kernel's s64 to u64 conversion keeps it.
         let acked = acked as u64;
-        if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+        if prague_rate_based(ca, sk, p) {
             prague_rate_increase(ca, sk, p, acked);
         } else {
             prague_window_increase(ca, sk, acked, segment_rate);
@@ -207,7 +210,7 @@ fn prague_window_increase(
 pub(crate) fn prague_enter_loss(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams) {
     ca.loss_cwnd = sk.snd_cwnd;
     ca.loss_rate_bytes = ca.rate_bytes;
-    if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+    if prague_rate_based(ca, sk, p) {
         ca.rate_bytes -= ca.rate_bytes >> 1;
         ca.frac_cwnd = prague_pacing_rate_to_frac_cwnd(ca, sk);
     } else {
@@ -228,7 +231,7 @@ pub(crate) fn prague_enter_cwr(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams
     }
     ca.cwr_stamp = sk.tcp_mstamp;
     let alpha = ca.upscaled_alpha >> PRAGUE_SHIFT_G;
-    if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+    if prague_rate_based(ca, sk, p) {
         let reduction = mul_u64_u64_shr(ca.rate_bytes, alpha, PRAGUE_ALPHA_BITS + 1);
         ca.rate_bytes = ca.rate_bytes.wrapping_sub(reduction).max(MINIMUM_RATE);
         ca.frac_cwnd = prague_pacing_rate_to_frac_cwnd(ca, sk);
