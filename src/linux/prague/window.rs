@@ -34,7 +34,6 @@ pub(crate) fn prague_new_round(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams
 
 /// `prague_cwnd_changed()`: stamp the change and recompute the AI step.
 // Linux net/ipv4/tcp_prague.c prague_cwnd_changed()
-#[inline(never)]
 fn prague_cwnd_changed(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     sk.snd_cwnd_stamp = sk.tcp_jiffies32;
     prague_ai_ack_increase(ca, sk, p);
