@@ -25,7 +25,10 @@ use crate::error::ConfigError;
 use crate::linux::CaState;
 use crate::linux::tcp::{CaEvent, RandomSource, RateSample, TcpCongestionOps, TcpSock};
 use div::div_u64;
-use pacing::{prague_should_update_ewma, prague_update_pacing_rate};
+use pacing::{
+    SegmentRate, prague_should_update_ewma, prague_update_pacing_rate,
+    prague_update_pacing_rate_with,
+};
 use window::{
     prague_cwnd_undo, prague_enter_cwr, prague_enter_loss, prague_new_round, prague_update_alpha,
     prague_update_cwnd,
@@ -273,11 +276,13 @@ pub fn prague_init(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
 /// packets (rate mode only once CE was seen).
 // Linux net/ipv4/tcp_prague.c prague_cong_control()
 pub fn prague_cong_control(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams, rs: &RateSample) {
-    prague_update_cwnd(ca, sk, p, rs);
+    let mut segment_rate = SegmentRate::default();
+    prague_update_cwnd(ca, sk, p, rs, &mut segment_rate);
     if prague_should_update_ewma(ca, sk, p) {
         prague_update_alpha(ca, sk, p);
+        segment_rate.forget();
     }
-    prague_update_pacing_rate(ca, sk, p);
+    prague_update_pacing_rate_with(ca, sk, p, &mut segment_rate);
     if ca.cwnd_mode_transit {
         // The kernel's u32 product, widened after it wrapped.
         let cwnd_bytes = u64::from(sk.snd_cwnd.wrapping_mul(sk.mss_to_mtu(sk.mss_cache)));
@@ -287,7 +292,7 @@ pub fn prague_cong_control(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams
             ca.frac_cwnd = pacing::prague_pacing_rate_to_frac_cwnd(ca, sk);
         } else {
             ca.cwnd_mode = false;
-            ca.rate_bytes = pacing::prague_frac_cwnd_to_pacing_rate(ca, sk);
+            ca.rate_bytes = pacing::prague_frac_cwnd_to_rate_from(ca, segment_rate.get(sk));
         }
     }
 }

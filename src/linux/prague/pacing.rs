@@ -24,6 +24,15 @@ pub(crate) const fn prague_is_rtt_indep(ca: &PragueCa, sk: &TcpSock, p: &PragueP
     !sk.in_slow_start() && ca.round >= p.config.prague_rtt_transition
 }
 
+/// The kernel's `prague_is_rtt_indep(sk) && ca->cwnd_mode` (rate-based growth), with
+/// the flag tested first: both sides are pure, and in window mode the flag alone
+/// decides.
+// Linux net/ipv4/tcp_prague.c prague_update_pacing_rate(), prague_update_cwnd()
+#[inline(always)]
+pub(crate) const fn prague_rate_based(ca: &PragueCa, sk: &TcpSock, p: &PragueParams) -> bool {
+    ca.cwnd_mode && prague_is_rtt_indep(ca, sk, p)
+}
+
 /// `prague_e2e_rtt_elapsed()`: `snd_una` reached the round's end.
 // Linux net/ipv4/tcp_prague.c prague_e2e_rtt_elapsed()
 pub(crate) const fn prague_e2e_rtt_elapsed(ca: &PragueCa, sk: &TcpSock) -> bool {
@@ -73,7 +82,7 @@ pub(crate) fn prague_frac_cwnd_to_snd_cwnd(ca: &PragueCa, sk: &TcpSock) -> u32 {
 /// virtual RTT at the current rate (or window, scaled up to the target RTT).
 // Linux net/ipv4/tcp_prague.c prague_pacing_rate_to_max_mtu()
 pub(crate) fn prague_pacing_rate_to_max_mtu(ca: &PragueCa, sk: &TcpSock, p: &PragueParams) -> u64 {
-    let cwnd_bytes = if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+    let cwnd_bytes = if prague_rate_based(ca, sk, p) {
         mul_u64_u64_shr(ca.rate_bytes, prague_virtual_rtt(sk, p), RTT2SEC_SHIFT)
     } else {
         let target = u64::from(prague_target_rtt(p));
@@ -116,15 +125,58 @@ pub(crate) fn prague_pacing_rate_to_frac_cwnd(ca: &PragueCa, sk: &TcpSock) -> u6
     )
 }
 
+/// One segment per srtt in bytes per second, `8·10^6 · mtu / srtt` (srtt in µs ×8;
+/// `8·10^6 · mtu` without an RTT sample): the base both
+/// `prague_frac_cwnd_to_pacing_rate()` and the window branch of
+/// `prague_update_pacing_rate()` scale.
+// Linux net/ipv4/tcp_prague.c prague_frac_cwnd_to_pacing_rate(), prague_update_pacing_rate()
+fn prague_segment_rate(sk: &TcpSock) -> u64 {
+    let rate = (USEC_PER_SEC << 3).wrapping_mul(u64::from(sk.mss_to_mtu(sk.mss_cache)));
+    if sk.srtt_us != 0 {
+        div64_u64(rate, u64::from(sk.srtt_us))
+    } else {
+        rate
+    }
+}
+
+/// [`prague_segment_rate`] computed at most once per ACK: the kernel divides by srtt
+/// up to three times per ACK with the same srtt and MTU. Only the MTU resize of
+/// `prague_update_alpha()` changes either, after which the value is forgotten.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SegmentRate(Option<u64>);
+
+impl SegmentRate {
+    /// The rate, computed on first use.
+    #[inline(always)]
+    pub(crate) fn get(&mut self, sk: &TcpSock) -> u64 {
+        match self.0 {
+            Some(rate) => rate,
+            None => {
+                let rate = prague_segment_rate(sk);
+                self.0 = Some(rate);
+                rate
+            }
+        }
+    }
+
+    /// Forget the rate (the MTU may have changed).
+    pub(crate) fn forget(&mut self) {
+        self.0 = None;
+    }
+}
+
 /// `prague_frac_cwnd_to_pacing_rate()`: one fractional window per srtt, at least
 /// `MINIMUM_RATE`.
 // Linux net/ipv4/tcp_prague.c prague_frac_cwnd_to_pacing_rate()
 pub(crate) fn prague_frac_cwnd_to_pacing_rate(ca: &PragueCa, sk: &TcpSock) -> u64 {
-    let mut rate = (USEC_PER_SEC << 3).wrapping_mul(u64::from(sk.mss_to_mtu(sk.mss_cache)));
-    if sk.srtt_us != 0 {
-        rate = div64_u64(rate, u64::from(sk.srtt_us));
-    }
-    mul_u64_u64_shr(rate, ca.frac_cwnd, CWND_UNIT).max(MINIMUM_RATE)
+    prague_frac_cwnd_to_rate_from(ca, prague_segment_rate(sk))
+}
+
+/// `prague_frac_cwnd_to_pacing_rate()` from the [`SegmentRate`] of this ACK.
+// Linux net/ipv4/tcp_prague.c prague_frac_cwnd_to_pacing_rate()
+#[inline(always)]
+pub(crate) fn prague_frac_cwnd_to_rate_from(ca: &PragueCa, segment_rate: u64) -> u64 {
+    mul_u64_u64_shr(segment_rate, ca.frac_cwnd, CWND_UNIT).max(MINIMUM_RATE)
 }
 
 /// `prague_valid_mtu()`: no larger than the MTU at init, no smaller than that of a
@@ -169,7 +221,19 @@ pub(crate) fn prague_ai_ack_increase(ca: &mut PragueCa, sk: &TcpSock, p: &Prague
 /// sets the TSO burst for `1/2^prague_burst_shift` s.
 // Linux net/ipv4/tcp_prague.c prague_update_pacing_rate()
 pub(crate) fn prague_update_pacing_rate(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
-    let mut rate = if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+    prague_update_pacing_rate_with(ca, sk, p, &mut SegmentRate::default());
+}
+
+/// `prague_update_pacing_rate()` with this ACK's [`SegmentRate`].
+// Linux net/ipv4/tcp_prague.c prague_update_pacing_rate()
+#[inline(always)]
+pub(crate) fn prague_update_pacing_rate_with(
+    ca: &mut PragueCa,
+    sk: &mut TcpSock,
+    p: &PragueParams,
+    segment_rate: &mut SegmentRate,
+) {
+    let mut rate = if prague_rate_based(ca, sk, p) {
         let offset = mul_u64_u64_shr(RATE_OFFSET, ca.rate_bytes, OFFSET_UNIT);
         if prague_half_virtual_rtt_elapsed(ca, sk, p) {
             ca.rate_bytes.wrapping_sub(offset)
@@ -177,14 +241,12 @@ pub(crate) fn prague_update_pacing_rate(ca: &mut PragueCa, sk: &mut TcpSock, p: 
             ca.rate_bytes.wrapping_add(offset)
         }
     } else {
-        let mtu = u64::from(sk.mss_to_mtu(sk.mss_cache));
         // Truncation on purpose: max_t(u32, frac >> 20, in flight).
         let max_inflight = ((ca.frac_cwnd >> CWND_UNIT) as u32).max(sk.packets_in_flight());
-        let mut rate = (USEC_PER_SEC << 3).wrapping_mul(mtu);
-        if sk.srtt_us != 0 {
-            rate = div64_u64(rate, u64::from(sk.srtt_us));
-        }
-        let rate = rate.wrapping_mul(u64::from(max_inflight)).max(MINIMUM_RATE);
+        let rate = segment_rate
+            .get(sk)
+            .wrapping_mul(u64::from(max_inflight))
+            .max(MINIMUM_RATE);
         ca.rate_bytes = rate;
         rate
     };

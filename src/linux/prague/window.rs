@@ -5,8 +5,9 @@
 use super::div::mul_shr as mul_u64_u64_shr;
 use super::div::{div_u64, div_u64_round_closest, div64_u64_round_closest, div64_u64_round_up};
 use super::pacing::{
-    prague_ai_ack_increase, prague_frac_cwnd_to_pacing_rate, prague_frac_cwnd_to_snd_cwnd,
-    prague_is_rtt_indep, prague_pacing_rate_to_frac_cwnd, prague_pacing_rate_to_max_mtu,
+    SegmentRate, prague_ai_ack_increase, prague_frac_cwnd_to_pacing_rate,
+    prague_frac_cwnd_to_rate_from, prague_frac_cwnd_to_snd_cwnd, prague_is_rtt_indep,
+    prague_pacing_rate_to_frac_cwnd, prague_pacing_rate_to_max_mtu, prague_rate_based,
     prague_target_rtt, prague_valid_mtu, prague_virtual_rtt, tcp_stamp_us_delta,
 };
 use super::{
@@ -43,6 +44,8 @@ fn prague_cwnd_changed(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
 /// MTU shrinks (or grows back) so that two packets fit in a virtual RTT, rescaling the
 /// window, cwnd and ssthresh. Then the slow RTT average and a new round.
 // Linux net/ipv4/tcp_prague.c prague_update_alpha()
+#[cold]
+#[inline(never)]
 pub(crate) fn prague_update_alpha(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     if ca.saw_ce {
         let mut ecn_segs = u64::from(sk.delivered_ce.wrapping_sub(ca.old_delivered_ce));
@@ -111,6 +114,7 @@ pub(crate) fn prague_update_cwnd(
     sk: &mut TcpSock,
     p: &PragueParams,
     rs: &RateSample,
+    segment_rate: &mut SegmentRate,
 ) {
     let mut acked = i64::from(rs.acked_sacked);
     if rs.ece_delta != 0 {
@@ -132,10 +136,10 @@ pub(crate) fn prague_update_cwnd(
         }
         // acked is positive: the kernel's s64 to u64 conversion keeps it.
         let acked = acked as u64;
-        if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+        if prague_rate_based(ca, sk, p) {
             prague_rate_increase(ca, sk, p, acked);
         } else {
-            prague_window_increase(ca, sk, acked);
+            prague_window_increase(ca, sk, acked, segment_rate);
         }
     }
     // Linux prague_update_cwnd() adjust: one segment per ACK towards the window
@@ -176,7 +180,12 @@ fn prague_rate_increase(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams, acked
 /// Window-mode additive increase: `ai_ack_increase` per ACKed segment over the
 /// window (scaled to `MTU_SYS`-sized packets), at least `acked` units; the rate follows.
 // Linux net/ipv4/tcp_prague.c prague_update_cwnd()
-fn prague_window_increase(ca: &mut PragueCa, sk: &TcpSock, acked: u64) {
+fn prague_window_increase(
+    ca: &mut PragueCa,
+    sk: &TcpSock,
+    acked: u64,
+    segment_rate: &mut SegmentRate,
+) {
     let mut increase = acked.wrapping_mul(ca.ai_ack_increase);
     let new_cwnd = ca.frac_cwnd;
     if new_cwnd != 0 {
@@ -185,8 +194,13 @@ fn prague_window_increase(ca: &mut PragueCa, sk: &TcpSock, acked: u64) {
     let mtu = u64::from(sk.mss_to_mtu(sk.mss_cache));
     increase = div_u64(increase.wrapping_mul(MTU_SYS), mtu);
     ca.frac_cwnd = ca.frac_cwnd.wrapping_add(acked.max(increase));
-    let rate = prague_frac_cwnd_to_pacing_rate(ca, sk);
-    ca.rate_bytes = ca.rate_bytes.wrapping_add(acked).max(rate);
+    // In window mode (`cwnd_mode` clear, which nothing changes before the pacing
+    // update) the rate set here is read by no one and overwritten by
+    // `prague_update_pacing_rate()`'s window branch in the same ACK, so it is skipped.
+    if ca.cwnd_mode {
+        let rate = prague_frac_cwnd_to_rate_from(ca, segment_rate.get(sk));
+        ca.rate_bytes = ca.rate_bytes.wrapping_add(acked).max(rate);
+    }
 }
 
 /// `prague_enter_loss()`: remember cwnd and rate for undo, halve the window (or the
@@ -195,7 +209,7 @@ fn prague_window_increase(ca: &mut PragueCa, sk: &TcpSock, acked: u64) {
 pub(crate) fn prague_enter_loss(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams) {
     ca.loss_cwnd = sk.snd_cwnd;
     ca.loss_rate_bytes = ca.rate_bytes;
-    if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+    if prague_rate_based(ca, sk, p) {
         ca.rate_bytes -= ca.rate_bytes >> 1;
         ca.frac_cwnd = prague_pacing_rate_to_frac_cwnd(ca, sk);
     } else {
@@ -216,7 +230,7 @@ pub(crate) fn prague_enter_cwr(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams
     }
     ca.cwr_stamp = sk.tcp_mstamp;
     let alpha = ca.upscaled_alpha >> PRAGUE_SHIFT_G;
-    if prague_is_rtt_indep(ca, sk, p) && ca.cwnd_mode {
+    if prague_rate_based(ca, sk, p) {
         let reduction = mul_u64_u64_shr(ca.rate_bytes, alpha, PRAGUE_ALPHA_BITS + 1);
         ca.rate_bytes = ca.rate_bytes.wrapping_sub(reduction).max(MINIMUM_RATE);
         ca.frac_cwnd = prague_pacing_rate_to_frac_cwnd(ca, sk);
