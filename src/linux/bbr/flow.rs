@@ -315,6 +315,20 @@ impl Bbr {
         if flight.in_flight() != 0 {
             return self.send_in_place(p, now, flight);
         }
+        self.send_with_start(p, now, flight, rand)
+    }
+
+    /// [`Self::on_send`] with nothing in flight: the transmit-start event on a whole
+    /// [`TcpSock`]. Kept out of line so that the common send's frame stays small.
+    #[inline(never)]
+    #[cold]
+    fn send_with_start<R: RandomSource>(
+        &mut self,
+        p: &BbrParams,
+        now: Instant,
+        flight: Flight,
+        rand: &mut R,
+    ) -> Sent {
         let mut sk = self.sock(p, now, flight);
         let departure_ns = tcp_transmit_skb::<BbrOps, R>(&mut self.bbr, &mut sk, p, rand);
         let snapshot = tcp_rate_skb_sent(&mut sk, departure_ns / 1000);
@@ -363,6 +377,23 @@ impl Bbr {
             self.ack_in_place(p, now, ack, rand, &mut rs);
             return rs;
         }
+        self.ack_with_ca_state(p, now, ack, rand, &mut rs);
+        rs
+    }
+
+    /// [`Self::on_ack`] with CA-state work (undo, the end of Recovery/Loss, the start
+    /// of Recovery): the kernel's glue on a whole [`TcpSock`]. Kept out of line so
+    /// that the common ACK's frame stays small.
+    #[inline(never)]
+    #[cold]
+    fn ack_with_ca_state<R: RandomSource>(
+        &mut self,
+        p: &BbrParams,
+        now: Instant,
+        ack: &mut BbrAck<'_>,
+        rand: &mut R,
+        rs: &mut RateSample,
+    ) {
         let mut sk = self.sock(p, now, ack.flight);
         sk.srtt_us = ack.srtt_us.wrapping_shl(3);
         let prior_delivered = sk.delivered;
@@ -371,10 +402,10 @@ impl Bbr {
 
         let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
         sk.delivered = sk.delivered.wrapping_add(ack.delivered_count.max(count));
-        tcp_rate_skbs_delivered(&mut sk, ack.delivered, &mut rs);
+        tcp_rate_skbs_delivered(&mut sk, ack.delivered, rs);
         sk.snd_una = ack.snd_una;
         sk.snd_nxt = ack.snd_nxt;
-        tcp_ack_update_rtt_min(&mut sk, ack.rtt_us, ack.ack_maybe_delayed, &mut rs);
+        tcp_ack_update_rtt_min(&mut sk, ack.rtt_us, ack.ack_maybe_delayed, rs);
 
         if ack.undo {
             tcp_try_undo::<BbrOps, R>(&mut self.bbr, &mut sk, p, rand);
@@ -393,10 +424,9 @@ impl Bbr {
 
         let delivered = sk.delivered.wrapping_sub(prior_delivered);
         let lost = sk.lost.wrapping_sub(prior_lost);
-        tcp_rate_gen(&mut sk, delivered, lost, false, &mut rs);
-        BbrOps::cong_control(&mut self.bbr, &mut sk, p, ack.snd_una, 0, &rs, rand);
+        tcp_rate_gen(&mut sk, delivered, lost, false, rs);
+        BbrOps::cong_control(&mut self.bbr, &mut sk, p, ack.snd_una, 0, rs, rand);
         self.store(&sk);
-        rs
     }
 
     /// [`Self::on_send`] with something in flight (no transmit-start event):

@@ -221,6 +221,20 @@ impl Bbr3 {
                 snapshot,
             };
         }
+        self.send_with_start(p, now, flight, rand)
+    }
+
+    /// [`Self::on_send`] with nothing in flight: the transmit-start event on a whole
+    /// [`TcpSock`]. Kept out of line so that the common send's frame stays small.
+    #[inline(never)]
+    #[cold]
+    fn send_with_start<R: RandomSource>(
+        &mut self,
+        p: &Bbr3Params,
+        now: Instant,
+        flight: Flight,
+        rand: &mut R,
+    ) -> Sent {
         let mut sk = self.sock(p, now, flight);
         let departure_ns = tcp_transmit_skb::<TcpBbr3, R>(&mut self.bbr, &mut sk, p, rand);
         let snapshot = tcp_rate_skb_sent_v3(&mut sk, departure_ns / 1000, 1);
@@ -261,6 +275,21 @@ impl Bbr3 {
             let fast_path = self.ack_in_place(p, now, ack, rand, &mut rs);
             return (rs, fast_path);
         }
+        self.ack_with_ca_state(p, now, ack, rand)
+    }
+
+    /// [`Self::on_ack`] with nothing outstanding before it or with CA-state work (see
+    /// [`Self::changes_ca_state`]): the kernel's glue on a whole [`TcpSock`]. Kept out
+    /// of line so that the common ACK's frame stays small.
+    #[inline(never)]
+    #[cold]
+    fn ack_with_ca_state<R: RandomSource>(
+        &mut self,
+        p: &Bbr3Params,
+        now: Instant,
+        ack: &mut Bbr3Ack<'_>,
+        rand: &mut R,
+    ) -> (RateSample, FastPath) {
         let mut rs = RateSample::default();
         let mut sk = self.sock(p, now, ack.prior_flight);
         let prior_delivered = sk.delivered;
