@@ -25,6 +25,21 @@ pub const DCTCP_MAX_SHIFT_G: u32 = 10;
 
 /// DCTCP's module parameters as written (`/sys/module/tcp_dctcp/parameters/`), before
 /// validation.
+///
+/// ```
+/// use congestion::ConfigError;
+/// use congestion::linux::dctcp::DctcpConfig;
+///
+/// let mut config = DctcpConfig::new();
+/// config.dctcp_shift_g = 11;
+/// let err = ConfigError::ParamOutOfRange { field: "dctcp_shift_g", min: 0, max: 10 };
+/// assert_eq!(config.validate(), Err(err));
+/// config.dctcp_shift_g = 5;
+/// let mut params = config.validate()?; // every flow borrows it
+/// assert_eq!(params.set_dctcp_shift_g(11), Err(err)); // a live write, refused
+/// assert_eq!(params.dctcp_shift_g(), 5);
+/// # Ok::<(), ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct DctcpConfig {
@@ -64,7 +79,8 @@ impl Default for DctcpConfig {
     }
 }
 
-/// The validated module parameters, shared by every flow.
+/// The validated module parameters, shared by every flow (see [`DctcpConfig`]'s
+/// example).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct DctcpParams {
@@ -139,7 +155,8 @@ pub struct DctcpCa {
 
 const _: () = assert!(core::mem::size_of::<DctcpCa>() <= 104);
 
-/// DCTCP's hook table (`struct tcp_congestion_ops dctcp`).
+/// DCTCP's hook table (`struct tcp_congestion_ops dctcp`): [`crate::linux::Dctcp`] is
+/// `TcpFlow<DctcpOps>` (see [`TcpFlow`](crate::linux::TcpFlow)'s example).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DctcpOps;
 

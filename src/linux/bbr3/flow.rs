@@ -120,6 +120,30 @@ struct Bbr3Sock {
 /// A Linux-mode BBRv3 flow: Google's v3 `tcp_bbr.c` with the socket glue and the v3
 /// delivery-rate sampler, driven by a TCP stack (see the module docs for the call
 /// order). Segments, not bytes. Bit-exact with the kernel on the reference traces.
+/// An ACK is [`Bbr`](crate::linux::Bbr)'s example with [`Bbr3Ack`]'s extra fields.
+///
+/// ```
+/// use congestion::linux::bbr::Flight;
+/// use congestion::linux::bbr3::Bbr3Rto;
+/// use congestion::linux::tcp::ReplayedRandom;
+/// use congestion::linux::{Bbr3, Bbr3Params, CaState};
+/// # use congestion::Instant;
+///
+/// let (p, mut rand) = (Bbr3Params::DEFAULT, ReplayedRandom::<4>::new());
+/// let mut flow = Bbr3::new(&p, Instant::ZERO, &mut rand);
+/// let mut flight = Flight::default();
+/// let mut kept = Vec::new(); // each segment's snapshot, kept with it
+/// for _ in 0..10 {
+///     kept.push(flow.on_send(&p, Instant::ZERO, flight, &mut rand).snapshot);
+///     flight.packets_out += 1;
+/// }
+/// // The timer fires: the stack marks all 10 lost and hands their snapshots back.
+/// let lost = Flight { lost_out: 10, ..flight };
+/// let rto = Bbr3Rto { prior_flight: flight, flight: lost, newly_lost: &kept,
+///     snd_una: 0, snd_nxt: 10, timeouts: 0, nothing_queued: false };
+/// flow.on_rto(&p, Instant::from_micros(1_000_000), &rto, &mut rand);
+/// assert_eq!((flow.cwnd(), flow.ca_state()), (1, CaState::Loss));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Bbr3 {

@@ -82,6 +82,23 @@ const USEC_PER_SEC: u64 = 1_000_000;
 
 /// Prague's module parameters as written (`/sys/module/tcp_prague/parameters/`), before
 /// validation.
+///
+/// ```
+/// use congestion::linux::prague::PragueConfig;
+/// use congestion::linux::tcp::ReplayedRandom;
+/// use congestion::linux::{Prague, TcpSocketConfig};
+///
+/// let mut config = PragueConfig::new();
+/// config.prague_burst_shift = 64;
+/// assert!(config.validate().is_err()); // names the field and 0..=63
+/// config.prague_alpha_mode = 1; // alpha starts at 1.0
+/// config.prague_burst_shift = 12;
+/// let params = config.validate()?; // every flow borrows it
+/// let mut rand = ReplayedRandom::<1>::new();
+/// let flow = Prague::new(&params, &TcpSocketConfig::new(), 0, &mut rand)?;
+/// assert!(flow.ca().alpha_mode);
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct PragueConfig {
@@ -143,7 +160,8 @@ impl Default for PragueConfig {
     }
 }
 
-/// The validated module parameters, shared by every flow.
+/// The validated module parameters, shared by every flow (see [`PragueConfig`]'s
+/// example).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct PragueParams {
