@@ -13,6 +13,7 @@ use crate::time::Instant;
 /// something has a twin that does exactly the same to the flow and tells `observer`.
 /// Only a BBR decides on a send (the send twins default to the plain calls); discards
 /// and [`on_transmit_start`](CongestionController::on_transmit_start) have no twin.
+/// See the [module example](crate::observe), and [`Observed`]'s for the plain calls.
 pub trait ObservableController: CongestionController {
     /// [`on_ack`](CongestionController::on_ack), reporting a slow-start exit, a change
     /// into or out of Conservative Slow Start, or the end of a recovery period.

@@ -78,8 +78,7 @@ const LG_D0: i32 = 2_807;
 /// The classic-ECN detector of one Prague flow. Plain `Copy` data, 12 bytes; all zero
 /// when fresh (scalable, nothing measured).
 ///
-/// Once per round at the alpha update ([`on_round`](Self::on_round)), with `srtt` the
-/// driver's smoothed RTT:
+/// Once per round at the alpha update, with `srtt` the driver's smoothed RTT:
 ///
 /// - the variation `v`: a mean deviation of `srtt` from a slower average of it
 ///   (`avg += (srtt − avg)/8`, `v += (|srtt − avg| − v)/4`, per round);
@@ -100,6 +99,20 @@ const LG_D0: i32 = 2_807;
 /// alpha = 1 (Reno's halving, as RFC 9331 §4.3 asks), not Linux's alpha ≥ 0.625; the
 /// minimum is over the whole flow (Linux's is windowed over 5 minutes), so a route that
 /// lengthens the base RTT reads as queue: the flow turns classic there, the safe side.
+///
+/// ```
+/// use congestion::rfc::{Prague, PragueConfig};
+/// use congestion::{CongestionController, EcnEvent, Instant, SentEvent};
+///
+/// let mut flow = Prague::new(PragueConfig::quic(1200), Instant::ZERO)?;
+/// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 9));
+/// flow.on_ecn(Instant::from_micros(20_000), &EcnEvent::new(1, 0));
+/// let detector = flow.growth().classic_ecn();
+/// // A CE arms it; the score moves only at the ends of later rounds.
+/// assert!(detector.saw_ce() && !detector.is_classic());
+/// assert_eq!((detector.score(), detector.alpha_floor()), (0, 0));
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C)]

@@ -56,6 +56,23 @@ pub struct ClassicConfig {
 
 /// The settings of the scalable responses in bytes ([`Dctcp`](super::Dctcp),
 /// [`Prague`](super::Prague)); the classic algorithms do not read them.
+///
+/// ```
+/// use congestion::rfc::{Prague, PragueConfig, ScalableConfig};
+/// use congestion::{ConfigError, CongestionController, Instant};
+///
+/// let mut scalable = ScalableConfig::new();
+/// scalable.reference_rtt_us = 500;
+/// let err = ConfigError::ParamOutOfRange { field: "reference_rtt_us", min: 1_000, max: 1_000_000 };
+/// assert_eq!(scalable.validate(), Err(err));
+/// scalable.reference_rtt_us = 10_000;
+/// assert_eq!(scalable.validate()?.reference_rtt_us(), 10_000);
+/// let mut config = PragueConfig::quic(1200);
+/// config.scalable = scalable; // the flow's constructor validates it
+/// let flow = Prague::new(config, Instant::ZERO)?;
+/// assert_eq!(flow.rfc_params().scalable().reference_rtt_us(), 10_000);
+/// # Ok::<(), ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -139,7 +156,7 @@ const MAX_G_SHIFT: u32 = 10;
 const MIN_REFERENCE_RTT_US: u32 = 1_000;
 const MAX_REFERENCE_RTT_US: u32 = 1_000_000;
 
-/// Validated [`ScalableConfig`].
+/// Validated [`ScalableConfig`] (see its example).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct ScalableParams {
