@@ -30,14 +30,10 @@ pub const DCTCP_MAX_SHIFT_G: u32 = 10;
 /// use congestion::ConfigError;
 /// use congestion::linux::dctcp::DctcpConfig;
 ///
-/// let mut config = DctcpConfig::new();
-/// config.dctcp_shift_g = 11;
+/// let mut params = DctcpConfig::new().validate()?; // every flow borrows it
 /// let err = ConfigError::ParamOutOfRange { field: "dctcp_shift_g", min: 0, max: 10 };
-/// assert_eq!(config.validate(), Err(err));
-/// config.dctcp_shift_g = 5;
-/// let mut params = config.validate()?; // every flow borrows it
-/// assert_eq!(params.set_dctcp_shift_g(11), Err(err)); // a live write, refused
-/// assert_eq!(params.dctcp_shift_g(), 5);
+/// assert_eq!(params.set_dctcp_shift_g(11), Err(err)); // as `validate`: refused
+/// assert_eq!(params.dctcp_shift_g(), 4);
 /// # Ok::<(), ConfigError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -120,8 +120,8 @@ impl Default for TcpSocketConfig {
 /// flow.ack(&params, &sysctl, 10_000, &ack, &mut rand);
 /// flow.transmit(&params, 10_000, 9, &mut rand);
 /// assert_eq!(flow.socket().icsk_ca_state, CaState::Cwr);
-/// // The ACK first ends DCTCP's round (it began at snd_nxt 0 before the send):
-/// // alpha = 1024 - 1024/16 + (1 << 6) / 2 = 992; then ssthresh = 10 - (10·992 >> 11) = 6.
+/// // The ACK ends DCTCP's first round: alpha = 1024 - 1024/16 + (1 << 6)/2 = 992;
+/// // then ssthresh = 10 - (10·992 >> 11) = 6.
 /// assert_eq!(flow.ca().dctcp_alpha, 992);
 /// assert_eq!(flow.socket().snd_ssthresh, 6);
 /// # Ok::<(), congestion::ConfigError>(())

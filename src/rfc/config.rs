@@ -58,20 +58,13 @@ pub struct ClassicConfig {
 /// [`Prague`](super::Prague)); the classic algorithms do not read them.
 ///
 /// ```
-/// use congestion::rfc::{Prague, PragueConfig, ScalableConfig};
-/// use congestion::{ConfigError, CongestionController, Instant};
+/// use congestion::ConfigError;
+/// use congestion::rfc::PragueConfig;
 ///
-/// let mut scalable = ScalableConfig::new();
-/// scalable.reference_rtt_us = 500;
-/// let err = ConfigError::ParamOutOfRange { field: "reference_rtt_us", min: 1_000, max: 1_000_000 };
-/// assert_eq!(scalable.validate(), Err(err));
-/// scalable.reference_rtt_us = 10_000;
-/// assert_eq!(scalable.validate()?.reference_rtt_us(), 10_000);
 /// let mut config = PragueConfig::quic(1200);
-/// config.scalable = scalable; // the flow's constructor validates it
-/// let flow = Prague::new(config, Instant::ZERO)?;
-/// assert_eq!(flow.rfc_params().scalable().reference_rtt_us(), 10_000);
-/// # Ok::<(), ConfigError>(())
+/// config.scalable.reference_rtt_us = 500; // `Prague::new` validates it
+/// let err = ConfigError::ParamOutOfRange { field: "reference_rtt_us", min: 1_000, max: 1_000_000 };
+/// assert_eq!(config.scalable.validate(), Err(err));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
@@ -88,11 +81,10 @@ pub struct ScalableConfig {
     /// first CE halves the window as a classic flow's would: Linux `tcp_dctcp.c`'s
     /// `dctcp_alpha_on_init`).
     pub initial_alpha_1024: u32,
-    /// Whether Prague detects a classic ECN AQM at the bottleneck and then responds to
-    /// CE as to a loss (RFC 9331 §4.3; [`ClassicEcnDetector`](super::ClassicEcnDetector)).
-    /// Default `true`: the detector needs rounds of deep or swinging queue after a CE
-    /// before it acts, and classic flows sharing a classic ECN queue are then safe from a
-    /// scalable flow. DCTCP does not read it (a datacenter algorithm, Linux has none).
+    /// Whether Prague, on detecting a classic ECN AQM, responds to CE as to a loss
+    /// (RFC 9331 §4.3; [`ClassicEcnDetector`](super::ClassicEcnDetector)). Default
+    /// `true`: it acts only after rounds of deep or swinging queue following a CE, and
+    /// keeps classic flows in a classic ECN queue safe. DCTCP does not read it.
     pub classic_ecn_fallback: bool,
 }
 

@@ -9,23 +9,8 @@ use crate::hystart::PacingStatus;
 pub const DEFAULT_MAX_TCP_HEADER: u32 = 320;
 
 /// What a BBR v1 flow is built with. BBR v1 has no module parameters: these are the
-/// socket's settings and the one build constant BBR reads (`MAX_TCP_HEADER`).
-///
-/// ```
-/// use congestion::linux::tcp::ReplayedRandom;
-/// use congestion::linux::{Bbr, BbrConfig};
-/// use congestion::{ConfigError, Instant};
-///
-/// let mut config = BbrConfig::new();
-/// config.init_cwnd = 0;
-/// assert_eq!(config.validate(), Err(ConfigError::InitialWindowOutOfRange));
-/// config.init_cwnd = 4;
-/// let params = config.validate()?; // once: every flow borrows it
-/// let mut rand = ReplayedRandom::<1>::new();
-/// let flows = [0, 5_000].map(|us| Bbr::new(&params, Instant::from_micros(us), &mut rand));
-/// assert_eq!((flows[0].cwnd(), flows[1].cwnd()), (4, 4));
-/// # Ok::<(), ConfigError>(())
-/// ```
+/// socket's settings and the one build constant BBR reads (`MAX_TCP_HEADER`). See
+/// [`Bbr`](super::Bbr)'s example: build, validate once, make a flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -100,7 +85,7 @@ impl Default for BbrConfig {
 }
 
 /// A validated [`BbrConfig`], shared by every flow (and the `Params` of
-/// [`super::BbrOps`]); see [`BbrConfig`]'s example.
+/// [`super::BbrOps`]); see [`Bbr`](super::Bbr)'s example.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 // `#[repr(C)]`: fixed member order, which the BTF of the BPF struct_ops in `bpf/` needs.

@@ -126,10 +126,13 @@ struct Bbr3Sock {
 /// use congestion::linux::bbr::Flight;
 /// use congestion::linux::bbr3::Bbr3Rto;
 /// use congestion::linux::tcp::ReplayedRandom;
-/// use congestion::linux::{Bbr3, Bbr3Params, CaState};
-/// # use congestion::Instant;
+/// use congestion::linux::{Bbr3, Bbr3Config, CaState};
+/// use congestion::{ConfigError, Instant};
 ///
-/// let (p, mut rand) = (Bbr3Params::DEFAULT, ReplayedRandom::<4>::new());
+/// let mut config = Bbr3Config::new();
+/// (config.ecn, config.ecn_low) = (true, true); // an L4S path: CE marks count
+/// let p = config.validate()?; // once: every flow borrows it
+/// let mut rand = ReplayedRandom::<4>::new(); // a stack passes its own generator
 /// let mut flow = Bbr3::new(&p, Instant::ZERO, &mut rand);
 /// let mut flight = Flight::default();
 /// let mut kept = Vec::new(); // each segment's snapshot, kept with it
@@ -143,6 +146,7 @@ struct Bbr3Sock {
 ///     snd_una: 0, snd_nxt: 10, timeouts: 0, nothing_queued: false };
 /// flow.on_rto(&p, Instant::from_micros(1_000_000), &rto, &mut rand);
 /// assert_eq!((flow.cwnd(), flow.ca_state()), (1, CaState::Loss));
+/// # Ok::<(), ConfigError>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]

@@ -93,23 +93,7 @@ pub const DEFAULT_MAX_TCP_HEADER: u32 = 320;
 /// What a BBRv3 flow is built with. BBRv3 has no module parameters: these are the
 /// socket's settings, what ECN the handshake and the route allow, and what BBR reads
 /// from outside `tcp_bbr.c` (the `MAX_TCP_HEADER` build constant and the
-/// `tcp_min_tso_segs` sysctl, which only shape the TSO budget).
-///
-/// ```
-/// use congestion::linux::tcp::ReplayedRandom;
-/// use congestion::linux::{Bbr3, Bbr3Config};
-/// use congestion::{ConfigError, Instant};
-///
-/// let mut config = Bbr3Config::new();
-/// config.pacing_shift = 64;
-/// assert_eq!(config.validate(), Err(ConfigError::ShiftOutOfRange));
-/// config.pacing_shift = 10;
-/// (config.ecn, config.ecn_low) = (true, true); // an L4S path: CE marks count
-/// let params = config.validate()?; // once: every flow borrows it
-/// let flow = Bbr3::new(&params, Instant::ZERO, &mut ReplayedRandom::<1>::new());
-/// assert!(params.config().ecn_low && flow.cwnd() == 10);
-/// # Ok::<(), ConfigError>(())
-/// ```
+/// `tcp_min_tso_segs` sysctl, which only shape the TSO budget). See [`Bbr3`](super::Bbr3)'s example.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -194,7 +178,7 @@ impl Default for Bbr3Config {
 }
 
 /// A validated [`Bbr3Config`], shared by every flow (and the `Params` of
-/// [`super::TcpBbr3`]); see [`Bbr3Config`]'s example.
+/// [`super::TcpBbr3`]); see [`Bbr3`](super::Bbr3)'s example.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Bbr3Params {

@@ -89,10 +89,7 @@ const USEC_PER_SEC: u64 = 1_000_000;
 /// use congestion::linux::{Prague, TcpSocketConfig};
 ///
 /// let mut config = PragueConfig::new();
-/// config.prague_burst_shift = 64;
-/// assert!(config.validate().is_err()); // names the field and 0..=63
 /// config.prague_alpha_mode = 1; // alpha starts at 1.0
-/// config.prague_burst_shift = 12;
 /// let params = config.validate()?; // every flow borrows it
 /// let mut rand = ReplayedRandom::<1>::new();
 /// let flow = Prague::new(&params, &TcpSocketConfig::new(), 0, &mut rand)?;

@@ -161,8 +161,7 @@ impl<const N: usize> RandomSource for ReplayedRandom<N> {
 /// use congestion::linux::tcp::{RandomSource, ReplayedRandom, TcpCongestionOps, TcpSock};
 /// use congestion::linux::{TcpFlow, TcpSocketConfig};
 ///
-/// /// Halves on a loss and never grows (no `cong_avoid`).
-/// struct Halve;
+/// struct Halve; // halves on a loss, never grows (no `cong_avoid`)
 /// impl TcpCongestionOps for Halve {
 ///     type Ca = ();
 ///     type Params = ();
@@ -173,7 +172,6 @@ impl<const N: usize> RandomSource for ReplayedRandom<N> {
 /// }
 /// let mut rand = ReplayedRandom::<1>::new();
 /// let mut flow = TcpFlow::<Halve>::new(&(), &TcpSocketConfig::new(), 0, &mut rand)?;
-/// flow.transmit(&(), 0, 10, &mut rand);
 /// flow.loss(&(), 1_000, &mut rand);
 /// assert_eq!(flow.socket().snd_ssthresh, 5);
 /// # Ok::<(), congestion::ConfigError>(())

@@ -34,25 +34,9 @@ const STAMP32: u32 = 1 << 21;
 /// additions (`tx.lost`, `tx.in_flight`); BBR v1 never reads them.
 ///
 /// `repr(C)`, fields in this order: the C ABI's `CongestionTxSnapshot` has the same
-/// layout, so that a C caller's stored snapshots are read in place.
-///
-/// ```
-/// use congestion::linux::bbr::Flight;
-/// use congestion::linux::tcp::ReplayedRandom;
-/// use congestion::linux::{Bbr3, Bbr3Params};
-/// # use congestion::Instant;
-///
-/// let (p, mut rand) = (Bbr3Params::DEFAULT, ReplayedRandom::<1>::new());
-/// let mut flow = Bbr3::new(&p, Instant::ZERO, &mut rand);
-/// let flight = Flight { packets_out: 3, ..Flight::default() };
-/// let tx = flow.on_send(&p, Instant::from_micros(500), flight, &mut rand).snapshot;
-/// // Nothing delivered or lost yet; v3 records the flight with this segment in it.
-/// assert_eq!((tx.delivered, tx.lost, tx.in_flight()), (0, 0, 4));
-/// ```
-///
-/// The stack keeps it with the segment and hands it back when the segment is delivered
-/// or marked lost: see [`Bbr`](crate::linux::Bbr)'s and [`Bbr3`](crate::linux::Bbr3)'s
-/// examples.
+/// layout, so that a C caller's stored snapshots are read in place. The stack keeps it
+/// with the segment and hands it back when the segment is delivered or marked lost:
+/// see [`Bbr`](crate::linux::Bbr)'s and [`Bbr3`](crate::linux::Bbr3)'s examples.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C)]
