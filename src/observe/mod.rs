@@ -49,17 +49,18 @@ use crate::time::Instant;
 ///
 /// ```
 /// use congestion::observe::{Decision, ObservableController, Observer};
-/// use congestion::rfc::{NewReno, NewRenoConfig};
+/// use congestion::rfc::{Cubic, CubicConfig};
 /// use congestion::{CongestionController, Instant, LossEvent, SentEvent};
 ///
 /// struct Tally(u32); // counts every decision
 /// impl Observer for Tally {
 ///     fn on_decision(&mut self, _: Instant, _: &Decision) { self.0 += 1; }
 /// }
-/// let mut flow = NewReno::new(NewRenoConfig::quic(1200), Instant::ZERO)?;
-/// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+/// let mut flow = Cubic::new(CubicConfig::quic(1200), Instant::ZERO)?;
 /// let mut tally = Tally(0);
-/// flow.on_loss_observed(Instant::from_micros(30_000), &LossEvent::packet(1200, 3), &mut tally);
+/// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+/// let now = Instant::from_micros(30_000);
+/// flow.on_loss_observed(now, &LossEvent::packet(1200, 3), &mut tally);
 /// assert_eq!(tally.0, 2); // a reduction and the slow-start exit it makes
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```

@@ -91,19 +91,8 @@ const LG_D0: i32 = 2_807;
 /// alpha = 1 (Reno's halving, as RFC 9331 §4.3 asks), not Linux's alpha ≥ 0.625; the
 /// minimum is over the whole flow (Linux's is windowed over 5 minutes), so a route that
 /// lengthens the base RTT reads as queue: the flow turns classic there, the safe side.
-///
-/// ```
-/// use congestion::rfc::{Prague, PragueConfig};
-/// use congestion::{CongestionController, EcnEvent, Instant, SentEvent};
-///
-/// let mut flow = Prague::new(PragueConfig::quic(1200), Instant::ZERO)?;
-/// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 9));
-/// flow.on_ecn(Instant::from_micros(20_000), &EcnEvent::new(1, 0));
-/// let detector = flow.growth().classic_ecn();
-/// // A CE arms it; the score moves only at the ends of later rounds.
-/// assert!(detector.saw_ce() && detector.alpha_floor() == 0);
-/// # Ok::<(), congestion::ConfigError>(())
-/// ```
+/// A flow's detector is `flow.growth().classic_ecn()` (see [`Prague`](super::Prague)'s
+/// example).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C)]

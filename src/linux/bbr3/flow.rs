@@ -132,18 +132,13 @@ struct Bbr3Sock {
 /// let mut config = Bbr3Config::new();
 /// (config.ecn, config.ecn_low) = (true, true); // an L4S path: CE marks count
 /// let p = config.validate()?; // once: every flow borrows it
-/// let mut rand = ReplayedRandom::<4>::new(); // a stack passes its own generator
+/// let mut rand = ReplayedRandom::<4>::new(); // or the stack's generator
 /// let mut flow = Bbr3::new(&p, Instant::ZERO, &mut rand);
-/// let mut flight = Flight::default();
-/// let mut kept = Vec::new(); // each segment's snapshot, kept with it
-/// for _ in 0..10 {
-///     kept.push(flow.on_send(&p, Instant::ZERO, flight, &mut rand).snapshot);
-///     flight.packets_out += 1;
-/// }
-/// // The timer fires: the stack marks all 10 lost and hands their snapshots back.
-/// let lost = Flight { lost_out: 10, ..flight };
-/// let rto = Bbr3Rto { prior_flight: flight, flight: lost, newly_lost: &kept,
-///     snd_una: 0, snd_nxt: 10, timeouts: 0, nothing_queued: false };
+/// let kept = [flow.on_send(&p, Instant::ZERO, Flight::default(), &mut rand).snapshot];
+/// // The timer fires: the stack marks the segment lost and hands its snapshot back.
+/// let flight = Flight { packets_out: 1, ..Flight::default() };
+/// let rto = Bbr3Rto { prior_flight: flight, flight: Flight { lost_out: 1, ..flight },
+///     newly_lost: &kept, snd_una: 0, snd_nxt: 1, timeouts: 0, nothing_queued: false };
 /// flow.on_rto(&p, Instant::from_micros(1_000_000), &rto, &mut rand);
 /// assert_eq!((flow.cwnd(), flow.ca_state()), (1, CaState::Loss));
 /// # Ok::<(), ConfigError>(())
