@@ -5,9 +5,8 @@
 //! that were CE-marked updates the EWMA `alpha = (1 - g)·alpha + g·F` (scaled so that
 //! 1024 is 1.0). An ECN echo enters CWR with `ssthresh = cwnd·(1 - alpha/2)`; a loss
 //! halves cwnd whatever alpha is (`dctcp_react_to_loss`). Everything else is the
-//! kernel's glue ([`crate::linux::tcp`]). PLB (`tcp_plb_*`) is off, as it is by
-//! default, and the receiver's CE state machine (`dctcp_ece_ack_update`) belongs to a
-//! receiver: `prior_rcv_nxt` and `ce_state` are kept for the layout only.
+//! kernel's glue ([`crate::linux::tcp`]). PLB (`tcp_plb_*`) is off, as by default;
+//! the receiver's CE state machine (`dctcp_ece_ack_update`) is not driven.
 
 use crate::error::ConfigError;
 use crate::linux::CaState;

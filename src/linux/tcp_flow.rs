@@ -12,16 +12,6 @@ use core::fmt;
 
 /// A socket's starting values: what the handshake and the route give it. A flow
 /// validates them in [`TcpFlow::new`] (see [`TcpFlow`]'s example).
-///
-/// ```
-/// use congestion::ConfigError;
-/// use congestion::linux::TcpSocketConfig;
-///
-/// let mut socket = TcpSocketConfig::new();
-/// socket.pacing_status = 3; // 0 none, 1 needed, 2 fq
-/// let err = ConfigError::ParamOutOfRange { field: "pacing_status", min: 0, max: 2 };
-/// assert_eq!(socket.validate(), Err(err));
-/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct TcpSocketConfig {

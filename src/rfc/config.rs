@@ -45,9 +45,7 @@ pub struct ClassicConfig {
     /// The initial ssthresh in bytes; `None`: none until the first congestion event or
     /// slow-start exit.
     pub initial_ssthresh_bytes: Option<u64>,
-    /// How the pacing rate is computed: Linux's rule in bytes from
-    /// [`new`](Self::new), RFC 9002 §7.7's ([`PacingRateConfig::rfc9002`]) from
-    /// [`quic`](Self::quic).
+    /// How the pacing rate is computed (see [`new`](Self::new), [`quic`](Self::quic)).
     pub pacing: PacingRateConfig,
     /// The scalable (L4S) responses' settings, read only by
     /// [`Dctcp`](super::Dctcp) and [`Prague`](super::Prague).
@@ -229,8 +227,7 @@ impl ClassicConfig {
     /// RFC defaults for a QUIC connection whose max datagram size is `mss_bytes`
     /// (`1..=65535`, checked by [`Cubic::new`](super::Cubic::new)), pacing at RFC 9002
     /// §7.7's `1.25 · cwnd / smoothed_rtt` ([`PacingRateConfig::rfc9002`]). Adjust the
-    /// public fields afterwards; for Linux's rule set `config.pacing =
-    /// PacingRateConfig::new()`.
+    /// public fields afterwards:
     ///
     /// ```
     /// use congestion::pacing::{PacingFormula, PacingRateConfig};

@@ -91,8 +91,7 @@ const USEC_PER_SEC: u64 = 1_000_000;
 /// let mut config = PragueConfig::new();
 /// config.prague_alpha_mode = 1; // alpha starts at 1.0
 /// let params = config.validate()?; // every flow borrows it
-/// let mut rand = ReplayedRandom::<1>::new();
-/// let flow = Prague::new(&params, &TcpSocketConfig::new(), 0, &mut rand)?;
+/// let flow = Prague::new(&params, &TcpSocketConfig::new(), 0, &mut ReplayedRandom::<1>::new())?;
 /// assert!(flow.ca().alpha_mode);
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
