@@ -5,9 +5,8 @@
 //! that were CE-marked updates the EWMA `alpha = (1 - g)·alpha + g·F` (scaled so that
 //! 1024 is 1.0). An ECN echo enters CWR with `ssthresh = cwnd·(1 - alpha/2)`; a loss
 //! halves cwnd whatever alpha is (`dctcp_react_to_loss`). Everything else is the
-//! kernel's glue ([`crate::linux::tcp`]). PLB (`tcp_plb_*`) is off, as it is by
-//! default, and the receiver's CE state machine (`dctcp_ece_ack_update`) belongs to a
-//! receiver: `prior_rcv_nxt` and `ce_state` are kept for the layout only.
+//! kernel's glue ([`crate::linux::tcp`]). PLB (`tcp_plb_*`) is off, as by default;
+//! the receiver's CE state machine (`dctcp_ece_ack_update`) is not driven.
 
 use crate::error::ConfigError;
 use crate::linux::CaState;
@@ -25,6 +24,17 @@ pub const DCTCP_MAX_SHIFT_G: u32 = 10;
 
 /// DCTCP's module parameters as written (`/sys/module/tcp_dctcp/parameters/`), before
 /// validation.
+///
+/// ```
+/// use congestion::ConfigError;
+/// use congestion::linux::dctcp::DctcpConfig;
+///
+/// let mut params = DctcpConfig::new().validate()?; // every flow borrows it
+/// let err = ConfigError::ParamOutOfRange { field: "dctcp_shift_g", min: 0, max: 10 };
+/// assert_eq!(params.set_dctcp_shift_g(11), Err(err)); // as `validate`: refused
+/// assert_eq!(params.dctcp_shift_g(), 4);
+/// # Ok::<(), ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct DctcpConfig {
@@ -64,7 +74,8 @@ impl Default for DctcpConfig {
     }
 }
 
-/// The validated module parameters, shared by every flow.
+/// The validated module parameters, shared by every flow (see [`DctcpConfig`]'s
+/// example).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct DctcpParams {
@@ -139,7 +150,8 @@ pub struct DctcpCa {
 
 const _: () = assert!(core::mem::size_of::<DctcpCa>() <= 104);
 
-/// DCTCP's hook table (`struct tcp_congestion_ops dctcp`).
+/// DCTCP's hook table (`struct tcp_congestion_ops dctcp`): [`crate::linux::Dctcp`] is
+/// `TcpFlow<DctcpOps>` (see [`TcpFlow`](crate::linux::TcpFlow)'s example).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DctcpOps;
 

@@ -41,8 +41,10 @@ pub use state::{LinuxCubicState, TCP_INFINITE_SSTHRESH};
 pub use tcp_controller::{DctcpController, PragueController, TcpController};
 pub use tcp_flow::{TcpFlow, TcpSocketConfig};
 
-/// A Linux DCTCP flow (`tcp_dctcp.c` through the kernel's glue), in segments.
+/// A Linux DCTCP flow (`tcp_dctcp.c` through the kernel's glue), in segments: see
+/// [`TcpFlow`]'s example.
 pub type Dctcp = TcpFlow<dctcp::DctcpOps>;
 
-/// A TCP Prague 0.7 flow (`tcp_prague.c` through the kernel's glue), in segments.
+/// A TCP Prague 0.7 flow (`tcp_prague.c` through the kernel's glue), in segments: see
+/// [`prague::PragueConfig`]'s and [`TcpFlow`]'s examples.
 pub type Prague = TcpFlow<prague::PragueOps>;

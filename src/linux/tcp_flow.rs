@@ -1,38 +1,4 @@
-//! A Linux-mode flow of any algorithm that fills [`TcpCongestionOps`]: the kernel's
-//! socket fields and the algorithm's private state, driven through the glue of
-//! [`crate::linux::tcp`] event by event, in segments.
-//!
-//! [`Dctcp`](crate::linux::Dctcp) and [`Prague`](crate::linux::Prague) are this type
-//! for DCTCP and TCP Prague. The calls are the kernel's events: an ACK, a transmit, a
-//! fast-retransmit loss, an RTO, an undo. The module parameters (`&O::Params`) and the
-//! host settings ([`TcpSysctl`]) are validated once and shared by every flow.
-//!
-//! As in the kernel, `sk_pacing_rate` changes on ACKs (`tcp_cong_control`), not on a
-//! loss, an RTO or an undo; algorithms with `cong_control` (Prague) set it themselves.
-//!
-//! ```
-//! use congestion::linux::dctcp::DctcpConfig;
-//! use congestion::linux::tcp::{ReplayedRandom, TcpAck, TcpSysctl};
-//! use congestion::linux::{CaState, Dctcp, TcpSocketConfig};
-//!
-//! let params = DctcpConfig::new().validate()?;
-//! let sysctl = TcpSysctl::new();
-//! let mut socket = TcpSocketConfig::new();
-//! socket.initial_srtt_us = 10_000;
-//! let mut rand = ReplayedRandom::<1>::new(); // DCTCP draws no random numbers
-//! let mut flow = Dctcp::new(&params, &socket, 0, &mut rand)?;
-//! flow.transmit(&params, 0, 10, &mut rand); // the initial window leaves
-//! // 2 segments ACKed after 10 ms, 1 of them CE-marked: DCTCP enters CWR.
-//! let ack = TcpAck { acked: 2, rtt_us: Some(10_000), ce_delta: 1, ece: false };
-//! flow.ack(&params, &sysctl, 10_000, &ack, &mut rand);
-//! flow.transmit(&params, 10_000, 9, &mut rand);
-//! assert_eq!(flow.socket().icsk_ca_state, CaState::Cwr);
-//! // The ACK first ends DCTCP's round (it began at snd_nxt 0 before the send):
-//! // alpha = 1024 - 1024/16 + (1 << 6) / 2 = 992; then ssthresh = 10 - (10·992 >> 11) = 6.
-//! assert_eq!(flow.ca().dctcp_alpha, 992);
-//! assert_eq!(flow.socket().snd_ssthresh, 6);
-//! # Ok::<(), congestion::ConfigError>(())
-//! ```
+//! [`TcpFlow`]: a Linux-mode flow of any algorithm that fills [`TcpCongestionOps`].
 
 use crate::error::ConfigError;
 use crate::linux::CaState;
@@ -44,7 +10,8 @@ use crate::linux::tcp::{
 };
 use core::fmt;
 
-/// A socket's starting values: what the handshake and the route give it.
+/// A socket's starting values: what the handshake and the route give it. A flow
+/// validates them in [`TcpFlow::new`] (see [`TcpFlow`]'s example).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct TcpSocketConfig {
@@ -114,7 +81,41 @@ impl Default for TcpSocketConfig {
     }
 }
 
-/// A flow: [`TcpSock`] and the algorithm's `Ca`, plain `Copy` data.
+/// A Linux-mode flow of any algorithm that fills [`TcpCongestionOps`]: the kernel's
+/// socket fields ([`TcpSock`]) and the algorithm's private `Ca`, plain `Copy` data,
+/// driven through the glue of [`crate::linux::tcp`] event by event, in segments.
+///
+/// [`Dctcp`](crate::linux::Dctcp) and [`Prague`](crate::linux::Prague) are this type
+/// for DCTCP and TCP Prague. The calls are the kernel's events: an ACK, a transmit, a
+/// fast-retransmit loss, an RTO, an undo. The module parameters (`&O::Params`) and the
+/// host settings ([`TcpSysctl`]) are validated once and shared by every flow.
+///
+/// As in the kernel, `sk_pacing_rate` changes on ACKs (`tcp_cong_control`), not on a
+/// loss, an RTO or an undo; algorithms with `cong_control` (Prague) set it themselves.
+///
+/// ```
+/// use congestion::linux::dctcp::DctcpConfig;
+/// use congestion::linux::tcp::{ReplayedRandom, TcpAck, TcpSysctl};
+/// use congestion::linux::{CaState, Dctcp, TcpSocketConfig};
+///
+/// let params = DctcpConfig::new().validate()?;
+/// let sysctl = TcpSysctl::new();
+/// let mut socket = TcpSocketConfig::new();
+/// socket.initial_srtt_us = 10_000;
+/// let mut rand = ReplayedRandom::<1>::new(); // DCTCP draws no random numbers
+/// let mut flow = Dctcp::new(&params, &socket, 0, &mut rand)?;
+/// flow.transmit(&params, 0, 10, &mut rand); // the initial window leaves
+/// // 2 segments ACKed after 10 ms, 1 of them CE-marked: DCTCP enters CWR.
+/// let ack = TcpAck { acked: 2, rtt_us: Some(10_000), ce_delta: 1, ece: false };
+/// flow.ack(&params, &sysctl, 10_000, &ack, &mut rand);
+/// flow.transmit(&params, 10_000, 9, &mut rand);
+/// assert_eq!(flow.socket().icsk_ca_state, CaState::Cwr);
+/// // The ACK ends DCTCP's first round: alpha = 1024 - 1024/16 + (1 << 6)/2 = 992;
+/// // then ssthresh = 10 - (10·992 >> 11) = 6.
+/// assert_eq!(flow.ca().dctcp_alpha, 992);
+/// assert_eq!(flow.socket().snd_ssthresh, 6);
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 pub struct TcpFlow<O: TcpCongestionOps> {
     sk: TcpSock,
     ca: O::Ca,

@@ -5,7 +5,8 @@ use crate::time::Instant;
 
 /// How many decisions of each kind a flow made: an [`Observer`] a stack keeps beside
 /// the flow and reads whenever it likes (its `MIB` counters, a metrics export).
-/// Plain `Copy` data; every count saturates at `u32::MAX`.
+/// Plain `Copy` data; every count saturates at `u32::MAX`. See the
+/// [module example](crate::observe).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]

@@ -46,6 +46,24 @@ use crate::time::Instant;
 ///
 /// It is called during the event call, with the event's `now`, after the flow's state
 /// holds the decision's outcome. It must not panic, and it cannot reach the flow.
+///
+/// ```
+/// use congestion::observe::{Decision, ObservableController, Observer};
+/// use congestion::rfc::{Cubic, CubicConfig};
+/// use congestion::{CongestionController, Instant, LossEvent, SentEvent};
+///
+/// struct Tally(u32); // counts every decision
+/// impl Observer for Tally {
+///     fn on_decision(&mut self, _: Instant, _: &Decision) { self.0 += 1; }
+/// }
+/// let mut flow = Cubic::new(CubicConfig::quic(1200), Instant::ZERO)?;
+/// let mut tally = Tally(0);
+/// flow.on_sent(Instant::ZERO, &SentEvent::new(12_000, 10));
+/// let now = Instant::from_micros(30_000);
+/// flow.on_loss_observed(now, &LossEvent::packet(1200, 3), &mut tally);
+/// assert_eq!(tally.0, 2); // a reduction and the slow-start exit it makes
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 pub trait Observer {
     /// One decision the controller made at `now`.
     #[inline(always)]

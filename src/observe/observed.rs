@@ -9,8 +9,8 @@ use crate::controller::{
 use crate::pacing::Rate;
 use crate::time::Instant;
 
-/// A controller whose decisions can be observed: each event call that can decide
-/// something has a twin that does exactly the same to the flow and tells `observer`.
+/// A controller whose decisions can be observed ([module example](crate::observe)):
+/// each twin does exactly what the plain call does to the flow and tells `observer`.
 /// Only a BBR decides on a send (the send twins default to the plain calls); discards
 /// and [`on_transmit_start`](CongestionController::on_transmit_start) have no twin.
 pub trait ObservableController: CongestionController {

@@ -1,18 +1,10 @@
 //! RFC 9331 §4.3's classic-ECN bottleneck detection for Prague in bytes: "a scalable
 //! congestion control SHOULD detect [a classic ECN AQM at the bottleneck] and fall back
-//! to a Reno-friendly response to CE". The detector follows the design of Briscoe and
-//! Ahmed, "TCP Prague Fall-back on Detection of a Classic ECN AQM" (arXiv:1911.00710,
-//! design v2; the L4STeam Linux `tcp_prague.c` 0.6 `prague_classic_ecn_detection()`
-//! and `prague_classic_ecn_fallback()`, off by default there): an L4S AQM keeps its queue at about a
-//! millisecond and nearly still, a classic one lets it stand at several milliseconds and
-//! swing with its flows' sawteeth; so once per round, and only after the path has shown
-//! it marks (a CE), a score moves by the logarithm of the RTT's variation against 750 µs
-//! and of the queue's depth against 2 ms, and the response to CE becomes classic as the
-//! score crosses a threshold.
-//!
-//! Its own formulation, in integers (see [`ClassicEcnDetector`] for where it differs
-//! from the paper's): the inputs are the driver's smoothed RTT at each round's end (no
-//! per-ACK work), the logarithms are base 2 in 1/256 units ([`log2_q8`]).
+//! to a Reno-friendly response to CE". After Briscoe and Ahmed, arXiv:1911.00710
+//! design v2 (L4STeam Linux `tcp_prague.c` 0.6 `prague_classic_ecn_detection()`, off
+//! by default there): an L4S AQM keeps its queue at about a millisecond and nearly
+//! still, a classic one deeper and swinging. In integers, per round, logarithms base 2
+//! in 1/256 units ([`log2_q8`]); [`ClassicEcnDetector`] gives the rule.
 
 /// The logarithms' scale: [`log2_q8`] returns log2 × `LG_ONE`; the score counts in
 /// the same units.
@@ -78,8 +70,7 @@ const LG_D0: i32 = 2_807;
 /// The classic-ECN detector of one Prague flow. Plain `Copy` data, 12 bytes; all zero
 /// when fresh (scalable, nothing measured).
 ///
-/// Once per round at the alpha update ([`on_round`](Self::on_round)), with `srtt` the
-/// driver's smoothed RTT:
+/// Once per round at the alpha update, with `srtt` the driver's smoothed RTT:
 ///
 /// - the variation `v`: a mean deviation of `srtt` from a slower average of it
 ///   (`avg += (srtt − avg)/8`, `v += (|srtt − avg| − v)/4`, per round);
@@ -100,6 +91,8 @@ const LG_D0: i32 = 2_807;
 /// alpha = 1 (Reno's halving, as RFC 9331 §4.3 asks), not Linux's alpha ≥ 0.625; the
 /// minimum is over the whole flow (Linux's is windowed over 5 minutes), so a route that
 /// lengthens the base RTT reads as queue: the flow turns classic there, the safe side.
+/// A flow's detector is `flow.growth().classic_ecn()` (see [`Prague`](super::Prague)'s
+/// example).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C)]

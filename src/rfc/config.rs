@@ -45,9 +45,7 @@ pub struct ClassicConfig {
     /// The initial ssthresh in bytes; `None`: none until the first congestion event or
     /// slow-start exit.
     pub initial_ssthresh_bytes: Option<u64>,
-    /// How the pacing rate is computed: Linux's rule in bytes from
-    /// [`new`](Self::new), RFC 9002 §7.7's ([`PacingRateConfig::rfc9002`]) from
-    /// [`quic`](Self::quic).
+    /// How the pacing rate is computed (see [`new`](Self::new), [`quic`](Self::quic)).
     pub pacing: PacingRateConfig,
     /// The scalable (L4S) responses' settings, read only by
     /// [`Dctcp`](super::Dctcp) and [`Prague`](super::Prague).
@@ -56,6 +54,16 @@ pub struct ClassicConfig {
 
 /// The settings of the scalable responses in bytes ([`Dctcp`](super::Dctcp),
 /// [`Prague`](super::Prague)); the classic algorithms do not read them.
+///
+/// ```
+/// use congestion::ConfigError;
+/// use congestion::rfc::PragueConfig;
+///
+/// let mut config = PragueConfig::quic(1200);
+/// config.scalable.reference_rtt_us = 500; // `Prague::new` validates it
+/// let err = ConfigError::ParamOutOfRange { field: "reference_rtt_us", min: 1_000, max: 1_000_000 };
+/// assert_eq!(config.scalable.validate(), Err(err));
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -71,11 +79,10 @@ pub struct ScalableConfig {
     /// first CE halves the window as a classic flow's would: Linux `tcp_dctcp.c`'s
     /// `dctcp_alpha_on_init`).
     pub initial_alpha_1024: u32,
-    /// Whether Prague detects a classic ECN AQM at the bottleneck and then responds to
-    /// CE as to a loss (RFC 9331 §4.3; [`ClassicEcnDetector`](super::ClassicEcnDetector)).
-    /// Default `true`: the detector needs rounds of deep or swinging queue after a CE
-    /// before it acts, and classic flows sharing a classic ECN queue are then safe from a
-    /// scalable flow. DCTCP does not read it (a datacenter algorithm, Linux has none).
+    /// Whether Prague, on detecting a classic ECN AQM, responds to CE as to a loss
+    /// (RFC 9331 §4.3; [`ClassicEcnDetector`](super::ClassicEcnDetector)). Default
+    /// `true`: it acts only after rounds of deep or swinging queue following a CE, and
+    /// keeps classic flows in a classic ECN queue safe. DCTCP does not read it.
     pub classic_ecn_fallback: bool,
 }
 
@@ -139,7 +146,7 @@ const MAX_G_SHIFT: u32 = 10;
 const MIN_REFERENCE_RTT_US: u32 = 1_000;
 const MAX_REFERENCE_RTT_US: u32 = 1_000_000;
 
-/// Validated [`ScalableConfig`].
+/// Validated [`ScalableConfig`] (see its example).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct ScalableParams {
@@ -220,8 +227,7 @@ impl ClassicConfig {
     /// RFC defaults for a QUIC connection whose max datagram size is `mss_bytes`
     /// (`1..=65535`, checked by [`Cubic::new`](super::Cubic::new)), pacing at RFC 9002
     /// §7.7's `1.25 · cwnd / smoothed_rtt` ([`PacingRateConfig::rfc9002`]). Adjust the
-    /// public fields afterwards; for Linux's rule set `config.pacing =
-    /// PacingRateConfig::new()`.
+    /// public fields afterwards:
     ///
     /// ```
     /// use congestion::pacing::{PacingFormula, PacingRateConfig};

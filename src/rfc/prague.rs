@@ -64,6 +64,8 @@ pub const SUB_MSS_FLOOR_DIVISOR: u64 = 8;
 /// // alpha = 1: one CE halves 2400 to 1200, below the classic 2·MSS floor.
 /// flow.on_ecn(Instant::from_micros(20_000), &EcnEvent::new(1, 0));
 /// assert_eq!((flow.cwnd(), flow.ssthresh()), (1_200, Some(1_200)));
+/// // The CE armed the classic-ECN detector; its score moves at later rounds' ends.
+/// assert!(flow.growth().classic_ecn().saw_ce());
 /// # Ok::<(), congestion::ConfigError>(())
 /// ```
 pub type Prague = Classic<PragueWindow>;

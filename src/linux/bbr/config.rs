@@ -9,7 +9,8 @@ use crate::hystart::PacingStatus;
 pub const DEFAULT_MAX_TCP_HEADER: u32 = 320;
 
 /// What a BBR v1 flow is built with. BBR v1 has no module parameters: these are the
-/// socket's settings and the one build constant BBR reads (`MAX_TCP_HEADER`).
+/// socket's settings and the one build constant BBR reads (`MAX_TCP_HEADER`). See
+/// [`Bbr`](super::Bbr)'s example: build, validate once, make a flow.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -84,7 +85,7 @@ impl Default for BbrConfig {
 }
 
 /// A validated [`BbrConfig`], shared by every flow (and the `Params` of
-/// [`super::BbrOps`]).
+/// [`super::BbrOps`]); see [`Bbr`](super::Bbr)'s example.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 // `#[repr(C)]`: fixed member order, which the BTF of the BPF struct_ops in `bpf/` needs.

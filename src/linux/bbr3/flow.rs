@@ -120,6 +120,29 @@ struct Bbr3Sock {
 /// A Linux-mode BBRv3 flow: Google's v3 `tcp_bbr.c` with the socket glue and the v3
 /// delivery-rate sampler, driven by a TCP stack (see the module docs for the call
 /// order). Segments, not bytes. Bit-exact with the kernel on the reference traces.
+/// An ACK is [`Bbr`](crate::linux::Bbr)'s example with [`Bbr3Ack`]'s extra fields.
+///
+/// ```
+/// use congestion::linux::bbr::Flight;
+/// use congestion::linux::bbr3::Bbr3Rto;
+/// use congestion::linux::tcp::ReplayedRandom;
+/// use congestion::linux::{Bbr3, Bbr3Config, CaState};
+/// use congestion::{ConfigError, Instant};
+///
+/// let mut config = Bbr3Config::new();
+/// (config.ecn, config.ecn_low) = (true, true); // an L4S path: CE marks count
+/// let p = config.validate()?; // once: every flow borrows it
+/// let mut rand = ReplayedRandom::<4>::new(); // or the stack's generator
+/// let mut flow = Bbr3::new(&p, Instant::ZERO, &mut rand);
+/// let kept = [flow.on_send(&p, Instant::ZERO, Flight::default(), &mut rand).snapshot];
+/// // The timer fires: the stack marks the segment lost and hands its snapshot back.
+/// let flight = Flight { packets_out: 1, ..Flight::default() };
+/// let rto = Bbr3Rto { prior_flight: flight, flight: Flight { lost_out: 1, ..flight },
+///     newly_lost: &kept, snd_una: 0, snd_nxt: 1, timeouts: 0, nothing_queued: false };
+/// flow.on_rto(&p, Instant::from_micros(1_000_000), &rto, &mut rand);
+/// assert_eq!((flow.cwnd(), flow.ca_state()), (1, CaState::Loss));
+/// # Ok::<(), ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Bbr3 {

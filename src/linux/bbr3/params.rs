@@ -93,7 +93,7 @@ pub const DEFAULT_MAX_TCP_HEADER: u32 = 320;
 /// What a BBRv3 flow is built with. BBRv3 has no module parameters: these are the
 /// socket's settings, what ECN the handshake and the route allow, and what BBR reads
 /// from outside `tcp_bbr.c` (the `MAX_TCP_HEADER` build constant and the
-/// `tcp_min_tso_segs` sysctl, which only shape the TSO budget).
+/// `tcp_min_tso_segs` sysctl, which only shape the TSO budget). See [`Bbr3`](super::Bbr3)'s example.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[non_exhaustive]
@@ -178,7 +178,7 @@ impl Default for Bbr3Config {
 }
 
 /// A validated [`Bbr3Config`], shared by every flow (and the `Params` of
-/// [`super::TcpBbr3`]).
+/// [`super::TcpBbr3`]); see [`Bbr3`](super::Bbr3)'s example.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct Bbr3Params {

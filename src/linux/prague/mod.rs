@@ -82,6 +82,19 @@ const USEC_PER_SEC: u64 = 1_000_000;
 
 /// Prague's module parameters as written (`/sys/module/tcp_prague/parameters/`), before
 /// validation.
+///
+/// ```
+/// use congestion::linux::prague::PragueConfig;
+/// use congestion::linux::tcp::ReplayedRandom;
+/// use congestion::linux::{Prague, TcpSocketConfig};
+///
+/// let mut config = PragueConfig::new();
+/// config.prague_alpha_mode = 1; // alpha starts at 1.0
+/// let params = config.validate()?; // every flow borrows it
+/// let flow = Prague::new(&params, &TcpSocketConfig::new(), 0, &mut ReplayedRandom::<1>::new())?;
+/// assert!(flow.ca().alpha_mode);
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct PragueConfig {
@@ -143,7 +156,8 @@ impl Default for PragueConfig {
     }
 }
 
-/// The validated module parameters, shared by every flow.
+/// The validated module parameters, shared by every flow (see [`PragueConfig`]'s
+/// example).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct PragueParams {

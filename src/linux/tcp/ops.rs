@@ -66,7 +66,8 @@ pub mod ack_flags {
 /// The library never owns a generator: a stack passes its own (a PRNG seeded per flow,
 /// a hardware RNG), a test or a trace replay passes recorded values. A draw must lie in
 /// `0..ceil`; an implementation that returns more is clamped by the caller of the hook
-/// (`value % ceil`), never trusted as an index.
+/// (`value % ceil`), never trusted as an index. See the examples of [`ReplayedRandom`]
+/// and [`RandomFn`](crate::linux::RandomFn) (a plain function).
 pub trait RandomSource {
     /// One value in `0..ceil`; `ceil` is at least 1.
     fn below(&mut self, ceil: u32) -> u32;
@@ -74,6 +75,15 @@ pub trait RandomSource {
 
 /// A [`RandomSource`] that returns recorded draws in order, then zero once they run
 /// out (a trace's `rand` lines; a test's scripted values).
+///
+/// ```
+/// use congestion::linux::tcp::{RandomSource, ReplayedRandom};
+///
+/// let mut rand = ReplayedRandom::<2>::new();
+/// assert!(rand.push(7) && rand.push(1) && !rand.push(9)); // holds 2
+/// assert_eq!((rand.below(4), rand.below(4)), (3, 1)); // 7 % 4, then 1
+/// assert_eq!((rand.below(4), rand.exhausted), (0, 1)); // ran out: 0, counted
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ReplayedRandom<const N: usize> {
     values: [u32; N],
@@ -144,7 +154,28 @@ impl<const N: usize> RandomSource for ReplayedRandom<N> {
 /// `Ca` is the algorithm's private per-flow state (what the kernel keeps in
 /// `icsk_ca_priv`, at most 104 bytes there); `Params` its module parameters, validated
 /// once and shared by every flow. Hooks the kernel may leave `NULL` have default
-/// bodies that do what the glue does when the pointer is `NULL`.
+/// bodies that do what the glue does when the pointer is `NULL`. A flow of it is a
+/// [`TcpFlow`](crate::linux::TcpFlow):
+///
+/// ```
+/// use congestion::linux::tcp::{RandomSource, ReplayedRandom, TcpCongestionOps, TcpSock};
+/// use congestion::linux::{TcpFlow, TcpSocketConfig};
+///
+/// struct Halve; // halves on a loss, never grows (no `cong_avoid`)
+/// impl TcpCongestionOps for Halve {
+///     type Ca = ();
+///     type Params = ();
+///     const NAME: &'static str = "halve";
+///     fn init<R: RandomSource>(_: &mut (), _: &mut TcpSock, _: &(), _: &mut R) {}
+///     fn ssthresh(_: &mut (), sk: &TcpSock, _: &()) -> u32 { (sk.snd_cwnd / 2).max(2) }
+///     fn undo_cwnd(_: &mut (), sk: &TcpSock, _: &()) -> u32 { sk.snd_cwnd }
+/// }
+/// let mut rand = ReplayedRandom::<1>::new();
+/// let mut flow = TcpFlow::<Halve>::new(&(), &TcpSocketConfig::new(), 0, &mut rand)?;
+/// flow.loss(&(), 1_000, &mut rand);
+/// assert_eq!(flow.socket().snd_ssthresh, 5);
+/// # Ok::<(), congestion::ConfigError>(())
+/// ```
 pub trait TcpCongestionOps {
     /// The algorithm's per-flow private state (`inet_csk_ca(sk)`).
     type Ca: Copy + Default;

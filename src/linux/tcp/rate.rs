@@ -34,7 +34,9 @@ const STAMP32: u32 = 1 << 21;
 /// additions (`tx.lost`, `tx.in_flight`); BBR v1 never reads them.
 ///
 /// `repr(C)`, fields in this order: the C ABI's `CongestionTxSnapshot` has the same
-/// layout, so that a C caller's stored snapshots are read in place.
+/// layout, so that a C caller's stored snapshots are read in place. The stack keeps it
+/// with the segment and hands it back when the segment is delivered or marked lost:
+/// see [`Bbr`](crate::linux::Bbr)'s and [`Bbr3`](crate::linux::Bbr3)'s examples.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 #[repr(C)]
@@ -106,7 +108,8 @@ impl TxSnapshot {
 
 /// `struct rate_sample`: what one ACK measured, handed to the congestion control.
 ///
-/// `delivered` and `interval_us` are -1 when the ACK gave no valid sample.
+/// `delivered` and `interval_us` are -1 when the ACK gave no valid sample. See
+/// [`Bbr`](crate::linux::Bbr)'s example, whose ACK returns one.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 // `#[repr(C)]`: fixed member order, which the BTF of the BPF struct_ops in `bpf/` needs.
