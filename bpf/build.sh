@@ -84,5 +84,11 @@ rust_to_bpf rops "$OUT/rops_rs.o" -C llvm-args=-inline-threshold=100000
 for cc in rbbr rdctcp; do
     shim_to_bpf "$cc.bpf.c" "$OUT/${cc}_shim.o"
     bpftool gen object "$OUT/$cc.bpf.o" "$OUT/${cc}_shim.o" "$OUT/rops_rs.o"
+    # Say which function the kernel would refuse, here rather than as "BTF -22" at load.
+    bad="$(bpftool btf dump file "$OUT/$cc.bpf.o" | sed -n "s/^\[[0-9]*\] FUNC '\([^']*[^A-Za-z0-9_.'][^']*\)'.*/\1/p")"
+    if [ -n "$bad" ]; then
+        log "$cc: out-of-line functions with names BTF refuses (inline them): $bad"
+        exit 1
+    fi
     log "built $OUT/$cc.bpf.o"
 done

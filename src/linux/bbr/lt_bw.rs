@@ -42,6 +42,9 @@ pub fn bbr_reset_lt_bw_sampling<S: BbrSock>(bbr: &mut BbrState, sk: &S) {
 
 /// `bbr_lt_bw_interval_done()`: an interval measured `bw`; if it matches the previous
 /// one, a policer is assumed and their average is used.
+// Always inlined (one caller): a copy left out of line keeps its generic name, which the
+// kernel's BTF check refuses when bpf/ loads rbbr ("Invalid name").
+#[inline(always)]
 pub fn bbr_lt_bw_interval_done<S: BbrSock>(bbr: &mut BbrState, sk: &S, bw: u32) {
     if bbr.lt_bw != 0 {
         // Linux net/ipv4/tcp_bbr.c bbr_lt_bw_interval_done(): abs() of the u32 difference read as int
