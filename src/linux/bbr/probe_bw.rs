@@ -2,7 +2,10 @@
 //! the gains each mode paces and sizes cwnd with.
 
 use super::bw::bbr_max_bw;
-use super::cwnd::{bbr_inflight, bbr_packets_in_net_at_edt};
+use super::cwnd::{
+    bbr_bdp, bbr_inflight, bbr_packets_in_net_at_edt, packets_in_net_at_edt, quantization_budget,
+};
+use super::pacing::bbr_tso_segs_goal;
 use super::sock_view::BbrSock;
 use super::{BBR_UNIT, BbrMode, BbrParams, BbrState, CWND_GAIN, DRAIN_GAIN, HIGH_GAIN};
 use crate::linux::tcp::rate::tcp_stamp_us_delta;
@@ -31,12 +34,17 @@ pub fn bbr_is_next_cycle_phase<S: BbrSock>(
     if gain == BBR_UNIT {
         return is_full_length;
     }
-    let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
     let bw = bbr_max_bw(bbr);
     if gain > BBR_UNIT {
+        // Both bbr_packets_in_net_at_edt() and bbr_inflight() take bbr_tso_segs_goal()
+        // at the same pacing rate: computed once.
+        let tso_segs_goal = bbr_tso_segs_goal(sk, p);
+        let inflight = packets_in_net_at_edt(bbr, sk, rs.prior_in_flight, tso_segs_goal);
         return is_full_length
-            && (rs.losses != 0 || inflight >= bbr_inflight(bbr, sk, p, bw, gain));
+            && (rs.losses != 0
+                || inflight >= quantization_budget(bbr, bbr_bdp(bbr, bw, gain), tso_segs_goal));
     }
+    let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
     is_full_length || inflight <= bbr_inflight(bbr, sk, p, bw, BBR_UNIT)
 }
 
