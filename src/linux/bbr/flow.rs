@@ -281,6 +281,7 @@ impl Bbr {
         let c = p.config();
         let e = EventSock {
             now_us: now.as_micros(),
+            jiffies: now.jiffies32(),
             flight,
             srtt_us,
             mss: c.mss,

@@ -115,6 +115,8 @@ impl BbrSock for TcpSock {
 pub(crate) struct EventSock {
     /// `tcp_mstamp`, µs.
     pub now_us: u64,
+    /// `tcp_jiffies32`, derived from `now_us` once per event.
+    pub jiffies: u32,
     /// The stack's counters.
     pub flight: Flight,
     /// `srtt_us` (scaled by 8), as the ACK reported it (0 on a send).
@@ -272,7 +274,7 @@ impl BbrSock for FlowSockView<'_> {
         self.e.now_us.saturating_mul(1000)
     }
     fn tcp_jiffies32(&self) -> u32 {
-        crate::Instant::from_micros(self.e.now_us).jiffies32()
+        self.e.jiffies
     }
     fn tcp_wstamp_ns(&self) -> u64 {
         self.s.tcp_wstamp_ns

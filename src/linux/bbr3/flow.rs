@@ -185,6 +185,7 @@ impl Bbr3 {
         let s = &mut self.sock;
         let e = EventSock {
             now_us: now.as_micros(),
+            jiffies: now.jiffies32(),
             flight,
             srtt_us: s.srtt_us,
             mss: c.mss,
