@@ -4,7 +4,7 @@
 
 use super::aggregation::bbr_ack_aggregation_cwnd;
 use super::bw::bbr_bw;
-use super::pacing::bbr_tso_segs_goal;
+use super::pacing::{TsoGoal, bbr_tso_segs_goal, tso_segs_goal_at};
 use super::probe_rtt::CWND_MIN_TARGET;
 use super::sock_view::BbrSock;
 use super::{BBR_SCALE, BBR_UNIT, BW_SCALE, BW_UNIT, BbrMode, BbrParams, BbrState};
@@ -147,6 +147,19 @@ pub fn bbr_set_cwnd<S: BbrSock>(
     bw: u32,
     gain: u32,
 ) {
+    set_cwnd(bbr, sk, p, rs, (acked, bw, gain), (0, 0));
+}
+
+/// [`bbr_set_cwnd`] (`acked`, `bw`, `gain` in a tuple), reusing `tso_goal` if this
+/// ACK computed it at the current pacing rate.
+pub(super) fn set_cwnd<S: BbrSock>(
+    bbr: &mut BbrState,
+    sk: &mut S,
+    p: &BbrParams,
+    rs: &RateSample,
+    (acked, bw, gain): (u32, u32, u32),
+    tso_goal: TsoGoal,
+) {
     let mut cwnd = sk.snd_cwnd();
     if acked != 0 {
         let (recovered, conserving) = bbr_set_cwnd_to_recover_or_restore(bbr, sk, rs, acked);
@@ -154,7 +167,7 @@ pub fn bbr_set_cwnd<S: BbrSock>(
         if !conserving {
             let target = bbr_bdp(bbr, bw, gain);
             let target = target.wrapping_add(bbr_ack_aggregation_cwnd(bbr));
-            let target = bbr_quantization_budget(bbr, sk, p, target);
+            let target = quantization_budget(bbr, target, tso_segs_goal_at(sk, p, tso_goal));
             // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd(): slow start toward the target, or snap down once full
             if bbr.full_bw_reached() {
                 cwnd = cwnd.wrapping_add(acked).min(target);
