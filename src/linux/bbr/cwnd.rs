@@ -4,7 +4,7 @@
 
 use super::aggregation::bbr_ack_aggregation_cwnd;
 use super::bw::bbr_bw;
-use super::pacing::bbr_tso_segs_goal;
+use super::pacing::{TsoGoal, bbr_tso_segs_goal, tso_segs_goal_at};
 use super::probe_rtt::CWND_MIN_TARGET;
 use super::sock_view::BbrSock;
 use super::{BBR_SCALE, BBR_UNIT, BW_SCALE, BW_UNIT, BbrMode, BbrParams, BbrState};
@@ -38,8 +38,14 @@ pub fn bbr_quantization_budget<S: BbrSock>(
     p: &BbrParams,
     cwnd: u32,
 ) -> u32 {
+    quantization_budget(bbr, cwnd, bbr_tso_segs_goal(sk, p))
+}
+
+/// [`bbr_quantization_budget`] with `bbr_tso_segs_goal()` already computed
+/// (`tso_segs_goal`).
+pub(super) fn quantization_budget(bbr: &BbrState, cwnd: u32, tso_segs_goal: u32) -> u32 {
     // Linux net/ipv4/tcp_bbr.c bbr_quantization_budget(): cwnd + 3 * tso_segs_goal, rounded up to even
-    let cwnd = cwnd.wrapping_add(3 * bbr_tso_segs_goal(sk, p));
+    let cwnd = cwnd.wrapping_add(3 * tso_segs_goal);
     let cwnd = cwnd.wrapping_add(1) & !1;
     if bbr.mode == BbrMode::ProbeBw && bbr.cycle_idx == 0 {
         cwnd.wrapping_add(2)
@@ -63,15 +69,29 @@ pub fn bbr_packets_in_net_at_edt<S: BbrSock>(
     p: &BbrParams,
     inflight_now: u32,
 ) -> u32 {
+    let probe_segs = if u32::from(bbr.pacing_gain) > BBR_UNIT {
+        bbr_tso_segs_goal(sk, p)
+    } else {
+        0
+    };
+    packets_in_net_at_edt(bbr, sk, inflight_now, probe_segs)
+}
+
+/// [`bbr_packets_in_net_at_edt`] with the probing burst already computed
+/// (`probe_segs`: `bbr_tso_segs_goal()` when `pacing_gain` is above 1, else 0).
+pub(super) fn packets_in_net_at_edt<S: BbrSock>(
+    bbr: &BbrState,
+    sk: &S,
+    inflight_now: u32,
+    probe_segs: u32,
+) -> u32 {
     let now_ns = sk.tcp_clock_cache();
     let edt_ns = sk.tcp_wstamp_ns().max(now_ns);
     let interval_us = (edt_ns - now_ns) / NSEC_PER_USEC;
     // Linux net/ipv4/tcp_bbr.c bbr_packets_in_net_at_edt(): bw * interval_us >> BW_SCALE, as u32
     let interval_delivered = (u64::from(bbr_bw(bbr)).wrapping_mul(interval_us) >> BW_SCALE) as u32;
-    let mut inflight_at_edt = inflight_now;
-    if u32::from(bbr.pacing_gain) > BBR_UNIT {
-        inflight_at_edt = inflight_at_edt.wrapping_add(bbr_tso_segs_goal(sk, p));
-    }
+    // Linux net/ipv4/tcp_bbr.c bbr_packets_in_net_at_edt(): + tso_segs_goal when pacing_gain > 1
+    let inflight_at_edt = inflight_now.wrapping_add(probe_segs);
     if interval_delivered >= inflight_at_edt {
         return 0;
     }
@@ -127,6 +147,19 @@ pub fn bbr_set_cwnd<S: BbrSock>(
     bw: u32,
     gain: u32,
 ) {
+    set_cwnd(bbr, sk, p, rs, (acked, bw, gain), (0, 0));
+}
+
+/// [`bbr_set_cwnd`] (`acked`, `bw`, `gain` in a tuple), reusing `tso_goal` if this
+/// ACK computed it at the current pacing rate.
+pub(super) fn set_cwnd<S: BbrSock>(
+    bbr: &mut BbrState,
+    sk: &mut S,
+    p: &BbrParams,
+    rs: &RateSample,
+    (acked, bw, gain): (u32, u32, u32),
+    tso_goal: TsoGoal,
+) {
     let mut cwnd = sk.snd_cwnd();
     if acked != 0 {
         let (recovered, conserving) = bbr_set_cwnd_to_recover_or_restore(bbr, sk, rs, acked);
@@ -134,7 +167,7 @@ pub fn bbr_set_cwnd<S: BbrSock>(
         if !conserving {
             let target = bbr_bdp(bbr, bw, gain);
             let target = target.wrapping_add(bbr_ack_aggregation_cwnd(bbr));
-            let target = bbr_quantization_budget(bbr, sk, p, target);
+            let target = quantization_budget(bbr, target, tso_segs_goal_at(sk, p, tso_goal));
             // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd(): slow start toward the target, or snap down once full
             if bbr.full_bw_reached() {
                 cwnd = cwnd.wrapping_add(acked).min(target);

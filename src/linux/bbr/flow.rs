@@ -39,7 +39,7 @@
 
 use super::flow_sock::FlowSock;
 use super::sock_view::{EventSock, FlowSockView};
-use super::{BbrMode, BbrOps, BbrParams, BbrState, bbr_bw, bbr_main, bbr_tso_segs_goal};
+use super::{BbrConfig, BbrMode, BbrOps, BbrParams, BbrState, bbr_bw, bbr_main, bbr_tso_segs_goal};
 use crate::Instant;
 use crate::linux::CaState;
 use crate::linux::tcp::ack_update_rtt::tcp_update_rtt_min;
@@ -271,22 +271,18 @@ impl Bbr {
 
     /// The socket at `now` over the kept fields in place (the common events' path:
     /// no socket is built or written back).
-    fn view(
-        &mut self,
-        p: &BbrParams,
+    fn view<'a>(
+        &'a mut self,
+        p: &'a BbrParams,
         now: Instant,
         flight: Flight,
         srtt_us: u32,
-    ) -> (&mut BbrState, FlowSockView<'_>) {
-        let c = p.config();
+    ) -> (&'a mut BbrState, FlowSockView<'a, BbrConfig>) {
         let e = EventSock {
             now_us: now.as_micros(),
+            jiffies: now.jiffies32(),
             flight,
             srtt_us,
-            mss: c.mss,
-            cwnd_clamp: c.cwnd_clamp,
-            max_pacing_rate: c.max_pacing_rate,
-            pacing_shift: c.pacing_shift,
             delivered_ce: 0,
             ecn_flags: 0,
             is_cwnd_limited: false,
@@ -296,6 +292,7 @@ impl Bbr {
             FlowSockView {
                 s: &mut self.sock,
                 e,
+                c: p.config(),
             },
         )
     }

@@ -73,6 +73,21 @@ pub fn bbr_min_tso_segs<S: BbrSock>(sk: &S) -> u32 {
     }
 }
 
+/// A `bbr_tso_segs_goal()` already computed in this ACK, with the pacing rate it was
+/// computed at (the only input that changes within `bbr_main()`); a goal of 0 (never
+/// a real goal, which is at least 1) is none.
+pub(super) type TsoGoal = (u64, u32);
+
+/// `bbr_tso_segs_goal()`, reusing `known` if it was computed at the current pacing
+/// rate.
+pub(super) fn tso_segs_goal_at<S: BbrSock>(sk: &S, p: &BbrParams, known: TsoGoal) -> u32 {
+    let (rate, goal) = known;
+    if goal != 0 && rate == sk.sk_pacing_rate() {
+        return goal;
+    }
+    bbr_tso_segs_goal(sk, p)
+}
+
 /// `bbr_tso_segs_goal()`: segments per TSO burst: 1/2^`sk_pacing_shift` s at the
 /// pacing rate, at most one 64 KiB GSO packet less headers, at least
 /// [`bbr_min_tso_segs`], at most 127. An MSS of 0 counts as no full segment.

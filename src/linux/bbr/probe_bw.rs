@@ -2,7 +2,10 @@
 //! the gains each mode paces and sizes cwnd with.
 
 use super::bw::bbr_max_bw;
-use super::cwnd::{bbr_inflight, bbr_packets_in_net_at_edt};
+use super::cwnd::{
+    bbr_bdp, bbr_inflight, bbr_packets_in_net_at_edt, packets_in_net_at_edt, quantization_budget,
+};
+use super::pacing::{TsoGoal, bbr_tso_segs_goal};
 use super::sock_view::BbrSock;
 use super::{BBR_UNIT, BbrMode, BbrParams, BbrState, CWND_GAIN, DRAIN_GAIN, HIGH_GAIN};
 use crate::linux::tcp::rate::tcp_stamp_us_delta;
@@ -24,6 +27,18 @@ pub fn bbr_is_next_cycle_phase<S: BbrSock>(
     p: &BbrParams,
     rs: &RateSample,
 ) -> bool {
+    is_next_cycle_phase(bbr, sk, p, rs, &mut (0, 0))
+}
+
+/// [`bbr_is_next_cycle_phase`], keeping in `tso_goal` the `bbr_tso_segs_goal()` it
+/// computed, with the pacing rate it was computed at (for `bbr_set_cwnd()`).
+pub(super) fn is_next_cycle_phase<S: BbrSock>(
+    bbr: &BbrState,
+    sk: &S,
+    p: &BbrParams,
+    rs: &RateSample,
+    tso_goal: &mut TsoGoal,
+) -> bool {
     // Linux net/ipv4/tcp_bbr.c bbr_is_next_cycle_phase(): a phase lasts at least min_rtt
     let is_full_length =
         tcp_stamp_us_delta(sk.delivered_mstamp(), bbr.cycle_mstamp) > bbr.min_rtt_us;
@@ -31,12 +46,18 @@ pub fn bbr_is_next_cycle_phase<S: BbrSock>(
     if gain == BBR_UNIT {
         return is_full_length;
     }
-    let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
     let bw = bbr_max_bw(bbr);
     if gain > BBR_UNIT {
+        // Both bbr_packets_in_net_at_edt() and bbr_inflight() take bbr_tso_segs_goal()
+        // at the same pacing rate: computed once.
+        let tso_segs_goal = bbr_tso_segs_goal(sk, p);
+        *tso_goal = (sk.sk_pacing_rate(), tso_segs_goal);
+        let inflight = packets_in_net_at_edt(bbr, sk, rs.prior_in_flight, tso_segs_goal);
         return is_full_length
-            && (rs.losses != 0 || inflight >= bbr_inflight(bbr, sk, p, bw, gain));
+            && (rs.losses != 0
+                || inflight >= quantization_budget(bbr, bbr_bdp(bbr, bw, gain), tso_segs_goal));
     }
+    let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
     is_full_length || inflight <= bbr_inflight(bbr, sk, p, bw, BBR_UNIT)
 }
 
@@ -54,7 +75,18 @@ pub fn bbr_update_cycle_phase<S: BbrSock>(
     p: &BbrParams,
     rs: &RateSample,
 ) {
-    if bbr.mode == BbrMode::ProbeBw && bbr_is_next_cycle_phase(bbr, sk, p, rs) {
+    update_cycle_phase(bbr, sk, p, rs, &mut (0, 0));
+}
+
+/// [`bbr_update_cycle_phase`], keeping the TSO goal it computed in `tso_goal`.
+pub(super) fn update_cycle_phase<S: BbrSock>(
+    bbr: &mut BbrState,
+    sk: &S,
+    p: &BbrParams,
+    rs: &RateSample,
+    tso_goal: &mut TsoGoal,
+) {
+    if bbr.mode == BbrMode::ProbeBw && is_next_cycle_phase(bbr, sk, p, rs, tso_goal) {
         bbr_advance_cycle_phase(bbr, sk);
     }
 }

@@ -115,18 +115,12 @@ impl BbrSock for TcpSock {
 pub(crate) struct EventSock {
     /// `tcp_mstamp`, µs.
     pub now_us: u64,
+    /// `tcp_jiffies32`, derived from `now_us` once per event.
+    pub jiffies: u32,
     /// The stack's counters.
     pub flight: Flight,
     /// `srtt_us` (scaled by 8), as the ACK reported it (0 on a send).
     pub srtt_us: u32,
-    /// `mss_cache`.
-    pub mss: u32,
-    /// `snd_cwnd_clamp`.
-    pub cwnd_clamp: u32,
-    /// `sk_max_pacing_rate`.
-    pub max_pacing_rate: u64,
-    /// `sk_pacing_shift`.
-    pub pacing_shift: u8,
     /// `delivered_ce` (v1 keeps none: 0).
     pub delivered_ce: u32,
     /// `ecn_flags` (v1: 0).
@@ -140,12 +134,56 @@ pub(crate) struct EventSock {
 /// flow does not keep read as a fresh load has them (the sampler's `rate_*` record
 /// empty) and their writes are dropped, as [`FlowSock::save`] drops
 /// them.
-pub(crate) struct FlowSockView<'a> {
+pub(crate) struct FlowSockView<'a, C> {
     pub s: &'a mut FlowSock,
     pub e: EventSock,
+    /// The settings, read where they are kept rather than copied per event.
+    pub c: &'a C,
 }
 
-impl FlowSockView<'_> {
+/// The socket settings a [`FlowSockView`] reads from its flow's validated config.
+pub(crate) trait ViewSettings {
+    /// `mss_cache`.
+    fn mss(&self) -> u32;
+    /// `snd_cwnd_clamp`.
+    fn cwnd_clamp(&self) -> u32;
+    /// `sk_max_pacing_rate`.
+    fn max_pacing_rate(&self) -> u64;
+    /// `sk_pacing_shift`.
+    fn pacing_shift(&self) -> u8;
+}
+
+impl ViewSettings for crate::linux::bbr::BbrConfig {
+    fn mss(&self) -> u32 {
+        self.mss
+    }
+    fn cwnd_clamp(&self) -> u32 {
+        self.cwnd_clamp
+    }
+    fn max_pacing_rate(&self) -> u64 {
+        self.max_pacing_rate
+    }
+    fn pacing_shift(&self) -> u8 {
+        self.pacing_shift
+    }
+}
+
+impl ViewSettings for crate::linux::bbr3::Bbr3Config {
+    fn mss(&self) -> u32 {
+        self.mss
+    }
+    fn cwnd_clamp(&self) -> u32 {
+        self.cwnd_clamp
+    }
+    fn max_pacing_rate(&self) -> u64 {
+        self.max_pacing_rate
+    }
+    fn pacing_shift(&self) -> u8 {
+        self.pacing_shift
+    }
+}
+
+impl<C: ViewSettings> FlowSockView<'_, C> {
     /// What `__tcp_transmit_skb()` does to the kept fields when a segment leaves with
     /// something already in flight (so no transmit-start event): the departure time,
     /// the count of data segments (saturating at 10, all that is read) and the EDT
@@ -160,7 +198,7 @@ impl FlowSockView<'_> {
         self.s.data_segs_out = segs_out.min(10);
         self.s.tcp_wstamp_ns = departure_ns;
         if self.s.sk_pacing_status != 0 {
-            let (rate, mss) = (self.s.sk_pacing_rate, self.e.mss);
+            let (rate, mss) = (self.s.sk_pacing_rate, self.c.mss());
             self.s.tcp_wstamp_ns =
                 edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp);
         }
@@ -200,7 +238,7 @@ impl FlowSockView<'_> {
     }
 }
 
-impl RateSock for FlowSockView<'_> {
+impl<C: ViewSettings> RateSock for FlowSockView<'_, C> {
     fn pipe_empty(&self) -> bool {
         self.e.flight.packets_out == 0
     }
@@ -245,7 +283,7 @@ impl RateSock for FlowSockView<'_> {
     }
 }
 
-impl BbrSock for FlowSockView<'_> {
+impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
     fn snd_cwnd(&self) -> u32 {
         self.s.snd_cwnd
     }
@@ -253,7 +291,7 @@ impl BbrSock for FlowSockView<'_> {
         self.s.snd_cwnd = cwnd;
     }
     fn snd_cwnd_clamp(&self) -> u32 {
-        self.e.cwnd_clamp
+        self.c.cwnd_clamp()
     }
     fn snd_ssthresh(&self) -> u32 {
         self.s.snd_ssthresh
@@ -272,13 +310,13 @@ impl BbrSock for FlowSockView<'_> {
         self.e.now_us.saturating_mul(1000)
     }
     fn tcp_jiffies32(&self) -> u32 {
-        crate::Instant::from_micros(self.e.now_us).jiffies32()
+        self.e.jiffies
     }
     fn tcp_wstamp_ns(&self) -> u64 {
         self.s.tcp_wstamp_ns
     }
     fn mss_cache(&self) -> u32 {
-        self.e.mss
+        self.c.mss()
     }
     fn srtt_us(&self) -> u32 {
         self.e.srtt_us
@@ -290,10 +328,10 @@ impl BbrSock for FlowSockView<'_> {
         self.s.sk_pacing_rate = rate;
     }
     fn sk_max_pacing_rate(&self) -> u64 {
-        self.e.max_pacing_rate
+        self.c.max_pacing_rate()
     }
     fn sk_pacing_shift(&self) -> u8 {
-        self.e.pacing_shift
+        self.c.pacing_shift()
     }
     fn ecn_flags(&self) -> u8 {
         self.e.ecn_flags

@@ -31,7 +31,9 @@
 //! that arrives with nothing outstanding (`packets_out` 0 before it) only runs the
 //! app-limited check, as the kernel's `no_queue` path skips congestion control.
 
-use super::{Bbr, Bbr3Params, FastPath, Mode, Sample, TcpBbr3, bbr_main, bbr_tso_segs_goal};
+use super::{
+    Bbr, Bbr3Config, Bbr3Params, FastPath, Mode, Sample, TcpBbr3, bbr_main, bbr_tso_segs_goal,
+};
 use crate::Instant;
 use crate::linux::CaState;
 use crate::linux::bbr::flow_sock::{FlowSock, set_flight};
@@ -197,28 +199,28 @@ impl Bbr3 {
 
     /// The socket at `now` over the kept fields in place (the common events' path:
     /// no socket is built or written back).
-    fn view(
-        &mut self,
-        p: &Bbr3Params,
+    fn view<'a>(
+        &'a mut self,
+        p: &'a Bbr3Params,
         now: Instant,
         flight: Flight,
         is_cwnd_limited: bool,
-    ) -> (&mut Bbr, FlowSockView<'_>) {
-        let c = p.config().sock_settings();
+    ) -> (&'a mut Bbr, FlowSockView<'a, Bbr3Config>) {
         let s = &mut self.sock;
         let e = EventSock {
             now_us: now.as_micros(),
+            jiffies: now.jiffies32(),
             flight,
             srtt_us: s.srtt_us,
-            mss: c.mss,
-            cwnd_clamp: c.cwnd_clamp,
-            max_pacing_rate: c.max_pacing_rate,
-            pacing_shift: c.pacing_shift,
             delivered_ce: s.delivered_ce,
             ecn_flags: s.ecn_flags,
             is_cwnd_limited,
         };
-        let sk = FlowSockView { s: &mut s.core, e };
+        let sk = FlowSockView {
+            s: &mut s.core,
+            e,
+            c: p.config(),
+        };
         (&mut self.bbr, sk)
     }
 
