@@ -13,4 +13,5 @@
 //! Each adapter keeps its own transfer driver: the stacks' endpoint APIs differ.
 
 pub mod args;
+pub mod pace_watch;
 pub mod relay;

@@ -58,7 +58,7 @@
 //!   [`HOST_LATENESS_US`](crate::HOST_LATENESS_US) behind the schedule of the flow's
 //!   pacing rate, after a send that left the window open and the application with data,
 //!   makes the next ACK frame application-limited: the host's timers, not the network,
-//!   held it back, and BBR must not lower its bandwidth estimate for it (`pace_watch.rs`).
+//!   held it back, and BBR must not lower its bandwidth estimate for it (`adapters/harness/src/pace_watch.rs`).
 //! - **Spurious congestion.** noq calls `on_spurious_congestion_event` without a time,
 //!   while it processes the ACK frame that shows every packet declared lost was
 //!   delivered; the adapter passes the latest time noq gave it in any call.
@@ -97,7 +97,7 @@ struct Sampling {
     /// The segment size the flow was built with and the path MTU now, bytes.
     built_mss: u64,
     mtu: u64,
-    /// Whether the host held the sender behind its pacing rate (see `pace_watch.rs`).
+    /// Whether the host held the sender behind its pacing rate (see `adapters/harness/src/pace_watch.rs`).
     watch: PaceWatch,
     /// noq's application-limited flag at the last ACK frame.
     app_limited: bool,
@@ -392,7 +392,7 @@ impl<F: NoqFlow> Controller for NoqController<F> {
         if let Some(s) = self.sampling.as_mut() {
             s.app_limited = app_limited;
             // A sender the host held behind its pacer: its samples must not lower BBR's
-            // bandwidth estimate (see `pace_watch.rs`).
+            // bandwidth estimate (see `adapters/harness/src/pace_watch.rs`).
             let app_limited = app_limited || s.watch.take_late();
             self.sampled_end_acks(t, rtt, app_limited);
             self.stats.ack_frames += 1;

@@ -61,7 +61,7 @@
 //!   the flow's pacing rate and quinn's own (`1.25 · window / srtt`), after a send that
 //!   left the window open and the application with data, makes the next ACK frame
 //!   application-limited: the host's timers, not the network, held it back, and BBR
-//!   must not lower its bandwidth estimate for it (`pace_watch.rs`).
+//!   must not lower its bandwidth estimate for it (`adapters/harness/src/pace_watch.rs`).
 //! - **Pacing.** quinn 0.11's pacer computes its own rate from the window and smoothed
 //!   RTT; `metrics().pacing_rate` reports the flow's rate (qlog, from the crate's
 //!   `pacing_rate()`) but quinn does not pace by it.
@@ -96,7 +96,7 @@ pub const SNAPSHOT_HORIZON: std::time::Duration = std::time::Duration::from_secs
 #[derive(Clone, Debug, Default)]
 struct Snapshots {
     kept: VecDeque<(QuinnInstant, u64, TxSnapshot)>,
-    /// Whether the host held the sender behind its pacing rate (see `pace_watch.rs`).
+    /// Whether the host held the sender behind its pacing rate (see `adapters/harness/src/pace_watch.rs`).
     watch: PaceWatch,
     /// quinn's application-limited flag at the last ACK frame.
     app_limited: bool,
@@ -424,7 +424,7 @@ impl<F: QuinnFlow> Controller for QuinnController<F> {
         if let Some(kept) = self.snapshots.as_mut() {
             kept.app_limited = app_limited;
             // A sender the host held behind its pacing rate: its samples must not lower
-            // BBR's bandwidth estimate (see `pace_watch.rs`).
+            // BBR's bandwidth estimate (see `adapters/harness/src/pace_watch.rs`).
             let app_limited = app_limited || kept.watch.take_late();
             self.sampled_ack(t, now, &pending, app_limited, new_largest, in_flight);
             return;

@@ -1,4 +1,5 @@
-//! [`PaceWatch`]: whether the host, not the network, held a BBR sender back.
+//! [`PaceWatch`]: whether the host, not the network, held a BBR sender back (the quinn and
+//! noq adapters share it).
 //!
 //! BBR measures the delivery rate of what it sent and paces at that rate (times a gain),
 //! so a sender that falls behind its own pacing rate feeds its shortfall back: the lower
@@ -25,7 +26,7 @@ const SLACK_US: u64 = 1_000;
 
 /// The schedule a sender's pacing rate allows, and whether it fell behind.
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct PaceWatch {
+pub struct PaceWatch {
     /// When the next packet is due at the pacing rate, µs.
     next_due_us: u64,
     /// When the next packet could leave after the last send (its due time, or the send
@@ -40,13 +41,7 @@ impl PaceWatch {
     /// A packet of `bytes` left at `now_us`, the pacing rate being `rate` bytes/s (`None`:
     /// not paced yet). `open`: after it the window had room for another packet and the
     /// application had data. Returns whether this packet left late.
-    pub(crate) fn on_sent(
-        &mut self,
-        now_us: u64,
-        bytes: u64,
-        rate: Option<u64>,
-        open: bool,
-    ) -> bool {
+    pub fn on_sent(&mut self, now_us: u64, bytes: u64, rate: Option<u64>, open: bool) -> bool {
         let late = self
             .waiting_for
             .take()
@@ -66,7 +61,7 @@ impl PaceWatch {
     }
 
     /// Whether a packet left late since the last call.
-    pub(crate) fn take_late(&mut self) -> bool {
+    pub fn take_late(&mut self) -> bool {
         std::mem::take(&mut self.late)
     }
 }
