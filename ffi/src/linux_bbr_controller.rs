@@ -9,7 +9,7 @@
 //! sampler's `delivered` in whole segments. The parameter block is the scoreboard
 //! calls' (`congestion_linux_bbr_params_init`). The machinery is in `packet.rs`.
 
-use crate::packet::{self, Get, Plain, StoredRandom};
+use crate::packet::{self, Get, Plain, Sampled, Sent, StoredRandom};
 use crate::tcp_blob::CongestionRandom;
 use crate::*;
 use congestion::linux::BbrController;
@@ -57,7 +57,14 @@ pub unsafe extern "C" fn congestion_linux_bbr_controller_on_packet_sent(
     snapshot: *mut CongestionTxSnapshot,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { packet::on_packet_sent(state, now_us, in_flight_after, largest_sent, snapshot) }
+    unsafe {
+        packet::sent(
+            state,
+            now_us,
+            Sent::Event(in_flight_after, largest_sent),
+            snapshot,
+        )
+    }
 }
 
 /// As `congestion_rfc_bbr3_on_packet_sent_counted`, amounts in segments (one packet each).
@@ -73,7 +80,7 @@ pub unsafe extern "C" fn congestion_linux_bbr_controller_on_packet_sent_counted(
     snapshot: *mut CongestionTxSnapshot,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { packet::on_packet_sent_counted(state, now_us, sent, largest_sent, snapshot) }
+    unsafe { packet::sent(state, now_us, Sent::Counted(sent, largest_sent), snapshot) }
 }
 
 /// As `congestion_rfc_bbr3_on_ack_sampled`, amounts in segments (one packet each).
@@ -92,20 +99,9 @@ pub unsafe extern "C" fn congestion_linux_bbr_controller_on_ack_sampled(
     time_sent_us: u64,
     snapshot: *const CongestionTxSnapshot,
 ) -> i32 {
+    let ack = packet::ack(acked, largest_acked, rtt_us, app_limited, ce_delta);
     // SAFETY: forwarded contract.
-    unsafe {
-        packet::on_ack_sampled(
-            state,
-            now_us,
-            acked,
-            largest_acked,
-            rtt_us,
-            app_limited,
-            ce_delta,
-            time_sent_us,
-            snapshot,
-        )
-    }
+    unsafe { packet::sampled(state, now_us, Sampled::Ack(ack, time_sent_us), snapshot) }
 }
 
 /// As `congestion_rfc_bbr3_on_ack`, amounts in segments (one packet each).
@@ -123,18 +119,9 @@ pub unsafe extern "C" fn congestion_linux_bbr_controller_on_ack(
     app_limited: u8,
     ce_delta: u64,
 ) -> i32 {
+    let ack = packet::ack(acked, largest_acked, rtt_us, app_limited, ce_delta);
     // SAFETY: forwarded contract.
-    unsafe {
-        packet::on_ack(
-            state,
-            now_us,
-            acked,
-            largest_acked,
-            rtt_us,
-            app_limited,
-            ce_delta,
-        )
-    }
+    unsafe { packet::plain(state, now_us, Plain::Ack(ack)) }
 }
 
 /// As `congestion_rfc_bbr3_on_packet_lost`, amounts in segments (one packet each).
@@ -150,17 +137,9 @@ pub unsafe extern "C" fn congestion_linux_bbr_controller_on_packet_lost(
     persistent_congestion: u8,
     snapshot: *const CongestionTxSnapshot,
 ) -> i32 {
+    let loss = packet::loss(lost, newest_lost, persistent_congestion);
     // SAFETY: forwarded contract.
-    unsafe {
-        packet::on_packet_lost(
-            state,
-            now_us,
-            lost,
-            newest_lost,
-            persistent_congestion,
-            snapshot,
-        )
-    }
+    unsafe { packet::sampled(state, now_us, Sampled::Lost(loss), snapshot) }
 }
 
 /// As `congestion_rfc_bbr3_on_ecn`, amounts in segments (one packet each).

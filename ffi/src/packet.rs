@@ -22,7 +22,7 @@ use crate::*;
 use congestion::linux::tcp::{RandomSource, TxSnapshot};
 use congestion::linux::{Bbr3Params as LinuxBbr3Params, BbrParams};
 use congestion::rfc::Bbr3Params as RfcBbr3Params;
-use congestion::{AckedPacket, CongestionController, SentEvent};
+use congestion::{AckEvent, AckedPacket, CongestionController, LossEvent, SentEvent};
 
 /// The caller's random source, kept in the state for the controller's draws: as
 /// [`crate::tcp_blob::CallerRandom`], over a copy.
@@ -197,63 +197,24 @@ where
     unsafe { crate::tcp_blob::read_flow(state, out, |c: &C, _| f(c)) }
 }
 
-/// `_on_packet_sent`: `on_packet_sent(now, SentEvent::new(in_flight_after,
-/// largest_sent))`, the snapshot to `*snapshot`.
+/// What a send call reports: the trait's two send calls.
+pub(crate) enum Sent {
+    /// `on_packet_sent(now, SentEvent::new(in_flight_after, largest_sent))`.
+    Event(u64, u64),
+    /// `on_packet_sent_counted(now, sent, largest_sent)`.
+    Counted(u64, u64),
+}
+
+/// `_on_packet_sent`, `_on_packet_sent_counted`: the send, its snapshot to `*snapshot`;
+/// the out-pointer is checked first (nothing changes if it is NULL).
 ///
 /// # Safety
 /// `state` as [`with_ctl`]; `snapshot` NULL or writable.
-pub(crate) unsafe fn on_packet_sent<S, C, P>(
+pub(crate) unsafe fn sent<S, C, P>(
     state: *mut S,
     now_us: u64,
-    in_flight_after: u64,
-    largest_sent: u64,
+    sent: Sent,
     snapshot: *mut CongestionTxSnapshot,
-) -> i32
-where
-    S: Blob<Inner = FlowInner<C, P>>,
-    C: PacketController,
-    P: Copy,
-{
-    // SAFETY: forwarded contract.
-    unsafe {
-        sent_with(state, snapshot, |c: &mut C| {
-            c.on_packet_sent(at(now_us), &SentEvent::new(in_flight_after, largest_sent))
-        })
-    }
-}
-
-/// `_on_packet_sent_counted`: `on_packet_sent_counted(now, sent, largest_sent)`.
-///
-/// # Safety
-/// As [`on_packet_sent`].
-pub(crate) unsafe fn on_packet_sent_counted<S, C, P>(
-    state: *mut S,
-    now_us: u64,
-    sent: u64,
-    largest_sent: u64,
-    snapshot: *mut CongestionTxSnapshot,
-) -> i32
-where
-    S: Blob<Inner = FlowInner<C, P>>,
-    C: PacketController,
-    P: Copy,
-{
-    // SAFETY: forwarded contract.
-    unsafe {
-        sent_with(state, snapshot, |c: &mut C| {
-            c.on_packet_sent_counted(at(now_us), sent, largest_sent)
-        })
-    }
-}
-
-/// A send call's body: the out-pointer checked first (nothing changes if it is NULL).
-///
-/// # Safety
-/// As [`on_packet_sent`].
-unsafe fn sent_with<S, C, P>(
-    state: *mut S,
-    snapshot: *mut CongestionTxSnapshot,
-    send: impl FnOnce(&mut C) -> TxSnapshot,
 ) -> i32
 where
     S: Blob<Inner = FlowInner<C, P>>,
@@ -263,11 +224,17 @@ where
     if snapshot.is_null() {
         return CONGESTION_ERR_NULL;
     }
+    let now = at(now_us);
     let mut tx = None;
     // SAFETY: forwarded contract.
     let code = unsafe {
         with_ctl(state, |c: &mut C| {
-            tx = Some(send(c));
+            tx = Some(match sent {
+                Sent::Event(in_flight, largest) => {
+                    c.on_packet_sent(now, &SentEvent::new(in_flight, largest))
+                }
+                Sent::Counted(bytes, largest) => c.on_packet_sent_counted(now, bytes, largest),
+            });
             CONGESTION_OK
         })
     };
@@ -278,21 +245,41 @@ where
     code
 }
 
-/// `_on_ack_sampled`: `on_ack_sampled(now, ack, AckedPacket::new(time_sent,
-/// snapshot))`, after the snapshot's checks (nothing changes when it is refused).
-///
-/// # Safety
-/// `state` as [`with_ctl`]; `snapshot` NULL or readable.
-#[allow(clippy::too_many_arguments)]
-pub(crate) unsafe fn on_ack_sampled<S, C, P>(
-    state: *mut S,
-    now_us: u64,
+/// The ACK the `_on_ack` and `_on_ack_sampled` calls describe.
+pub(crate) fn ack(
     acked: u64,
     largest_acked: u64,
     rtt_us: i64,
     app_limited: u8,
     ce_delta: u64,
-    time_sent_us: u64,
+) -> AckEvent {
+    ack_event(acked, largest_acked, rtt_us, app_limited).with_ce(ce_delta)
+}
+
+/// The loss the `_on_packet_lost` calls describe.
+pub(crate) fn loss(lost: u64, newest_lost: u64, persistent_congestion: u8) -> LossEvent {
+    loss_event(lost, newest_lost).with_persistent_congestion(persistent_congestion != 0)
+}
+
+/// What a call that hands back a snapshot reports.
+pub(crate) enum Sampled {
+    /// `on_ack_sampled(now, ack, AckedPacket::new(time_sent, snapshot))`, the newest
+    /// packet acknowledged sent at the `u64` (µs).
+    Ack(AckEvent, u64),
+    /// `on_packet_lost(now, loss, snapshot)`.
+    Lost(LossEvent),
+}
+
+/// `_on_ack_sampled`, `_on_packet_lost`: the call, after the snapshot's checks
+/// ([`snapshot`]): its code if refused (nothing changes), `CONGESTION_ERR_NULL` for a
+/// NULL `snapshot`.
+///
+/// # Safety
+/// `state` as [`with_ctl`]; `snapshot` NULL or readable.
+pub(crate) unsafe fn sampled<S, C, P>(
+    state: *mut S,
+    now_us: u64,
+    event: Sampled,
     snapshot: *const CongestionTxSnapshot,
 ) -> i32
 where
@@ -304,13 +291,22 @@ where
     let Some(s) = (unsafe { snapshot.as_ref() }) else {
         return CONGESTION_ERR_NULL;
     };
-    let ack = ack_event(acked, largest_acked, rtt_us, app_limited).with_ce(ce_delta);
+    let time_sent_us = match event {
+        Sampled::Ack(_, time_sent_us) => time_sent_us,
+        Sampled::Lost(_) => 0,
+    };
+    let now = at(now_us);
     // SAFETY: forwarded contract.
     unsafe {
         with_ctl(state, |c: &mut C| {
             match self::snapshot(c, s, now_us, time_sent_us) {
                 Ok(tx) => {
-                    c.on_ack_sampled(at(now_us), &ack, &AckedPacket::new(at(time_sent_us), tx));
+                    match event {
+                        Sampled::Ack(ack, sent) => {
+                            c.on_ack_sampled(now, &ack, &AckedPacket::new(at(sent), tx))
+                        }
+                        Sampled::Lost(loss) => c.on_packet_lost(now, &loss, &tx),
+                    }
                     CONGESTION_OK
                 }
                 Err(code) => code,
@@ -319,70 +315,10 @@ where
     }
 }
 
-/// `_on_ack`: `on_ack(now, ack)`, no sample.
-///
-/// # Safety
-/// As [`with_ctl`].
-pub(crate) unsafe fn on_ack<S, C, P>(
-    state: *mut S,
-    now_us: u64,
-    acked: u64,
-    largest_acked: u64,
-    rtt_us: i64,
-    app_limited: u8,
-    ce_delta: u64,
-) -> i32
-where
-    S: Blob<Inner = FlowInner<C, P>>,
-    C: PacketController,
-    P: Copy,
-{
-    let ack = ack_event(acked, largest_acked, rtt_us, app_limited).with_ce(ce_delta);
-    // SAFETY: forwarded contract.
-    unsafe {
-        with_ctl(state, |c: &mut C| {
-            c.on_ack(at(now_us), &ack);
-            CONGESTION_OK
-        })
-    }
-}
-
-/// `_on_packet_lost`: `on_packet_lost(now, loss, snapshot)`, after the snapshot's checks.
-///
-/// # Safety
-/// `state` as [`with_ctl`]; `snapshot` NULL or readable.
-pub(crate) unsafe fn on_packet_lost<S, C, P>(
-    state: *mut S,
-    now_us: u64,
-    lost: u64,
-    newest_lost: u64,
-    persistent_congestion: u8,
-    snapshot: *const CongestionTxSnapshot,
-) -> i32
-where
-    S: Blob<Inner = FlowInner<C, P>>,
-    C: PacketController,
-    P: Copy,
-{
-    // SAFETY: NULL or readable per the contract.
-    let Some(s) = (unsafe { snapshot.as_ref() }) else {
-        return CONGESTION_ERR_NULL;
-    };
-    let loss = loss_event(lost, newest_lost).with_persistent_congestion(persistent_congestion != 0);
-    // SAFETY: forwarded contract.
-    unsafe {
-        with_ctl(state, |c: &mut C| match self::snapshot(c, s, now_us, 0) {
-            Ok(tx) => {
-                c.on_packet_lost(at(now_us), &loss, &tx);
-                CONGESTION_OK
-            }
-            Err(code) => code,
-        })
-    }
-}
-
-/// `_on_ecn`, `_on_rto`, `_on_discarded`, `_on_spurious`: one trait call each.
+/// `_on_ack`, `_on_ecn`, `_on_rto`, `_on_discarded`, `_on_spurious`: one trait call each.
 pub(crate) enum Plain {
+    /// `on_ack(now, ack)`, no sample.
+    Ack(AckEvent),
     /// `on_ecn(now, EcnEvent)`, the CE rise and the ACK's largest packet.
     Ecn(u64, u64),
     /// `on_retransmission_timeout(now)`.
@@ -408,6 +344,7 @@ where
     unsafe {
         with_ctl(state, |c: &mut C| {
             match event {
+                Plain::Ack(ack) => c.on_ack(now, &ack),
                 Plain::Ecn(ce, largest) => c.on_ecn(now, &ecn_event(ce, largest)),
                 Plain::Rto => c.on_retransmission_timeout(now),
                 Plain::Discarded(amount) => c.on_discarded(now, amount),
@@ -529,13 +466,49 @@ pub struct CongestionLinuxBbr3ControllerState {
     pub opaque: [u64; CONGESTION_LINUX_BBR3_CONTROLLER_STATE_WORDS],
 }
 
-impl Blob for CongestionRfcBbr3State {
-    type Inner = FlowInner<RfcBbr3Ctl, RfcBbr3Params>;
-    const MAGIC: u64 = 0x3352_4242_5243_4343;
-    const SIZE: usize = CONGESTION_RFC_BBR3_STATE_SIZE;
-    const ALIGN: usize = CONGESTION_RFC_STATE_ALIGN;
-    const MAGIC_OFFSET: usize = core::mem::offset_of!(FlowInner<RfcBbr3Ctl, RfcBbr3Params>, magic);
+/// A per-packet flow state's [`Blob`]: its controller on its parameters, its magic word,
+/// size and alignment, the controller's size and alignment checked against them.
+macro_rules! flow_blob {
+    ($blob:ty, $ctl:ty, $params:ty, $magic:expr, $size:expr, $align:expr) => {
+        impl Blob for $blob {
+            type Inner = FlowInner<$ctl, $params>;
+            const MAGIC: u64 = $magic;
+            const SIZE: usize = $size;
+            const ALIGN: usize = $align;
+            const MAGIC_OFFSET: usize = core::mem::offset_of!(FlowInner<$ctl, $params>, magic);
+        }
+        const _: () = {
+            assert!(size_of::<FlowInner<$ctl, $params>>() <= $size);
+            assert!(align_of::<FlowInner<$ctl, $params>>() <= $align);
+            assert!(size_of::<$blob>() == $size);
+        };
+    };
 }
+
+flow_blob!(
+    CongestionRfcBbr3State,
+    RfcBbr3Ctl,
+    RfcBbr3Params,
+    0x3352_4242_5243_4343,
+    CONGESTION_RFC_BBR3_STATE_SIZE,
+    CONGESTION_RFC_STATE_ALIGN
+);
+flow_blob!(
+    CongestionLinuxBbrControllerState,
+    LinuxBbrCtl,
+    BbrParams,
+    0x3163_4242_4c43_4343,
+    CONGESTION_LINUX_BBR_CONTROLLER_STATE_SIZE,
+    CONGESTION_LINUX_STATE_ALIGN
+);
+flow_blob!(
+    CongestionLinuxBbr3ControllerState,
+    LinuxBbr3Ctl,
+    LinuxBbr3Params,
+    0x3363_4242_4c43_4343,
+    CONGESTION_LINUX_BBR3_CONTROLLER_STATE_SIZE,
+    CONGESTION_LINUX_STATE_ALIGN
+);
 
 impl Blob for CongestionRfcBbr3Params {
     type Inner = ParamsInner<RfcBbr3Params>;
@@ -544,48 +517,10 @@ impl Blob for CongestionRfcBbr3Params {
     const ALIGN: usize = CONGESTION_RFC_PARAMS_ALIGN;
 }
 
-impl Blob for CongestionLinuxBbrControllerState {
-    type Inner = FlowInner<LinuxBbrCtl, BbrParams>;
-    const MAGIC: u64 = 0x3163_4242_4c43_4343;
-    const SIZE: usize = CONGESTION_LINUX_BBR_CONTROLLER_STATE_SIZE;
-    const ALIGN: usize = CONGESTION_LINUX_STATE_ALIGN;
-    const MAGIC_OFFSET: usize = core::mem::offset_of!(FlowInner<LinuxBbrCtl, BbrParams>, magic);
-}
-
-impl Blob for CongestionLinuxBbr3ControllerState {
-    type Inner = FlowInner<LinuxBbr3Ctl, LinuxBbr3Params>;
-    const MAGIC: u64 = 0x3363_4242_4c43_4343;
-    const SIZE: usize = CONGESTION_LINUX_BBR3_CONTROLLER_STATE_SIZE;
-    const ALIGN: usize = CONGESTION_LINUX_STATE_ALIGN;
-    const MAGIC_OFFSET: usize =
-        core::mem::offset_of!(FlowInner<LinuxBbr3Ctl, LinuxBbr3Params>, magic);
-}
-
 const _: () = {
-    assert!(size_of::<FlowInner<RfcBbr3Ctl, RfcBbr3Params>>() <= CONGESTION_RFC_BBR3_STATE_SIZE);
-    assert!(align_of::<FlowInner<RfcBbr3Ctl, RfcBbr3Params>>() <= CONGESTION_RFC_STATE_ALIGN);
-    assert!(size_of::<CongestionRfcBbr3State>() == CONGESTION_RFC_BBR3_STATE_SIZE);
     assert!(size_of::<ParamsInner<RfcBbr3Params>>() <= CONGESTION_RFC_BBR3_PARAMS_SIZE);
     assert!(align_of::<ParamsInner<RfcBbr3Params>>() <= CONGESTION_RFC_PARAMS_ALIGN);
     assert!(size_of::<CongestionRfcBbr3Params>() == CONGESTION_RFC_BBR3_PARAMS_SIZE);
-    assert!(
-        size_of::<FlowInner<LinuxBbrCtl, BbrParams>>()
-            <= CONGESTION_LINUX_BBR_CONTROLLER_STATE_SIZE
-    );
-    assert!(align_of::<FlowInner<LinuxBbrCtl, BbrParams>>() <= CONGESTION_LINUX_STATE_ALIGN);
-    assert!(
-        size_of::<CongestionLinuxBbrControllerState>()
-            == CONGESTION_LINUX_BBR_CONTROLLER_STATE_SIZE
-    );
-    assert!(
-        size_of::<FlowInner<LinuxBbr3Ctl, LinuxBbr3Params>>()
-            <= CONGESTION_LINUX_BBR3_CONTROLLER_STATE_SIZE
-    );
-    assert!(align_of::<FlowInner<LinuxBbr3Ctl, LinuxBbr3Params>>() <= CONGESTION_LINUX_STATE_ALIGN);
-    assert!(
-        size_of::<CongestionLinuxBbr3ControllerState>()
-            == CONGESTION_LINUX_BBR3_CONTROLLER_STATE_SIZE
-    );
 };
 
 #[cfg(all(test, target_pointer_width = "64"))]

@@ -4,7 +4,7 @@
 //! call gives and hands it back on the packet's ACK (the newest packet an ACK
 //! acknowledges) or loss. The machinery is in `packet.rs`.
 
-use crate::packet::{self, Get, Plain, StoredRandom};
+use crate::packet::{self, Get, Plain, Sampled, Sent, StoredRandom};
 use crate::tcp_blob::{CongestionRandom, init_params};
 use crate::*;
 use congestion::ConfigError;
@@ -154,7 +154,14 @@ pub unsafe extern "C" fn congestion_rfc_bbr3_on_packet_sent(
     snapshot: *mut CongestionTxSnapshot,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { packet::on_packet_sent(state, now_us, in_flight_after, largest_sent, snapshot) }
+    unsafe {
+        packet::sent(
+            state,
+            now_us,
+            Sent::Event(in_flight_after, largest_sent),
+            snapshot,
+        )
+    }
 }
 
 /// One packet of `sent` bytes was sent at `now_us`, numbered `largest_sent`, the flow
@@ -172,7 +179,7 @@ pub unsafe extern "C" fn congestion_rfc_bbr3_on_packet_sent_counted(
     snapshot: *mut CongestionTxSnapshot,
 ) -> i32 {
     // SAFETY: forwarded contract.
-    unsafe { packet::on_packet_sent_counted(state, now_us, sent, largest_sent, snapshot) }
+    unsafe { packet::sent(state, now_us, Sent::Counted(sent, largest_sent), snapshot) }
 }
 
 /// An ACK at `now_us` newly acknowledging `acked` bytes, the largest packet it covers
@@ -199,20 +206,9 @@ pub unsafe extern "C" fn congestion_rfc_bbr3_on_ack_sampled(
     time_sent_us: u64,
     snapshot: *const CongestionTxSnapshot,
 ) -> i32 {
+    let ack = packet::ack(acked, largest_acked, rtt_us, app_limited, ce_delta);
     // SAFETY: forwarded contract.
-    unsafe {
-        packet::on_ack_sampled(
-            state,
-            now_us,
-            acked,
-            largest_acked,
-            rtt_us,
-            app_limited,
-            ce_delta,
-            time_sent_us,
-            snapshot,
-        )
-    }
+    unsafe { packet::sampled(state, now_us, Sampled::Ack(ack, time_sent_us), snapshot) }
 }
 
 /// An ACK without a delivery-rate sample (one that acknowledges nothing new, or whose
@@ -232,18 +228,9 @@ pub unsafe extern "C" fn congestion_rfc_bbr3_on_ack(
     app_limited: u8,
     ce_delta: u64,
 ) -> i32 {
+    let ack = packet::ack(acked, largest_acked, rtt_us, app_limited, ce_delta);
     // SAFETY: forwarded contract.
-    unsafe {
-        packet::on_ack(
-            state,
-            now_us,
-            acked,
-            largest_acked,
-            rtt_us,
-            app_limited,
-            ce_delta,
-        )
-    }
+    unsafe { packet::plain(state, now_us, Plain::Ack(ack)) }
 }
 
 /// `lost` bytes were declared lost at `now_us`, the newest of them numbered
@@ -263,17 +250,9 @@ pub unsafe extern "C" fn congestion_rfc_bbr3_on_packet_lost(
     persistent_congestion: u8,
     snapshot: *const CongestionTxSnapshot,
 ) -> i32 {
+    let loss = packet::loss(lost, newest_lost, persistent_congestion);
     // SAFETY: forwarded contract.
-    unsafe {
-        packet::on_packet_lost(
-            state,
-            now_us,
-            lost,
-            newest_lost,
-            persistent_congestion,
-            snapshot,
-        )
-    }
+    unsafe { packet::sampled(state, now_us, Sampled::Lost(loss), snapshot) }
 }
 
 /// The ECN-CE count rose by `ce_increase` in the ACK of `largest_acked` (Rust's
