@@ -2,11 +2,11 @@
 //! random 2–3 s wall-clock wait or a Reno-coexistence count of rounds, whichever
 //! comes first; and DRAIN, which leads into it.
 
-use super::cwnd::{bbr_inflight, bbr_target_inflight};
+use super::cwnd::{bbr_bdp, bbr_inflight, bbr_target_inflight};
 use super::lower_bounds::{bbr_reset_congestion_signals, bbr_reset_lower_bounds};
-use super::pacing::bbr_packets_in_net_at_edt;
+use super::pacing::{bbr_packets_in_net_at_edt, bbr_tso_segs_goal};
 use super::params::{
-    BBR_SCALE, BBR_UNIT, BW_PROBE_BASE_US, BW_PROBE_MAX_ROUNDS, BW_PROBE_RAND_ROUNDS,
+    BBR_SCALE, BBR_UNIT, BW_PROBE_BASE_US, CWND_MIN_TARGET, BW_PROBE_MAX_ROUNDS, BW_PROBE_RAND_ROUNDS,
     BW_PROBE_RAND_US, ECN_REPROBE_GAIN,
 };
 use super::startup::bbr_reset_full_bw;
@@ -103,9 +103,23 @@ fn bbr_has_elapsed_in_phase<S: BbrSock>(bbr: &Bbr, sk: &S, interval_us: u32) -> 
 
 /// `bbr_is_reno_coexistence_probe_time`: as many rounds since the last probe as a
 /// Reno flow with our BDP would wait (at most 63).
+///
+/// The kernel tests `rounds >= min(63, min(bbr_inflight(bw, 1.0), cwnd))`, and
+/// `bbr_inflight()` is `max(bdp, 3 * tso_segs_goal, 4)` (plus 2 in PROBE_UP). Outside
+/// PROBE_UP the same test is `rounds >= 63 || rounds >= cwnd || (rounds >= 4 &&
+/// rounds >= bdp && rounds >= 3 * tso_segs_goal)`, evaluated in that order: the TSO
+/// goal (a division) is computed only when the cheaper terms leave the answer open.
 fn bbr_is_reno_coexistence_probe_time<S: BbrSock>(bbr: &Bbr, sk: &S, p: &Bbr3Params) -> bool {
-    let rounds = BW_PROBE_MAX_ROUNDS.min(bbr_target_inflight(bbr, sk, p));
-    u32::from(bbr.rounds_since_probe) >= rounds
+    let rounds = u32::from(bbr.rounds_since_probe);
+    if bbr.mode == Mode::ProbeBw && bbr.cycle_idx == CyclePhase::Up {
+        // `bbr_quantization_budget()` adds 2 (wrapping): the whole target, as the kernel.
+        return rounds >= BW_PROBE_MAX_ROUNDS.min(bbr_target_inflight(bbr, sk, p));
+    }
+    rounds >= BW_PROBE_MAX_ROUNDS
+        || rounds >= sk.snd_cwnd()
+        || (rounds >= CWND_MIN_TARGET
+            && rounds >= bbr_bdp(bbr, bbr.bw(), BBR_UNIT)
+            && rounds >= bbr_tso_segs_goal(bbr, sk, p).wrapping_mul(3))
 }
 
 /// `bbr_check_time_to_probe_bw`: re-probe at once when CE marks (without loss) in
@@ -168,8 +182,9 @@ pub(super) fn bbr_update_cycle_phase<S: BbrSock, R: RandomSource>(
     if bbr.mode != Mode::ProbeBw {
         return;
     }
-    let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
-    let bw = bbr.max_bw();
+    // The kernel computes the flight at EDT and `bbr_max_bw()` here for every phase;
+    // only UP and DOWN read them, so they are computed there (same values: nothing
+    // in between changes their inputs).
     match bbr.cycle_idx {
         CyclePhase::Cruise => {
             bbr_check_time_to_probe_bw(bbr, sk, p);
@@ -181,6 +196,7 @@ pub(super) fn bbr_update_cycle_phase<S: BbrSock, R: RandomSource>(
             }
         }
         CyclePhase::Up => {
+            let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
             let mut is_bw_probe_done = false;
             if bbr.prev_probe_too_high() && inflight >= bbr.inflight_hi {
                 bbr.set_stopped_risky_probe(true);
@@ -198,6 +214,8 @@ pub(super) fn bbr_update_cycle_phase<S: BbrSock, R: RandomSource>(
             }
         }
         CyclePhase::Down => {
+            let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
+            let bw = bbr.max_bw();
             if bbr_check_time_to_probe_bw(bbr, sk, p) {
                 return;
             }
