@@ -209,8 +209,12 @@ macro_rules! flag_accessors {
 
                 #[doc = concat!("Sets `", stringify!($get), "`.")]
                 pub fn $set(&mut self, value: bool) {
-                    let shift = Flag::$flag as u32;
-                    self.flags = (self.flags & !(1 << shift)) | (u32::from(value) << shift);
+                    let bit = 1 << Flag::$flag as u32;
+                    if value {
+                        self.flags |= bit;
+                    } else {
+                        self.flags &= !bit;
+                    }
                 }
             )*
         }
