@@ -180,7 +180,9 @@ pub fn bbr_main<S: BbrSock, R: RandomSource>(
         bbr.rounds_since_probe = bbr.rounds_since_probe.saturating_add(1);
         ecn::bbr_update_ecn_alpha(bbr, sk, p);
     }
-    bbr.set_ecn_in_round(bbr.ecn_in_round() | (bbr.ecn_eligible() && rs.is_ece));
+    if bbr.ecn_eligible() && rs.is_ece {
+        bbr.set_ecn_in_round(true);
+    }
     let sample_bw = bbr_calculate_bw_sample(rs);
     bbr_update_latest_delivery_signals(bbr, sk, rs, sample_bw);
 
@@ -208,8 +210,12 @@ pub fn bbr_main<S: BbrSock, R: RandomSource>(
 
     bbr_advance_latest_delivery_signals(bbr, rs, sample_bw);
     bbr.prev_ca_state = sk.icsk_ca_state();
-    bbr.set_loss_in_cycle(bbr.loss_in_cycle() | (rs.lost > 0));
-    bbr.set_ecn_in_cycle(bbr.ecn_in_cycle() | (rs.delivered_ce > 0));
+    if rs.lost > 0 {
+        bbr.set_loss_in_cycle(true);
+    }
+    if rs.delivered_ce > 0 {
+        bbr.set_ecn_in_cycle(true);
+    }
     fast_path
 }
 
