@@ -132,6 +132,7 @@ fn bbr_update_model_slow<S: BbrSock>(
 /// The steps `bbr_update_model` and `bbr_run_fast_path` share, in the kernel's order:
 /// DRAIN's check, the cycle phase and the min-RTT filters. One call site, so that
 /// they are compiled once into `bbr_main`.
+#[inline(always)]
 fn bbr_update_model_common<S: BbrSock, R: RandomSource>(
     bbr: &mut Bbr,
     sk: &mut S,
