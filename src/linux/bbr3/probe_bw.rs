@@ -42,6 +42,9 @@ pub(crate) fn pick_probe_wait<R: RandomSource>(rand: &mut R) -> (u8, u32) {
 }
 
 /// `bbr_start_bw_probe_refill`: send at the estimate for a round to refill the pipe.
+/// Once per cycle: out of line, so that the common ACK's frame stays small.
+#[inline(never)]
+#[cold]
 pub(super) fn bbr_start_bw_probe_refill<S: BbrSock>(
     bbr: &mut Bbr,
     sk: &S,
@@ -132,11 +135,7 @@ fn bbr_check_time_to_probe_bw<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params)
         && !bbr.loss_in_cycle()
         && sk.icsk_ca_state() == CaState::Open
     {
-        // Linux net/ipv4/tcp_bbr.c bbr_check_time_to_probe_bw(): n = ilog2(inflight_hi * reprobe_gain >> 8)
-        let volume = (u64::from(bbr.inflight_hi) * u64::from(ECN_REPROBE_GAIN)) >> BBR_SCALE;
-        // ilog2(0) is -1 in the kernel: all ones, of which the 5-bit field keeps 31.
-        let n = volume.checked_ilog2().unwrap_or(u32::MAX);
-        bbr_start_bw_probe_refill(bbr, sk, n);
+        bbr_ecn_reprobe(bbr, sk);
         return true;
     }
     if bbr_has_elapsed_in_phase(bbr, sk, bbr.probe_wait_us)
@@ -146,6 +145,18 @@ fn bbr_check_time_to_probe_bw<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params)
         return true;
     }
     false
+}
+
+/// The CE re-probe of `bbr_check_time_to_probe_bw`: REFILL with
+/// `bw_probe_up_rounds` from the size of `inflight_hi`. Rare: out of line.
+#[inline(never)]
+#[cold]
+fn bbr_ecn_reprobe<S: BbrSock>(bbr: &mut Bbr, sk: &S) {
+    // Linux net/ipv4/tcp_bbr.c bbr_check_time_to_probe_bw(): n = ilog2(inflight_hi * reprobe_gain >> 8)
+    let volume = (u64::from(bbr.inflight_hi) * u64::from(ECN_REPROBE_GAIN)) >> BBR_SCALE;
+    // ilog2(0) is -1 in the kernel: all ones, of which the 5-bit field keeps 31.
+    let n = volume.checked_ilog2().unwrap_or(u32::MAX);
+    bbr_start_bw_probe_refill(bbr, sk, n);
 }
 
 /// `bbr_check_time_to_cruise`: DOWN ends once the flight leaves headroom below
