@@ -5,8 +5,7 @@ use super::pacing::bbr_tso_segs_goal;
 use super::params::{
     ACK_EPOCH_ACKED_RESET_THRESH, BBR_SCALE, BBR_UNIT, BW_PROBE_CWND_GAIN, BW_UNIT, CWND_GAIN,
     CWND_MIN_TARGET, DRAIN_GAIN, EXTRA_ACKED_GAIN, EXTRA_ACKED_MAX_US, EXTRA_ACKED_WIN_RTTS,
-    GSO_LEGACY_MAX_SIZE, PACING_GAIN, PROBE_RTT_CWND_GAIN, STARTUP_CWND_GAIN,
-    STARTUP_PACING_GAIN,
+    GSO_LEGACY_MAX_SIZE, PACING_GAIN, PROBE_RTT_CWND_GAIN, STARTUP_CWND_GAIN, STARTUP_PACING_GAIN,
 };
 use super::{Bbr, Bbr3Params, CyclePhase, Mode, Sample};
 use crate::linux::CaState;
@@ -241,3 +240,6 @@ pub(super) fn bbr_update_gains(bbr: &mut Bbr) {
     bbr.pacing_gain = (packed >> 16) as u16;
     bbr.cwnd_gain = packed as u16;
 }
+
+#[cfg(test)]
+mod tests;

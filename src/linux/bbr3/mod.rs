@@ -195,8 +195,7 @@ pub fn bbr_main<S: BbrSock, R: RandomSource>(
     bbr_update_model_common(bbr, sk, p, rs, sample_bw, rand);
     let fast_path = if !fast {
         FastPath::NotTaken
-    } else if bbr.mode == prev_mode && bbr.min_rtt_us == prev_min_rtt_us && bbr.try_fast_path()
-    {
+    } else if bbr.mode == prev_mode && bbr.min_rtt_us == prev_min_rtt_us && bbr.try_fast_path() {
         FastPath::Skipped
     } else {
         FastPath::ControlOnly

@@ -6,8 +6,8 @@ use super::cwnd::{bbr_bdp, bbr_inflight, bbr_target_inflight};
 use super::lower_bounds::{bbr_reset_congestion_signals, bbr_reset_lower_bounds};
 use super::pacing::{bbr_packets_in_net_at_edt, bbr_tso_segs_goal};
 use super::params::{
-    BBR_SCALE, BBR_UNIT, BW_PROBE_BASE_US, CWND_MIN_TARGET, BW_PROBE_MAX_ROUNDS, BW_PROBE_RAND_ROUNDS,
-    BW_PROBE_RAND_US, ECN_REPROBE_GAIN,
+    BBR_SCALE, BBR_UNIT, BW_PROBE_BASE_US, BW_PROBE_MAX_ROUNDS, BW_PROBE_RAND_ROUNDS,
+    BW_PROBE_RAND_US, CWND_MIN_TARGET, ECN_REPROBE_GAIN,
 };
 use super::startup::bbr_reset_full_bw;
 use super::state::AckPhase;
@@ -259,3 +259,6 @@ pub(super) fn bbr_check_drain<S: BbrSock, R: RandomSource>(
         bbr_start_bw_probe_down(bbr, sk, rand);
     }
 }
+
+#[cfg(test)]
+mod tests;
