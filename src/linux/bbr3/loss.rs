@@ -87,16 +87,17 @@ pub(super) fn bbr_update_congestion_signals<S: BbrSock>(
     if !bbr.loss_round_start() {
         return;
     }
-    bbr_end_loss_round(bbr, sk);
+    bbr_end_loss_round(bbr, sk.snd_cwnd());
 }
 
 /// The end of a loss round in `bbr_update_congestion_signals` (about once per RTT):
 /// adapt the lower bounds, then reset the round's flags. Out of line, so that the
-/// common ACK's frame stays small.
+/// common ACK's frame stays small; it takes the cwnd rather than the socket, so that
+/// the ACK's socket view never leaves its frame.
 #[inline(never)]
 #[cold]
-fn bbr_end_loss_round<S: BbrSock>(bbr: &mut Bbr, sk: &S) {
-    bbr_adapt_lower_bounds(bbr, sk);
+fn bbr_end_loss_round(bbr: &mut Bbr, snd_cwnd: u32) {
+    bbr_adapt_lower_bounds(bbr, snd_cwnd);
     bbr.set_loss_in_round(false);
     bbr.set_ecn_in_round(false);
 }

@@ -41,22 +41,21 @@ pub(crate) fn pick_probe_wait<R: RandomSource>(rand: &mut R) -> (u8, u32) {
     (rounds, wait_us)
 }
 
-/// `bbr_start_bw_probe_refill`: send at the estimate for a round to refill the pipe.
-/// Once per cycle: out of line, so that the common ACK's frame stays small.
+/// `bbr_start_bw_probe_refill`: send at the estimate for a round to refill the pipe;
+/// the round ends once `tp->delivered` (`delivered`, the one socket field it reads)
+/// is delivered. Once per cycle: out of line, so that the common ACK's frame stays
+/// small, and given the count rather than the socket, so that the ACK's socket view
+/// never leaves its frame.
 #[inline(never)]
 #[cold]
-pub(super) fn bbr_start_bw_probe_refill<S: BbrSock>(
-    bbr: &mut Bbr,
-    sk: &S,
-    bw_probe_up_rounds: u32,
-) {
+pub(super) fn bbr_start_bw_probe_refill(bbr: &mut Bbr, delivered: u32, bw_probe_up_rounds: u32) {
     bbr_reset_lower_bounds(bbr);
     // `bw_probe_up_rounds:5` keeps the low 5 bits (an ilog2 of 0, -1, becomes 31).
     bbr.bw_probe_up_rounds = (bw_probe_up_rounds & 31) as u8;
     bbr.bw_probe_up_acks = 0;
     bbr.set_stopped_risky_probe(false);
     bbr.ack_phase = AckPhase::Refilling;
-    bbr.next_rtt_delivered = sk.delivered();
+    bbr.next_rtt_delivered = delivered;
     bbr_set_cycle_idx(bbr, CyclePhase::Refill);
 }
 
@@ -112,6 +111,7 @@ fn bbr_has_elapsed_in_phase<S: BbrSock>(bbr: &Bbr, sk: &S, interval_us: u32) -> 
 /// PROBE_UP the same test is `rounds >= 63 || rounds >= cwnd || (rounds >= 4 &&
 /// rounds >= bdp && rounds >= 3 * tso_segs_goal)`, evaluated in that order: the TSO
 /// goal (a division) is computed only when the cheaper terms leave the answer open.
+#[inline(always)]
 fn bbr_is_reno_coexistence_probe_time<S: BbrSock>(bbr: &Bbr, sk: &S, p: &Bbr3Params) -> bool {
     let rounds = u32::from(bbr.rounds_since_probe);
     if bbr.mode == Mode::ProbeBw && bbr.cycle_idx == CyclePhase::Up {
@@ -127,7 +127,9 @@ fn bbr_is_reno_coexistence_probe_time<S: BbrSock>(bbr: &Bbr, sk: &S, p: &Bbr3Par
 
 /// `bbr_check_time_to_probe_bw`: re-probe at once when CE marks (without loss) in
 /// this cycle have ceased in Open, else when the wall-clock wait or the round count
-/// has run out. Returns true when it started REFILL.
+/// has run out. Returns true when it started REFILL. Inlined: the socket view is not
+/// passed to any call, so it stays in registers.
+#[inline(always)]
 fn bbr_check_time_to_probe_bw<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params) -> bool {
     if ECN_REPROBE_GAIN != 0
         && bbr.ecn_eligible()
@@ -135,13 +137,13 @@ fn bbr_check_time_to_probe_bw<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params)
         && !bbr.loss_in_cycle()
         && sk.icsk_ca_state() == CaState::Open
     {
-        bbr_ecn_reprobe(bbr, sk);
+        bbr_ecn_reprobe(bbr, sk.delivered());
         return true;
     }
     if bbr_has_elapsed_in_phase(bbr, sk, bbr.probe_wait_us)
         || bbr_is_reno_coexistence_probe_time(bbr, sk, p)
     {
-        bbr_start_bw_probe_refill(bbr, sk, 0);
+        bbr_start_bw_probe_refill(bbr, sk.delivered(), 0);
         return true;
     }
     false
@@ -151,12 +153,12 @@ fn bbr_check_time_to_probe_bw<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params)
 /// `bw_probe_up_rounds` from the size of `inflight_hi`. Rare: out of line.
 #[inline(never)]
 #[cold]
-fn bbr_ecn_reprobe<S: BbrSock>(bbr: &mut Bbr, sk: &S) {
+fn bbr_ecn_reprobe(bbr: &mut Bbr, delivered: u32) {
     // Linux net/ipv4/tcp_bbr.c bbr_check_time_to_probe_bw(): n = ilog2(inflight_hi * reprobe_gain >> 8)
     let volume = (u64::from(bbr.inflight_hi) * u64::from(ECN_REPROBE_GAIN)) >> BBR_SCALE;
     // ilog2(0) is -1 in the kernel: all ones, of which the 5-bit field keeps 31.
     let n = volume.checked_ilog2().unwrap_or(u32::MAX);
-    bbr_start_bw_probe_refill(bbr, sk, n);
+    bbr_start_bw_probe_refill(bbr, delivered, n);
 }
 
 /// `bbr_check_time_to_cruise`: DOWN ends once the flight leaves headroom below
