@@ -187,18 +187,22 @@ pub fn bbr_main<S: BbrSock, R: RandomSource>(
     let sample_bw = bbr_calculate_bw_sample(rs);
     bbr_update_latest_delivery_signals(bbr, sk, rs, sample_bw);
 
-    let fast = bbr_fast_path_eligible(bbr, rs, sample_bw);
-    let (prev_mode, prev_min_rtt_us) = (bbr.mode, bbr.min_rtt_us);
-    if !fast {
-        bbr_update_model_slow(bbr, sk, p, rs, sample_bw);
-    }
-    bbr_update_model_common(bbr, sk, p, rs, sample_bw, rand);
-    let fast_path = if !fast {
-        FastPath::NotTaken
-    } else if bbr.mode == prev_mode && bbr.min_rtt_us == prev_min_rtt_us && bbr.try_fast_path() {
-        FastPath::Skipped
+    // On the fast path, the mode and min_rtt before its steps (`None`: not taken).
+    let prev = if bbr_fast_path_eligible(bbr, rs, sample_bw) {
+        Some((bbr.mode, bbr.min_rtt_us))
     } else {
-        FastPath::ControlOnly
+        bbr_update_model_slow(bbr, sk, p, rs, sample_bw);
+        None
+    };
+    bbr_update_model_common(bbr, sk, p, rs, sample_bw, rand);
+    let fast_path = match prev {
+        None => FastPath::NotTaken,
+        Some((mode, min_rtt_us))
+            if bbr.mode == mode && bbr.min_rtt_us == min_rtt_us && bbr.try_fast_path() =>
+        {
+            FastPath::Skipped
+        }
+        Some(_) => FastPath::ControlOnly,
     };
     if fast_path != FastPath::Skipped {
         bbr_update_gains(bbr);
