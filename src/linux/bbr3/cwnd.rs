@@ -5,7 +5,7 @@ use super::pacing::bbr_tso_segs_goal;
 use super::params::{
     ACK_EPOCH_ACKED_RESET_THRESH, BBR_SCALE, BBR_UNIT, BW_PROBE_CWND_GAIN, BW_UNIT, CWND_GAIN,
     CWND_MIN_TARGET, DRAIN_GAIN, EXTRA_ACKED_GAIN, EXTRA_ACKED_MAX_US, EXTRA_ACKED_WIN_RTTS,
-    PACING_GAIN, PROBE_RTT_CWND_GAIN, STARTUP_CWND_GAIN, STARTUP_PACING_GAIN,
+    GSO_LEGACY_MAX_SIZE, PACING_GAIN, PROBE_RTT_CWND_GAIN, STARTUP_CWND_GAIN, STARTUP_PACING_GAIN,
 };
 use super::{Bbr, Bbr3Params, CyclePhase, Mode, Sample};
 use crate::linux::CaState;
@@ -40,12 +40,28 @@ pub(super) fn bbr_quantization_budget<S: BbrSock>(
     cwnd: u32,
 ) -> u32 {
     // Linux net/ipv4/tcp_bbr.c bbr_quantization_budget(): max(cwnd, 3 * tso_segs_goal, 4)
-    let tso_segs_goal = bbr_tso_segs_goal(bbr, sk, p).wrapping_mul(3);
-    let mut cwnd = cwnd.max(tso_segs_goal).max(CWND_MIN_TARGET);
+    let mut cwnd = cwnd.max(CWND_MIN_TARGET);
+    if !tso_goal_below(cwnd, sk.mss_cache(), p) {
+        cwnd = cwnd.max(bbr_tso_segs_goal(bbr, sk, p).wrapping_mul(3));
+    }
     if bbr.mode == Mode::ProbeBw && bbr.cycle_idx == CyclePhase::Up {
         cwnd = cwnd.wrapping_add(2);
     }
     cwnd
+}
+
+/// Whether `3 * bbr_tso_segs_goal()` (wrapping, as `bbr_quantization_budget` computes
+/// it) is at most `cwnd` whatever the pacing rate and min_rtt, so that the goal (a
+/// division) need not be computed. The goal is `max(min(bytes, cap) / mss,
+/// tcp_min_tso_segs)` with `cap = gso_max_size - 1 - MAX_TCP_HEADER`, so it is enough
+/// that `cwnd * mss >= 3 * cap` and `cwnd >= 3 * tcp_min_tso_segs` (in u64: then
+/// three times the goal fits a u32 and does not wrap).
+fn tso_goal_below(cwnd: u32, mss: u32, p: &Bbr3Params) -> bool {
+    let cap = GSO_LEGACY_MAX_SIZE
+        .saturating_sub(1)
+        .saturating_sub(p.max_tcp_header());
+    u64::from(cwnd) * u64::from(mss) >= 3 * u64::from(cap)
+        && u64::from(cwnd) >= 3 * u64::from(p.min_tso_segs())
 }
 
 /// `bbr_inflight`: the BDP at `gain` with the quantization budget.
@@ -67,9 +83,10 @@ pub(super) fn bbr_target_inflight<S: BbrSock>(bbr: &Bbr, sk: &S, p: &Bbr3Params)
 
 /// `bbr_ack_aggregation_cwnd`: the recent excess of ACKed data, at most 100 ms of
 /// bandwidth.
-pub(super) fn bbr_ack_aggregation_cwnd(bbr: &Bbr) -> u32 {
+/// `bw` is `bbr_bw()`, which the caller already read.
+pub(super) fn bbr_ack_aggregation_cwnd(bbr: &Bbr, bw: u32) -> u32 {
     // Linux net/ipv4/tcp_bbr.c bbr_ack_aggregation_cwnd(): min(gain * extra_acked >> 8, bw * 100 ms)
-    let max_aggr_cwnd = (u64::from(bbr.bw()) * EXTRA_ACKED_MAX_US / BW_UNIT) as u32;
+    let max_aggr_cwnd = (u64::from(bw) * EXTRA_ACKED_MAX_US / BW_UNIT) as u32;
     let aggr_cwnd = (EXTRA_ACKED_GAIN * u32::from(bbr.extra_acked_max())) >> BBR_SCALE;
     aggr_cwnd.min(max_aggr_cwnd)
 }
@@ -138,6 +155,7 @@ pub(super) use crate::linux::tcp::rate::tcp_stamp_us_delta;
 /// `bbr_set_cwnd`: grow toward the target (BDP at `gain` plus the aggregation
 /// allowance and quantization budget) by what this ACK delivered; once the pipe was
 /// full, snap down to the target. An ACK that delivered nothing only applies the caps.
+/// `bw` is `bbr_bw()` (which the kernel's aggregation allowance reads again).
 pub(super) fn bbr_set_cwnd<S: BbrSock>(
     bbr: &mut Bbr,
     sk: &mut S,
@@ -148,7 +166,7 @@ pub(super) fn bbr_set_cwnd<S: BbrSock>(
 ) {
     let mut cwnd = sk.snd_cwnd();
     if acked != 0 {
-        let target_cwnd = bbr_bdp(bbr, bw, gain).wrapping_add(bbr_ack_aggregation_cwnd(bbr));
+        let target_cwnd = bbr_bdp(bbr, bw, gain).wrapping_add(bbr_ack_aggregation_cwnd(bbr, bw));
         let target_cwnd = bbr_quantization_budget(bbr, sk, p, target_cwnd);
         bbr.set_try_fast_path(false);
         if bbr.full_bw_reached() {
@@ -170,28 +188,58 @@ pub(super) fn bbr_set_cwnd<S: BbrSock>(
     }
 }
 
-/// `bbr_update_gains`: the pacing and cwnd gains of the current mode and phase.
-pub(super) fn bbr_update_gains(bbr: &mut Bbr) {
-    let (pacing_gain, cwnd_gain) = match bbr.mode {
+/// The pacing and cwnd gains of `mode` and `phase`, as `bbr_update_gains` picks them.
+const fn gains(mode: Mode, phase: CyclePhase) -> (u32, u32) {
+    match mode {
         Mode::Startup => (STARTUP_PACING_GAIN, STARTUP_CWND_GAIN),
         Mode::Drain => (DRAIN_GAIN, STARTUP_CWND_GAIN),
         Mode::ProbeBw => {
-            let pacing = match bbr.cycle_idx {
+            let pacing = match phase {
                 CyclePhase::Up => PACING_GAIN[0],
                 CyclePhase::Down => PACING_GAIN[1],
                 CyclePhase::Cruise => PACING_GAIN[2],
                 CyclePhase::Refill => PACING_GAIN[3],
             };
             let mut cwnd = CWND_GAIN;
-            if BW_PROBE_CWND_GAIN != 0 && bbr.cycle_idx == CyclePhase::Up {
+            if BW_PROBE_CWND_GAIN != 0 && matches!(phase, CyclePhase::Up) {
                 // Linux net/ipv4/tcp_bbr.c bbr_update_gains(): cwnd_gain += BBR_UNIT * bw_probe_cwnd_gain / 4
                 cwnd += BBR_UNIT * BW_PROBE_CWND_GAIN / 4;
             }
             (pacing, cwnd)
         }
         Mode::ProbeRtt => (BBR_UNIT, BBR_UNIT),
-    };
-    // Both fit the kernel's 10-bit fields (at most 710).
-    bbr.pacing_gain = pacing_gain as u16;
-    bbr.cwnd_gain = cwnd_gain as u16;
+    }
 }
+
+/// [`gains`] for every `mode * 4 + phase`, packed `pacing << 16 | cwnd` (each fits
+/// the kernel's 10-bit fields: at most 710).
+const GAINS: [u32; 16] = {
+    const MODES: [Mode; 4] = [Mode::Startup, Mode::Drain, Mode::ProbeBw, Mode::ProbeRtt];
+    const PHASES: [CyclePhase; 4] = [
+        CyclePhase::Up,
+        CyclePhase::Down,
+        CyclePhase::Cruise,
+        CyclePhase::Refill,
+    ];
+    let mut table = [0; 16];
+    let mut i = 0;
+    while i < 16 {
+        let (pacing, cwnd) = gains(MODES[i / 4], PHASES[i % 4]);
+        table[i] = pacing << 16 | cwnd;
+        i += 1;
+    }
+    table
+};
+
+/// `bbr_update_gains`: the pacing and cwnd gains of the current mode and phase (one
+/// table lookup instead of the kernel's switch; same values).
+pub(super) fn bbr_update_gains(bbr: &mut Bbr) {
+    let index = (bbr.mode as usize) << 2 | bbr.cycle_idx as usize;
+    // Both enums are 2-bit: the index is below 16.
+    let packed = GAINS[index & 15];
+    bbr.pacing_gain = (packed >> 16) as u16;
+    bbr.cwnd_gain = packed as u16;
+}
+
+#[cfg(test)]
+mod tests;

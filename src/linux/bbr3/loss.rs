@@ -81,11 +81,23 @@ pub(super) fn bbr_update_congestion_signals<S: BbrSock>(
     if !rs.is_app_limited || sample_bw >= bbr.max_bw() {
         super::bw_filter::bbr_take_max_bw_sample(bbr, sample_bw);
     }
-    bbr.set_loss_in_round(bbr.loss_in_round() | (rs.losses > 0));
+    if rs.losses > 0 {
+        bbr.set_loss_in_round(true);
+    }
     if !bbr.loss_round_start() {
         return;
     }
-    bbr_adapt_lower_bounds(bbr, sk);
+    bbr_end_loss_round(bbr, sk.snd_cwnd());
+}
+
+/// The end of a loss round in `bbr_update_congestion_signals` (about once per RTT):
+/// adapt the lower bounds, then reset the round's flags. Out of line, so that the
+/// common ACK's frame stays small; it takes the cwnd rather than the socket, so that
+/// the ACK's socket view never leaves its frame.
+#[inline(never)]
+#[cold]
+fn bbr_end_loss_round(bbr: &mut Bbr, snd_cwnd: u32) {
+    bbr_adapt_lower_bounds(bbr, snd_cwnd);
     bbr.set_loss_in_round(false);
     bbr.set_ecn_in_round(false);
 }

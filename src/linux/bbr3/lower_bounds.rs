@@ -10,30 +10,31 @@ use super::upper_bounds::bbr_inflight_with_headroom;
 use super::{Bbr, CyclePhase, Mode};
 use crate::linux::bbr::BbrSock;
 
-/// `bbr_init_lower_bounds`: unset bounds start from the max bandwidth and the cwnd.
-fn bbr_init_lower_bounds<S: BbrSock>(bbr: &mut Bbr, sk: &S, init_bw: bool) {
+/// `bbr_init_lower_bounds`: unset bounds start from the max bandwidth and the cwnd
+/// (`snd_cwnd`, the only socket field it reads).
+fn bbr_init_lower_bounds(bbr: &mut Bbr, snd_cwnd: u32, init_bw: bool) {
     if init_bw && bbr.bw_lo == u32::MAX {
         bbr.bw_lo = bbr.max_bw();
     }
     if bbr.inflight_lo == u32::MAX {
-        bbr.inflight_lo = sk.snd_cwnd();
+        bbr.inflight_lo = snd_cwnd;
     }
 }
 
 /// `bbr_adapt_lower_bounds` (once per loss round): cut the bounds for the round's
-/// loss or CE marks, unless BBR is probing for bandwidth.
-pub(super) fn bbr_adapt_lower_bounds<S: BbrSock>(bbr: &mut Bbr, sk: &S) {
+/// loss or CE marks, unless BBR is probing for bandwidth. `snd_cwnd` is the socket's.
+pub(super) fn bbr_adapt_lower_bounds(bbr: &mut Bbr, snd_cwnd: u32) {
     if bbr_is_probing_bandwidth(bbr) {
         return;
     }
     let mut ecn_inflight_lo = u32::MAX;
     if bbr.ecn_in_round() && ECN_FACTOR != 0 {
-        bbr_init_lower_bounds(bbr, sk, false);
+        bbr_init_lower_bounds(bbr, snd_cwnd, false);
         // Linux net/ipv4/tcp_bbr.c bbr_ecn_lower_bounds(): inflight_lo * ecn_cut >> 8
         ecn_inflight_lo = scale(bbr.inflight_lo, bbr_ecn_cut(bbr));
     }
     if bbr.loss_in_round() {
-        bbr_init_lower_bounds(bbr, sk, true);
+        bbr_init_lower_bounds(bbr, snd_cwnd, true);
         let loss_cut = BBR_UNIT - BETA;
         // Linux net/ipv4/tcp_bbr.c bbr_loss_lower_bounds(): max(latest, lo * (1 - beta))
         let _ = loss_cut;

@@ -113,8 +113,27 @@ pub fn bbr_init(bbr: &mut Bbr, sk: &mut TcpSock, tcp_min_rtt: u32) {
     }
 }
 
-/// `bbr_update_model`: the whole model update of one ACK.
-fn bbr_update_model<S: BbrSock, R: RandomSource>(
+/// The first part of `bbr_update_model`: the congestion signals, ACK aggregation and
+/// STARTUP's exits, which the fast path skips. The rest of the kernel's
+/// `bbr_update_model` ([`bbr_update_model_common`]) also runs on the fast path.
+fn bbr_update_model_slow<S: BbrSock>(
+    bbr: &mut Bbr,
+    sk: &mut S,
+    p: &Bbr3Params,
+    rs: &Sample,
+    sample_bw: u32,
+) {
+    loss::bbr_update_congestion_signals(bbr, sk, rs, sample_bw);
+    bbr_update_ack_aggregation(bbr, sk, rs);
+    bbr_check_loss_too_high_in_startup(bbr, sk, p, rs);
+    bbr_check_full_bw_reached(bbr, rs, sample_bw);
+}
+
+/// The steps `bbr_update_model` and `bbr_run_fast_path` share, in the kernel's order:
+/// DRAIN's check, the cycle phase and the min-RTT filters. One call site, so that
+/// they are compiled once into `bbr_main`.
+#[inline(always)]
+fn bbr_update_model_common<S: BbrSock, R: RandomSource>(
     bbr: &mut Bbr,
     sk: &mut S,
     p: &Bbr3Params,
@@ -122,51 +141,34 @@ fn bbr_update_model<S: BbrSock, R: RandomSource>(
     sample_bw: u32,
     rand: &mut R,
 ) {
-    loss::bbr_update_congestion_signals(bbr, sk, rs, sample_bw);
-    bbr_update_ack_aggregation(bbr, sk, rs);
-    bbr_check_loss_too_high_in_startup(bbr, sk, p, rs);
-    bbr_check_full_bw_reached(bbr, rs, sample_bw);
-    bbr_check_drain(bbr, sk, p, rand);
+    // `bbr_check_drain` acts only in STARTUP and DRAIN.
+    if matches!(bbr.mode, Mode::Startup | Mode::Drain) {
+        bbr_check_drain(bbr, sk, p, rand);
+    }
     bbr_update_cycle_phase(bbr, sk, p, rs, sample_bw, rand);
     bbr_update_min_rtt(bbr, sk, rs, rand);
 }
 
-/// `bbr_run_fast_path`: on an app-limited ACK below the max bandwidth with no loss or
-/// CE in the round, only DRAIN's check, the cycle phase and the min-RTT filters run;
-/// if none of mode, min_rtt and `try_fast_path` changes, the control update is
-/// skipped as well.
-fn bbr_run_fast_path<S: BbrSock, R: RandomSource>(
-    bbr: &mut Bbr,
-    sk: &mut S,
-    p: &Bbr3Params,
-    rs: &Sample,
-    sample_bw: u32,
-    rand: &mut R,
-) -> FastPath {
-    if !(FAST_PATH
+/// Whether `bbr_run_fast_path` runs: an app-limited ACK below the max bandwidth with
+/// no loss or CE in the round, after a control update that left `try_fast_path` set.
+fn bbr_fast_path_eligible(bbr: &Bbr, rs: &Sample, sample_bw: u32) -> bool {
+    FAST_PATH
         && bbr.try_fast_path()
         && rs.is_app_limited
         && sample_bw < bbr.max_bw()
         && !bbr.loss_in_round()
-        && !bbr.ecn_in_round())
-    {
-        return FastPath::NotTaken;
-    }
-    let prev_mode = bbr.mode;
-    let prev_min_rtt_us = bbr.min_rtt_us;
-    bbr_check_drain(bbr, sk, p, rand);
-    bbr_update_cycle_phase(bbr, sk, p, rs, sample_bw, rand);
-    bbr_update_min_rtt(bbr, sk, rs, rand);
-    if bbr.mode == prev_mode && bbr.min_rtt_us == prev_min_rtt_us && bbr.try_fast_path() {
-        FastPath::Skipped
-    } else {
-        FastPath::ControlOnly
-    }
+        && !bbr.ecn_in_round()
 }
 
 /// `bbr_main`, the `cong_control` hook: after the glue processed an ACK and built its
 /// rate sample `rs`, update the model, then the pacing rate and cwnd. Returns what the
 /// fast path decided.
+///
+/// `bbr_run_fast_path` (on an eligible ACK, only DRAIN's check, the cycle phase and
+/// the min-RTT filters run; if none of mode, min_rtt and `try_fast_path` changes, the
+/// control update is skipped as well) and `bbr_update_model` share their last three
+/// steps: here they run once, after the model's first part when the fast path is
+/// not eligible.
 pub fn bbr_main<S: BbrSock, R: RandomSource>(
     bbr: &mut Bbr,
     sk: &mut S,
@@ -179,15 +181,30 @@ pub fn bbr_main<S: BbrSock, R: RandomSource>(
         bbr.rounds_since_probe = bbr.rounds_since_probe.saturating_add(1);
         ecn::bbr_update_ecn_alpha(bbr, sk, p);
     }
-    bbr.set_ecn_in_round(bbr.ecn_in_round() | (bbr.ecn_eligible() && rs.is_ece));
+    if bbr.ecn_eligible() && rs.is_ece {
+        bbr.set_ecn_in_round(true);
+    }
     let sample_bw = bbr_calculate_bw_sample(rs);
     bbr_update_latest_delivery_signals(bbr, sk, rs, sample_bw);
 
-    let fast_path = bbr_run_fast_path(bbr, sk, p, rs, sample_bw, rand);
-    if fast_path != FastPath::Skipped {
-        if fast_path == FastPath::NotTaken {
-            bbr_update_model(bbr, sk, p, rs, sample_bw, rand);
+    // On the fast path, the mode and min_rtt before its steps (`None`: not taken).
+    let prev = if bbr_fast_path_eligible(bbr, rs, sample_bw) {
+        Some((bbr.mode, bbr.min_rtt_us))
+    } else {
+        bbr_update_model_slow(bbr, sk, p, rs, sample_bw);
+        None
+    };
+    bbr_update_model_common(bbr, sk, p, rs, sample_bw, rand);
+    let fast_path = match prev {
+        None => FastPath::NotTaken,
+        Some((mode, min_rtt_us))
+            if bbr.mode == mode && bbr.min_rtt_us == min_rtt_us && bbr.try_fast_path() =>
+        {
+            FastPath::Skipped
         }
+        Some(_) => FastPath::ControlOnly,
+    };
+    if fast_path != FastPath::Skipped {
         bbr_update_gains(bbr);
         let bw = bbr.bw();
         bbr_set_pacing_rate(bbr, sk, bw, u32::from(bbr.pacing_gain));
@@ -197,8 +214,12 @@ pub fn bbr_main<S: BbrSock, R: RandomSource>(
 
     bbr_advance_latest_delivery_signals(bbr, rs, sample_bw);
     bbr.prev_ca_state = sk.icsk_ca_state();
-    bbr.set_loss_in_cycle(bbr.loss_in_cycle() | (rs.lost > 0));
-    bbr.set_ecn_in_cycle(bbr.ecn_in_cycle() | (rs.delivered_ce > 0));
+    if rs.lost > 0 {
+        bbr.set_loss_in_cycle(true);
+    }
+    if rs.delivered_ce > 0 {
+        bbr.set_ecn_in_cycle(true);
+    }
     fast_path
 }
 

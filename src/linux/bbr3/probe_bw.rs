@@ -2,12 +2,12 @@
 //! random 2–3 s wall-clock wait or a Reno-coexistence count of rounds, whichever
 //! comes first; and DRAIN, which leads into it.
 
-use super::cwnd::{bbr_inflight, bbr_target_inflight};
+use super::cwnd::{bbr_bdp, bbr_inflight, bbr_target_inflight};
 use super::lower_bounds::{bbr_reset_congestion_signals, bbr_reset_lower_bounds};
-use super::pacing::bbr_packets_in_net_at_edt;
+use super::pacing::{bbr_packets_in_net_at_edt, bbr_tso_segs_goal};
 use super::params::{
     BBR_SCALE, BBR_UNIT, BW_PROBE_BASE_US, BW_PROBE_MAX_ROUNDS, BW_PROBE_RAND_ROUNDS,
-    BW_PROBE_RAND_US, ECN_REPROBE_GAIN,
+    BW_PROBE_RAND_US, CWND_MIN_TARGET, ECN_REPROBE_GAIN,
 };
 use super::startup::bbr_reset_full_bw;
 use super::state::AckPhase;
@@ -41,19 +41,21 @@ pub(crate) fn pick_probe_wait<R: RandomSource>(rand: &mut R) -> (u8, u32) {
     (rounds, wait_us)
 }
 
-/// `bbr_start_bw_probe_refill`: send at the estimate for a round to refill the pipe.
-pub(super) fn bbr_start_bw_probe_refill<S: BbrSock>(
-    bbr: &mut Bbr,
-    sk: &S,
-    bw_probe_up_rounds: u32,
-) {
+/// `bbr_start_bw_probe_refill`: send at the estimate for a round to refill the pipe;
+/// the round ends once `tp->delivered` (`delivered`, the one socket field it reads)
+/// is delivered. Once per cycle: out of line, so that the common ACK's frame stays
+/// small, and given the count rather than the socket, so that the ACK's socket view
+/// never leaves its frame.
+#[inline(never)]
+#[cold]
+pub(super) fn bbr_start_bw_probe_refill(bbr: &mut Bbr, delivered: u32, bw_probe_up_rounds: u32) {
     bbr_reset_lower_bounds(bbr);
     // `bw_probe_up_rounds:5` keeps the low 5 bits (an ilog2 of 0, -1, becomes 31).
     bbr.bw_probe_up_rounds = (bw_probe_up_rounds & 31) as u8;
     bbr.bw_probe_up_acks = 0;
     bbr.set_stopped_risky_probe(false);
     bbr.ack_phase = AckPhase::Refilling;
-    bbr.next_rtt_delivered = sk.delivered();
+    bbr.next_rtt_delivered = delivered;
     bbr_set_cycle_idx(bbr, CyclePhase::Refill);
 }
 
@@ -103,14 +105,31 @@ fn bbr_has_elapsed_in_phase<S: BbrSock>(bbr: &Bbr, sk: &S, interval_us: u32) -> 
 
 /// `bbr_is_reno_coexistence_probe_time`: as many rounds since the last probe as a
 /// Reno flow with our BDP would wait (at most 63).
+///
+/// The kernel tests `rounds >= min(63, min(bbr_inflight(bw, 1.0), cwnd))`, and
+/// `bbr_inflight()` is `max(bdp, 3 * tso_segs_goal, 4)` (plus 2 in PROBE_UP). Outside
+/// PROBE_UP the same test is `rounds >= 63 || rounds >= cwnd || (rounds >= 4 &&
+/// rounds >= bdp && rounds >= 3 * tso_segs_goal)`, evaluated in that order: the TSO
+/// goal (a division) is computed only when the cheaper terms leave the answer open.
+#[inline(always)]
 fn bbr_is_reno_coexistence_probe_time<S: BbrSock>(bbr: &Bbr, sk: &S, p: &Bbr3Params) -> bool {
-    let rounds = BW_PROBE_MAX_ROUNDS.min(bbr_target_inflight(bbr, sk, p));
-    u32::from(bbr.rounds_since_probe) >= rounds
+    let rounds = u32::from(bbr.rounds_since_probe);
+    if bbr.mode == Mode::ProbeBw && bbr.cycle_idx == CyclePhase::Up {
+        // `bbr_quantization_budget()` adds 2 (wrapping): the whole target, as the kernel.
+        return rounds >= BW_PROBE_MAX_ROUNDS.min(bbr_target_inflight(bbr, sk, p));
+    }
+    rounds >= BW_PROBE_MAX_ROUNDS
+        || rounds >= sk.snd_cwnd()
+        || (rounds >= CWND_MIN_TARGET
+            && rounds >= bbr_bdp(bbr, bbr.bw(), BBR_UNIT)
+            && rounds >= bbr_tso_segs_goal(bbr, sk, p).wrapping_mul(3))
 }
 
 /// `bbr_check_time_to_probe_bw`: re-probe at once when CE marks (without loss) in
 /// this cycle have ceased in Open, else when the wall-clock wait or the round count
-/// has run out. Returns true when it started REFILL.
+/// has run out. Returns true when it started REFILL. Inlined: the socket view is not
+/// passed to any call, so it stays in registers.
+#[inline(always)]
 fn bbr_check_time_to_probe_bw<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params) -> bool {
     if ECN_REPROBE_GAIN != 0
         && bbr.ecn_eligible()
@@ -118,20 +137,28 @@ fn bbr_check_time_to_probe_bw<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params)
         && !bbr.loss_in_cycle()
         && sk.icsk_ca_state() == CaState::Open
     {
-        // Linux net/ipv4/tcp_bbr.c bbr_check_time_to_probe_bw(): n = ilog2(inflight_hi * reprobe_gain >> 8)
-        let volume = (u64::from(bbr.inflight_hi) * u64::from(ECN_REPROBE_GAIN)) >> BBR_SCALE;
-        // ilog2(0) is -1 in the kernel: all ones, of which the 5-bit field keeps 31.
-        let n = volume.checked_ilog2().unwrap_or(u32::MAX);
-        bbr_start_bw_probe_refill(bbr, sk, n);
+        bbr_ecn_reprobe(bbr, sk.delivered());
         return true;
     }
     if bbr_has_elapsed_in_phase(bbr, sk, bbr.probe_wait_us)
         || bbr_is_reno_coexistence_probe_time(bbr, sk, p)
     {
-        bbr_start_bw_probe_refill(bbr, sk, 0);
+        bbr_start_bw_probe_refill(bbr, sk.delivered(), 0);
         return true;
     }
     false
+}
+
+/// The CE re-probe of `bbr_check_time_to_probe_bw`: REFILL with
+/// `bw_probe_up_rounds` from the size of `inflight_hi`. Rare: out of line.
+#[inline(never)]
+#[cold]
+fn bbr_ecn_reprobe(bbr: &mut Bbr, delivered: u32) {
+    // Linux net/ipv4/tcp_bbr.c bbr_check_time_to_probe_bw(): n = ilog2(inflight_hi * reprobe_gain >> 8)
+    let volume = (u64::from(bbr.inflight_hi) * u64::from(ECN_REPROBE_GAIN)) >> BBR_SCALE;
+    // ilog2(0) is -1 in the kernel: all ones, of which the 5-bit field keeps 31.
+    let n = volume.checked_ilog2().unwrap_or(u32::MAX);
+    bbr_start_bw_probe_refill(bbr, delivered, n);
 }
 
 /// `bbr_check_time_to_cruise`: DOWN ends once the flight leaves headroom below
@@ -168,8 +195,9 @@ pub(super) fn bbr_update_cycle_phase<S: BbrSock, R: RandomSource>(
     if bbr.mode != Mode::ProbeBw {
         return;
     }
-    let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
-    let bw = bbr.max_bw();
+    // The kernel computes the flight at EDT and `bbr_max_bw()` here for every phase;
+    // only UP and DOWN read them, so they are computed there (same values: nothing
+    // in between changes their inputs).
     match bbr.cycle_idx {
         CyclePhase::Cruise => {
             bbr_check_time_to_probe_bw(bbr, sk, p);
@@ -181,6 +209,7 @@ pub(super) fn bbr_update_cycle_phase<S: BbrSock, R: RandomSource>(
             }
         }
         CyclePhase::Up => {
+            let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
             let mut is_bw_probe_done = false;
             if bbr.prev_probe_too_high() && inflight >= bbr.inflight_hi {
                 bbr.set_stopped_risky_probe(true);
@@ -198,6 +227,8 @@ pub(super) fn bbr_update_cycle_phase<S: BbrSock, R: RandomSource>(
             }
         }
         CyclePhase::Down => {
+            let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
+            let bw = bbr.max_bw();
             if bbr_check_time_to_probe_bw(bbr, sk, p) {
                 return;
             }
@@ -230,3 +261,6 @@ pub(super) fn bbr_check_drain<S: BbrSock, R: RandomSource>(
         bbr_start_bw_probe_down(bbr, sk, rand);
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -186,7 +186,7 @@ pub(super) fn bbr_adapt_upper_bounds<S: BbrSock, R: RandomSource>(
             super::bw_filter::bbr_advance_max_bw_filter(bbr);
         }
         if bbr.mode == Mode::ProbeBw && bbr.stopped_risky_probe() && !bbr.prev_probe_too_high() {
-            bbr_start_bw_probe_refill(bbr, sk, 0);
+            bbr_start_bw_probe_refill(bbr, sk.delivered(), 0);
             return true;
         }
     }
