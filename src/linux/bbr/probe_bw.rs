@@ -1,7 +1,7 @@
 //! Mode changes between STARTUP, DRAIN and PROBE_BW, the PROBE_BW gain cycle, and
 //! the gains each mode paces and sizes cwnd with.
 
-use super::bw::bbr_max_bw;
+use super::bw::{bbr_bw, bbr_max_bw};
 use super::cwnd::{
     bbr_bdp, bbr_inflight, bbr_packets_in_net_at_edt, packets_in_net_at_edt, quantization_budget,
 };
@@ -27,16 +27,18 @@ pub fn bbr_is_next_cycle_phase<S: BbrSock>(
     p: &BbrParams,
     rs: &RateSample,
 ) -> bool {
-    is_next_cycle_phase(bbr, sk, p, rs, &mut (0, 0))
+    is_next_cycle_phase(bbr, sk, p, rs, bbr_bw(bbr), &mut (0, 0))
 }
 
-/// [`bbr_is_next_cycle_phase`], keeping in `tso_goal` the `bbr_tso_segs_goal()` it
-/// computed, with the pacing rate it was computed at (for `bbr_set_cwnd()`).
+/// [`bbr_is_next_cycle_phase`] with `bbr_bw()` already read (`cur_bw`), keeping in
+/// `tso_goal` the `bbr_tso_segs_goal()` it computed, with the pacing rate it was
+/// computed at (for `bbr_set_cwnd()`).
 pub(super) fn is_next_cycle_phase<S: BbrSock>(
     bbr: &BbrState,
     sk: &S,
     p: &BbrParams,
     rs: &RateSample,
+    cur_bw: u32,
     tso_goal: &mut TsoGoal,
 ) -> bool {
     // Linux net/ipv4/tcp_bbr.c bbr_is_next_cycle_phase(): a phase lasts at least min_rtt
@@ -52,7 +54,7 @@ pub(super) fn is_next_cycle_phase<S: BbrSock>(
         // at the same pacing rate: computed once.
         let tso_segs_goal = bbr_tso_segs_goal(sk, p);
         *tso_goal = (sk.sk_pacing_rate(), tso_segs_goal);
-        let inflight = packets_in_net_at_edt(bbr, sk, rs.prior_in_flight, tso_segs_goal);
+        let inflight = packets_in_net_at_edt(cur_bw, sk, rs.prior_in_flight, tso_segs_goal);
         return is_full_length
             && (rs.losses != 0
                 || inflight >= quantization_budget(bbr, bbr_bdp(bbr, bw, gain), tso_segs_goal));
@@ -75,18 +77,20 @@ pub fn bbr_update_cycle_phase<S: BbrSock>(
     p: &BbrParams,
     rs: &RateSample,
 ) {
-    update_cycle_phase(bbr, sk, p, rs, &mut (0, 0));
+    update_cycle_phase(bbr, sk, p, rs, bbr_bw(bbr), &mut (0, 0));
 }
 
-/// [`bbr_update_cycle_phase`], keeping the TSO goal it computed in `tso_goal`.
+/// [`bbr_update_cycle_phase`] with `bbr_bw()` already read (`cur_bw`), keeping the TSO
+/// goal it computed in `tso_goal`.
 pub(super) fn update_cycle_phase<S: BbrSock>(
     bbr: &mut BbrState,
     sk: &S,
     p: &BbrParams,
     rs: &RateSample,
+    cur_bw: u32,
     tso_goal: &mut TsoGoal,
 ) {
-    if bbr.mode == BbrMode::ProbeBw && is_next_cycle_phase(bbr, sk, p, rs, tso_goal) {
+    if bbr.mode == BbrMode::ProbeBw && is_next_cycle_phase(bbr, sk, p, rs, cur_bw, tso_goal) {
         bbr_advance_cycle_phase(bbr, sk);
     }
 }
