@@ -169,7 +169,16 @@ pub(super) fn set_cwnd<S: BbrSock>(
 ) {
     let mut cwnd = sk.snd_cwnd();
     if acked != 0 {
-        let (recovered, conserving) = bbr_set_cwnd_to_recover_or_restore(bbr, sk, rs, acked);
+        // No loss, no CA-state change and no packet conservation: the function would
+        // return cwnd as it is and change nothing.
+        let (recovered, conserving) = if rs.losses <= 0
+            && bbr.prev_ca_state == sk.icsk_ca_state()
+            && !bbr.packet_conservation()
+        {
+            (cwnd, false)
+        } else {
+            bbr_set_cwnd_to_recover_or_restore(bbr, sk, rs, acked)
+        };
         cwnd = recovered;
         if !conserving {
             let target = bbr_bdp(bbr, bw, gain);

@@ -194,8 +194,11 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
         // Linux net/ipv4/tcp_output.c __tcp_transmit_skb(): tcp_wstamp_ns = max(tcp_wstamp_ns, tcp_clock_cache)
         let prior_wstamp = self.s.tcp_wstamp_ns;
         let departure_ns = prior_wstamp.max(self.tcp_clock_cache());
-        let segs_out = self.s.data_segs_out.saturating_add(1);
-        self.s.data_segs_out = segs_out.min(10);
+        // Once at 10 (every send after the first nine) the count stays as it is.
+        if self.s.data_segs_out < 10 {
+            self.s.data_segs_out += 1;
+        }
+        let segs_out = self.s.data_segs_out;
         self.s.tcp_wstamp_ns = departure_ns;
         if self.s.sk_pacing_status != 0 {
             let (rate, mss) = (self.s.sk_pacing_rate, self.c.mss());
