@@ -54,13 +54,22 @@ pub(super) fn is_next_cycle_phase<S: BbrSock>(
         // at the same pacing rate: computed once.
         let tso_segs_goal = bbr_tso_segs_goal(sk, p);
         *tso_goal = (sk.sk_pacing_rate(), tso_segs_goal);
+        // The C computes the flight first; it has no side effect, so it is computed
+        // only when the answer depends on it.
+        if !is_full_length {
+            return false;
+        }
+        if rs.losses != 0 {
+            return true;
+        }
         let inflight = packets_in_net_at_edt(cur_bw, sk, rs.prior_in_flight, tso_segs_goal);
-        return is_full_length
-            && (rs.losses != 0
-                || inflight >= quantization_budget(bbr, bbr_bdp(bbr, bw, gain), tso_segs_goal));
+        return inflight >= quantization_budget(bbr, bbr_bdp(bbr, bw, gain), tso_segs_goal);
+    }
+    if is_full_length {
+        return true;
     }
     let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
-    is_full_length || inflight <= bbr_inflight(bbr, sk, p, bw, BBR_UNIT)
+    inflight <= bbr_inflight(bbr, sk, p, bw, BBR_UNIT)
 }
 
 /// `bbr_advance_cycle_phase()`: the next phase starts now.
