@@ -217,12 +217,15 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
         ack_maybe_delayed: bool,
         rs: &mut RateSample,
     ) {
-        rs.rtt_us = -1;
-        if let Some(rtt) = rtt_us {
-            rs.rtt_us = i64::from(rtt);
-            let jiffies = self.tcp_jiffies32();
-            rtt_min_update(&mut self.s.rtt_min, jiffies, rtt, ack_maybe_delayed);
-        }
+        // One store of the sample either way (-1: none).
+        rs.rtt_us = match rtt_us {
+            Some(rtt) => {
+                let jiffies = self.tcp_jiffies32();
+                rtt_min_update(&mut self.s.rtt_min, jiffies, rtt, ack_maybe_delayed);
+                i64::from(rtt)
+            }
+            None => -1,
+        };
         rs.is_ack_delayed = ack_maybe_delayed;
     }
 
