@@ -156,8 +156,9 @@ pub fn bbr_set_cwnd<S: BbrSock>(
 }
 
 /// [`bbr_set_cwnd`] (`acked`, `bw`, `gain` in a tuple) with `bbr_bw()` already read
-/// (`cur_bw`, for the aggregation allowance), reusing `tso_goal` if this ACK computed
-/// it at the current pacing rate.
+/// (`cur_bw`, for the aggregation allowance), reusing `tso_goal` if it was computed at
+/// the current pacing rate. Returns the `bbr_tso_segs_goal()` it used (0: none, when
+/// nothing was delivered or packet conservation decided cwnd).
 pub(super) fn set_cwnd<S: BbrSock>(
     bbr: &mut BbrState,
     sk: &mut S,
@@ -166,7 +167,8 @@ pub(super) fn set_cwnd<S: BbrSock>(
     (acked, bw, gain): (u32, u32, u32),
     cur_bw: u32,
     tso_goal: TsoGoal,
-) {
+) -> u32 {
+    let mut goal = 0;
     let mut cwnd = sk.snd_cwnd();
     if acked != 0 {
         // No loss, no CA-state change and no packet conservation: the function would
@@ -183,7 +185,8 @@ pub(super) fn set_cwnd<S: BbrSock>(
         if !conserving {
             let target = bbr_bdp(bbr, bw, gain);
             let target = target.wrapping_add(ack_aggregation_cwnd(bbr, cur_bw));
-            let target = quantization_budget(bbr, target, tso_segs_goal_at(sk, p, tso_goal));
+            goal = tso_segs_goal_at(sk, p, tso_goal);
+            let target = quantization_budget(bbr, target, goal);
             // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd(): slow start toward the target, or snap down once full
             if bbr.full_bw_reached() {
                 cwnd = cwnd.wrapping_add(acked).min(target);
@@ -197,6 +200,7 @@ pub(super) fn set_cwnd<S: BbrSock>(
     if bbr.mode == BbrMode::ProbeRtt {
         sk.set_snd_cwnd(sk.snd_cwnd().min(CWND_MIN_TARGET));
     }
+    goal
 }
 
 #[cfg(test)]

@@ -106,7 +106,8 @@ fn update_model<S: BbrSock, R: RandomSource>(
     rs: &RateSample,
     rand: &mut R,
 ) -> (pacing::TsoGoal, u32) {
-    let mut tso_goal = (0, 0);
+    // A goal kept from an earlier event is at the current rate (a new rate clears it).
+    let mut tso_goal = (sk.sk_pacing_rate(), sk.kept_tso_segs_goal());
     bbr_update_bw(bbr, sk, p, rs, rand);
     // bbr_bw() moves only in bbr_update_bw() (the max filter, lt_bw and lt_use_bw):
     // read once for the rest of the ACK.
@@ -134,7 +135,10 @@ pub fn bbr_main<S: BbrSock, R: RandomSource>(
     let (tso_goal, bw) = update_model(bbr, sk, p, rs, rand);
     bbr_set_pacing_rate(bbr, sk, bw, u32::from(bbr.pacing_gain));
     let gain = u32::from(bbr.cwnd_gain);
-    cwnd::set_cwnd(bbr, sk, p, rs, (rs.acked_sacked, bw, gain), bw, tso_goal);
+    let goal = cwnd::set_cwnd(bbr, sk, p, rs, (rs.acked_sacked, bw, gain), bw, tso_goal);
+    if goal != 0 {
+        sk.keep_tso_segs_goal(goal);
+    }
 }
 
 /// `bbr_init()`: a fresh model from the socket: min_rtt from `tcp_min_rtt()`, the

@@ -5,7 +5,7 @@ use super::bw::{bbr_bw, bbr_max_bw};
 use super::cwnd::{
     bbr_bdp, bbr_inflight, bbr_packets_in_net_at_edt, packets_in_net_at_edt, quantization_budget,
 };
-use super::pacing::{TsoGoal, bbr_tso_segs_goal};
+use super::pacing::{TsoGoal, tso_segs_goal_at};
 use super::sock_view::BbrSock;
 use super::{BBR_UNIT, BbrMode, BbrParams, BbrState, CWND_GAIN, DRAIN_GAIN, HIGH_GAIN};
 use crate::linux::tcp::rate::tcp_stamp_us_delta;
@@ -52,7 +52,7 @@ pub(super) fn is_next_cycle_phase<S: BbrSock>(
     if gain > BBR_UNIT {
         // Both bbr_packets_in_net_at_edt() and bbr_inflight() take bbr_tso_segs_goal()
         // at the same pacing rate: computed once.
-        let tso_segs_goal = bbr_tso_segs_goal(sk, p);
+        let tso_segs_goal = tso_segs_goal_at(sk, p, *tso_goal);
         *tso_goal = (sk.sk_pacing_rate(), tso_segs_goal);
         // The C computes the flight first; it has no side effect, so it is computed
         // only when the answer depends on it.
