@@ -29,11 +29,16 @@ pub fn bbr_extra_acked(bbr: &BbrState) -> u16 {
 /// `bbr_ack_aggregation_cwnd()`: the cwnd allowance for aggregation, once the pipe
 /// was full: `extra_acked`, at most what `bbr_bw` delivers in 100 ms.
 pub fn bbr_ack_aggregation_cwnd(bbr: &BbrState) -> u32 {
+    ack_aggregation_cwnd(bbr, bbr_bw(bbr))
+}
+
+/// [`bbr_ack_aggregation_cwnd`] with `bbr_bw()` already read (`bw`).
+pub(super) fn ack_aggregation_cwnd(bbr: &BbrState, bw: u32) -> u32 {
     if EXTRA_ACKED_GAIN == 0 || !bbr.full_bw_reached() {
         return 0;
     }
     // Linux net/ipv4/tcp_bbr.c bbr_ack_aggregation_cwnd(): bw * 100 ms / BW_UNIT
-    let max_aggr_cwnd = (u64::from(bbr_bw(bbr)) * EXTRA_ACKED_MAX_US / BW_UNIT) as u32;
+    let max_aggr_cwnd = (u64::from(bw) * EXTRA_ACKED_MAX_US / BW_UNIT) as u32;
     // Linux net/ipv4/tcp_bbr.c bbr_ack_aggregation_cwnd(): gain * extra_acked >> BBR_SCALE
     let aggr_cwnd = (EXTRA_ACKED_GAIN * u32::from(bbr_extra_acked(bbr))) >> BBR_SCALE;
     aggr_cwnd.min(max_aggr_cwnd)
@@ -43,6 +48,16 @@ pub fn bbr_ack_aggregation_cwnd(bbr: &BbrState) -> u32 {
 /// measures the segments (S)ACKed in the current epoch beyond `bbr_bw · epoch`,
 /// capped at cwnd. The epoch restarts when ACKs fall behind that rate.
 pub fn bbr_update_ack_aggregation<S: BbrSock>(bbr: &mut BbrState, sk: &S, rs: &RateSample) {
+    update_ack_aggregation(bbr, sk, rs, bbr_bw(bbr));
+}
+
+/// [`bbr_update_ack_aggregation`] with `bbr_bw()` already read (`bw`).
+pub(super) fn update_ack_aggregation<S: BbrSock>(
+    bbr: &mut BbrState,
+    sk: &S,
+    rs: &RateSample,
+    bw: u32,
+) {
     if EXTRA_ACKED_GAIN == 0 || rs.acked_sacked == 0 || rs.delivered < 0 || rs.interval_us <= 0 {
         return;
     }
@@ -62,7 +77,7 @@ pub fn bbr_update_ack_aggregation<S: BbrSock>(bbr: &mut BbrState, sk: &S, rs: &R
     }
     let epoch_us = tcp_stamp_us_delta(sk.delivered_mstamp(), bbr.ack_epoch_mstamp);
     // Linux net/ipv4/tcp_bbr.c bbr_update_ack_aggregation(): expected = bw * epoch_us / BW_UNIT
-    let mut expected_acked = (u64::from(bbr_bw(bbr)) * u64::from(epoch_us) / BW_UNIT) as u32;
+    let mut expected_acked = (u64::from(bw) * u64::from(epoch_us) / BW_UNIT) as u32;
     // Linux net/ipv4/tcp_bbr.c bbr_update_ack_aggregation(): reset when ACKs fall behind, or after 2^20
     if bbr.ack_epoch_acked <= expected_acked
         || bbr.ack_epoch_acked.wrapping_add(rs.acked_sacked) >= ACK_EPOCH_ACKED_RESET_THRESH

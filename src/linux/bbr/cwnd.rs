@@ -2,7 +2,7 @@
 //! ACK-aggregation allowance, packet conservation in the first round of recovery,
 //! and the restore when recovery ends.
 
-use super::aggregation::bbr_ack_aggregation_cwnd;
+use super::aggregation::ack_aggregation_cwnd;
 use super::bw::bbr_bw;
 use super::pacing::{TsoGoal, bbr_tso_segs_goal, tso_segs_goal_at};
 use super::probe_rtt::CWND_MIN_TARGET;
@@ -74,13 +74,14 @@ pub fn bbr_packets_in_net_at_edt<S: BbrSock>(
     } else {
         0
     };
-    packets_in_net_at_edt(bbr, sk, inflight_now, probe_segs)
+    packets_in_net_at_edt(bbr_bw(bbr), sk, inflight_now, probe_segs)
 }
 
-/// [`bbr_packets_in_net_at_edt`] with the probing burst already computed
-/// (`probe_segs`: `bbr_tso_segs_goal()` when `pacing_gain` is above 1, else 0).
+/// [`bbr_packets_in_net_at_edt`] with `bbr_bw()` already read (`bw`) and the probing
+/// burst already computed (`probe_segs`: `bbr_tso_segs_goal()` when `pacing_gain` is
+/// above 1, else 0).
 pub(super) fn packets_in_net_at_edt<S: BbrSock>(
-    bbr: &BbrState,
+    bw: u32,
     sk: &S,
     inflight_now: u32,
     probe_segs: u32,
@@ -89,7 +90,7 @@ pub(super) fn packets_in_net_at_edt<S: BbrSock>(
     let edt_ns = sk.tcp_wstamp_ns().max(now_ns);
     let interval_us = (edt_ns - now_ns) / NSEC_PER_USEC;
     // Linux net/ipv4/tcp_bbr.c bbr_packets_in_net_at_edt(): bw * interval_us >> BW_SCALE, as u32
-    let interval_delivered = (u64::from(bbr_bw(bbr)).wrapping_mul(interval_us) >> BW_SCALE) as u32;
+    let interval_delivered = (u64::from(bw).wrapping_mul(interval_us) >> BW_SCALE) as u32;
     // Linux net/ipv4/tcp_bbr.c bbr_packets_in_net_at_edt(): + tso_segs_goal when pacing_gain > 1
     let inflight_at_edt = inflight_now.wrapping_add(probe_segs);
     if interval_delivered >= inflight_at_edt {
@@ -116,16 +117,19 @@ pub fn bbr_set_cwnd_to_recover_or_restore<S: BbrSock>(
         // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd_to_recover_or_restore(): max_t(s32, cwnd - losses, 1)
         cwnd = (cwnd.wrapping_sub(rs.losses as u32) as i32).max(1) as u32;
     }
-    if state == recovery && prev_state != recovery {
-        bbr.set_packet_conservation(true);
-        bbr.next_rtt_delivered = sk.delivered();
-        // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd_to_recover_or_restore(): cut unused cwnd
-        cwnd = sk.packets_in_flight().wrapping_add(acked);
-    } else if prev_state >= recovery && state < recovery {
-        cwnd = cwnd.max(bbr.prior_cwnd);
-        bbr.set_packet_conservation(false);
+    // Both transitions need a state change; with none, prev_ca_state stays as it is.
+    if state != prev_state {
+        if state == recovery {
+            bbr.set_packet_conservation(true);
+            bbr.next_rtt_delivered = sk.delivered();
+            // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd_to_recover_or_restore(): cut unused cwnd
+            cwnd = sk.packets_in_flight().wrapping_add(acked);
+        } else if prev_state >= recovery && state < recovery {
+            cwnd = cwnd.max(bbr.prior_cwnd);
+            bbr.set_packet_conservation(false);
+        }
+        bbr.prev_ca_state = sk.icsk_ca_state();
     }
-    bbr.prev_ca_state = sk.icsk_ca_state();
     if bbr.packet_conservation() {
         // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd_to_recover_or_restore(): max(cwnd, in_flight + acked)
         return (cwnd.max(sk.packets_in_flight().wrapping_add(acked)), true);
@@ -147,27 +151,42 @@ pub fn bbr_set_cwnd<S: BbrSock>(
     bw: u32,
     gain: u32,
 ) {
-    set_cwnd(bbr, sk, p, rs, (acked, bw, gain), (0, 0));
+    let cur_bw = bbr_bw(bbr);
+    set_cwnd(bbr, sk, p, rs, (acked, bw, gain), cur_bw, (0, 0));
 }
 
-/// [`bbr_set_cwnd`] (`acked`, `bw`, `gain` in a tuple), reusing `tso_goal` if this
-/// ACK computed it at the current pacing rate.
+/// [`bbr_set_cwnd`] (`acked`, `bw`, `gain` in a tuple) with `bbr_bw()` already read
+/// (`cur_bw`, for the aggregation allowance), reusing `tso_goal` if it was computed at
+/// the current pacing rate. Returns the `bbr_tso_segs_goal()` it used (0: none, when
+/// nothing was delivered or packet conservation decided cwnd).
 pub(super) fn set_cwnd<S: BbrSock>(
     bbr: &mut BbrState,
     sk: &mut S,
     p: &BbrParams,
     rs: &RateSample,
     (acked, bw, gain): (u32, u32, u32),
+    cur_bw: u32,
     tso_goal: TsoGoal,
-) {
+) -> u32 {
+    let mut goal = 0;
     let mut cwnd = sk.snd_cwnd();
     if acked != 0 {
-        let (recovered, conserving) = bbr_set_cwnd_to_recover_or_restore(bbr, sk, rs, acked);
+        // No loss, no CA-state change and no packet conservation: the function would
+        // return cwnd as it is and change nothing.
+        let (recovered, conserving) = if rs.losses <= 0
+            && bbr.prev_ca_state == sk.icsk_ca_state()
+            && !bbr.packet_conservation()
+        {
+            (cwnd, false)
+        } else {
+            bbr_set_cwnd_to_recover_or_restore(bbr, sk, rs, acked)
+        };
         cwnd = recovered;
         if !conserving {
             let target = bbr_bdp(bbr, bw, gain);
-            let target = target.wrapping_add(bbr_ack_aggregation_cwnd(bbr));
-            let target = quantization_budget(bbr, target, tso_segs_goal_at(sk, p, tso_goal));
+            let target = target.wrapping_add(ack_aggregation_cwnd(bbr, cur_bw));
+            goal = tso_segs_goal_at(sk, p, tso_goal);
+            let target = quantization_budget(bbr, target, goal);
             // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd(): slow start toward the target, or snap down once full
             if bbr.full_bw_reached() {
                 cwnd = cwnd.wrapping_add(acked).min(target);
@@ -181,6 +200,7 @@ pub(super) fn set_cwnd<S: BbrSock>(
     if bbr.mode == BbrMode::ProbeRtt {
         sk.set_snd_cwnd(sk.snd_cwnd().min(CWND_MIN_TARGET));
     }
+    goal
 }
 
 #[cfg(test)]

@@ -23,6 +23,11 @@
 //!
 //! Read [`Bbr::cwnd`] and [`Bbr::pacing_rate`] after each event.
 //!
+//! Pass the same [`BbrParams`] to every event of a flow: between ACKs the flow keeps
+//! `bbr_tso_segs_goal()` for its current pacing rate, and that goal also depends on
+//! the config's `mss`, `pacing_shift` and `max_tcp_header` (a new pacing rate, or an
+//! event with CA-state work, recomputes it).
+//!
 //! **Without per-segment snapshots** (a stack that keeps nothing per packet) there
 //! is no delivery-rate sample: pass an empty `delivered` slice and the count in
 //! [`BbrAck::delivered_count`]. BBR then never measures bandwidth: it stays in
@@ -563,3 +568,6 @@ impl Bbr {
         self.bbr.mode == BbrMode::ProbeRtt
     }
 }
+
+#[cfg(test)]
+mod tests;

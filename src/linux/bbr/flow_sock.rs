@@ -90,16 +90,34 @@ pub(crate) struct FlowSock {
     pub app_limited: u32,
     pub high_seq: u32,
     pub icsk_ca_state: CaState,
-    pub undo_marker: bool,
+    /// `bbr_tso_segs_goal()` at `sk_pacing_rate` with the flow's settings (1 to 127),
+    /// or 0 when not known: BBR v1's view sets it when it computes the goal and
+    /// clears it whenever the pacing rate changes; a socket saved whole clears it.
+    pub tso_goal: u8,
     /// `data_segs_out`, saturating at 10: only `>= 10` is read (the kernel's counter
     /// wraps after 2^32 segments and then skips pacing 10 segments; this one does not).
     pub data_segs_out: u8,
-    pub sk_pacing_status: u8,
+    /// `sk_pacing_status` (at most 127: 0, 1 or 2 as set here) in the low 7 bits,
+    /// `undo_marker` in the top bit ([`Self::UNDO_MARKER`]), so that `tso_goal` fits.
+    pub pacing_undo: u8,
 }
 
 const _: () = assert!(core::mem::size_of::<FlowSock>() <= 88);
 
 impl FlowSock {
+    /// The bit of `pacing_undo` that holds `undo_marker`.
+    pub(crate) const UNDO_MARKER: u8 = 0x80;
+
+    /// `sk_pacing_status`.
+    pub(crate) const fn sk_pacing_status(&self) -> u8 {
+        self.pacing_undo & !Self::UNDO_MARKER
+    }
+
+    /// `undo_marker`.
+    pub(crate) const fn undo_marker(&self) -> bool {
+        self.pacing_undo & Self::UNDO_MARKER != 0
+    }
+
     /// The kernel socket these fields stand for at `now`, with the stack's counters.
     pub(crate) fn load(&self, c: &SockSettings, now: Instant, flight: Flight) -> TcpSock {
         let mut sk = TcpSock {
@@ -107,7 +125,7 @@ impl FlowSock {
             snd_cwnd_clamp: c.cwnd_clamp,
             sk_max_pacing_rate: c.max_pacing_rate,
             sk_pacing_shift: c.pacing_shift,
-            sk_pacing_status: self.sk_pacing_status,
+            sk_pacing_status: self.sk_pacing_status(),
             first_tx_mstamp: self.first_tx_mstamp,
             delivered_mstamp: self.delivered_mstamp,
             sk_pacing_rate: self.sk_pacing_rate,
@@ -121,7 +139,7 @@ impl FlowSock {
             app_limited: self.app_limited,
             high_seq: self.high_seq,
             icsk_ca_state: self.icsk_ca_state,
-            undo_marker: self.undo_marker,
+            undo_marker: self.undo_marker(),
             data_segs_out: u32::from(self.data_segs_out),
             ..TcpSock::default()
         };
@@ -146,9 +164,11 @@ impl FlowSock {
             app_limited: sk.app_limited,
             high_seq: sk.high_seq,
             icsk_ca_state: sk.icsk_ca_state,
-            undo_marker: sk.undo_marker,
+            tso_goal: 0,
             data_segs_out: sk.data_segs_out.min(10) as u8,
-            sk_pacing_status: sk.sk_pacing_status,
+            // A status above 127 (none is set here) keeps its only meaning, non-zero.
+            pacing_undo: sk.sk_pacing_status.min(!Self::UNDO_MARKER)
+                | if sk.undo_marker { Self::UNDO_MARKER } else { 0 },
         }
     }
 
@@ -164,7 +184,7 @@ impl FlowSock {
 
     /// Recovery bookkeeping `(high_seq, undo_marker, prior_ssthresh)`.
     pub(crate) const fn recovery(&self) -> (u32, bool, u32) {
-        (self.high_seq, self.undo_marker, self.prior_ssthresh)
+        (self.high_seq, self.undo_marker(), self.prior_ssthresh)
     }
 }
 

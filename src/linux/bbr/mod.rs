@@ -98,23 +98,27 @@ pub fn bbr_update_model<S: BbrSock, R: RandomSource>(
 }
 
 /// [`bbr_update_model`], returning the `bbr_tso_segs_goal()` the gain cycle computed
-/// (with its pacing rate), for `bbr_set_cwnd()`.
+/// (with its pacing rate), for `bbr_set_cwnd()`, and `bbr_bw()` after the update.
 fn update_model<S: BbrSock, R: RandomSource>(
     bbr: &mut BbrState,
     sk: &mut S,
     p: &BbrParams,
     rs: &RateSample,
     rand: &mut R,
-) -> pacing::TsoGoal {
-    let mut tso_goal = (0, 0);
+) -> (pacing::TsoGoal, u32) {
+    // A goal kept from an earlier event is at the current rate (a new rate clears it).
+    let mut tso_goal = (sk.sk_pacing_rate(), sk.kept_tso_segs_goal());
     bbr_update_bw(bbr, sk, p, rs, rand);
-    bbr_update_ack_aggregation(bbr, sk, rs);
-    probe_bw::update_cycle_phase(bbr, sk, p, rs, &mut tso_goal);
+    // bbr_bw() moves only in bbr_update_bw() (the max filter, lt_bw and lt_use_bw):
+    // read once for the rest of the ACK.
+    let bw = bbr_bw(bbr);
+    aggregation::update_ack_aggregation(bbr, sk, rs, bw);
+    probe_bw::update_cycle_phase(bbr, sk, p, rs, bw, &mut tso_goal);
     bbr_check_full_bw_reached(bbr, rs);
     bbr_check_drain(bbr, sk, p, rand);
     bbr_update_min_rtt(bbr, sk, p, rs, rand);
     bbr_update_gains(bbr);
-    tso_goal
+    (tso_goal, bw)
 }
 
 /// `bbr_main()`: the `cong_control` hook, once per ACK after the rate sample is built:
@@ -128,11 +132,13 @@ pub fn bbr_main<S: BbrSock, R: RandomSource>(
 ) {
     // The TSO goal depends on the pacing rate alone here: bbr_set_cwnd() reuses the
     // gain cycle's if bbr_set_pacing_rate() left the rate as it was.
-    let tso_goal = update_model(bbr, sk, p, rs, rand);
-    let bw = bbr_bw(bbr);
+    let (tso_goal, bw) = update_model(bbr, sk, p, rs, rand);
     bbr_set_pacing_rate(bbr, sk, bw, u32::from(bbr.pacing_gain));
     let gain = u32::from(bbr.cwnd_gain);
-    cwnd::set_cwnd(bbr, sk, p, rs, (rs.acked_sacked, bw, gain), tso_goal);
+    let goal = cwnd::set_cwnd(bbr, sk, p, rs, (rs.acked_sacked, bw, gain), bw, tso_goal);
+    if goal != 0 {
+        sk.keep_tso_segs_goal(goal);
+    }
 }
 
 /// `bbr_init()`: a fresh model from the socket: min_rtt from `tcp_min_rtt()`, the

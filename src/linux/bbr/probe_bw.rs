@@ -1,11 +1,11 @@
 //! Mode changes between STARTUP, DRAIN and PROBE_BW, the PROBE_BW gain cycle, and
 //! the gains each mode paces and sizes cwnd with.
 
-use super::bw::bbr_max_bw;
+use super::bw::{bbr_bw, bbr_max_bw};
 use super::cwnd::{
     bbr_bdp, bbr_inflight, bbr_packets_in_net_at_edt, packets_in_net_at_edt, quantization_budget,
 };
-use super::pacing::{TsoGoal, bbr_tso_segs_goal};
+use super::pacing::{TsoGoal, tso_segs_goal_at};
 use super::sock_view::BbrSock;
 use super::{BBR_UNIT, BbrMode, BbrParams, BbrState, CWND_GAIN, DRAIN_GAIN, HIGH_GAIN};
 use crate::linux::tcp::rate::tcp_stamp_us_delta;
@@ -27,16 +27,18 @@ pub fn bbr_is_next_cycle_phase<S: BbrSock>(
     p: &BbrParams,
     rs: &RateSample,
 ) -> bool {
-    is_next_cycle_phase(bbr, sk, p, rs, &mut (0, 0))
+    is_next_cycle_phase(bbr, sk, p, rs, bbr_bw(bbr), &mut (0, 0))
 }
 
-/// [`bbr_is_next_cycle_phase`], keeping in `tso_goal` the `bbr_tso_segs_goal()` it
-/// computed, with the pacing rate it was computed at (for `bbr_set_cwnd()`).
+/// [`bbr_is_next_cycle_phase`] with `bbr_bw()` already read (`cur_bw`), keeping in
+/// `tso_goal` the `bbr_tso_segs_goal()` it computed, with the pacing rate it was
+/// computed at (for `bbr_set_cwnd()`).
 pub(super) fn is_next_cycle_phase<S: BbrSock>(
     bbr: &BbrState,
     sk: &S,
     p: &BbrParams,
     rs: &RateSample,
+    cur_bw: u32,
     tso_goal: &mut TsoGoal,
 ) -> bool {
     // Linux net/ipv4/tcp_bbr.c bbr_is_next_cycle_phase(): a phase lasts at least min_rtt
@@ -50,15 +52,24 @@ pub(super) fn is_next_cycle_phase<S: BbrSock>(
     if gain > BBR_UNIT {
         // Both bbr_packets_in_net_at_edt() and bbr_inflight() take bbr_tso_segs_goal()
         // at the same pacing rate: computed once.
-        let tso_segs_goal = bbr_tso_segs_goal(sk, p);
+        let tso_segs_goal = tso_segs_goal_at(sk, p, *tso_goal);
         *tso_goal = (sk.sk_pacing_rate(), tso_segs_goal);
-        let inflight = packets_in_net_at_edt(bbr, sk, rs.prior_in_flight, tso_segs_goal);
-        return is_full_length
-            && (rs.losses != 0
-                || inflight >= quantization_budget(bbr, bbr_bdp(bbr, bw, gain), tso_segs_goal));
+        // The C computes the flight first; it has no side effect, so it is computed
+        // only when the answer depends on it.
+        if !is_full_length {
+            return false;
+        }
+        if rs.losses != 0 {
+            return true;
+        }
+        let inflight = packets_in_net_at_edt(cur_bw, sk, rs.prior_in_flight, tso_segs_goal);
+        return inflight >= quantization_budget(bbr, bbr_bdp(bbr, bw, gain), tso_segs_goal);
+    }
+    if is_full_length {
+        return true;
     }
     let inflight = bbr_packets_in_net_at_edt(bbr, sk, p, rs.prior_in_flight);
-    is_full_length || inflight <= bbr_inflight(bbr, sk, p, bw, BBR_UNIT)
+    inflight <= bbr_inflight(bbr, sk, p, bw, BBR_UNIT)
 }
 
 /// `bbr_advance_cycle_phase()`: the next phase starts now.
@@ -75,18 +86,20 @@ pub fn bbr_update_cycle_phase<S: BbrSock>(
     p: &BbrParams,
     rs: &RateSample,
 ) {
-    update_cycle_phase(bbr, sk, p, rs, &mut (0, 0));
+    update_cycle_phase(bbr, sk, p, rs, bbr_bw(bbr), &mut (0, 0));
 }
 
-/// [`bbr_update_cycle_phase`], keeping the TSO goal it computed in `tso_goal`.
+/// [`bbr_update_cycle_phase`] with `bbr_bw()` already read (`cur_bw`), keeping the TSO
+/// goal it computed in `tso_goal`.
 pub(super) fn update_cycle_phase<S: BbrSock>(
     bbr: &mut BbrState,
     sk: &S,
     p: &BbrParams,
     rs: &RateSample,
+    cur_bw: u32,
     tso_goal: &mut TsoGoal,
 ) {
-    if bbr.mode == BbrMode::ProbeBw && is_next_cycle_phase(bbr, sk, p, rs, tso_goal) {
+    if bbr.mode == BbrMode::ProbeBw && is_next_cycle_phase(bbr, sk, p, rs, cur_bw, tso_goal) {
         bbr_advance_cycle_phase(bbr, sk);
     }
 }
@@ -147,22 +160,22 @@ pub fn bbr_check_drain<S: BbrSock, R: RandomSource>(
 
 /// `bbr_update_gains()`: the pacing and cwnd gains of the current mode (and phase).
 pub fn bbr_update_gains(bbr: &mut BbrState) {
-    let (pacing, cwnd) = match bbr.mode {
-        BbrMode::Startup => (HIGH_GAIN, HIGH_GAIN),
-        BbrMode::Drain => (DRAIN_GAIN, HIGH_GAIN),
-        BbrMode::ProbeBw => {
-            let cycle = PACING_GAIN
-                .get(usize::from(bbr.cycle_idx))
-                .copied()
-                .unwrap_or(BBR_UNIT as u16);
-            let pacing = if bbr.lt_use_bw() {
-                BBR_UNIT as u16
-            } else {
-                cycle
-            };
-            (u32::from(pacing), CWND_GAIN)
+    // PROBE_BW first: nearly every ACK is in it.
+    let (pacing, cwnd) = if bbr.mode == BbrMode::ProbeBw {
+        let pacing = if bbr.lt_use_bw() {
+            BBR_UNIT as u16
+        } else {
+            // cycle_idx is a 3-bit field: the mask keeps it so for the lookup.
+            let idx = usize::from(bbr.cycle_idx & (CYCLE_LEN - 1));
+            PACING_GAIN.get(idx).copied().unwrap_or(BBR_UNIT as u16)
+        };
+        (u32::from(pacing), CWND_GAIN)
+    } else {
+        match bbr.mode {
+            BbrMode::Startup => (HIGH_GAIN, HIGH_GAIN),
+            BbrMode::Drain => (DRAIN_GAIN, HIGH_GAIN),
+            BbrMode::ProbeBw | BbrMode::ProbeRtt => (BBR_UNIT, BBR_UNIT),
         }
-        BbrMode::ProbeRtt => (BBR_UNIT, BBR_UNIT),
     };
     // Every gain is below 1024: the kernel's 10-bit fields hold them.
     bbr.pacing_gain = pacing as u16;

@@ -51,6 +51,16 @@ pub trait BbrSock: RateSock {
     fn ecn_flags(&self) -> u8;
     /// `is_cwnd_limited` (BBRv3's probing reads it).
     fn is_cwnd_limited(&self) -> bool;
+    /// A `bbr_tso_segs_goal()` kept from an earlier event at the current pacing rate,
+    /// or 0 (none kept: the caller computes it). A whole socket keeps none.
+    fn kept_tso_segs_goal(&self) -> u32 {
+        0
+    }
+    /// Keeps `goal`, just computed at the current pacing rate, for later events (a
+    /// whole socket does not).
+    fn keep_tso_segs_goal(&mut self, goal: u32) {
+        let _ = goal;
+    }
 }
 
 impl BbrSock for TcpSock {
@@ -194,10 +204,13 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
         // Linux net/ipv4/tcp_output.c __tcp_transmit_skb(): tcp_wstamp_ns = max(tcp_wstamp_ns, tcp_clock_cache)
         let prior_wstamp = self.s.tcp_wstamp_ns;
         let departure_ns = prior_wstamp.max(self.tcp_clock_cache());
-        let segs_out = self.s.data_segs_out.saturating_add(1);
-        self.s.data_segs_out = segs_out.min(10);
+        // Once at 10 (every send after the first nine) the count stays as it is.
+        if self.s.data_segs_out < 10 {
+            self.s.data_segs_out += 1;
+        }
+        let segs_out = self.s.data_segs_out;
         self.s.tcp_wstamp_ns = departure_ns;
-        if self.s.sk_pacing_status != 0 {
+        if self.s.sk_pacing_status() != 0 {
             let (rate, mss) = (self.s.sk_pacing_rate, self.c.mss());
             self.s.tcp_wstamp_ns =
                 edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp);
@@ -214,12 +227,15 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
         ack_maybe_delayed: bool,
         rs: &mut RateSample,
     ) {
-        rs.rtt_us = -1;
-        if let Some(rtt) = rtt_us {
-            rs.rtt_us = i64::from(rtt);
-            let jiffies = self.tcp_jiffies32();
-            rtt_min_update(&mut self.s.rtt_min, jiffies, rtt, ack_maybe_delayed);
-        }
+        // One store of the sample either way (-1: none).
+        rs.rtt_us = match rtt_us {
+            Some(rtt) => {
+                let jiffies = self.tcp_jiffies32();
+                rtt_min_update(&mut self.s.rtt_min, jiffies, rtt, ack_maybe_delayed);
+                i64::from(rtt)
+            }
+            None => -1,
+        };
         rs.is_ack_delayed = ack_maybe_delayed;
     }
 
@@ -325,10 +341,21 @@ impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
         self.s.sk_pacing_rate
     }
     fn set_sk_pacing_rate(&mut self, rate: u64) {
-        self.s.sk_pacing_rate = rate;
+        // A new rate forgets the TSO goal kept for the old one.
+        if rate != self.s.sk_pacing_rate {
+            self.s.sk_pacing_rate = rate;
+            self.s.tso_goal = 0;
+        }
     }
     fn sk_max_pacing_rate(&self) -> u64 {
         self.c.max_pacing_rate()
+    }
+    fn kept_tso_segs_goal(&self) -> u32 {
+        u32::from(self.s.tso_goal)
+    }
+    fn keep_tso_segs_goal(&mut self, goal: u32) {
+        // bbr_tso_segs_goal() is at most 127: it fits.
+        self.s.tso_goal = goal.min(0x7f) as u8;
     }
     fn sk_pacing_shift(&self) -> u8 {
         self.c.pacing_shift()

@@ -52,6 +52,7 @@ impl Minmax {
 
     /// `minmax_running_max()`: takes `meas` at `t` into a max filter of window `win`;
     /// returns the new maximum.
+    #[inline]
     pub fn running_max(&mut self, win: u32, t: u32, meas: u32) -> u32 {
         let val = MinmaxSample { t, v: meas };
         // Linux lib/win_minmax.c minmax_running_max(): a new max, or nothing left in the window
@@ -69,6 +70,7 @@ impl Minmax {
 
     /// `minmax_running_min()`: takes `meas` at `t` into a min filter of window `win`;
     /// returns the new minimum.
+    #[inline]
     pub fn running_min(&mut self, win: u32, t: u32, meas: u32) -> u32 {
         let val = MinmaxSample { t, v: meas };
         // Linux lib/win_minmax.c minmax_running_min(): a new min, or nothing left in the window
@@ -97,10 +99,10 @@ impl Minmax {
             if val.t.wrapping_sub(self.s[0].t) > win {
                 self.shift_in(val);
             }
-        } else if self.s[1].t == self.s[0].t && dt > win / 4 {
+        } else if dt > win / 4 && self.s[1].t == self.s[0].t {
             self.s[1] = val;
             self.s[2] = val;
-        } else if self.s[2].t == self.s[1].t && dt > win / 2 {
+        } else if dt > win / 2 && self.s[2].t == self.s[1].t {
             self.s[2] = val;
         }
         self.s[0].v
