@@ -1,46 +1,5 @@
 //! [`Bbr`]: a whole Linux-mode BBR v1 flow a TCP stack drives: the socket glue, the
 //! delivery-rate sampler and BBR, in 192 bytes.
-//!
-//! The stack keeps its own scoreboard (which segments are outstanding, SACKed, lost,
-//! retransmitted) and tells the flow what happened on each event; the flow keeps the
-//! socket fields BBR and the sampler need and returns what the stack must keep per
-//! segment. The call order per segment and per ACK is the kernel's:
-//!
-//! 1. `Bbr::new(&params, now, rand)` when the connection is established.
-//! 2. For every (re)transmitted segment, [`Bbr::on_send`] with the flight *before* it
-//!    is counted; keep the returned [`Sent`] with the segment (its departure time and
-//!    [`TxSnapshot`]). It may leave no earlier than [`Bbr::next_departure_ns`] before
-//!    the call; the returned `departure_ns` is its own earliest departure.
-//! 3. When the application runs out of data to send, [`Bbr::on_app_limited`].
-//! 4. For every ACK, update the scoreboard first (SACK tags, cumulative ACK, loss
-//!    marks, and the LOST marks an undo clears), then [`Bbr::on_ack`] with the
-//!    segments it newly delivered ([`DeliveredSegment`], SACKed ones first, each
-//!    group in ascending sequence, as `tcp_sacktag_write_queue()` and
-//!    `tcp_clean_rtx_queue()` visit them), and store back the snapshots of the SACKed
-//!    ones (the flow spends them so that their later cumulative ACK samples nothing).
-//! 5. On a retransmission timeout, mark every outstanding segment lost, then
-//!    [`Bbr::on_rto`].
-//!
-//! Read [`Bbr::cwnd`] and [`Bbr::pacing_rate`] after each event.
-//!
-//! Pass the same [`BbrParams`] to every event of a flow: between ACKs the flow keeps
-//! `bbr_tso_segs_goal()` for its current pacing rate, and that goal also depends on
-//! the config's `mss`, `pacing_shift` and `max_tcp_header` (a new pacing rate, or an
-//! event with CA-state work, recomputes it).
-//!
-//! **Without per-segment snapshots** (a stack that keeps nothing per packet) there
-//! is no delivery-rate sample: pass an empty `delivered` slice and the count in
-//! [`BbrAck::delivered_count`]. BBR then never measures bandwidth: it stays in
-//! STARTUP at the initial pacing rate, and cwnd only grows while fewer than 10
-//! segments were delivered, then holds at the quantization budget (about 3 TSO
-//! bursts). Such a flow is safe but slow; BBR needs the snapshots.
-//!
-//! Recovery follows the model of `tests/data/linux-bbr` (the traces this flow
-//! is tested against): Recovery starts when `lost_out > 0` (no Disorder state), ends
-//! when `snd_una` reaches the recovery point; Loss ends the same way; undo only when
-//! the stack says so ([`BbrAck::undo`], its DSACK or timestamp decision). An ACK that
-//! arrives with nothing outstanding (`packets_out` 0 before it) changes nothing, as
-//! the kernel's `no_queue` path skips congestion control.
 
 use super::flow_sock::FlowSock;
 use super::sock_view::{EventSock, FlowSockView};
@@ -126,7 +85,7 @@ pub struct BbrAck<'a> {
     pub snd_una: u32,
     /// `snd_nxt`: the next new segment's sequence number.
     pub snd_nxt: u32,
-    /// The segments newly delivered (see the module docs for the order); their
+    /// The segments newly delivered (see [`Bbr`] for the order); their
     /// snapshots are spent here. May be empty.
     pub delivered: &'a mut [DeliveredSegment],
     /// How many segments were newly delivered, at least `delivered.len()` (more when
@@ -151,8 +110,53 @@ pub struct BbrAck<'a> {
 }
 
 /// A Linux-mode BBR v1 flow: `tcp_bbr.c` with the socket glue and the delivery-rate
-/// sampler of `tcp_rate.c`, driven by a TCP stack (see the module docs for the call
-/// order). Segments, not bytes. Bit-exact with the kernel on the reference traces.
+/// sampler of `tcp_rate.c`, driven by a TCP stack. Segments, not bytes. Bit-exact with the kernel
+/// on the reference traces.
+///
+/// # Call order
+///
+/// The stack keeps its own scoreboard (which segments are outstanding, SACKed, lost,
+/// retransmitted) and tells the flow what happened on each event; the flow keeps the
+/// socket fields BBR and the sampler need and returns what the stack must keep per
+/// segment. The call order per segment and per ACK is the kernel's:
+///
+/// 1. `Bbr::new(&params, now, rand)` when the connection is established.
+/// 2. For every (re)transmitted segment, [`Bbr::on_send`] with the flight *before* it
+///    is counted; keep the returned [`Sent`] with the segment (its departure time and
+///    [`TxSnapshot`]). It may leave no earlier than [`Bbr::next_departure_ns`] before
+///    the call; the returned `departure_ns` is its own earliest departure.
+/// 3. When the application runs out of data to send, [`Bbr::on_app_limited`].
+/// 4. For every ACK, update the scoreboard first (SACK tags, cumulative ACK, loss
+///    marks, and the LOST marks an undo clears), then [`Bbr::on_ack`] with the
+///    segments it newly delivered ([`DeliveredSegment`], SACKed ones first, each
+///    group in ascending sequence, as `tcp_sacktag_write_queue()` and
+///    `tcp_clean_rtx_queue()` visit them), and store back the snapshots of the SACKed
+///    ones (the flow spends them so that their later cumulative ACK samples nothing).
+/// 5. On a retransmission timeout, mark every outstanding segment lost, then
+///    [`Bbr::on_rto`].
+///
+/// Read [`Bbr::cwnd`] and [`Bbr::pacing_rate`] after each event.
+///
+/// Pass the same [`BbrParams`] to every event of a flow: between ACKs the flow keeps
+/// `bbr_tso_segs_goal()` for its current pacing rate, and that goal also depends on
+/// the config's `mss`, `pacing_shift` and `max_tcp_header` (a new pacing rate, or an
+/// event with CA-state work, recomputes it).
+///
+/// **Without per-segment snapshots** (a stack that keeps nothing per packet) there
+/// is no delivery-rate sample: pass an empty `delivered` slice and the count in
+/// [`BbrAck::delivered_count`]. BBR then never measures bandwidth: it stays in
+/// STARTUP at the initial pacing rate, and cwnd only grows while fewer than 10
+/// segments were delivered, then holds at the quantization budget (about 3 TSO
+/// bursts). Such a flow is safe but slow; BBR needs the snapshots.
+///
+/// Recovery follows the model of `tests/data/linux-bbr` (the traces this flow
+/// is tested against): Recovery starts when `lost_out > 0` (no Disorder state), ends
+/// when `snd_una` reaches the recovery point; Loss ends the same way; undo only when
+/// the stack says so ([`BbrAck::undo`], its DSACK or timestamp decision). An ACK that
+/// arrives with nothing outstanding (`packets_out` 0 before it) changes nothing, as
+/// the kernel's `no_queue` path skips congestion control.
+///
+/// # Example
 ///
 /// ```
 /// use congestion::Instant;

@@ -1,35 +1,5 @@
 //! [`Bbr3`]: a whole Linux-mode BBRv3 flow a TCP stack drives: the socket glue, the
 //! v3 delivery-rate sampler and BBRv3, in 256 bytes.
-//!
-//! It follows [`crate::linux::Bbr`] (BBR v1) and shares its per-segment types
-//! ([`Flight`], [`Sent`], [`DeliveredSegment`]): the stack keeps its own scoreboard and
-//! tells the flow what happened; the flow keeps the socket fields BBRv3 and the sampler
-//! need. What v3 adds to the call order:
-//!
-//! 1. `Bbr3::new(&params, now, rand)` when the connection is established.
-//! 2. For every (re)transmitted segment, [`Bbr3::on_send`] with the flight *before* it
-//!    is counted; keep the returned [`Sent`] with the segment. v3's snapshot also
-//!    records the flight and `tp->lost` at the send.
-//! 3. When the application writes into an empty queue, [`Bbr3::on_app_limited`].
-//! 4. For every ACK, update the scoreboard first, then [`Bbr3::on_ack`] with the
-//!    newly delivered segments (SACKed ones first, each group in ascending sequence)
-//!    **and the snapshots of the segments it newly marked lost**, in marking order:
-//!    each lost segment reaches BBR (`skb_marked_lost`), which may cut `inflight_hi`.
-//!    Say whether the ACK carried ECN-Echo, whether the host has nothing queued (v3
-//!    checks for an app-limited bubble on every ACK) and whether the last send round
-//!    was cwnd-limited (`tcp_cwnd_validate()`: BBRv3's PROBE_UP reads it).
-//! 5. On a retransmission timeout, mark every outstanding segment lost, then
-//!    [`Bbr3::on_rto`] with the snapshots of those newly marked.
-//!
-//! Read [`Bbr3::cwnd`] and [`Bbr3::pacing_rate`] after each event. Randomness (two
-//! draws at each start of PROBE_DOWN) comes from the `rand` of each call.
-//!
-//! Recovery follows the model of `tests/data/linux-bbr3` (the traces this flow
-//! is tested against): Recovery starts when `lost_out > 0` (no Disorder state), CWR on
-//! an ECE ACK in Open, each ends when `snd_una` passes the recovery point (CWR only
-//! strictly past it); undo only when the stack says so ([`Bbr3Ack::undo`]). An ACK
-//! that arrives with nothing outstanding (`packets_out` 0 before it) only runs the
-//! app-limited check, as the kernel's `no_queue` path skips congestion control.
 
 use super::{
     Bbr, Bbr3Config, Bbr3Params, FastPath, Mode, Sample, TcpBbr3, bbr_main, bbr_tso_segs_goal,
@@ -120,8 +90,41 @@ struct Bbr3Sock {
 }
 
 /// A Linux-mode BBRv3 flow: Google's v3 `tcp_bbr.c` with the socket glue and the v3
-/// delivery-rate sampler, driven by a TCP stack (see the module docs for the call
-/// order). Segments, not bytes. Bit-exact with the kernel on the reference traces.
+/// delivery-rate sampler, driven by a TCP stack. Segments, not bytes. Bit-exact with the kernel
+/// on the reference traces.
+///
+/// # Call order
+///
+/// It follows [`crate::linux::Bbr`] (BBR v1) and shares its per-segment types
+/// ([`Flight`], [`Sent`], [`DeliveredSegment`]): the stack keeps its own scoreboard and
+/// tells the flow what happened; the flow keeps the socket fields BBRv3 and the sampler
+/// need. What v3 adds to the call order:
+///
+/// 1. `Bbr3::new(&params, now, rand)` when the connection is established.
+/// 2. For every (re)transmitted segment, [`Bbr3::on_send`] with the flight *before* it
+///    is counted; keep the returned [`Sent`] with the segment. v3's snapshot also
+///    records the flight and `tp->lost` at the send.
+/// 3. When the application writes into an empty queue, [`Bbr3::on_app_limited`].
+/// 4. For every ACK, update the scoreboard first, then [`Bbr3::on_ack`] with the
+///    newly delivered segments (SACKed ones first, each group in ascending sequence)
+///    **and the snapshots of the segments it newly marked lost**, in marking order:
+///    each lost segment reaches BBR (`skb_marked_lost`), which may cut `inflight_hi`.
+///    Say whether the ACK carried ECN-Echo, whether the host has nothing queued (v3
+///    checks for an app-limited bubble on every ACK) and whether the last send round
+///    was cwnd-limited (`tcp_cwnd_validate()`: BBRv3's PROBE_UP reads it).
+/// 5. On a retransmission timeout, mark every outstanding segment lost, then
+///    [`Bbr3::on_rto`] with the snapshots of those newly marked.
+///
+/// Read [`Bbr3::cwnd`] and [`Bbr3::pacing_rate`] after each event. Randomness (two
+/// draws at each start of PROBE_DOWN) comes from the `rand` of each call.
+///
+/// Recovery follows the model of `tests/data/linux-bbr3` (the traces this flow
+/// is tested against): Recovery starts when `lost_out > 0` (no Disorder state), CWR on
+/// an ECE ACK in Open, each ends when `snd_una` passes the recovery point (CWR only
+/// strictly past it); undo only when the stack says so ([`Bbr3Ack::undo`]). An ACK
+/// that arrives with nothing outstanding (`packets_out` 0 before it) only runs the
+/// app-limited check, as the kernel's `no_queue` path skips congestion control.
+///
 /// An ACK is [`Bbr`](crate::linux::Bbr)'s example with [`Bbr3Ack`]'s extra fields.
 ///
 /// ```
