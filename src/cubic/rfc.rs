@@ -1,20 +1,4 @@
 //! RFC 9438 CUBIC window growth, counting bytes (RFC mode).
-//!
-//! [`RfcCubic`] holds the CUBIC variables of RFC 9438 §4.1.2 (`W_max`, `K`, `t_epoch`,
-//! `cwnd_epoch`, `cwnd_prior`, `W_est`) and computes the congestion-avoidance window on
-//! each ACK and the reductions on congestion events. The driver that owns `cwnd`,
-//! `ssthresh`, the phase and recovery is [`crate::rfc::Cubic`].
-//!
-//! Differences from Linux mode (`LinuxCubic`), all on purpose:
-//! - bytes, not segments; time in µs, not jiffies; `K` from `W_max − cwnd_epoch`
-//!   (RFC 9438), not from `W_max − cwnd`;
-//! - the target is clamped to `[cwnd, 1.5·cwnd]` and grows cwnd by
-//!   `(target − cwnd)/cwnd` per acked byte, instead of Linux's `cnt` counter;
-//! - the Reno-friendly estimate switches α to 1 once `W_est ≥ cwnd_prior`.
-//!
-//! Scales: windows in bytes, time in µs, β and C in thousandths (see
-//! [`RfcCubicConfig`](super::RfcCubicConfig)); every product goes through
-//! [`mul_div_floor`] or saturating arithmetic, see [`super::rfc_curve`] for the bounds.
 
 use super::rfc_config::{RFC_SCALE, RfcCubicConfig, RfcCubicParams};
 #[cfg(target_pointer_width = "64")]
@@ -84,6 +68,22 @@ impl<'a> At<'a> {
 }
 
 /// RFC 9438 CUBIC state, in bytes and microseconds. Plain `Copy` data.
+///
+/// [`RfcCubic`] holds the CUBIC variables of RFC 9438 §4.1.2 (`W_max`, `K`, `t_epoch`,
+/// `cwnd_epoch`, `cwnd_prior`, `W_est`) and computes the congestion-avoidance window on
+/// each ACK and the reductions on congestion events. The driver that owns `cwnd`,
+/// `ssthresh`, the phase and recovery is [`crate::rfc::Cubic`].
+///
+/// Differences from Linux mode (`LinuxCubic`), all on purpose:
+/// - bytes, not segments; time in µs, not jiffies; `K` from `W_max − cwnd_epoch`
+///   (RFC 9438), not from `W_max − cwnd`;
+/// - the target is clamped to `[cwnd, 1.5·cwnd]` and grows cwnd by
+///   `(target − cwnd)/cwnd` per acked byte, instead of Linux's `cnt` counter;
+/// - the Reno-friendly estimate switches α to 1 once `W_est ≥ cwnd_prior`.
+///
+/// Scales: windows in bytes, time in µs, β and C in thousandths (see
+/// [`RfcCubicConfig`](super::RfcCubicConfig)); every product goes through
+/// [`mul_div_floor`] or saturating arithmetic, see [`super::rfc_curve`] for the bounds.
 ///
 /// `repr(C)`: what a steady congestion-avoidance ACK reads comes first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

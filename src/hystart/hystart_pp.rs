@@ -1,16 +1,5 @@
 //! HyStart++ (RFC 9406 §4): slow-start exit on a round-trip-time increase, with
 //! Conservative Slow Start (CSS) to recover from a premature exit.
-//!
-//! Rounds end when the ACK covers the highest sequence (TCP) or packet number (QUIC)
-//! that had been sent when the round began (RFC 9406 §4.2 `windowEnd`). RTTs are in
-//! microseconds, kept in 32 bits: samples of `u32::MAX` µs (71.6 minutes) or more count
-//! as `u32::MAX`, which is "infinity" (the accessors report it as `u64::MAX`). Counts in
-//! bytes: the caller passes the newly acknowledged byte count and its MSS.
-//!
-//! Call order per ACK in slow start or CSS (see [`crate::rfc::Cubic`]):
-//! [`on_round_check`](HystartPlusPlus::on_round_check), then grow cwnd by
-//! [`growth_bytes`](HystartPlusPlus::growth_bytes), then
-//! [`on_rtt_sample`](HystartPlusPlus::on_rtt_sample).
 
 use crate::time::Duration;
 
@@ -66,7 +55,18 @@ pub enum HystartPpVerdict {
 }
 
 /// HyStart++ state (RFC 9406 §4.2 names in snake case). Plain `Copy` data, 24 bytes:
-/// RTTs in 32 bits (see the module), counts in 8 bits, read through the accessors.
+/// RTTs in 32 bits (below), counts in 8 bits, read through the accessors.
+///
+/// Rounds end when the ACK covers the highest sequence (TCP) or packet number (QUIC)
+/// that had been sent when the round began (RFC 9406 §4.2 `windowEnd`). RTTs are in
+/// microseconds, kept in 32 bits: samples of `u32::MAX` µs (71.6 minutes) or more count
+/// as `u32::MAX`, which is "infinity" (the accessors report it as `u64::MAX`). Counts in
+/// bytes: the caller passes the newly acknowledged byte count and its MSS.
+///
+/// Call order per ACK in slow start or CSS (see [`crate::rfc::Cubic`]):
+/// [`on_round_check`](HystartPlusPlus::on_round_check), then grow cwnd by
+/// [`growth_bytes`](HystartPlusPlus::growth_bytes), then
+/// [`on_rtt_sample`](HystartPlusPlus::on_rtt_sample).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 pub struct HystartPlusPlus {
