@@ -10,6 +10,8 @@
 //!   --runs 3             runs per cell; the minimum is reported
 //!   --burst 8            ACKs per burst in the batched mode (0: none)
 //!   --seed 27            the permutation's seed
+//!   --only bbr,quinn-bbr columns to run (default: all); absent ones print `-`
+//!   --part steady        steady, recovery or both (default)
 //! ```
 
 use congestion_perf::cold::arena::Arena;
@@ -70,6 +72,8 @@ fn number(s: &str) -> Result<u64, String> {
 fn main() -> ExitCode {
     let mut flows = vec![1_000_000usize];
     let (mut acks, mut runs, mut burst, mut seed) = (4_000_000u64, 3usize, 8usize, 27u64);
+    let mut only: Option<Vec<String>> = None;
+    let mut parts = vec![Part::Steady, Part::Recovery];
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -84,11 +88,22 @@ fn main() -> ExitCode {
             "--runs" => number(v).map(|n| runs = n as usize),
             "--burst" => number(v).map(|n| burst = n as usize),
             "--seed" => number(v).map(|n| seed = n),
+            "--only" => {
+                only = Some(v.split(',').map(str::to_string).collect());
+                Ok(())
+            }
+            "--part" => match v {
+                "steady" | "recovery" | "both" => {
+                    parts.retain(|p| v == "both" || format!("{p:?}").eq_ignore_ascii_case(v));
+                    Ok(())
+                }
+                _ => Err(format!("bad part {v}")),
+            },
             _ => Err(format!("unknown option {a}")),
         };
         if let Err(e) = r {
             eprintln!(
-                "{e}\nusage: cold_bbr [--flows 1e6] [--acks 4e6] [--runs 3] [--burst 8] [--seed 27]"
+                "{e}\nusage: cold_bbr [--flows 1e6] [--acks 4e6] [--runs 3] [--burst 8] [--seed 27] [--only a,b] [--part steady|recovery|both]"
             );
             return ExitCode::from(2);
         }
@@ -99,14 +114,22 @@ fn main() -> ExitCode {
     if burst > 0 {
         modes.push(("batched", Mode::Batched { burst }));
     }
-    for part in [Part::Steady, Part::Recovery] {
+    for part in parts {
         eprintln!("recording the {part:?} scripts ({steps} steps) ...");
-        let columns: Vec<Box<dyn Column>> = vec![
-            Col::<ColdBbr>::boxed::<TcpStack>(part, steps),
-            Col::<ColdBbr3>::boxed::<TcpStack>(part, steps),
-            Col::<ColdQuinnBbr>::boxed::<QuinnStack>(part, steps),
-            Col::<ColdS2nBbr>::boxed::<S2nStack>(part, steps),
-        ];
+        let wanted = |name: &str| only.as_ref().is_none_or(|o| o.iter().any(|x| x == name));
+        let mut columns: Vec<Box<dyn Column>> = Vec::new();
+        if wanted(ColdBbr::NAME) {
+            columns.push(Col::<ColdBbr>::boxed::<TcpStack>(part, steps));
+        }
+        if wanted(ColdBbr3::NAME) {
+            columns.push(Col::<ColdBbr3>::boxed::<TcpStack>(part, steps));
+        }
+        if wanted(ColdQuinnBbr::NAME) {
+            columns.push(Col::<ColdQuinnBbr>::boxed::<QuinnStack>(part, steps));
+        }
+        if wanted(ColdS2nBbr::NAME) {
+            columns.push(Col::<ColdS2nBbr>::boxed::<S2nStack>(part, steps));
+        }
         let max_n = *flows.iter().max().expect("flows");
         let max_size = columns.iter().map(|c| c.size()).max().unwrap_or(64).max(64);
         let mut arena = Arena::new(max_n * max_size, false);

@@ -64,17 +64,28 @@ impl Arena {
 
     /// `n` flows, flow `i` a clone of `templates[i % templates.len()]`, laid out as a
     /// plain `[T]` from the block's start; dropped (in place) with the returned guard.
+    ///
+    /// With `COLD_ARENA_SKEW=k` in the environment the array starts `k` bytes (rounded
+    /// up to `T`'s alignment) after the block's start, as a `Vec<T>` from `malloc`
+    /// would (glibc's large blocks start 16 bytes into a page).
     pub fn fill<T: Clone>(&mut self, n: usize, templates: &[T]) -> Flows<'_, T> {
         assert!(align_of::<T>() <= 4096);
+        let skew = std::env::var("COLD_ARENA_SKEW")
+            .ok()
+            .and_then(|v| v.parse::<usize>().ok())
+            .unwrap_or(0)
+            .next_multiple_of(align_of::<T>());
         assert!(
             n.checked_mul(size_of::<T>())
+                .and_then(|b| b.checked_add(skew))
                 .is_some_and(|b| b <= self.len()),
             "arena too small"
         );
-        let base = self.ptr.cast::<T>();
+        // SAFETY: inside the block (checked above).
+        let base = unsafe { self.ptr.add(skew) }.cast::<T>();
         for i in 0..n {
-            // SAFETY: in bounds (checked above), aligned (the block is page-aligned and
-            // `size_of` is a multiple of `align_of`), each slot written once.
+            // SAFETY: in bounds (checked above), aligned (the block is page-aligned, the
+            // skew and `size_of` multiples of `align_of`), each slot written once.
             unsafe { base.add(i).write(templates[i % templates.len()].clone()) };
         }
         Flows {
