@@ -109,10 +109,15 @@ pub fn bbr_set_cwnd_to_recover_or_restore<S: BbrSock>(
     rs: &RateSample,
     acked: u32,
 ) -> (u32, bool) {
+    let mut cwnd = sk.snd_cwnd();
+    // Nearly every ACK: no loss, no CA-state change, no packet conservation; nothing
+    // below would change cwnd or the state.
+    if rs.losses <= 0 && bbr.prev_ca_state == sk.icsk_ca_state() && !bbr.packet_conservation() {
+        return (cwnd, false);
+    }
     let prev_state = bbr.prev_ca_state as u8;
     let state = sk.icsk_ca_state() as u8;
     let recovery = CaState::Recovery as u8;
-    let mut cwnd = sk.snd_cwnd();
     if rs.losses > 0 {
         // Linux net/ipv4/tcp_bbr.c bbr_set_cwnd_to_recover_or_restore(): max_t(s32, cwnd - losses, 1)
         cwnd = (cwnd.wrapping_sub(rs.losses as u32) as i32).max(1) as u32;
@@ -171,16 +176,7 @@ pub(super) fn set_cwnd<S: BbrSock>(
     let mut goal = 0;
     let mut cwnd = sk.snd_cwnd();
     if acked != 0 {
-        // No loss, no CA-state change and no packet conservation: the function would
-        // return cwnd as it is and change nothing.
-        let (recovered, conserving) = if rs.losses <= 0
-            && bbr.prev_ca_state == sk.icsk_ca_state()
-            && !bbr.packet_conservation()
-        {
-            (cwnd, false)
-        } else {
-            bbr_set_cwnd_to_recover_or_restore(bbr, sk, rs, acked)
-        };
+        let (recovered, conserving) = bbr_set_cwnd_to_recover_or_restore(bbr, sk, rs, acked);
         cwnd = recovered;
         if !conserving {
             let target = bbr_bdp(bbr, bw, gain);
