@@ -173,8 +173,10 @@ impl RfcCubic {
     }
 
     /// Makes `self` equal to `other`, one field at a time (a whole copy links `memcpy`
-    /// into 32-bit firmware); the pattern names every field, so none is forgotten.
+    /// into 32-bit firmware); the pattern names every field, so none is forgotten. Out
+    /// of line: the save and the restore share one copy (scripts/firmware.sh).
     #[cfg(not(target_pointer_width = "64"))]
+    #[inline(never)]
     pub(super) fn copy_from(&mut self, other: &Self) {
         let RfcCubic {
             w_max_bytes,

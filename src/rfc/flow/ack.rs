@@ -264,7 +264,9 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         }
     }
 
-    /// Idle from the last activity until `now`: no growth credit for it.
+    /// Idle from the last activity until `now`: no growth credit for it. Out of line on
+    /// 32-bit targets, where a send from idle and a transmit start share it (flash).
+    #[cfg_attr(not(target_pointer_width = "64"), inline(never))]
     pub(super) fn restart_after_idle(&mut self, now: Instant) {
         // RFC 9438 §5.8: idle periods are not part of t
         self.growth.pause(self.last_activity);

@@ -27,23 +27,6 @@ impl Detector {
         }
     }
 
-    /// Which kind this is.
-    pub(super) const fn kind(&self) -> SlowStartKind {
-        match self {
-            Detector::PlusPlus(_) => SlowStartKind::HystartPlusPlus,
-            Detector::Linux(_) => SlowStartKind::LinuxHystart,
-            Detector::Standard => SlowStartKind::Standard,
-        }
-    }
-
-    /// The HyStart++ state, if this is HyStart++.
-    pub(super) const fn plus_plus_mut(&mut self) -> Option<&mut HystartPlusPlus> {
-        match self {
-            Detector::PlusPlus(h) => Some(h),
-            _ => None,
-        }
-    }
-
     /// Whether HyStart++ is in Conservative Slow Start (never, for the other kinds).
     pub(super) const fn in_css(&self) -> bool {
         match self {

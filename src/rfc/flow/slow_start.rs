@@ -7,9 +7,10 @@ use crate::cubic::{LinuxCubicParams, div_floor};
 use crate::hystart::{HystartExit, HystartInput, HystartPpVerdict, PacingStatus};
 use crate::observe::ExitDetector;
 use crate::rfc::adjustment::WindowAdjustment;
-use crate::rfc::config::{RfcParams, SlowStartKind};
+use crate::rfc::config::RfcParams;
 use crate::rfc::undo::UndoStorage;
 use crate::time::Instant;
+use core::num::NonZeroU64;
 
 // `sk_gso_max_size` assumed for Linux HyStart in bytes mode (unused without a rate).
 use crate::pacing::GSO_MAX_SIZE;
@@ -39,7 +40,9 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.detector_active = false;
     }
 
-    /// One ACK in slow start or CSS.
+    /// One ACK in slow start or CSS: the detector's test before the growth (HyStart++'s
+    /// round check, Linux HyStart's delay sample), the growth, then HyStart++'s RTT
+    /// sample. One growth for every kind (one copy of it in 32-bit firmware).
     pub(super) fn slow_start_ack(
         &mut self,
         p: &RfcParams,
@@ -47,82 +50,76 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         ack: &AckEvent,
         cwnd_limited: bool,
     ) {
-        let mss = self.mss64().get();
         let paced = p.paced();
-        match (self.detector.kind(), self.detector_active) {
-            (SlowStartKind::HystartPlusPlus, true) => {
-                // 0 while no packet number was acknowledged, as before any round ends.
-                let (acked_pn, sent_pn) = (self.acked_below.saturating_sub(1), self.largest_sent);
-                let verdict = match self.detector.plus_plus_mut() {
-                    Some(h) => h.on_round_check(acked_pn, sent_pn),
-                    None => HystartPpVerdict::Continue,
-                };
-                if verdict == HystartPpVerdict::ExitToCongestionAvoidance {
-                    self.exit_slow_start(ExitDetector::HystartPlusPlus);
-                    return;
-                }
-                if cwnd_limited {
-                    let grow = match self.detector.plus_plus_mut() {
-                        Some(h) => h.growth_bytes(ack.acked, mss, paced),
-                        None => ack.acked,
-                    };
-                    self.slow_start_grow(grow);
-                }
-                if let (Some(rtt), true) = (ack.rtt, self.detector_active) {
-                    let verdict = match self.detector.plus_plus_mut() {
-                        Some(h) => h.on_rtt_sample(rtt),
-                        None => HystartPpVerdict::Continue,
-                    };
-                    match verdict {
-                        HystartPpVerdict::EnterCss => self.phase = Phase::ConservativeSlowStart,
-                        HystartPpVerdict::ResumeSlowStart => self.phase = Phase::SlowStart,
+        let active = self.detector_active;
+        if active {
+            let exit = match &mut self.detector {
+                Detector::PlusPlus(h) => {
+                    // 0 while no packet number was acknowledged, as before any round ends.
+                    let acked_pn = self.acked_below.saturating_sub(1);
+                    match h.on_round_check(acked_pn, self.largest_sent) {
                         HystartPpVerdict::ExitToCongestionAvoidance => {
-                            self.exit_slow_start(ExitDetector::HystartPlusPlus)
+                            Some(ExitDetector::HystartPlusPlus)
                         }
-                        HystartPpVerdict::Continue => {}
-                    }
-                }
-            }
-            (SlowStartKind::LinuxHystart, true) => {
-                if let Some(rtt) = ack.rtt {
-                    let input = HystartInput {
-                        now_us: now.micros32(),
-                        delay_us: u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX),
-                        delay_min_us: self.min_rtt_us,
-                        // Truncation to the kernel's 32-bit sequence space, on purpose.
-                        snd_una: self.acked_below.saturating_sub(1) as u32,
-                        snd_nxt: self.largest_sent as u32,
-                        cwnd: u32::try_from(div_floor(self.cwnd, self.mss64())).unwrap_or(u32::MAX),
-                        pacing_rate: 0,
-                        pacing_status: if paced {
-                            PacingStatus::Fq
-                        } else {
-                            PacingStatus::None
-                        },
-                        gso_max_size: GSO_MAX_SIZE,
-                    };
-                    let exit = match &mut self.detector {
-                        Detector::Linux(h) => h.on_delay_sample(&LinuxCubicParams::DEFAULT, &input),
                         _ => None,
-                    };
-                    if let Some(exit) = exit {
-                        // Linux hystart_update(): ssthresh = cwnd when HyStart fires
-                        self.exit_slow_start(match exit {
-                            HystartExit::AckTrain => ExitDetector::HystartAckTrain,
-                            HystartExit::DelayIncrease => ExitDetector::HystartDelay,
-                        });
-                        return;
                     }
                 }
-                if cwnd_limited {
-                    self.slow_start_grow(ack.acked);
-                }
+                Detector::Linux(h) => match ack.rtt {
+                    Some(rtt) => {
+                        let input = HystartInput {
+                            now_us: now.micros32(),
+                            delay_us: u32::try_from(rtt.as_micros()).unwrap_or(u32::MAX),
+                            delay_min_us: self.min_rtt_us,
+                            // Truncation to the kernel's 32-bit sequence space, on purpose.
+                            snd_una: self.acked_below.saturating_sub(1) as u32,
+                            snd_nxt: self.largest_sent as u32,
+                            cwnd: u32::try_from(div_floor(self.cwnd, NonZeroU64::from(self.mss)))
+                                .unwrap_or(u32::MAX),
+                            pacing_rate: 0,
+                            pacing_status: if paced {
+                                PacingStatus::Fq
+                            } else {
+                                PacingStatus::None
+                            },
+                            gso_max_size: GSO_MAX_SIZE,
+                        };
+                        // Linux hystart_update(): ssthresh = cwnd when HyStart fires
+                        h.on_delay_sample(&LinuxCubicParams::DEFAULT, &input)
+                            .map(|exit| match exit {
+                                HystartExit::AckTrain => ExitDetector::HystartAckTrain,
+                                HystartExit::DelayIncrease => ExitDetector::HystartDelay,
+                            })
+                    }
+                    None => None,
+                },
+                Detector::Standard => None,
+            };
+            if let Some(detector) = exit {
+                self.exit_slow_start(detector);
+                return;
             }
-            _ => {
-                if cwnd_limited {
-                    // RFC 9002 §7.3.1: cwnd increases by the number of bytes acknowledged
-                    self.slow_start_grow(ack.acked);
+        }
+        if cwnd_limited {
+            let grow = match (&self.detector, active) {
+                (Detector::PlusPlus(h), true) => {
+                    h.growth_bytes(ack.acked, self.mss64().get(), paced)
                 }
+                // RFC 9002 §7.3.1: cwnd increases by the number of bytes acknowledged
+                _ => ack.acked,
+            };
+            self.slow_start_grow(grow);
+        }
+        // HyStart++ only, while slow start goes on (the growth may have ended it).
+        if let (Some(rtt), true, Detector::PlusPlus(h)) =
+            (ack.rtt, self.detector_active, &mut self.detector)
+        {
+            match h.on_rtt_sample(rtt) {
+                HystartPpVerdict::EnterCss => self.phase = Phase::ConservativeSlowStart,
+                HystartPpVerdict::ResumeSlowStart => self.phase = Phase::SlowStart,
+                HystartPpVerdict::ExitToCongestionAvoidance => {
+                    self.exit_slow_start(ExitDetector::HystartPlusPlus)
+                }
+                HystartPpVerdict::Continue => {}
             }
         }
     }
