@@ -367,8 +367,9 @@ impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
         u32::from(self.s.tso_goal)
     }
     fn keep_tso_segs_goal(&mut self, goal: u32) {
-        // bbr_tso_segs_goal() is at most 127: it fits.
-        self.s.tso_goal = goal.min(0x7f) as u8;
+        // bbr_tso_segs_goal() is at most 127 (min(segs, 0x7f)), and 0 is none: every
+        // value passed fits in the u8 unchanged.
+        self.s.tso_goal = goal as u8;
     }
     fn sk_pacing_shift(&self) -> u8 {
         self.c.pacing_shift()
