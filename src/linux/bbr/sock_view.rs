@@ -219,12 +219,13 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
             self.s.data_segs_out += 1;
         }
         let segs_out = self.s.data_segs_out;
-        self.s.tcp_wstamp_ns = departure_ns;
-        if self.s.sk_pacing_status() != 0 {
+        // tcp_wstamp_ns = departure_ns, then the pacing step: one store of the result.
+        self.s.tcp_wstamp_ns = if self.s.sk_pacing_status() != 0 {
             let (rate, mss) = (self.s.sk_pacing_rate, self.c.mss());
-            self.s.tcp_wstamp_ns =
-                edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp);
-        }
+            edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp)
+        } else {
+            departure_ns
+        };
         departure_ns
     }
 
