@@ -14,9 +14,6 @@ use crate::linux::tcp::RateSample;
 /// `TCP_INIT_CWND`: the cwnd cap before any RTT sample, and the delivered count below
 /// which STARTUP keeps growing cwnd.
 pub const TCP_INIT_CWND: u32 = 10;
-/// ns per µs.
-const NSEC_PER_USEC: u64 = 1000;
-
 /// `bbr_bdp()`: `ceil(bw · min_rtt · gain)` in segments; [`TCP_INIT_CWND`] while
 /// `min_rtt_us` is still `u32::MAX` (no valid RTT sample). Wraps as the kernel's `u64`
 /// and truncates to `u32`.
@@ -86,9 +83,7 @@ pub(super) fn packets_in_net_at_edt<S: BbrSock>(
     inflight_now: u32,
     probe_segs: u32,
 ) -> u32 {
-    let now_ns = sk.tcp_clock_cache();
-    let edt_ns = sk.tcp_wstamp_ns().max(now_ns);
-    let interval_us = (edt_ns - now_ns) / NSEC_PER_USEC;
+    let interval_us = sk.edt_ahead_us();
     // Linux net/ipv4/tcp_bbr.c bbr_packets_in_net_at_edt(): bw * interval_us >> BW_SCALE, as u32
     let interval_delivered = (u64::from(bw).wrapping_mul(interval_us) >> BW_SCALE) as u32;
     // Linux net/ipv4/tcp_bbr.c bbr_packets_in_net_at_edt(): + tso_segs_goal when pacing_gain > 1

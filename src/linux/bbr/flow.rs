@@ -460,17 +460,19 @@ impl Bbr {
         rand: &mut R,
         rs: &mut RateSample,
     ) {
-        rs.prior_in_flight = ack.prior_flight.in_flight();
         let (bbr, mut sk) = self.view(p, now, ack.flight, ack.srtt_us.wrapping_shl(3));
         let prior_delivered = sk.s.delivered;
         let prior_lost = sk.s.lost;
         let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
-        sk.s.delivered = prior_delivered.wrapping_add(ack.delivered_count.max(count));
+        // What tcp_ack() passes as `delivered` (tp->delivered - prior): this count.
+        let delivered = ack.delivered_count.max(count);
+        sk.s.delivered = prior_delivered.wrapping_add(delivered);
         tcp_rate_skbs_delivered(&mut sk, ack.delivered, rs);
         sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, rs);
         sk.s.lost = prior_lost.wrapping_add(ack.newly_lost);
-        let delivered = sk.s.delivered.wrapping_sub(prior_delivered);
         tcp_rate_gen(&mut sk, delivered, ack.newly_lost, false, rs);
+        // Read by bbr_main() alone: set last, so that it is not held through the sampler.
+        rs.prior_in_flight = ack.prior_flight.in_flight();
         bbr_main(bbr, &mut sk, p, rs, rand);
     }
 

@@ -91,8 +91,9 @@ pub(crate) struct FlowSock {
     pub high_seq: u32,
     pub icsk_ca_state: CaState,
     /// `bbr_tso_segs_goal()` at `sk_pacing_rate` with the flow's settings (1 to 127),
-    /// or 0 when not known: BBR v1's view sets it when it computes the goal and
-    /// clears it whenever the pacing rate changes; a socket saved whole clears it.
+    /// or 0 when not known: BBR v1's view sets it after each ACK's cwnd step (0 when
+    /// that step computed none) and clears it whenever the pacing rate changes; a
+    /// socket saved whole clears it.
     pub tso_goal: u8,
     /// `data_segs_out`, saturating at 10: only `>= 10` is read (the kernel's counter
     /// wraps after 2^32 segments and then skips pacing 10 segments; this one does not).

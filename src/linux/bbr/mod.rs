@@ -136,9 +136,9 @@ pub fn bbr_main<S: BbrSock, R: RandomSource>(
     bbr_set_pacing_rate(bbr, sk, bw, u32::from(bbr.pacing_gain));
     let gain = u32::from(bbr.cwnd_gain);
     let goal = cwnd::set_cwnd(bbr, sk, p, rs, (rs.acked_sacked, bw, gain), bw, tso_goal);
-    if goal != 0 {
-        sk.keep_tso_segs_goal(goal);
-    }
+    // The goal at the current pacing rate, or 0 (none computed: the next event
+    // computes it again), kept either way: one store, no test.
+    sk.keep_tso_segs_goal(goal);
 }
 
 /// `bbr_init()`: a fresh model from the socket: min_rtt from `tcp_min_rtt()`, the

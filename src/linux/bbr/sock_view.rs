@@ -12,6 +12,9 @@ use crate::linux::tcp::rate::RateSock;
 use crate::linux::tcp::update_skb_after_send::edt_after_send;
 use crate::linux::tcp::{RateSample, TcpSock};
 
+/// ns per µs.
+const NSEC_PER_USEC: u64 = 1000;
+
 /// The `tcp_sock` fields BBR v1's model, pacing and cwnd steps read and write, under
 /// the kernel's names (the sampler's fields come from [`RateSock`]).
 pub trait BbrSock: RateSock {
@@ -35,6 +38,13 @@ pub trait BbrSock: RateSock {
     fn tcp_jiffies32(&self) -> u32;
     /// `tcp_wstamp_ns`: the next segment's earliest departure, ns.
     fn tcp_wstamp_ns(&self) -> u64;
+    /// How far the next departure is ahead of now, in whole µs (0 when it is past):
+    /// `(max(tcp_wstamp_ns, tcp_clock_cache) - tcp_clock_cache) / NSEC_PER_USEC`.
+    fn edt_ahead_us(&self) -> u64 {
+        // Linux net/ipv4/tcp_bbr.c bbr_packets_in_net_at_edt(): edt_ns = max(tcp_wstamp_ns, now_ns)
+        let now_ns = self.tcp_clock_cache();
+        (self.tcp_wstamp_ns().max(now_ns) - now_ns) / NSEC_PER_USEC
+    }
     /// `mss_cache`.
     fn mss_cache(&self) -> u32;
     /// `srtt_us` (scaled by 8).
@@ -209,12 +219,13 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
             self.s.data_segs_out += 1;
         }
         let segs_out = self.s.data_segs_out;
-        self.s.tcp_wstamp_ns = departure_ns;
-        if self.s.sk_pacing_status() != 0 {
+        // tcp_wstamp_ns = departure_ns, then the pacing step: one store of the result.
+        self.s.tcp_wstamp_ns = if self.s.sk_pacing_status() != 0 {
             let (rate, mss) = (self.s.sk_pacing_rate, self.c.mss());
-            self.s.tcp_wstamp_ns =
-                edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp);
-        }
+            edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp)
+        } else {
+            departure_ns
+        };
         departure_ns
     }
 
@@ -331,6 +342,9 @@ impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
     fn tcp_wstamp_ns(&self) -> u64 {
         self.s.tcp_wstamp_ns
     }
+    fn edt_ahead_us(&self) -> u64 {
+        edt_ahead_us(self.s.tcp_wstamp_ns, self.e.now_us)
+    }
     fn mss_cache(&self) -> u32 {
         self.c.mss()
     }
@@ -354,8 +368,9 @@ impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
         u32::from(self.s.tso_goal)
     }
     fn keep_tso_segs_goal(&mut self, goal: u32) {
-        // bbr_tso_segs_goal() is at most 127: it fits.
-        self.s.tso_goal = goal.min(0x7f) as u8;
+        // bbr_tso_segs_goal() is at most 127 (min(segs, 0x7f)), and 0 is none: every
+        // value passed fits in the u8 unchanged.
+        self.s.tso_goal = goal as u8;
     }
     fn sk_pacing_shift(&self) -> u8 {
         self.c.pacing_shift()
@@ -367,3 +382,20 @@ impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
         self.e.is_cwnd_limited
     }
 }
+
+/// [`BbrSock::edt_ahead_us`] when `tcp_clock_cache` is `now_us · 1000` saturated at
+/// `u64::MAX`, as a view derives it: `wstamp_ns / 1000 - now_us`, 0 when negative, one
+/// division and no multiplication.
+///
+/// Exact: when `now_us · 1000` does not overflow and `wstamp_ns >= now_us · 1000`,
+/// `(wstamp_ns - 1000·now_us) / 1000 = wstamp_ns / 1000 - now_us` (taking whole
+/// thousands off the dividend takes them off the quotient); when
+/// `wstamp_ns < 1000·now_us`, `wstamp_ns / 1000 < now_us`, so both sides are 0; when
+/// the product saturates, `now_ns` is `u64::MAX >= wstamp_ns` (0) and
+/// `now_us > u64::MAX / 1000 >= wstamp_ns / 1000` (0). Checked on a grid in the tests.
+pub(crate) const fn edt_ahead_us(wstamp_ns: u64, now_us: u64) -> u64 {
+    (wstamp_ns / NSEC_PER_USEC).saturating_sub(now_us)
+}
+
+#[cfg(test)]
+mod tests;

@@ -407,8 +407,9 @@ pub fn tcp_rate_gen<S: RateSock>(
     // BBRv3 net/ipv4/tcp_rate.c tcp_rate_gen(): lost over the interval
     rs.lost = sk.lost().wrapping_sub(rs.prior_lost) as i32;
 
-    // The send phase was stored by tcp_rate_skb_delivered (never negative there).
-    let snd_us = rs.interval_us.clamp(0, i64::from(u32::MAX)) as u32;
+    // Linux net/ipv4/tcp_rate.c tcp_rate_gen(): u32 snd_us = rs->interval_us (the send
+    // phase tcp_rate_skb_delivered stored, 0 to u32::MAX: the truncation keeps it).
+    let snd_us = rs.interval_us as u32;
     let ack_us = if rs.stamp32 {
         // BBRv3 net/ipv4/tcp_rate.c tcp_rate_gen(): the ACK phase in u32 µs
         tcp_stamp32_us_delta(sk.mstamp() as u32, rs.prior_mstamp as u32)
