@@ -5,6 +5,7 @@
 # step's first access to the flow each line is first touched: runs
 # perf/src/bin/bbr_lines.rs under valgrind's lackey. With FIELDS=file (tokens
 # `name:first_byte:end_byte`, offsets in the flow) it also says which flows touch each field.
+# BBR_CC=bbr3 traces `linux::Bbr3` instead; ACK_ONLY=1 traces the ACK without its sends.
 # Takes about fifteen minutes on the 2-core machine (the scripts' warm-ups are traced).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,9 @@ trap 'rm -rf "$out"' EXIT
 mark=$(valgrind --tool=none -q "$bin" --where)
 end=$(printf '%08x' $((16#$mark + 8)))
 echo "tracing (valgrind lackey, about fifteen minutes) ..." >&2
-valgrind --tool=lackey --trace-mem=yes --log-fd=3 "$bin" 3>&1 1>/dev/null 2>"$out/lab" \
+args=(--cc "${BBR_CC:-bbr}")
+[ "${ACK_ONLY:-0}" = 1 ] && args+=(--ack-only)
+valgrind --tool=lackey --trace-mem=yes --log-fd=3 "$bin" "${args[@]}" 3>&1 1>/dev/null 2>"$out/lab" \
   | awk -v a=" L $mark," -v b=" L $end," \
       'index($0, a) == 1 { on = 1 } on { print } index($0, b) == 1 { on = 0 }' >"$out/trace"
 python3 - "$out/trace" "$out/lab" "${FIELDS:-}" <<'PY'
