@@ -291,6 +291,7 @@ impl Bbr3 {
     /// each delivered segment, the RTT filter, ECE, undo, the end of a reduction, BBR's
     /// `skb_marked_lost` for each newly lost segment, the start of Recovery or CWR, the
     /// rate sample and `bbr_main()`. Returns the sample and the fast path's decision.
+    #[inline]
     pub fn on_ack<R: RandomSource>(
         &mut self,
         p: &Bbr3Params,
