@@ -168,18 +168,21 @@ pub(super) fn bbr_set_cwnd<S: BbrSock>(
     if acked != 0 {
         let target_cwnd = bbr_bdp(bbr, bw, gain).wrapping_add(bbr_ack_aggregation_cwnd(bbr, bw));
         let target_cwnd = bbr_quantization_budget(bbr, sk, p, target_cwnd);
-        bbr.set_try_fast_path(false);
+        // The kernel clears `try_fast_path` here and sets it again when cwnd reached
+        // its target; nothing reads it in between, so it is written once.
+        let mut try_fast_path = false;
         if bbr.full_bw_reached() {
             cwnd = cwnd.wrapping_add(acked);
             if cwnd >= target_cwnd {
                 cwnd = target_cwnd;
-                bbr.set_try_fast_path(true);
+                try_fast_path = true;
             }
         } else if cwnd < target_cwnd || cwnd < 2 * u32::from(bbr.init_cwnd) {
             cwnd = cwnd.wrapping_add(acked);
         } else {
-            bbr.set_try_fast_path(true);
+            try_fast_path = true;
         }
+        bbr.set_try_fast_path(try_fast_path);
         cwnd = cwnd.max(CWND_MIN_TARGET);
     }
     sk.set_snd_cwnd(cwnd.min(sk.snd_cwnd_clamp()));
