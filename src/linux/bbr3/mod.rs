@@ -153,9 +153,10 @@ fn bbr_update_model_common<S: BbrSock, R: RandomSource>(
 /// Whether `bbr_run_fast_path` runs: an app-limited ACK below the max bandwidth with
 /// no loss or CE in the round, after a control update that left `try_fast_path` set.
 fn bbr_fast_path_eligible(bbr: &Bbr, rs: &Sample, sample_bw: u32) -> bool {
+    // The sample's flag first: a cwnd-limited flow decides on it alone.
     FAST_PATH
-        && bbr.try_fast_path()
         && rs.is_app_limited
+        && bbr.try_fast_path()
         && sample_bw < bbr.max_bw()
         && !bbr.loss_in_round()
         && !bbr.ecn_in_round()
