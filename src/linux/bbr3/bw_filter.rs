@@ -51,11 +51,12 @@ impl Bbr {
 /// `bbr_update_round_start`: a round ends when an ACK's sample was sent after the
 /// previous round's end was delivered. Returns the packets delivered in the round.
 pub(super) fn bbr_update_round_start<S: BbrSock>(bbr: &mut Bbr, sk: &S, rs: &Sample) -> u32 {
-    bbr.set_round_start(false);
-    if rs.interval_us > 0 && !before(rs.prior_delivered, bbr.next_rtt_delivered) {
+    // The kernel clears `round_start` first and sets it on a new round: one write.
+    let round_start = rs.interval_us > 0 && !before(rs.prior_delivered, bbr.next_rtt_delivered);
+    bbr.set_round_start(round_start);
+    if round_start {
         let round_delivered = sk.delivered().wrapping_sub(bbr.next_rtt_delivered);
         bbr.next_rtt_delivered = sk.delivered();
-        bbr.set_round_start(true);
         return round_delivered;
     }
     0
@@ -120,16 +121,19 @@ pub(super) fn bbr_update_latest_delivery_signals<S: BbrSock>(
     rs: &Sample,
     sample_bw: u32,
 ) {
-    bbr.set_loss_round_start(false);
-    if rs.interval_us <= 0 || rs.acked_sacked == 0 {
+    // The kernel clears `loss_round_start` first and sets it on a new loss round:
+    // one write.
+    let valid = rs.interval_us > 0 && rs.acked_sacked != 0;
+    let loss_round_start = valid && !before(rs.prior_delivered, bbr.loss_round_delivered);
+    bbr.set_loss_round_start(loss_round_start);
+    if !valid {
         return;
     }
     bbr.bw_latest = bbr.bw_latest.max(sample_bw);
     // `max_t(u32, ...)`: a delivered count is compared as u32.
     bbr.inflight_latest = bbr.inflight_latest.max(rs.delivered as u32);
-    if !before(rs.prior_delivered, bbr.loss_round_delivered) {
+    if loss_round_start {
         bbr.loss_round_delivered = sk.delivered();
-        bbr.set_loss_round_start(true);
     }
 }
 

@@ -55,12 +55,14 @@ pub(super) fn bbr_quantization_budget<S: BbrSock>(
 /// division) need not be computed. The goal is `max(min(bytes, cap) / mss,
 /// tcp_min_tso_segs)` with `cap = gso_max_size - 1 - MAX_TCP_HEADER`, so it is enough
 /// that `cwnd * mss >= 3 * cap` and `cwnd >= 3 * tcp_min_tso_segs` (in u64: then
-/// three times the goal fits a u32 and does not wrap).
+/// three times the goal fits a u32 and does not wrap). `cap` is at most
+/// `gso_max_size - 1` (`MAX_TCP_HEADER` 0), so `cwnd * mss >= 3 * (gso_max_size - 1)`
+/// is enough for the first term and needs no setting read: the few cwnds between
+/// the two bounds (less than a segment's worth) compute the goal, which gives the
+/// same budget.
 fn tso_goal_below(cwnd: u32, mss: u32, p: &Bbr3Params) -> bool {
-    let cap = GSO_LEGACY_MAX_SIZE
-        .saturating_sub(1)
-        .saturating_sub(p.max_tcp_header());
-    u64::from(cwnd) * u64::from(mss) >= 3 * u64::from(cap)
+    let cap_max = u64::from(GSO_LEGACY_MAX_SIZE.saturating_sub(1));
+    u64::from(cwnd) * u64::from(mss) >= 3 * cap_max
         && u64::from(cwnd) >= 3 * u64::from(p.min_tso_segs())
 }
 
@@ -168,18 +170,21 @@ pub(super) fn bbr_set_cwnd<S: BbrSock>(
     if acked != 0 {
         let target_cwnd = bbr_bdp(bbr, bw, gain).wrapping_add(bbr_ack_aggregation_cwnd(bbr, bw));
         let target_cwnd = bbr_quantization_budget(bbr, sk, p, target_cwnd);
-        bbr.set_try_fast_path(false);
+        // The kernel clears `try_fast_path` here and sets it again when cwnd reached
+        // its target; nothing reads it in between, so it is written once.
+        let mut try_fast_path = false;
         if bbr.full_bw_reached() {
             cwnd = cwnd.wrapping_add(acked);
             if cwnd >= target_cwnd {
                 cwnd = target_cwnd;
-                bbr.set_try_fast_path(true);
+                try_fast_path = true;
             }
         } else if cwnd < target_cwnd || cwnd < 2 * u32::from(bbr.init_cwnd) {
             cwnd = cwnd.wrapping_add(acked);
         } else {
-            bbr.set_try_fast_path(true);
+            try_fast_path = true;
         }
+        bbr.set_try_fast_path(try_fast_path);
         cwnd = cwnd.max(CWND_MIN_TARGET);
     }
     sk.set_snd_cwnd(cwnd.min(sk.snd_cwnd_clamp()));

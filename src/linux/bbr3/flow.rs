@@ -2,7 +2,8 @@
 //! v3 delivery-rate sampler and BBRv3, in 256 bytes.
 
 use super::{
-    Bbr, Bbr3Config, Bbr3Params, FastPath, Mode, Sample, TcpBbr3, bbr_main, bbr_tso_segs_goal,
+    Bbr, Bbr3Config, Bbr3Params, FastPath, Mode, PacedAt, Sample, TcpBbr3, bbr_main,
+    bbr_main_paced, bbr_tso_segs_goal,
 };
 use crate::Instant;
 use crate::linux::CaState;
@@ -79,7 +80,9 @@ pub struct Bbr3Rto<'a> {
 }
 
 /// The socket fields a flow keeps between events (104 bytes): v1's, and the CE
-/// count, srtt and ECN flags v3 also reads.
+/// count, srtt and ECN flags v3 also reads; and what the pacing rate was computed
+/// from, which only the in-place ACK keeps (every other event's [`Bbr3::store`]
+/// clears it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 #[cfg_attr(feature = "defmt", derive(defmt::Format))]
 struct Bbr3Sock {
@@ -87,6 +90,7 @@ struct Bbr3Sock {
     delivered_ce: u32,
     srtt_us: u32,
     ecn_flags: u8,
+    paced: PacedAt,
 }
 
 /// A Linux-mode BBRv3 flow: Google's v3 `tcp_bbr.c` with the socket glue and the v3
@@ -197,6 +201,8 @@ impl Bbr3 {
             delivered_ce: sk.delivered_ce,
             srtt_us: sk.srtt_us,
             ecn_flags: sk.ecn_flags,
+            // The whole socket may have set a pacing rate of its own.
+            paced: PacedAt::NONE,
         };
     }
 
@@ -208,7 +214,7 @@ impl Bbr3 {
         now: Instant,
         flight: Flight,
         is_cwnd_limited: bool,
-    ) -> (&'a mut Bbr, FlowSockView<'a, Bbr3Config>) {
+    ) -> (&'a mut Bbr, FlowSockView<'a, Bbr3Config>, &'a mut PacedAt) {
         let s = &mut self.sock;
         let e = EventSock {
             now_us: now.as_micros(),
@@ -224,7 +230,7 @@ impl Bbr3 {
             e,
             c: p.config(),
         };
-        (&mut self.bbr, sk)
+        (&mut self.bbr, sk, &mut s.paced)
     }
 
     /// A segment (new or retransmitted) is handed to the wire at `now`, with `flight`
@@ -240,7 +246,7 @@ impl Bbr3 {
     ) -> Sent {
         if flight.in_flight() != 0 {
             // No transmit-start event: the kept fields in place.
-            let (_, mut sk) = self.view(p, now, flight, false);
+            let (_, mut sk, _) = self.view(p, now, flight, false);
             let departure_ns = sk.transmit();
             let in_flight = flight.in_flight().wrapping_add(1);
             let snapshot = rate_skb_sent_v3(&mut sk, departure_ns / 1000, in_flight);
@@ -291,6 +297,7 @@ impl Bbr3 {
     /// each delivered segment, the RTT filter, ECE, undo, the end of a reduction, BBR's
     /// `skb_marked_lost` for each newly lost segment, the start of Recovery or CWR, the
     /// rate sample and `bbr_main()`. Returns the sample and the fast path's decision.
+    #[inline]
     pub fn on_ack<R: RandomSource>(
         &mut self,
         p: &Bbr3Params,
@@ -405,7 +412,7 @@ impl Bbr3 {
     ) -> FastPath {
         rs.prior_in_flight = ack.prior_flight.in_flight();
         self.sock.srtt_us = ack.srtt_us.wrapping_shl(3);
-        let (bbr, mut sk) = self.view(p, now, ack.prior_flight, ack.is_cwnd_limited);
+        let (bbr, mut sk, paced) = self.view(p, now, ack.prior_flight, ack.is_cwnd_limited);
         let prior_delivered = sk.s.delivered;
         // BBRv3 net/ipv4/tcp_input.c tcp_ack(): an app-limited bubble, checked on every ACK
         sk.check_app_limited(ack.nothing_queued);
@@ -416,7 +423,8 @@ impl Bbr3 {
         sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, rs);
         let delivered = sk.s.delivered.wrapping_sub(prior_delivered);
         tcp_rate_gen(&mut sk, delivered, 0, false, rs);
-        bbr_main(bbr, &mut sk, p, &Sample::from_rate_sample(rs), rand)
+        // The view's mss and pacing cap are the config's, as `paced` needs.
+        bbr_main_paced(bbr, &mut sk, p, &Sample::from_rate_sample(rs), rand, paced)
     }
 
     /// The model's `tcp_fastretrans_alert()`: ECE forbids an undo, the stack's undo,

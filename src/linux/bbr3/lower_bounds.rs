@@ -76,6 +76,11 @@ pub(super) fn bbr_bound_cwnd_for_inflight_model<S: BbrSock>(bbr: &Bbr, sk: &mut 
     if !bbr.initialized() {
         return;
     }
+    // Both bounds unset (no loss or CE yet): every cap below is u32::MAX (headroom
+    // keeps an unset `inflight_hi` unset), so cwnd stays as it is.
+    if bbr.inflight_hi & bbr.inflight_lo == u32::MAX {
+        return;
+    }
     let mut cap = u32::MAX;
     if bbr.mode == Mode::ProbeBw && bbr.cycle_idx != CyclePhase::Cruise {
         cap = bbr.inflight_hi;

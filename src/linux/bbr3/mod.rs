@@ -68,6 +68,7 @@ use bw_filter::{
 };
 use cwnd::{bbr_set_cwnd, bbr_update_ack_aggregation, bbr_update_gains};
 use lower_bounds::{bbr_bound_cwnd_for_inflight_model, bbr_reset_congestion_signals};
+pub(crate) use pacing::PacedAt;
 use pacing::{bbr_init_pacing_rate_from_rtt, bbr_set_pacing_rate};
 use params::{ECN_ALPHA_INIT, FAST_PATH, GSO_LEGACY_MAX_SIZE};
 use probe_bw::{bbr_check_drain, bbr_update_cycle_phase};
@@ -152,9 +153,10 @@ fn bbr_update_model_common<S: BbrSock, R: RandomSource>(
 /// Whether `bbr_run_fast_path` runs: an app-limited ACK below the max bandwidth with
 /// no loss or CE in the round, after a control update that left `try_fast_path` set.
 fn bbr_fast_path_eligible(bbr: &Bbr, rs: &Sample, sample_bw: u32) -> bool {
+    // The sample's flag first: a cwnd-limited flow decides on it alone.
     FAST_PATH
-        && bbr.try_fast_path()
         && rs.is_app_limited
+        && bbr.try_fast_path()
         && sample_bw < bbr.max_bw()
         && !bbr.loss_in_round()
         && !bbr.ecn_in_round()
@@ -175,6 +177,21 @@ pub fn bbr_main<S: BbrSock, R: RandomSource>(
     p: &Bbr3Params,
     rs: &Sample,
     rand: &mut R,
+) -> FastPath {
+    let mut none = PacedAt::NONE;
+    bbr_main_paced(bbr, sk, p, rs, rand, &mut none)
+}
+
+/// [`bbr_main`] with what the socket's pacing rate was computed from (see
+/// [`PacedAt`]): a flow that keeps it skips recomputing an unchanged rate.
+#[inline(always)]
+pub(super) fn bbr_main_paced<S: BbrSock, R: RandomSource>(
+    bbr: &mut Bbr,
+    sk: &mut S,
+    p: &Bbr3Params,
+    rs: &Sample,
+    rand: &mut R,
+    paced: &mut PacedAt,
 ) -> FastPath {
     bbr_update_round_start(bbr, sk, rs);
     if bbr.round_start() {
@@ -207,7 +224,7 @@ pub fn bbr_main<S: BbrSock, R: RandomSource>(
     if fast_path != FastPath::Skipped {
         bbr_update_gains(bbr);
         let bw = bbr.bw();
-        bbr_set_pacing_rate(bbr, sk, bw, u32::from(bbr.pacing_gain));
+        bbr_set_pacing_rate(bbr, sk, bw, u32::from(bbr.pacing_gain), paced);
         bbr_set_cwnd(bbr, sk, p, rs.acked_sacked, bw, u32::from(bbr.cwnd_gain));
         bbr_bound_cwnd_for_inflight_model(bbr, sk);
     }
@@ -239,7 +256,8 @@ pub fn bbr_cwnd_event_tx_start<S: BbrSock, R: RandomSource>(
     bbr.ack_epoch_acked = 0;
     if bbr.mode == Mode::ProbeBw {
         let bw = bbr.bw();
-        bbr_set_pacing_rate(bbr, sk, bw, BBR_UNIT);
+        let mut none = PacedAt::NONE;
+        bbr_set_pacing_rate(bbr, sk, bw, BBR_UNIT, &mut none);
     } else if bbr.mode == Mode::ProbeRtt {
         bbr_check_probe_rtt_done(bbr, sk, rand);
     }

@@ -62,16 +62,80 @@ pub(super) fn bbr_init_pacing_rate_from_rtt<S: BbrSock>(bbr: &mut Bbr, sk: &mut 
     sk.set_sk_pacing_rate(bbr_bw_to_pacing_rate(sk, bw as u32, STARTUP_PACING_GAIN));
 }
 
+/// The `bw` and `gain` the socket's `sk_pacing_rate` is `bbr_bw_to_pacing_rate()` of,
+/// kept by a flow beside its socket fields so that an ACK at the same inputs need not
+/// compute the rate again (6 bytes, 2-aligned, so that it fits the flow's padding).
+/// `gain` 0 (no caller's gain) keeps nothing.
+///
+/// Whoever keeps one clears it ([`PacedAt::NONE`]) whenever the socket's pacing rate
+/// may change other than through [`bbr_set_pacing_rate`] with it, and passes it only
+/// with a socket whose `mss_cache` and `sk_max_pacing_rate` never change (the rate's
+/// other inputs).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[cfg_attr(feature = "defmt", derive(defmt::Format))]
+pub(crate) struct PacedAt {
+    /// `bw`, low half first.
+    bw: [u16; 2],
+    gain: u16,
+}
+
+impl PacedAt {
+    /// Nothing kept.
+    pub(super) const NONE: Self = PacedAt {
+        bw: [0; 2],
+        gain: 0,
+    };
+
+    /// `bw` at `gain` kept (nothing for a gain above 16 bits, which no caller has).
+    fn new(bw: u32, gain: u32) -> Self {
+        match u16::try_from(gain) {
+            Ok(gain) => PacedAt {
+                bw: [bw as u16, (bw >> 16) as u16],
+                gain,
+            },
+            Err(_) => Self::NONE,
+        }
+    }
+
+    /// Whether the kept rate is the one of `bw` at `gain`.
+    fn is(&self, bw: u32, gain: u32) -> bool {
+        let [lo, hi] = self.bw;
+        self.gain != 0
+            && u32::from(self.gain) == gain
+            && (u32::from(hi) << 16 | u32::from(lo)) == bw
+    }
+}
+
 /// `bbr_set_pacing_rate`: pace at `bw` times `gain`; before the pipe is full only ever
 /// raise the rate. The first RTT sample re-seeds the rate from it, once.
-pub(super) fn bbr_set_pacing_rate<S: BbrSock>(bbr: &mut Bbr, sk: &mut S, bw: u32, gain: u32) {
-    let rate = bbr_bw_to_pacing_rate(sk, bw, gain);
+///
+/// With `paced` saying the socket already paces at `bw` and `gain`, the kernel's steps
+/// change nothing (the rate they compute is the one set; neither "set" nor "raise"
+/// moves it), so only the re-seeding test runs. `paced` is then kept up to date.
+#[inline(always)]
+pub(super) fn bbr_set_pacing_rate<S: BbrSock>(
+    bbr: &mut Bbr,
+    sk: &mut S,
+    bw: u32,
+    gain: u32,
+    paced: &mut PacedAt,
+) {
+    // The rate depends on bw, gain, mss and the cap only: the re-seeding does not
+    // change it, so it is computed after that test (the kernel computes it before).
     if !bbr.has_seen_rtt() && sk.srtt_us() != 0 {
         bbr_init_pacing_rate_from_rtt(bbr, sk);
+    } else if paced.is(bw, gain) {
+        return;
     }
+    let rate = bbr_bw_to_pacing_rate(sk, bw, gain);
     if bbr.full_bw_reached() || rate > sk.sk_pacing_rate() {
         sk.set_sk_pacing_rate(rate);
     }
+    *paced = if sk.sk_pacing_rate() == rate {
+        PacedAt::new(bw, gain)
+    } else {
+        PacedAt::NONE
+    };
 }
 
 /// `bbr_tso_segs_generic`: segments per TSO/GSO burst: 1/2^`sk_pacing_shift` s of the
@@ -139,3 +203,6 @@ pub(super) fn bbr_is_probing_bandwidth(bbr: &Bbr) -> bool {
         || (bbr.mode == Mode::ProbeBw
             && matches!(bbr.cycle_idx, CyclePhase::Refill | CyclePhase::Up))
 }
+
+#[cfg(test)]
+mod tests;

@@ -176,18 +176,22 @@ pub(super) fn bbr_adapt_upper_bounds<S: BbrSock, R: RandomSource>(
     rs: &Sample,
     rand: &mut R,
 ) -> bool {
-    if bbr.ack_phase == AckPhase::ProbeStarting && bbr.round_start() {
-        bbr.ack_phase = AckPhase::ProbeFeedback;
-    }
-    if bbr.ack_phase == AckPhase::ProbeStopping && bbr.round_start() {
-        bbr.set_bw_probe_samples(false);
-        bbr.ack_phase = AckPhase::Init;
-        if bbr.mode == Mode::ProbeBw && !rs.is_app_limited {
-            super::bw_filter::bbr_advance_max_bw_filter(bbr);
+    // Both ACK-phase steps happen only at a round start: tested first, once.
+    if bbr.round_start() {
+        if bbr.ack_phase == AckPhase::ProbeStarting {
+            bbr.ack_phase = AckPhase::ProbeFeedback;
         }
-        if bbr.mode == Mode::ProbeBw && bbr.stopped_risky_probe() && !bbr.prev_probe_too_high() {
-            bbr_start_bw_probe_refill(bbr, sk.delivered(), 0);
-            return true;
+        if bbr.ack_phase == AckPhase::ProbeStopping {
+            bbr.set_bw_probe_samples(false);
+            bbr.ack_phase = AckPhase::Init;
+            if bbr.mode == Mode::ProbeBw && !rs.is_app_limited {
+                super::bw_filter::bbr_advance_max_bw_filter(bbr);
+            }
+            if bbr.mode == Mode::ProbeBw && bbr.stopped_risky_probe() && !bbr.prev_probe_too_high()
+            {
+                bbr_start_bw_probe_refill(bbr, sk.delivered(), 0);
+                return true;
+            }
         }
     }
     if bbr_is_inflight_too_high(bbr, rs) {
