@@ -315,8 +315,7 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController 
         }
     }
 
-    /// [`Phase::Recovery`] after a loss or ECN-CE reduction until `snd_una` reaches
-    /// `high_seq`; after an RTO, slow start (state Loss grows by slow start).
+    /// As [`LinuxFlowState::phase`].
     fn phase(&self) -> Phase {
         self.state.borrow().phase()
     }
