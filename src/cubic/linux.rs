@@ -79,7 +79,6 @@ pub(crate) const fn sample_blackout(epoch_start: u32, now: u32) -> bool {
     epoch_start != 0 && (now.wrapping_sub(epoch_start) as i32) < HZ as i32
 }
 
-/// Whether a sample replaces `delay_min`: the first one, or a smaller one.
 // Linux net/ipv4/tcp_cubic.c cubictcp_acked(): delay_min == 0 || delay_min > delay
 #[inline(always)]
 pub(crate) const fn lowers_delay_min(delay_min: u32, delay_us: u32) -> bool {

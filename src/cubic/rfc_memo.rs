@@ -86,9 +86,11 @@ impl CurveMemo {
         }
     }
 
-    /// The points of a new epoch that starts at `cwnd_epoch_bytes` with `W_cubic(0) =
-    /// w_at_zero_bytes` ([`at_epoch_start`](Self::at_epoch_start)), keeping the
-    /// remembered `W_est` growth.
+    /// A new epoch that starts at `cwnd_epoch_bytes`: `W_cubic(0) ≥ cwnd_epoch`
+    /// (`rfc_curve` keeps `C·K³ ≤ W_max − cwnd_epoch`), a lower bound for all `t ≥ 0`.
+    /// `w_at_zero_bytes` is `W_cubic(0)` itself, handed out by [`Self::at_zero`] (it does
+    /// not change what the bounds decide: a point is remembered only when computed).
+    /// Keeps the remembered `W_est` growth.
     pub const fn restart_epoch(&mut self, cwnd_epoch_bytes: u64, w_at_zero_bytes: u64) {
         self.low_t_us = 0;
         self.low_w_bytes = cwnd_epoch_bytes;
@@ -154,10 +156,7 @@ impl CurveMemo {
         self.step_numerator = 0;
     }
 
-    /// A new epoch that starts at `cwnd_epoch_bytes`: `W_cubic(0) ≥ cwnd_epoch`
-    /// (`rfc_curve` keeps `C·K³ ≤ W_max − cwnd_epoch`), a lower bound for all `t ≥ 0`.
-    /// `w_at_zero_bytes` is `W_cubic(0)` itself, handed out by [`Self::at_zero`] (it does
-    /// not change what the bounds decide: a point is remembered only when computed).
+    /// Tests only: a memo after [`restart_epoch`](Self::restart_epoch).
     #[cfg(test)]
     pub const fn at_epoch_start(cwnd_epoch_bytes: u64, w_at_zero_bytes: u64) -> Self {
         let mut m = CurveMemo::new();

@@ -154,7 +154,6 @@ impl HystartPlusPlus {
         self.in_css
     }
 
-    /// Sets the CSS flag alone (what a congestion event and its undo change).
     pub(crate) const fn set_in_css(&mut self, in_css: bool) {
         self.in_css = in_css;
     }

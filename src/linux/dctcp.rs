@@ -155,7 +155,6 @@ const _: () = assert!(core::mem::size_of::<DctcpCa>() <= 104);
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DctcpOps;
 
-/// `dctcp_reset()`: a new round from `snd_nxt`, counting from the current totals.
 // Linux net/ipv4/tcp_dctcp.c dctcp_reset()
 fn dctcp_reset(ca: &mut DctcpCa, sk: &TcpSock) {
     ca.next_seq = sk.snd_nxt;

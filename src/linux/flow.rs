@@ -1,5 +1,4 @@
-//! A Linux-mode flow's events: CUBIC + HyStart driven through a model of the kernel's
-//! socket glue, so that a stack that is not Linux gets exactly what Linux would do.
+//! A Linux-mode flow's events (see [`Cubic`](super::Cubic)).
 //!
 //! The glue decides when CUBIC's hooks run and with what: `tcp_cwnd_validate`,
 //! `tcp_rtt_estimator`, `tcp_update_pacing_rate`, recovery and CWR entered and ended at

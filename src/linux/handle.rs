@@ -265,17 +265,14 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController 
         );
     }
 
-    /// The lost segments leave `packets_out`; persistent congestion is an RTO with one
-    /// retransmit; otherwise a loss of a segment at or after `high_seq` (or of an
-    /// unknown one) is a fast-retransmit reduction (`tcp_enter_recovery`).
+    /// As [`LinuxFlowState::on_loss`].
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
         self.state
             .borrow_mut()
             .on_loss(self.params.borrow(), now, loss);
     }
 
-    /// `tcp_enter_cwr` for a CE rise above 0 on a segment at or after `high_seq`; the
-    /// kernel's own rule also ignores CE during an RTO's recovery (state Loss).
+    /// As [`LinuxFlowState::on_ecn`].
     fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
         self.state
             .borrow_mut()
@@ -318,8 +315,7 @@ impl<P: Borrow<LinuxParams>, S: BorrowMut<LinuxFlowState>> CongestionController 
         }
     }
 
-    /// [`Phase::Recovery`] after a loss or ECN-CE reduction until `snd_una` reaches
-    /// `high_seq`; after an RTO, slow start (state Loss grows by slow start).
+    /// As [`LinuxFlowState::phase`].
     fn phase(&self) -> Phase {
         self.state.borrow().phase()
     }

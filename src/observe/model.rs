@@ -1,8 +1,6 @@
-//! The observed calls of the controllers whose decisions live in a state machine
-//! rather than in a classic phase: Linux-mode BBR v1 and v3, the kernel-glue flows
-//! (DCTCP, Prague) and RFC-mode BBRv3. Each observed call reads a [`ModelSnapshot`]
-//! before and after the plain call and reports what changed, so the plain calls (and
-//! the flows' state) stay exactly as they were.
+//! The observed calls of the state-machine controllers (BBR v1/v3, the kernel-glue
+//! flows, RFC-mode BBRv3): a [`ModelSnapshot`] before and after the plain call, which
+//! stays exactly as it was.
 
 use super::{BbrMode, Decision, ExitDetector, Observer, PhaseSnapshot, ReductionCause};
 use crate::controller::{CongestionController, Phase};

@@ -85,7 +85,6 @@ impl PacingRateConfig {
     }
 }
 
-/// A ratio is usable when it lies in `1..=MAX_PACING_RATIO_PERCENT`.
 const fn ratio_ok(percent: u32) -> bool {
     percent >= 1 && percent <= MAX_PACING_RATIO_PERCENT
 }

@@ -147,7 +147,6 @@ impl<C: CongestionController, P: Borrow<SendPathParams>, S: BorrowMut<SendPathSt
         &mut self.path
     }
 
-    /// The MSS in bytes as the send path takes it (at most `u32::MAX`).
     fn mss(&self) -> u32 {
         sat_u32(self.cc.mss_bytes())
     }

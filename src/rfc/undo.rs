@@ -47,7 +47,6 @@ impl<U: Copy> UndoSnapshot<U> {
         }
     }
 
-    /// The saved snapshot, if there is one (as `Option::as_mut` on `Option<Undo>`).
     pub(super) fn as_mut(&mut self) -> Option<&mut UndoSnapshot<U>> {
         if self.saved { Some(self) } else { None }
     }
@@ -95,7 +94,6 @@ pub trait UndoStorage<W: WindowAdjustment>:
     #[doc(hidden)]
     fn slot(&mut self) -> Option<&mut UndoSnapshot<W::Undo>>;
 
-    /// The snapshot, if this storage has one and an event saved it.
     #[doc(hidden)]
     #[inline(always)]
     fn saved(&mut self) -> Option<&mut UndoSnapshot<W::Undo>> {

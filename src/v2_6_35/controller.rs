@@ -12,7 +12,6 @@ use crate::linux::CaState;
 use crate::pacing::Rate;
 use crate::time::Instant;
 
-/// Saturating conversion from the trait's `u64` amounts to the kernel's `u32` segments.
 fn segments(amount: u64) -> u32 {
     u32::try_from(amount).unwrap_or(u32::MAX)
 }

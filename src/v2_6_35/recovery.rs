@@ -1,6 +1,4 @@
-//! The 2.6.35 recovery glue: a loss (fast retransmit with recovery completed at once),
-//! an ECN mark (CWR), a retransmission timeout (`tcp_enter_loss`), undo
-//! (`tcp_undo_cwr`), and the window moderation the era applied after each of them.
+//! The 2.6.35 recovery glue: loss, CWR, RTO, undo and the era's window moderation.
 
 use core::borrow::Borrow;
 

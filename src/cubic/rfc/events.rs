@@ -1,5 +1,4 @@
-//! Reductions (RFC 9438 §4.6 to §4.8, §4.10), the slow-start exit, an MSS change and
-//! the pause and resume of growth (§5.8).
+//! Reductions, the slow-start exit, MSS changes, and pausing growth.
 
 use super::*;
 

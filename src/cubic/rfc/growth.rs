@@ -169,7 +169,6 @@ impl RfcCubic {
         self.forget_step();
     }
 
-    /// Forgets the remembered `W_est` growth (new β or MSS).
     pub(super) fn forget_step(&mut self) {
         #[cfg(target_pointer_width = "64")]
         self.memo.forget_step();

@@ -1,5 +1,4 @@
-//! The bottleneck-bandwidth model: packet-timed rounds, the windowed max filter of
-//! delivery-rate samples, and STARTUP's full-pipe detector.
+//! Rounds, the bandwidth max filter and STARTUP's full-pipe detector.
 
 use super::lt_bw::bbr_lt_bw_sampling;
 use super::sock_view::BbrSock;

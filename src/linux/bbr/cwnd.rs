@@ -1,6 +1,4 @@
-//! The congestion window: the BDP target with its quantization budget and
-//! ACK-aggregation allowance, packet conservation in the first round of recovery,
-//! and the restore when recovery ends.
+//! BBR's congestion window.
 
 use super::aggregation::ack_aggregation_cwnd;
 use super::bw::bbr_bw;

@@ -215,9 +215,8 @@ pub struct Bbr {
     sock: FlowSock,
 }
 
-/// The sampler's per-segment step (`tcp_rate_skb_delivered()`) on each segment an ACK
-/// newly delivered, in the stack's order, with the `sacked` bits it carried; the
-/// snapshots are spent (shared by [`Bbr`] and [`crate::linux::Bbr3`]).
+/// `tcp_rate_skb_delivered()` on each newly delivered segment, in the stack's order;
+/// spends the snapshots.
 // Linux net/ipv4/tcp_input.c tcp_sacktag_one(), tcp_clean_rtx_queue(): per skb
 pub(crate) fn tcp_rate_skbs_delivered<S: RateSock>(
     sk: &mut S,
@@ -235,8 +234,6 @@ pub(crate) fn tcp_rate_skbs_delivered<S: RateSock>(
     }
 }
 
-/// `tcp_ack_update_rtt()` as the flows see it: the ACK's sample goes into `rs` and the
-/// socket's min-RTT filter (srtt is the stack's, passed in with the ACK).
 // Linux net/ipv4/tcp_input.c tcp_ack_update_rtt(): the min filter (srtt is the stack's)
 pub(crate) fn tcp_ack_update_rtt_min(
     sk: &mut TcpSock,
@@ -268,12 +265,10 @@ impl Bbr {
         flow
     }
 
-    /// The kernel socket this flow stands for at `now`, with the stack's counters.
     fn sock(&self, p: &BbrParams, now: Instant, flight: Flight) -> TcpSock {
         self.sock.load(&p.config().sock_settings(), now, flight)
     }
 
-    /// Keeps what the next event needs.
     fn store(&mut self, sk: &TcpSock) {
         self.sock = FlowSock::save(sk);
     }

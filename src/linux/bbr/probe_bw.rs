@@ -1,5 +1,4 @@
-//! Mode changes between STARTUP, DRAIN and PROBE_BW, the PROBE_BW gain cycle, and
-//! the gains each mode paces and sizes cwnd with.
+//! Mode changes, the PROBE_BW gain cycle and each mode's gains.
 
 use super::bw::{bbr_bw, bbr_max_bw};
 use super::cwnd::{

@@ -1,8 +1,6 @@
-//! The socket as BBR v1's hooks see it, behind a trait: the kernel's whole
-//! [`TcpSock`] (the hook table, the replay and BPF builds), or a view that reads and
-//! writes a [`Bbr`](super::Bbr) flow's packed [`FlowSock`] in place and derives the
-//! rest (clocks, scoreboard counters, settings) from the event, so the per-ACK and
-//! per-send paths build and write back no 224-byte socket.
+//! The socket as BBR's hooks see it: the kernel's whole [`TcpSock`], or a view over a
+//! flow's packed [`FlowSock`] plus the event, so the per-ACK and per-send paths build
+//! and write back no 224-byte socket.
 
 use super::flow::Flight;
 use super::flow_sock::FlowSock;
@@ -229,8 +227,6 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
         departure_ns
     }
 
-    /// `tcp_ack_update_rtt_min()` on the kept filter: the ACK's sample into `rs` and
-    /// `rtt_min`.
     #[inline]
     pub(crate) fn ack_update_rtt_min(
         &mut self,
@@ -238,7 +234,6 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
         ack_maybe_delayed: bool,
         rs: &mut RateSample,
     ) {
-        // One store of the sample either way (-1: none).
         rs.rtt_us = match rtt_us {
             Some(rtt) => {
                 let jiffies = self.tcp_jiffies32();

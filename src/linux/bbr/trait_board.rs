@@ -143,7 +143,6 @@ impl TraitBoard {
         self.srtt_us8 = next.clamp(1, i64::from(u32::MAX)) as u32;
     }
 
-    /// The smoothed RTT, µs (0: none yet), as the flow takes it.
     pub(crate) const fn srtt_us(&self) -> u32 {
         self.srtt_us8 >> 3
     }

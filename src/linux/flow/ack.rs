@@ -1,6 +1,4 @@
-//! An ACK through the kernel's glue: the RTT estimator, recovery's end, HyStart's
-//! samples, `cong_avoid` (slow start, CUBIC, the additive increase) and the cwnd
-//! reduction's start and end.
+//! An ACK through the kernel's glue, up to `cong_avoid` and the cwnd reduction.
 
 use super::*;
 
@@ -263,7 +261,6 @@ impl LinuxFlowState {
         self.congestion_avoidance_ai_grow(acked);
     }
 
-    /// `snd_cwnd = min(snd_cwnd, snd_cwnd_clamp)`, once a write left cwnd above it.
     #[cold]
     #[inline(never)]
     pub(super) fn apply_clamp(&mut self) {

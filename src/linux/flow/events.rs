@@ -1,5 +1,4 @@
-//! Congestion events on the kernel's terms: fast retransmit, ECN-CE (CWR), the
-//! retransmission timeout, undo, and the idle restart.
+//! Congestion events on the kernel's terms.
 
 use super::*;
 
@@ -161,7 +160,6 @@ impl LinuxFlowState {
         before.report_undo(&self.snapshot(), now, o);
     }
 
-    /// A loss or ECN-CE reduction just set `high_seq`: its recovery period starts.
     pub(super) fn begin_recovery_period(&mut self, now: Instant) {
         self.set(LOSS_RECOVERY, true);
         self.set(RECOVERY_ARMED, true);

@@ -14,12 +14,9 @@ use crate::observe::{NoObserver, Observer, ReductionCause};
 use crate::time::Instant;
 
 impl LinuxFlowState {
-    /// [`transmit`](Self::transmit) for a stack that names its own `snd_nxt`, which moves
-    /// the flow's up when ahead (the kernel's `after()`; never back), so `high_seq` and
-    /// `cwnd_usage_seq` are the stack's real `snd_nxt` (see
-    /// [`SentEvent::largest_sent`](crate::SentEvent::largest_sent)). Compared in the cold
-    /// path only after an event that may have taken segments out of flight, and while
-    /// ahead.
+    /// [`transmit`](Self::transmit) with the stack's own `snd_nxt` (see the trait's
+    /// `on_sent` on [`Cubic`](crate::linux::Cubic)). Compared in the cold path only after
+    /// an event that may have taken segments out of flight, and while ahead.
     #[inline(always)]
     pub(crate) fn transmit_with_snd_nxt(
         &mut self,
@@ -105,7 +102,8 @@ impl LinuxFlowState {
 
     /// The trait's `on_loss`: the lost segments leave `packets_out`; persistent
     /// congestion is an RTO with one retransmit; otherwise a loss of a segment at or after
-    /// `high_seq` (or of an unknown one) is a fast-retransmit reduction.
+    /// `high_seq` (or of an unknown one) is a fast-retransmit reduction
+    /// (`tcp_enter_recovery`).
     // Cold: rare, and inlined it would cost the ACK loop registers.
     #[cold]
     #[inline(never)]

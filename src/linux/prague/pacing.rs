@@ -1,5 +1,4 @@
-//! Prague's conversions between its fractional window, its rate and the MTU, the
-//! time tests of its rounds, the per-ACK additive-increase step, and the pacing rate.
+//! Prague's window/rate/MTU conversions, round timing, AI step and pacing rate.
 
 use super::div::mul_shr as mul_u64_u64_shr;
 use super::div::{div_u64, div_u64_round_up, div64_u64, div64_u64_round_closest};
@@ -9,16 +8,14 @@ use super::{
 };
 use crate::linux::tcp::{TcpSock, before};
 
-/// `tcp_stamp_us_delta()`: the glue's one copy.
 pub(crate) use crate::linux::tcp::rate::tcp_stamp_us_delta;
 
-/// `prague_target_rtt()`: the RTT target in srtt units (×8), wrapping as `u32`.
+/// In srtt units (×8), wrapping as `u32`.
 // Linux net/ipv4/tcp_prague.c prague_target_rtt()
 pub(crate) const fn prague_target_rtt(p: &PragueParams) -> u32 {
     p.config.prague_rtt_target << 3
 }
 
-/// `prague_is_rtt_indep()`: past slow start for `prague_rtt_transition` rounds.
 // Linux net/ipv4/tcp_prague.c prague_is_rtt_indep()
 pub(crate) const fn prague_is_rtt_indep(ca: &PragueCa, sk: &TcpSock, p: &PragueParams) -> bool {
     !sk.in_slow_start() && ca.round >= p.config.prague_rtt_transition
@@ -33,20 +30,16 @@ pub(crate) const fn prague_rate_based(ca: &PragueCa, sk: &TcpSock, p: &PraguePar
     ca.cwnd_mode && prague_is_rtt_indep(ca, sk, p)
 }
 
-/// `prague_e2e_rtt_elapsed()`: `snd_una` reached the round's end.
 // Linux net/ipv4/tcp_prague.c prague_e2e_rtt_elapsed()
 pub(crate) const fn prague_e2e_rtt_elapsed(ca: &PragueCa, sk: &TcpSock) -> bool {
     !before(sk.snd_una, ca.next_seq)
 }
 
-/// `prague_elapsed_since_alpha_update()`, µs.
 // Linux net/ipv4/tcp_prague.c prague_elapsed_since_alpha_update()
 pub(crate) const fn prague_elapsed_since_alpha_update(ca: &PragueCa, sk: &TcpSock) -> u32 {
     tcp_stamp_us_delta(sk.tcp_mstamp, ca.alpha_stamp)
 }
 
-/// `prague_should_update_ewma()`: at a round's end, and once RTT-independent only if
-/// the target RTT passed since the last update.
 // Linux net/ipv4/tcp_prague.c prague_should_update_ewma(), prague_target_rtt_elapsed()
 pub(crate) const fn prague_should_update_ewma(
     ca: &PragueCa,
@@ -58,7 +51,6 @@ pub(crate) const fn prague_should_update_ewma(
             || (prague_target_rtt(p) >> 3) <= prague_elapsed_since_alpha_update(ca, sk))
 }
 
-/// `prague_virtual_rtt()`: the larger of the target and srtt (×8).
 // Linux net/ipv4/tcp_prague.c prague_virtual_rtt()
 pub(crate) const fn prague_virtual_rtt(sk: &TcpSock, p: &PragueParams) -> u64 {
     let target = prague_target_rtt(p);
@@ -98,7 +90,6 @@ pub(crate) fn prague_pacing_rate_to_max_mtu(ca: &PragueCa, sk: &TcpSock, p: &Pra
     div_u64_round_up(cwnd_bytes, u64::from(MIN_CWND_VIRT))
 }
 
-/// `prague_half_virtual_rtt_elapsed()`: half a virtual RTT since the alpha update.
 // Linux net/ipv4/tcp_prague.c prague_half_virtual_rtt_elapsed()
 pub(crate) const fn prague_half_virtual_rtt_elapsed(
     ca: &PragueCa,
@@ -108,8 +99,6 @@ pub(crate) const fn prague_half_virtual_rtt_elapsed(
     (prague_virtual_rtt(sk, p) >> (3 + 1)) <= prague_elapsed_since_alpha_update(ca, sk) as u64
 }
 
-/// `prague_pacing_rate_to_frac_cwnd()`: `rate · rtt / mtu` in window units, with
-/// the slow RTT average (`hsrtt`) once there is one.
 // Linux net/ipv4/tcp_prague.c prague_pacing_rate_to_frac_cwnd()
 pub(crate) fn prague_pacing_rate_to_frac_cwnd(ca: &PragueCa, sk: &TcpSock) -> u64 {
     let mtu = u64::from(sk.mss_to_mtu(sk.mss_cache));
@@ -146,7 +135,6 @@ fn prague_segment_rate(sk: &TcpSock) -> u64 {
 pub(crate) struct SegmentRate(Option<u64>);
 
 impl SegmentRate {
-    /// The rate, computed on first use.
     #[inline(always)]
     pub(crate) fn get(&mut self, sk: &TcpSock) -> u64 {
         match self.0 {
@@ -159,28 +147,22 @@ impl SegmentRate {
         }
     }
 
-    /// Forget the rate (the MTU may have changed).
     pub(crate) fn forget(&mut self) {
         self.0 = None;
     }
 }
 
-/// `prague_frac_cwnd_to_pacing_rate()`: one fractional window per srtt, at least
-/// `MINIMUM_RATE`.
 // Linux net/ipv4/tcp_prague.c prague_frac_cwnd_to_pacing_rate()
 pub(crate) fn prague_frac_cwnd_to_pacing_rate(ca: &PragueCa, sk: &TcpSock) -> u64 {
     prague_frac_cwnd_to_rate_from(ca, prague_segment_rate(sk))
 }
 
-/// `prague_frac_cwnd_to_pacing_rate()` from the [`SegmentRate`] of this ACK.
 // Linux net/ipv4/tcp_prague.c prague_frac_cwnd_to_pacing_rate()
 #[inline(always)]
 pub(crate) fn prague_frac_cwnd_to_rate_from(ca: &PragueCa, segment_rate: u64) -> u64 {
     mul_u64_u64_shr(segment_rate, ca.frac_cwnd, CWND_UNIT).max(MINIMUM_RATE)
 }
 
-/// `prague_valid_mtu()`: no larger than the MTU at init, no smaller than that of a
-/// 150-byte segment.
 // Linux net/ipv4/tcp_prague.c prague_valid_mtu()
 pub(crate) fn prague_valid_mtu(ca: &PragueCa, sk: &TcpSock, mtu: u32) -> u32 {
     ca.mtu_cache.min(mtu).max(sk.mss_to_mtu(MIN_MSS))

@@ -1,6 +1,5 @@
-//! Prague's window: the per-ACK update (`prague_update_cwnd`), the once-per-round
-//! alpha EWMA and MTU choice (`prague_update_alpha`), and the reductions on ECN
-//! (`prague_enter_cwr`) and loss (`prague_enter_loss`).
+//! Prague's window: the per-ACK update, the alpha EWMA and MTU choice, and the
+//! reductions on ECN and loss.
 
 use super::div::mul_shr as mul_u64_u64_shr;
 use super::div::{div_u64, div_u64_round_closest, div64_u64_round_closest, div64_u64_round_up};
@@ -16,8 +15,7 @@ use super::{
 };
 use crate::linux::tcp::{RateSample, TcpSock, tcp_slow_start};
 
-/// `prague_new_round()`: the next round ends at `snd_nxt`; rounds count only after
-/// slow start (a wrap to 0 restarts at `prague_rtt_transition`).
+/// Rounds count only after slow start (a wrap to 0 restarts at `prague_rtt_transition`).
 // Linux net/ipv4/tcp_prague.c prague_new_round()
 pub(crate) fn prague_new_round(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams) {
     ca.next_seq = sk.snd_nxt;
@@ -32,7 +30,6 @@ pub(crate) fn prague_new_round(ca: &mut PragueCa, sk: &TcpSock, p: &PragueParams
     prague_ai_ack_increase(ca, sk, p);
 }
 
-/// `prague_cwnd_changed()`: stamp the change and recompute the AI step.
 // Linux net/ipv4/tcp_prague.c prague_cwnd_changed()
 fn prague_cwnd_changed(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     sk.snd_cwnd_stamp = sk.tcp_jiffies32;
@@ -73,7 +70,6 @@ pub(crate) fn prague_update_alpha(ca: &mut PragueCa, sk: &mut TcpSock, p: &Pragu
     prague_new_round(ca, sk, p);
 }
 
-/// The MTU half of `prague_update_alpha()`.
 // Linux net/ipv4/tcp_prague.c prague_update_alpha()
 fn prague_resize_mtu(ca: &mut PragueCa, sk: &mut TcpSock, p: &PragueParams) {
     let mtu_used = u64::from(sk.mss_to_mtu(sk.mss_cache));

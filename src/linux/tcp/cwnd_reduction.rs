@@ -1,6 +1,4 @@
-//! A window reduction (CWR after ECN, fast recovery after a loss): its start, the
-//! per-ACK Proportional Rate Reduction that walks cwnd down to ssthresh (RFC 6937), and
-//! its end.
+//! A window reduction (CWR, fast recovery) with PRR (RFC 6937).
 
 use crate::linux::CaState;
 use crate::linux::state::TCP_INFINITE_SSTHRESH;

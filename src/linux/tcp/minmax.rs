@@ -108,7 +108,6 @@ impl Minmax {
         self.s[0].v
     }
 
-    /// Second choice becomes best, third becomes second, `val` becomes third.
     fn shift_in(&mut self, val: MinmaxSample) {
         self.s[0] = self.s[1];
         self.s[1] = self.s[2];

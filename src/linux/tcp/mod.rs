@@ -38,16 +38,9 @@
 //! # CUBIC twice: the hooks and the packed flow
 //!
 //! [`crate::linux::Cubic`] (the fast path) is the same `tcp_cubic.c` hooks on the same
-//! socket steps, laid out hot/cold: what every congestion-avoidance ACK and the send
-//! after it read or write sits in one 64-byte line, the rest in a second (128 bytes in
-//! all, against `TcpFlow<CubicOps>`'s whole [`TcpSock`]), with the glue's steps inlined
-//! and specialised to CUBIC. Its rare paths gather the kernel's own structures from both
-//! lines and run the same arithmetic ([`crate::cubic::LinuxCubic`],
-//! [`crate::hystart::LinuxHystart`], the slow start and additive increase of
-//! `reno_cong_avoid`) as [`CubicOps`](crate::linux::cubic_ops::CubicOps) on this glue.
-//! Both are checked against the same 35 kernel traces of `linux-cubic`, byte for byte
-//! (`tests/linux_traces.rs` for the packed flow, `tests/linux_cubic_on_glue.rs` for
-//! `TcpFlow<CubicOps>`), so the packed layout cannot drift from the kernel's shape.
+//! socket steps, packed into two 64-byte lines (against `TcpFlow<CubicOps>`'s whole
+//! [`TcpSock`]) with the glue's steps inlined; both replay the same kernel traces (see
+//! [`crate::linux::cubic_ops`]), so the packed layout cannot drift from the kernel's.
 
 mod ack;
 pub mod ack_update_rtt;

@@ -1,7 +1,5 @@
-//! What `__tcp_transmit_skb()` does to the congestion state when one segment leaves:
-//! its departure time, `tcp_event_data_sent()` (the transmit-start event after an
-//! empty pipe), the count of data segments, and the EDT pacing step. The rate
-//! sampler's snapshot (`tcp_rate_skb_sent()`, v1 or v3's) is the caller's next step.
+//! What `__tcp_transmit_skb()` does to the congestion state when one segment leaves.
+//! The rate sampler's snapshot (`tcp_rate_skb_sent()`) is the caller's next step.
 
 use crate::linux::tcp::update_skb_after_send::tcp_update_skb_after_send;
 use crate::linux::tcp::{CaEvent, RandomSource, TcpCongestionOps, TcpSock};

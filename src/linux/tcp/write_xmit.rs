@@ -1,6 +1,4 @@
-//! What a transmit does to the congestion state: `CA_EVENT_TX_START` after an empty
-//! pipe, the send time, PRR's count of segments sent, and the window-use tracking
-//! that feeds `tcp_is_cwnd_limited()`.
+//! What a transmit does to the congestion state (`tcp_write_xmit()`).
 
 use crate::linux::tcp::{RandomSource, TcpCongestionOps, TcpSock, after, tcp_event_data_sent};
 

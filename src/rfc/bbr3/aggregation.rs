@@ -1,5 +1,5 @@
-//! `BBR.extra_acked` (§5.5.9): how much more was acknowledged than `BBR.bw` predicts
-//! since the aggregation interval began, as a windowed max over rounds.
+//! `BBR.extra_acked` (§5.5.9): what was acknowledged beyond what `BBR.bw` predicts,
+//! as a windowed max over rounds.
 
 use super::Bbr3;
 use super::params::{BW_SCALE, EXTRA_ACKED_SLOT_ROUNDS};

@@ -1,6 +1,4 @@
-//! The data-rate model: packet-timed rounds (§5.5.1), the delivery-rate sample, the
-//! `BBR.max_bw` max filter (§5.5.2–§5.5.6), the latest round's signals (§5.5.10.3) and
-//! `BBR.bw` (§2.9.1).
+//! The data-rate model (sections: see the table in `mod.rs`).
 
 use super::Bbr3;
 use super::params::BW_UNIT;

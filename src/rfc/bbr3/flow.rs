@@ -172,7 +172,6 @@ impl Bbr3 {
         flow
     }
 
-    /// The sampler's clock for `now` (see [`Sampler::mstamp`]).
     pub(super) const fn stamp(now: Instant) -> u64 {
         now.as_micros().saturating_add(1)
     }

@@ -1,6 +1,4 @@
-//! Loss: the per-packet response while probing (§5.5.10.2), the once-per-round
-//! short-term model (§5.5.10.3), and saving and undoing state around a recovery
-//! (§5.5.11, §5.6.4.4).
+//! Loss and undo (sections: see the table in `mod.rs`).
 
 use super::{Bbr3, Bbr3Params, State};
 use crate::linux::bbr3::shared::loss_lower_bound;

@@ -1,5 +1,4 @@
-//! ProbeBW (§5.3.3): the cycle DOWN → CRUISE → REFILL → UP → DOWN, its timing
-//! (§5.3.3.8) and the long-term model `BBR.inflight_longterm` it adapts (§5.3.3.9).
+//! ProbeBW (§5.3.3): the cycle DOWN → CRUISE → REFILL → UP → DOWN.
 
 use super::params::{
     BW_PROBE_MAX_ROUNDS, DEFAULT_CWND_GAIN, GAIN_UNIT, PROBE_DOWN_PACING_GAIN, PROBE_UP_CWND_GAIN,

@@ -1,5 +1,4 @@
-//! Startup's exits (§5.3.1): a bandwidth plateau (§5.3.1.2) or too much loss
-//! (§5.3.1.3); and Drain (§5.3.2).
+//! Startup's exits (§5.3.1) and Drain (§5.3.2).
 
 use super::params::{
     DEFAULT_CWND_GAIN, DRAIN_MAX_ROUNDS, DRAIN_PACING_GAIN, FULL_BW_COUNT, FULL_BW_THRESH,

@@ -1,6 +1,4 @@
-//! The classic driver's ACK path: the RTT estimates, the bookkeeping every ACK does,
-//! window use, and the steady and full congestion-avoidance paths; the undo snapshot
-//! and the idle restart beside them.
+//! The classic driver's ACK path, the undo snapshot and the idle restart.
 
 use super::*;
 
@@ -27,7 +25,6 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.srtt_us = (s / 8) * 7 + r / 8;
     }
 
-    /// The first RTT sample (`srtt_us` still 0), `r` µs, becomes the smoothed RTT.
     #[cold]
     #[inline(never)]
     pub(super) fn first_rtt_sample(&mut self, r: u32) {
@@ -35,7 +32,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.srtt_us = r;
     }
 
-    /// A sample above `u32::MAX` µs (71.6 minutes) counts as `u32::MAX`.
+    /// A sample above `u32::MAX` µs (71.6 minutes).
     #[cold]
     #[inline(never)]
     pub(super) fn clamped_rtt_sample(&mut self) {
@@ -49,7 +46,6 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         };
     }
 
-    /// Saves what an undo restores, in place.
     pub(super) fn save_undo(&mut self) {
         let Some(u) = self.undo.slot() else {
             return;
@@ -113,7 +109,6 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         );
     }
 
-    /// What every ACK records: bytes in flight, `largest_acked`, the RTT sample, the time.
     #[inline(always)]
     pub(super) fn ack_bookkeeping(&mut self, now: Instant, ack: &AckEvent) {
         // In-flight floors at zero: a wrapping subtraction, the rare underflow fixed up
@@ -146,7 +141,6 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.last_activity = now;
     }
 
-    /// An ACK named packet u64::MAX: as many numbers acknowledged as the field holds.
     #[cold]
     #[inline(never)]
     fn acked_the_last_number(&mut self) {
@@ -168,7 +162,6 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.growth.on_every_ack(p, now, &round);
     }
 
-    /// More was acknowledged than was in flight: nothing is in flight.
     #[cfg(target_pointer_width = "64")]
     #[cold]
     #[inline(never)]
@@ -218,7 +211,6 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         s.on_ack_phases_with(p, &ack);
     }
 
-    /// [`on_ack_phases`](Self::on_ack_phases) on the state and the parameters.
     #[inline(always)]
     pub(super) fn on_ack_phases_with(&mut self, p: &RfcParams, ack: &AckEvent) {
         let now = self.last_activity;
@@ -255,8 +247,6 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         }
     }
 
-    /// A send with nothing in flight before it: a restart after idle if it puts
-    /// something in flight.
     #[cfg_attr(target_pointer_width = "64", cold, inline(never))]
     pub(super) fn on_sent_from_idle(&mut self, now: Instant, in_flight_after: u64) {
         if in_flight_after > 0 {

@@ -8,29 +8,24 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> CongestionController for Classic
         WindowUnit::Bytes
     }
 
-    /// Records in-flight bytes and the highest packet number / sequence sent. Going from
-    /// nothing in flight to something is a restart after idle.
+    /// As [`ClassicState::on_sent`].
     #[inline]
     fn on_sent(&mut self, now: Instant, sent: &SentEvent) {
         self.state.on_sent(self.params.borrow(), now, sent)
     }
 
-    /// Acked bytes above what was in flight are clamped (in-flight floors at zero); an
-    /// RTT of zero is accepted as is; `largest_acked` going backwards is ignored.
+    /// As [`ClassicState::on_ack`].
     #[inline]
     fn on_ack(&mut self, now: Instant, ack: &AckEvent) {
         ClassicState::on_ack_via(self, now, ack)
     }
 
-    /// The lost bytes leave flight; then persistent congestion collapses the window, and
-    /// a loss of a packet sent after the current recovery period began (or of an
-    /// unknown one) reduces it (see "Recovery" on [`Cubic`]). Lost bytes above what is
-    /// in flight empty the flight.
+    /// As [`ClassicState::on_loss`].
     fn on_loss(&mut self, now: Instant, loss: &LossEvent) {
         self.state.on_loss(self.params.borrow(), now, loss)
     }
 
-    /// A rise of 0 is ignored; otherwise judged as a loss, with ECN's β and cwnd floor.
+    /// As [`ClassicState::on_ecn`].
     fn on_ecn(&mut self, now: Instant, ecn: &EcnEvent) {
         self.state.on_ecn(self.params.borrow(), now, ecn)
     }
@@ -40,7 +35,7 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> CongestionController for Classic
             .on_retransmission_timeout(self.params.borrow(), now)
     }
 
-    /// More than is in flight empties the flight.
+    /// As [`ClassicState::on_discarded`].
     fn on_discarded(&mut self, now: Instant, amount: u64) {
         self.state.on_discarded(now, amount)
     }
@@ -65,8 +60,7 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> CongestionController for Classic
         self.state.phase
     }
 
-    /// Bytes in flight: the stack's count at its last send, minus what was acked, lost
-    /// or discarded since.
+    /// As [`ClassicState::in_flight`].
     fn in_flight(&self) -> u64 {
         self.state.in_flight
     }

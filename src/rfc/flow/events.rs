@@ -1,6 +1,4 @@
-//! The congestion events of the classic driver: when a loss or an ECN-CE mark starts a
-//! recovery period, the reduction and the collapse of a timeout, and the public event
-//! calls (send, ACK, loss, ECN, timeout, discard, undo, idle restart) on a bare state.
+//! The classic driver's congestion events and its event calls on a bare state.
 
 use super::*;
 
@@ -21,7 +19,6 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         }
     }
 
-    /// Starts a recovery period at `now`: what every reduction records first.
     pub(super) fn begin_reduction(&mut self, now: Instant) {
         self.save_undo();
         // RFC 9406 §4.3: HyStart++ only in the initial slow start

@@ -15,8 +15,7 @@ impl<W: WindowAdjustment> Classic<W, RfcParams> {
 
 impl<W: WindowAdjustment, P: Borrow<RfcParams>> Classic<W, P> {
     /// A new flow at `now` that runs with the parameters behind `params` (validated
-    /// already, so nothing can be refused): slow start with their initial window, at
-    /// their MSS.
+    /// already, so nothing can be refused), as [`ClassicState::new`].
     pub fn with_params(params: P, now: Instant) -> Self {
         let state = ClassicState::new(params.borrow(), now);
         Classic { state, params }
@@ -54,8 +53,7 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> Classic<W, P> {
         self.state.params(self.params.borrow())
     }
 
-    /// The algorithm's state (CUBIC's `W_max`, `K`, epoch, `W_est`, ...; NewReno's
-    /// byte count).
+    /// As [`ClassicState::growth`].
     pub const fn growth(&self) -> &W {
         self.state.growth()
     }
@@ -65,36 +63,32 @@ impl<W: WindowAdjustment, P: Borrow<RfcParams>> Classic<W, P> {
         self.params.borrow().pacing()
     }
 
-    /// The HyStart++ state (meaningful with [`SlowStartKind::HystartPlusPlus`]).
+    /// As [`ClassicState::hystart_pp`].
     pub const fn hystart_pp(&self) -> &HystartPlusPlus {
         self.state.hystart_pp()
     }
 
-    /// Smoothed RTT (RFC 6298 weights), µs; 0 before the first sample; samples above
-    /// `u32::MAX` µs (71.6 minutes) count as `u32::MAX` ([`ClassicState::srtt_us`]).
+    /// As [`ClassicState::srtt_us`].
     pub const fn srtt_us(&self) -> u64 {
         self.state.srtt_us()
     }
 
-    /// Minimum RTT seen, µs; `u64::MAX` before the first sample (and for a minimum of
-    /// 71.6 minutes or more, [`ClassicState::min_rtt_us`]).
+    /// As [`ClassicState::min_rtt_us`].
     pub const fn min_rtt_us(&self) -> u64 {
         self.state.min_rtt_us()
     }
 
-    /// While in [`Phase::Recovery`]: the largest packet number or sequence sent when the
-    /// recovery began; an ACK of anything above it ends the recovery. `None` otherwise.
+    /// As [`ClassicState::recovery_end`].
     pub const fn recovery_end(&self) -> Option<u64> {
         self.state.recovery_end()
     }
 
-    /// The largest packet number or sequence acknowledged so far; `None` while no ACK
-    /// has named one.
+    /// As [`ClassicState::largest_acked`].
     pub const fn largest_acked(&self) -> Option<u64> {
         self.state.largest_acked()
     }
 
-    /// Whether the last ACK counted as cwnd-limited (see "Window use" on [`Cubic`]).
+    /// As [`ClassicState::last_ack_cwnd_limited`].
     pub const fn last_ack_cwnd_limited(&self) -> bool {
         self.state.last_ack_cwnd_limited()
     }

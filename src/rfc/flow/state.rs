@@ -71,7 +71,6 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         flow
     }
 
-    /// The flow's MSS in bytes (`1..=65535`), non-zero in its type.
     #[inline(always)]
     pub(super) fn mss64(&self) -> NonZeroU64 {
         NonZeroU64::from(self.mss)
