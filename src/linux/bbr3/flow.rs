@@ -571,3 +571,6 @@ impl Bbr3 {
         self.sock.core.recovery()
     }
 }
+
+#[cfg(test)]
+mod tests;
