@@ -59,6 +59,9 @@ mod transmit_skb;
 pub mod update_skb_after_send;
 mod write_xmit;
 
+#[cfg(test)]
+pub(crate) mod tests;
+
 pub use ack::{AckOutcome, TcpAck, tcp_ack};
 pub use ca_state::{
     tcp_enter_loss, tcp_enter_recovery, tcp_fastretrans_alert, tcp_set_ca_state,

@@ -1,27 +1,5 @@
 use super::*;
-use crate::linux::tcp::RandomSource;
-
-/// xorshift64*: the event stream's choices, and the flow's random draws.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn upto(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
-impl RandomSource for Rng {
-    fn below(&mut self, ceil: u32) -> u32 {
-        (self.next() % u64::from(ceil.max(1))) as u32
-    }
-}
+use crate::linux::tcp::tests::Rng;
 
 const RING: usize = 1024;
 
