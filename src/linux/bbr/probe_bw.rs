@@ -14,15 +14,6 @@ use crate::linux::tcp::{RandomSource, RateSample};
 pub const CYCLE_LEN: u8 = 8;
 /// `bbr_pacing_gain[]`: probe at 5/4, drain at 3/4, cruise at 1 for six phases (/256).
 pub const PACING_GAIN: [u16; CYCLE_LEN as usize] = [320, 192, 256, 256, 256, 256, 256, 256];
-/// `bbr_update_gains()`'s (pacing, cwnd) gains by mode (STARTUP, DRAIN, PROBE_BW with
-/// lt_bw in use, PROBE_RTT); every gain is below 1024, as the kernel's 10-bit fields.
-// Linux net/ipv4/tcp_bbr.c bbr_update_gains(): the switch on bbr->mode
-const MODE_GAINS: [(u16, u16); 4] = [
-    (HIGH_GAIN as u16, HIGH_GAIN as u16),
-    (DRAIN_GAIN as u16, HIGH_GAIN as u16),
-    (BBR_UNIT as u16, CWND_GAIN as u16),
-    (BBR_UNIT as u16, BBR_UNIT as u16),
-];
 /// `bbr_cycle_rand`: PROBE_BW starts at a random one of the last 7 phases.
 pub const CYCLE_RAND: u32 = 7;
 
@@ -168,16 +159,24 @@ pub fn bbr_check_drain<S: BbrSock, R: RandomSource>(
 
 /// `bbr_update_gains()`: the pacing and cwnd gains of the current mode (and phase).
 pub fn bbr_update_gains(bbr: &mut BbrState) {
-    // One lookup by mode; PROBE_BW then takes its phase's pacing gain unless lt_bw is in use.
-    let (mut pacing, cwnd) = MODE_GAINS
-        .get(usize::from(bbr.mode as u8))
-        .copied()
-        .unwrap_or((BBR_UNIT as u16, BBR_UNIT as u16));
-    if bbr.mode == BbrMode::ProbeBw && !bbr.lt_use_bw() {
-        // cycle_idx is a 3-bit field: the mask keeps it so for the lookup.
-        let idx = usize::from(bbr.cycle_idx & (CYCLE_LEN - 1));
-        pacing = PACING_GAIN.get(idx).copied().unwrap_or(BBR_UNIT as u16);
-    }
-    bbr.pacing_gain = pacing;
-    bbr.cwnd_gain = cwnd;
+    // PROBE_BW first: nearly every ACK is in it.
+    let (pacing, cwnd) = if bbr.mode == BbrMode::ProbeBw {
+        let pacing = if bbr.lt_use_bw() {
+            BBR_UNIT as u16
+        } else {
+            // cycle_idx is a 3-bit field: the mask keeps it so for the lookup.
+            let idx = usize::from(bbr.cycle_idx & (CYCLE_LEN - 1));
+            PACING_GAIN.get(idx).copied().unwrap_or(BBR_UNIT as u16)
+        };
+        (u32::from(pacing), CWND_GAIN)
+    } else {
+        match bbr.mode {
+            BbrMode::Startup => (HIGH_GAIN, HIGH_GAIN),
+            BbrMode::Drain => (DRAIN_GAIN, HIGH_GAIN),
+            BbrMode::ProbeBw | BbrMode::ProbeRtt => (BBR_UNIT, BBR_UNIT),
+        }
+    };
+    // Every gain is below 1024: the kernel's 10-bit fields hold them.
+    bbr.pacing_gain = pacing as u16;
+    bbr.cwnd_gain = cwnd as u16;
 }
