@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Which bytes and 64-byte lines of a `linux::Bbr` flow one step of the BBR cold
-# benchmark (perf/src/cold/bbr.rs: an ACK and the sends it clocks out) reads and writes,
+# benchmark (perf/src/cold/bbr/: an ACK and the sends it clocks out) reads and writes,
 # in the steady and the recovery script, and after how many instructions from the
 # step's first access to the flow each line is first touched: runs
 # perf/src/bin/bbr_lines.rs under valgrind's lackey. With FIELDS=file (tokens

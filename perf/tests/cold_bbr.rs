@@ -1,4 +1,4 @@
-//! The cold BBR benchmark's scripts (`perf/src/cold/bbr.rs`) put every flow where the
+//! The cold BBR benchmark's scripts (`perf/src/cold/bbr/`) put every flow where the
 //! table says: each starting phase in PROBE_BW (steady) or in a recovery period
 //! (recovery), and a flow replaying the script from phase 0 follows the recorded flow
 //! exactly (ours compared whole, the peers by window and phase).
