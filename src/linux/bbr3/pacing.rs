@@ -68,7 +68,8 @@ pub(super) fn bbr_init_pacing_rate_from_rtt<S: BbrSock>(bbr: &mut Bbr, sk: &mut 
 /// `gain` 0 (no caller's gain) keeps nothing.
 ///
 /// Whoever keeps one clears it ([`PacedAt::NONE`]) whenever the socket's pacing rate
-/// may change other than through [`bbr_set_pacing_rate`] with it, and passes it only
+/// may change other than through [`bbr_set_pacing_rate`] with it or `bbr_init` may
+/// run (it clears `has_seen_rtt`, which a kept rate implies), and passes it only
 /// with a socket whose `mss_cache` and `sk_max_pacing_rate` never change (the rate's
 /// other inputs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -111,7 +112,8 @@ impl PacedAt {
 ///
 /// With `paced` saying the socket already paces at `bw` and `gain`, the kernel's steps
 /// change nothing (the rate they compute is the one set; neither "set" nor "raise"
-/// moves it), so only the re-seeding test runs. `paced` is then kept up to date.
+/// moves it, and the re-seeding cannot run: see below). `paced` is then kept up to
+/// date.
 #[inline(always)]
 pub(super) fn bbr_set_pacing_rate<S: BbrSock>(
     bbr: &mut Bbr,
@@ -120,18 +122,22 @@ pub(super) fn bbr_set_pacing_rate<S: BbrSock>(
     gain: u32,
     paced: &mut PacedAt,
 ) {
+    // A rate is kept only once `has_seen_rtt` is set, which nothing but `bbr_init`
+    // clears (and whoever keeps `paced` clears it there too): a kept rate means the
+    // re-seeding test below is false, so it is tested first, alone.
+    if paced.is(bw, gain) {
+        return;
+    }
     // The rate depends on bw, gain, mss and the cap only: the re-seeding does not
     // change it, so it is computed after that test (the kernel computes it before).
     if !bbr.has_seen_rtt() && sk.srtt_us() != 0 {
         bbr_init_pacing_rate_from_rtt(bbr, sk);
-    } else if paced.is(bw, gain) {
-        return;
     }
     let rate = bbr_bw_to_pacing_rate(sk, bw, gain);
     if bbr.full_bw_reached() || rate > sk.sk_pacing_rate() {
         sk.set_sk_pacing_rate(rate);
     }
-    *paced = if sk.sk_pacing_rate() == rate {
+    *paced = if bbr.has_seen_rtt() && sk.sk_pacing_rate() == rate {
         PacedAt::new(bw, gain)
     } else {
         PacedAt::NONE

@@ -75,3 +75,18 @@ fn nothing_is_kept_for_a_gain_of_0_or_above_16_bits() {
     assert!(!PacedAt::new(7, 256).is(7 | 1 << 16, 256));
     assert!(!PacedAt::new(7, 256).is(7, 256 | 1 << 16));
 }
+
+#[test]
+fn nothing_is_kept_before_an_rtt_was_seen() {
+    // A kept rate implies `has_seen_rtt`, which lets the re-seeding test go second.
+    let (mut b, mut s) = (Bbr::default(), TcpSock::default());
+    s.mss_cache = 1200;
+    s.sk_max_pacing_rate = u64::MAX;
+    let mut kept = PacedAt::NONE;
+    bbr_set_pacing_rate(&mut b, &mut s, 1 << 20, 256, &mut kept);
+    assert_eq!(kept, PacedAt::NONE);
+    s.srtt_us = 8000;
+    bbr_set_pacing_rate(&mut b, &mut s, 1 << 20, 256, &mut kept);
+    assert!(b.has_seen_rtt());
+    assert!(kept.is(1 << 20, 256));
+}
