@@ -216,8 +216,9 @@ const fn gains(mode: Mode, phase: CyclePhase) -> (u32, u32) {
     }
 }
 
-/// [`gains`] for every `mode * 4 + phase`, packed `pacing << 16 | cwnd` (each fits
-/// the kernel's 10-bit fields: at most 710).
+/// [`gains`] for every `mode * 4 + phase`, packed `cwnd << 16 | pacing` (each fits
+/// the kernel's 10-bit fields: at most 710): the order of the two u16 fields in
+/// memory on a little-endian target, where both are then stored at once.
 const GAINS: [u32; 16] = {
     const MODES: [Mode; 4] = [Mode::Startup, Mode::Drain, Mode::ProbeBw, Mode::ProbeRtt];
     const PHASES: [CyclePhase; 4] = [
@@ -230,7 +231,7 @@ const GAINS: [u32; 16] = {
     let mut i = 0;
     while i < 16 {
         let (pacing, cwnd) = gains(MODES[i / 4], PHASES[i % 4]);
-        table[i] = pacing << 16 | cwnd;
+        table[i] = cwnd << 16 | pacing;
         i += 1;
     }
     table
@@ -242,8 +243,8 @@ pub(super) fn bbr_update_gains(bbr: &mut Bbr) {
     let index = (bbr.mode as usize) << 2 | bbr.cycle_idx as usize;
     // Both enums are 2-bit: the index is below 16.
     let packed = GAINS[index & 15];
-    bbr.pacing_gain = (packed >> 16) as u16;
-    bbr.cwnd_gain = packed as u16;
+    bbr.pacing_gain = packed as u16;
+    bbr.cwnd_gain = (packed >> 16) as u16;
 }
 
 #[cfg(test)]
