@@ -414,6 +414,9 @@ impl Bbr3 {
         rs: &mut RateSample,
     ) -> FastPath {
         rs.prior_in_flight = ack.prior_flight.in_flight();
+        // No ECE counts here (`changes_ca_state`): the kernel's `ece` is false. Written
+        // here, where the model's ECE tests see it, not only by the caller's default.
+        rs.is_ece = false;
         self.sock.srtt_us = ack.srtt_us.wrapping_shl(3);
         let (bbr, mut sk, paced) = self.view(p, now, ack.prior_flight, ack.is_cwnd_limited);
         let prior_delivered = sk.s.delivered;
