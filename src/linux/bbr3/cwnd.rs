@@ -237,6 +237,15 @@ const GAINS: [u32; 16] = {
     table
 };
 
+// Every pacing gain is above 0: a kept pacing rate (`PacedAt::is`) relies on it.
+const _: () = {
+    let mut i = 0;
+    while i < 16 {
+        assert!(GAINS[i] & 0xffff != 0);
+        i += 1;
+    }
+};
+
 /// `bbr_update_gains`: the pacing and cwnd gains of the current mode and phase (one
 /// table lookup instead of the kernel's switch; same values).
 pub(super) fn bbr_update_gains(bbr: &mut Bbr) {

@@ -98,12 +98,12 @@ impl PacedAt {
         }
     }
 
-    /// Whether the kept rate is the one of `bw` at `gain`.
+    /// Whether the kept rate is the one of `bw` at `gain`, for a `gain` above 0: then
+    /// nothing kept ([`Self::NONE`], gain 0) matches. Every caller's gain is above 0
+    /// (`BBR_UNIT`, or the gains table's, asserted in `cwnd.rs`).
     fn is(&self, bw: u32, gain: u32) -> bool {
         let [lo, hi] = self.bw;
-        self.gain != 0
-            && u32::from(self.gain) == gain
-            && (u32::from(hi) << 16 | u32::from(lo)) == bw
+        u32::from(self.gain) == gain && (u32::from(hi) << 16 | u32::from(lo)) == bw
     }
 }
 
