@@ -216,9 +216,8 @@ const fn gains(mode: Mode, phase: CyclePhase) -> (u32, u32) {
     }
 }
 
-/// [`gains`] for every `mode * 4 + phase`, packed `cwnd << 16 | pacing` (each fits
-/// the kernel's 10-bit fields: at most 710): the order of the two u16 fields in
-/// memory on a little-endian target, where both are then stored at once.
+/// [`gains`] for every `mode * 4 + phase`, packed `cwnd << 16 | pacing` (their order
+/// in memory: one store; each fits the kernel's 10 bits: at most 710).
 const GAINS: [u32; 16] = {
     const MODES: [Mode; 4] = [Mode::Startup, Mode::Drain, Mode::ProbeBw, Mode::ProbeRtt];
     const PHASES: [CyclePhase; 4] = [
@@ -237,7 +236,7 @@ const GAINS: [u32; 16] = {
     table
 };
 
-// Every pacing gain is above 0: a kept pacing rate (`PacedAt::is`) relies on it.
+// `PacedAt::is` needs every pacing gain above 0.
 const _: () = {
     let mut i = 0;
     while i < 16 {

@@ -305,8 +305,7 @@ impl Bbr3 {
         ack: &mut Bbr3Ack<'_>,
         rand: &mut R,
     ) -> (RateSample, FastPath) {
-        // One tuple, returned on every path: it is built in the caller's place (no
-        // copy of the sample), and the steps fill its sample through a pointer.
+        // One tuple on both paths, built in the caller's place: no copy.
         let mut out = (RateSample::default(), FastPath::NotTaken);
         out.1 = if ack.prior_flight.packets_out != 0 && !self.changes_ca_state(ack) {
             self.ack_in_place(p, now, ack, rand, &mut out.0)
@@ -414,8 +413,7 @@ impl Bbr3 {
         rs: &mut RateSample,
     ) -> FastPath {
         rs.prior_in_flight = ack.prior_flight.in_flight();
-        // No ECE counts here (`changes_ca_state`): the kernel's `ece` is false. Written
-        // here, where the model's ECE tests see it, not only by the caller's default.
+        // No ECE counts here (`changes_ca_state`): written where the model sees it.
         rs.is_ece = false;
         self.sock.srtt_us = ack.srtt_us.wrapping_shl(3);
         let (bbr, mut sk, paced) = self.view(p, now, ack.prior_flight, ack.is_cwnd_limited);

@@ -74,8 +74,7 @@ pub(super) fn bbr_reset_congestion_signals(bbr: &mut Bbr) {
 /// `inflight_lo`; never below 4 packets.
 pub(super) fn bbr_bound_cwnd_for_inflight_model<S: BbrSock>(bbr: &Bbr, sk: &mut S) {
     // Both bounds unset (no loss or CE yet): every cap below is u32::MAX (headroom
-    // keeps an unset `inflight_hi` unset), so cwnd stays as it is. Tested before
-    // `initialized` (both only return): a flow without loss decides on it alone.
+    // keeps an unset `inflight_hi` unset), so cwnd stays as it is. Tested first.
     if bbr.inflight_hi & bbr.inflight_lo == u32::MAX || !bbr.initialized() {
         return;
     }

@@ -68,8 +68,8 @@ pub(super) fn bbr_init_pacing_rate_from_rtt<S: BbrSock>(bbr: &mut Bbr, sk: &mut 
 /// `gain` 0 (no caller's gain) keeps nothing.
 ///
 /// Whoever keeps one clears it ([`PacedAt::NONE`]) whenever the socket's pacing rate
-/// may change other than through [`bbr_set_pacing_rate`] with it or `bbr_init` may
-/// run (it clears `has_seen_rtt`, which a kept rate implies), and passes it only
+/// may change other than through [`bbr_set_pacing_rate`] with it or `bbr_init` runs,
+/// and passes it only
 /// with a socket whose `mss_cache` and `sk_max_pacing_rate` never change (the rate's
 /// other inputs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -98,9 +98,8 @@ impl PacedAt {
         }
     }
 
-    /// Whether the kept rate is the one of `bw` at `gain`, for a `gain` above 0: then
-    /// nothing kept ([`Self::NONE`], gain 0) matches. Every caller's gain is above 0
-    /// (`BBR_UNIT`, or the gains table's, asserted in `cwnd.rs`).
+    /// Whether the kept rate is the one of `bw` at `gain` (above 0, as every caller's:
+    /// then [`Self::NONE`] matches nothing).
     fn is(&self, bw: u32, gain: u32) -> bool {
         let [lo, hi] = self.bw;
         u32::from(self.gain) == gain && (u32::from(hi) << 16 | u32::from(lo)) == bw
@@ -112,8 +111,7 @@ impl PacedAt {
 ///
 /// With `paced` saying the socket already paces at `bw` and `gain`, the kernel's steps
 /// change nothing (the rate they compute is the one set; neither "set" nor "raise"
-/// moves it, and the re-seeding cannot run: see below). `paced` is then kept up to
-/// date.
+/// moves it; no re-seeding, see below). `paced` is then kept up to date.
 #[inline(always)]
 pub(super) fn bbr_set_pacing_rate<S: BbrSock>(
     bbr: &mut Bbr,
@@ -122,9 +120,8 @@ pub(super) fn bbr_set_pacing_rate<S: BbrSock>(
     gain: u32,
     paced: &mut PacedAt,
 ) {
-    // A rate is kept only once `has_seen_rtt` is set, which nothing but `bbr_init`
-    // clears (and whoever keeps `paced` clears it there too): a kept rate means the
-    // re-seeding test below is false, so it is tested first, alone.
+    // A rate is kept only with `has_seen_rtt` set (only `bbr_init` clears it, and
+    // `paced` with it): then the re-seeding test is false.
     if paced.is(bw, gain) {
         return;
     }
