@@ -216,8 +216,8 @@ const fn gains(mode: Mode, phase: CyclePhase) -> (u32, u32) {
     }
 }
 
-/// [`gains`] for every `mode * 4 + phase`, packed `pacing << 16 | cwnd` (each fits
-/// the kernel's 10-bit fields: at most 710).
+/// [`gains`] for every `mode * 4 + phase`, packed `cwnd << 16 | pacing` (their order
+/// in memory: one store; each fits the kernel's 10 bits: at most 710).
 const GAINS: [u32; 16] = {
     const MODES: [Mode; 4] = [Mode::Startup, Mode::Drain, Mode::ProbeBw, Mode::ProbeRtt];
     const PHASES: [CyclePhase; 4] = [
@@ -230,10 +230,19 @@ const GAINS: [u32; 16] = {
     let mut i = 0;
     while i < 16 {
         let (pacing, cwnd) = gains(MODES[i / 4], PHASES[i % 4]);
-        table[i] = pacing << 16 | cwnd;
+        table[i] = cwnd << 16 | pacing;
         i += 1;
     }
     table
+};
+
+// `PacedAt::is` needs every pacing gain above 0.
+const _: () = {
+    let mut i = 0;
+    while i < 16 {
+        assert!(GAINS[i] & 0xffff != 0);
+        i += 1;
+    }
 };
 
 /// `bbr_update_gains`: the pacing and cwnd gains of the current mode and phase (one
@@ -242,8 +251,8 @@ pub(super) fn bbr_update_gains(bbr: &mut Bbr) {
     let index = (bbr.mode as usize) << 2 | bbr.cycle_idx as usize;
     // Both enums are 2-bit: the index is below 16.
     let packed = GAINS[index & 15];
-    bbr.pacing_gain = (packed >> 16) as u16;
-    bbr.cwnd_gain = packed as u16;
+    bbr.pacing_gain = packed as u16;
+    bbr.cwnd_gain = (packed >> 16) as u16;
 }
 
 #[cfg(test)]

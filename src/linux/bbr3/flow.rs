@@ -305,12 +305,14 @@ impl Bbr3 {
         ack: &mut Bbr3Ack<'_>,
         rand: &mut R,
     ) -> (RateSample, FastPath) {
-        if ack.prior_flight.packets_out != 0 && !self.changes_ca_state(ack) {
-            let mut rs = RateSample::default();
-            let fast_path = self.ack_in_place(p, now, ack, rand, &mut rs);
-            return (rs, fast_path);
-        }
-        self.ack_with_ca_state(p, now, ack, rand)
+        // One tuple on both paths, built in the caller's place: no copy.
+        let mut out = (RateSample::default(), FastPath::NotTaken);
+        out.1 = if ack.prior_flight.packets_out != 0 && !self.changes_ca_state(ack) {
+            self.ack_in_place(p, now, ack, rand, &mut out.0)
+        } else {
+            self.ack_with_ca_state(p, now, ack, rand, &mut out.0)
+        };
+        out
     }
 
     /// [`Self::on_ack`] with nothing outstanding before it or with CA-state work (see
@@ -324,8 +326,8 @@ impl Bbr3 {
         now: Instant,
         ack: &mut Bbr3Ack<'_>,
         rand: &mut R,
-    ) -> (RateSample, FastPath) {
-        let mut rs = RateSample::default();
+        rs: &mut RateSample,
+    ) -> FastPath {
         let mut sk = self.sock(p, now, ack.prior_flight);
         let prior_delivered = sk.delivered;
         let prior_lost = sk.lost;
@@ -335,7 +337,7 @@ impl Bbr3 {
         // Linux net/ipv4/tcp_input.c tcp_ack(): no_queue skips congestion control
         if ack.prior_flight.packets_out == 0 {
             self.store(&sk);
-            return (rs, FastPath::NotTaken);
+            return FastPath::NotTaken;
         }
         rs.prior_in_flight = prior_in_flight;
         set_flight(&mut sk, ack.flight);
@@ -348,10 +350,10 @@ impl Bbr3 {
         if ece {
             sk.delivered_ce = sk.delivered_ce.wrapping_add(newly_delivered);
         }
-        tcp_rate_skbs_delivered(&mut sk, ack.delivered, &mut rs);
+        tcp_rate_skbs_delivered(&mut sk, ack.delivered, rs);
         sk.snd_una = ack.snd_una;
         sk.snd_nxt = ack.snd_nxt;
-        tcp_ack_update_rtt_min(&mut sk, ack.rtt_us, ack.ack_maybe_delayed, &mut rs);
+        tcp_ack_update_rtt_min(&mut sk, ack.rtt_us, ack.ack_maybe_delayed, rs);
         rs.is_ece = ece;
 
         self.fastretrans_alert(p, &mut sk, ack, ece, rand);
@@ -359,16 +361,16 @@ impl Bbr3 {
         let delivered = sk.delivered.wrapping_sub(prior_delivered);
         let lost = sk.lost.wrapping_sub(prior_lost);
         sk.is_cwnd_limited = ack.is_cwnd_limited;
-        tcp_rate_gen(&mut sk, delivered, lost, false, &mut rs);
+        tcp_rate_gen(&mut sk, delivered, lost, false, rs);
         let fast_path = bbr_main(
             &mut self.bbr,
             &mut sk,
             p,
-            &Sample::from_rate_sample(&rs),
+            &Sample::from_rate_sample(rs),
             rand,
         );
         self.store(&sk);
-        (rs, fast_path)
+        fast_path
     }
 
     /// Whether `tcp_fastretrans_alert()` has work on this ACK: ECE (with ECN on), an
@@ -411,6 +413,8 @@ impl Bbr3 {
         rs: &mut RateSample,
     ) -> FastPath {
         rs.prior_in_flight = ack.prior_flight.in_flight();
+        // No ECE counts here (`changes_ca_state`): written where the model sees it.
+        rs.is_ece = false;
         self.sock.srtt_us = ack.srtt_us.wrapping_shl(3);
         let (bbr, mut sk, paced) = self.view(p, now, ack.prior_flight, ack.is_cwnd_limited);
         let prior_delivered = sk.s.delivered;

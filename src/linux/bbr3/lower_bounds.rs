@@ -73,12 +73,9 @@ pub(super) fn bbr_reset_congestion_signals(bbr: &mut Bbr) {
 /// DOWN, REFILL), at `inflight_hi` less headroom in CRUISE and PROBE_RTT, and always at
 /// `inflight_lo`; never below 4 packets.
 pub(super) fn bbr_bound_cwnd_for_inflight_model<S: BbrSock>(bbr: &Bbr, sk: &mut S) {
-    if !bbr.initialized() {
-        return;
-    }
     // Both bounds unset (no loss or CE yet): every cap below is u32::MAX (headroom
-    // keeps an unset `inflight_hi` unset), so cwnd stays as it is.
-    if bbr.inflight_hi & bbr.inflight_lo == u32::MAX {
+    // keeps an unset `inflight_hi` unset), so cwnd stays as it is. Tested first.
+    if bbr.inflight_hi & bbr.inflight_lo == u32::MAX || !bbr.initialized() {
         return;
     }
     let mut cap = u32::MAX;

@@ -68,7 +68,8 @@ pub(super) fn bbr_init_pacing_rate_from_rtt<S: BbrSock>(bbr: &mut Bbr, sk: &mut 
 /// `gain` 0 (no caller's gain) keeps nothing.
 ///
 /// Whoever keeps one clears it ([`PacedAt::NONE`]) whenever the socket's pacing rate
-/// may change other than through [`bbr_set_pacing_rate`] with it, and passes it only
+/// may change other than through [`bbr_set_pacing_rate`] with it or `bbr_init` runs,
+/// and passes it only
 /// with a socket whose `mss_cache` and `sk_max_pacing_rate` never change (the rate's
 /// other inputs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -97,12 +98,11 @@ impl PacedAt {
         }
     }
 
-    /// Whether the kept rate is the one of `bw` at `gain`.
+    /// Whether the kept rate is the one of `bw` at `gain` (above 0, as every caller's:
+    /// then [`Self::NONE`] matches nothing).
     fn is(&self, bw: u32, gain: u32) -> bool {
         let [lo, hi] = self.bw;
-        self.gain != 0
-            && u32::from(self.gain) == gain
-            && (u32::from(hi) << 16 | u32::from(lo)) == bw
+        u32::from(self.gain) == gain && (u32::from(hi) << 16 | u32::from(lo)) == bw
     }
 }
 
@@ -111,7 +111,7 @@ impl PacedAt {
 ///
 /// With `paced` saying the socket already paces at `bw` and `gain`, the kernel's steps
 /// change nothing (the rate they compute is the one set; neither "set" nor "raise"
-/// moves it), so only the re-seeding test runs. `paced` is then kept up to date.
+/// moves it; no re-seeding, see below). `paced` is then kept up to date.
 #[inline(always)]
 pub(super) fn bbr_set_pacing_rate<S: BbrSock>(
     bbr: &mut Bbr,
@@ -120,18 +120,21 @@ pub(super) fn bbr_set_pacing_rate<S: BbrSock>(
     gain: u32,
     paced: &mut PacedAt,
 ) {
+    // A rate is kept only with `has_seen_rtt` set (only `bbr_init` clears it, and
+    // `paced` with it): then the re-seeding test is false.
+    if paced.is(bw, gain) {
+        return;
+    }
     // The rate depends on bw, gain, mss and the cap only: the re-seeding does not
     // change it, so it is computed after that test (the kernel computes it before).
     if !bbr.has_seen_rtt() && sk.srtt_us() != 0 {
         bbr_init_pacing_rate_from_rtt(bbr, sk);
-    } else if paced.is(bw, gain) {
-        return;
     }
     let rate = bbr_bw_to_pacing_rate(sk, bw, gain);
     if bbr.full_bw_reached() || rate > sk.sk_pacing_rate() {
         sk.set_sk_pacing_rate(rate);
     }
-    *paced = if sk.sk_pacing_rate() == rate {
+    *paced = if bbr.has_seen_rtt() && sk.sk_pacing_rate() == rate {
         PacedAt::new(bw, gain)
     } else {
         PacedAt::NONE

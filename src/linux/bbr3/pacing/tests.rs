@@ -15,7 +15,8 @@ fn as_the_kernel(bbr: &mut Bbr, sk: &mut TcpSock, bw: u32, gain: u32) {
 #[test]
 fn a_kept_rate_changes_nothing_the_kernels_steps_do() {
     let bws = [0, 1, 3355, 1 << 20, u32::MAX];
-    let gains = [0, 1, 88, 232, 256, 320, 710, 1 << 16];
+    // Gains above 0, as every caller's (`PacedAt::is`).
+    let gains = [1, 88, 232, 256, 320, 710, (1 << 16) - 1, 1 << 16];
     let mut checked = 0u32;
     for mss in [1, 1200, 1448] {
         for max_rate in [u64::MAX, 1_000_000] {
@@ -69,9 +70,25 @@ fn a_kept_rate_changes_nothing_the_kernels_steps_do() {
 
 #[test]
 fn nothing_is_kept_for_a_gain_of_0_or_above_16_bits() {
-    assert!(!PacedAt::NONE.is(0, 0));
+    assert!(!PacedAt::NONE.is(0, 1));
+    assert!(!PacedAt::NONE.is(0, 256));
     assert_eq!(PacedAt::new(7, 1 << 16), PacedAt::NONE);
     assert!(PacedAt::new(7, 256).is(7, 256));
     assert!(!PacedAt::new(7, 256).is(7 | 1 << 16, 256));
     assert!(!PacedAt::new(7, 256).is(7, 256 | 1 << 16));
+}
+
+#[test]
+fn nothing_is_kept_before_an_rtt_was_seen() {
+    // A kept rate implies `has_seen_rtt`, which lets the re-seeding test go second.
+    let (mut b, mut s) = (Bbr::default(), TcpSock::default());
+    s.mss_cache = 1200;
+    s.sk_max_pacing_rate = u64::MAX;
+    let mut kept = PacedAt::NONE;
+    bbr_set_pacing_rate(&mut b, &mut s, 1 << 20, 256, &mut kept);
+    assert_eq!(kept, PacedAt::NONE);
+    s.srtt_us = 8000;
+    bbr_set_pacing_rate(&mut b, &mut s, 1 << 20, 256, &mut kept);
+    assert!(b.has_seen_rtt());
+    assert!(kept.is(1 << 20, 256));
 }
