@@ -6,10 +6,10 @@
 //! and element size to stderr, loads `MARK[0]`, runs step `p` on flow `p`, and loads
 //! `MARK[1]`. With `--where` it only prints `MARK`'s address (valgrind loads the program
 //! at the same address every time, so the script learns it from a quick first run).
+use congestion::linux::bbr::Sent;
 use congestion_perf::cold::bbr::{
     ColdBbr, ColdBbr3, PHASES, Part, Script, ScriptFlow, Stack, TcpAckIn, TcpSendIn, TcpStack,
 };
-use congestion::linux::bbr::Sent;
 
 static MARK: [u64; 8] = [0; 8];
 

@@ -18,18 +18,18 @@
 //! s2n's `NoRandom`, quinn's own generator in its state), so that replaying a step
 //! gives the recorded result.
 
-
 mod ours;
 mod peers;
 
-pub use ours::{ColdBbr, ColdBbr3, TcpAckIn, TcpSendIn, TcpStack, ZeroRandom, delivered_of};
-pub use peers::{
-    ColdQuinnBbr, ColdS2nBbr, QuinnAckIn, QuinnSendIn, QuinnShared, QuinnStack, S2nAckIn, S2nShared, S2nStack,
-};
 use super::Mode;
 use crate::bbr::{BbrController, BbrRegime, BbrStream, LOSS_EVERY_ACKS, Phase};
 use crate::common::StreamController;
 use core::time::Duration;
+pub use ours::{ColdBbr, ColdBbr3, TcpAckIn, TcpSendIn, TcpStack, ZeroRandom, delivered_of};
+pub use peers::{
+    ColdQuinnBbr, ColdS2nBbr, QuinnAckIn, QuinnSendIn, QuinnShared, QuinnStack, S2nAckIn,
+    S2nShared, S2nStack,
+};
 use std::hint::black_box;
 use std::time::Instant as WallClock;
 
@@ -392,4 +392,3 @@ pub fn run_null<F: ScriptFlow>(n: usize, script: &Script<F>, perm: &[u32], acks:
     }
     start.elapsed()
 }
-

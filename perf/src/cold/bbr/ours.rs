@@ -2,14 +2,14 @@
 //! TCP scoreboard of `crate::bbr`.
 
 use super::{ScriptFlow, Stack};
-use crate::bbr::ours::{AckOut, Scoreboard};
 use crate::bbr::Phase;
+use crate::bbr::ours::{AckOut, Scoreboard};
 use crate::common::{PACKET_BYTES, RTT_US, START_US};
+use congestion::Instant;
 use congestion::linux::bbr::{BbrAck, BbrMode, DeliveredSegment, Flight, Sent};
 use congestion::linux::bbr3::{Bbr3Ack, Mode as Bbr3Mode};
 use congestion::linux::tcp::{RandomSource, TxSnapshot};
 use congestion::linux::{Bbr, Bbr3, Bbr3Config, Bbr3Params, BbrConfig, BbrParams};
-use congestion::Instant;
 
 /// A [`RandomSource`] that always draws 0 (stateless, so replays repeat).
 #[derive(Clone, Copy, Debug, Default)]

@@ -2,8 +2,8 @@
 //! each behind its own stack's records.
 
 use super::{ScriptFlow, Stack};
-use crate::bbr::peers::{Wire, blank_info};
 use crate::bbr::Phase;
+use crate::bbr::peers::{Wire, blank_info};
 use crate::common::{PACKET_BYTES, RTT_US, START_US};
 use crate::quinn::rtt_estimator;
 use crate::s2n::{NoEvents, NoRandom, timestamp};
