@@ -171,6 +171,7 @@ static void flow_ack(struct flow *f, u64 now_us, u32 packets, u32 rtt_us)
 		return;
 	rs.rtt_us = rtt_us;
 	tcp_update_rtt_min(sk, rtt_us, 0);
+	tp->srtt_us = RTT_US << 3; /* the stack's smoothed RTT, as the Rust wrapper's */
 	if (tp->icsk_ca_state == TCP_CA_Recovery && !before(tp->snd_una, tp->high_seq)) {
 		ops->set_state(sk, TCP_CA_Open);
 		tp->icsk_ca_state = TCP_CA_Open;
