@@ -31,23 +31,9 @@ controllers=${CONTROLLERS:-"linux hooks rfc quinn s2n"}
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-# instructions CONTROLLER SCENARIO N -> total Ir of the run
-instructions() {
-  local f="$out/$1-$2-$3.cg"
-  valgrind --tool=callgrind --callgrind-out-file="$f" "$bin" "$1" "$2" "$3" >/dev/null 2>&1
-  awk '/^(summary|totals):/ { print $2; exit }' "$f"
-}
-
-# per_event CONTROLLER SCENARIO N -> instructions per event, (I(2N) - I(N)) / N
-per_event() {
-  local a b
-  a=$(instructions "$1" "$2" "$3")
-  b=$(instructions "$1" "$2" $(($3 * 2)))
-  awk -v a="$a" -v b="$b" -v n="$3" 'BEGIN { printf "%.1f", (b - a) / n }'
-}
-
-# minus A B -> A - B
-minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
+cg_bin=$bin cg_dir=$out
+# shellcheck source=scripts/callgrind-lib.sh
+. scripts/callgrind-lib.sh
 
 # The variant of each controller without a pacer, and with one ("-" = it has none).
 unpaced() { case $1 in s2n) echo s2n-nopacer ;; *) echo "$1" ;; esac; }

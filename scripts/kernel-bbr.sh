@@ -98,18 +98,9 @@ $CC "$work/stream.o" "$work/tcp_bbr.o" "$work/tcp_rate.o" "$work/win_minmax.o" -
 BBR_STREAM_CHECK=1 "$work/bbr_stream" kernel bbr-steady 100000 >&2
 BBR_STREAM_CHECK=1 "$work/bbr_stream" kernel bbr-probertt 50000 >&2
 
-instructions() {
-  local f="$work/$1-$2-$3.cg"
-  valgrind --tool=callgrind --callgrind-out-file="$f" "$work/bbr_stream" "$1" "$2" "$3" >/dev/null 2>&1
-  awk '/^(summary|totals):/ { print $2; exit }' "$f"
-}
-per_event() {
-  local a b
-  a=$(instructions "$1" "$2" "$3")
-  b=$(instructions "$1" "$2" $(($3 * 2)))
-  awk -v a="$a" -v b="$b" -v n="$3" 'BEGIN { printf "%.1f", (b - a) / n }'
-}
-minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
+cg_bin="$work/bbr_stream" cg_dir=$work
+# shellcheck source=scripts/callgrind-lib.sh
+. scripts/callgrind-lib.sh
 
 nb=$(( (N / 50000) * 50000 )); [ "$nb" -gt 0 ] || nb=50000
 null_s=$(per_event null bbr-steady "$nb")

@@ -125,18 +125,9 @@ for run in "bbr-steady 100000" "bbr-probertt 50000"; do
   fi
 done
 
-instructions() {
-  local f="$work/$1-$2-$3.cg"
-  valgrind --tool=callgrind --callgrind-out-file="$f" "$work/bbr3_stream" "$1" "$2" "$3" >/dev/null 2>&1
-  awk '/^(summary|totals):/ { print $2; exit }' "$f"
-}
-per_event() {
-  local a b
-  a=$(instructions "$1" "$2" "$3")
-  b=$(instructions "$1" "$2" $(($3 * 2)))
-  awk -v a="$a" -v b="$b" -v n="$3" 'BEGIN { printf "%.1f", (b - a) / n }'
-}
-minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
+cg_bin="$work/bbr3_stream" cg_dir=$work
+# shellcheck source=scripts/callgrind-lib.sh
+. scripts/callgrind-lib.sh
 
 nb=$(( (N / 50000) * 50000 )); [ "$nb" -gt 0 ] || nb=50000
 null_s=$(per_event null bbr-steady "$nb")

@@ -75,18 +75,9 @@ $CC $CFLAGS "${kflags[@]}" -c perf/kernel/dctcp_stream.c -o "$work/stream.o"
 $CC "$work/stream.o" "$work/tcp_dctcp.o" "$work/tcp_cong.o" -o "$work/dctcp_stream"
 "$work/dctcp_stream" kernel ca 100000 >&2
 
-instructions() {
-  local f="$work/$1-$2-$3.cg"
-  valgrind --tool=callgrind --callgrind-out-file="$f" "$work/dctcp_stream" "$1" "$2" "$3" >/dev/null 2>&1
-  awk '/^(summary|totals):/ { print $2; exit }' "$f"
-}
-per_event() {
-  local a b
-  a=$(instructions "$1" "$2" "$3")
-  b=$(instructions "$1" "$2" $(($3 * 2)))
-  awk -v a="$a" -v b="$b" -v n="$3" 'BEGIN { printf "%.1f", (b - a) / n }'
-}
-minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
+cg_bin="$work/dctcp_stream" cg_dir=$work
+# shellcheck source=scripts/callgrind-lib.sh
+. scripts/callgrind-lib.sh
 
 null=$(per_event null ca "$N")
 ca=$(minus "$(per_event kernel ca "$N")" "$null")

@@ -15,18 +15,9 @@ bin=${CARGO_TARGET_DIR:-target}/release/examples/rfc_ack_cost
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 
-ir() {
-  local f="$out/$1-$2-$3.cg"
-  valgrind --tool=callgrind --callgrind-out-file="$f" "$bin" "$1" "$2" "$3" >/dev/null 2>&1
-  awk '/^(summary|totals):/ { print $2; exit }' "$f"
-}
-per_event() {
-  local a b
-  a=$(ir "$1" "$2" "$3")
-  b=$(ir "$1" "$2" $(($3 * 2)))
-  awk -v a="$a" -v b="$b" -v n="$3" 'BEGIN { printf "%.1f", (b - a) / n }'
-}
-minus() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", a - b }'; }
+cg_bin=$bin cg_dir=$out
+# shellcheck source=scripts/callgrind-lib.sh
+. scripts/callgrind-lib.sh
 
 null=$(per_event null ca "$N")
 for s in project steady; do

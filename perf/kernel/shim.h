@@ -121,6 +121,9 @@ void warn_slowpath(const char *file, int line);
 #define BTF_KFUNCS_START(name) static int name;
 #define BTF_ID_FLAGS(kind, name)
 #define BTF_KFUNCS_END(name)
+/* Before Linux 6.8 the same set was spelt BTF_SET8_START / BTF_SET8_END. */
+#define BTF_SET8_START(name) static int name;
+#define BTF_SET8_END(name)
 struct btf_kfunc_id_set {
 	void *owner;
 	int *set;
