@@ -9,9 +9,18 @@ impl RfcCubic {
     /// 2·MSS for ssthresh).
     pub fn on_congestion(&mut self, p: &RfcCubicParams, cwnd: u64, beta_permille: u32) -> u64 {
         let cfg = p.config();
+        // RFC 9438 §4.6: ssthresh = cwnd * beta_cubic (cwnd instead of flight_size)
+        let reduced = mul_div_floor(cwnd, beta_permille as u64, RFC_SCALE);
         // RFC 9438 §4.7: fast convergence, W_max = cwnd*(1+beta)/2 if cwnd < W_max
         self.w_max_bytes = if cfg.fast_convergence && cwnd < self.w_max_bytes {
-            mul_div_floor(cwnd, RFC_SCALE + cfg.beta_permille as u64, 2 * RFC_SCALE)
+            // ⌊cwnd·(1000 + β)/2000⌋ from reduced = ⌊cwnd·β/1000⌋ when it used this β:
+            // cwnd·β = 1000·reduced + r with r < 1000, so the halved sum is
+            // (cwnd + reduced)/2 + r/2000, whose fraction never reaches a whole byte.
+            // reduced <= cwnd (β < 1, validated), so reduced + rest/2 <= cwnd.
+            match cwnd.checked_sub(reduced) {
+                Some(rest) if beta_permille == cfg.beta_permille => reduced + rest / 2,
+                _ => mul_div_floor(cwnd, RFC_SCALE + cfg.beta_permille as u64, 2 * RFC_SCALE),
+            }
         } else {
             cwnd
         };
@@ -19,8 +28,7 @@ impl RfcCubic {
         // RFC 9438 §4.6: cwnd_prior = cwnd
         self.cwnd_prior_bytes = cwnd;
         self.end_epoch();
-        // RFC 9438 §4.6: ssthresh = cwnd * beta_cubic (cwnd instead of flight_size)
-        mul_div_floor(cwnd, beta_permille as u64, RFC_SCALE)
+        reduced
     }
 
     /// A retransmission timeout or persistent congestion with window `cwnd`; returns

@@ -185,7 +185,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         if cwnd_limited {
             Self::window_limited_ack(f, ack);
         } else {
-            Self::on_ack_phases(f, *ack);
+            Self::on_ack_phases(f, ack.acked, ack.rtt);
         }
     }
 
@@ -200,23 +200,24 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             Self::steady_ack(f, ack.acked);
             return;
         }
-        Self::on_ack_phases(f, *ack);
+        Self::on_ack_phases(f, ack.acked, ack.rtt);
     }
 
-    /// The rest of an ACK after the bookkeeping: recovery, slow start, and congestion
-    /// avoidance through the full CUBIC path (out of line).
-    #[cfg_attr(target_pointer_width = "64", inline(never))]
-    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: AckEvent) {
+    /// The rest of an ACK of `acked` bytes with the RTT sample `rtt` after the
+    /// bookkeeping: recovery, slow start, and congestion avoidance through the full
+    /// CUBIC path (out of line). It takes the two fields it reads, in registers, rather
+    /// than a copy of the event; `cold` keeps the inlined steady ACK's registers for its
+    /// own path.
+    #[cfg_attr(target_pointer_width = "64", cold, inline(never))]
+    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, acked: u64, rtt: Option<Duration>) {
         let (s, p) = f.parts();
-        s.on_ack_phases_with(p, &ack);
+        s.on_ack_phases_with(p, acked, rtt);
     }
 
     #[inline(always)]
-    pub(super) fn on_ack_phases_with(&mut self, p: &RfcParams, ack: &AckEvent) {
-        let now = self.last_activity;
-        let cwnd_limited = self.last_ack_cwnd_limited;
+    pub(super) fn on_ack_phases_with(&mut self, p: &RfcParams, acked: u64, rtt: Option<Duration>) {
         if self.phase == Phase::Recovery {
-            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(ack.acked);
+            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(acked);
             if !self.recovery_over() {
                 return;
             }
@@ -224,21 +225,22 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             // below, once for both ways there: one comparison of cwnd with ssthresh).
             if self.cwnd < self.ssthresh {
                 self.phase = Phase::SlowStart;
-                self.slow_start_ack(p, now, ack, cwnd_limited);
+                self.slow_start_ack(p, acked, rtt);
                 return;
             }
         } else if self.cwnd < self.ssthresh {
-            self.slow_start_ack(p, now, ack, cwnd_limited);
+            self.slow_start_ack(p, acked, rtt);
             return;
         }
         self.phase = Phase::CongestionAvoidance;
-        if cwnd_limited {
+        let now = self.last_activity;
+        if self.last_ack_cwnd_limited {
             self.cwnd = self.growth.on_ack(
                 p.cubic(),
                 self.mss64(),
                 now,
                 self.cwnd,
-                ack.acked,
+                acked,
                 u64::from(self.srtt_us),
             );
         } else {
