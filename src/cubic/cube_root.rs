@@ -55,8 +55,11 @@ mod tests;
 /// targets narrower than 64 bits, [`bitwise_cube_root`] alone (smaller code).
 #[cfg(target_pointer_width = "64")]
 // RFC 9438 §4.2 needs K = cubic_root(...); Newton's method for x^(1/3): r' = (2r + x/r²)/3
+// Inlined: at the epoch start (its caller on the ACK path) the call and the registers
+// saved around it cost more than the root's own steps.
+#[inline(always)]
 pub const fn exact_cube_root(x: u64) -> u64 {
-    newton_cube_root(x)
+    table_newton_root(x)
 }
 
 /// Exact integer cube root for RFC mode: the largest `r` with `r³ ≤ x` (on this target,
@@ -71,6 +74,13 @@ pub const fn exact_cube_root(x: u64) -> u64 {
 /// every target's tests can compare it with [`bitwise_cube_root`]).
 // Newton's method for x^(1/3): r' = (2r + x/r²)/3, then an exact floor correction
 pub const fn newton_cube_root(x: u64) -> u64 {
+    table_newton_root(x)
+}
+
+/// [`newton_cube_root`]'s body, inlined where [`exact_cube_root`] is used.
+// Newton's method for x^(1/3): r' = (2r + x/r²)/3, then an exact floor correction
+#[inline(always)]
+const fn table_newton_root(x: u64) -> u64 {
     // The floor cube root of u64::MAX: every root lies in 0..=MAX_ROOT, and
     // MAX_ROOT³ < 2^64, so cubes of candidates never overflow.
     const MAX_ROOT: u64 = 2_642_245;

@@ -13,14 +13,8 @@ impl RfcCubic {
         let reduced = mul_div_floor(cwnd, beta_permille as u64, RFC_SCALE);
         // RFC 9438 §4.7: fast convergence, W_max = cwnd*(1+beta)/2 if cwnd < W_max
         self.w_max_bytes = if cfg.fast_convergence && cwnd < self.w_max_bytes {
-            // ⌊cwnd·(1000 + β)/2000⌋ from reduced = ⌊cwnd·β/1000⌋ when it used this β:
-            // cwnd·β = 1000·reduced + r with r < 1000, so the halved sum is
-            // (cwnd + reduced)/2 + r/2000, whose fraction never reaches a whole byte.
-            // reduced <= cwnd (β < 1, validated), so reduced + rest/2 <= cwnd.
-            match cwnd.checked_sub(reduced) {
-                Some(rest) if beta_permille == cfg.beta_permille => reduced + rest / 2,
-                _ => mul_div_floor(cwnd, RFC_SCALE + cfg.beta_permille as u64, 2 * RFC_SCALE),
-            }
+            let same_beta = beta_permille == cfg.beta_permille;
+            fast_convergence_w_max(cwnd, cfg.beta_permille, same_beta, reduced)
         } else {
             cwnd
         };
@@ -106,4 +100,23 @@ impl RfcCubic {
             self.paused = false;
         }
     }
+}
+
+/// Fast convergence's `⌊cwnd · (1000 + β)/2000⌋` for `β = beta_permille`; `reduced` is
+/// `⌊cwnd · β / 1000⌋` if `same_beta`. On 64-bit targets that one gives it without a
+/// product: `cwnd·β = 1000·reduced + r` with `r < 1000`, so the halved sum is
+/// `(cwnd + reduced)/2 + r/2000`, whose fraction never reaches a whole byte. Narrower
+/// targets take the product (smaller code).
+// RFC 9438 §4.7: W_max = cwnd * (1 + beta_cubic) / 2
+#[inline(always)]
+fn fast_convergence_w_max(cwnd: u64, beta_permille: u32, same_beta: bool, reduced: u64) -> u64 {
+    #[cfg(target_pointer_width = "64")]
+    if same_beta {
+        // reduced <= cwnd (β < 1, validated), so reduced + rest/2 <= cwnd.
+        if let Some(rest) = cwnd.checked_sub(reduced) {
+            return reduced + rest / 2;
+        }
+    }
+    let _ = (same_beta, reduced);
+    mul_div_floor(cwnd, RFC_SCALE + beta_permille as u64, 2 * RFC_SCALE)
 }

@@ -216,19 +216,22 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
 
     #[inline(always)]
     pub(super) fn on_ack_phases_with(&mut self, p: &RfcParams, acked: u64, rtt: Option<Duration>) {
-        if self.phase == Phase::Recovery {
+        let slow_start = if self.phase == Phase::Recovery {
             self.recovery_flight_left = self.recovery_flight_left.saturating_sub(acked);
             if !self.recovery_over() {
                 return;
             }
             // Out of recovery: slow start below ssthresh, else congestion avoidance (set
             // below, once for both ways there: one comparison of cwnd with ssthresh).
-            if self.cwnd < self.ssthresh {
+            let below = self.cwnd < self.ssthresh;
+            if below {
                 self.phase = Phase::SlowStart;
-                self.slow_start_ack(p, acked, rtt);
-                return;
             }
-        } else if self.cwnd < self.ssthresh {
+            below
+        } else {
+            self.cwnd < self.ssthresh
+        };
+        if slow_start {
             self.slow_start_ack(p, acked, rtt);
             return;
         }

@@ -45,6 +45,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// before the growth (HyStart++'s round check, Linux HyStart's delay sample), the
     /// growth, then HyStart++'s RTT sample. One growth for every kind (one copy of it in
     /// 32-bit firmware).
+    #[cfg_attr(target_pointer_width = "64", inline(never))]
+    #[cfg_attr(not(target_pointer_width = "64"), inline(always))]
     pub(super) fn slow_start_ack(&mut self, p: &RfcParams, acked: u64, rtt: Option<Duration>) {
         let now = self.last_activity;
         let cwnd_limited = self.last_ack_cwnd_limited;
