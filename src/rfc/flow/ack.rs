@@ -185,7 +185,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         if cwnd_limited {
             Self::window_limited_ack(f, ack);
         } else {
-            Self::on_ack_phases(f, ack.acked, ack.rtt);
+            Self::on_ack_phases(f, *ack);
         }
     }
 
@@ -200,50 +200,45 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             Self::steady_ack(f, ack.acked);
             return;
         }
-        Self::on_ack_phases(f, ack.acked, ack.rtt);
+        Self::on_ack_phases(f, *ack);
     }
 
-    /// The rest of an ACK of `acked` bytes with the RTT sample `rtt` after the
-    /// bookkeeping: recovery, slow start, and congestion avoidance through the full
-    /// CUBIC path (out of line). It takes the two fields it reads, in registers, rather
-    /// than a copy of the event; `cold` keeps the inlined steady ACK's registers for its
-    /// own path.
-    #[cfg_attr(target_pointer_width = "64", cold, inline(never))]
-    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, acked: u64, rtt: Option<Duration>) {
+    /// The rest of an ACK after the bookkeeping: recovery, slow start, and congestion
+    /// avoidance through the full CUBIC path (out of line).
+    #[cfg_attr(target_pointer_width = "64", inline(never))]
+    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: AckEvent) {
         let (s, p) = f.parts();
-        s.on_ack_phases_with(p, acked, rtt);
+        s.on_ack_phases_with(p, &ack);
     }
 
     #[inline(always)]
-    pub(super) fn on_ack_phases_with(&mut self, p: &RfcParams, acked: u64, rtt: Option<Duration>) {
-        let slow_start = if self.phase == Phase::Recovery {
-            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(acked);
+    pub(super) fn on_ack_phases_with(&mut self, p: &RfcParams, ack: &AckEvent) {
+        let now = self.last_activity;
+        let cwnd_limited = self.last_ack_cwnd_limited;
+        if self.phase == Phase::Recovery {
+            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(ack.acked);
             if !self.recovery_over() {
                 return;
             }
             // Out of recovery: slow start below ssthresh, else congestion avoidance (set
             // below, once for both ways there: one comparison of cwnd with ssthresh).
-            let below = self.cwnd < self.ssthresh;
-            if below {
+            if self.cwnd < self.ssthresh {
                 self.phase = Phase::SlowStart;
+                self.slow_start_ack(p, now, ack, cwnd_limited);
+                return;
             }
-            below
-        } else {
-            self.cwnd < self.ssthresh
-        };
-        if slow_start {
-            self.slow_start_ack(p, acked, rtt);
+        } else if self.cwnd < self.ssthresh {
+            self.slow_start_ack(p, now, ack, cwnd_limited);
             return;
         }
         self.phase = Phase::CongestionAvoidance;
-        let now = self.last_activity;
-        if self.last_ack_cwnd_limited {
+        if cwnd_limited {
             self.cwnd = self.growth.on_ack(
                 p.cubic(),
                 self.mss64(),
                 now,
                 self.cwnd,
-                acked,
+                ack.acked,
                 u64::from(self.srtt_us),
             );
         } else {

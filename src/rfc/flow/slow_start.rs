@@ -2,14 +2,14 @@
 //! (RFC 9406), all growing the flow's cwnd until ssthresh or a detector's exit.
 
 use super::{ClassicState, Detector};
-use crate::controller::Phase;
+use crate::controller::{AckEvent, Phase};
 use crate::cubic::{LinuxCubicParams, div_floor};
 use crate::hystart::{HystartExit, HystartInput, HystartPpVerdict, PacingStatus};
 use crate::observe::ExitDetector;
 use crate::rfc::adjustment::WindowAdjustment;
 use crate::rfc::config::RfcParams;
 use crate::rfc::undo::UndoStorage;
-use crate::time::Duration;
+use crate::time::Instant;
 use core::num::NonZeroU64;
 
 // `sk_gso_max_size` assumed for Linux HyStart in bytes mode (unused without a rate).
@@ -40,16 +40,16 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.detector_active = false;
     }
 
-    /// One ACK (`acked` bytes, RTT sample `rtt`) in slow start or CSS, after the
-    /// bookkeeping (its time and window use are the flow's last): the detector's test
-    /// before the growth (HyStart++'s round check, Linux HyStart's delay sample), the
-    /// growth, then HyStart++'s RTT sample. One growth for every kind (one copy of it in
-    /// 32-bit firmware).
-    #[cfg_attr(target_pointer_width = "64", inline(never))]
-    #[cfg_attr(not(target_pointer_width = "64"), inline(always))]
-    pub(super) fn slow_start_ack(&mut self, p: &RfcParams, acked: u64, rtt: Option<Duration>) {
-        let now = self.last_activity;
-        let cwnd_limited = self.last_ack_cwnd_limited;
+    /// One ACK in slow start or CSS: the detector's test before the growth (HyStart++'s
+    /// round check, Linux HyStart's delay sample), the growth, then HyStart++'s RTT
+    /// sample. One growth for every kind (one copy of it in 32-bit firmware).
+    pub(super) fn slow_start_ack(
+        &mut self,
+        p: &RfcParams,
+        now: Instant,
+        ack: &AckEvent,
+        cwnd_limited: bool,
+    ) {
         let paced = p.paced();
         let active = self.detector_active;
         if active {
@@ -64,7 +64,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
                         _ => None,
                     }
                 }
-                Detector::Linux(h) => match rtt {
+                Detector::Linux(h) => match ack.rtt {
                     Some(rtt) => {
                         let input = HystartInput {
                             now_us: now.micros32(),
@@ -101,15 +101,17 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         }
         if cwnd_limited {
             let grow = match (&self.detector, active) {
-                (Detector::PlusPlus(h), true) => h.growth_bytes(acked, self.mss64().get(), paced),
+                (Detector::PlusPlus(h), true) => {
+                    h.growth_bytes(ack.acked, self.mss64().get(), paced)
+                }
                 // RFC 9002 §7.3.1: cwnd increases by the number of bytes acknowledged
-                _ => acked,
+                _ => ack.acked,
             };
             self.slow_start_grow(grow);
         }
         // HyStart++ only, while slow start goes on (the growth may have ended it).
         if let (Some(rtt), true, Detector::PlusPlus(h)) =
-            (rtt, self.detector_active, &mut self.detector)
+            (ack.rtt, self.detector_active, &mut self.detector)
         {
             match h.on_rtt_sample(rtt) {
                 HystartPpVerdict::EnterCss => self.phase = Phase::ConservativeSlowStart,
