@@ -185,7 +185,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         if cwnd_limited {
             Self::window_limited_ack(f, ack);
         } else {
-            Self::on_ack_phases(f, *ack);
+            Self::ack_phases(f, ack);
         }
     }
 
@@ -200,23 +200,72 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             Self::steady_ack(f, ack.acked);
             return;
         }
-        Self::on_ack_phases(f, *ack);
+        Self::ack_phases(f, ack);
     }
 
     /// The rest of an ACK after the bookkeeping: recovery, slow start, and congestion
-    /// avoidance through the full CUBIC path (out of line).
-    #[cfg_attr(target_pointer_width = "64", inline(never))]
-    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: AckEvent) {
-        let (s, p) = f.parts();
-        s.on_ack_phases_with(p, &ack);
+    /// avoidance through the full CUBIC path, out of line ([`on_ack_phases`]).
+    ///
+    /// [`on_ack_phases`]: Self::on_ack_phases
+    #[inline(always)]
+    pub(super) fn ack_phases<F: Parts<W, U>>(f: &mut F, ack: &AckEvent) {
+        #[cfg(target_pointer_width = "64")]
+        Self::on_ack_phases(f, ack.acked, ack.rtt);
+        #[cfg(not(target_pointer_width = "64"))]
+        Self::on_ack_phases(f, *ack);
     }
 
+    /// [`ack_phases`](Self::ack_phases) for an ACK of `acked` bytes with the RTT sample
+    /// `rtt`: the two fields it reads, in registers, rather than a copy of the event.
+    /// `cold`: every congestion-avoidance ACK takes the steady path on 64-bit targets,
+    /// and the inlined ACK keeps its registers for it.
+    #[cfg(target_pointer_width = "64")]
+    #[cold]
+    #[inline(never)]
+    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, acked: u64, rtt: Option<Duration>) {
+        let (s, p) = f.parts();
+        s.on_ack_phases_with(p, || acked, |s, p, _, _| s.slow_start_ack(p, acked, rtt));
+    }
+
+    /// [`ack_phases`](Self::ack_phases) on narrower targets, where every
+    /// congestion-avoidance ACK comes here: the event (a pointer to its copy) costs
+    /// less there than its fields by value.
+    #[cfg(not(target_pointer_width = "64"))]
+    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: AckEvent) {
+        let (s, p) = f.parts();
+        s.on_ack_phases_with(
+            p,
+            || ack.acked,
+            |s, p, now, cwnd_limited| s.slow_start_ack(p, now, &ack, cwnd_limited),
+        );
+    }
+
+    /// The ACK phases for `acked()` bytes (read where used: on 32-bit targets from the
+    /// event, not kept in two registers); `slow_start` takes a slow-start ACK (given
+    /// the ACK's time and window use).
     #[inline(always)]
-    pub(super) fn on_ack_phases_with(&mut self, p: &RfcParams, ack: &AckEvent) {
-        let now = self.last_activity;
-        let cwnd_limited = self.last_ack_cwnd_limited;
+    pub(super) fn on_ack_phases_with<
+        A: Fn() -> u64,
+        S: FnOnce(&mut Self, &RfcParams, Instant, bool),
+    >(
+        &mut self,
+        p: &RfcParams,
+        acked: A,
+        slow_start: S,
+    ) {
+        // The ACK's time and window use: read at each use on 64-bit targets (shorter
+        // paths), once here on narrower ones (smaller code; every congestion-avoidance
+        // ACK comes here there). The phases change neither.
+        let early = (self.last_activity, self.last_ack_cwnd_limited);
+        let at_use = |s: &Self| {
+            if cfg!(target_pointer_width = "64") {
+                (s.last_activity, s.last_ack_cwnd_limited)
+            } else {
+                early
+            }
+        };
         if self.phase == Phase::Recovery {
-            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(ack.acked);
+            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(acked());
             if !self.recovery_over() {
                 return;
             }
@@ -224,21 +273,24 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             // below, once for both ways there: one comparison of cwnd with ssthresh).
             if self.cwnd < self.ssthresh {
                 self.phase = Phase::SlowStart;
-                self.slow_start_ack(p, now, ack, cwnd_limited);
+                let (now, cwnd_limited) = at_use(self);
+                slow_start(self, p, now, cwnd_limited);
                 return;
             }
         } else if self.cwnd < self.ssthresh {
-            self.slow_start_ack(p, now, ack, cwnd_limited);
+            let (now, cwnd_limited) = at_use(self);
+            slow_start(self, p, now, cwnd_limited);
             return;
         }
         self.phase = Phase::CongestionAvoidance;
+        let (now, cwnd_limited) = at_use(self);
         if cwnd_limited {
             self.cwnd = self.growth.on_ack(
                 p.cubic(),
                 self.mss64(),
                 now,
                 self.cwnd,
-                ack.acked,
+                acked(),
                 u64::from(self.srtt_us),
             );
         } else {
