@@ -55,11 +55,9 @@ mod tests;
 /// targets narrower than 64 bits, [`bitwise_cube_root`] alone (smaller code).
 #[cfg(target_pointer_width = "64")]
 // RFC 9438 §4.2 needs K = cubic_root(...); Newton's method for x^(1/3): r' = (2r + x/r²)/3
-// Inlined: at the epoch start (its caller on the ACK path) the call and the registers
-// saved around it cost more than the root's own steps.
-#[inline(always)]
+#[inline(always)] // cheaper than a call here
 pub const fn exact_cube_root(x: u64) -> u64 {
-    table_newton_root(x)
+    newton_cube_root(x)
 }
 
 /// Exact integer cube root for RFC mode: the largest `r` with `r³ ≤ x` (on this target,
@@ -73,14 +71,8 @@ pub const fn exact_cube_root(x: u64) -> u64 {
 /// The table-and-Newton root behind [`exact_cube_root`] on 64-bit targets (public so that
 /// every target's tests can compare it with [`bitwise_cube_root`]).
 // Newton's method for x^(1/3): r' = (2r + x/r²)/3, then an exact floor correction
+#[cfg_attr(target_pointer_width = "64", inline(always))]
 pub const fn newton_cube_root(x: u64) -> u64 {
-    table_newton_root(x)
-}
-
-/// [`newton_cube_root`]'s body, inlined where [`exact_cube_root`] is used.
-// Newton's method for x^(1/3): r' = (2r + x/r²)/3, then an exact floor correction
-#[inline(always)]
-const fn table_newton_root(x: u64) -> u64 {
     // The floor cube root of u64::MAX: every root lies in 0..=MAX_ROOT, and
     // MAX_ROOT³ < 2^64, so cubes of candidates never overflow.
     const MAX_ROOT: u64 = 2_642_245;

@@ -9,25 +9,9 @@ impl RfcCubic {
     /// 2·MSS for ssthresh).
     pub fn on_congestion(&mut self, p: &RfcCubicParams, cwnd: u64, beta_permille: u32) -> u64 {
         let cfg = p.config();
-        // RFC 9438 §4.6: ssthresh = cwnd * beta_cubic (cwnd instead of flight_size). Taken
-        // first on 64-bit targets, where fast convergence reuses it; last on narrower
-        // ones, which take fast convergence's own product (smaller code).
-        #[cfg(target_pointer_width = "64")]
-        let reduced_first = Some(mul_div_floor(cwnd, beta_permille as u64, RFC_SCALE));
-        #[cfg(not(target_pointer_width = "64"))]
-        let reduced_first: Option<u64> = None;
         // RFC 9438 §4.7: fast convergence, W_max = cwnd*(1+beta)/2 if cwnd < W_max
         self.w_max_bytes = if cfg.fast_convergence && cwnd < self.w_max_bytes {
-            match reduced_first {
-                // ⌊cwnd·(1000 + β)/2000⌋ from reduced = ⌊cwnd·β/1000⌋ when it used this
-                // β: cwnd·β = 1000·reduced + r with r < 1000, so the halved sum is
-                // (cwnd + reduced)/2 + r/2000, whose fraction never reaches a whole byte.
-                // reduced <= cwnd always (β < 1, validated); the test keeps it exact.
-                Some(reduced) if beta_permille == cfg.beta_permille && reduced <= cwnd => {
-                    reduced + (cwnd - reduced) / 2
-                }
-                _ => mul_div_floor(cwnd, RFC_SCALE + cfg.beta_permille as u64, 2 * RFC_SCALE),
-            }
+            mul_div_floor(cwnd, RFC_SCALE + cfg.beta_permille as u64, 2 * RFC_SCALE)
         } else {
             cwnd
         };
@@ -35,10 +19,8 @@ impl RfcCubic {
         // RFC 9438 §4.6: cwnd_prior = cwnd
         self.cwnd_prior_bytes = cwnd;
         self.end_epoch();
-        match reduced_first {
-            Some(reduced) => reduced,
-            None => mul_div_floor(cwnd, beta_permille as u64, RFC_SCALE),
-        }
+        // RFC 9438 §4.6: ssthresh = cwnd * beta_cubic (cwnd instead of flight_size)
+        mul_div_floor(cwnd, beta_permille as u64, RFC_SCALE)
     }
 
     /// A retransmission timeout or persistent congestion with window `cwnd`; returns

@@ -204,9 +204,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     }
 
     /// The rest of an ACK after the bookkeeping: recovery, slow start, and congestion
-    /// avoidance through the full CUBIC path, out of line ([`on_ack_phases`]).
-    ///
-    /// [`on_ack_phases`]: Self::on_ack_phases
+    /// avoidance through the full CUBIC path (out of line).
     #[inline(always)]
     pub(super) fn ack_phases<F: Parts<W, U>>(f: &mut F, ack: &AckEvent) {
         #[cfg(target_pointer_width = "64")]
@@ -215,62 +213,46 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         Self::on_ack_phases(f, *ack);
     }
 
-    /// [`ack_phases`](Self::ack_phases) for an ACK of `acked` bytes with the RTT sample
-    /// `rtt`: the two fields it reads, in registers, rather than a copy of the event.
-    /// `cold`: every congestion-avoidance ACK takes the steady path on 64-bit targets,
-    /// and the inlined ACK keeps its registers for it.
+    // 64-bit: the fields in registers, not a copy of the event.
     #[cfg(target_pointer_width = "64")]
     #[cold]
     #[inline(never)]
     pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, acked: u64, rtt: Option<Duration>) {
         let (s, p) = f.parts();
-        s.on_ack_phases_with(p, || acked, |s, p, _, _| s.slow_start_ack(p, acked, rtt));
+        let ack = AckEvent::new(acked, 0, rtt);
+        s.on_ack_phases_with(p, &ack, |s, p, _, _| s.slow_start_fields(p, acked, rtt));
     }
 
-    /// [`ack_phases`](Self::ack_phases) on narrower targets, where every
-    /// congestion-avoidance ACK comes here: the event (a pointer to its copy) costs
-    /// less there than its fields by value.
+    // Narrower targets, where every congestion-avoidance ACK comes: the event.
     #[cfg(not(target_pointer_width = "64"))]
     pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: AckEvent) {
         let (s, p) = f.parts();
-        s.on_ack_phases_with(
-            p,
-            || ack.acked,
-            |s, p, now, cwnd_limited| s.slow_start_ack(p, now, &ack, cwnd_limited),
-        );
+        s.on_ack_phases_with(p, &ack, |s, p, now, limited| {
+            s.slow_start_ack(p, now, &ack, limited)
+        });
     }
 
-    /// The ACK phases for `acked()` bytes (read where used: on 32-bit targets from the
-    /// event, not kept in two registers); `slow_start` takes a slow-start ACK (given
-    /// the ACK's time and window use).
+    /// `slow_start`: a slow-start ACK, given its time and window use.
     #[inline(always)]
-    pub(super) fn on_ack_phases_with<
-        A: Fn() -> u64,
-        S: FnOnce(&mut Self, &RfcParams, Instant, bool),
-    >(
+    pub(super) fn on_ack_phases_with<S: FnOnce(&mut Self, &RfcParams, Instant, bool)>(
         &mut self,
         p: &RfcParams,
-        acked: A,
+        ack: &AckEvent,
         slow_start: S,
     ) {
-        // The ACK's time and window use: read at each use on 64-bit targets (shorter
-        // paths), once here on narrower ones (smaller code; every congestion-avoidance
-        // ACK comes here there). The phases change neither.
+        // The ACK's time and window use, read here on narrower targets (smaller code).
         let early = (self.last_activity, self.last_ack_cwnd_limited);
-        let at_use = |s: &Self| {
-            if cfg!(target_pointer_width = "64") {
-                (s.last_activity, s.last_ack_cwnd_limited)
-            } else {
-                early
-            }
+        let at_use = |s: &Self| match cfg!(target_pointer_width = "64") {
+            true => (s.last_activity, s.last_ack_cwnd_limited),
+            false => early,
         };
         if self.phase == Phase::Recovery {
-            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(acked());
+            self.recovery_flight_left = self.recovery_flight_left.saturating_sub(ack.acked);
             if !self.recovery_over() {
                 return;
             }
             // Out of recovery: slow start below ssthresh, else congestion avoidance (set
-            // below, once for both ways there: one comparison of cwnd with ssthresh).
+            // below, for both ways there).
             if self.cwnd < self.ssthresh {
                 self.phase = Phase::SlowStart;
                 let (now, cwnd_limited) = at_use(self);
@@ -290,7 +272,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
                 self.mss64(),
                 now,
                 self.cwnd,
-                acked(),
+                ack.acked,
                 u64::from(self.srtt_us),
             );
         } else {

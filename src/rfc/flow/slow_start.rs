@@ -9,7 +9,9 @@ use crate::observe::ExitDetector;
 use crate::rfc::adjustment::WindowAdjustment;
 use crate::rfc::config::RfcParams;
 use crate::rfc::undo::UndoStorage;
-use crate::time::{Duration, Instant};
+#[cfg(target_pointer_width = "64")]
+use crate::time::Duration;
+use crate::time::Instant;
 use core::num::NonZeroU64;
 
 // `sk_gso_max_size` assumed for Linux HyStart in bytes mode (unused without a rate).
@@ -40,38 +42,22 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.detector_active = false;
     }
 
-    /// One ACK in slow start or CSS ([`slow_start_with`](Self::slow_start_with)) on
-    /// targets narrower than 64 bits.
-    #[cfg(not(target_pointer_width = "64"))]
-    pub(super) fn slow_start_ack(
-        &mut self,
-        p: &RfcParams,
-        now: Instant,
-        ack: &AckEvent,
-        cwnd_limited: bool,
-    ) {
-        self.slow_start_with(p, now, ack, cwnd_limited);
-    }
-
-    /// One ACK in slow start or CSS ([`slow_start_with`](Self::slow_start_with)) on 64-bit
-    /// targets, of `acked` bytes with the RTT sample `rtt` (its time and window use are
-    /// the flow's last): the fields in registers rather than a copy of the event.
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
-    pub(super) fn slow_start_ack(&mut self, p: &RfcParams, acked: u64, rtt: Option<Duration>) {
-        let (now, cwnd_limited) = (self.last_activity, self.last_ack_cwnd_limited);
-        self.slow_start_with(p, now, &(acked, rtt), cwnd_limited);
+    pub(super) fn slow_start_fields(&mut self, p: &RfcParams, acked: u64, rtt: Option<Duration>) {
+        let (now, limited) = (self.last_activity, self.last_ack_cwnd_limited);
+        self.slow_start_ack(p, now, &AckEvent::new(acked, 0, rtt), limited);
     }
 
     /// One ACK in slow start or CSS: the detector's test before the growth (HyStart++'s
     /// round check, Linux HyStart's delay sample), the growth, then HyStart++'s RTT
     /// sample. One growth for every kind (one copy of it in 32-bit firmware).
-    #[inline(always)]
-    fn slow_start_with<A: AckFields>(
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    pub(super) fn slow_start_ack(
         &mut self,
         p: &RfcParams,
         now: Instant,
-        ack: &A,
+        ack: &AckEvent,
         cwnd_limited: bool,
     ) {
         let paced = p.paced();
@@ -88,7 +74,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
                         _ => None,
                     }
                 }
-                Detector::Linux(h) => match ack.rtt() {
+                Detector::Linux(h) => match ack.rtt {
                     Some(rtt) => {
                         let input = HystartInput {
                             now_us: now.micros32(),
@@ -126,16 +112,16 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         if cwnd_limited {
             let grow = match (&self.detector, active) {
                 (Detector::PlusPlus(h), true) => {
-                    h.growth_bytes(ack.acked(), self.mss64().get(), paced)
+                    h.growth_bytes(ack.acked, self.mss64().get(), paced)
                 }
                 // RFC 9002 §7.3.1: cwnd increases by the number of bytes acknowledged
-                _ => ack.acked(),
+                _ => ack.acked,
             };
             self.slow_start_grow(grow);
         }
         // HyStart++ only, while slow start goes on (the growth may have ended it).
         if let (Some(rtt), true, Detector::PlusPlus(h)) =
-            (ack.rtt(), self.detector_active, &mut self.detector)
+            (ack.rtt, self.detector_active, &mut self.detector)
         {
             match h.on_rtt_sample(rtt) {
                 HystartPpVerdict::EnterCss => self.phase = Phase::ConservativeSlowStart,
@@ -146,36 +132,5 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
                 HystartPpVerdict::Continue => {}
             }
         }
-    }
-}
-
-/// What slow start reads of an ACK: the event itself (32-bit targets, a pointer) or
-/// its two fields (64-bit targets, in registers).
-trait AckFields {
-    /// The acknowledged bytes.
-    fn acked(&self) -> u64;
-    /// The RTT sample, if any.
-    fn rtt(&self) -> Option<Duration>;
-}
-
-impl AckFields for AckEvent {
-    #[inline(always)]
-    fn acked(&self) -> u64 {
-        self.acked
-    }
-    #[inline(always)]
-    fn rtt(&self) -> Option<Duration> {
-        self.rtt
-    }
-}
-
-impl AckFields for (u64, Option<Duration>) {
-    #[inline(always)]
-    fn acked(&self) -> u64 {
-        self.0
-    }
-    #[inline(always)]
-    fn rtt(&self) -> Option<Duration> {
-        self.1
     }
 }
