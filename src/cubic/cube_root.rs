@@ -55,6 +55,7 @@ mod tests;
 /// targets narrower than 64 bits, [`bitwise_cube_root`] alone (smaller code).
 #[cfg(target_pointer_width = "64")]
 // RFC 9438 §4.2 needs K = cubic_root(...); Newton's method for x^(1/3): r' = (2r + x/r²)/3
+#[inline(always)] // cheaper than a call here
 pub const fn exact_cube_root(x: u64) -> u64 {
     newton_cube_root(x)
 }
@@ -70,6 +71,7 @@ pub const fn exact_cube_root(x: u64) -> u64 {
 /// The table-and-Newton root behind [`exact_cube_root`] on 64-bit targets (public so that
 /// every target's tests can compare it with [`bitwise_cube_root`]).
 // Newton's method for x^(1/3): r' = (2r + x/r²)/3, then an exact floor correction
+#[cfg_attr(target_pointer_width = "64", inline(always))]
 pub const fn newton_cube_root(x: u64) -> u64 {
     // The floor cube root of u64::MAX: every root lies in 0..=MAX_ROOT, and
     // MAX_ROOT³ < 2^64, so cubes of candidates never overflow.

@@ -185,7 +185,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         if cwnd_limited {
             Self::window_limited_ack(f, ack);
         } else {
-            Self::on_ack_phases(f, *ack);
+            Self::ack_phases(f, ack);
         }
     }
 
@@ -200,38 +200,72 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             Self::steady_ack(f, ack.acked);
             return;
         }
-        Self::on_ack_phases(f, *ack);
+        Self::ack_phases(f, ack);
     }
 
     /// The rest of an ACK after the bookkeeping: recovery, slow start, and congestion
     /// avoidance through the full CUBIC path (out of line).
-    #[cfg_attr(target_pointer_width = "64", inline(never))]
-    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: AckEvent) {
-        let (s, p) = f.parts();
-        s.on_ack_phases_with(p, &ack);
+    #[inline(always)]
+    pub(super) fn ack_phases<F: Parts<W, U>>(f: &mut F, ack: &AckEvent) {
+        #[cfg(target_pointer_width = "64")]
+        Self::on_ack_phases(f, ack.acked, ack.rtt);
+        #[cfg(not(target_pointer_width = "64"))]
+        Self::on_ack_phases(f, *ack);
     }
 
+    // 64-bit: the fields in registers, not a copy of the event.
+    #[cfg(target_pointer_width = "64")]
+    #[cold]
+    #[inline(never)]
+    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, acked: u64, rtt: Option<Duration>) {
+        let (s, p) = f.parts();
+        let ack = AckEvent::new(acked, 0, rtt);
+        s.on_ack_phases_with(p, &ack, |s, p, _, _| s.slow_start_fields(p, acked, rtt));
+    }
+
+    // Narrower targets, where every congestion-avoidance ACK comes: the event.
+    #[cfg(not(target_pointer_width = "64"))]
+    pub(super) fn on_ack_phases<F: Parts<W, U>>(f: &mut F, ack: AckEvent) {
+        let (s, p) = f.parts();
+        s.on_ack_phases_with(p, &ack, |s, p, now, limited| {
+            s.slow_start_ack(p, now, &ack, limited)
+        });
+    }
+
+    /// `slow_start`: a slow-start ACK, given its time and window use.
     #[inline(always)]
-    pub(super) fn on_ack_phases_with(&mut self, p: &RfcParams, ack: &AckEvent) {
-        let now = self.last_activity;
-        let cwnd_limited = self.last_ack_cwnd_limited;
+    pub(super) fn on_ack_phases_with<S: FnOnce(&mut Self, &RfcParams, Instant, bool)>(
+        &mut self,
+        p: &RfcParams,
+        ack: &AckEvent,
+        slow_start: S,
+    ) {
+        // The ACK's time and window use, read here on narrower targets (smaller code).
+        let early = (self.last_activity, self.last_ack_cwnd_limited);
+        let at_use = |s: &Self| match cfg!(target_pointer_width = "64") {
+            true => (s.last_activity, s.last_ack_cwnd_limited),
+            false => early,
+        };
         if self.phase == Phase::Recovery {
             self.recovery_flight_left = self.recovery_flight_left.saturating_sub(ack.acked);
             if !self.recovery_over() {
                 return;
             }
             // Out of recovery: slow start below ssthresh, else congestion avoidance (set
-            // below, once for both ways there: one comparison of cwnd with ssthresh).
+            // below, for both ways there).
             if self.cwnd < self.ssthresh {
                 self.phase = Phase::SlowStart;
-                self.slow_start_ack(p, now, ack, cwnd_limited);
+                let (now, cwnd_limited) = at_use(self);
+                slow_start(self, p, now, cwnd_limited);
                 return;
             }
         } else if self.cwnd < self.ssthresh {
-            self.slow_start_ack(p, now, ack, cwnd_limited);
+            let (now, cwnd_limited) = at_use(self);
+            slow_start(self, p, now, cwnd_limited);
             return;
         }
         self.phase = Phase::CongestionAvoidance;
+        let (now, cwnd_limited) = at_use(self);
         if cwnd_limited {
             self.cwnd = self.growth.on_ack(
                 p.cubic(),

@@ -9,6 +9,8 @@ use crate::observe::ExitDetector;
 use crate::rfc::adjustment::WindowAdjustment;
 use crate::rfc::config::RfcParams;
 use crate::rfc::undo::UndoStorage;
+#[cfg(target_pointer_width = "64")]
+use crate::time::Duration;
 use crate::time::Instant;
 use core::num::NonZeroU64;
 
@@ -40,9 +42,17 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.detector_active = false;
     }
 
+    #[cfg(target_pointer_width = "64")]
+    #[inline(never)]
+    pub(super) fn slow_start_fields(&mut self, p: &RfcParams, acked: u64, rtt: Option<Duration>) {
+        let (now, limited) = (self.last_activity, self.last_ack_cwnd_limited);
+        self.slow_start_ack(p, now, &AckEvent::new(acked, 0, rtt), limited);
+    }
+
     /// One ACK in slow start or CSS: the detector's test before the growth (HyStart++'s
     /// round check, Linux HyStart's delay sample), the growth, then HyStart++'s RTT
     /// sample. One growth for every kind (one copy of it in 32-bit firmware).
+    #[cfg_attr(target_pointer_width = "64", inline(always))]
     pub(super) fn slow_start_ack(
         &mut self,
         p: &RfcParams,
