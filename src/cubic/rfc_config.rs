@@ -125,9 +125,8 @@ impl Default for RfcCubicParams {
 impl RfcCubicParams {
     /// The derived values of a configuration [`RfcCubicConfig::validate`] accepted.
     const fn from_valid(config: RfcCubicConfig) -> Self {
-        // Validation keeps the MSS in 1..=MAX_MSS_BYTES; the clamp never changes it but
-        // lets the optimiser see that dividing by the MSS cannot divide by zero, so no
-        // panic path is left in the firmware build (scripts/firmware.sh).
+        // Validated to 1..=MAX_MSS_BYTES: the clamp changes nothing but lets the
+        // optimiser drop the division's panic path (scripts/firmware.sh).
         let mss = if config.mss_bytes == 0 {
             1
         } else if config.mss_bytes > MAX_MSS_BYTES {

@@ -86,10 +86,8 @@ impl RfcCubic {
             self.epoch_start = self.epoch_start.saturating_add(pause);
             self.paused_at = Instant::ZERO;
             self.paused = false;
-            // The only case that changes steady_clock: every other one leaves the pair
-            // (epoch_start, paused_at) as steady_clock already describes it (every
-            // method that changes the pair sets it), and the full ACK path and the
-            // restart after idle call this on each ACK or send.
+            // The only case that changes steady_clock: every method that changes the pair
+            // (epoch_start, paused_at) sets it, and this runs on each ACK or send.
             self.sync_steady_clock();
         } else {
             // No epoch to shift; a pause without an epoch is simply forgotten

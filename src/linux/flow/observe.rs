@@ -75,9 +75,8 @@ impl LinuxFlowState {
         cumulative_ack: Option<u64>,
         o: &mut O,
     ) {
-        // What the phase depends on, as it was, in one byte: the recovery flag, slow
-        // start (`cwnd < ssthresh`), and whether HyStart had found its exit. The phase
-        // itself is worked out only in the rare case that needs it.
+        // What the phase depends on, in one byte: the recovery flag, slow start and
+        // HyStart's exit; the phase itself is worked out only when it changed.
         let before = self.ack_key() | (u8::from(self.hystart_found()) << 2);
         let snd_una_before = self.hot.snd_una;
         self.ack_with_cumulative(p, now, acked, rtt_us, cumulative_ack);

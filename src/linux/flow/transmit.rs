@@ -37,10 +37,8 @@ impl LinuxFlowState {
             self.hot.last_send_jiffies = jiffies;
         }
         let snd_nxt = self.advance_snd_nxt(in_flight, stack_snd_nxt);
-        // tcp_write_xmit calls tcp_cwnd_validate after a send or when cwnd-limited; it
-        // records the window use when cwnd-limited, when the round since the last record
-        // is over, or when more is in flight than recorded. The limited case is tested
-        // first: it is the common one, and the other tests then need not run.
+        // Linux tcp_cwnd_validate(): record the window use when cwnd-limited (the common
+        // case, tested first), when the recorded round is over, or when more is in flight.
         let h = &mut self.hot;
         let limited = in_flight >= h.cwnd;
         if limited {
@@ -63,13 +61,9 @@ impl LinuxFlowState {
     #[inline(always)]
     pub(super) fn advance_snd_nxt(&mut self, in_flight: u32, stack_snd_nxt: Option<u32>) -> u32 {
         let h = &mut self.hot;
-        // snd_nxt is snd_una + packets_out, and snd_una + in_flight is not before it
-        // (the kernel's `after() || ==`, with its wrap-around): it stays derived.
-        // Two branches, not one on both tests: the flag's is not taken, and the other
-        // reuses the flags of the subtraction `transmit` just made.
-        // A stack's own snd_nxt is compared only after an event that may have left
-        // segments out of its flight: one flag test with the other (the mask is a
-        // constant once inlined).
+        // snd_nxt is snd_una + packets_out unless ahead (the kernel's `after() || ==`,
+        // wrapping); a stack's own snd_nxt is compared only after an event that may have
+        // left segments out of its flight (one flag test with the other).
         let cold = if stack_snd_nxt.is_some() {
             SND_NXT_AHEAD | COMPARE_SND_NXT
         } else {
