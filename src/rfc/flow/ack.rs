@@ -73,9 +73,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         by_packet_number || by_bytes
     }
 
-    /// A congestion-avoidance ACK that may grow the window, after the bookkeeping: the
-    /// steady path when CUBIC knows all it needs, else the full one (through `f`, see
-    /// [`Parts`]).
+    /// A congestion-avoidance ACK that may grow the window: CUBIC's steady path when it
+    /// knows all it needs, else the full one (`f`: see [`Parts`]).
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
     pub(super) fn steady_ack<F: Parts<W, U>>(f: &mut F, acked: u64) {
@@ -93,8 +92,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         }
     }
 
-    /// The full CUBIC path for a window-limited congestion-avoidance ACK: what
-    /// [`on_ack_phases`](Self::on_ack_phases) does there.
+    /// The full CUBIC path for a window-limited congestion-avoidance ACK.
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
     pub(super) fn full_ca_ack<F: Parts<W, U>>(f: &mut F, acked: u64) {
@@ -169,9 +167,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.in_flight = 0;
     }
 
-    /// An ACK whose window use is judged from its own flight too (see "Window use" on
-    /// [`Cubic`]): any ACK, but on 64-bit targets `on_ack` takes those of a
-    /// window-limited round itself, so this one is out of line there.
+    /// An ACK whose window use is judged from its own flight too ("Window use" on
+    /// [`Cubic`]); out of line on 64-bit targets, where `on_ack` takes the others.
     #[cfg_attr(target_pointer_width = "64", inline(never))]
     pub(super) fn on_ack_judged_now<F: Parts<W, U>>(f: &mut F, now: Instant, ack: AckEvent) {
         let ack = &ack;
@@ -192,9 +189,8 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     /// An ACK that may grow the window, after the driver's bookkeeping.
     #[inline(always)]
     pub(super) fn window_limited_ack<F: Parts<W, U>>(f: &mut F, ack: &AckEvent) {
-        // The steady ACK (RfcCubic::on_steady_ack; 64-bit targets only), same result as
-        // the full path. CongestionAvoidance implies cwnd >= ssthresh wherever it is
-        // set, so the phase alone decides.
+        // 64-bit: the steady ACK (RfcCubic::on_steady_ack), as the full path would. The
+        // phase alone decides: CongestionAvoidance implies cwnd >= ssthresh where set.
         #[cfg(target_pointer_width = "64")]
         if f.parts().0.phase == Phase::CongestionAvoidance {
             Self::steady_ack(f, ack.acked);
@@ -203,8 +199,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         Self::ack_phases(f, ack);
     }
 
-    /// The rest of an ACK after the bookkeeping: recovery, slow start, and congestion
-    /// avoidance through the full CUBIC path (out of line).
+    /// The rest of an ACK (out of line): recovery, slow start, full CUBIC path.
     #[inline(always)]
     pub(super) fn ack_phases<F: Parts<W, U>>(f: &mut F, ack: &AckEvent) {
         #[cfg(target_pointer_width = "64")]
@@ -251,8 +246,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             if !self.recovery_over() {
                 return;
             }
-            // Out of recovery: slow start below ssthresh, else congestion avoidance (set
-            // below, for both ways there).
+            // Out of recovery: slow start below ssthresh, else congestion avoidance.
             if self.cwnd < self.ssthresh {
                 self.phase = Phase::SlowStart;
                 let (now, cwnd_limited) = at_use(self);
@@ -289,7 +283,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     }
 
     /// Idle from the last activity until `now`: no growth credit for it. Out of line on
-    /// 32-bit targets, where a send from idle and a transmit start share it (flash).
+    /// 32-bit targets (flash: a send from idle and a transmit start share it).
     #[cfg_attr(not(target_pointer_width = "64"), inline(never))]
     pub(super) fn restart_after_idle(&mut self, now: Instant) {
         // RFC 9438 §5.8: idle periods are not part of t

@@ -30,8 +30,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.recovery_start = now;
     }
 
-    /// A loss (`ecn == false`) or ECN-CE reduction: cwnd and ssthresh to β·cwnd;
-    /// reported to `o`.
+    /// A loss (`ecn == false`) or ECN-CE: cwnd and ssthresh to β·cwnd, reported to `o`.
     pub(super) fn reduce<O: Observer>(
         &mut self,
         p: &RfcParams,
@@ -41,11 +40,12 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     ) {
         let before = self.snapshot();
         self.begin_reduction(now);
-        let mss = self.mss64().get();
-        let reduced = self.growth.on_congestion_at(p, mss, self.cwnd, ecn);
-        // The algorithm's floors: RFC 9438 §4.6's unless it has its own (Prague's
-        // window below two packets, DCTCP's 2·MSS after ECN-CE).
-        let (ssthresh_floor, loss_floor, ecn_floor) = W::reduction_floors(mss);
+        let reduced = self
+            .growth
+            .on_congestion_at(p, self.mss64().get(), self.cwnd, ecn);
+        // RFC 9438 §4.6's floors unless the algorithm has its own (Prague's window
+        // below two packets, DCTCP's 2·MSS after ECN-CE).
+        let (ssthresh_floor, loss_floor, ecn_floor) = W::reduction_floors(self.mss64().get());
         // RFC 9438 §4.6: ssthresh = max(ssthresh, 2)
         self.ssthresh = reduced.max(ssthresh_floor);
         self.cwnd = if ecn {
@@ -65,7 +65,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     }
 
     /// A retransmission timeout (`timeout`) or persistent congestion: slow start again
-    /// from 1 MSS or the minimum window; reported to `o`.
+    /// from 1 MSS or the minimum window, reported to `o`.
     pub(super) fn collapse<O: Observer>(
         &mut self,
         p: &RfcParams,
@@ -294,11 +294,9 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
     pub fn on_spurious_congestion_observed<O: Observer>(&mut self, now: Instant, o: &mut O) {
         // RFC 9438 §4.9.2: restore cwnd, cwnd_prior, ssthresh, W_max, K, t_epoch, W_est
         // if cwnd < cwnd_prior; otherwise keep the current values (SHOULD)
-        // An MSS raised since the event may have raised the minimum window: the
-        // restored values respect the current one.
+        // The restored values respect the current minimum window (the MSS may be new).
         let min = self.min_window();
-        // The window before the event (see UndoSnapshot): what the event set
-        // cwnd_prior to.
+        // What the event set cwnd_prior to: the window before it (see UndoSnapshot).
         let cwnd_before = self.growth.cwnd_prior();
         let before = self.snapshot();
         let Some(u) = self.undo.saved() else {
@@ -316,8 +314,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             self.recovery_flight_left = u.recovery_flight_left;
             self.recovery_started = u.recovery_started;
             self.recovery_start = u.recovery_start;
-            // The undone event may have interrupted an earlier recovery that has ended
-            // since (a packet sent after it was acked): then the flow is out of it.
+            // An earlier recovery the undone event interrupted may have ended since.
             // RFC 9002 §7.3.2: recovery ends when a packet sent after its start is acked
             if self.phase == Phase::Recovery && self.recovery_over() {
                 self.phase = if self.cwnd < self.ssthresh {

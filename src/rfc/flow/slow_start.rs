@@ -1,5 +1,5 @@
-//! Slow start for the classic driver ([`ClassicState`]): standard, Linux HyStart in bytes, or HyStart++
-//! (RFC 9406), all growing the flow's cwnd until ssthresh or a detector's exit.
+//! The classic driver's slow start: standard, Linux HyStart in bytes or HyStart++ (RFC
+//! 9406), growing cwnd until ssthresh or a detector's exit.
 
 use super::{ClassicState, Detector};
 use crate::controller::{AckEvent, Phase};
@@ -9,9 +9,7 @@ use crate::observe::ExitDetector;
 use crate::rfc::adjustment::WindowAdjustment;
 use crate::rfc::config::RfcParams;
 use crate::rfc::undo::UndoStorage;
-#[cfg(target_pointer_width = "64")]
-use crate::time::Duration;
-use crate::time::Instant;
+use crate::time::{Duration, Instant};
 use core::num::NonZeroU64;
 
 // `sk_gso_max_size` assumed for Linux HyStart in bytes mode (unused without a rate).
@@ -31,8 +29,7 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         }
     }
 
-    /// A delay detector (`detector`) ended slow start: ssthresh = cwnd, congestion
-    /// avoidance.
+    /// `detector` ended slow start: ssthresh = cwnd, congestion avoidance.
     pub(super) fn exit_slow_start(&mut self, detector: ExitDetector) {
         self.slow_start_detector = Some(detector);
         // RFC 9406 §4.2: enter congestion avoidance by setting ssthresh = cwnd
@@ -42,17 +39,35 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
         self.detector_active = false;
     }
 
+    // 64-bit, the fields in registers: Linux HyStart takes slow_start_ack (out of
+    // line), so that the others save no registers.
     #[cfg(target_pointer_width = "64")]
     #[inline(never)]
     pub(super) fn slow_start_fields(&mut self, p: &RfcParams, acked: u64, rtt: Option<Duration>) {
-        let (now, limited) = (self.last_activity, self.last_ack_cwnd_limited);
-        self.slow_start_ack(p, now, &AckEvent::new(acked, 0, rtt), limited);
+        if self.detector_active {
+            let Detector::PlusPlus(h) = &mut self.detector else {
+                let (now, limited) = (self.last_activity, self.last_ack_cwnd_limited);
+                return self.slow_start_ack(p, now, &AckEvent::new(acked, 0, rtt), limited);
+            };
+            let acked_pn = self.acked_below.saturating_sub(1);
+            if h.on_round_check(acked_pn, self.largest_sent)
+                == HystartPpVerdict::ExitToCongestionAvoidance
+            {
+                return self.exit_slow_start(ExitDetector::HystartPlusPlus);
+            }
+            if self.last_ack_cwnd_limited {
+                let grow = h.growth_bytes(acked, u64::from(self.mss.get()), p.paced());
+                self.slow_start_grow(grow);
+            }
+            self.hystart_pp_sample(rtt);
+        } else if self.last_ack_cwnd_limited {
+            self.slow_start_grow(acked);
+        }
     }
 
-    /// One ACK in slow start or CSS: the detector's test before the growth (HyStart++'s
-    /// round check, Linux HyStart's delay sample), the growth, then HyStart++'s RTT
-    /// sample. One growth for every kind (one copy of it in 32-bit firmware).
-    #[cfg_attr(target_pointer_width = "64", inline(always))]
+    /// One ACK in slow start or CSS: the detector's test (HyStart++'s round, Linux
+    /// HyStart's delay), the growth (one for every kind: 32-bit flash), HyStart++'s RTT.
+    #[cfg_attr(target_pointer_width = "64", inline(never))]
     pub(super) fn slow_start_ack(
         &mut self,
         p: &RfcParams,
@@ -119,9 +134,14 @@ impl<W: WindowAdjustment, U: UndoStorage<W>> ClassicState<W, U> {
             };
             self.slow_start_grow(grow);
         }
-        // HyStart++ only, while slow start goes on (the growth may have ended it).
+        self.hystart_pp_sample(ack.rtt);
+    }
+
+    /// HyStart++'s RTT sample, while slow start goes on (the growth may have ended it).
+    #[inline(always)]
+    fn hystart_pp_sample(&mut self, rtt: Option<Duration>) {
         if let (Some(rtt), true, Detector::PlusPlus(h)) =
-            (ack.rtt, self.detector_active, &mut self.detector)
+            (rtt, self.detector_active, &mut self.detector)
         {
             match h.on_rtt_sample(rtt) {
                 HystartPpVerdict::EnterCss => self.phase = Phase::ConservativeSlowStart,
