@@ -129,11 +129,4 @@ cg_bin="$work/bbr3_stream" cg_dir=$work
 # shellcheck source=scripts/callgrind-lib.sh
 . scripts/callgrind-lib.sh
 
-nb=$(( (N / 50000) * 50000 )); [ "$nb" -gt 0 ] || nb=50000
-null_s=$(per_event null bbr-steady "$nb")
-null_p=$(per_event null bbr-probertt "$nb")
-raw_s=$(per_event kernel bbr-steady "$nb")
-raw_p=$(per_event kernel bbr-probertt "$nb")
-echo "Google's C BBRv3 ($($CC --version | head -1), $CFLAGS), the BBR streams ($nb ACKs):"
-echo "  steady PROBE_BW, per ACK + sends:     $(minus "$raw_s" "$null_s") (raw $raw_s, stream alone $null_s)"
-echo "  PROBE_RTT + losses, per ACK + sends:  $(minus "$raw_p" "$null_p") (raw $raw_p, stream alone $null_p)"
+bbr_streams "Google's C BBRv3"
