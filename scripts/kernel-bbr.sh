@@ -40,13 +40,8 @@ for f in $files; do
 done
 command -v valgrind >/dev/null || { echo "kernel-bbr.sh: needs valgrind" >&2; exit 2; }
 
-# extract FILE REGEX: from the line matching REGEX to the next line that is "}" or "};".
-extract() {
-  awk -v re="$2" '$0 ~ re { on = 1 } on { print } on && /^}/ { exit }' "$1"
-}
-need() { # FILE WORD: fail if WORD is not in FILE
-  grep -q "$2" "$1" || { echo "kernel-bbr.sh: $2 not found where expected" >&2; exit 2; }
-}
+# shellcheck source=scripts/kernel-src-lib.sh
+. scripts/kernel-src-lib.sh
 inc="$work/inc"
 mkdir -p "$inc"
 # win_minmax.h: its types and inline helpers, without its #include lines.

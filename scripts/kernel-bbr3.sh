@@ -48,13 +48,8 @@ grep -qE '^#define BBR_VERSION[[:space:]]+3' "$src/net/ipv4/tcp_bbr.c" ||
 grep -q 'rs->prior_lost' "$src/net/ipv4/tcp_rate.c" ||
   { echo "kernel-bbr3.sh: $src/net/ipv4/tcp_rate.c does not count rs->lost (see the header)" >&2; exit 2; }
 
-# extract FILE REGEX: from the line matching REGEX to the next line that is "}" or "};".
-extract() {
-  awk -v re="$2" '$0 ~ re { on = 1 } on { print } on && /^}/ { exit }' "$1"
-}
-need() { # FILE WORD: fail if WORD is not in FILE
-  grep -q "$2" "$1" || { echo "kernel-bbr3.sh: $2 not found where expected" >&2; exit 2; }
-}
+# shellcheck source=scripts/kernel-src-lib.sh
+. scripts/kernel-src-lib.sh
 inc="$work/inc"
 mkdir -p "$inc"
 # win_minmax.h: its types and inline helpers, without its #include lines.

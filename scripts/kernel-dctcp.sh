@@ -37,12 +37,8 @@ for f in $files; do
 done
 command -v valgrind >/dev/null || { echo "kernel-dctcp.sh: needs valgrind" >&2; exit 2; }
 
-extract() {
-  awk -v re="$2" '$0 ~ re { on = 1 } on { print } on && /^}/ { exit }' "$1"
-}
-need() {
-  grep -q "$2" "$1" || { echo "kernel-dctcp.sh: $2 not found where expected" >&2; exit 2; }
-}
+# shellcheck source=scripts/kernel-src-lib.sh
+. scripts/kernel-src-lib.sh
 inc="$work/inc"
 mkdir -p "$inc"
 {

@@ -35,10 +35,8 @@ for f in net/ipv4/tcp_cubic.c net/ipv4/tcp_cong.c include/net/tcp.h; do
 done
 command -v valgrind >/dev/null || { echo "kernel-hooks.sh: needs valgrind" >&2; exit 2; }
 
-# extract FILE REGEX: from the line matching REGEX to the next line that is "}".
-extract() {
-  awk -v re="$2" '$0 ~ re { on = 1 } on { print } on && /^}/ { exit }' "$1"
-}
+# shellcheck source=scripts/kernel-src-lib.sh
+. scripts/kernel-src-lib.sh
 {
   extract "$src/include/net/tcp.h" '^static inline u32 tcp_snd_cwnd\('
   extract "$src/include/net/tcp.h" '^static inline void tcp_snd_cwnd_set\('
