@@ -194,6 +194,11 @@ pub(super) fn bbr_adapt_upper_bounds<S: BbrSock, R: RandomSource>(
             }
         }
     }
+    // Without probe samples a too-high flight changes nothing, and an unset bound is
+    // not raised: the (pure) test is skipped.
+    if bbr.inflight_hi == u32::MAX && !bbr.bw_probe_samples() {
+        return false;
+    }
     if bbr_is_inflight_too_high(bbr, rs) {
         if bbr.bw_probe_samples() {
             bbr_handle_inflight_too_high(bbr, sk, p, rs, rand);
