@@ -129,18 +129,16 @@ pub(super) fn bbr_update_ack_aggregation<S: BbrSock>(bbr: &mut Bbr, sk: &S, rs: 
     // Linux net/ipv4/tcp_bbr.c bbr_update_ack_aggregation(): expected = bw * epoch_us / BW_UNIT
     let epoch_us = tcp_stamp_us_delta(sk.delivered_mstamp(), bbr.ack_epoch_mstamp);
     let mut expected_acked = (u64::from(bbr.bw()) * u64::from(epoch_us) / BW_UNIT) as u32;
-    if bbr.ack_epoch_acked <= expected_acked
-        || bbr.ack_epoch_acked.wrapping_add(rs.acked_sacked) >= ACK_EPOCH_ACKED_RESET_THRESH
-    {
-        bbr.ack_epoch_acked = 0;
+    let acked = bbr.ack_epoch_acked.wrapping_add(rs.acked_sacked);
+    if bbr.ack_epoch_acked <= expected_acked || acked >= ACK_EPOCH_ACKED_RESET_THRESH {
         bbr.ack_epoch_mstamp = sk.delivered_mstamp();
         expected_acked = 0;
+        // `ack_epoch_acked:20` saturates at 2^20 - 1.
+        bbr.ack_epoch_acked = rs.acked_sacked.min(0xfffff);
+    } else {
+        // Below the reset threshold (2^20): the field holds it as it is.
+        bbr.ack_epoch_acked = acked;
     }
-    // `ack_epoch_acked:20` saturates at 2^20 - 1.
-    bbr.ack_epoch_acked = bbr
-        .ack_epoch_acked
-        .wrapping_add(rs.acked_sacked)
-        .min(0xfffff);
     let extra_acked = bbr
         .ack_epoch_acked
         .wrapping_sub(expected_acked)
@@ -150,6 +148,8 @@ pub(super) fn bbr_update_ack_aggregation<S: BbrSock>(bbr: &mut Bbr, sk: &S, rs: 
         bbr.set_extra_acked_current(extra_acked as u16);
     }
 }
+
+const _: () = assert!(ACK_EPOCH_ACKED_RESET_THRESH <= 1 << 20);
 
 /// `tcp_stamp_us_delta`: the glue's one copy.
 pub(super) use crate::linux::tcp::rate::tcp_stamp_us_delta;
