@@ -114,20 +114,21 @@ pub(crate) fn advance_max_filter(slots: &mut [u32; 2]) {
 }
 
 /// `bbr_update_latest_delivery_signals`: the latest round's max rate and volume, and
-/// whether this ACK starts a new loss round.
+/// whether this ACK starts a new loss round. Returns whether the sample is valid and
+/// (S)ACKed something.
 pub(super) fn bbr_update_latest_delivery_signals<S: BbrSock>(
     bbr: &mut Bbr,
     sk: &S,
     rs: &Sample,
     sample_bw: u32,
-) {
+) -> bool {
     // The kernel clears `loss_round_start` first and sets it on a new loss round:
     // one write.
     let valid = rs.interval_us > 0 && rs.acked_sacked != 0;
     let loss_round_start = valid && !before(rs.prior_delivered, bbr.loss_round_delivered);
     bbr.set_loss_round_start(loss_round_start);
     if !valid {
-        return;
+        return false;
     }
     bbr.bw_latest = bbr.bw_latest.max(sample_bw);
     // `max_t(u32, ...)`: a delivered count is compared as u32.
@@ -135,6 +136,7 @@ pub(super) fn bbr_update_latest_delivery_signals<S: BbrSock>(
     if loss_round_start {
         bbr.loss_round_delivered = sk.delivered();
     }
+    true
 }
 
 /// `bbr_advance_latest_delivery_signals`: at a loss-round start the latest round's

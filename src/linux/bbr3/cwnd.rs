@@ -108,9 +108,10 @@ pub(super) fn bbr_save_cwnd<S: BbrSock>(bbr: &mut Bbr, sk: &S) {
 }
 
 /// `bbr_update_ack_aggregation`: the windowed max of data ACKed beyond what `bw`
-/// predicts since the epoch began. Only for valid samples that (S)ACK something.
+/// predicts since the epoch began. The caller passes only valid samples that (S)ACK
+/// something; one with a negative count is ignored.
 pub(super) fn bbr_update_ack_aggregation<S: BbrSock>(bbr: &mut Bbr, sk: &S, rs: &Sample) {
-    if rs.acked_sacked == 0 || rs.delivered < 0 || rs.interval_us <= 0 {
+    if rs.delivered < 0 {
         return;
     }
     if bbr.round_start() {

@@ -66,18 +66,16 @@ pub fn bbr_skb_marked_lost<S: BbrSock, R: RandomSource>(
     }
 }
 
-/// `bbr_update_congestion_signals`: a valid sample feeds the `bw_hi` filter (an
-/// app-limited one only if it is no lower than the max) and the round's loss flag;
-/// at a loss-round start the lower bounds adapt and the round's flags reset.
+/// `bbr_update_congestion_signals` for a valid sample that (S)ACKed something (the
+/// caller tests it): it feeds the `bw_hi` filter (an app-limited one only if it is no
+/// lower than the max) and the round's loss flag; at a loss-round start the lower
+/// bounds adapt and the round's flags reset.
 pub(super) fn bbr_update_congestion_signals<S: BbrSock>(
     bbr: &mut Bbr,
     sk: &S,
     rs: &Sample,
     sample_bw: u32,
 ) {
-    if rs.interval_us <= 0 || rs.acked_sacked == 0 {
-        return;
-    }
     if !rs.is_app_limited || sample_bw >= bbr.max_bw() {
         super::bw_filter::bbr_take_max_bw_sample(bbr, sample_bw);
     }

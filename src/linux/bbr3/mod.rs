@@ -123,9 +123,13 @@ fn bbr_update_model_slow<S: BbrSock>(
     p: &Bbr3Params,
     rs: &Sample,
     sample_bw: u32,
+    valid: bool,
 ) {
-    loss::bbr_update_congestion_signals(bbr, sk, rs, sample_bw);
-    bbr_update_ack_aggregation(bbr, sk, rs);
+    // Both act on a valid sample that (S)ACKed something only: tested once.
+    if valid {
+        loss::bbr_update_congestion_signals(bbr, sk, rs, sample_bw);
+        bbr_update_ack_aggregation(bbr, sk, rs);
+    }
     bbr_check_loss_too_high_in_startup(bbr, sk, p, rs);
     bbr_check_full_bw_reached(bbr, rs, sample_bw);
 }
@@ -202,13 +206,13 @@ pub(super) fn bbr_main_paced<S: BbrSock, R: RandomSource>(
         bbr.set_ecn_in_round(true);
     }
     let sample_bw = bbr_calculate_bw_sample(rs);
-    bbr_update_latest_delivery_signals(bbr, sk, rs, sample_bw);
+    let valid = bbr_update_latest_delivery_signals(bbr, sk, rs, sample_bw);
 
     // On the fast path, the mode and min_rtt before its steps (`None`: not taken).
     let prev = if bbr_fast_path_eligible(bbr, rs, sample_bw) {
         Some((bbr.mode, bbr.min_rtt_us))
     } else {
-        bbr_update_model_slow(bbr, sk, p, rs, sample_bw);
+        bbr_update_model_slow(bbr, sk, p, rs, sample_bw, valid);
         None
     };
     bbr_update_model_common(bbr, sk, p, rs, sample_bw, rand);
