@@ -78,14 +78,13 @@ pub(super) fn bbr_bound_cwnd_for_inflight_model<S: BbrSock>(bbr: &Bbr, sk: &mut 
     if bbr.inflight_hi & bbr.inflight_lo == u32::MAX || !bbr.initialized() {
         return;
     }
-    let mut cap = u32::MAX;
-    if bbr.mode == Mode::ProbeBw && bbr.cycle_idx != CyclePhase::Cruise {
-        cap = bbr.inflight_hi;
-    } else if bbr.mode == Mode::ProbeRtt
-        || (bbr.mode == Mode::ProbeBw && bbr.cycle_idx == CyclePhase::Cruise)
-    {
-        cap = bbr_inflight_with_headroom(bbr);
+    let mut cap = bbr.inflight_lo;
+    if bbr.inflight_hi != u32::MAX {
+        if bbr.mode == Mode::ProbeBw && bbr.cycle_idx != CyclePhase::Cruise {
+            cap = cap.min(bbr.inflight_hi);
+        } else if matches!(bbr.mode, Mode::ProbeRtt | Mode::ProbeBw) {
+            cap = cap.min(bbr_inflight_with_headroom(bbr));
+        }
     }
-    let cap = cap.min(bbr.inflight_lo).max(CWND_MIN_TARGET);
-    sk.set_snd_cwnd(cap.min(sk.snd_cwnd()));
+    sk.set_snd_cwnd(cap.max(CWND_MIN_TARGET).min(sk.snd_cwnd()));
 }
