@@ -142,7 +142,7 @@ pub(crate) fn inflight_hi_slope(cwnd: u32, rounds: u8, floor: u32) -> (u32, u8) 
 
 /// `bbr_probe_inflight_hi_upward`: while cwnd-limited at `inflight_hi` in PROBE_UP,
 /// raise it by one per `bw_probe_up_cnt` packets delivered.
-fn bbr_probe_inflight_hi_upward<S: BbrSock>(bbr: &mut Bbr, sk: &S, rs: &Sample) {
+pub(super) fn bbr_probe_inflight_hi_upward<S: BbrSock>(bbr: &mut Bbr, sk: &S, rs: &Sample) {
     if !sk.is_cwnd_limited() || sk.snd_cwnd() < bbr.inflight_hi {
         return;
     }

@@ -105,3 +105,144 @@ fn the_gains_table_holds_the_kernels_switch() {
     assert_eq!(gains(Mode::ProbeBw, CyclePhase::Up), (320, 576));
     assert_eq!(gains(Mode::Startup, CyclePhase::Cruise), (710, 512));
 }
+
+/// `bbr_bound_cwnd_for_inflight_model` as the kernel writes it.
+fn bound_as_the_kernel(bbr: &Bbr, cwnd: u32) -> u32 {
+    if !bbr.initialized() {
+        return cwnd;
+    }
+    let mut cap = u32::MAX;
+    if bbr.mode == Mode::ProbeBw && bbr.cycle_idx != CyclePhase::Cruise {
+        cap = bbr.inflight_hi;
+    } else if bbr.mode == Mode::ProbeRtt
+        || (bbr.mode == Mode::ProbeBw && bbr.cycle_idx == CyclePhase::Cruise)
+    {
+        cap = super::super::upper_bounds::bbr_inflight_with_headroom(bbr);
+    }
+    cap.min(bbr.inflight_lo).max(CWND_MIN_TARGET).min(cwnd)
+}
+
+#[test]
+fn the_inflight_model_cap_equals_the_kernels() {
+    let bounds = [0, 3, 4, 5, 100, 1000, u32::MAX - 1, u32::MAX];
+    for mode in [Mode::Startup, Mode::Drain, Mode::ProbeBw, Mode::ProbeRtt] {
+        for phase in [
+            CyclePhase::Up,
+            CyclePhase::Down,
+            CyclePhase::Cruise,
+            CyclePhase::Refill,
+        ] {
+            for (hi, lo) in bounds
+                .iter()
+                .flat_map(|&h| bounds.iter().map(move |&l| (h, l)))
+            {
+                for initialized in [false, true] {
+                    let mut bbr = Bbr {
+                        mode,
+                        cycle_idx: phase,
+                        inflight_hi: hi,
+                        inflight_lo: lo,
+                        ..Bbr::default()
+                    };
+                    bbr.set_initialized(initialized);
+                    for cwnd in [0, 1, 4, 10, 500, 2000, u32::MAX] {
+                        let mut sk = TcpSock {
+                            snd_cwnd: cwnd,
+                            ..TcpSock::default()
+                        };
+                        super::super::lower_bounds::bbr_bound_cwnd_for_inflight_model(
+                            &bbr, &mut sk,
+                        );
+                        assert_eq!(sk.snd_cwnd, bound_as_the_kernel(&bbr, cwnd));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `bbr_update_ack_aggregation` as the kernel writes it.
+fn aggregation_as_the_kernel(bbr: &mut Bbr, sk: &TcpSock, rs: &Sample) {
+    if rs.acked_sacked == 0 || rs.delivered < 0 || rs.interval_us <= 0 {
+        return;
+    }
+    if bbr.round_start() {
+        bbr.extra_acked_win_rtts = (bbr.extra_acked_win_rtts + 1).min(0x1f);
+        let thresh = if bbr.full_bw_reached() {
+            EXTRA_ACKED_WIN_RTTS
+        } else {
+            1
+        };
+        if u32::from(bbr.extra_acked_win_rtts) >= thresh {
+            bbr.extra_acked_win_rtts = 0;
+            bbr.extra_acked_win_idx ^= 1;
+            bbr.set_extra_acked_current(0);
+        }
+    }
+    let epoch_us = tcp_stamp_us_delta(sk.delivered_mstamp, bbr.ack_epoch_mstamp);
+    let mut expected = (u64::from(bbr.bw()) * u64::from(epoch_us) / BW_UNIT) as u32;
+    if bbr.ack_epoch_acked <= expected
+        || bbr.ack_epoch_acked.wrapping_add(rs.acked_sacked) >= ACK_EPOCH_ACKED_RESET_THRESH
+    {
+        bbr.ack_epoch_acked = 0;
+        bbr.ack_epoch_mstamp = sk.delivered_mstamp;
+        expected = 0;
+    }
+    bbr.ack_epoch_acked = bbr
+        .ack_epoch_acked
+        .wrapping_add(rs.acked_sacked)
+        .min(0xfffff);
+    let extra = bbr.ack_epoch_acked.wrapping_sub(expected).min(sk.snd_cwnd);
+    if extra > u32::from(bbr.extra_acked_current()) {
+        bbr.set_extra_acked_current(extra as u16);
+    }
+}
+
+#[test]
+fn the_ack_aggregation_equals_the_kernels() {
+    let mut rng = crate::linux::tcp::tests::Rng(0x5eed_a66e);
+    let counts = [
+        0,
+        1,
+        2,
+        1000,
+        0xf_fffe,
+        0xf_ffff,
+        0x10_0000,
+        u32::MAX - 1,
+        u32::MAX,
+    ];
+    for _ in 0..200_000 {
+        let mut pick = |values: &[u32]| values[rng.upto(values.len() as u64) as usize];
+        let mut bbr = Bbr {
+            bw_hi: [
+                pick(&[0, 1 << 20, 1 << 24, u32::MAX]),
+                pick(&[0, 1 << 22, 7]),
+            ],
+            bw_lo: pick(&[u32::MAX, 1 << 21, 0]),
+            ack_epoch_acked: pick(&counts) & 0xf_ffff,
+            ack_epoch_mstamp: u64::from(pick(&[0, 1000, 40_000, u32::MAX])),
+            extra_acked: [pick(&[0, 5, 0xffff]) as u16, pick(&[0, 9]) as u16],
+            extra_acked_win_rtts: pick(&[0, 1, 4, 31]) as u8,
+            extra_acked_win_idx: pick(&[0, 1]) as u8,
+            ..Bbr::default()
+        };
+        bbr.set_round_start(pick(&[0, 1]) == 1);
+        bbr.set_full_bw_reached(pick(&[0, 1]) == 1);
+        let sk = TcpSock {
+            delivered_mstamp: u64::from(pick(&[0, 500, 60_000, u32::MAX])) << pick(&[0, 8]),
+            snd_cwnd: pick(&[4, 2000, u32::MAX]),
+            ..TcpSock::default()
+        };
+        let rs = Sample {
+            acked_sacked: pick(&counts[1..]),
+            delivered: pick(&[0, 2, u32::MAX]) as i32,
+            interval_us: 20_000,
+            ..Sample::default()
+        };
+        let mut kernel = bbr;
+        aggregation_as_the_kernel(&mut kernel, &sk, &rs);
+        bbr_update_ack_aggregation(&mut bbr, &sk, &rs);
+        assert_eq!(bbr, kernel, "{rs:?}");
+    }
+}
