@@ -114,8 +114,7 @@ pub(crate) fn advance_max_filter(slots: &mut [u32; 2]) {
 }
 
 /// `bbr_update_latest_delivery_signals`: the latest round's max rate and volume, and
-/// whether this ACK starts a new loss round. Returns whether the sample is valid and
-/// (S)ACKed something.
+/// whether this ACK starts a new loss round. Returns whether the sample is valid.
 pub(super) fn bbr_update_latest_delivery_signals<S: BbrSock>(
     bbr: &mut Bbr,
     sk: &S,

@@ -50,16 +50,11 @@ pub(super) fn bbr_quantization_budget<S: BbrSock>(
     cwnd
 }
 
-/// Whether `3 * bbr_tso_segs_goal()` (wrapping, as `bbr_quantization_budget` computes
-/// it) is at most `cwnd` whatever the pacing rate and min_rtt, so that the goal (a
-/// division) need not be computed. The goal is `max(min(bytes, cap) / mss,
-/// tcp_min_tso_segs)` with `cap = gso_max_size - 1 - MAX_TCP_HEADER`, so it is enough
-/// that `cwnd * mss >= 3 * cap` and `cwnd >= 3 * tcp_min_tso_segs` (in u64: then
-/// three times the goal fits a u32 and does not wrap). `cap` is at most
-/// `gso_max_size - 1` (`MAX_TCP_HEADER` 0), so `cwnd * mss >= 3 * (gso_max_size - 1)`
-/// is enough for the first term and needs no setting read: the few cwnds between
-/// the two bounds (less than a segment's worth) compute the goal, which gives the
-/// same budget.
+/// Whether `3 * bbr_tso_segs_goal()` (wrapping, as the budget computes it) is at most
+/// `cwnd` for any pacing rate and min_rtt, so the goal (a division) is skipped. The
+/// goal is `max(min(bytes, cap) / mss, tcp_min_tso_segs)` with `cap` at most
+/// `gso_max_size - 1`, so `cwnd * mss >= 3 * (gso_max_size - 1)` and `cwnd >= 3 *
+/// tcp_min_tso_segs` (in u64: no wrap) suffice; cwnds just below compute the goal.
 fn tso_goal_below(cwnd: u32, mss: u32, p: &Bbr3Params) -> bool {
     let cap_max = u64::from(GSO_LEGACY_MAX_SIZE.saturating_sub(1));
     u64::from(cwnd) * u64::from(mss) >= 3 * cap_max
@@ -108,8 +103,7 @@ pub(super) fn bbr_save_cwnd<S: BbrSock>(bbr: &mut Bbr, sk: &S) {
 }
 
 /// `bbr_update_ack_aggregation`: the windowed max of data ACKed beyond what `bw`
-/// predicts since the epoch began. The caller passes only valid samples that (S)ACK
-/// something; one with a negative count is ignored.
+/// predicts since the epoch began. For a valid sample (the caller tests it).
 pub(super) fn bbr_update_ack_aggregation<S: BbrSock>(bbr: &mut Bbr, sk: &S, rs: &Sample) {
     if rs.delivered < 0 {
         return;
@@ -137,7 +131,7 @@ pub(super) fn bbr_update_ack_aggregation<S: BbrSock>(bbr: &mut Bbr, sk: &S, rs: 
         // `ack_epoch_acked:20` saturates at 2^20 - 1.
         bbr.ack_epoch_acked = rs.acked_sacked.min(0xfffff);
     } else {
-        // Below the reset threshold (2^20): the field holds it as it is.
+        // Below 2^20: no saturation.
         bbr.ack_epoch_acked = acked;
     }
     let extra_acked = bbr

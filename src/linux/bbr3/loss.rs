@@ -66,10 +66,10 @@ pub fn bbr_skb_marked_lost<S: BbrSock, R: RandomSource>(
     }
 }
 
-/// `bbr_update_congestion_signals` for a valid sample that (S)ACKed something (the
-/// caller tests it): it feeds the `bw_hi` filter (an app-limited one only if it is no
-/// lower than the max) and the round's loss flag; at a loss-round start the lower
-/// bounds adapt and the round's flags reset.
+/// `bbr_update_congestion_signals`: a valid sample (the caller tests it) feeds the
+/// `bw_hi` filter (an app-limited one only if it is no lower than the max) and the
+/// round's loss flag; at a loss-round start the lower bounds adapt and the round's
+/// flags reset.
 pub(super) fn bbr_update_congestion_signals<S: BbrSock>(
     bbr: &mut Bbr,
     sk: &S,

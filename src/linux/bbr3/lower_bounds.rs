@@ -35,9 +35,6 @@ pub(super) fn bbr_adapt_lower_bounds(bbr: &mut Bbr, snd_cwnd: u32) {
     }
     if bbr.loss_in_round() {
         bbr_init_lower_bounds(bbr, snd_cwnd, true);
-        let loss_cut = BBR_UNIT - BETA;
-        // Linux net/ipv4/tcp_bbr.c bbr_loss_lower_bounds(): max(latest, lo * (1 - beta))
-        let _ = loss_cut;
         bbr.bw_lo = loss_lower_bound(bbr.bw_latest, bbr.bw_lo);
         bbr.inflight_lo = loss_lower_bound(bbr.inflight_latest, bbr.inflight_lo);
     }

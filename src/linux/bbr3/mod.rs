@@ -125,7 +125,7 @@ fn bbr_update_model_slow<S: BbrSock>(
     sample_bw: u32,
     valid: bool,
 ) {
-    // Both act on a valid sample that (S)ACKed something only: tested once.
+    // Both need a valid sample: tested once.
     if valid {
         loss::bbr_update_congestion_signals(bbr, sk, rs, sample_bw);
         bbr_update_ack_aggregation(bbr, sk, rs);

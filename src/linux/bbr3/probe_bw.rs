@@ -146,9 +146,9 @@ fn bbr_check_time_to_probe_bw<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params)
     false
 }
 
-/// The CE re-probe of `bbr_check_time_to_probe_bw` for an ECN-eligible flow: with CE
-/// marks and no loss in the cycle, in Open, REFILL with `bw_probe_up_rounds` from the
-/// size of `inflight_hi`. Rare: out of line. Returns whether it started REFILL.
+/// The CE re-probe of `bbr_check_time_to_probe_bw` (CE but no loss in the cycle, in
+/// Open): REFILL with `bw_probe_up_rounds` from the size of `inflight_hi`. Rare: out
+/// of line. Returns whether it started REFILL.
 #[inline(never)]
 #[cold]
 fn bbr_ecn_reprobe(bbr: &mut Bbr, ca_state: CaState, delivered: u32) -> bool {

@@ -194,8 +194,7 @@ pub(super) fn bbr_adapt_upper_bounds<S: BbrSock, R: RandomSource>(
             }
         }
     }
-    // Without probe samples a too-high flight changes nothing, and an unset bound is
-    // not raised: the (pure) test is skipped.
+    // No probe samples, no bound: nothing below acts.
     if bbr.inflight_hi == u32::MAX && !bbr.bw_probe_samples() {
         return false;
     }
