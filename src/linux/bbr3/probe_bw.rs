@@ -133,8 +133,11 @@ fn bbr_is_reno_coexistence_probe_time<S: BbrSock>(bbr: &Bbr, sk: &S, p: &Bbr3Par
 fn bbr_check_time_to_probe_bw<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params) -> bool {
     if ECN_REPROBE_GAIN != 0
         && bbr.ecn_eligible()
-        && bbr_ecn_reprobe(bbr, sk.icsk_ca_state(), sk.delivered())
+        && bbr.ecn_in_cycle()
+        && !bbr.loss_in_cycle()
+        && sk.icsk_ca_state() == CaState::Open
     {
+        bbr_ecn_reprobe(bbr, sk.delivered());
         return true;
     }
     if bbr_has_elapsed_in_phase(bbr, sk, bbr.probe_wait_us)
@@ -146,21 +149,16 @@ fn bbr_check_time_to_probe_bw<S: BbrSock>(bbr: &mut Bbr, sk: &S, p: &Bbr3Params)
     false
 }
 
-/// The CE re-probe of `bbr_check_time_to_probe_bw` (CE but no loss in the cycle, in
-/// Open): REFILL with `bw_probe_up_rounds` from the size of `inflight_hi`. Rare: out
-/// of line. Returns whether it started REFILL.
+/// The CE re-probe of `bbr_check_time_to_probe_bw`: REFILL with
+/// `bw_probe_up_rounds` from the size of `inflight_hi`. Rare: out of line.
 #[inline(never)]
 #[cold]
-fn bbr_ecn_reprobe(bbr: &mut Bbr, ca_state: CaState, delivered: u32) -> bool {
-    if !bbr.ecn_in_cycle() || bbr.loss_in_cycle() || ca_state != CaState::Open {
-        return false;
-    }
+fn bbr_ecn_reprobe(bbr: &mut Bbr, delivered: u32) {
     // Linux net/ipv4/tcp_bbr.c bbr_check_time_to_probe_bw(): n = ilog2(inflight_hi * reprobe_gain >> 8)
     let volume = (u64::from(bbr.inflight_hi) * u64::from(ECN_REPROBE_GAIN)) >> BBR_SCALE;
     // ilog2(0) is -1 in the kernel: all ones, of which the 5-bit field keeps 31.
     let n = volume.checked_ilog2().unwrap_or(u32::MAX);
     bbr_start_bw_probe_refill(bbr, delivered, n);
-    true
 }
 
 /// `bbr_check_time_to_cruise`: DOWN ends once the flight leaves headroom below
