@@ -3,6 +3,7 @@
 //! and write back no 224-byte socket.
 
 use super::flow::Flight;
+use core::borrow::Borrow;
 use super::flow_sock::FlowSock;
 use crate::linux::CaState;
 use crate::linux::tcp::ack_update_rtt::rtt_min_update;
@@ -128,15 +129,16 @@ impl BbrSock for TcpSock {
     }
 }
 
-/// The event's part of the socket a [`FlowSockView`] does not keep.
+/// The event's part of the socket a [`FlowSockView`] does not keep; `F` holds the
+/// stack's counters (v1's ACK borrows them, read only where needed).
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct EventSock {
+pub(crate) struct EventSock<F = Flight> {
     /// `tcp_mstamp`, µs.
     pub now_us: u64,
     /// `tcp_jiffies32`, derived from `now_us` once per event.
     pub jiffies: u32,
     /// The stack's counters.
-    pub flight: Flight,
+    pub flight: F,
     /// `srtt_us` (scaled by 8), as the ACK reported it (0 on a send).
     pub srtt_us: u32,
     /// `delivered_ce` (v1 keeps none: 0).
@@ -152,9 +154,9 @@ pub(crate) struct EventSock {
 /// flow does not keep read as a fresh load has them (the sampler's `rate_*` record
 /// empty) and their writes are dropped, as [`FlowSock::save`] drops
 /// them.
-pub(crate) struct FlowSockView<'a, C> {
+pub(crate) struct FlowSockView<'a, C, F = Flight> {
     pub s: &'a mut FlowSock,
-    pub e: EventSock,
+    pub e: EventSock<F>,
     /// The settings, read where they are kept rather than copied per event.
     pub c: &'a C,
 }
@@ -201,7 +203,7 @@ impl ViewSettings for crate::linux::bbr3::Bbr3Config {
     }
 }
 
-impl<C: ViewSettings> FlowSockView<'_, C> {
+impl<C: ViewSettings, F: Borrow<Flight>> FlowSockView<'_, C, F> {
     /// What `__tcp_transmit_skb()` does to the kept fields when a segment leaves with
     /// something already in flight (so no transmit-start event): the departure time,
     /// the count of data segments (saturating at 10, all that is read) and the EDT
@@ -250,7 +252,7 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
     /// queued" holds), which leaves the host queues, cwnd and retransmission tests.
     #[inline]
     pub(crate) fn check_app_limited(&mut self, host_queues_empty: bool) {
-        let f = self.e.flight;
+        let f = self.e.flight.borrow();
         let in_flight = f.in_flight();
         // Linux net/ipv4/tcp_rate.c tcp_rate_check_app_limited(): in_flight < cwnd is strict
         if host_queues_empty && in_flight < self.s.snd_cwnd && f.lost_out <= f.retrans_out {
@@ -260,9 +262,9 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
     }
 }
 
-impl<C: ViewSettings> RateSock for FlowSockView<'_, C> {
+impl<C: ViewSettings, F: Borrow<Flight>> RateSock for FlowSockView<'_, C, F> {
     fn pipe_empty(&self) -> bool {
-        self.e.flight.packets_out == 0
+        self.e.flight.borrow().packets_out == 0
     }
     fn delivered(&self) -> u32 {
         self.s.delivered
@@ -305,7 +307,7 @@ impl<C: ViewSettings> RateSock for FlowSockView<'_, C> {
     }
 }
 
-impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
+impl<C: ViewSettings, F: Borrow<Flight>> BbrSock for FlowSockView<'_, C, F> {
     fn snd_cwnd(&self) -> u32 {
         self.s.snd_cwnd
     }
@@ -325,7 +327,7 @@ impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
         self.s.icsk_ca_state
     }
     fn packets_in_flight(&self) -> u32 {
-        self.e.flight.in_flight()
+        self.e.flight.borrow().in_flight()
     }
     fn tcp_clock_cache(&self) -> u64 {
         // TcpSock::set_clock(): ns, saturating
