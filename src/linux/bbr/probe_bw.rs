@@ -172,6 +172,12 @@ pub fn bbr_update_gains(bbr: &mut BbrState) {
         };
         return;
     }
+    other_gains(bbr);
+}
+
+/// [`bbr_update_gains`] outside PROBE_BW (cold: PROBE_BW's path takes no jump table).
+#[cold]
+fn other_gains(bbr: &mut BbrState) {
     let (pacing, cwnd) = match bbr.mode {
         BbrMode::Startup => (HIGH_GAIN, HIGH_GAIN),
         BbrMode::Drain => (DRAIN_GAIN, HIGH_GAIN),
