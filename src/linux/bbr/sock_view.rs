@@ -214,15 +214,16 @@ impl<C: ViewSettings, F: Borrow<Flight>> FlowSockView<'_, C, F> {
         // Linux net/ipv4/tcp_output.c __tcp_transmit_skb(): tcp_wstamp_ns = max(tcp_wstamp_ns, tcp_clock_cache)
         let prior_wstamp = self.s.tcp_wstamp_ns;
         let departure_ns = prior_wstamp.max(self.tcp_clock_cache());
-        // Once at 10 (every send after the first nine) the count stays as it is.
-        if self.s.data_segs_out < 10 {
-            self.s.data_segs_out += 1;
-        }
+        // Once at 10 (every send after the first nine) the count stays as it is, and
+        // below 10 there is no pacing step.
         let segs_out = self.s.data_segs_out;
+        if segs_out < 10 {
+            self.s.data_segs_out = segs_out + 1;
+        }
         // tcp_wstamp_ns = departure_ns, then the pacing step: one store of the result.
-        self.s.tcp_wstamp_ns = if self.s.sk_pacing_status() != 0 {
+        self.s.tcp_wstamp_ns = if segs_out >= 9 && self.s.sk_pacing_status() != 0 {
             let (rate, mss) = (self.s.sk_pacing_rate, self.c.mss());
-            edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp)
+            edt_after_send(rate, 10, departure_ns, mss, prior_wstamp)
         } else {
             departure_ns
         };
