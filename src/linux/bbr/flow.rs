@@ -279,14 +279,13 @@ impl Bbr {
         &'a mut self,
         p: &'a BbrParams,
         now: Instant,
-        flight: &'a Flight,
-        srtt_us: u32,
-    ) -> (&'a mut BbrState, FlowSockView<'a, BbrConfig, &'a Flight>) {
+        facts: (&'a Flight, &'a u32),
+    ) -> (&'a mut BbrState, FlowSockView<'a, BbrConfig, (&'a Flight, &'a u32)>) {
         let e = EventSock {
             now_us: now.as_micros(),
             jiffies: now.jiffies32(),
-            flight,
-            srtt_us,
+            flight: facts,
+            srtt_us: 0,
             delivered_ce: 0,
             ecn_flags: 0,
             is_cwnd_limited: false,
@@ -434,7 +433,7 @@ impl Bbr {
     /// `tcp_transmit_skb()`'s departure time, count and pacing step and
     /// `tcp_rate_skb_sent()`, on the kept fields in place.
     fn send_in_place(&mut self, p: &BbrParams, now: Instant, flight: Flight) -> Sent {
-        let (_, mut sk) = self.view(p, now, &flight, 0);
+        let (_, mut sk) = self.view(p, now, (&flight, &0));
         let departure_ns = sk.transmit();
         let snapshot = tcp_rate_skb_sent(&mut sk, departure_ns / 1000);
         Sent {
@@ -455,7 +454,7 @@ impl Bbr {
         rand: &mut R,
         rs: &mut RateSample,
     ) {
-        let (bbr, mut sk) = self.view(p, now, &ack.flight, ack.srtt_us.wrapping_shl(3));
+        let (bbr, mut sk) = self.view(p, now, (&ack.flight, &ack.srtt_us));
         let prior_delivered = sk.s.delivered;
         let prior_lost = sk.s.lost;
         let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);

@@ -3,7 +3,6 @@
 //! and write back no 224-byte socket.
 
 use super::flow::Flight;
-use core::borrow::Borrow;
 use super::flow_sock::FlowSock;
 use crate::linux::CaState;
 use crate::linux::tcp::ack_update_rtt::rtt_min_update;
@@ -129,8 +128,32 @@ impl BbrSock for TcpSock {
     }
 }
 
+/// The stack's counters of an [`EventSock`], and its `srtt_us` (`own`, unless borrowed).
+pub(crate) trait StackFacts {
+    fn flight(&self) -> &Flight;
+    fn srtt_us(&self, own: u32) -> u32 {
+        own
+    }
+}
+
+impl StackFacts for Flight {
+    fn flight(&self) -> &Flight {
+        self
+    }
+}
+
+/// v1: the counters and the unscaled srtt, borrowed.
+impl StackFacts for (&Flight, &u32) {
+    fn flight(&self) -> &Flight {
+        self.0
+    }
+    fn srtt_us(&self, _: u32) -> u32 {
+        self.1.wrapping_shl(3)
+    }
+}
+
 /// The event's part of the socket a [`FlowSockView`] does not keep; `F` holds the
-/// stack's counters (v1's ACK borrows them, read only where needed).
+/// stack's counters (v1 borrows them and srtt from the event: read only where needed).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EventSock<F = Flight> {
     /// `tcp_mstamp`, µs.
@@ -203,7 +226,7 @@ impl ViewSettings for crate::linux::bbr3::Bbr3Config {
     }
 }
 
-impl<C: ViewSettings, F: Borrow<Flight>> FlowSockView<'_, C, F> {
+impl<C: ViewSettings, F: StackFacts> FlowSockView<'_, C, F> {
     /// What `__tcp_transmit_skb()` does to the kept fields when a segment leaves with
     /// something already in flight (so no transmit-start event): the departure time,
     /// the count of data segments (saturating at 10, all that is read) and the EDT
@@ -253,7 +276,7 @@ impl<C: ViewSettings, F: Borrow<Flight>> FlowSockView<'_, C, F> {
     /// queued" holds), which leaves the host queues, cwnd and retransmission tests.
     #[inline]
     pub(crate) fn check_app_limited(&mut self, host_queues_empty: bool) {
-        let f = self.e.flight.borrow();
+        let f = self.e.flight.flight();
         let in_flight = f.in_flight();
         // Linux net/ipv4/tcp_rate.c tcp_rate_check_app_limited(): in_flight < cwnd is strict
         if host_queues_empty && in_flight < self.s.snd_cwnd && f.lost_out <= f.retrans_out {
@@ -263,9 +286,9 @@ impl<C: ViewSettings, F: Borrow<Flight>> FlowSockView<'_, C, F> {
     }
 }
 
-impl<C: ViewSettings, F: Borrow<Flight>> RateSock for FlowSockView<'_, C, F> {
+impl<C: ViewSettings, F: StackFacts> RateSock for FlowSockView<'_, C, F> {
     fn pipe_empty(&self) -> bool {
-        self.e.flight.borrow().packets_out == 0
+        self.e.flight.flight().packets_out == 0
     }
     fn delivered(&self) -> u32 {
         self.s.delivered
@@ -308,7 +331,7 @@ impl<C: ViewSettings, F: Borrow<Flight>> RateSock for FlowSockView<'_, C, F> {
     }
 }
 
-impl<C: ViewSettings, F: Borrow<Flight>> BbrSock for FlowSockView<'_, C, F> {
+impl<C: ViewSettings, F: StackFacts> BbrSock for FlowSockView<'_, C, F> {
     fn snd_cwnd(&self) -> u32 {
         self.s.snd_cwnd
     }
@@ -328,7 +351,7 @@ impl<C: ViewSettings, F: Borrow<Flight>> BbrSock for FlowSockView<'_, C, F> {
         self.s.icsk_ca_state
     }
     fn packets_in_flight(&self) -> u32 {
-        self.e.flight.borrow().in_flight()
+        self.e.flight.flight().in_flight()
     }
     fn tcp_clock_cache(&self) -> u64 {
         // TcpSock::set_clock(): ns, saturating
@@ -347,7 +370,7 @@ impl<C: ViewSettings, F: Borrow<Flight>> BbrSock for FlowSockView<'_, C, F> {
         self.c.mss()
     }
     fn srtt_us(&self) -> u32 {
-        self.e.srtt_us
+        self.e.flight.srtt_us(self.e.srtt_us)
     }
     fn sk_pacing_rate(&self) -> u64 {
         self.s.sk_pacing_rate
