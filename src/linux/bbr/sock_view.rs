@@ -244,7 +244,8 @@ impl<C: ViewSettings, F: StackFacts> FlowSockView<'_, C, F> {
             self.s.data_segs_out = segs_out + 1;
         }
         // tcp_wstamp_ns = departure_ns, then the pacing step: one store of the result.
-        self.s.tcp_wstamp_ns = if segs_out >= 9 && self.s.sk_pacing_status() != 0 {
+        // A flow's sk_pacing_status is never 0 (bbr_init() sets it), so it is not tested.
+        self.s.tcp_wstamp_ns = if segs_out >= 9 {
             let (rate, mss) = (self.s.sk_pacing_rate, self.c.mss());
             edt_after_send(rate, 10, departure_ns, mss, prior_wstamp)
         } else {
