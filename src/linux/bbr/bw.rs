@@ -43,8 +43,7 @@ pub fn bbr_update_bw<S: BbrSock, R: RandomSource>(
     update_bw(bbr, sk, p, rs, rand);
 }
 
-/// [`bbr_update_bw`], returning whether the sample was valid (`delivered >= 0`,
-/// `interval_us > 0`).
+/// [`bbr_update_bw`]; `false` on an invalid sample.
 pub(super) fn update_bw<S: BbrSock, R: RandomSource>(
     bbr: &mut BbrState,
     sk: &mut S,

@@ -128,7 +128,7 @@ impl BbrSock for TcpSock {
     }
 }
 
-/// The stack's counters of an [`EventSock`], and its `srtt_us` (`own`, unless borrowed).
+/// An [`EventSock`]'s counters, and its srtt (`own`, unless borrowed as v1's).
 pub(crate) trait StackFacts {
     fn flight(&self) -> &Flight;
     fn srtt_us(&self, own: u32) -> u32 {
@@ -142,7 +142,6 @@ impl StackFacts for Flight {
     }
 }
 
-/// v1: the counters and the unscaled srtt, borrowed.
 impl StackFacts for (&Flight, &u32) {
     fn flight(&self) -> &Flight {
         self.0
@@ -152,8 +151,7 @@ impl StackFacts for (&Flight, &u32) {
     }
 }
 
-/// The event's part of the socket a [`FlowSockView`] does not keep; `F` holds the
-/// stack's counters (v1 borrows them and srtt from the event: read only where needed).
+/// The event's part of the socket a [`FlowSockView`] does not keep.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EventSock<F = Flight> {
     /// `tcp_mstamp`, µs.
@@ -227,11 +225,10 @@ impl ViewSettings for crate::linux::bbr3::Bbr3Config {
 }
 
 impl<C: ViewSettings, F: StackFacts> FlowSockView<'_, C, F> {
-    /// What `__tcp_transmit_skb()` does to the kept fields when a segment leaves with
-    /// something already in flight (so no transmit-start event): the departure time,
-    /// the count of data segments (saturating at 10, all that is read) and the EDT
-    /// pacing step of `tcp_update_skb_after_send()`. `lsndtime` is not kept. Returns
-    /// the departure time, ns.
+    /// `__tcp_transmit_skb()` on the kept fields, something being in flight (no
+    /// transmit-start event): the departure time (returned, ns), the data segment count
+    /// (saturating at 10, all that is read) and `tcp_update_skb_after_send()`'s pacing
+    /// step; `lsndtime` is not kept.
     #[inline]
     pub(crate) fn transmit(&mut self) -> u64 {
         // Linux net/ipv4/tcp_output.c __tcp_transmit_skb(): tcp_wstamp_ns = max(tcp_wstamp_ns, tcp_clock_cache)
@@ -405,16 +402,12 @@ impl<C: ViewSettings, F: StackFacts> BbrSock for FlowSockView<'_, C, F> {
     }
 }
 
-/// [`BbrSock::edt_ahead_us`] when `tcp_clock_cache` is `now_us · 1000` saturated at
-/// `u64::MAX`, as a view derives it: `wstamp_ns / 1000 - now_us`, 0 when negative, one
-/// division and no multiplication.
+/// [`BbrSock::edt_ahead_us`] with `tcp_clock_cache = now_us · 1000` saturated, as a
+/// view derives it: `wstamp_ns / 1000 - now_us`, 0 when negative (no product).
 ///
-/// Exact: when `now_us · 1000` does not overflow and `wstamp_ns >= now_us · 1000`,
-/// `(wstamp_ns - 1000·now_us) / 1000 = wstamp_ns / 1000 - now_us` (taking whole
-/// thousands off the dividend takes them off the quotient); when
-/// `wstamp_ns < 1000·now_us`, `wstamp_ns / 1000 < now_us`, so both sides are 0; when
-/// the product saturates, `now_ns` is `u64::MAX >= wstamp_ns` (0) and
-/// `now_us > u64::MAX / 1000 >= wstamp_ns / 1000` (0). Checked on a grid in the tests.
+/// Exact: unsaturated, `wstamp_ns >= 1000·now_us` gives `(wstamp_ns - 1000·now_us) /
+/// 1000 = wstamp_ns / 1000 - now_us`, and below it both sides are 0; saturated, both
+/// are 0 (`now_ns = u64::MAX`, `now_us > u64::MAX / 1000`). Checked on a grid in the tests.
 pub(crate) const fn edt_ahead_us(wstamp_ns: u64, now_us: u64) -> u64 {
     (wstamp_ns / NSEC_PER_USEC).saturating_sub(now_us)
 }
