@@ -280,7 +280,10 @@ impl Bbr {
         p: &'a BbrParams,
         now: Instant,
         facts: (&'a Flight, &'a u32),
-    ) -> (&'a mut BbrState, FlowSockView<'a, BbrConfig, (&'a Flight, &'a u32)>) {
+    ) -> (
+        &'a mut BbrState,
+        FlowSockView<'a, BbrConfig, (&'a Flight, &'a u32)>,
+    ) {
         let e = EventSock {
             now_us: now.as_micros(),
             jiffies: now.jiffies32(),
