@@ -274,16 +274,13 @@ impl Bbr {
     }
 
     /// The socket at `now` over the kept fields in place (the common events' path:
-    /// no socket is built or written back).
-    fn view<'a>(
+    /// no socket is built or written back), with the stack's `facts`.
+    fn view<'a, F>(
         &'a mut self,
         p: &'a BbrParams,
         now: Instant,
-        facts: (&'a Flight, &'a u32),
-    ) -> (
-        &'a mut BbrState,
-        FlowSockView<'a, BbrConfig, (&'a Flight, &'a u32)>,
-    ) {
+        facts: F,
+    ) -> (&'a mut BbrState, FlowSockView<'a, BbrConfig, F>) {
         let e = EventSock {
             now_us: now.as_micros(),
             jiffies: now.jiffies32(),
