@@ -455,6 +455,8 @@ impl Bbr {
         rs: &mut RateSample,
     ) {
         let (bbr, mut sk) = self.view(p, now, (&ack.flight, &ack.srtt_us));
+        // tcp_ack() runs it after the segments' steps, which read nothing it writes.
+        sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, rs);
         let prior_delivered = sk.s.delivered;
         let prior_lost = sk.s.lost;
         let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
@@ -462,7 +464,6 @@ impl Bbr {
         let delivered = ack.delivered_count.max(count);
         sk.s.delivered = prior_delivered.wrapping_add(delivered);
         tcp_rate_skbs_delivered(&mut sk, ack.delivered, rs);
-        sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, rs);
         sk.s.lost = prior_lost.wrapping_add(ack.newly_lost);
         tcp_rate_gen(&mut sk, delivered, ack.newly_lost, false, rs);
         // Read by bbr_main() alone: set last, so that it is not held through the sampler.
