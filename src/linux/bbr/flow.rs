@@ -455,16 +455,14 @@ impl Bbr {
         rs: &mut RateSample,
     ) {
         let (bbr, mut sk) = self.view(p, now, (&ack.flight, &ack.srtt_us));
-        // tcp_ack() runs it after the segments' steps, which read nothing it writes.
+        // tcp_ack() runs these two after the segments' steps, which read nothing they write.
         sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, rs);
-        let prior_delivered = sk.s.delivered;
-        let prior_lost = sk.s.lost;
+        sk.s.lost = sk.s.lost.wrapping_add(ack.newly_lost);
         let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
         // What tcp_ack() passes as `delivered` (tp->delivered - prior): this count.
         let delivered = ack.delivered_count.max(count);
-        sk.s.delivered = prior_delivered.wrapping_add(delivered);
+        sk.s.delivered = sk.s.delivered.wrapping_add(delivered);
         tcp_rate_skbs_delivered(&mut sk, ack.delivered, rs);
-        sk.s.lost = prior_lost.wrapping_add(ack.newly_lost);
         tcp_rate_gen(&mut sk, delivered, ack.newly_lost, false, rs);
         // Read by bbr_main() alone: set last, so that it is not held through the sampler.
         rs.prior_in_flight = ack.prior_flight.in_flight();
