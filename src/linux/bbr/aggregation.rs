@@ -48,17 +48,19 @@ pub(super) fn ack_aggregation_cwnd(bbr: &BbrState, bw: u32) -> u32 {
 /// measures the segments (S)ACKed in the current epoch beyond `bbr_bw · epoch`,
 /// capped at cwnd. The epoch restarts when ACKs fall behind that rate.
 pub fn bbr_update_ack_aggregation<S: BbrSock>(bbr: &mut BbrState, sk: &S, rs: &RateSample) {
-    update_ack_aggregation(bbr, sk, rs, bbr_bw(bbr));
+    if rs.delivered >= 0 && rs.interval_us > 0 {
+        update_ack_aggregation(bbr, sk, rs, bbr_bw(bbr));
+    }
 }
 
-/// [`bbr_update_ack_aggregation`] with `bbr_bw()` already read (`bw`).
+/// [`bbr_update_ack_aggregation`] on a valid sample, `bbr_bw()` already read (`bw`).
 pub(super) fn update_ack_aggregation<S: BbrSock>(
     bbr: &mut BbrState,
     sk: &S,
     rs: &RateSample,
     bw: u32,
 ) {
-    if EXTRA_ACKED_GAIN == 0 || rs.acked_sacked == 0 || rs.delivered < 0 || rs.interval_us <= 0 {
+    if EXTRA_ACKED_GAIN == 0 || rs.acked_sacked == 0 {
         return;
     }
     if bbr.round_start() {

@@ -40,9 +40,20 @@ pub fn bbr_update_bw<S: BbrSock, R: RandomSource>(
     rs: &RateSample,
     rand: &mut R,
 ) {
+    update_bw(bbr, sk, p, rs, rand);
+}
+
+/// [`bbr_update_bw`]; `false` on an invalid sample.
+pub(super) fn update_bw<S: BbrSock, R: RandomSource>(
+    bbr: &mut BbrState,
+    sk: &mut S,
+    p: &BbrParams,
+    rs: &RateSample,
+    rand: &mut R,
+) -> bool {
     bbr.set_round_start(false);
     if rs.delivered < 0 || rs.interval_us <= 0 {
-        return;
+        return false;
     }
     // Linux net/ipv4/tcp_bbr.c bbr_update_bw(): a round ends when its last packet is delivered
     if !before(rs.prior_delivered, bbr.next_rtt_delivered) {
@@ -60,6 +71,7 @@ pub fn bbr_update_bw<S: BbrSock, R: RandomSource>(
         // The filter holds u32 samples; the kernel truncates as it passes the u64.
         bbr.bw.running_max(BW_RTTS, bbr.rtt_cnt, bw as u32);
     }
+    true
 }
 
 /// `bbr_check_full_bw_reached()`: at each non-app-limited round start, the pipe is

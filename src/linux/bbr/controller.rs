@@ -75,8 +75,7 @@ pub const MAX_SEGMENTS_PER_SEND: u32 = 128;
 /// [`RandomFn`](crate::linux::RandomFn) pointing at the host's generator (the type
 /// [`AnyController`](crate::AnyController) uses). The library never makes one up.
 ///
-///
-/// `R` is the caller's random source; `P` how the flow reaches its [`BbrParams`]
+/// `P` is how the flow reaches its [`BbrParams`]
 /// (owned by default, or `&'static BbrParams`, an `Arc`, ...).
 ///
 /// ```

@@ -153,10 +153,9 @@ pub fn bbr_set_cwnd<S: BbrSock>(
     set_cwnd(bbr, sk, p, rs, (acked, bw, gain), cur_bw, (0, 0));
 }
 
-/// [`bbr_set_cwnd`] (`acked`, `bw`, `gain` in a tuple) with `bbr_bw()` already read
-/// (`cur_bw`, for the aggregation allowance), reusing `tso_goal` if it was computed at
-/// the current pacing rate. Returns the `bbr_tso_segs_goal()` it used (0: none, when
-/// nothing was delivered or packet conservation decided cwnd).
+/// [`bbr_set_cwnd`] (`acked`, `bw`, `gain` in a tuple) with `bbr_bw()` read (`cur_bw`),
+/// reusing `tso_goal` at the same pacing rate. Returns the `bbr_tso_segs_goal()` it
+/// used (0: none, nothing delivered or packet conservation).
 pub(super) fn set_cwnd<S: BbrSock>(
     bbr: &mut BbrState,
     sk: &mut S,

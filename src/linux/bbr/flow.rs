@@ -274,19 +274,18 @@ impl Bbr {
     }
 
     /// The socket at `now` over the kept fields in place (the common events' path:
-    /// no socket is built or written back).
-    fn view<'a>(
+    /// no socket is built or written back), with the stack's `facts`.
+    fn view<'a, F>(
         &'a mut self,
         p: &'a BbrParams,
         now: Instant,
-        flight: Flight,
-        srtt_us: u32,
-    ) -> (&'a mut BbrState, FlowSockView<'a, BbrConfig>) {
+        facts: F,
+    ) -> (&'a mut BbrState, FlowSockView<'a, BbrConfig, F>) {
         let e = EventSock {
             now_us: now.as_micros(),
             jiffies: now.jiffies32(),
-            flight,
-            srtt_us,
+            flight: facts,
+            srtt_us: 0,
             delivered_ce: 0,
             ecn_flags: 0,
             is_cwnd_limited: false,
@@ -434,7 +433,7 @@ impl Bbr {
     /// `tcp_transmit_skb()`'s departure time, count and pacing step and
     /// `tcp_rate_skb_sent()`, on the kept fields in place.
     fn send_in_place(&mut self, p: &BbrParams, now: Instant, flight: Flight) -> Sent {
-        let (_, mut sk) = self.view(p, now, flight, 0);
+        let (_, mut sk) = self.view(p, now, (&flight, &0));
         let departure_ns = sk.transmit();
         let snapshot = tcp_rate_skb_sent(&mut sk, departure_ns / 1000);
         Sent {
@@ -455,16 +454,15 @@ impl Bbr {
         rand: &mut R,
         rs: &mut RateSample,
     ) {
-        let (bbr, mut sk) = self.view(p, now, ack.flight, ack.srtt_us.wrapping_shl(3));
-        let prior_delivered = sk.s.delivered;
-        let prior_lost = sk.s.lost;
+        let (bbr, mut sk) = self.view(p, now, (&ack.flight, &ack.srtt_us));
+        // tcp_ack() runs these two after the segments' steps, which read nothing they write.
+        sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, rs);
+        sk.s.lost = sk.s.lost.wrapping_add(ack.newly_lost);
         let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
         // What tcp_ack() passes as `delivered` (tp->delivered - prior): this count.
         let delivered = ack.delivered_count.max(count);
-        sk.s.delivered = prior_delivered.wrapping_add(delivered);
+        sk.s.delivered = sk.s.delivered.wrapping_add(delivered);
         tcp_rate_skbs_delivered(&mut sk, ack.delivered, rs);
-        sk.ack_update_rtt_min(ack.rtt_us, ack.ack_maybe_delayed, rs);
-        sk.s.lost = prior_lost.wrapping_add(ack.newly_lost);
         tcp_rate_gen(&mut sk, delivered, ack.newly_lost, false, rs);
         // Read by bbr_main() alone: set last, so that it is not held through the sampler.
         rs.prior_in_flight = ack.prior_flight.in_flight();

@@ -108,13 +108,15 @@ fn update_model<S: BbrSock, R: RandomSource>(
 ) -> (pacing::TsoGoal, u32) {
     // A goal kept from an earlier event is at the current rate (a new rate clears it).
     let mut tso_goal = (sk.sk_pacing_rate(), sk.kept_tso_segs_goal());
-    bbr_update_bw(bbr, sk, p, rs, rand);
-    // bbr_bw() moves only in bbr_update_bw() (the max filter, lt_bw and lt_use_bw):
-    // read once for the rest of the ACK.
+    let valid = bw::update_bw(bbr, sk, p, rs, rand);
+    // bbr_bw() moves only in bbr_update_bw(): read once for the rest of the ACK.
     let bw = bbr_bw(bbr);
-    aggregation::update_ack_aggregation(bbr, sk, rs, bw);
-    probe_bw::update_cycle_phase(bbr, sk, p, rs, bw, &mut tso_goal);
+    if valid {
+        aggregation::update_ack_aggregation(bbr, sk, rs, bw);
+    }
+    // Before the gain cycle (kernel order: after), which reads nothing it writes.
     bbr_check_full_bw_reached(bbr, rs);
+    probe_bw::update_cycle_phase(bbr, sk, p, rs, bw, &mut tso_goal);
     bbr_check_drain(bbr, sk, p, rand);
     bbr_update_min_rtt(bbr, sk, p, rs, rand);
     bbr_update_gains(bbr);

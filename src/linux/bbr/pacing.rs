@@ -73,10 +73,9 @@ pub fn bbr_min_tso_segs<S: BbrSock>(sk: &S) -> u32 {
     }
 }
 
-/// A `bbr_tso_segs_goal()` already computed (in this ACK, or kept from an earlier one),
-/// with the pacing rate it was computed at (the only input that changes within
-/// `bbr_main()` or between events of a flow with one config); a goal of 0 (never a
-/// real goal, which is at least 1) is none.
+/// A `bbr_tso_segs_goal()` with the pacing rate it was computed at (its only input that
+/// changes between events of a flow with one config); 0 (a real goal is at least 1) is
+/// none.
 pub(super) type TsoGoal = (u64, u32);
 
 /// `bbr_tso_segs_goal()`, reusing `known` if it was computed at the current pacing

@@ -159,24 +159,30 @@ pub fn bbr_check_drain<S: BbrSock, R: RandomSource>(
 
 /// `bbr_update_gains()`: the pacing and cwnd gains of the current mode (and phase).
 pub fn bbr_update_gains(bbr: &mut BbrState) {
-    // PROBE_BW first: nearly every ACK is in it.
-    let (pacing, cwnd) = if bbr.mode == BbrMode::ProbeBw {
-        let pacing = if bbr.lt_use_bw() {
+    // Every gain is below 1024: the kernel's 10-bit fields hold them.
+    // PROBE_BW first, with its own stores: nearly every ACK is in it.
+    if bbr.mode == BbrMode::ProbeBw {
+        bbr.cwnd_gain = CWND_GAIN as u16;
+        bbr.pacing_gain = if bbr.lt_use_bw() {
             BBR_UNIT as u16
         } else {
             // cycle_idx is a 3-bit field: the mask keeps it so for the lookup.
             let idx = usize::from(bbr.cycle_idx & (CYCLE_LEN - 1));
             PACING_GAIN.get(idx).copied().unwrap_or(BBR_UNIT as u16)
         };
-        (u32::from(pacing), CWND_GAIN)
-    } else {
-        match bbr.mode {
-            BbrMode::Startup => (HIGH_GAIN, HIGH_GAIN),
-            BbrMode::Drain => (DRAIN_GAIN, HIGH_GAIN),
-            BbrMode::ProbeBw | BbrMode::ProbeRtt => (BBR_UNIT, BBR_UNIT),
-        }
+        return;
+    }
+    other_gains(bbr);
+}
+
+/// [`bbr_update_gains`] outside PROBE_BW (cold: PROBE_BW's path takes no jump table).
+#[cold]
+fn other_gains(bbr: &mut BbrState) {
+    let (pacing, cwnd) = match bbr.mode {
+        BbrMode::Startup => (HIGH_GAIN, HIGH_GAIN),
+        BbrMode::Drain => (DRAIN_GAIN, HIGH_GAIN),
+        BbrMode::ProbeBw | BbrMode::ProbeRtt => (BBR_UNIT, BBR_UNIT),
     };
-    // Every gain is below 1024: the kernel's 10-bit fields hold them.
     bbr.pacing_gain = pacing as u16;
     bbr.cwnd_gain = cwnd as u16;
 }

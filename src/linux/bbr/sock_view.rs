@@ -128,15 +128,38 @@ impl BbrSock for TcpSock {
     }
 }
 
+/// An [`EventSock`]'s counters, and its srtt (`own`, unless borrowed as v1's).
+pub(crate) trait StackFacts {
+    fn flight(&self) -> &Flight;
+    fn srtt_us(&self, own: u32) -> u32 {
+        own
+    }
+}
+
+impl StackFacts for Flight {
+    fn flight(&self) -> &Flight {
+        self
+    }
+}
+
+impl StackFacts for (&Flight, &u32) {
+    fn flight(&self) -> &Flight {
+        self.0
+    }
+    fn srtt_us(&self, _: u32) -> u32 {
+        self.1.wrapping_shl(3)
+    }
+}
+
 /// The event's part of the socket a [`FlowSockView`] does not keep.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct EventSock {
+pub(crate) struct EventSock<F = Flight> {
     /// `tcp_mstamp`, µs.
     pub now_us: u64,
     /// `tcp_jiffies32`, derived from `now_us` once per event.
     pub jiffies: u32,
     /// The stack's counters.
-    pub flight: Flight,
+    pub flight: F,
     /// `srtt_us` (scaled by 8), as the ACK reported it (0 on a send).
     pub srtt_us: u32,
     /// `delivered_ce` (v1 keeps none: 0).
@@ -152,9 +175,9 @@ pub(crate) struct EventSock {
 /// flow does not keep read as a fresh load has them (the sampler's `rate_*` record
 /// empty) and their writes are dropped, as [`FlowSock::save`] drops
 /// them.
-pub(crate) struct FlowSockView<'a, C> {
+pub(crate) struct FlowSockView<'a, C, F = Flight> {
     pub s: &'a mut FlowSock,
-    pub e: EventSock,
+    pub e: EventSock<F>,
     /// The settings, read where they are kept rather than copied per event.
     pub c: &'a C,
 }
@@ -201,26 +224,27 @@ impl ViewSettings for crate::linux::bbr3::Bbr3Config {
     }
 }
 
-impl<C: ViewSettings> FlowSockView<'_, C> {
-    /// What `__tcp_transmit_skb()` does to the kept fields when a segment leaves with
-    /// something already in flight (so no transmit-start event): the departure time,
-    /// the count of data segments (saturating at 10, all that is read) and the EDT
-    /// pacing step of `tcp_update_skb_after_send()`. `lsndtime` is not kept. Returns
-    /// the departure time, ns.
+impl<C: ViewSettings, F: StackFacts> FlowSockView<'_, C, F> {
+    /// `__tcp_transmit_skb()` on the kept fields, something being in flight (no
+    /// transmit-start event): the departure time (returned, ns), the data segment count
+    /// (saturating at 10, all that is read) and `tcp_update_skb_after_send()`'s pacing
+    /// step; `lsndtime` is not kept.
     #[inline]
     pub(crate) fn transmit(&mut self) -> u64 {
         // Linux net/ipv4/tcp_output.c __tcp_transmit_skb(): tcp_wstamp_ns = max(tcp_wstamp_ns, tcp_clock_cache)
         let prior_wstamp = self.s.tcp_wstamp_ns;
         let departure_ns = prior_wstamp.max(self.tcp_clock_cache());
-        // Once at 10 (every send after the first nine) the count stays as it is.
-        if self.s.data_segs_out < 10 {
-            self.s.data_segs_out += 1;
-        }
+        // Once at 10 (every send after the first nine) the count stays as it is, and
+        // below 10 there is no pacing step.
         let segs_out = self.s.data_segs_out;
+        if segs_out < 10 {
+            self.s.data_segs_out = segs_out + 1;
+        }
         // tcp_wstamp_ns = departure_ns, then the pacing step: one store of the result.
-        self.s.tcp_wstamp_ns = if self.s.sk_pacing_status() != 0 {
+        // A flow's sk_pacing_status is never 0 (bbr_init() sets it), so it is not tested.
+        self.s.tcp_wstamp_ns = if segs_out >= 9 {
             let (rate, mss) = (self.s.sk_pacing_rate, self.c.mss());
-            edt_after_send(rate, u32::from(segs_out), departure_ns, mss, prior_wstamp)
+            edt_after_send(rate, 10, departure_ns, mss, prior_wstamp)
         } else {
             departure_ns
         };
@@ -250,7 +274,7 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
     /// queued" holds), which leaves the host queues, cwnd and retransmission tests.
     #[inline]
     pub(crate) fn check_app_limited(&mut self, host_queues_empty: bool) {
-        let f = self.e.flight;
+        let f = self.e.flight.flight();
         let in_flight = f.in_flight();
         // Linux net/ipv4/tcp_rate.c tcp_rate_check_app_limited(): in_flight < cwnd is strict
         if host_queues_empty && in_flight < self.s.snd_cwnd && f.lost_out <= f.retrans_out {
@@ -260,9 +284,9 @@ impl<C: ViewSettings> FlowSockView<'_, C> {
     }
 }
 
-impl<C: ViewSettings> RateSock for FlowSockView<'_, C> {
+impl<C: ViewSettings, F: StackFacts> RateSock for FlowSockView<'_, C, F> {
     fn pipe_empty(&self) -> bool {
-        self.e.flight.packets_out == 0
+        self.e.flight.flight().packets_out == 0
     }
     fn delivered(&self) -> u32 {
         self.s.delivered
@@ -305,7 +329,7 @@ impl<C: ViewSettings> RateSock for FlowSockView<'_, C> {
     }
 }
 
-impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
+impl<C: ViewSettings, F: StackFacts> BbrSock for FlowSockView<'_, C, F> {
     fn snd_cwnd(&self) -> u32 {
         self.s.snd_cwnd
     }
@@ -325,7 +349,7 @@ impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
         self.s.icsk_ca_state
     }
     fn packets_in_flight(&self) -> u32 {
-        self.e.flight.in_flight()
+        self.e.flight.flight().in_flight()
     }
     fn tcp_clock_cache(&self) -> u64 {
         // TcpSock::set_clock(): ns, saturating
@@ -344,7 +368,7 @@ impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
         self.c.mss()
     }
     fn srtt_us(&self) -> u32 {
-        self.e.srtt_us
+        self.e.flight.srtt_us(self.e.srtt_us)
     }
     fn sk_pacing_rate(&self) -> u64 {
         self.s.sk_pacing_rate
@@ -378,16 +402,12 @@ impl<C: ViewSettings> BbrSock for FlowSockView<'_, C> {
     }
 }
 
-/// [`BbrSock::edt_ahead_us`] when `tcp_clock_cache` is `now_us · 1000` saturated at
-/// `u64::MAX`, as a view derives it: `wstamp_ns / 1000 - now_us`, 0 when negative, one
-/// division and no multiplication.
+/// [`BbrSock::edt_ahead_us`] with `tcp_clock_cache = now_us · 1000` saturated, as a
+/// view derives it: `wstamp_ns / 1000 - now_us`, 0 when negative (no product).
 ///
-/// Exact: when `now_us · 1000` does not overflow and `wstamp_ns >= now_us · 1000`,
-/// `(wstamp_ns - 1000·now_us) / 1000 = wstamp_ns / 1000 - now_us` (taking whole
-/// thousands off the dividend takes them off the quotient); when
-/// `wstamp_ns < 1000·now_us`, `wstamp_ns / 1000 < now_us`, so both sides are 0; when
-/// the product saturates, `now_ns` is `u64::MAX >= wstamp_ns` (0) and
-/// `now_us > u64::MAX / 1000 >= wstamp_ns / 1000` (0). Checked on a grid in the tests.
+/// Exact: unsaturated, `wstamp_ns >= 1000·now_us` gives `(wstamp_ns - 1000·now_us) /
+/// 1000 = wstamp_ns / 1000 - now_us`, and below it both sides are 0; saturated, both
+/// are 0 (`now_ns = u64::MAX`, `now_us > u64::MAX / 1000`). Checked on a grid in the tests.
 pub(crate) const fn edt_ahead_us(wstamp_ns: u64, now_us: u64) -> u64 {
     (wstamp_ns / NSEC_PER_USEC).saturating_sub(now_us)
 }

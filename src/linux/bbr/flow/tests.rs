@@ -1,10 +1,13 @@
 use super::*;
+use crate::hystart::PacingStatus;
 use crate::linux::tcp::tests::Rng;
 
 const RING: usize = 1024;
 
-/// Asserts that two flows agree on everything but the kept TSO goal.
+/// Asserts that two flows agree on everything but the kept TSO goal, and that pacing
+/// is on (the view's send takes `sk_pacing_status != 0` without testing it).
 fn same_but_goal(a: &Bbr, b: &Bbr) {
+    assert_ne!(a.sock.sk_pacing_status(), 0);
     let mut b = *b;
     b.sock.tso_goal = a.sock.tso_goal;
     assert_eq!(*a, b);
@@ -20,6 +23,7 @@ fn the_kept_tso_goal_changes_nothing_the_flow_does() {
         let mut config = BbrConfig::new();
         config.initial_rtt_us = 10_000;
         config.mss = [1448, 1200, 536, 9000][(seed % 4) as usize];
+        config.pacing_status = [PacingStatus::None, PacingStatus::Fq][(seed % 2) as usize];
         let p = config.validate().unwrap();
         let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let mut now = 1_000_000u64;
