@@ -8,7 +8,7 @@ use super::{
 use crate::Instant;
 use crate::linux::CaState;
 use crate::linux::bbr::flow_sock::{FlowSock, set_flight};
-use crate::linux::bbr::sock_view::{EventSock, FlowSockView};
+use crate::linux::bbr::sock_view::{EventSock, FlowSockView, StackFacts};
 use crate::linux::bbr::{
     DeliveredSegment, Flight, Sent, tcp_ack_update_rtt_min, tcp_rate_skbs_delivered,
 };
@@ -208,13 +208,17 @@ impl Bbr3 {
 
     /// The socket at `now` over the kept fields in place (the common events' path:
     /// no socket is built or written back).
-    fn view<'a>(
+    fn view<'a, F: StackFacts>(
         &'a mut self,
         p: &'a Bbr3Params,
         now: Instant,
-        flight: Flight,
+        flight: F,
         is_cwnd_limited: bool,
-    ) -> (&'a mut Bbr, FlowSockView<'a, Bbr3Config>, &'a mut PacedAt) {
+    ) -> (
+        &'a mut Bbr,
+        FlowSockView<'a, Bbr3Config, F>,
+        &'a mut PacedAt,
+    ) {
         let s = &mut self.sock;
         let e = EventSock {
             now_us: now.as_micros(),
@@ -416,11 +420,13 @@ impl Bbr3 {
         // No ECE counts here (`changes_ca_state`): written where the model sees it.
         rs.is_ece = false;
         self.sock.srtt_us = ack.srtt_us.wrapping_shl(3);
-        let (bbr, mut sk, paced) = self.view(p, now, ack.prior_flight, ack.is_cwnd_limited);
+        // Borrowed (as v1's): loaded only where read.
+        let f = (&ack.prior_flight, &ack.srtt_us);
+        let (bbr, mut sk, paced) = self.view(p, now, f, ack.is_cwnd_limited);
         let prior_delivered = sk.s.delivered;
         // BBRv3 net/ipv4/tcp_input.c tcp_ack(): an app-limited bubble, checked on every ACK
         sk.check_app_limited(ack.nothing_queued);
-        sk.e.flight = ack.flight;
+        sk.e.flight = (&ack.flight, &ack.srtt_us);
         let count = u32::try_from(ack.delivered.len()).unwrap_or(u32::MAX);
         sk.s.delivered = prior_delivered.wrapping_add(ack.delivered_count.max(count));
         tcp_rate_skbs_delivered(&mut sk, ack.delivered, rs);
