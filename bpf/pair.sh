@@ -5,12 +5,14 @@
 #
 # Usage: pair.sh --a bbr --b rbbr [--runs 5] [--time 8] [--rate 20mbit]
 #                [--limit 150000] [--ecn-mark BYTES] [--tol 3] [--out FILE]
+#                [--default-cc]
 # Prints a markdown table and a last line "PASS ..." or "FAIL ..."; exits 1 on FAIL.
 # --out FILE keeps every run's metrics (one JSON line each).
+# --default-cc is passed to testbed.sh (each cc is the sender namespace's default).
 set -euo pipefail
 
 HERE="$(cd "$(dirname "$0")" && pwd)"
-A=bbr; B=rbbr; RUNS=5; TIME=8; RATE=20mbit; LIMIT=150000; ECN=(); TOL=3; OUT=""
+A=bbr; B=rbbr; RUNS=5; TIME=8; RATE=20mbit; LIMIT=150000; ECN=(); TOL=3; OUT=""; DEF=()
 while [ $# -gt 0 ]; do
     case "$1" in
         --a) A="$2"; shift 2 ;;
@@ -22,6 +24,7 @@ while [ $# -gt 0 ]; do
         --ecn-mark) ECN=(--ecn-mark "$2"); shift 2 ;;
         --tol) TOL="$2"; shift 2 ;;
         --out) OUT="$2"; shift 2 ;;
+        --default-cc) DEF=(--default-cc); shift ;;
         *) echo "pair.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -31,7 +34,7 @@ runs="$(mktemp)"
 trap 'rm -f "$runs"' EXIT
 for i in $(seq "$RUNS"); do
     for cc in "$A" "$B"; do
-        "$HERE/testbed.sh" --cc "$cc" --rate "$RATE" --limit "$LIMIT" --time "$TIME" "${ECN[@]}" >> "$runs"
+        "$HERE/testbed.sh" --cc "$cc" --rate "$RATE" --limit "$LIMIT" --time "$TIME" "${ECN[@]}" "${DEF[@]}" >> "$runs"
     done
 done
 [ -n "$OUT" ] && cp "$runs" "$OUT"

@@ -11,11 +11,16 @@
 #
 # Usage: testbed.sh --cc cubic|rcubic|bbr|rbbr|reno|rdctcp|... [--rate 20mbit]
 #                   [--limit BYTES] [--time SECONDS] [--parallel N] [--out DIR]
-#                   [--ecn-mark BYTES]
+#                   [--ecn-mark BYTES] [--default-cc]
 # --ecn-mark K turns ECN on at both ends (net.ipv4.tcp_ecn=1) and sets CE on packets
 # entering the bottleneck while its backlog is above K bytes (ecn_mark.bpf.c, a tc
 # program: this kernel has no ECN-marking qdisc); the sender's marked share is added
 # to the metrics as ce_marked / ce_seen.
+# --default-cc also makes <cc> the sender namespace's default
+# (net.ipv4.tcp_congestion_control), so the socket has it from its creation. Without
+# it iperf3 sets TCP_CONGESTION only after writing its 37-byte cookie on the data
+# connection, and whether the cookie's ACK reaches <cc> is a race (bpf/README.md,
+# "Why the kernel's bbr retransmits more than rbbr in ci.sh").
 # --parallel N runs N flows at once (iperf3 -P); the metrics are the first flow's.
 # Writes DIR/iperf.json, DIR/ss.txt and DIR/nstat.txt (the sender's TCP counters), prints one line of metrics (analyze.py).
 # If --cc rcubic, rbbr or rdctcp is not registered yet, registers
@@ -30,6 +35,7 @@ TIME=8
 OUT=""
 PARALLEL=1
 ECN_MARK=""
+DEFAULT_CC=0
 while [ $# -gt 0 ]; do
     case "$1" in
         --cc) CC="$2"; shift 2 ;;
@@ -39,6 +45,7 @@ while [ $# -gt 0 ]; do
         --out) OUT="$2"; shift 2 ;;
         --parallel) PARALLEL="$2"; shift 2 ;;
         --ecn-mark) ECN_MARK="$2"; shift 2 ;;
+        --default-cc) DEFAULT_CC=1; shift ;;
         *) echo "testbed.sh: unknown argument $1" >&2; exit 2 ;;
     esac
 done
@@ -108,6 +115,7 @@ ip -n "$RCV" route add default via 10.200.2.1
 ip netns exec "$RTR" sysctl -qw net.ipv4.ip_forward=1
 # No cached ssthresh/RTT from earlier flows: every run starts cold.
 ip netns exec "$SND" sysctl -qw net.ipv4.tcp_no_metrics_save=1
+[ "$DEFAULT_CC" = 1 ] && ip netns exec "$SND" sysctl -qw net.ipv4.tcp_congestion_control="$CC"
 # The bottleneck: a token bucket at RATE with a LIMIT-byte queue on the router's
 # egress towards the receiver. burst: 2 full-size packets' worth (tbf segments GSO).
 ip netns exec "$RTR" tc qdisc add dev "$TAG-r2" root tbf rate "$RATE" burst 3028 limit "$LIMIT"
