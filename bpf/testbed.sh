@@ -20,7 +20,7 @@
 # (net.ipv4.tcp_congestion_control), so the socket has it from its creation. Without
 # it iperf3 sets TCP_CONGESTION only after writing its 37-byte cookie on the data
 # connection, and whether the cookie's ACK reaches <cc> is a race (bpf/README.md,
-# "Why the kernel's bbr retransmits more than rbbr in ci.sh").
+# "Why the kernel's bbr can retransmit more than rbbr").
 # --parallel N runs N flows at once (iperf3 -P); the metrics are the first flow's.
 # Writes DIR/iperf.json, DIR/ss.txt and DIR/nstat.txt (the sender's TCP counters), prints one line of metrics (analyze.py).
 # If --cc rcubic, rbbr or rdctcp is not registered yet, registers
