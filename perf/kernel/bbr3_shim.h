@@ -295,24 +295,12 @@ void tcp_unregister_congestion_control(struct tcp_congestion_ops *ops);
 u32 harness_random_below(u32 ceil);
 void warn_slowpath(const char *file, int line);
 
-/* Kernel idioms. */
-#define __read_mostly
-#define __init
-#define __exit
-#define __bpf_kfunc
-#define THIS_MODULE NULL
-#define READ_ONCE(x) (x)
+#include "kernel_idioms.h"
+
+/* Kernel idioms this file needs besides. */
 #define WRITE_ONCE(x, v) ((x) = (v))
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
-#define WARN_ON_ONCE(c) ({ int __c = !!(c); if (unlikely(__c)) warn_slowpath(__FILE__, __LINE__); unlikely(__c); })
 #define WARN_ONCE(c, ...) WARN_ON_ONCE(c)
-#define BUILD_BUG_ON(c) _Static_assert(!(c), #c)
-#define after(a, b) ((s32)((b) - (a)) < 0)
 #define before(a, b) after(b, a)
-#define min(a, b) ((a) < (b) ? (a) : (b))
-#define max(a, b) ((a) > (b) ? (a) : (b))
-#define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define div_u64(a, b) ((u64)(a) / (u32)(b))
 #define div64_ul(a, b) ((u64)(a) / (unsigned long)(b))
@@ -332,29 +320,8 @@ void warn_slowpath(const char *file, int line);
 #define NET_INC_STATS(net, f) do { } while (0)
 #define NET_ADD_STATS(net, f, v) do { (void)(v); } while (0)
 
-/* Module and BTF registration: the harness calls the module's init through
- * kernel_module_init(); the BTF id sets become plain objects. */
-#define module_param(name, type, perm)
-#define MODULE_PARM_DESC(name, desc)
-#define MODULE_AUTHOR(x)
-#define MODULE_LICENSE(x)
-#define MODULE_DESCRIPTION(x)
-#define MODULE_VERSION(x)
+/* Module registration this file needs besides. */
 #define EXPORT_SYMBOL(x)
-#define EXPORT_SYMBOL_GPL(x)
-#define module_init(fn) int kernel_module_init(void) { return fn(); }
-#define module_exit(fn) void kernel_module_exit(void) { fn(); }
-#define BTF_SET8_START(name) static int name;
-#define BTF_SET8_END(name)
-#define BTF_KFUNCS_START(name) static int name;
-#define BTF_KFUNCS_END(name)
-#define BTF_ID_FLAGS(kind, name)
-struct btf_kfunc_id_set {
-	void *owner;
-	int *set;
-};
-#define BPF_PROG_TYPE_STRUCT_OPS 0
-#define register_btf_kfunc_id_set(type, set) ((void)(set), 0)
 
 /* tcp_rate.c's functions. */
 void tcp_set_tx_in_flight(struct sock *sk, struct sk_buff *skb);

@@ -129,49 +129,17 @@ void tcp_reno_cong_avoid(struct sock *sk, u32 ack, u32 acked);
 u32 tcp_reno_ssthresh(struct sock *sk);
 u32 tcp_reno_undo_cwnd(struct sock *sk);
 
-/* Kernel idioms. */
-#define __read_mostly
-#define __init
-#define __exit
-#define __bpf_kfunc
-#define THIS_MODULE NULL
-#define READ_ONCE(x) (x)
+#include "kernel_idioms.h"
+
+/* Kernel idioms this file needs besides. */
 #define WRITE_ONCE(x, v) ((x) = (v))
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
-#define WARN_ON_ONCE(c) ({ int __c = !!(c); if (unlikely(__c)) warn_slowpath(__FILE__, __LINE__); unlikely(__c); })
-#define BUILD_BUG_ON(c) _Static_assert(!(c), #c)
-#define after(a, b) ((s32)((b) - (a)) < 0)
 #define before(a, b) after(b, a)
-#define min(a, b) ((a) < (b) ? (a) : (b))
-#define max(a, b) ((a) > (b) ? (a) : (b))
-#define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
 #define max_t(t, a, b) ((t)(a) > (t)(b) ? (t)(a) : (t)(b))
 #define min_not_zero(x, y) ({ __typeof__(x) __x = (x); __typeof__(y) __y = (y); __x == 0 ? __y : ((__y == 0) ? __x : min(__x, __y)); })
 #define INET_ECN_dontxmit(sk) do { } while (0)
 #define module_param_cb(name, ops, arg, perm)
-#define module_param(name, type, perm)
-#define MODULE_PARM_DESC(name, desc)
-#define MODULE_AUTHOR(x)
-#define MODULE_LICENSE(x)
-#define MODULE_DESCRIPTION(x)
-#define MODULE_VERSION(x)
 #define MODULE_ALIAS(x)
 #define EXPORT_SYMBOL(x)
-#define EXPORT_SYMBOL_GPL(x)
-#define module_init(fn) int kernel_module_init(void) { return fn(); }
-#define module_exit(fn) void kernel_module_exit(void) { fn(); }
-#define BTF_SET8_START(name) static int name;
-#define BTF_SET8_END(name)
-#define BTF_KFUNCS_START(name) static int name;
-#define BTF_KFUNCS_END(name)
-#define BTF_ID_FLAGS(kind, name)
-struct btf_kfunc_id_set {
-	void *owner;
-	int *set;
-};
-#define BPF_PROG_TYPE_STRUCT_OPS 0
-#define register_btf_kfunc_id_set(type, set) ((void)(set), 0)
 
 /* tcp.h's inline helpers, extracted by the script. */
 #include "kernel_helpers.h"

@@ -82,21 +82,9 @@ void tcp_cong_avoid_ai(struct tcp_sock *tp, u32 w, u32 acked);
 unsigned long usecs_to_jiffies(unsigned int us);
 void warn_slowpath(const char *file, int line);
 
-/* Kernel idioms. */
-#define __read_mostly
-#define __init
-#define __exit
-#define __bpf_kfunc
-#define THIS_MODULE NULL
-#define READ_ONCE(x) (x)
-#define likely(x) __builtin_expect(!!(x), 1)
-#define unlikely(x) __builtin_expect(!!(x), 0)
-#define WARN_ON_ONCE(c) ({ int __c = !!(c); if (unlikely(__c)) warn_slowpath(__FILE__, __LINE__); unlikely(__c); })
-#define BUILD_BUG_ON(c) _Static_assert(!(c), #c)
-#define after(a, b) ((s32)((b) - (a)) < 0)
-#define min(a, b) ((a) < (b) ? (a) : (b))
-#define max(a, b) ((a) > (b) ? (a) : (b))
-#define min_t(t, a, b) ((t)(a) < (t)(b) ? (t)(a) : (t)(b))
+#include "kernel_idioms.h"
+
+/* Kernel idioms this file needs besides. */
 #define clamp(v, lo, hi) min(max(v, lo), hi)
 #define fls64(x) ((x) ? 64 - __builtin_clzll(x) : 0)
 #define div64_u64(a, b) ((u64)(a) / (u64)(b))
@@ -106,29 +94,5 @@ void warn_slowpath(const char *file, int line);
 #define NET_INC_STATS(net, f) do { } while (0)
 #define NET_ADD_STATS(net, f, v) do { (void)(v); } while (0)
 #define sock_net(sk) NULL
-
-/* Module and BTF registration: the harness calls the module's init through
- * kernel_module_init(); the BTF id set becomes a plain object. */
-#define module_param(name, type, perm)
-#define MODULE_PARM_DESC(name, desc)
-#define MODULE_AUTHOR(x)
-#define MODULE_LICENSE(x)
-#define MODULE_DESCRIPTION(x)
-#define MODULE_VERSION(x)
-#define EXPORT_SYMBOL_GPL(x)
-#define module_init(fn) int kernel_module_init(void) { return fn(); }
-#define module_exit(fn) void kernel_module_exit(void) { fn(); }
-#define BTF_KFUNCS_START(name) static int name;
-#define BTF_ID_FLAGS(kind, name)
-#define BTF_KFUNCS_END(name)
-/* Before Linux 6.8 the same set was spelt BTF_SET8_START / BTF_SET8_END. */
-#define BTF_SET8_START(name) static int name;
-#define BTF_SET8_END(name)
-struct btf_kfunc_id_set {
-	void *owner;
-	int *set;
-};
-#define BPF_PROG_TYPE_STRUCT_OPS 0
-#define register_btf_kfunc_id_set(type, set) ((void)(set), 0)
 
 #endif
